@@ -1,0 +1,11 @@
+/* client: placeholder until the role lands. */
+#include "cli/client.h"
+
+#include <stdio.h>
+
+int ws_cli_client_main(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "warpspeed: %s: not built yet\n", argv[0]);
+	return 1;
+}

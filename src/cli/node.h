@@ -1,0 +1,9 @@
+/* node: the 'node' role of the warpspeed binary. */
+#ifndef WS_CLI_NODE_H
+#define WS_CLI_NODE_H
+
+/* Runs the role; argv[0] is the role name (or the program name for the client).
+ * Returns the process exit status: 0 ok, 1 runtime failure, 2 bad usage. */
+int ws_cli_node_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,87 @@
+/* spec: names, defaults and validation of ws_test_spec; see spec.h. */
+#include "ctl/spec.h"
+
+#include "util/err.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+	enum ws_test_type type;
+	const char *name;
+} test_names[] = {
+	{WS_TEST_TCP_STREAM, "TCP_STREAM"}, {WS_TEST_TCP_MAERTS, "TCP_MAERTS"},
+	{WS_TEST_TCP_SENDFILE, "TCP_SENDFILE"}, {WS_TEST_UDP_STREAM, "UDP_STREAM"},
+	{WS_TEST_TCP_RR, "TCP_RR"}, {WS_TEST_UDP_RR, "UDP_RR"}, {WS_TEST_TCP_CRR, "TCP_CRR"},
+};
+#define N_TESTS (sizeof(test_names) / sizeof(test_names[0]))
+
+const char *ws_test_type_name(enum ws_test_type t)
+{
+	for (size_t i = 0; i < N_TESTS; i++)
+		if (test_names[i].type == t)
+			return test_names[i].name;
+	return NULL;
+}
+
+int ws_test_type_from_name(const char *name, enum ws_test_type *out)
+{
+	for (size_t i = 0; i < N_TESTS; i++)
+		if (strcasecmp(test_names[i].name, name) == 0) {
+			*out = test_names[i].type;
+			return 0;
+		}
+	return -1;
+}
+
+void ws_test_spec_init(ws_test_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->type = WS_TEST_TCP_STREAM;
+	s->end = WS_END_TIME;
+	s->duration_s = WS_DEFAULT_DURATION_S;
+	s->family = WS_FAMILY_ANY;
+	s->local.cpu = -1;
+	s->remote.cpu = -1;
+}
+
+/* Larger than any kernel grants (net.core.*mem_max is an int): keeps later arithmetic in range. */
+#define WS_MAX_SOCKBUF (1U << 30)
+#define WS_MAX_MSG (1U << 30)
+
+int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
+{
+	if (!ws_test_type_name(s->type))
+		return ws_err_set(err, WS_E_INVAL, "unknown test type %d", (int)s->type);
+	switch (s->end) {
+	case WS_END_TIME:
+		if (!(s->duration_s > 0) || !isfinite(s->duration_s) || s->duration_s > 1e7)
+			return ws_err_set(err, WS_E_INVAL,
+					  "test length %g s is invalid; expected more than 0 s", s->duration_s);
+		break;
+	case WS_END_BYTES:
+	case WS_END_TRANSACTIONS:
+		if (s->end_count == 0)
+			return ws_err_set(err, WS_E_INVAL, "an end count of 0 is invalid; expected at least 1");
+		break;
+	default:
+		return ws_err_set(err, WS_E_INVAL, "unknown end kind %d", (int)s->end);
+	}
+	if (s->family != WS_FAMILY_ANY && s->family != WS_FAMILY_INET && s->family != WS_FAMILY_INET6)
+		return ws_err_set(err, WS_E_INVAL, "unknown address family %d", (int)s->family);
+	const ws_side_spec *sides[2] = {&s->local, &s->remote};
+	for (int i = 0; i < 2; i++) {
+		const ws_side_spec *d = sides[i];
+		const char *who = i ? "remote" : "local";
+		if (d->sndbuf > WS_MAX_SOCKBUF || d->rcvbuf > WS_MAX_SOCKBUF)
+			return ws_err_set(err, WS_E_INVAL, "%s socket buffer %u is too large; expected at most %u",
+					  who, d->sndbuf > d->rcvbuf ? d->sndbuf : d->rcvbuf, WS_MAX_SOCKBUF);
+		if (d->cpu < -1 || d->cpu > 65535)
+			return ws_err_set(err, WS_E_INVAL, "%s CPU %d is invalid; expected 0 to 65535", who, d->cpu);
+	}
+	if (s->send_size > WS_MAX_MSG || s->recv_size > WS_MAX_MSG)
+		return ws_err_set(err, WS_E_INVAL, "message size %u is too large; expected at most %u",
+				  s->send_size > s->recv_size ? s->send_size : s->recv_size, WS_MAX_MSG);
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* spec: the data model of one test, what is asked (ws_test_spec) and what was measured
+ * (ws_test_result).
+ *
+ * Parsers fill a spec, the control protocol carries it, engines run it and renderers
+ * print the result; no layer reaches around another. Every field is a plain value so
+ * that the control protocol can encode it field by field as TLV and never as a struct. */
+#ifndef WS_CTL_SPEC_H
+#define WS_CTL_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WS_DEFAULT_CTL_PORT 12865
+#define WS_DEFAULT_DURATION_S 10
+#define WS_HOST_MAX 256
+
+enum ws_test_type {
+	WS_TEST_TCP_STREAM = 1,
+	WS_TEST_TCP_MAERTS,
+	WS_TEST_TCP_SENDFILE,
+	WS_TEST_UDP_STREAM,
+	WS_TEST_TCP_RR,
+	WS_TEST_UDP_RR,
+	WS_TEST_TCP_CRR,
+};
+
+/* How the test ends: at a deadline, after a byte count or after a transaction count. */
+enum ws_end_kind { WS_END_TIME = 0, WS_END_BYTES, WS_END_TRANSACTIONS };
+
+enum ws_family { WS_FAMILY_ANY = 0, WS_FAMILY_INET = 4, WS_FAMILY_INET6 = 6 };
+
+/* What to do on one side. Buffer sizes: 0 = leave the system default. */
+typedef struct ws_side_spec {
+	uint32_t sndbuf;    /* requested SO_SNDBUF (bytes) */
+	uint32_t rcvbuf;    /* requested SO_RCVBUF (bytes) */
+	int cpu;            /* CPU to pin to, -1 = none */
+	bool measure_cpu;   /* -c (local) / -C (remote) */
+	uint16_t data_port; /* test option -P, 0 = ephemeral */
+} ws_side_spec;
+
+typedef struct ws_test_spec {
+	enum ws_test_type type;
+	enum ws_end_kind end;
+	double duration_s;  /* WS_END_TIME */
+	uint64_t end_count; /* bytes or transactions */
+	uint32_t send_size; /* -m; 0 = the sender's send buffer size, as netperf */
+	uint32_t recv_size; /* -M; 0 = the receiver's receive buffer size */
+	bool nodelay;       /* test option -D */
+	enum ws_family family;
+	ws_side_spec local;  /* the client */
+	ws_side_spec remote; /* the daemon */
+} ws_test_spec;
+
+/* One side's measurements. Socket sizes are what getsockopt returned. */
+typedef struct ws_side_result {
+	uint32_t sndbuf_req, rcvbuf_req;   /* as asked (0 = default) */
+	uint32_t sndbuf_set, rcvbuf_set;   /* applied at setup */
+	uint32_t sndbuf_end, rcvbuf_end;   /* at the end of the test */
+	uint32_t send_size, recv_size;     /* bytes per call actually used */
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t send_calls, recv_calls;
+	int64_t elapsed_ns;                /* this side's measured interval */
+	bool cpu_measured;
+	double cpu_util;                   /* % system-wide, averaged over CPUs (netperf) */
+	double cpu_user, cpu_system, cpu_softirq; /* % parts of cpu_util */
+	char cpu_method;                   /* 'S' = /proc/stat */
+	uint32_t ncpus;                    /* CPUs counted in the utilisation */
+	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
+	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
+	char hostname[64];                 /* to flag both ends sharing one host */
+	char boot_id[40];
+} ws_side_result;
+
+typedef struct ws_test_result {
+	ws_test_spec spec;
+	ws_side_result local, remote;
+	char remote_host[WS_HOST_MAX];  /* as typed with -H */
+	char remote_addr[64];           /* numeric address used */
+	char local_addr[64];            /* numeric local bind address */
+	enum ws_family family_used;
+	bool shared_host;               /* both ends on one host: same system-wide CPU */
+} ws_test_result;
+
+/* The netperf name of a test ("TCP_STREAM"), or NULL. */
+const char *ws_test_type_name(enum ws_test_type t);
+
+/* Look up a test name, case-insensitive. Returns 0 or -1 when unknown. */
+int ws_test_type_from_name(const char *name, enum ws_test_type *out);
+
+/* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
+void ws_test_spec_init(ws_test_spec *s);
+
+struct ws_err;
+/* Check a spec's internal consistency (sizes, durations, ports); the daemon runs this on
+ * every spec it receives, so nothing downstream sees an impossible value. */
+int ws_test_spec_validate(const ws_test_spec *s, struct ws_err *err);
+
+#endif
