@@ -55,7 +55,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all test unit-tests run bench install uninstall clean fuzz
+.PHONY: all test unit-tests bench-bins run bench install uninstall clean fuzz
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -78,13 +78,22 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB)
 
 unit-tests: $(UNIT_BIN)
 
-test: $(BIN) $(UNIT_BIN)
+# C helpers of the benchmarks (bench/*.c), linked against the library like the tests.
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+bench-bins: $(BENCH_BIN)
+
+test: $(BIN) $(UNIT_BIN) $(BENCH_BIN)
 	@tests/run-all $(BUILD)
 
 run: $(BIN)
 	@tests/main-job $(BUILD)
 
-bench: $(BIN)
+bench: $(BIN) $(BENCH_BIN)
 	@bench/run $(BENCH)
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
