@@ -71,10 +71,12 @@ $(BIN): $(CLI_OBJ) $(LIB)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB)
+# Unit tests link the CLI's modules too (all but main.o), so cli/ parsers are testable.
+CLI_MOD_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
 unit-tests: $(UNIT_BIN)
 

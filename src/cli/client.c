@@ -1,11 +1,127 @@
-/* client: placeholder until the role lands. */
+/* client: the netperf-compatible benchmark client (`warpspeed [options] [-- test options]`).
+ *
+ * Parses the command line, runs the test through the session library, starts an
+ * in-process daemon when the default host has none, and prints netperf's classic table
+ * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
 #include "cli/client.h"
 
+#include "cli/options.h"
+#include "report/classic.h"
+#include "session/client.h"
+#include "session/daemon.h"
+#include "util/err.h"
+
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+#include <warpspeed/version.h>
+
+static void print_version(void)
+{
+	printf("warpspeed %s (control protocol %d)\n", WS_VERSION, WARPSPEED_CTL_PROTOCOL);
+	printf("build: %s, C%ld, %s-endian%s%s\n",
+#ifdef __VERSION__
+	       "cc " __VERSION__,
+#else
+	       "cc",
+#endif
+	       (long)(__STDC_VERSION__ / 100),
+	       __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "big" : "little",
+#ifdef __SANITIZE_ADDRESS__
+	       ", ASan",
+#else
+	       "",
+#endif
+#ifdef __OPTIMIZE__
+	       ", optimised"
+#else
+	       ""
+#endif
+	);
+	printf("tests: TCP_STREAM TCP_MAERTS\n");
+}
+
+/* Nothing listens on the default host: serve the test from this process, on loopback. */
+static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec,
+				 ws_test_result *res, ws_err *err)
+{
+	ws_daemon_config dc;
+	ws_daemon_config_init(&dc);
+	dc.bind_host = "127.0.0.1";
+	dc.family = 4;
+	dc.port = 0;
+	ws_daemon *d = ws_daemon_new(&dc, err);
+	if (!d)
+		return -1;
+	int rc = ws_daemon_start_thread(d, err);
+	if (rc == 0) {
+		fprintf(stderr,
+			"warpspeed: no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
+			cfg->host, cfg->port, ws_daemon_port(d));
+		ws_client_config local = *cfg;
+		local.host = "127.0.0.1";
+		local.host_family = 4;
+		local.port = ws_daemon_port(d);
+		rc = ws_client_run_test(&local, spec, res, err);
+		/* The banner names what the user typed. */
+		snprintf(res->remote_host, sizeof(res->remote_host), "%s", cfg->host);
+	}
+	ws_daemon_free(d);
+	return rc;
+}
 
 int ws_cli_client_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "warpspeed: %s: not built yet\n", argv[0]);
-	return 1;
+	ws_cli_options o;
+	ws_err err;
+	ws_err_clear(&err);
+	if (ws_cli_parse(argc, argv, &o, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n(run 'warpspeed -h' for the options)\n", err.msg);
+		return 2;
+	}
+	if (o.help) {
+		fputs(ws_cli_usage(), stdout);
+		return 0;
+	}
+	if (o.version) {
+		print_version();
+		return 0;
+	}
+	if (o.demo_interval_s > 0)
+		fprintf(stderr, "warpspeed: note: interim results (-D) are not implemented yet; ignoring -D\n");
+
+	ws_client_config cfg;
+	ws_client_config_init(&cfg);
+	cfg.host = o.remote_host;
+	cfg.host_family = o.remote_family;
+	cfg.local_host = o.local_host[0] ? o.local_host : NULL;
+	cfg.local_family = o.local_family;
+	cfg.port = o.ctl_port;
+	cfg.local_port = o.local_ctl_port;
+
+	ws_test_result res;
+	int rc = ws_client_run_test(&cfg, &o.spec, &res, &err);
+	if (rc == -ECONNREFUSED && !o.remote_host_given && o.ctl_port == WS_DEFAULT_CTL_PORT)
+		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
+	if (rc < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 1;
+	}
+
+	ws_classic_opts co;
+	ws_classic_opts_init(&co);
+	co.print_headers = o.print_headers != 0;
+	co.verbosity = o.verbosity;
+	co.fmt = o.format;
+	co.local_cpu = o.spec.local.measure_cpu;
+	co.remote_cpu = o.spec.remote.measure_cpu;
+	co.brand = o.brand[0] ? o.brand : NULL;
+	co.cpu_bind = o.cpu_bind_given;
+	if (ws_classic_render(&res, &co, stdout, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 1;
+	}
+	fflush(stdout);
+	return 0;
 }

@@ -1,11 +1,140 @@
-/* serve: placeholder until the role lands. */
+/* serve: `warpspeed serve`, the daemon's top level (netserver's place).
+ *
+ * Parses the daemon options, installs SIGINT/SIGTERM handlers that ask the daemon to
+ * stop, and writes one log line per session to stderr. The daemon handle is the one
+ * global, as the signal handler needs it. */
 #include "cli/serve.h"
 
+#include "session/daemon.h"
+#include "util/err.h"
+#include "util/units.h"
+
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static ws_daemon *g_daemon;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (g_daemon)
+		ws_daemon_stop(g_daemon);
+}
+
+static void log_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(stderr, "%s warpspeed serve: %s\n", ts, line);
+}
+
+static const char usage[] =
+	"usage: warpspeed serve [options]\n"
+	"  Runs the benchmark daemon in the foreground (netserver's place).\n"
+	"  -p PORT              control port (default 12865)\n"
+	"  -L ADDR              listen only on ADDR (default: all IPv4 and IPv6 addresses)\n"
+	"  -4 / -6              IPv4 only / IPv6 only\n"
+	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
+	"  --max-duration SECS  longest test accepted (default 3600)\n"
+	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
+	"  -h, --help           this text\n"
+	"Stop it with SIGINT or SIGTERM. Exit status: 0 stopped cleanly, 1 failure, 2 bad usage.\n";
+
+static int need_value(int argc, char **argv, int i)
+{
+	if (i + 1 < argc)
+		return 0;
+	fprintf(stderr, "warpspeed serve: option %s needs a value\n%s", argv[i], usage);
+	return -1;
+}
+
+static int parse(int argc, char **argv, ws_daemon_config *c)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		long long v;
+		double dv;
+		ws_err err;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (!strcmp(a, "-4")) {
+			c->family = 4;
+		} else if (!strcmp(a, "-6")) {
+			c->family = 6;
+		} else if (!strcmp(a, "-D") || !strcmp(a, "-f")) {
+			/* netserver: do not daemonize / do not fork; we never do either */
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--port")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_int(argv[++i], 1, 65535, &v, &err) < 0)
+				goto bad;
+			c->port = (uint16_t)v;
+		} else if (!strcmp(a, "-L") || !strcmp(a, "--bind")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			c->bind_host = argv[++i];
+		} else if (!strcmp(a, "--max-sessions")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_int(argv[++i], 1, 100000, &v, &err) < 0)
+				goto bad;
+			c->max_sessions = (unsigned)v;
+		} else if (!strcmp(a, "--max-duration")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_double(argv[++i], 0.001, 1e7, &dv, &err) < 0)
+				goto bad;
+			c->max_duration_s = dv;
+		} else {
+			fprintf(stderr, "warpspeed serve: unknown option '%s'\n%s", a, usage);
+			return -1;
+		}
+		continue;
+bad:
+		fprintf(stderr, "warpspeed serve: option %s: %s\n", a, err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 int ws_cli_serve_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "warpspeed: %s: not built yet\n", argv[0]);
-	return 1;
+	ws_daemon_config c;
+	ws_daemon_config_init(&c);
+	c.log = log_line;
+	int rc = parse(argc, argv, &c);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	ws_err err;
+	ws_err_clear(&err);
+	g_daemon = ws_daemon_new(&c, &err);
+	if (!g_daemon) {
+		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
+		return 1;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	char line[160];
+	snprintf(line, sizeof(line), "listening on %s port %u (max %u sessions, tests up to %.0f s)",
+		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
+		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s);
+	log_line(NULL, line);
+	ws_daemon_run(g_daemon);
+	log_line(NULL, "stopped");
+	ws_daemon *d = g_daemon;
+	g_daemon = NULL;
+	ws_daemon_free(d);
+	return 0;
 }

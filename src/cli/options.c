@@ -1,0 +1,742 @@
+/* options: netperf command-line parsing; see options.h.
+ *
+ * getopt is not used: glibc's permutes arguments and prints its own messages, and netperf's
+ * optional values (-c [rate], -D [secs]) do not fit it. Instead each section (global, test)
+ * is one table of letter, value kind and handler, so adding netperf's remaining options
+ * later is one row and one small function each. Options netperf has but warpspeed does not
+ * implement yet sit in the tables without a handler and are refused by name. */
+#include "cli/options.h"
+
+#include "util/err.h"
+#include "util/units.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Larger than any kernel grants, and what ws_test_spec_validate accepts. */
+#define MAX_SIZE (1ULL << 30)
+#define MAX_CPU 65535
+#define MAX_DURATION_S 10000000LL
+#define SIZE_HINT "bytes with an optional suffix K, M, G (2^10, 2^20, 2^30) or k, m, g (10^3, 10^6, 10^9)"
+
+enum opt_kind {
+	OPT_FLAG,   /* no value; more letters may follow in the same word (-cC) */
+	OPT_VALUE,  /* a value, attached (-l10) or in the next word (-l 10) */
+	OPT_OPTVAL, /* a value only when the rest looks like a number, as netperf's -c [rate] */
+};
+
+struct opt_def;
+typedef int (*opt_fn)(ws_cli_options *o, const char *val, ws_err *err);
+
+struct opt_def {
+	char letter;
+	enum opt_kind kind;
+	bool dash_ok;       /* a separate value may start with '-' (-l -1000) */
+	opt_fn fn;          /* NULL: a netperf option not supported yet */
+	const char *form;   /* what the value looks like, for messages */
+};
+
+/* ---- value helpers ---------------------------------------------------------------- */
+
+static bool is_stream_test(enum ws_test_type t)
+{
+	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
+	       t == WS_TEST_UDP_STREAM;
+}
+
+/* netperf's two-value syntax. `both` makes a single value set both halves; without it (the
+ * -D -F -H -L -p rule) it sets only the first. a and b must hold WS_CLI_PATH_MAX bytes. */
+static int split2(const char *val, bool both, char *a, char *b, int *have_a, int *have_b,
+		  ws_err *err)
+{
+	if (strlen(val) >= WS_CLI_PATH_MAX)
+		return ws_err_set(err, WS_E_INVAL, "value of %zu characters is too long; expected at most %d",
+				  strlen(val), WS_CLI_PATH_MAX - 1);
+	int single;
+	int rc = ws_units_split_pair(val, a, WS_CLI_PATH_MAX, b, WS_CLI_PATH_MAX, have_a, have_b,
+				     &single, err);
+	if (rc < 0)
+		return rc;
+	if (single && both) {
+		memcpy(b, a, WS_CLI_PATH_MAX);
+		*have_b = 1;
+	}
+	return 0;
+}
+
+static int parse_family(const char *s, enum ws_family *out, ws_err *err)
+{
+	static const struct {
+		const char *name;
+		enum ws_family fam;
+	} names[] = {
+		{"4", WS_FAMILY_INET}, {"inet", WS_FAMILY_INET}, {"af_inet", WS_FAMILY_INET},
+		{"6", WS_FAMILY_INET6}, {"inet6", WS_FAMILY_INET6}, {"af_inet6", WS_FAMILY_INET6},
+		{"0", WS_FAMILY_ANY}, {"unspec", WS_FAMILY_ANY}, {"af_unspec", WS_FAMILY_ANY},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(s, names[i].name) == 0) {
+			*out = names[i].fam;
+			return 0;
+		}
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
+}
+
+/* A whole number in [min, max] with the option's own wording of what is accepted. */
+static int parse_ranged(const char *s, long long min, long long max, const char *what,
+			long long *out, ws_err *err)
+{
+	if (ws_units_parse_int(s, min, max, out, NULL) < 0)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not valid; expected %s", s, what);
+	return 0;
+}
+
+/* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
+static int parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
+{
+	uint64_t v;
+	int rc = ws_units_parse_size(s, &v, err);
+	if (rc < 0)
+		return rc;
+	if (v < min)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is too small: must be at least %llu", s,
+				  (unsigned long long)min);
+	if (v > MAX_SIZE)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is too large: must be at most %llu (1G)", s,
+				  MAX_SIZE);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int copy_host(char *dst, const char *src, ws_err *err)
+{
+	size_t n = strlen(src);
+	if (n >= WS_HOST_MAX)
+		return ws_err_set(err, WS_E_INVAL, "host name of %zu characters is too long; expected at most %d",
+				  n, WS_HOST_MAX - 1);
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* ---- global option handlers --------------------------------------------------------- */
+
+/* -H host[,family] and -L host[,family] share this. */
+static int host_family(const char *val, char *host, enum ws_family *fam, bool *host_given,
+		       ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	if (rc == 0 && hb)
+		rc = parse_family(b, fam, err);
+	if (rc == 0 && ha)
+		rc = copy_host(host, a, err);
+	if (rc == 0 && ha && host_given)
+		*host_given = true;
+	return rc;
+}
+
+static int opt_remote_host(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return host_family(val, o->remote_host, &o->remote_family, &o->remote_host_given, err);
+}
+
+static int opt_local_host(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return host_family(val, o->local_host, &o->local_family, NULL, err);
+}
+
+static int opt_ctl_port(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	long long v;
+	if (rc == 0 && ha) {
+		rc = parse_ranged(a, 1, 65535, "a control port from 1 to 65535", &v, err);
+		if (rc == 0)
+			o->ctl_port = (uint16_t)v;
+	}
+	if (rc == 0 && hb) {
+		rc = parse_ranged(b, 0, 65535, "a local control port from 0 to 65535", &v, err);
+		if (rc == 0)
+			o->local_ctl_port = (uint16_t)v;
+	}
+	return rc;
+}
+
+static int opt_test(ws_cli_options *o, const char *val, ws_err *err)
+{
+	if (ws_test_type_from_name(val, &o->spec.type) == 0)
+		return 0;
+	char names[256] = "";
+	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++) {
+		size_t n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+			 ws_test_type_name((enum ws_test_type)t));
+	}
+	return ws_err_set(err, WS_E_INVAL, "unknown test '%s'; expected one of %s", val, names);
+}
+
+/* The sign of -l decides the end kind, but -t may come later, so finalize() applies it. */
+static int opt_length(ws_cli_options *o, const char *val, ws_err *err)
+{
+	static const char what[] =
+		"expected a test length in seconds (>0) or a negative byte/transaction count";
+	long long v;
+	if (ws_units_parse_int(val, -(long long)INT64_MAX, MAX_DURATION_S, &v, NULL) < 0) {
+		if (ws_units_parse_int(val, -(long long)INT64_MAX, (long long)INT64_MAX, &v, NULL) == 0)
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s seconds is too long; expected at most %lld seconds or a negative byte/transaction count",
+					  val, MAX_DURATION_S);
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not an integer; %s", val, what);
+	}
+	if (v == 0)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not a test length; %s", val, what);
+	if (v > 0) {
+		o->spec.end = WS_END_TIME;
+		o->spec.duration_s = (double)v;
+		o->spec.end_count = 0;
+	} else {
+		o->spec.end = WS_END_BYTES; /* or transactions: decided in finalize() */
+		o->spec.end_count = (uint64_t)(-v);
+	}
+	return 0;
+}
+
+/* netperf reads an optional CPU rate after -c / -C; Linux has no use for it. */
+static int cpu_rate(const char *val, ws_err *err)
+{
+	double rate;
+	if (val && ws_units_parse_double(val, 0, 1e12, &rate, NULL) < 0)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU rate; expected a number (ignored on Linux) or nothing",
+				  val);
+	return 0;
+}
+
+static int opt_local_cpu(ws_cli_options *o, const char *val, ws_err *err)
+{
+	o->spec.local.measure_cpu = true;
+	return cpu_rate(val, err);
+}
+
+static int opt_remote_cpu(ws_cli_options *o, const char *val, ws_err *err)
+{
+	o->spec.remote.measure_cpu = true;
+	return cpu_rate(val, err);
+}
+
+static int opt_headers(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = parse_ranged(val, 0, 1, "0 (no banner or headers) or 1 (banner and headers)", &v, err);
+	if (rc == 0)
+		o->print_headers = (int)v;
+	return rc;
+}
+
+static int opt_verbosity(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = parse_ranged(val, 0, 2,
+			      "0 (figure of merit only), 1 (normal) or 2 (extra detail)", &v, err);
+	if (rc == 0)
+		o->verbosity = (int)v;
+	return rc;
+}
+
+static int opt_format(ws_cli_options *o, const char *val, ws_err *err)
+{
+	if (strlen(val) != 1 || !strchr("GMKgmkx", val[0]))
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a unit; expected G, M, K (2^30, 2^20, 2^10 bytes/s), g, m, k (10^9, 10^6, 10^3 bits/s) or x (transactions/s)",
+				  val);
+	o->format = val[0];
+	o->format_given = true;
+	return 0;
+}
+
+static int opt_cpu_bind(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	const char *parts[2] = {a, b};
+	bool pair = strchr(val, ',') != NULL; /* name the whole value only when it has two */
+	int have[2] = {ha, hb}, *cpu[2] = {&o->spec.local.cpu, &o->spec.remote.cpu};
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		long long v;
+		if (!have[i])
+			continue;
+		if (ws_units_parse_int(parts[i], 0, MAX_CPU, &v, NULL) < 0)
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s'%s%s%s is not a CPU number; expected lcpu[,rcpu] with CPUs 0 to %d",
+					  parts[i], pair ? " in '" : "", pair ? val : "", pair ? "'" : "", MAX_CPU);
+		*cpu[i] = (int)v;
+	}
+	if (rc == 0)
+		o->cpu_bind_given = true;
+	return rc;
+}
+
+static int opt_inet4(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->remote_family = o->local_family = WS_FAMILY_INET;
+	return 0;
+}
+
+static int opt_inet6(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->remote_family = o->local_family = WS_FAMILY_INET6;
+	return 0;
+}
+
+static int opt_help(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->help = true;
+	return 0;
+}
+
+static int opt_version(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->version = true;
+	return 0;
+}
+
+static int opt_brand(ws_cli_options *o, const char *val, ws_err *err)
+{
+	size_t n = strlen(val);
+	if (n >= WS_CLI_BRAND_MAX)
+		return ws_err_set(err, WS_E_INVAL, "brand of %zu characters is too long; expected at most %d",
+				  n, WS_CLI_BRAND_MAX - 1);
+	memcpy(o->brand, val, n + 1);
+	return 0;
+}
+
+static int opt_fill_file(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	if (rc < 0)
+		return rc;
+	if (ha)
+		memcpy(o->fill_file, a, WS_CLI_PATH_MAX);
+	if (hb)
+		memcpy(o->remote_fill_file, b, WS_CLI_PATH_MAX);
+	return 0;
+}
+
+static int opt_ncpus(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = parse_ranged(val, 1, 65536, "a CPU count from 1 to 65536", &v, err);
+	if (rc == 0)
+		o->ncpus = (int)v;
+	return rc;
+}
+
+/* -D [secs[,units]]: without a value, netperf reports every second. */
+static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
+{
+	o->demo_interval_s = 1.0;
+	if (!val)
+		return 0;
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	if (rc == 0 && ha &&
+	    (ws_units_parse_double(a, 0.001, 86400, &o->demo_interval_s, NULL) < 0))
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not an interval; expected secs[,units] with secs from 0.001 to 86400",
+				  a);
+	if (rc == 0 && hb)
+		rc = ws_units_parse_size(b, &o->demo_units, err);
+	return rc;
+}
+
+/* ---- test option handlers (after --) ------------------------------------------------ */
+
+/* -s / -S send[,recv]: a single value sets both buffers. */
+static int sockbufs(ws_side_spec *side, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	if (rc == 0 && ha)
+		rc = parse_size32(a, 0, &side->sndbuf, err);
+	if (rc == 0 && hb)
+		rc = parse_size32(b, 0, &side->rcvbuf, err);
+	return rc;
+}
+
+static int topt_local_bufs(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return sockbufs(&o->spec.local, val, err);
+}
+
+static int topt_remote_bufs(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return sockbufs(&o->spec.remote, val, err);
+}
+
+static int topt_send_size(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return parse_size32(val, 1, &o->spec.send_size, err);
+}
+
+static int topt_recv_size(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return parse_size32(val, 1, &o->spec.recv_size, err);
+}
+
+static int topt_nodelay(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->spec.nodelay = true;
+	return 0;
+}
+
+static int topt_data_ports(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	const char *parts[2] = {a, b};
+	bool pair = strchr(val, ',') != NULL; /* name the whole value only when it has two */
+	int have[2] = {ha, hb};
+	uint16_t *port[2] = {&o->spec.local.data_port, &o->spec.remote.data_port};
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		long long v;
+		if (!have[i])
+			continue;
+		if (ws_units_parse_int(parts[i], 0, 65535, &v, NULL) < 0)
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s'%s%s%s is not a port; expected lport[,rport] with ports 0 to 65535 (0 = any)",
+					  parts[i], pair ? " in '" : "", pair ? val : "", pair ? "'" : "");
+		*port[i] = (uint16_t)v;
+	}
+	return rc;
+}
+
+/* ---- tables --------------------------------------------------------------------------- */
+
+static const struct opt_def global_opts[] = {
+	{'4', OPT_FLAG, false, opt_inet4, NULL},
+	{'6', OPT_FLAG, false, opt_inet6, NULL},
+	{'B', OPT_VALUE, true, opt_brand, "brand"},
+	{'c', OPT_OPTVAL, false, opt_local_cpu, "[rate]"},
+	{'C', OPT_OPTVAL, false, opt_remote_cpu, "[rate]"},
+	{'D', OPT_OPTVAL, false, opt_demo, "[secs[,units]]"},
+	{'f', OPT_VALUE, false, opt_format, "G|M|K|g|m|k|x"},
+	{'F', OPT_VALUE, false, opt_fill_file, "file[,remotefile]"},
+	{'h', OPT_FLAG, false, opt_help, NULL},
+	{'H', OPT_VALUE, false, opt_remote_host, "host[,family]"},
+	{'l', OPT_VALUE, true, opt_length, "secs or -count"},
+	{'L', OPT_VALUE, false, opt_local_host, "host[,family]"},
+	{'n', OPT_VALUE, false, opt_ncpus, "ncpus"},
+	{'p', OPT_VALUE, false, opt_ctl_port, "port[,localport]"},
+	{'P', OPT_VALUE, false, opt_headers, "0|1"},
+	{'t', OPT_VALUE, false, opt_test, "testname"},
+	{'T', OPT_VALUE, false, opt_cpu_bind, "lcpu[,rcpu]"},
+	{'v', OPT_VALUE, false, opt_verbosity, "0|1|2"},
+	{'V', OPT_FLAG, false, opt_version, NULL},
+	/* netperf options not supported yet: refused by name. */
+	{'a', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
+	{'A', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
+	{'b', OPT_VALUE, false, NULL, "burst"},
+	{'d', OPT_FLAG, false, NULL, NULL},
+	{'i', OPT_VALUE, false, NULL, "max[,min]"},
+	{'I', OPT_VALUE, false, NULL, "level[,width]"},
+	{'j', OPT_FLAG, false, NULL, NULL},
+	{'k', OPT_VALUE, false, NULL, "dirty[,clean]"},
+	{'K', OPT_VALUE, false, NULL, "dirty[,clean]"},
+	{'N', OPT_FLAG, false, NULL, NULL},
+	{'o', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
+	{'O', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
+	{'r', OPT_FLAG, false, NULL, NULL},
+	{'s', OPT_VALUE, false, NULL, "secs"},
+	{'S', OPT_FLAG, false, NULL, NULL},
+	{'w', OPT_VALUE, false, NULL, "interval"},
+	{'W', OPT_VALUE, false, NULL, "send[,recv]"},
+	{'y', OPT_VALUE, false, NULL, "local[,remote]"},
+	{'Y', OPT_VALUE, false, NULL, "local[,remote]"},
+	{'Z', OPT_VALUE, false, NULL, "passphrase"},
+	{0, OPT_FLAG, false, NULL, NULL},
+};
+
+static const struct opt_def test_opts[] = {
+	{'4', OPT_FLAG, false, opt_inet4, NULL},
+	{'6', OPT_FLAG, false, opt_inet6, NULL},
+	{'D', OPT_FLAG, false, topt_nodelay, NULL},
+	{'m', OPT_VALUE, false, topt_send_size, "bytes"},
+	{'M', OPT_VALUE, false, topt_recv_size, "bytes"},
+	{'P', OPT_VALUE, false, topt_data_ports, "lport[,rport]"},
+	{'s', OPT_VALUE, false, topt_local_bufs, "send[,recv]"},
+	{'S', OPT_VALUE, false, topt_remote_bufs, "send[,recv]"},
+	/* netperf test options not supported yet. */
+	{'b', OPT_VALUE, false, NULL, "burst"},
+	{'C', OPT_FLAG, false, NULL, NULL},
+	{'G', OPT_VALUE, false, NULL, "mss"},
+	{'H', OPT_VALUE, false, NULL, "host[,family]"},
+	{'k', OPT_VALUE, false, NULL, "list"},
+	{'K', OPT_VALUE, false, NULL, "cc[,cc]"},
+	{'L', OPT_VALUE, false, NULL, "host[,family]"},
+	{'o', OPT_VALUE, false, NULL, "list"},
+	{'O', OPT_VALUE, false, NULL, "list"},
+	{'r', OPT_VALUE, false, NULL, "req[,rsp]"},
+	{0, OPT_FLAG, false, NULL, NULL},
+};
+
+struct long_def {
+	const char *name;
+	opt_fn fn;
+};
+
+static const struct long_def long_opts[] = {
+	{"help", opt_help},
+	{"version", opt_version},
+	{NULL, NULL},
+};
+
+/* ---- driver --------------------------------------------------------------------------- */
+
+static const struct opt_def *find_opt(const struct opt_def *table, char letter)
+{
+	for (; table->letter; table++)
+		if (table->letter == letter)
+			return table;
+	return NULL;
+}
+
+static int given_bit(char letter)
+{
+	if (letter >= '0' && letter <= '9')
+		return letter - '0';
+	if (letter >= 'A' && letter <= 'Z')
+		return 10 + letter - 'A';
+	if (letter >= 'a' && letter <= 'z')
+		return 36 + letter - 'a';
+	return -1;
+}
+
+bool ws_cli_given(const ws_cli_options *o, bool test_option, char letter)
+{
+	int bit = given_bit(letter);
+	uint64_t mask = test_option ? o->test_given : o->global_given;
+	return bit >= 0 && (mask >> bit) & 1;
+}
+
+/* Run one option's handler and name the option in any error it reports. */
+static int apply(ws_cli_options *o, const struct opt_def *d, bool test, const char *val,
+		 ws_err *err)
+{
+	const char *sect = test ? "test option" : "option";
+	if (!d->fn)
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s -%c is a netperf option that warpspeed does not support yet", sect,
+				  d->letter);
+	int rc = d->fn(o, val, err);
+	if (rc < 0) {
+		ws_err_prefix(err, "%s -%c", sect, d->letter);
+		return rc;
+	}
+	uint64_t bit = 1ULL << given_bit(d->letter);
+	if (test)
+		o->test_given |= bit;
+	else
+		o->global_given |= bit;
+	return 0;
+}
+
+/* An optional value is taken only when it looks like one, as netperf checks for a digit;
+ * ',' and '.' also count so that -D ,units and -c .5 work. */
+static bool starts_value(const char *s)
+{
+	return isdigit((unsigned char)s[0]) || s[0] == ',' || s[0] == '.';
+}
+
+/* One word starting with '-': a letter, possibly followed by more flags or by the value.
+ * Advances *i past the word and past a separate value if one is consumed. */
+static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test, int argc,
+		      char **argv, int *i, ws_err *err)
+{
+	const char *word = argv[(*i)++], *p = word + 1;
+	const char *sect = test ? "test option" : "option";
+	while (*p) {
+		const struct opt_def *d = find_opt(table, *p);
+		if (!d)
+			return ws_err_set(err, WS_E_INVAL,
+					  "unknown %s -%c%s%s%s; run 'warpspeed -h' for the accepted options%s",
+					  sect, *p, p > word + 1 ? " in '" : "", p > word + 1 ? word : "",
+					  p > word + 1 ? "'" : "", test ? " (after --, only test options are accepted)" : "");
+		if (!d->fn)
+			return apply(o, d, test, NULL, err);
+		const char *rest = p + 1, *next = *i < argc ? argv[*i] : NULL;
+		if (next && strcmp(next, "--") == 0)
+			next = NULL; /* the separator is never a value */
+		if (d->kind == OPT_FLAG || (d->kind == OPT_OPTVAL && *rest && !starts_value(rest))) {
+			int rc = apply(o, d, test, NULL, err);
+			if (rc < 0 || o->help || o->version)
+				return rc;
+			p = rest;
+			continue;
+		}
+		if (d->kind == OPT_OPTVAL) {
+			if (!*rest && next && starts_value(next))
+				rest = argv[(*i)++];
+			return apply(o, d, test, *rest ? rest : NULL, err);
+		}
+		if (*rest)
+			return apply(o, d, test, rest, err);
+		if (!next)
+			return ws_err_set(err, WS_E_INVAL, "%s -%c needs a value; expected -%c %s", sect,
+					  d->letter, d->letter, d->form);
+		if (next[0] == '-' && next[1] && !d->dash_ok)
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s -%c needs a value but is followed by '%s'; expected -%c %s",
+					  sect, d->letter, next, d->letter, d->form);
+		(*i)++;
+		return apply(o, d, test, next, err);
+	}
+	return 0;
+}
+
+static int parse_long(ws_cli_options *o, const char *word, ws_err *err)
+{
+	for (const struct long_def *l = long_opts; l->name; l++)
+		if (strcmp(word + 2, l->name) == 0)
+			return l->fn(o, NULL, err);
+	return ws_err_set(err, WS_E_INVAL,
+			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
+}
+
+/* Checks and defaults that depend on more than one option, whatever their order. */
+static int finalize(ws_cli_options *o, ws_err *err)
+{
+	ws_test_spec *s = &o->spec;
+	if (s->end != WS_END_TIME && !is_stream_test(s->type))
+		s->end = WS_END_TRANSACTIONS;
+	if (s->type == WS_TEST_UDP_STREAM && s->send_size > WS_CLI_UDP_MAX_MSG)
+		return ws_err_set(err, WS_E_INVAL,
+				  "test option -m: %u is too large for UDP_STREAM; expected 1 to %d bytes (the largest UDP payload)",
+				  s->send_size, WS_CLI_UDP_MAX_MSG);
+	if (o->remote_family != WS_FAMILY_ANY && o->local_family != WS_FAMILY_ANY &&
+	    o->remote_family != o->local_family)
+		return ws_err_set(err, WS_E_INVAL,
+				  "the remote host (-H, -4, -6) is IPv%d but the local address (-L) is IPv%d; expected one address family",
+				  (int)o->remote_family, (int)o->local_family);
+	s->family = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
+	if (!o->remote_host_given && s->family == WS_FAMILY_INET6)
+		memcpy(o->remote_host, WS_CLI_DEFAULT_HOST6, sizeof(WS_CLI_DEFAULT_HOST6));
+	if (!o->format_given && !is_stream_test(s->type))
+		o->format = 'x';
+	int rc = ws_test_spec_validate(s, err);
+	if (rc < 0)
+		ws_err_prefix(err, "inconsistent options");
+	return rc;
+}
+
+void ws_cli_options_init(ws_cli_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	ws_test_spec_init(&o->spec);
+	memcpy(o->remote_host, WS_CLI_DEFAULT_HOST, sizeof(WS_CLI_DEFAULT_HOST));
+	o->ctl_port = WS_DEFAULT_CTL_PORT;
+	o->print_headers = 1;
+	o->verbosity = 1;
+	o->format = 'm';
+}
+
+int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
+{
+	ws_cli_options_init(o);
+	bool test = false;
+	int i = 1;
+	while (i < argc) {
+		const char *a = argv[i];
+		int rc;
+		if (!test && strcmp(a, "--") == 0) {
+			test = true;
+			i++;
+			continue;
+		}
+		if (!test && a[0] == '-' && a[1] == '-') {
+			rc = parse_long(o, a, err);
+			i++;
+		} else if (a[0] == '-' && a[1] && a[1] != '-') {
+			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i, err);
+		} else {
+			return ws_err_set(err, WS_E_INVAL,
+					  "unexpected argument '%s'; expected %s", a,
+					  test ? "test options such as -m 64K" :
+						 "options such as -H host, and test options after --");
+		}
+		if (rc < 0)
+			return rc;
+		if (o->help || o->version)
+			return 0;
+	}
+	return finalize(o, err);
+}
+
+const char *ws_cli_usage(void)
+{
+	return "Usage: warpspeed [global options] [-- test options]\n"
+	       "       warpspeed serve [options]    run the daemon (netserver)\n"
+	       "       warpspeed node [options]     run the WARP node emulator\n"
+	       "\n"
+	       "A netperf 2.7 command line: existing scripts work with only the binary name changed.\n"
+	       "\n"
+	       "Global options:\n"
+	       "    -4, -6                Use IPv4 / IPv6 for the control and data connections\n"
+	       "    -B brand              Append brand to the -P 0 -v 0 output\n"
+	       "    -c [rate], -C [rate]  Measure local / remote CPU (rate accepted, ignored on Linux)\n"
+	       "    -D [secs[,units]]     Interim results every secs seconds (default 1)\n"
+	       "    -f G|M|K|g|m|k|x      Output units: G/M/K = 2^30/2^20/2^10 bytes/s,\n"
+	       "                          g/m/k = 10^9/10^6/10^3 bits/s, x = transactions/s\n"
+	       "                          (default m; x for RR tests)\n"
+	       "    -F file[,rfile]       Fill send buffers from file; the file TCP_SENDFILE sends\n"
+	       "    -h, --help            Display this text\n"
+	       "    -H host[,family]      Remote host (default localhost; ::1 with -6);\n"
+	       "                          family is 4, 6, inet, inet6 or unspec\n"
+	       "    -l secs               Test length in seconds (default 10); -l -N ends after\n"
+	       "                          N bytes (STREAM tests) or N transactions (RR tests)\n"
+	       "    -L host[,family]      Local address of the control connection\n"
+	       "    -n ncpus              Local CPU count used in service demand\n"
+	       "    -p port[,lport]       Control port (default 12865) [and local control port]\n"
+	       "    -P 0|1                Hide / show the banner and column headers (default 1)\n"
+	       "    -t test               TCP_STREAM (default), TCP_MAERTS, TCP_SENDFILE,\n"
+	       "                          UDP_STREAM, TCP_RR, UDP_RR, TCP_CRR (any case)\n"
+	       "    -T lcpu[,rcpu]        Pin the local process / the remote server to CPUs\n"
+	       "    -v 0|1|2              Verbosity: figure of merit only / normal / extra detail\n"
+	       "    -V, --version         Display the version\n"
+	       "\n"
+	       "Test options (after --):\n"
+	       "    -4, -6                Use IPv4 / IPv6 for the data connection\n"
+	       "    -D                    Set TCP_NODELAY\n"
+	       "    -m bytes              Send size per call (default the local send buffer;\n"
+	       "                          at most 65507 for UDP_STREAM)\n"
+	       "    -M bytes              Receive size per call (default the remote receive buffer)\n"
+	       "    -P lport[,rport]      Local / remote data ports (default any)\n"
+	       "    -s send[,recv]        Local SO_SNDBUF / SO_RCVBUF\n"
+	       "    -S send[,recv]        Remote SO_SNDBUF / SO_RCVBUF\n"
+	       "\n"
+	       "Values are attached (-l10, -tTCP_RR) or separate (-l 10). Two-value options take\n"
+	       "x, x,y, x, or ,y; a single value sets both halves, except for -D -F -H -L -p,\n"
+	       "where it sets only the first. Sizes take K, M, G (2^10, 2^20, 2^30) or k, m, g\n"
+	       "(10^3, 10^6, 10^9), e.g. 128K; sizes are at most 1G.\n"
+	       "\n"
+	       "warpspeed differences from netperf: every value is checked and a bad one is an\n"
+	       "error instead of a silent 0; --help and --version; -D takes an optional value.\n"
+	       "netperf options not supported yet (-a -A -b -d -i -I -j -k -K -N -o -O -r -s -S\n"
+	       "-w -W -y -Y -Z; test options -b -C -G -H -k -K -L -o -O -r) are refused by name.\n"
+	       "\n"
+	       "Exit status: 0 success, 1 runtime failure (connection, daemon, test),\n"
+	       "2 bad usage (unknown option, missing or malformed value).\n";
+}

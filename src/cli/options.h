@@ -1,0 +1,80 @@
+/* options: the netperf 2.7 command line turned into a ws_test_spec plus client settings.
+ *
+ * Existing netperf scripts must keep working with only the binary name changed, so the
+ * parser accepts netperf's forms (attached or separate values, the "x,y" two-value syntax,
+ * global options before `--` and test options after it) but checks every value, where
+ * netperf silently reads garbage as 0. It never prints: errors come back in a ws_err that
+ * names the option, the value and the accepted form, so it can be unit-tested; the caller
+ * prints `warpspeed: <message>` and exits 2. */
+#ifndef WS_CLI_OPTIONS_H
+#define WS_CLI_OPTIONS_H
+
+#include "ctl/spec.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ws_err;
+
+#define WS_CLI_PATH_MAX 4096
+#define WS_CLI_BRAND_MAX 128
+#define WS_CLI_DEFAULT_HOST "localhost"
+#define WS_CLI_DEFAULT_HOST6 "::1" /* netperf's default when IPv6 is asked for */
+#define WS_CLI_UDP_MAX_MSG 65507   /* largest UDP payload over IPv4 */
+
+typedef struct ws_cli_options {
+	ws_test_spec spec;
+
+	/* Control connection. */
+	char remote_host[WS_HOST_MAX];   /* -H; "localhost" (or "::1" with IPv6) by default */
+	char local_host[WS_HOST_MAX];    /* -L; "" = any local address */
+	enum ws_family remote_family;    /* -H host,family / -4 / -6 */
+	enum ws_family local_family;     /* -L host,family / -4 / -6 */
+	uint16_t ctl_port;               /* -p port; 12865 by default */
+	uint16_t local_ctl_port;         /* -p ,lport; 0 = ephemeral */
+
+	/* Output. */
+	int print_headers;               /* -P 0|1, default 1 */
+	int verbosity;                   /* -v 0|1|2, default 1 */
+	char format;                     /* -f; 'm', or 'x' for RR tests when not given */
+	char brand[WS_CLI_BRAND_MAX];    /* -B; "" when not given */
+
+	/* Workload and measurement extras. */
+	char fill_file[WS_CLI_PATH_MAX];        /* -F file; "" when not given */
+	char remote_fill_file[WS_CLI_PATH_MAX]; /* -F ,rfile (netperf passes it to the daemon) */
+	int ncpus;                       /* -n; 0 = count the online CPUs */
+	double demo_interval_s;          /* -D [secs[,units]]; 0 = no interim results */
+	uint64_t demo_units;             /* -D ,units: initial guess of units/s; 0 = none */
+
+	bool help;                       /* -h / --help: the caller prints ws_cli_usage() */
+	bool version;                    /* -V / --version */
+	bool cpu_bind_given;             /* -T was given: the banner adds " : cpu bind" */
+	bool format_given;               /* -f was given */
+	bool remote_host_given;          /* -H named a host */
+
+	/* Every option letter given, one bit per letter (see ws_cli_given); the named flags
+	 * above are the ones the renderers need by name. */
+	uint64_t global_given;
+	uint64_t test_given;
+} ws_cli_options;
+
+/* Fill *o with netperf's defaults: TCP_STREAM for 10 s to localhost:12865, headers on,
+ * verbosity 1, format 'm', no CPU measurement, no pinning. */
+void ws_cli_options_init(ws_cli_options *o);
+
+/* Parse a netperf 2.7 command line; argv[0] is the program name and is skipped. *o is
+ * initialised first, so it holds defaults for everything not given. Parsing stops with
+ * success at -h/--help or -V/--version (o->help / o->version set; the rest of the line is
+ * not checked). Returns 0, or a negative code with err naming the option, the value and
+ * the accepted form; the caller then prints it and exits 2. *o is unspecified on error. */
+int ws_cli_parse(int argc, char **argv, ws_cli_options *o, struct ws_err *err);
+
+/* True when option `letter` was given: before `--` when test_option is false, after it
+ * when true. Letters other than [0-9A-Za-z] are never given. */
+bool ws_cli_given(const ws_cli_options *o, bool test_option, char letter);
+
+/* The full usage text for -h (global and test options, warpspeed extensions, exit status),
+ * newline-terminated, static storage. */
+const char *ws_cli_usage(void);
+
+#endif

@@ -1,0 +1,103 @@
+/* channel: framed control messages on a socket; see channel.h. */
+#include "ctl/channel.h"
+
+#include "net/sock.h"
+#include "util/err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void ws_channel_init(ws_channel *c, int fd)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+}
+
+void ws_channel_close(ws_channel *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->rx);
+	c->rx = NULL;
+	c->rx_cap = 0;
+	ws_tlv_writer_free(&c->tx);
+}
+
+int ws_channel_send(ws_channel *c, int64_t deadline_ns, ws_err *err)
+{
+	int rc = ws_tlv_finish(&c->tx, err);
+	if (rc < 0)
+		return rc;
+	return ws_sock_write_all(c->fd, c->tx.buf, c->tx.len, deadline_ns, err);
+}
+
+/* Show what a foreign peer sent: printable ASCII up to the first line end. */
+static void describe_foreign(const uint8_t *p, size_t n, char *out, size_t outsz)
+{
+	size_t j = 0;
+	int printable = 1;
+	for (size_t i = 0; i < n && j + 1 < outsz; i++) {
+		if (p[i] == '\r' || p[i] == '\n')
+			break;
+		if (!isprint(p[i])) {
+			printable = 0;
+			break;
+		}
+		out[j++] = (char)p[i];
+	}
+	out[j] = '\0';
+	if (!printable || j == 0) {
+		j = 0;
+		for (size_t i = 0; i < n && i < 8 && j + 4 < outsz; i++)
+			j += (size_t)snprintf(out + j, outsz - j, "%s%02x", i ? " " : "", p[i]);
+	}
+}
+
+int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *err)
+{
+	uint8_t hdr[WS_TLV_HDR_LEN];
+	int rc = ws_sock_read_exact(c->fd, hdr, 4, deadline_ns, err);
+	if (rc == 0 && ws_get_be32(hdr) != WS_TLV_MAGIC) {
+		/* Collect a little more of what the foreign peer says, without waiting long. */
+		uint8_t more[60];
+		memcpy(more, hdr, 4);
+		ssize_t r = recv(c->fd, more + 4, sizeof(more) - 4, MSG_DONTWAIT);
+		size_t n = 4 + (r > 0 ? (size_t)r : 0);
+		char shown[80];
+		describe_foreign(more, n, shown, sizeof(shown));
+		return ws_err_set(err, WS_E_NOTWS, "the peer is not speaking the warpspeed protocol (it sent '%s')",
+				  shown);
+	}
+	if (rc == 0)
+		rc = ws_sock_read_exact(c->fd, hdr + 4, WS_TLV_HDR_LEN - 4, deadline_ns, err);
+	if (rc < 0)
+		return rc;
+	uint8_t type;
+	uint32_t len;
+	rc = ws_tlv_parse_header(hdr, &type, &len, err);
+	if (rc < 0)
+		return rc;
+	if (len > c->rx_cap) {
+		uint8_t *nb = realloc(c->rx, len);
+		if (!nb)
+			return ws_err_set(err, ENOMEM, "no memory for a %u-byte control message", (unsigned)len);
+		c->rx = nb;
+		c->rx_cap = len;
+	}
+	if (len) {
+		rc = ws_sock_read_exact(c->fd, c->rx, len, deadline_ns, err);
+		if (rc < 0)
+			return rc;
+	}
+	m->version = hdr[4];
+	m->type = type;
+	m->payload = c->rx;
+	m->len = len;
+	return ws_tlv_validate(m, err);
+}

@@ -1,0 +1,201 @@
+/* msg: table-driven mapping of specs and side results onto TLV fields; see msg.h. */
+#include "ctl/msg.h"
+
+#include "util/err.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+enum kind { K_U32, K_U64, K_I64, K_INT, K_F64, K_BOOL, K_CHAR, K_ENUM, K_U16, K_STR };
+
+struct field_map {
+	uint16_t id;
+	enum kind kind;
+	size_t off;
+	size_t size; /* for K_STR: buffer size */
+};
+
+#define F(id, kind, type, member) {id, kind, offsetof(type, member), sizeof(((type *)0)->member)}
+
+static const struct field_map spec_fields[] = {
+	F(100, K_ENUM, ws_test_spec, type),
+	F(101, K_ENUM, ws_test_spec, end),
+	F(102, K_F64, ws_test_spec, duration_s),
+	F(103, K_U64, ws_test_spec, end_count),
+	F(104, K_U32, ws_test_spec, send_size),
+	F(105, K_U32, ws_test_spec, recv_size),
+	F(106, K_BOOL, ws_test_spec, nodelay),
+	F(107, K_ENUM, ws_test_spec, family),
+	F(120, K_U32, ws_test_spec, local.sndbuf),
+	F(121, K_U32, ws_test_spec, local.rcvbuf),
+	F(122, K_INT, ws_test_spec, local.cpu),
+	F(123, K_BOOL, ws_test_spec, local.measure_cpu),
+	F(124, K_U16, ws_test_spec, local.data_port),
+	F(140, K_U32, ws_test_spec, remote.sndbuf),
+	F(141, K_U32, ws_test_spec, remote.rcvbuf),
+	F(142, K_INT, ws_test_spec, remote.cpu),
+	F(143, K_BOOL, ws_test_spec, remote.measure_cpu),
+	F(144, K_U16, ws_test_spec, remote.data_port),
+};
+
+static const struct field_map side_fields[] = {
+	F(200, K_U32, ws_side_result, sndbuf_req),
+	F(201, K_U32, ws_side_result, rcvbuf_req),
+	F(202, K_U32, ws_side_result, sndbuf_set),
+	F(203, K_U32, ws_side_result, rcvbuf_set),
+	F(204, K_U32, ws_side_result, sndbuf_end),
+	F(205, K_U32, ws_side_result, rcvbuf_end),
+	F(206, K_U32, ws_side_result, send_size),
+	F(207, K_U32, ws_side_result, recv_size),
+	F(208, K_U64, ws_side_result, bytes_sent),
+	F(209, K_U64, ws_side_result, bytes_recv),
+	F(210, K_U64, ws_side_result, send_calls),
+	F(211, K_U64, ws_side_result, recv_calls),
+	F(212, K_I64, ws_side_result, elapsed_ns),
+	F(213, K_BOOL, ws_side_result, cpu_measured),
+	F(214, K_F64, ws_side_result, cpu_util),
+	F(215, K_F64, ws_side_result, cpu_user),
+	F(216, K_F64, ws_side_result, cpu_system),
+	F(217, K_F64, ws_side_result, cpu_softirq),
+	F(218, K_CHAR, ws_side_result, cpu_method),
+	F(219, K_U32, ws_side_result, ncpus),
+	F(220, K_I64, ws_side_result, thread_user_ns),
+	F(221, K_I64, ws_side_result, thread_sys_ns),
+	F(222, K_INT, ws_side_result, cpu_bound_to),
+	F(223, K_STR, ws_side_result, hostname),
+	F(224, K_STR, ws_side_result, boot_id),
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void put_fields(ws_tlv_writer *w, const struct field_map *map, size_t n, const void *obj)
+{
+	const char *base = obj;
+	for (size_t i = 0; i < n; i++) {
+		const void *p = base + map[i].off;
+		switch (map[i].kind) {
+		case K_U32: ws_tlv_put_u64(w, map[i].id, *(const uint32_t *)p); break;
+		case K_U16: ws_tlv_put_u64(w, map[i].id, *(const uint16_t *)p); break;
+		case K_U64: ws_tlv_put_u64(w, map[i].id, *(const uint64_t *)p); break;
+		case K_I64: ws_tlv_put_i64(w, map[i].id, *(const int64_t *)p); break;
+		case K_INT: ws_tlv_put_i64(w, map[i].id, *(const int *)p); break;
+		case K_ENUM: ws_tlv_put_i64(w, map[i].id, *(const int *)p); break;
+		case K_F64: ws_tlv_put_f64(w, map[i].id, *(const double *)p); break;
+		case K_BOOL: ws_tlv_put_u64(w, map[i].id, *(const bool *)p ? 1 : 0); break;
+		case K_CHAR: ws_tlv_put_u64(w, map[i].id, (unsigned char)*(const char *)p); break;
+		case K_STR: ws_tlv_put_str(w, map[i].id, (const char *)p); break;
+		}
+	}
+}
+
+/* Stores one field; values that do not fit the member are refused, not truncated. */
+static int get_field(const ws_tlv_msg *m, const struct field_map *f, void *p)
+{
+	uint64_t u;
+	int64_t s;
+	int rc;
+	switch (f->kind) {
+	case K_U32:
+	case K_U16:
+	case K_U64:
+	case K_BOOL:
+	case K_CHAR:
+		if ((rc = ws_tlv_get_u64(m, f->id, &u)) != 0)
+			return rc;
+		if ((f->kind == K_U32 && u > UINT32_MAX) || (f->kind == K_U16 && u > UINT16_MAX) ||
+		    (f->kind == K_BOOL && u > 1) || (f->kind == K_CHAR && u > 127))
+			return -WS_E_PROTO;
+		if (f->kind == K_U32) *(uint32_t *)p = (uint32_t)u;
+		else if (f->kind == K_U16) *(uint16_t *)p = (uint16_t)u;
+		else if (f->kind == K_U64) *(uint64_t *)p = u;
+		else if (f->kind == K_BOOL) *(bool *)p = u != 0;
+		else *(char *)p = (char)u;
+		return 0;
+	case K_I64:
+		return ws_tlv_get_i64(m, f->id, (int64_t *)p);
+	case K_INT:
+	case K_ENUM:
+		if ((rc = ws_tlv_get_i64(m, f->id, &s)) != 0)
+			return rc;
+		if (s < -2147483647LL || s > 2147483647LL)
+			return -WS_E_PROTO;
+		*(int *)p = (int)s;
+		return 0;
+	case K_F64: {
+		double d;
+		if ((rc = ws_tlv_get_f64(m, f->id, &d)) != 0)
+			return rc;
+		if (!isfinite(d)) /* never let NaN or inf from the wire reach a report */
+			return -WS_E_PROTO;
+		*(double *)p = d;
+		return 0;
+	}
+	case K_STR:
+		return ws_tlv_get_str(m, f->id, (char *)p, f->size);
+	}
+	return -WS_E_PROTO;
+}
+
+static int get_fields(const ws_tlv_msg *m, const struct field_map *map, size_t n, void *obj,
+		      const char *what, ws_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = get_field(m, &map[i], (char *)obj + map[i].off);
+		if (rc < 0)
+			return ws_err_set(err, WS_E_PROTO, "%s field %u has the wrong type or value", what,
+					  map[i].id);
+	}
+	return 0;
+}
+
+/* Enums travel as int: the spec's enum members must be int-sized for K_ENUM. */
+_Static_assert(sizeof(enum ws_test_type) == sizeof(int), "enum size");
+
+void ws_msg_put_spec(ws_tlv_writer *w, const ws_test_spec *s)
+{
+	put_fields(w, spec_fields, COUNT(spec_fields), s);
+}
+
+int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, ws_err *err)
+{
+	ws_test_spec_init(s);
+	return get_fields(m, spec_fields, COUNT(spec_fields), s, "test spec", err);
+}
+
+void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r)
+{
+	put_fields(w, side_fields, COUNT(side_fields), r);
+}
+
+int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->cpu_bound_to = -1;
+	return get_fields(m, side_fields, COUNT(side_fields), r, "result", err);
+}
+
+void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)
+{
+	ws_tlv_begin(w, WS_MSG_ERROR);
+	ws_tlv_put_i64(w, WS_F_ERR_CODE, code);
+	ws_tlv_put_str(w, WS_F_ERR_MSG, text);
+}
+
+int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
+{
+	char text[WS_ERR_MSG_MAX - 64] = "(no reason given)";
+	int64_t code = -WS_E_REMOTE;
+	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
+	ws_tlv_get_i64(m, WS_F_ERR_CODE, &code);
+	if (code != -WS_E_LIMIT)
+		code = -WS_E_REMOTE;
+	return ws_err_set(err, (int)code, "%s: %s", who, text);
+}
+
+const char *ws_msg_type_name(uint8_t type)
+{
+	static const char *names[] = {"?", "HELLO", "HELLO_ACK", "ERROR", "TEST_REQ", "TEST_ACK",
+				      "START", "STARTED", "RESULT", "BYE"};
+	return type < COUNT(names) ? names[type] : "unknown";
+}

@@ -1,0 +1,58 @@
+/* msg: the messages of the control protocol and how specs and results map onto fields.
+ *
+ * A session is: HELLO → HELLO_ACK (or ERROR), then per test TEST_REQ → TEST_ACK (or
+ * ERROR), the data connection with its cookie, START → STARTED (the barrier), and
+ * RESULT from the daemon; BYE ends it. Field ids are stable: new fields get new ids,
+ * and a receiver skips ids it does not know, so either side can grow without breaking
+ * the other. Structs are mapped by tables of (id, offset, kind), never copied raw. */
+#ifndef WS_CTL_MSG_H
+#define WS_CTL_MSG_H
+
+#include "ctl/spec.h"
+#include "ctl/tlv.h"
+
+struct ws_err;
+
+enum ws_msg_type {
+	WS_MSG_HELLO = 1,
+	WS_MSG_HELLO_ACK = 2,
+	WS_MSG_ERROR = 3,
+	WS_MSG_TEST_REQ = 4,
+	WS_MSG_TEST_ACK = 5,
+	WS_MSG_START = 6,
+	WS_MSG_STARTED = 7,
+	WS_MSG_RESULT = 8,
+	WS_MSG_BYE = 9,
+};
+
+/* Field ids outside the spec and result tables. */
+enum ws_msg_field {
+	WS_F_PROTO = 1,       /* u64 protocol version */
+	WS_F_SOFTWARE = 2,    /* str "warpspeed 0.1.0" */
+	WS_F_NCPUS = 3,       /* u64 */
+	WS_F_MAX_DURATION = 4,/* f64 seconds */
+	WS_F_ERR_CODE = 5,    /* i64 */
+	WS_F_ERR_MSG = 6,     /* str */
+	WS_F_DATA_PORT = 7,   /* u64 */
+	WS_F_COOKIE = 8,      /* bytes[WS_COOKIE_LEN] */
+};
+
+#define WS_COOKIE_LEN 16
+
+const char *ws_msg_type_name(uint8_t type);
+
+/* Append every spec field to a message being built. */
+void ws_msg_put_spec(ws_tlv_writer *w, const ws_test_spec *s);
+/* Read a spec: starts from ws_test_spec_init defaults, then the fields present; a field
+ * of the wrong shape is an error. The caller still runs ws_test_spec_validate. */
+int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, struct ws_err *err);
+
+void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r);
+int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, struct ws_err *err);
+
+/* ERROR message helpers. */
+void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text);
+/* Turn a received ERROR into a ws_err ("the daemon refused: <text>"). */
+int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, struct ws_err *err);
+
+#endif

@@ -1,0 +1,51 @@
+/* sock: TCP sockets with deadlines, and socket options that report what took effect.
+ *
+ * Every blocking step (connect, accept, read, write) takes an absolute monotonic
+ * deadline so that no state of a client or the daemon can hang. Buffer-size setters
+ * read the value back with getsockopt, because the kernel doubles or clamps what was
+ * asked and results must carry what was actually applied. */
+#ifndef WS_NET_SOCK_H
+#define WS_NET_SOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ws_err;
+struct ws_addr;
+
+/* A listening TCP socket on addr (SO_REUSEADDR; v6only as given for IPv6: -1 leave the
+ * default, 0 dual-stack, 1 IPv6 only). sndbuf/rcvbuf (0 = default) are set before
+ * listen so accepted sockets inherit them and the window scale fits. Returns fd or < 0. */
+int ws_sock_listen(const struct ws_addr *addr, int v6only, uint32_t sndbuf, uint32_t rcvbuf,
+		   int backlog, struct ws_err *err);
+
+/* Connect a TCP socket to addr before deadline_ns. local (may be NULL) is bound first;
+ * sndbuf/rcvbuf (0 = default) are applied before connecting, and the sizes in effect at
+ * that moment are stored in *sndbuf_set / *rcvbuf_set (each may be NULL): netperf reports
+ * these setup sizes, before TCP's autotuning grows them. Returns a blocking fd. */
+int ws_sock_connect(const struct ws_addr *addr, const struct ws_addr *local, uint32_t sndbuf,
+		    uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns,
+		    struct ws_err *err);
+
+/* Accept one connection before deadline_ns (or a read on wake_fd, if >= 0, aborts it).
+ * Returns a blocking fd and fills peer (may be NULL). */
+int ws_sock_accept(int lfd, struct ws_addr *peer, int64_t deadline_ns, int wake_fd,
+		   struct ws_err *err);
+
+/* Write or read exactly n bytes before deadline_ns. A peer close during read is an error
+ * naming how many bytes arrived. */
+int ws_sock_write_all(int fd, const void *buf, size_t n, int64_t deadline_ns, struct ws_err *err);
+int ws_sock_read_exact(int fd, void *buf, size_t n, int64_t deadline_ns, struct ws_err *err);
+
+/* Set SO_SNDBUF / SO_RCVBUF (skipped when 0). */
+int ws_sock_set_buffers(int fd, uint32_t sndbuf, uint32_t rcvbuf, struct ws_err *err);
+/* Read back the current SO_SNDBUF and SO_RCVBUF. */
+void ws_sock_get_buffers(int fd, uint32_t *sndbuf, uint32_t *rcvbuf);
+int ws_sock_set_nodelay(int fd, int on, struct ws_err *err);
+/* SO_SNDTIMEO / SO_RCVTIMEO so blocking calls wake up to check their deadline. */
+int ws_sock_set_timeouts(int fd, int64_t timeout_ns, struct ws_err *err);
+/* The local and peer addresses of a connected socket. */
+int ws_sock_local_addr(int fd, struct ws_addr *out);
+int ws_sock_peer_addr(int fd, struct ws_addr *out);
+
+#endif

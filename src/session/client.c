@@ -1,0 +1,243 @@
+/* client: the client half of a test session; see client.h. */
+#include "session/client.h"
+
+#include "ctl/channel.h"
+#include "ctl/msg.h"
+#include "net/addr.h"
+#include "net/sock.h"
+#include "util/affinity.h"
+#include "util/clock.h"
+#include "util/err.h"
+#include "workload/run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <warpspeed/version.h>
+
+#define MAX_ADDRS 8
+#define CTL_TIMEOUT_NS (10 * WS_NS_PER_SEC)
+/* The daemon's own stall timer is 10 s; the result must arrive after that at the latest. */
+#define RESULT_GRACE_NS (30 * WS_NS_PER_SEC)
+
+void ws_client_config_init(ws_client_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->host = "localhost";
+	c->port = WS_DEFAULT_CTL_PORT;
+	c->connect_timeout_ns = 5 * WS_NS_PER_SEC;
+	c->hello_timeout_ns = 3 * WS_NS_PER_SEC;
+}
+
+static int connect_control(const ws_client_config *c, int family, ws_addr *used, ws_err *err)
+{
+	ws_addr addrs[MAX_ADDRS], local, *lp = NULL;
+	int n = ws_addr_resolve_all(c->host, c->port, family, addrs, MAX_ADDRS, err);
+	if (n < 0)
+		return n;
+	int rc = -ECONNREFUSED;
+	for (int i = 0; i < n; i++) {
+		if (c->local_host || c->local_port) {
+			rc = ws_addr_resolve(c->local_host, c->local_port, ws_addr_family(&addrs[i]) == 6 ? 6 : 4,
+					     1, &local, err);
+			if (rc < 0)
+				return rc;
+			lp = &local;
+		}
+		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns,
+				     err);
+		if (rc >= 0) {
+			*used = addrs[i];
+			return rc;
+		}
+	}
+	return rc;
+}
+
+/* Turn what a foreign or silent peer did into one sentence that says so. */
+static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws_err *err)
+{
+	char detail[WS_ERR_MSG_MAX];
+	snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
+	if (rc == -WS_E_NOTWS)
+		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon: %s", where, detail);
+	if (rc == -WS_E_TIMEDOUT)
+		return ws_err_set(err, WS_E_NOTWS,
+				  "%s is not a warpspeed daemon: it accepted the connection but did not answer within %.0f s (a netserver or another silent service?)",
+				  where, (double)c->hello_timeout_ns / WS_NS_PER_SEC);
+	if (rc == -ECONNRESET || rc == -EPIPE)
+		return ws_err_set(err, WS_E_NOTWS,
+				  "%s is not a warpspeed daemon: it closed the connection without answering",
+				  where);
+	ws_err_prefix(err, "%s", where);
+	return rc;
+}
+
+static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_err *err)
+{
+	ws_tlv_begin(&ch->tx, WS_MSG_HELLO);
+	ws_tlv_put_u64(&ch->tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
+	ws_tlv_put_str(&ch->tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
+	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	if (rc < 0)
+		return not_a_daemon(rc, where, c, err);
+	ws_tlv_msg m;
+	rc = ws_channel_recv(ch, &m, ws_clock_ns() + c->hello_timeout_ns, err);
+	if (rc < 0)
+		return not_a_daemon(rc, where, c, err);
+	if (m.type == WS_MSG_ERROR)
+		return ws_msg_error_to_err(&m, "the daemon refused the session", err);
+	if (m.type != WS_MSG_HELLO_ACK)
+		return ws_err_set(err, WS_E_PROTO, "%s answered HELLO with %s", where, ws_msg_type_name(m.type));
+	return 0;
+}
+
+/* Expect a message of one type; an ERROR becomes the daemon's own sentence. */
+static int expect(ws_channel *ch, uint8_t type, int64_t deadline, ws_tlv_msg *m, ws_err *err)
+{
+	int rc = ws_channel_recv(ch, m, deadline, err);
+	if (rc < 0) {
+		ws_err_prefix(err, "waiting for %s from the daemon", ws_msg_type_name(type));
+		return rc;
+	}
+	if (m->type == WS_MSG_ERROR)
+		return ws_msg_error_to_err(m, "the daemon reported", err);
+	if (m->type != type)
+		return ws_err_set(err, WS_E_PROTO, "expected %s from the daemon, got %s",
+				  ws_msg_type_name(type), ws_msg_type_name(m->type));
+	return 0;
+}
+
+/* TEST_REQ → TEST_ACK, then the data connection with its cookie. Returns the data fd. */
+static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
+		      const ws_client_config *c, ws_test_result *out, ws_err *err)
+{
+	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
+	ws_msg_put_spec(&ch->tx, spec);
+	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	ws_tlv_msg m;
+	if (rc == 0)
+		rc = expect(ch, WS_MSG_TEST_ACK, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
+	if (rc < 0)
+		return rc;
+	uint64_t port = 0;
+	const uint8_t *cookie;
+	uint16_t cookie_len = 0;
+	if (ws_tlv_get_u64(&m, WS_F_DATA_PORT, &port) != 0 || port == 0 || port > 65535 ||
+	    ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 || cookie_len != WS_COOKIE_LEN)
+		return ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK lacks a data port or cookie");
+	uint8_t cookie_copy[WS_COOKIE_LEN];
+	memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
+	if ((rc = ws_msg_get_side(&m, &out->remote, err)) < 0)
+		return rc;
+	ws_addr data = *ctl_peer, local, *lp = NULL;
+	ws_addr_set_port(&data, (uint16_t)port);
+	if (c->local_host || spec->local.data_port) {
+		rc = ws_addr_resolve(c->local_host, spec->local.data_port,
+				     ws_addr_family(&data) == 10 ? 6 : 4, 1, &local, err);
+		if (rc < 0)
+			return rc;
+		lp = &local;
+	}
+	int fd = ws_sock_connect(&data, lp, spec->local.sndbuf, spec->local.rcvbuf,
+				 &out->local.sndbuf_set, &out->local.rcvbuf_set,
+				 ws_clock_ns() + c->connect_timeout_ns, err);
+	if (fd < 0) {
+		ws_err_prefix(err, "data connection");
+		return fd;
+	}
+	if (spec->nodelay)
+		ws_sock_set_nodelay(fd, 1, NULL);
+	rc = ws_sock_write_all(fd, cookie_copy, WS_COOKIE_LEN, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static void fill_identity(ws_test_result *out, const ws_client_config *c, int ctl_fd,
+			  const ws_addr *peer)
+{
+	snprintf(out->remote_host, sizeof(out->remote_host), "%s", c->host);
+	ws_addr_format(peer, out->remote_addr, sizeof(out->remote_addr));
+	out->family_used = ws_addr_family(peer) == 10 && !strchr(out->remote_addr, '.') ? WS_FAMILY_INET6
+											 : WS_FAMILY_INET;
+	if (c->local_host) {
+		ws_addr local;
+		ws_sock_local_addr(ctl_fd, &local);
+		ws_addr_format(&local, out->local_addr, sizeof(out->local_addr));
+	} else {
+		snprintf(out->local_addr, sizeof(out->local_addr), "%s",
+			 out->family_used == WS_FAMILY_INET6 ? "::" : "0.0.0.0");
+	}
+}
+
+static int run_local(ws_channel *ch, int fd, const ws_test_spec *spec, ws_test_result *out, ws_err *err)
+{
+	ws_tlv_begin(&ch->tx, WS_MSG_START);
+	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	ws_tlv_msg m;
+	if (rc == 0)
+		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
+	if (rc < 0)
+		return rc;
+	rc = ws_workload_run(spec, true, fd, &out->local, err);
+	close(fd);
+	int64_t grace = RESULT_GRACE_NS;
+	ws_err rerr;
+	ws_err_clear(&rerr);
+	int rrc = expect(ch, WS_MSG_RESULT, ws_clock_ns() + grace, &m, &rerr);
+	if (rrc == 0)
+		rrc = ws_msg_get_side(&m, &out->remote, &rerr);
+	/* The daemon's account of a failure is usually the more telling one. */
+	if (rrc < 0 && (rc == 0 || rerr.code == -WS_E_REMOTE)) {
+		if (err)
+			*err = rerr;
+		return rrc;
+	}
+	return rc;
+}
+
+int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
+		       ws_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->spec = *spec;
+	out->local.cpu_bound_to = out->remote.cpu_bound_to = -1;
+	int rc = ws_test_spec_validate(spec, err);
+	if (rc < 0)
+		return rc;
+	if (spec->local.cpu >= 0 && (rc = ws_affinity_pin_self(spec->local.cpu, err)) < 0)
+		return rc;
+	out->local.cpu_bound_to = spec->local.cpu;
+	out->local.sndbuf_req = spec->local.sndbuf;
+	out->local.rcvbuf_req = spec->local.rcvbuf;
+	int family = c->host_family ? c->host_family : (int)spec->family;
+	ws_addr peer;
+	int fd = connect_control(c, family, &peer, err);
+	if (fd < 0)
+		return fd;
+	char where[160];
+	char pt[80];
+	ws_addr_format_port(&peer, pt, sizeof(pt));
+	snprintf(where, sizeof(where), "%s (%s)", c->host, pt);
+	ws_channel ch;
+	ws_channel_init(&ch, fd);
+	fill_identity(out, c, fd, &peer);
+	rc = do_hello(&ch, where, c, err);
+	int dfd = rc < 0 ? rc : setup_data(&ch, spec, &peer, c, out, err);
+	if (dfd >= 0)
+		rc = run_local(&ch, dfd, spec, out, err);
+	else
+		rc = dfd;
+	if (rc == 0) {
+		ws_tlv_begin(&ch.tx, WS_MSG_BYE);
+		ws_channel_send(&ch, ws_clock_ns() + WS_NS_PER_SEC, NULL);
+		out->shared_host = out->local.boot_id[0] && strcmp(out->local.boot_id, out->remote.boot_id) == 0;
+	}
+	ws_channel_close(&ch);
+	return rc;
+}

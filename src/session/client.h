@@ -1,0 +1,36 @@
+/* client: one test from the client's side, from connecting the control channel to the
+ * combined result.
+ *
+ * Connects (trying every address of the host), exchanges HELLO, sends the spec, builds
+ * the data connection before the measured interval, passes the START barrier, runs the
+ * local role and collects the daemon's half. A peer that is not a warpspeed daemon is
+ * named as such instead of hanging or printing garbage. */
+#ifndef WS_SESSION_CLIENT_H
+#define WS_SESSION_CLIENT_H
+
+#include "ctl/spec.h"
+
+#include <stdint.h>
+
+struct ws_err;
+
+typedef struct ws_client_config {
+	const char *host;       /* -H, default "localhost" */
+	int host_family;        /* 0, 4, 6 (from -4/-6 or "host,6") */
+	const char *local_host; /* -L, may be NULL */
+	int local_family;
+	uint16_t port;          /* control port, default 12865 */
+	uint16_t local_port;    /* local control port, 0 = any */
+	int64_t connect_timeout_ns;
+	int64_t hello_timeout_ns;
+} ws_client_config;
+
+void ws_client_config_init(ws_client_config *c);
+
+/* Run one test. On success *out holds both sides. Errors: -ECONNREFUSED when nothing
+ * listens (the CLI may then start an in-process daemon), -WS_E_NOTWS when the peer is
+ * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, others as named. */
+int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
+		       struct ws_err *err);
+
+#endif

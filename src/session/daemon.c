@@ -1,0 +1,518 @@
+/* daemon: listener, admission, and one thread per control session; see daemon.h. */
+#include "session/daemon.h"
+
+#include "ctl/channel.h"
+#include "ctl/msg.h"
+#include "measure/cpu.h"
+#include "net/addr.h"
+#include "net/sock.h"
+#include "util/affinity.h"
+#include "util/clock.h"
+#include "util/err.h"
+#include "workload/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <warpspeed/version.h>
+
+#define DATA_CONNECT_TIMEOUT_NS (10 * WS_NS_PER_SEC)
+#define START_TIMEOUT_NS (10 * WS_NS_PER_SEC)
+#define SEND_TIMEOUT_NS (5 * WS_NS_PER_SEC)
+
+typedef struct ws_session {
+	struct ws_daemon *d;
+	uint64_t id;
+	ws_channel ch;
+	ws_addr peer;
+	char peer_text[80];
+	int data_fd; /* guarded by d->mu so stop can shut it down */
+	struct ws_session *next;
+} ws_session;
+
+struct ws_daemon {
+	ws_daemon_config cfg;
+	int lfd[2];
+	int nlfd;
+	int wake[2]; /* stop pipe: readable once stop was requested */
+	uint16_t port;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned threads;  /* live session threads, admitted or not */
+	unsigned admitted; /* sessions counted against max_sessions */
+	uint64_t next_id;
+	ws_session *sessions;
+	bool stopping;
+	pthread_t bg;
+	bool bg_running;
+};
+
+void ws_daemon_config_init(ws_daemon_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->port = 12865;
+	c->max_sessions = 64;
+	c->max_duration_s = 3600;
+	c->hello_timeout_ns = 10 * WS_NS_PER_SEC;
+	c->idle_timeout_ns = 60 * WS_NS_PER_SEC;
+}
+
+static void dlog(ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dlog(ws_daemon *d, const char *fmt, ...)
+{
+	if (!d->cfg.log)
+		return;
+	char line[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	d->cfg.log(d->cfg.log_ctx, line);
+}
+
+/* --- one test -------------------------------------------------------------------- */
+
+static void make_cookie(uint8_t *c)
+{
+	if (getrandom(c, WS_COOKIE_LEN, GRND_NONBLOCK) == WS_COOKIE_LEN)
+		return;
+	uint64_t t = (uint64_t)ws_clock_ns() ^ ((uint64_t)getpid() << 32);
+	for (int i = 0; i < WS_COOKIE_LEN; i++) {
+		t = t * 6364136223846793005ULL + 1442695040888963407ULL;
+		c[i] = (uint8_t)(t >> 56);
+	}
+}
+
+static int send_error(ws_session *s, int code, const char *text)
+{
+	ws_msg_put_error(&s->ch.tx, code, text);
+	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, NULL);
+}
+
+/* Accept the data connection of this session: from the control peer's address and
+ * carrying the cookie, so nobody else can take the slot. */
+static int accept_data(ws_session *s, int lfd, const uint8_t *cookie, ws_err *err)
+{
+	int64_t deadline = ws_clock_ns() + DATA_CONNECT_TIMEOUT_NS;
+	for (;;) {
+		ws_addr peer;
+		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
+		if (fd < 0)
+			return fd;
+		char a[64], b[64];
+		ws_addr_format(&peer, a, sizeof(a));
+		ws_addr_format(&s->peer, b, sizeof(b));
+		uint8_t got[WS_COOKIE_LEN];
+		ws_err ignored;
+		if (strcmp(a, b) == 0 &&
+		    ws_sock_read_exact(fd, got, sizeof(got), ws_clock_ns() + WS_NS_PER_SEC, &ignored) == 0 &&
+		    memcmp(got, cookie, WS_COOKIE_LEN) == 0)
+			return fd;
+		close(fd); /* a stranger or a wrong cookie: keep waiting for the real client */
+	}
+}
+
+static int wait_start(ws_session *s, ws_err *err)
+{
+	ws_tlv_msg m;
+	int rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + START_TIMEOUT_NS, err);
+	if (rc < 0)
+		return rc;
+	if (m.type != WS_MSG_START)
+		return ws_err_set(err, WS_E_PROTO, "expected START, got %s", ws_msg_type_name(m.type));
+	ws_tlv_begin(&s->ch.tx, WS_MSG_STARTED);
+	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+}
+
+static void set_data_fd(ws_session *s, int fd)
+{
+	pthread_mutex_lock(&s->d->mu);
+	s->data_fd = fd;
+	pthread_mutex_unlock(&s->d->mu);
+}
+
+static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
+{
+	int rc = ws_test_spec_validate(spec, err);
+	if (rc < 0)
+		return rc;
+	if (!ws_workload_supported(spec->type))
+		return ws_err_set(err, WS_E_INVAL, "test %s is not supported by this daemon",
+				  ws_test_type_name(spec->type));
+	if (spec->end == WS_END_TIME && spec->duration_s > d->cfg.max_duration_s)
+		return ws_err_set(err, WS_E_LIMIT,
+				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed serve --max-duration)",
+				  spec->duration_s, d->cfg.max_duration_s);
+	if (spec->remote.cpu >= 0)
+		return ws_affinity_pin_self(spec->remote.cpu, err);
+	return 0;
+}
+
+/* Set up the data connection, pass the barrier, run the role. Returns the result in
+ * *res; any failure is also reported to the client as ERROR by the caller. */
+static int run_test(ws_session *s, const ws_test_spec *spec, ws_side_result *res, ws_err *err)
+{
+	int rc = check_spec(s->d, spec, err);
+	if (rc < 0)
+		return rc;
+	ws_addr local;
+	ws_sock_local_addr(s->ch.fd, &local);
+	ws_addr_set_port(&local, spec->remote.data_port);
+	int lfd = ws_sock_listen(&local, -1, spec->remote.sndbuf, spec->remote.rcvbuf, 4, err);
+	if (lfd < 0)
+		return lfd;
+	ws_addr bound;
+	ws_sock_local_addr(lfd, &bound);
+	memset(res, 0, sizeof(*res));
+	res->cpu_bound_to = spec->remote.cpu;
+	res->sndbuf_req = spec->remote.sndbuf;
+	res->rcvbuf_req = spec->remote.rcvbuf;
+	ws_sock_get_buffers(lfd, &res->sndbuf_set, &res->rcvbuf_set);
+	uint8_t cookie[WS_COOKIE_LEN];
+	make_cookie(cookie);
+	ws_tlv_begin(&s->ch.tx, WS_MSG_TEST_ACK);
+	ws_tlv_put_u64(&s->ch.tx, WS_F_DATA_PORT, ws_addr_port(&bound));
+	ws_tlv_put_bytes(&s->ch.tx, WS_F_COOKIE, cookie, sizeof(cookie));
+	ws_msg_put_side(&s->ch.tx, res);
+	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+	int fd = rc < 0 ? rc : accept_data(s, lfd, cookie, err);
+	close(lfd);
+	if (fd < 0)
+		return fd;
+	set_data_fd(s, fd);
+	if (spec->nodelay)
+		ws_sock_set_nodelay(fd, 1, NULL);
+	rc = wait_start(s, err);
+	if (rc == 0)
+		rc = ws_workload_run(spec, false, fd, res, err);
+	set_data_fd(s, -1);
+	close(fd);
+	return rc;
+}
+
+static void handle_test(ws_session *s, const ws_tlv_msg *m)
+{
+	ws_test_spec spec;
+	ws_side_result res;
+	ws_err err;
+	ws_err_clear(&err);
+	int rc = ws_msg_get_spec(m, &spec, &err);
+	if (rc == 0)
+		rc = run_test(s, &spec, &res, &err);
+	const char *name = ws_test_type_name(spec.type);
+	if (rc < 0) {
+		dlog(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
+		     name ? name : "test", err.msg);
+		send_error(s, err.code, err.msg);
+		return;
+	}
+	ws_tlv_begin(&s->ch.tx, WS_MSG_RESULT);
+	ws_msg_put_side(&s->ch.tx, &res);
+	ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, NULL);
+	dlog(s->d, "session %llu from %s: %s %.2f s, %llu bytes received, %llu sent, ok",
+	     (unsigned long long)s->id, s->peer_text, name, (double)res.elapsed_ns / WS_NS_PER_SEC,
+	     (unsigned long long)res.bytes_recv, (unsigned long long)res.bytes_sent);
+}
+
+/* --- one session ----------------------------------------------------------------- */
+
+static bool admit(ws_daemon *d)
+{
+	pthread_mutex_lock(&d->mu);
+	bool ok = d->admitted < d->cfg.max_sessions;
+	if (ok)
+		d->admitted++;
+	pthread_mutex_unlock(&d->mu);
+	return ok;
+}
+
+static int hello(ws_session *s, ws_err *err)
+{
+	ws_daemon *d = s->d;
+	ws_tlv_msg m;
+	int rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + d->cfg.hello_timeout_ns, err);
+	if (rc < 0)
+		return rc;
+	uint64_t proto = 0;
+	if (m.type != WS_MSG_HELLO || ws_tlv_get_u64(&m, WS_F_PROTO, &proto) != 0) {
+		send_error(s, WS_E_PROTO, "expected HELLO with a protocol version");
+		return ws_err_set(err, WS_E_PROTO, "expected HELLO, got %s", ws_msg_type_name(m.type));
+	}
+	if (proto != WARPSPEED_CTL_PROTOCOL) {
+		char t[160];
+		snprintf(t, sizeof(t), "protocol version %llu is not supported; this daemon speaks version %d",
+			 (unsigned long long)proto, WARPSPEED_CTL_PROTOCOL);
+		send_error(s, WS_E_PROTO, t);
+		return ws_err_set(err, WS_E_PROTO, "%s", t);
+	}
+	if (!admit(d)) {
+		char t[200];
+		snprintf(t, sizeof(t), "the daemon is busy: %u sessions are running, its limit (warpspeed serve --max-sessions)",
+			 d->cfg.max_sessions);
+		send_error(s, WS_E_LIMIT, t);
+		return ws_err_set(err, WS_E_LIMIT, "refused: %u sessions running", d->cfg.max_sessions);
+	}
+	ws_tlv_begin(&s->ch.tx, WS_MSG_HELLO_ACK);
+	ws_tlv_put_u64(&s->ch.tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
+	ws_tlv_put_str(&s->ch.tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
+	ws_tlv_put_u64(&s->ch.tx, WS_F_NCPUS, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	ws_tlv_put_f64(&s->ch.tx, WS_F_MAX_DURATION, d->cfg.max_duration_s);
+	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+	return rc < 0 ? rc : 1; /* 1: admitted */
+}
+
+static void serve_session(ws_session *s)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	int rc = hello(s, &err);
+	if (rc < 0) {
+		dlog(s->d, "session %llu from %s: dropped: %s", (unsigned long long)s->id, s->peer_text, err.msg);
+		return;
+	}
+	for (;;) {
+		ws_tlv_msg m;
+		rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + s->d->cfg.idle_timeout_ns, &err);
+		if (rc < 0) {
+			if (rc != -ECONNRESET)
+				dlog(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
+				     s->peer_text, err.msg);
+			break;
+		}
+		if (m.type == WS_MSG_BYE)
+			break;
+		if (m.type == WS_MSG_TEST_REQ) {
+			handle_test(s, &m);
+			continue;
+		}
+		char t[96];
+		snprintf(t, sizeof(t), "unexpected message type %u (%s) here", m.type, ws_msg_type_name(m.type));
+		send_error(s, WS_E_PROTO, t);
+	}
+	pthread_mutex_lock(&s->d->mu);
+	s->d->admitted--;
+	pthread_mutex_unlock(&s->d->mu);
+}
+
+static void *session_thread(void *arg)
+{
+	ws_session *s = arg;
+	ws_daemon *d = s->d;
+	serve_session(s);
+	pthread_mutex_lock(&d->mu);
+	for (ws_session **pp = &d->sessions; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	ws_channel_close(&s->ch);
+	free(s);
+	d->threads--;
+	pthread_cond_broadcast(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+/* --- listener -------------------------------------------------------------------- */
+
+static int open_listeners(ws_daemon *d, ws_err *err)
+{
+	const ws_daemon_config *c = &d->cfg;
+	ws_addr a;
+	int rc;
+	if (c->bind_host && *c->bind_host) {
+		rc = ws_addr_resolve(c->bind_host, c->port, c->family, 1, &a, err);
+		if (rc < 0)
+			return rc;
+		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : -1, 0, 0, 128, err);
+		return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
+	}
+	/* All addresses: one dual-stack IPv6 socket, or IPv4 alone where IPv6 is absent. */
+	if (c->family != 4 && ws_addr_resolve("::", c->port, 6, 1, &a, NULL) == 0) {
+		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : 0, 0, 0, 128, err);
+		if (d->lfd[0] >= 0 || c->family == 6)
+			return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
+	}
+	if ((rc = ws_addr_resolve("0.0.0.0", c->port, 4, 1, &a, err)) < 0)
+		return rc;
+	d->lfd[0] = ws_sock_listen(&a, -1, 0, 0, 128, err);
+	return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
+}
+
+ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
+{
+	ws_daemon *d = calloc(1, sizeof(*d));
+	if (!d) {
+		ws_err_set(err, ENOMEM, "no memory for the daemon");
+		return NULL;
+	}
+	d->cfg = *c;
+	d->lfd[0] = d->lfd[1] = -1;
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_cond_init(&d->cv, NULL);
+	if (pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		ws_err_errno(err, "pipe");
+		free(d);
+		return NULL;
+	}
+	if (open_listeners(d, err) < 0) {
+		close(d->wake[0]);
+		close(d->wake[1]);
+		free(d);
+		return NULL;
+	}
+	ws_addr bound;
+	ws_sock_local_addr(d->lfd[0], &bound);
+	d->port = ws_addr_port(&bound);
+	return d;
+}
+
+uint16_t ws_daemon_port(const ws_daemon *d)
+{
+	return d->port;
+}
+
+static void spawn_session(ws_daemon *d, int fd, const ws_addr *peer)
+{
+	ws_session *s = calloc(1, sizeof(*s));
+	pthread_mutex_lock(&d->mu);
+	/* Refusals need a thread too (to read HELLO and answer ERROR), so bound them. */
+	if (!s || d->threads >= 2 * d->cfg.max_sessions + 4) {
+		pthread_mutex_unlock(&d->mu);
+		free(s);
+		close(fd);
+		return;
+	}
+	s->d = d;
+	s->id = ++d->next_id;
+	s->peer = *peer;
+	s->data_fd = -1;
+	ws_addr_format_port(peer, s->peer_text, sizeof(s->peer_text));
+	ws_channel_init(&s->ch, fd);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_t t;
+	if (pthread_create(&t, &attr, session_thread, s) != 0) {
+		pthread_mutex_unlock(&d->mu);
+		ws_channel_close(&s->ch);
+		free(s);
+	} else {
+		s->next = d->sessions;
+		d->sessions = s;
+		d->threads++;
+		pthread_mutex_unlock(&d->mu);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void shutdown_sessions(ws_daemon *d)
+{
+	pthread_mutex_lock(&d->mu);
+	d->stopping = true;
+	for (ws_session *s = d->sessions; s; s = s->next) {
+		shutdown(s->ch.fd, SHUT_RDWR);
+		if (s->data_fd >= 0)
+			shutdown(s->data_fd, SHUT_RDWR);
+	}
+	int64_t deadline = ws_clock_ns() + 2 * WS_NS_PER_SEC;
+	while (d->threads > 0 && ws_clock_ns() < deadline) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000 * 1000;
+		if (ts.tv_nsec >= WS_NS_PER_SEC) {
+			ts.tv_sec++;
+			ts.tv_nsec -= WS_NS_PER_SEC;
+		}
+		pthread_cond_timedwait(&d->cv, &d->mu, &ts);
+	}
+	pthread_mutex_unlock(&d->mu);
+}
+
+int ws_daemon_run(ws_daemon *d)
+{
+	for (;;) {
+		struct pollfd p[3];
+		int n = 0;
+		for (int i = 0; i < d->nlfd; i++)
+			p[n++] = (struct pollfd){.fd = d->lfd[i], .events = POLLIN};
+		p[n++] = (struct pollfd){.fd = d->wake[0], .events = POLLIN};
+		if (poll(p, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[n - 1].revents)
+			break;
+		for (int i = 0; i < d->nlfd; i++) {
+			if (!p[i].revents)
+				continue;
+			ws_addr peer;
+			memset(&peer, 0, sizeof(peer));
+			peer.len = sizeof(peer.ss);
+			int fd = accept4(d->lfd[i], (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
+			if (fd >= 0)
+				spawn_session(d, fd, &peer);
+			else if (errno == EMFILE || errno == ENFILE)
+				ws_clock_sleep_ns(10 * WS_NS_PER_MS); /* let sessions end */
+		}
+	}
+	shutdown_sessions(d);
+	return 0;
+}
+
+void ws_daemon_stop(ws_daemon *d)
+{
+	ssize_t r = write(d->wake[1], "x", 1);
+	(void)r;
+}
+
+static void *bg_main(void *arg)
+{
+	ws_daemon_run(arg);
+	return NULL;
+}
+
+int ws_daemon_start_thread(ws_daemon *d, ws_err *err)
+{
+	int rc = pthread_create(&d->bg, NULL, bg_main, d);
+	if (rc != 0) {
+		errno = rc;
+		return ws_err_errno(err, "start the daemon thread");
+	}
+	d->bg_running = true;
+	return 0;
+}
+
+void ws_daemon_free(ws_daemon *d)
+{
+	if (!d)
+		return;
+	if (d->bg_running) {
+		ws_daemon_stop(d);
+		pthread_join(d->bg, NULL);
+	}
+	for (int i = 0; i < d->nlfd; i++)
+		close(d->lfd[i]);
+	d->nlfd = 0;
+	pthread_mutex_lock(&d->mu);
+	unsigned left = d->threads;
+	pthread_mutex_unlock(&d->mu);
+	if (left)
+		return; /* a session thread still holds d: leave it to process exit */
+	close(d->wake[0]);
+	close(d->wake[1]);
+	pthread_mutex_destroy(&d->mu);
+	pthread_cond_destroy(&d->cv);
+	free(d);
+}

@@ -1,0 +1,51 @@
+/* daemon: `warpspeed serve`, the netserver replacement, as a library object.
+ *
+ * One thread per control session, so no client can block another; an admission limit
+ * on concurrent sessions and on test length, refused with an ERROR that the client
+ * prints; a timeout on every state (hello, idle, data connect, test). The same object
+ * runs in the foreground for `warpspeed serve` and in a background thread when the
+ * client starts an in-process daemon. It never prints: one line per session goes to
+ * the log callback. */
+#ifndef WS_SESSION_DAEMON_H
+#define WS_SESSION_DAEMON_H
+
+#include <stdint.h>
+
+struct ws_err;
+
+typedef struct ws_daemon_config {
+	const char *bind_host;    /* NULL = all addresses, IPv4 and IPv6 */
+	uint16_t port;            /* 0 = ephemeral (see ws_daemon_port) */
+	int family;               /* 0 any, 4, 6 */
+	unsigned max_sessions;    /* concurrent control sessions admitted */
+	double max_duration_s;    /* longest timed test accepted */
+	int64_t hello_timeout_ns; /* connect → HELLO */
+	int64_t idle_timeout_ns;  /* between tests */
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
+} ws_daemon_config;
+
+typedef struct ws_daemon ws_daemon;
+
+/* Defaults: port 12865, 64 sessions, 3600 s, 10 s hello, 60 s idle, no log. */
+void ws_daemon_config_init(ws_daemon_config *c);
+
+/* Bind and listen. Returns NULL with err filled on failure. */
+ws_daemon *ws_daemon_new(const ws_daemon_config *c, struct ws_err *err);
+
+/* The port actually bound (useful with port 0). */
+uint16_t ws_daemon_port(const ws_daemon *d);
+
+/* Serve until ws_daemon_stop; then stop accepting, shut down live sessions and wait up
+ * to 2 s for them. Returns 0. */
+int ws_daemon_run(ws_daemon *d);
+
+/* Ask ws_daemon_run to return. Async-signal-safe (one write to a pipe). */
+void ws_daemon_stop(ws_daemon *d);
+
+/* Run ws_daemon_run in a background thread; ws_daemon_free stops and joins it. */
+int ws_daemon_start_thread(ws_daemon *d, struct ws_err *err);
+
+void ws_daemon_free(ws_daemon *d);
+
+#endif

@@ -1,0 +1,17 @@
+/* affinity: pinning the calling thread to one CPU (netperf's -T).
+ *
+ * Pinning is per thread, not per process, so a daemon session can pin itself without
+ * moving other sessions; a CPU that does not exist or is not allowed is an error that
+ * names it and the CPUs that are allowed. */
+#ifndef WS_UTIL_AFFINITY_H
+#define WS_UTIL_AFFINITY_H
+
+struct ws_err;
+
+/* Pin the calling thread to cpu. */
+int ws_affinity_pin_self(int cpu, struct ws_err *err);
+
+/* The CPU the calling thread runs on now, or -1. */
+int ws_affinity_current_cpu(void);
+
+#endif

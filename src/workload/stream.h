@@ -1,0 +1,41 @@
+/* stream: the bulk-transfer engine, written once as a sender role and a receiver role.
+ *
+ * TCP_STREAM runs the sender on the client and the receiver on the daemon; TCP_MAERTS
+ * swaps them. The sender stops at the deadline (or byte count), half-closes, and waits
+ * for the receiver's close, so its elapsed time includes the drain, as in netperf.
+ * Deadlines are checked on the monotonic clock inside the loop; no signals. A peer that
+ * stops moving data for `stall_ns` ends the role with an error instead of a hang. */
+#ifndef WS_WORKLOAD_STREAM_H
+#define WS_WORKLOAD_STREAM_H
+
+#include "ctl/spec.h"
+
+#include <stdint.h>
+
+struct ws_err;
+
+typedef struct ws_stream_params {
+	int fd;                 /* connected, blocking data socket */
+	uint32_t send_size;     /* bytes per send call (sender) */
+	uint32_t recv_size;     /* bytes per recv call (receiver) */
+	enum ws_end_kind end;   /* WS_END_TIME or WS_END_BYTES */
+	int64_t duration_ns;    /* WS_END_TIME: measured from the role's start */
+	uint64_t byte_limit;    /* WS_END_BYTES */
+	int64_t stall_ns;       /* no progress for this long is an error */
+} ws_stream_params;
+
+typedef struct ws_stream_counts {
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t send_calls, recv_calls;
+	int64_t elapsed_ns;
+} ws_stream_counts;
+
+/* Send until the end condition, shut down the write side, then read until the peer
+ * closes. Counts are filled even on error (what was moved before it). */
+int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, struct ws_err *err);
+
+/* Read until the peer half-closes; the caller then closes the socket, which ends the
+ * sender's drain. */
+int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, struct ws_err *err);
+
+#endif

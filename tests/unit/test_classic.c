@@ -1,0 +1,345 @@
+/* test_classic: the TCP STREAM family's classic output compared whole, byte for byte,
+ * against text written by hand from reference/netperf-outputs.md. Byte counts are chosen
+ * so that the figures come out as in netperf's own samples. */
+#include "harness.h"
+
+#include "ctl/spec.h"
+#include "report/classic.h"
+#include "util/err.h"
+
+#include <stdlib.h>
+
+#define SEC 1000000000LL
+
+#define CPU_HEAD                                                                          \
+	"Recv   Send    Send                          Utilization       Service Demand\n"     \
+	"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv\n"       \
+	"Size   Size    Size     Time     Throughput  local    remote   local   remote\n"
+#define CPU_UNITS_M "bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB\n\n"
+#define PLAIN_HEAD                                                                        \
+	"Recv   Send    Send                          \n"                                     \
+	"Socket Socket  Message  Elapsed              \n"                                     \
+	"Size   Size    Size     Time     Throughput  \n"
+#define PLAIN_UNITS_M "bytes  bytes   bytes    secs.    10^6bits/sec  \n\n"
+#define BANNER_LO "TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+
+/* The first sample of netperf-outputs.md: 262144-byte buffers and sends, 5 s, both sides
+ * at 100% of 2 CPUs; 10733393750 bytes in 5 s is 17173.43 10^6bits/s. */
+static void stream_result(ws_test_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->spec.type = WS_TEST_TCP_STREAM;
+	snprintf(r->remote_host, sizeof(r->remote_host), "127.0.0.1");
+	snprintf(r->remote_addr, sizeof(r->remote_addr), "127.0.0.1");
+	r->family_used = WS_FAMILY_INET;
+	ws_side_result *l = &r->local, *m = &r->remote;
+	l->sndbuf_set = 262144;
+	l->rcvbuf_set = 111111; /* decoys: must not appear in a STREAM row */
+	l->send_size = 262144;
+	l->bytes_sent = 10733393750ULL;
+	l->elapsed_ns = 5 * SEC;
+	m->rcvbuf_set = 262144;
+	m->sndbuf_set = 222222;
+	m->send_size = 333333;
+	m->bytes_recv = 10733393750ULL;
+	m->elapsed_ns = 5 * SEC;
+	for (int i = 0; i < 2; i++) {
+		ws_side_result *s = i ? m : l;
+		s->cpu_measured = true;
+		s->cpu_util = 100.0;
+		s->cpu_method = 'S';
+		s->ncpus = 2;
+	}
+}
+
+static void expect_render(const char *name, const ws_test_result *r, const ws_classic_opts *o,
+			  const char *want)
+{
+	ws_err err = {0};
+	char *text = NULL;
+	int rc = ws_classic_render_string(r, o, &text, &err);
+	WS_T_REPORT(rc == 0, name, "render returned %d: %s", rc, err.msg);
+	CHECK_STR(name, text, want);
+	free(text);
+}
+
+static ws_classic_opts opts(bool c, bool C)
+{
+	ws_classic_opts o;
+	ws_classic_opts_init(&o);
+	o.local_cpu = c;
+	o.remote_cpu = C;
+	return o;
+}
+
+static void test_cpu_both(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	ws_classic_opts o = opts(true, true);
+	expect_render("netperf sample", &r, &o,
+		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      "262144 262144 262144    5.00       17173.43   100.00   100.00   0.954   0.954  \n");
+
+	/* Different figures per side: each side's SD from its own bytes, CPUs and time.
+	 * local: 45.5% of 4 CPUs, 5 s, 5 GiB sent -> 1.736; remote: 30.25% of 2, 5.1 s,
+	 * 5 GiB received -> 0.589. 5 GiB in 5 s is 8589.93 10^6bits/s. */
+	r.local.bytes_sent = r.remote.bytes_recv = 5368709120ULL;
+	r.local.cpu_util = 45.5;
+	r.local.ncpus = 4;
+	r.remote.cpu_util = 30.25;
+	r.remote.elapsed_ns = 5100000000LL;
+	expect_render("own sides", &r, &o,
+		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      "262144 262144 262144    5.00       8589.93   45.50    30.25    1.736   0.589  \n");
+}
+
+static void test_cpu_one_side(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	ws_classic_opts o = opts(true, false);
+	expect_render("-c only", &r, &o,
+		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      "262144 262144 262144    5.00       17173.43   100.00   -1.00    0.954   -1.000 \n");
+	o = opts(false, true);
+	expect_render("-C only", &r, &o,
+		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      "262144 262144 262144    5.00       17173.43   -1.00    100.00   -1.000  0.954  \n");
+	/* Asked for but the remote could not measure: netperf's -1 too. */
+	o = opts(true, true);
+	r.remote.cpu_measured = false;
+	expect_render("unmeasured", &r, &o,
+		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      "262144 262144 262144    5.00       17173.43   100.00   -1.00    0.954   -1.000 \n");
+}
+
+static void test_plain(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	ws_classic_opts o = opts(false, false);
+	expect_render("no cpu", &r, &o,
+		      BANNER_LO PLAIN_HEAD PLAIN_UNITS_M
+		      "262144 262144 262144    5.00     17173.43   \n");
+	/* The -D sample's row: 131072 16384 16384, 8417125000 bytes in 5 s. */
+	r.remote.rcvbuf_set = 131072;
+	r.local.sndbuf_set = 16384;
+	r.local.send_size = 16384;
+	r.remote.bytes_recv = 8417125000ULL;
+	expect_render("netperf -D sample", &r, &o,
+		      BANNER_LO PLAIN_HEAD PLAIN_UNITS_M
+		      "131072  16384  16384    5.00     13467.40   \n");
+}
+
+static void test_no_headers(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	ws_classic_opts o = opts(true, true);
+	o.print_headers = false;
+	o.cpu_bind = true; /* no banner, so no " : cpu bind" either */
+	expect_render("-P 0 cpu", &r, &o,
+		      "262144 262144 262144    5.00       17173.43   100.00   100.00   0.954   0.954  \n");
+	o = opts(false, false);
+	o.print_headers = false;
+	expect_render("-P 0", &r, &o, "262144 262144 262144    5.00     17173.43   \n");
+}
+
+static void test_figure_of_merit(void)
+{
+	/* The -B sample: 3531892500 bytes in 3 s is 9418.38 10^6bits/s. */
+	ws_test_result r;
+	stream_result(&r);
+	r.remote.bytes_recv = r.local.bytes_sent = 3531892500ULL;
+	r.local.elapsed_ns = r.remote.elapsed_ns = 3 * SEC;
+	ws_classic_opts o = opts(false, false);
+	o.print_headers = false;
+	o.verbosity = 0;
+	o.brand = "mybrand";
+	expect_render("-v 0 brand", &r, &o, "9418.38 mybrand\n");
+	o.brand = NULL;
+	expect_render("-v 0", &r, &o, "9418.38 \n");
+	o.print_headers = true;
+	expect_render("-v 0 -P 1", &r, &o, BANNER_LO "9418.38 \n");
+
+	/* With CPU the figure is the service demand: local with -c, else remote.
+	 * local 100% of 2 CPUs over 3 s and 3449113.77 KB: 1.740; remote 50% of 2: 0.870. */
+	r.remote.cpu_util = 50.0;
+	o = opts(true, true);
+	o.print_headers = false;
+	o.verbosity = 0;
+	o.brand = "mybrand";
+	expect_render("-v 0 -c -C", &r, &o, " 1.740 S mybrand\n");
+	o.local_cpu = false;
+	o.brand = NULL;
+	expect_render("-v 0 -C", &r, &o, " 0.870 S \n");
+}
+
+static void test_ipv6_banner(void)
+{
+	/* The -6 -T 0,1 sample: 3975041325 bytes in 2.01 s is 15821.06 10^6bits/s. */
+	ws_test_result r;
+	stream_result(&r);
+	snprintf(r.remote_host, sizeof(r.remote_host), "::1");
+	snprintf(r.remote_addr, sizeof(r.remote_addr), "::1");
+	r.family_used = WS_FAMILY_INET6;
+	r.remote.rcvbuf_set = 131072;
+	r.local.sndbuf_set = 16384;
+	r.local.send_size = 16384;
+	r.remote.bytes_recv = 3975041325ULL;
+	r.local.elapsed_ns = 2010000000LL;
+	ws_classic_opts o = opts(false, false);
+	o.cpu_bind = true;
+	expect_render("ipv6", &r, &o,
+		      "TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : cpu bind\n"
+		      PLAIN_HEAD PLAIN_UNITS_M
+		      "131072  16384  16384    2.01     15821.06   \n");
+	/* Family not recorded: the address decides; "::" is the unspecified bind. */
+	r.family_used = WS_FAMILY_ANY;
+	snprintf(r.local_addr, sizeof(r.local_addr), "::");
+	o.print_headers = true;
+	o.cpu_bind = false;
+	o.verbosity = 0;
+	expect_render("ipv6 inferred", &r, &o,
+		      "TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6\n"
+		      "15821.06 \n");
+}
+
+static void test_sendfile_banner_local_addr(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	r.spec.type = WS_TEST_TCP_SENDFILE;
+	snprintf(r.remote_host, sizeof(r.remote_host), "peer.example");
+	snprintf(r.remote_addr, sizeof(r.remote_addr), "192.0.2.7");
+	snprintf(r.local_addr, sizeof(r.local_addr), "192.0.2.1");
+	ws_classic_opts o = opts(false, false);
+	o.verbosity = 0;
+	expect_render("sendfile", &r, &o,
+		      "TCP SENDFILE TEST from 192.0.2.1 (192.0.2.1) port 0 AF_INET to peer.example "
+		      "(192.0.2.7) port 0 AF_INET\n"
+		      "17173.43 \n");
+}
+
+static void test_maerts_swap(void)
+{
+	/* The MAERTS sample: the daemon sends. Recv Socket is the local rcvbuf, Send Socket
+	 * and Message the remote's; 4608652500 bytes received in 3 s is 12289.74. */
+	ws_test_result r;
+	memset(&r, 0, sizeof(r));
+	r.spec.type = WS_TEST_TCP_MAERTS;
+	snprintf(r.remote_host, sizeof(r.remote_host), "127.0.0.1");
+	snprintf(r.remote_addr, sizeof(r.remote_addr), "127.0.0.1");
+	r.local.rcvbuf_set = 131072;
+	r.local.sndbuf_set = 999999;
+	r.local.send_size = 888888;
+	r.local.bytes_recv = 4608652500ULL;
+	r.local.bytes_sent = 77;
+	r.local.elapsed_ns = 3 * SEC;
+	r.remote.sndbuf_set = 16384;
+	r.remote.rcvbuf_set = 777777;
+	r.remote.send_size = 16384;
+	r.remote.bytes_sent = 4608652500ULL;
+	r.remote.bytes_recv = 66;
+	r.remote.elapsed_ns = 3 * SEC;
+	ws_classic_opts o = opts(false, false);
+	expect_render("maerts", &r, &o,
+		      "TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+		      PLAIN_HEAD PLAIN_UNITS_M
+		      "131072  16384  16384    3.00     12289.74   \n");
+	/* SD: local (receiver) from bytes_recv, remote (sender) from bytes_sent:
+	 * 4500637.21 KB in 3 s at 100% of 1 CPU = 0.667 us/KB; remote 50% of 2 = 0.667. */
+	r.local.cpu_measured = r.remote.cpu_measured = true;
+	r.local.cpu_util = 100.0;
+	r.local.ncpus = 1;
+	r.remote.cpu_util = 50.0;
+	r.remote.ncpus = 2;
+	o = opts(true, true);
+	o.print_headers = false;
+	expect_render("maerts cpu", &r, &o,
+		      "131072  16384  16384    3.00       12289.74   100.00   50.00    0.667   0.667  \n");
+}
+
+static void test_units(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	r.remote.bytes_recv = 5368709120ULL; /* 5 GiB in 5 s */
+	ws_classic_opts o = opts(false, false);
+	o.fmt = 'G';
+	expect_render("-f G", &r, &o,
+		      BANNER_LO PLAIN_HEAD "bytes  bytes   bytes    secs.    GBytes/sec    \n\n"
+		      "262144 262144 262144    5.00        1.00   \n");
+	o = opts(true, true);
+	o.fmt = 'G';
+	o.print_headers = true;
+	r.local.bytes_sent = 5368709120ULL;
+	expect_render("-f G cpu", &r, &o,
+		      BANNER_LO CPU_HEAD "bytes  bytes   bytes    secs.    GBytes/s    % S      % S      us/KB   us/KB\n\n"
+		      "262144 262144 262144    5.00          1.00   100.00   100.00   1.907   1.907  \n");
+
+	CHECK_STR("g", ws_classic_units_label('g'), "10^9bits");
+	CHECK_STR("m", ws_classic_units_label('m'), "10^6bits");
+	CHECK_STR("default", ws_classic_units_label(0), "10^6bits");
+	CHECK_STR("k", ws_classic_units_label('k'), "10^3bits");
+	CHECK_STR("G", ws_classic_units_label('G'), "GBytes");
+	CHECK_STR("M", ws_classic_units_label('M'), "MBytes");
+	CHECK_STR("K", ws_classic_units_label('K'), "KBytes");
+	CHECK("x", ws_classic_units_label('x') == NULL);
+	/* 1e9 bytes in 2 s: 4 10^9bits/s, 4000 10^6bits/s, 4e6 10^3bits/s, and in bytes
+	 * 488281.25 KBytes/s, 476.837158203125 MBytes/s. */
+	CHECK_DBL("g", ws_classic_throughput(1000000000, 2 * SEC, 'g'), 4.0, 1e-12);
+	CHECK_DBL("m", ws_classic_throughput(1000000000, 2 * SEC, 'm'), 4000.0, 1e-9);
+	CHECK_DBL("0", ws_classic_throughput(1000000000, 2 * SEC, 0), 4000.0, 1e-9);
+	CHECK_DBL("k", ws_classic_throughput(1000000000, 2 * SEC, 'k'), 4e6, 1e-6);
+	CHECK_DBL("K", ws_classic_throughput(1000000000, 2 * SEC, 'K'), 488281.25, 1e-6);
+	CHECK_DBL("M", ws_classic_throughput(1000000000, 2 * SEC, 'M'), 476.837158203125, 1e-9);
+	CHECK_DBL("G", ws_classic_throughput(1073741824, SEC, 'G'), 1.0, 1e-12);
+	CHECK_DBL("zero time", ws_classic_throughput(1000, 0, 'm'), 0.0, 0.0);
+	CHECK_DBL("bad fmt", ws_classic_throughput(1000, SEC, 'x'), 0.0, 0.0);
+}
+
+static void test_errors(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	ws_classic_opts o = opts(false, false);
+	ws_err err = {0};
+	char *text = (char *)&err; /* must be reset to NULL */
+	o.fmt = 'x';
+	CHECK_INT("bad fmt", ws_classic_render_string(&r, &o, &text, &err), -WS_E_INVAL);
+	CHECK("no text", text == NULL);
+	CHECK("names -f", strstr(err.msg, "-f 'x'") != NULL);
+
+	o.fmt = 'm';
+	r.spec.type = WS_TEST_UDP_STREAM;
+	char buf[256];
+	memset(buf, 0, sizeof(buf));
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	CHECK_INT("udp", ws_classic_render(&r, &o, f, &err), -WS_E_INVAL);
+	fclose(f);
+	CHECK_STR("nothing written", buf, "");
+	CHECK("names the test", strstr(err.msg, "UDP_STREAM") != NULL);
+
+	/* NULL options mean netperf's defaults. */
+	r.spec.type = WS_TEST_TCP_STREAM;
+	expect_render("defaults", &r, NULL,
+		      BANNER_LO PLAIN_HEAD PLAIN_UNITS_M
+		      "262144 262144 262144    5.00     17173.43   \n");
+}
+
+int main(void)
+{
+	RUN(test_cpu_both);
+	RUN(test_cpu_one_side);
+	RUN(test_plain);
+	RUN(test_no_headers);
+	RUN(test_figure_of_merit);
+	RUN(test_ipv6_banner);
+	RUN(test_sendfile_banner_local_addr);
+	RUN(test_maerts_swap);
+	RUN(test_units);
+	RUN(test_errors);
+	TEST_MAIN_END();
+}
