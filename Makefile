@@ -55,7 +55,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all test unit-tests bench-bins run bench install uninstall clean fuzz
+.PHONY: all test unit-tests bench-bins fuzz-run run bench install uninstall clean fuzz
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -105,6 +105,15 @@ fuzz: $(LIB_SRC) $(FUZZ_SRC)
 	  echo "  FUZZ    $$n"; \
 	  clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	    -o build/fuzz/$$n $$f $(LIB_SRC) -pthread -lm || exit 1; done
+
+# Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).
+FUZZ_SECONDS ?= 30
+fuzz-run: fuzz
+	$(Q)for f in build/fuzz/fuzz_*; do n=$$(basename $$f); c=tests/fuzz/corpus_$${n#fuzz_}; \
+	  w=$$(mktemp -d); [ -d $$c ] && cp -r $$c/. $$w/; \
+	  echo "  RUN     $$n for $(FUZZ_SECONDS) s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$w >build/fuzz/$$n.log 2>&1 \
+	    || { tail -n 40 build/fuzz/$$n.log; rm -rf $$w; exit 1; }; rm -rf $$w; done
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/warpspeed

@@ -37,11 +37,13 @@ static void log_line(void *ctx, const char *line)
 static const char usage[] =
 	"usage: warpspeed serve [options]\n"
 	"  Runs the benchmark daemon in the foreground (netserver's place).\n"
-	"  -p PORT              control port (default 12865)\n"
+	"  -p PORT              control port (default 12865; 0 = any free port, logged)\n"
 	"  -L ADDR              listen only on ADDR (default: all IPv4 and IPv6 addresses)\n"
 	"  -4 / -6              IPv4 only / IPv6 only\n"
 	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
 	"  --max-duration SECS  longest test accepted (default 3600)\n"
+	"  --hello-timeout SECS drop a client that says nothing for this long (default 10)\n"
+	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
 	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
 	"  -h, --help           this text\n"
 	"Stop it with SIGINT or SIGTERM. Exit status: 0 stopped cleanly, 1 failure, 2 bad usage.\n";
@@ -73,7 +75,7 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--port")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;
-			if (ws_units_parse_int(argv[++i], 1, 65535, &v, &err) < 0)
+			if (ws_units_parse_int(argv[++i], 0, 65535, &v, &err) < 0)
 				goto bad;
 			c->port = (uint16_t)v;
 		} else if (!strcmp(a, "-L") || !strcmp(a, "--bind")) {
@@ -92,6 +94,16 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 			if (ws_units_parse_double(argv[++i], 0.001, 1e7, &dv, &err) < 0)
 				goto bad;
 			c->max_duration_s = dv;
+		} else if (!strcmp(a, "--hello-timeout") || !strcmp(a, "--idle-timeout")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_double(argv[++i], 0.001, 86400, &dv, &err) < 0)
+				goto bad;
+			int64_t ns = (int64_t)(dv * 1e9);
+			if (a[2] == 'h')
+				c->hello_timeout_ns = ns;
+			else
+				c->idle_timeout_ns = ns;
 		} else {
 			fprintf(stderr, "warpspeed serve: unknown option '%s'\n%s", a, usage);
 			return -1;

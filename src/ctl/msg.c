@@ -178,19 +178,20 @@ int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)
 {
 	ws_tlv_begin(w, WS_MSG_ERROR);
-	ws_tlv_put_i64(w, WS_F_ERR_CODE, code);
+	ws_tlv_put_i64(w, WS_F_ERR_CODE, code < 0 ? -(int64_t)code : code); /* positive on the wire */
 	ws_tlv_put_str(w, WS_F_ERR_MSG, text);
 }
 
 int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
 {
 	char text[WS_ERR_MSG_MAX - 64] = "(no reason given)";
-	int64_t code = -WS_E_REMOTE;
+	int64_t code = WS_E_REMOTE;
 	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
 	ws_tlv_get_i64(m, WS_F_ERR_CODE, &code);
-	if (code != -WS_E_LIMIT)
-		code = -WS_E_REMOTE;
-	return ws_err_set(err, (int)code, "%s: %s", who, text);
+	/* Only a limit keeps its identity (a caller may retry later); the rest is remote. */
+	if (code != WS_E_LIMIT && code != -WS_E_LIMIT)
+		code = WS_E_REMOTE;
+	return ws_err_set(err, code < 0 ? (int)-code : (int)code, "%s: %s", who, text);
 }
 
 const char *ws_msg_type_name(uint8_t type)

@@ -50,9 +50,11 @@ int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, struct ws_err *err);
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r);
 int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, struct ws_err *err);
 
-/* ERROR message helpers. */
+/* ERROR message helpers. The code may be given negated (as ws_err holds it); it travels
+ * as a positive number. */
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text);
-/* Turn a received ERROR into a ws_err ("the daemon refused: <text>"). */
+/* Turn a received ERROR into a ws_err ("<who>: <text>"): -WS_E_LIMIT for a limit,
+ * -WS_E_REMOTE for anything else. */
 int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, struct ws_err *err);
 
 #endif

@@ -1,0 +1,119 @@
+# The seed command line against a real `warpspeed serve` on loopback, its variants,
+# concurrency, a client killed mid-test, limits, and peers that are not daemons.
+source "$(dirname "$0")/../lib.sh"
+start_daemon || { fail daemon_start "could not start warpspeed serve"; finish; }
+P=$DAEMON_PORT
+
+# --- the seed command: warpspeed -H 127.0.0.1 -c -C -- -s 128K -S 128K ---------------
+out=$WS_TMP/seed.out
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -c -C -- -s 128K -S 128K >"$out" 2>"$WS_TMP/seed.err"; then
+	banner="TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
+	expect_hdr=$(printf '%s\n' \
+		"Recv   Send    Send                          Utilization       Service Demand" \
+		"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv" \
+		"Size   Size    Size     Time     Throughput  local    remote   local   remote" \
+		"bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB" "")
+	row=$(sed -n 7p "$out")
+	# Linux doubles SO_SNDBUF/SO_RCVBUF: 128K asked is 262144 granted, as netperf shows.
+	if [ "$(sed -n 1p "$out")" != "$banner" ]; then
+		fail seed_banner "got '$(sed -n 1p "$out")'"
+	elif [ "$(sed -n 2,6p "$out")" != "$expect_hdr" ]; then
+		fail seed_headers "got: $(sed -n 2,6p "$out" | cat -A)"
+	elif [ "$(wc -l <"$out")" -ne 7 ]; then
+		fail seed_lines "expected 7 lines, got $(wc -l <"$out")"
+	elif ! [[ "$row" =~ ^262144\ 262144\ 262144\ \ \ \ [0-9]+\.[0-9]{2}\ +[0-9]+\.[0-9]{2}\ +[0-9.]+\ +[0-9.]+\ +[0-9]+\.[0-9]{3}\ +[0-9]+\.[0-9]{3}\ \ $ ]]; then
+		fail seed_row "row does not match netperf's format: '$row'"
+	else
+		set -- $row
+		if ! in_range "$4" 0.95 1.5; then fail seed_elapsed "elapsed $4 not about 1 s"
+		elif ! in_range "$5" 1 1000000; then fail seed_throughput "throughput $5"
+		elif ! in_range "$6" 0.01 100 || ! in_range "$7" 0.01 100; then fail seed_cpu "util $6 $7 outside (0,100]"
+		elif ! in_range "$8" 0.001 1000 || ! in_range "$9" 0.001 1000; then fail seed_sd "service demand $8 $9"
+		else pass seed_command; fi
+	fi
+else
+	fail seed_command "exit $?: $(cat "$WS_TMP/seed.err")"
+fi
+
+# --- -P 0 -l 2: one row, no banner, elapsed about 2 s ------------------------------------
+out=$WS_TMP/p0.out
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -c -C -P 0 -l 2 -- -s 128K -S 128K >"$out" 2>&1; then
+	n=$(wc -l <"$out"); el=$(last_row_field "$out" 4)
+	if [ "$n" -ne 1 ]; then fail p0_lines "expected 1 line, got $n: $(cat "$out")"
+	elif ! in_range "$el" 1.95 2.6; then fail p0_elapsed "elapsed $el not about 2 s"
+	else pass p0_l2; fi
+else
+	fail p0_l2 "exit status $?: $(cat "$out")"
+fi
+
+# --- -T 0,0: pinned, banner says so ------------------------------------------------------
+out=$WS_TMP/t.out
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -T 0,0 -c -C -- -s 128K -S 128K >"$out" 2>&1; then
+	if head -n 1 "$out" | grep -q ' : cpu bind$'; then pass cpu_bind; else fail cpu_bind "banner: $(head -n 1 "$out")"; fi
+else
+	fail cpu_bind "exit status $?: $(cat "$out")"
+fi
+out=$WS_TMP/t9.out
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -T 9999,0 >"$out" 2>&1; then
+	fail cpu_bind_bad "a CPU that does not exist was accepted"
+elif grep -q 'CPU 9999 does not exist' "$out"; then pass cpu_bind_bad
+else fail cpu_bind_bad "message: $(cat "$out")"; fi
+
+# --- four clients at once ----------------------------------------------------------------
+pids=()
+for i in 1 2 3 4; do
+	"$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -P 0 >"$WS_TMP/multi.$i" 2>&1 &
+	pids+=($!)
+done
+ok=1
+for i in 1 2 3 4; do
+	wait "${pids[$((i - 1))]}" || ok=0
+	el=$(last_row_field "$WS_TMP/multi.$i" 4)
+	in_range "${el:-0}" 0.95 2 || ok=0
+done
+if [ $ok -eq 1 ]; then pass four_clients; else fail four_clients "$(cat "$WS_TMP"/multi.*)"; fi
+
+# --- a client killed mid-test, then a normal test on the same daemon ---------------------
+"$WS_BIN" -H 127.0.0.1 -p "$P" -l 5 >/dev/null 2>&1 &
+victim=$!
+sleep 0.5
+kill -9 "$victim"; wait "$victim" 2>/dev/null
+t0=$(date +%s.%N)
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -P 0 >"$WS_TMP/after.out" 2>&1 && kill -0 "$DAEMON_PID"; then
+	t1=$(date +%s.%N)
+	if in_range "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" 0 3; then pass killed_client
+	else fail killed_client "the next test took too long"; fi
+else
+	fail killed_client "the next test failed: $(cat "$WS_TMP/after.out")"
+fi
+
+# --- bytes mode: -l -N sends exactly N bytes ---------------------------------------------
+out=$WS_TMP/bytes.out
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l -10000000 -P 0 >"$out" 2>&1; then
+	if grep -q ": TCP_STREAM .* 10000000 bytes received, 0 sent, ok" "$DAEMON_LOG"; then pass bytes_mode
+	else fail bytes_mode "the daemon did not receive exactly 10000000 bytes: $(tail -n 2 "$DAEMON_LOG")"; fi
+else fail bytes_mode "$(cat "$out")"; fi
+
+# --- bad usage exits 2 with a message naming the option ---------------------------------
+"$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_FOO >"$WS_TMP/usage.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "TCP_FOO" "$WS_TMP/usage.out" && grep -q -- "-t" "$WS_TMP/usage.out"; then pass usage_error
+else fail usage_error "exit $rc: $(cat "$WS_TMP/usage.out")"; fi
+
+# --- nothing listening on an explicit port ----------------------------------------------
+"$WS_BIN" -H 127.0.0.1 -p 1 -l 1 >"$WS_TMP/refused.out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "refused" "$WS_TMP/refused.out"; then pass connection_refused
+else fail connection_refused "exit $rc: $(cat "$WS_TMP/refused.out")"; fi
+
+# --- the session log names each session ----------------------------------------------------
+if grep -q "session 1 from 127.0.0.1:[0-9]*: TCP_STREAM .* ok" "$DAEMON_LOG"; then pass session_log
+else fail session_log "$(cat "$DAEMON_LOG")"; fi
+
+# --- SIGTERM stops it cleanly ------------------------------------------------------------
+kill -TERM "$DAEMON_PID"
+for _ in $(seq 1 60); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$DAEMON_PID" 2>/dev/null; then fail sigterm "daemon still running 3 s after SIGTERM"
+else
+	wait "$DAEMON_PID"; rc=$?
+	if [ $rc -eq 0 ] && grep -q "stopped" "$DAEMON_LOG"; then pass sigterm; else fail sigterm "exit $rc"; fi
+fi
+finish

@@ -1,0 +1,43 @@
+# Shared helpers of the integration scripts: result lines, a daemon on a free loopback
+# port, and cleanup of everything a script started, even when it fails.
+# Usage: source "$(dirname "$0")/../lib.sh"
+set -u
+: "${WS_BIN:?WS_BIN must point at the warpspeed binary}"
+WS_TMP=$(mktemp -d /tmp/ws-it.XXXXXX)
+WS_PIDS=()
+WS_FAILED=0
+
+ws_cleanup() {
+	local p
+	for p in "${WS_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${WS_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	rm -rf "$WS_TMP"
+}
+trap ws_cleanup EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; WS_FAILED=1; }
+skip() { echo "SKIP $1: $2"; }
+finish() { exit "$WS_FAILED"; }
+
+# Start `warpspeed serve -p 0 ARGS...` and set DAEMON_PID, DAEMON_PORT, DAEMON_LOG.
+start_daemon() {
+	DAEMON_LOG="$WS_TMP/daemon.$RANDOM.log"
+	"$WS_BIN" serve -p 0 "$@" 2>"$DAEMON_LOG" &
+	DAEMON_PID=$!
+	WS_PIDS+=("$DAEMON_PID")
+	DAEMON_PORT=
+	for _ in $(seq 1 100); do
+		DAEMON_PORT=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$DAEMON_LOG")
+		[ -n "$DAEMON_PORT" ] && return 0
+		sleep 0.05
+	done
+	echo "daemon did not start: $(cat "$DAEMON_LOG")" >&2
+	return 1
+}
+
+# A field of the last line of a file (awk numbering).
+last_row_field() { tail -n 1 "$1" | awk -v f="$2" '{print $f}'; }
+
+# True when a is within [lo, hi] (floating point).
+in_range() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= hi) }'; }
