@@ -298,7 +298,9 @@ int ws_cpu_identify_host(ws_side_result *side)
 	char host[256];
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
-		snprintf(side->hostname, sizeof(side->hostname), "%s", host);
+		size_t n = strnlen(host, sizeof(side->hostname) - 1); /* truncating is fine here */
+		memcpy(side->hostname, host, n);
+		side->hostname[n] = '\0';
 	} else {
 		rc = -(errno ? errno : WS_E_INVAL);
 	}
@@ -307,7 +309,9 @@ int ws_cpu_identify_host(ws_side_result *side)
 		char id[64];
 		if (fgets(id, sizeof(id), f)) {
 			id[strcspn(id, "\r\n")] = '\0';
-			snprintf(side->boot_id, sizeof(side->boot_id), "%s", id);
+			size_t n = strnlen(id, sizeof(side->boot_id) - 1);
+			memcpy(side->boot_id, id, n);
+			side->boot_id[n] = '\0';
 		}
 		fclose(f);
 	}

@@ -211,7 +211,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 	}
 	if (!r || !out)
 		return ws_err_set(err, WS_E_INVAL, "classic report: no result or no output stream");
-	struct stream_roles roles;
+	struct stream_roles roles = {"", &r->local, &r->remote};
 	int rc = stream_roles(r, &roles, err);
 	if (rc)
 		return rc;

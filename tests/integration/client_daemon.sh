@@ -104,6 +104,16 @@ else fail usage_error "exit $rc: $(cat "$WS_TMP/usage.out")"; fi
 if [ $rc -eq 1 ] && grep -q "refused" "$WS_TMP/refused.out"; then pass connection_refused
 else fail connection_refused "exit $rc: $(cat "$WS_TMP/refused.out")"; fi
 
+# --- default host with no daemon on 12865: an in-process daemon serves the test --------
+if (exec 3<>/dev/tcp/127.0.0.1/12865) 2>/dev/null; then
+	skip in_process_daemon "something listens on 127.0.0.1:12865 already"
+else
+	"$WS_BIN" -l 1 -P 0 >"$WS_TMP/inproc.out" 2>"$WS_TMP/inproc.err"; rc=$?
+	if [ $rc -eq 0 ] && grep -q "no daemon answered on localhost port 12865; started one in this process on 127.0.0.1 port [0-9]" "$WS_TMP/inproc.err" \
+		&& [ "$(wc -l <"$WS_TMP/inproc.out")" -eq 1 ]; then pass in_process_daemon
+	else fail in_process_daemon "exit $rc: $(cat "$WS_TMP/inproc.err" "$WS_TMP/inproc.out")"; fi
+fi
+
 # --- the session log names each session ----------------------------------------------------
 if grep -q "session 1 from 127.0.0.1:[0-9]*: TCP_STREAM .* ok" "$DAEMON_LOG"; then pass session_log
 else fail session_log "$(cat "$DAEMON_LOG")"; fi
