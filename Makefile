@@ -103,7 +103,7 @@ fuzz: $(LIB_SRC) $(FUZZ_SRC)
 	@mkdir -p build/fuzz
 	$(Q)for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 	  echo "  FUZZ    $$n"; \
-	  clang -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	  clang -std=c11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined \
 	    -o build/fuzz/$$n $$f $(LIB_SRC) -pthread -lm || exit 1; done
 
 # Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).

@@ -61,14 +61,22 @@ static void describe_foreign(const uint8_t *p, size_t n, char *out, size_t outsz
 
 int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *err)
 {
-	uint8_t hdr[WS_TLV_HDR_LEN];
-	int rc = ws_sock_read_exact(c->fd, hdr, 4, deadline_ns, err);
-	if (rc == 0 && ws_get_be32(hdr) != WS_TLV_MAGIC) {
+	uint8_t hdr[WS_TLV_HDR_LEN], magic[4];
+	ws_put_be32(magic, WS_TLV_MAGIC);
+	/* The magic byte by byte: a foreign peer that says "OK\n" and waits is named at once. */
+	int rc = 0;
+	size_t got = 0;
+	while (rc == 0 && got < 4 && (rc = ws_sock_read_exact(c->fd, hdr + got, 1, deadline_ns, err)) == 0 &&
+	       hdr[got] == magic[got])
+		got++;
+	if (rc == -ECONNRESET && got == 0)
+		return ws_err_set(err, ECONNRESET, "the peer closed the connection");
+	if (rc == 0 && got < 4) {
 		/* Collect a little more of what the foreign peer says, without waiting long. */
 		uint8_t more[60];
-		memcpy(more, hdr, 4);
-		ssize_t r = recv(c->fd, more + 4, sizeof(more) - 4, MSG_DONTWAIT);
-		size_t n = 4 + (r > 0 ? (size_t)r : 0);
+		memcpy(more, hdr, got + 1);
+		ssize_t r = recv(c->fd, more + got + 1, sizeof(more) - got - 1, MSG_DONTWAIT);
+		size_t n = got + 1 + (r > 0 ? (size_t)r : 0);
 		char shown[80];
 		describe_foreign(more, n, shown, sizeof(shown));
 		return ws_err_set(err, WS_E_NOTWS, "the peer is not speaking the warpspeed protocol (it sent '%s')",

@@ -184,7 +184,7 @@ void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)
 
 int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
 {
-	char text[WS_ERR_MSG_MAX - 64] = "(no reason given)";
+	char text[WS_ERR_MSG_MAX] = "(no reason given)";
 	int64_t code = WS_E_REMOTE;
 	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
 	ws_tlv_get_i64(m, WS_F_ERR_CODE, &code);

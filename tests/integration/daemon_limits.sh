@@ -61,8 +61,9 @@ PY
 		fake "$mode" >"$WS_TMP/fake.port" &
 		fpid=$!
 		WS_PIDS+=("$fpid")
-		for _ in $(seq 1 40); do [ -s "$WS_TMP/fake.port" ] && break; sleep 0.05; done
-		fport=$(head -n 1 "$WS_TMP/fake.port")
+		fport=
+		for _ in $(seq 1 200); do fport=$(head -n 1 "$WS_TMP/fake.port"); [ -n "$fport" ] && break; sleep 0.05; done
+		[ -n "$fport" ] || { fail "not_a_daemon_$mode" "the fake server did not start"; continue; }
 		start=$(date +%s%N)
 		"$WS_BIN" -H 127.0.0.1 -p "$fport" -l 1 >"$WS_TMP/fake.out" 2>&1; rc=$?
 		took=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -1,0 +1,368 @@
+/* test_msg: specs and side results through their field tables and back. Each struct is
+ * filled with a distinct non-default value in every member and compared whole after the
+ * round trip, so a member missing from a table, or mapped to the wrong kind, fails here.
+ * Hand-built messages check that absent fields keep their defaults, that values which do
+ * not fit their member are refused, and that ERROR messages keep their code and text. */
+#include "harness.h"
+
+#include "ctl/msg.h"
+#include "ctl/spec.h"
+#include "util/err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* Finish a frame and view its payload as a received message. */
+static int as_msg(ws_tlv_writer *w, ws_tlv_msg *m, ws_err *err)
+{
+	int rc = ws_tlv_finish(w, err);
+	if (rc < 0)
+		return rc;
+	uint8_t type;
+	uint32_t len;
+	rc = ws_tlv_parse_header(w->buf, &type, &len, err);
+	if (rc < 0)
+		return rc;
+	m->version = w->buf[4];
+	m->type = type;
+	m->payload = w->buf + WS_TLV_HDR_LEN;
+	m->len = len;
+	return ws_tlv_validate(m, err);
+}
+
+static void full_spec(ws_test_spec *s)
+{
+	memset(s, 0, sizeof(*s)); /* zero padding, so memcmp compares members only */
+	s->type = WS_TEST_UDP_RR;
+	s->end = WS_END_TRANSACTIONS;
+	s->duration_s = 2.625;
+	s->end_count = 0x0123456789abcdefULL;
+	s->send_size = 4000000001u;
+	s->recv_size = 65537;
+	s->nodelay = true;
+	s->family = WS_FAMILY_INET6;
+	s->local.sndbuf = 131072;
+	s->local.rcvbuf = 262145;
+	s->local.cpu = 3;
+	s->local.measure_cpu = true;
+	s->local.data_port = 65535;
+	s->remote.sndbuf = 4294967295u;
+	s->remote.rcvbuf = 7;
+	s->remote.cpu = 65535;
+	s->remote.measure_cpu = true;
+	s->remote.data_port = 12866;
+}
+
+static void full_side(ws_side_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->sndbuf_req = 1;
+	r->rcvbuf_req = 2;
+	r->sndbuf_set = 3;
+	r->rcvbuf_set = 4;
+	r->sndbuf_end = 5;
+	r->rcvbuf_end = 4294967295u;
+	r->send_size = 7;
+	r->recv_size = 8;
+	r->bytes_sent = 10733393750ULL;
+	r->bytes_recv = UINT64_MAX;
+	r->send_calls = 11;
+	r->recv_calls = 12;
+	r->elapsed_ns = -13;
+	r->cpu_measured = true;
+	r->cpu_util = 99.5;
+	r->cpu_user = 1e-300;
+	r->cpu_system = -0.0;
+	r->cpu_softirq = 12.125;
+	r->cpu_method = 'S';
+	r->ncpus = 14;
+	r->thread_user_ns = INT64_MIN;
+	r->thread_sys_ns = INT64_MAX;
+	r->cpu_bound_to = 15;
+	snprintf(r->hostname, sizeof(r->hostname), "%s",
+		 "a-host-name-of-sixty-three-characters.example.org.xxxxxxxxxxxxx");
+	snprintf(r->boot_id, sizeof(r->boot_id), "%s", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+}
+
+static void test_spec_round_trip(void)
+{
+	const char *t = "spec_round_trip";
+	ws_test_spec in, out;
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	full_spec(&in);
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	ws_msg_put_spec(&w, &in);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, m.type, WS_MSG_TEST_REQ);
+	memset(&out, 0xa5, sizeof(out));
+	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	CHECK_MEM(t, &out, &in, sizeof(in));
+	CHECK_INT(t, out.type, WS_TEST_UDP_RR);
+	CHECK_INT(t, out.end, WS_END_TRANSACTIONS);
+	CHECK(t, out.duration_s == 2.625);
+	CHECK_U64(t, out.end_count, 0x0123456789abcdefULL);
+	CHECK_U64(t, out.send_size, 4000000001u);
+	CHECK_INT(t, out.local.cpu, 3);
+	CHECK_INT(t, out.remote.data_port, 12866);
+	CHECK_U64(t, out.remote.sndbuf, 4294967295u);
+
+	/* Field ids are part of the wire contract: spot-check a few. */
+	uint64_t u = 0;
+	int64_t s = 0;
+	CHECK_INT(t, ws_tlv_get_i64(&m, 100, &s), 0);
+	CHECK_INT(t, s, WS_TEST_UDP_RR);
+	CHECK_INT(t, ws_tlv_get_u64(&m, 104, &u), 0);
+	CHECK_U64(t, u, 4000000001u);
+	CHECK_INT(t, ws_tlv_get_u64(&m, 124, &u), 0);
+	CHECK_U64(t, u, 65535);
+	CHECK_INT(t, ws_tlv_get_i64(&m, 142, &s), 0);
+	CHECK_INT(t, s, 65535);
+
+	/* Negative ints (cpu -1) survive too. */
+	ws_test_spec_init(&in);
+	in.local.cpu = -1;
+	in.remote.cpu = -7;
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	ws_msg_put_spec(&w, &in);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	CHECK_INT(t, out.local.cpu, -1);
+	CHECK_INT(t, out.remote.cpu, -7);
+	ws_tlv_writer_free(&w);
+}
+
+static void test_side_round_trip(void)
+{
+	const char *t = "side_round_trip";
+	ws_side_result in, out;
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	full_side(&in);
+	CHECK_INT(t, strlen(in.hostname), 63);
+	ws_tlv_begin(&w, WS_MSG_RESULT);
+	ws_msg_put_side(&w, &in);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	memset(&out, 0x5a, sizeof(out));
+	CHECK_INT(t, ws_msg_get_side(&m, &out, &err), 0);
+	CHECK_MEM(t, &out, &in, sizeof(in));
+	CHECK_STR(t, out.hostname, in.hostname);
+	CHECK_STR(t, out.boot_id, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+	CHECK_INT(t, out.cpu_method, 'S');
+	CHECK(t, out.cpu_user == 1e-300);
+	CHECK(t, out.cpu_system == 0.0 && signbit(out.cpu_system));
+	CHECK(t, out.thread_user_ns == INT64_MIN);
+	CHECK_INT(t, out.elapsed_ns, -13);
+	CHECK_U64(t, out.bytes_recv, UINT64_MAX);
+	CHECK_INT(t, out.cpu_bound_to, 15);
+	ws_tlv_writer_free(&w);
+}
+
+static void test_missing_fields(void)
+{
+	const char *t = "missing_fields";
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	ws_test_spec out, want;
+
+	/* Only the send size and the remote CPU: everything else is ws_test_spec_init's. */
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	ws_tlv_put_u64(&w, 104, 16384);
+	ws_tlv_put_i64(&w, 142, 1);
+	ws_tlv_put_str(&w, 999, "a field from a newer client");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	memset(&out, 0xee, sizeof(out));
+	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	ws_test_spec_init(&want);
+	want.send_size = 16384;
+	want.remote.cpu = 1;
+	CHECK_MEM(t, &out, &want, sizeof(want));
+	CHECK_INT(t, out.type, WS_TEST_TCP_STREAM);
+	CHECK(t, out.duration_s == 10.0);
+	CHECK_INT(t, out.local.cpu, -1);
+	CHECK_INT(t, out.end, WS_END_TIME);
+	CHECK_INT(t, out.family, WS_FAMILY_ANY);
+
+	/* An empty message: exactly the defaults. */
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	ws_test_spec_init(&want);
+	CHECK_MEM(t, &out, &want, sizeof(want));
+
+	/* An empty result: zeros, and cpu_bound_to -1 (not pinned). */
+	ws_side_result r, rz;
+	memset(&r, 0x77, sizeof(r));
+	CHECK_INT(t, ws_msg_get_side(&m, &r, &err), 0);
+	memset(&rz, 0, sizeof(rz));
+	rz.cpu_bound_to = -1;
+	CHECK_MEM(t, &r, &rz, sizeof(rz));
+	ws_tlv_writer_free(&w);
+}
+
+/* One bad field in an otherwise empty message must make get_spec / get_side fail with
+ * WS_E_PROTO and a message naming the field id. */
+static void expect_refused(const char *t, int side, uint16_t id, int kind, uint64_t u, double d)
+{
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	ws_tlv_begin(&w, side ? WS_MSG_RESULT : WS_MSG_TEST_REQ);
+	if (kind == WS_TLV_U64)
+		ws_tlv_put_u64(&w, id, u);
+	else if (kind == WS_TLV_I64)
+		ws_tlv_put_i64(&w, id, (int64_t)u);
+	else if (kind == WS_TLV_F64)
+		ws_tlv_put_f64(&w, id, d);
+	else
+		ws_tlv_put_str(&w, id, "text");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	int rc;
+	if (side) {
+		ws_side_result r;
+		rc = ws_msg_get_side(&m, &r, &err);
+	} else {
+		ws_test_spec s;
+		rc = ws_msg_get_spec(&m, &s, &err);
+	}
+	char idtext[16];
+	snprintf(idtext, sizeof(idtext), "field %u ", id);
+	if (rc != -WS_E_PROTO || err.code != -WS_E_PROTO || !strstr(err.msg, idtext))
+		printf("  field %u (kind %d, value %llu / %g): rc %d, msg [%s]\n", id, kind,
+		       (unsigned long long)u, d, rc, err.msg);
+	CHECK_INT(t, rc, -WS_E_PROTO);
+	CHECK(t, strstr(err.msg, idtext) != NULL);
+	ws_tlv_writer_free(&w);
+}
+
+static void test_out_of_range(void)
+{
+	const char *t = "out_of_range";
+	expect_refused(t, 0, 104, WS_TLV_U64, 1ULL << 32, 0);  /* send_size u32 */
+	expect_refused(t, 0, 120, WS_TLV_U64, 1ULL << 32, 0);  /* local.sndbuf u32 */
+	expect_refused(t, 0, 106, WS_TLV_U64, 2, 0);           /* nodelay bool */
+	expect_refused(t, 0, 143, WS_TLV_U64, 2, 0);           /* remote.measure_cpu bool */
+	expect_refused(t, 0, 124, WS_TLV_U64, 65536, 0);       /* local.data_port u16 */
+	expect_refused(t, 0, 122, WS_TLV_I64, 1ULL << 31, 0);  /* local.cpu int */
+	expect_refused(t, 0, 100, WS_TLV_I64, (uint64_t)-(1LL << 32), 0); /* enum */
+	expect_refused(t, 0, 102, WS_TLV_F64, 0, NAN);         /* duration NaN */
+	expect_refused(t, 0, 102, WS_TLV_F64, 0, INFINITY);
+	expect_refused(t, 0, 102, WS_TLV_F64, 0, -INFINITY);
+	expect_refused(t, 0, 104, WS_TLV_I64, 5, 0);           /* right value, wrong type */
+	expect_refused(t, 0, 102, WS_TLV_STR, 0, 0);
+	expect_refused(t, 1, 219, WS_TLV_U64, 1ULL << 32, 0);  /* ncpus u32 */
+	expect_refused(t, 1, 213, WS_TLV_U64, 2, 0);           /* cpu_measured bool */
+	expect_refused(t, 1, 214, WS_TLV_F64, 0, NAN);         /* cpu_util */
+	expect_refused(t, 1, 217, WS_TLV_F64, 0, INFINITY);
+	expect_refused(t, 1, 218, WS_TLV_U64, 200, 0);         /* cpu_method char */
+	expect_refused(t, 1, 208, WS_TLV_F64, 0, 1.0);         /* u64 sent as f64 */
+
+	/* The largest values that fit are accepted. */
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	ws_test_spec s;
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	ws_tlv_put_u64(&w, 104, UINT32_MAX);
+	ws_tlv_put_u64(&w, 124, UINT16_MAX);
+	ws_tlv_put_u64(&w, 106, 1);
+	ws_tlv_put_i64(&w, 122, 2147483647);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_spec(&m, &s, &err), 0);
+	CHECK_U64(t, s.send_size, UINT32_MAX);
+	CHECK_INT(t, s.local.data_port, 65535);
+	CHECK(t, s.nodelay);
+	CHECK_INT(t, s.local.cpu, 2147483647);
+
+	/* A string that does not fit hostname[64] is refused, not truncated. */
+	char longname[80];
+	memset(longname, 'h', 64);
+	longname[64] = '\0';
+	ws_side_result r;
+	ws_tlv_begin(&w, WS_MSG_RESULT);
+	ws_tlv_put_str(&w, 223, longname);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_side(&m, &r, &err), -WS_E_PROTO);
+	CHECK(t, strstr(err.msg, "field 223") != NULL);
+	ws_tlv_writer_free(&w);
+}
+
+static void test_error_message(void)
+{
+	const char *t = "error_message";
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+
+	/* A limit refusal keeps its code, so the client can tell "busy" from "broken". */
+	ws_msg_put_error(&w, -WS_E_LIMIT, "the daemon is busy: 4 sessions are running");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, m.type, WS_MSG_ERROR);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "the daemon refused the session", &err), -WS_E_LIMIT);
+	CHECK_INT(t, err.code, -WS_E_LIMIT);
+	CHECK_STR(t, err.msg, "the daemon refused the session: the daemon is busy: 4 sessions are running");
+
+	/* The code travels positive, whichever sign the sender used. */
+	int64_t wire = 0;
+	CHECK_INT(t, ws_tlv_get_i64(&m, WS_F_ERR_CODE, &wire), 0);
+	CHECK_INT(t, wire, WS_E_LIMIT);
+	ws_msg_put_error(&w, WS_E_LIMIT, "too many sessions");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	wire = 0;
+	CHECK_INT(t, ws_tlv_get_i64(&m, WS_F_ERR_CODE, &wire), 0);
+	CHECK_INT(t, wire, WS_E_LIMIT);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "refused", &err), -WS_E_LIMIT);
+	CHECK_STR(t, err.msg, "refused: too many sessions");
+
+	/* A peer that puts the negated code on the wire is understood the same way. */
+	ws_tlv_begin(&w, WS_MSG_ERROR);
+	ws_tlv_put_i64(&w, WS_F_ERR_CODE, -WS_E_LIMIT);
+	ws_tlv_put_str(&w, WS_F_ERR_MSG, "busy");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "refused", &err), -WS_E_LIMIT);
+	CHECK_STR(t, err.msg, "refused: busy");
+
+	/* Every other code becomes WS_E_REMOTE; the text is kept. */
+	static const int others[] = {-WS_E_PROTO, -WS_E_INVAL, -ENOMEM, 0, 17, -WS_E_NOTWS};
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		ws_msg_put_error(&w, others[i], "test TCP_CRR is not supported by this daemon");
+		CHECK_INT(t, as_msg(&w, &m, &err), 0);
+		CHECK_INT(t, ws_msg_error_to_err(&m, "the daemon reported", &err), -WS_E_REMOTE);
+		CHECK_INT(t, err.code, -WS_E_REMOTE);
+		CHECK_STR(t, err.msg,
+			  "the daemon reported: test TCP_CRR is not supported by this daemon");
+	}
+
+	/* An ERROR without fields still yields a sentence. */
+	ws_tlv_begin(&w, WS_MSG_ERROR);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "the daemon reported", &err), -WS_E_REMOTE);
+	CHECK_STR(t, err.msg, "the daemon reported: (no reason given)");
+	CHECK_INT(t, ws_msg_error_to_err(&m, "x", NULL), -WS_E_REMOTE);
+	ws_tlv_writer_free(&w);
+}
+
+static void test_type_names(void)
+{
+	const char *t = "type_names";
+	CHECK_STR(t, ws_msg_type_name(WS_MSG_HELLO), "HELLO");
+	CHECK_STR(t, ws_msg_type_name(WS_MSG_ERROR), "ERROR");
+	CHECK_STR(t, ws_msg_type_name(WS_MSG_BYE), "BYE");
+	CHECK_STR(t, ws_msg_type_name(0), "?");
+	CHECK_STR(t, ws_msg_type_name(10), "unknown");
+	CHECK_STR(t, ws_msg_type_name(255), "unknown");
+}
+
+int main(void)
+{
+	RUN(test_spec_round_trip);
+	RUN(test_side_round_trip);
+	RUN(test_missing_fields);
+	RUN(test_out_of_range);
+	RUN(test_error_message);
+	RUN(test_type_names);
+	TEST_MAIN_END();
+}
