@@ -1,0 +1,160 @@
+# shellcheck shell=bash
+# Shell helpers shared by bench/testbed, bench/run, bench/tcp_stream.sh and the testbed
+# integration tests, so that rate parsing, the payload ceiling and the statistics are
+# computed one way everywhere. Sourced, never executed; plain bash + awk (no python) so
+# it runs on a bare Debian CI machine.
+
+# ws_die MSG...: print to stderr and exit 1 (runtime failure).
+ws_die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# ws_usage_die MSG...: print to stderr and exit 2 (bad usage).
+ws_usage_die() {
+	echo "usage error: $*" >&2
+	exit 2
+}
+
+# ws_rate_bps RATE: print RATE in bits/s. Accepts tc's spellings: 10mbit, 1gbit, 512kbit,
+# 100000bit, and the bare suffixes k/m/g (decimal, as tc uses them for bits).
+ws_rate_bps() {
+	awk -v r="$1" 'BEGIN {
+		s = tolower(r)
+		if (s !~ /^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|tbit|k|m|g|t)?$/) exit 1
+		n = s; sub(/[a-z]+$/, "", n); u = s; sub(/^[0-9.]+/, "", u)
+		m = 1
+		if (u ~ /^k/) m = 1e3; else if (u ~ /^m/) m = 1e6
+		else if (u ~ /^g/) m = 1e9; else if (u ~ /^t/) m = 1e12
+		printf "%.0f\n", n * m
+	}'
+}
+
+# ws_ceiling_mbps RATE_BPS MTU: TCP payload ceiling in 10^6 bits/s of a tbf-shaped veth.
+# tbf charges every frame its length including the 14-byte Ethernet header (veth has no
+# preamble, FCS or gap), and each full segment carries MTU - 20 (IPv4) - 20 (TCP) - 12
+# (timestamp option) payload bytes, so the ceiling is rate * (MTU - 52) / (MTU + 14).
+ws_ceiling_mbps() {
+	awk -v r="$1" -v m="$2" 'BEGIN { printf "%.2f\n", r * (m - 52) / (m + 14) / 1e6 }'
+}
+
+# ws_stats: read numbers, one per line, print "median min max n" (median of an even count
+# is the mean of the middle two). Prints "nan nan nan 0" for no input; callers check n.
+ws_stats() {
+	sort -g | awk '{ v[NR] = $1 }
+	END {
+		if (NR == 0) { print "nan nan nan 0"; exit }
+		med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.6g %.6g %.6g %d\n", med, v[1], v[NR], NR
+	}'
+}
+
+# ws_is_root: true when the caller can create namespaces and qdiscs.
+ws_is_root() {
+	[ "$(id -u)" -eq 0 ]
+}
+
+# ws_testbed_missing: print why bench/testbed cannot run here (empty and status 1 when it
+# can). Tests turn a non-empty answer into a SKIP line.
+ws_testbed_missing() {
+	if ! ws_is_root; then echo "needs root (network namespaces and tc)"; return 0; fi
+	local t
+	for t in ip tc; do
+		command -v "$t" >/dev/null 2>&1 || { echo "needs '$t' (Debian package iproute2)"; return 0; }
+	done
+	return 1
+}
+
+# ws_report MD JSON META SAMPLES NOTES BLOCKS REF HEADER: aggregate the samples of one
+# bench/run into a markdown table and a JSON file. SAMPLES lines are "scenario tool
+# metric unit value" (tab-separated), META lines "scenario key value" (key ceiling or
+# link). Per scenario, tool and metric: median, min, max over rounds, and the ratio of the
+# median to REF's median for the same scenario and metric. Link scenarios also get the
+# issue's checks (warpspeed >= 95% of the payload ceiling and within 2% of REF; only for
+# scenarios META marks "checked", the links without loss or delay), written
+# as "| PASS |" / "| FAIL |" / "| SKIP |" rows. Written for mawk and gawk alike.
+ws_report() {
+	awk -F'\t' -v md="$1" -v js="$2" -v notesf="$5" -v blocksf="$6" -v ref="$7" -v header="$8" '
+	function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
+	function jnum(v) { return (v == "" ? "null" : v) }
+	function sortn(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	}
+	function fmt(v) { return (v == "" ? "-" : sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v)) }
+	FNR == NR { meta[$1, $2] = $3; next }
+	{
+		k = $1 SUBSEP $2 SUBSEP $3
+		if (!(k in cnt)) { order[++nk] = k; unit[k] = $4 }
+		cnt[k]++; val[k, cnt[k]] = $5 + 0
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; n = cnt[k]
+			for (j = 1; j <= n; j++) v[j] = val[k, j]
+			sortn(v, n)
+			med[k] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			mn[k] = v[1]; mx[k] = v[n]
+		}
+		print "# warpspeed benchmarks" > md
+		print "" > md; print header > md; print "" > md
+		print "| scenario | tool | metric | unit | rounds | median | min | max | ratio to " ref " | link ceiling | % of ceiling |" > md
+		print "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|" > md
+		printf "{\n  \"header\": %s,\n  \"reference\": %s,\n  \"rows\": [", jstr(header), jstr(ref) > js
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; split(k, p, SUBSEP)
+			rk = p[1] SUBSEP ref SUBSEP p[3]
+			ratio[k] = ((rk in med) && med[rk] > 0) ? med[k] / med[rk] : ""
+			ceil = ((p[1], "ceiling") in meta) ? meta[p[1], "ceiling"] : ""
+			pct = (ceil != "" && ceil > 0 && p[3] == "throughput") ? 100 * med[k] / ceil : ""
+			printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], p[3], unit[k], cnt[k],
+				fmt(med[k]), fmt(mn[k]), fmt(mx[k]), (ratio[k] == "" ? "-" : sprintf("%.3f", ratio[k])),
+				(ceil == "" ? "-" : ceil), (pct == "" ? "-" : sprintf("%.1f%%", pct)) > md
+			printf "%s\n    {\"scenario\": %s, \"tool\": %s, \"metric\": %s, \"unit\": %s, \"rounds\": %d, \"median\": %s, \"min\": %s, \"max\": %s, \"reference\": %s, \"ratio\": %s, \"ceiling_mbps\": %s}", (i > 1 ? "," : ""),
+				jstr(p[1]), jstr(p[2]), jstr(p[3]), jstr(unit[k]), cnt[k], med[k], mn[k], mx[k], jstr(ref),
+				jnum(ratio[k]), jnum(ceil) > js
+			if (p[1] ~ /^link_stream\// && p[3] == "throughput" && meta[p[1], "checked"] == 1) scen[++ns] = p[1]
+		}
+		printf "\n  ],\n  \"checks\": [" > js
+		print "" > md; print "## Checks" > md; print "" > md
+		print "| result | check |" > md; print "|---|---|" > md
+		nc = 0
+		for (si = 1; si <= ns; si++) {
+			if (scen[si] in seen) continue
+			s = scen[si]; seen[s] = 1
+			wk = s SUBSEP "warpspeed" SUBSEP "throughput"; rk = s SUBSEP ref SUBSEP "throughput"
+			c = meta[s, "ceiling"]
+			if (!(wk in med)) {
+				res = "SKIP"; what = s ": warpspeed >= 95% of the ceiling " c " and within 2% of " ref " (no warpspeed figures)"
+			} else {
+				res = (med[wk] >= 0.95 * c) ? "PASS" : "FAIL"
+				what = sprintf("%s: warpspeed median %.2f >= 95%% of the ceiling %s (%.2f)", s, med[wk], c, 0.95 * c)
+			}
+			printf "| %s | %s |\n", res, what > md
+			printf "%s\n    {\"result\": %s, \"check\": %s}", (nc++ ? "," : ""), jstr(res), jstr(what) > js
+			if (!(wk in med)) continue
+			if (rk in med) {
+				d = med[wk] / med[rk] - 1; res = (d <= 0.02 && d >= -0.02) ? "PASS" : "FAIL"
+				what = sprintf("%s: warpspeed within 2%% of %s (%.2f vs %.2f, %+.2f%%)", s, ref, med[wk], med[rk], 100 * d)
+			} else {
+				res = "SKIP"; what = s ": warpspeed within 2% of " ref " (no " ref " figures)"
+			}
+			printf "| %s | %s |\n", res, what > md
+			printf ",\n    {\"result\": %s, \"check\": %s}", jstr(res), jstr(what) > js
+		}
+		if (nc == 0) print "| - | no link scenario in this run |" > md
+		printf "\n  ],\n  \"notes\": [" > js
+		print "" > md; print "## Notes" > md; print "" > md
+		nn = 0
+		while ((getline line < notesf) > 0) {
+			print "- " line > md
+			printf "%s\n    %s", (nn++ ? "," : ""), jstr(line) > js
+		}
+		if (nn == 0) print "- none" > md
+		printf "\n  ]\n}\n" > js
+		first = 1
+		while ((getline line < blocksf) > 0) {
+			if (first) { print "" > md; print "## Seed scenario: warpspeed -H B -c -C -- -s 128K -S 128K per link" > md; print "" > md; first = 0 }
+			print line > md
+		}
+	}' "$3" "$4"
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The link emulator's own contract, without traffic: the payload ceilings it prints, that
+# 'up' builds two namespaces with the right addresses, MTU and qdiscs, that 'exec' runs in
+# them, that 'down' and a failed 'up' leave no namespace behind, and that nothing named
+# ws-* is left at the end. Needs root for everything past the ceilings; skips otherwise.
+set -u
+root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+tb=$root/bench/testbed
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+failed=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+skip() { echo "SKIP $1: $2"; }
+
+ws_namespaces() { ip netns list 2>/dev/null | awk '$1 ~ /^ws-/ { print $1 }' | sort; }
+
+name=ws-tl$$
+before=""
+cleanup() {
+	local n
+	for n in "$name" "$name-f" "$name-l" "$name-w"; do "$tb" down "$n" >/dev/null 2>&1; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The ceilings the issue asks for, computed as rate * (MTU - 52) / (MTU + 14).
+c10=$("$tb" ceiling 10mbit) c100=$("$tb" ceiling 100mbit) cj=$("$tb" ceiling gige-jumbo)
+c9k=$("$tb" ceiling 10gbit 9000)
+if [ "$c10" = 9.56 ] && [ "$c100" = 95.64 ] && [ "$cj" = 992.68 ] && [ "$c9k" = 9926.78 ]; then
+	pass testbed_ceiling
+else
+	fail testbed_ceiling "got 10mbit=$c10 100mbit=$c100 gige-jumbo=$cj 10gbit/9000=$c9k, want 9.56 95.64 992.68 9926.78"
+fi
+
+out=$("$tb" up no-such-profile 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ $out == *"unknown profile 'no-such-profile'"* ]]; then
+	pass testbed_bad_profile
+else
+	fail testbed_bad_profile "exit $rc, output: $out"
+fi
+
+if why=$(ws_testbed_missing); then
+	for c in testbed_up testbed_exec testbed_qdiscs testbed_down testbed_failed_up testbed_loss testbed_wan testbed_no_leftovers; do
+		skip "$c" "$why"
+	done
+	exit $failed
+fi
+before=$(ws_namespaces)
+
+if env=$("$tb" up gige-jumbo --name "$name" 2>&1) && eval "$env" &&
+	[ "${WS_A:-}" = 198.18.0.1 ] && [ "${WS_B:-}" = 198.18.0.2 ] && [ "${WS_TESTBED_NAME:-}" = "$name" ] &&
+	ip netns list | grep -q "^$name-a" && ip netns list | grep -q "^$name-b"; then
+	pass testbed_up
+else
+	fail testbed_up "output: $env; namespaces: $(ws_namespaces | tr '\n' ' ')"
+fi
+
+a_addr=$(WS_TESTBED_NAME=$name "$tb" exec A ip -o -4 addr show dev veth0 2>&1)
+b_mtu=$("$tb" --name "$name" exec B cat /sys/class/net/veth0/mtu 2>&1)
+if [[ $a_addr == *"198.18.0.1/24"* ]] && [ "$b_mtu" = 9000 ]; then
+	pass testbed_exec
+else
+	fail testbed_exec "A's address: $a_addr; B's MTU: $b_mtu (want 198.18.0.1/24 and 9000)"
+fi
+
+qa=$(tc -n "$name-a" qdisc show dev veth0 2>&1) qb=$(tc -n "$name-b" qdisc show dev veth0 2>&1)
+if [[ $qa == *"tbf 1: root"*"rate 1Gbit"* ]] && [[ $qb == *"tbf 1: root"*"rate 1Gbit"* ]]; then
+	pass testbed_qdiscs
+else
+	fail testbed_qdiscs "A: $qa; B: $qb (want a 1Gbit tbf at the root of each side)"
+fi
+
+"$tb" down "$name" >/dev/null 2>&1
+left=$(ip netns list | awk -v n="$name" '$1 == n "-a" || $1 == n "-b"')
+if [ -z "$left" ] && [ ! -e "${WS_TESTBED_STATE:-${XDG_RUNTIME_DIR:-/tmp}/warpspeed-testbed}/$name.env" ]; then
+	pass testbed_down
+else
+	fail testbed_down "left behind: $left"
+fi
+
+out=$(WS_TESTBED_INJECT_FAILURE=after-veth "$tb" up 100mbit --name "$name-f" 2>&1); rc=$?
+left=$(ip netns list | awk -v n="$name-f" '$1 == n "-a" || $1 == n "-b"')
+if [ $rc -eq 1 ] && [ -z "$left" ]; then
+	pass testbed_failed_up
+else
+	fail testbed_failed_up "exit $rc (want 1), left behind: $left; output: $out"
+fi
+
+# 1% loss: netem on A's egress when the kernel has it, else an nftables drop at B's ingress.
+out=$("$tb" up lossy-gige-jumbo --name "$name-l" 2>&1); rc=$?
+if [ $rc -ne 0 ]; then
+	if [[ $out == *"needs 'nft'"* ]]; then skip testbed_loss "kernel lacks netem and nft is not installed: $out"
+	else fail testbed_loss "up lossy-gige-jumbo exited $rc: $out"; fi
+else
+	qa=$(tc -n "$name-l-a" qdisc show dev veth0 2>&1)
+	nb=$(ip netns exec "$name-l-b" nft list ruleset 2>/dev/null)
+	if [[ $qa == *"netem"*"loss 1%"* ]] || [[ $nb == *"numgen random mod 1000000 < 10000"*drop* ]]; then
+		pass testbed_loss
+	else
+		fail testbed_loss "no 1% loss found: A's qdiscs: $qa; B's nft: $nb"
+	fi
+fi
+"$tb" down "$name-l" >/dev/null 2>&1
+
+out=$("$tb" up wan --name "$name-w" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ $(tc -n "$name-w-a" qdisc show dev veth0) == *"netem"*"delay 25ms"*"loss 0.1%"* ]]; then
+	pass testbed_wan
+elif [ $rc -eq 1 ] && [[ $out == *"CONFIG_NET_SCH_NETEM"* ]]; then
+	skip testbed_wan "this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM), so no delay"
+else
+	fail testbed_wan "up wan exited $rc: $out; qdiscs: $(tc -n "$name-w-a" qdisc show dev veth0 2>&1)"
+fi
+"$tb" down "$name-w" >/dev/null 2>&1
+
+cleanup
+new=$(comm -13 <(echo "$before") <(ws_namespaces) | grep . )
+if [ -z "$new" ]; then
+	pass testbed_no_leftovers
+else
+	fail testbed_no_leftovers "ws-* namespaces left: $(echo "$new" | tr "\n" " ")"
+fi
+exit $failed
