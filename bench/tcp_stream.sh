@@ -6,6 +6,10 @@
 # client process runs under /usr/bin/time (user + system seconds), the bytes come from each
 # tool's own report, and each talks to a separately started server so that the client's
 # CPU time is the sender's alone.
+# Both write 128 KiB per call (iperf3's default; warpspeed gets -- -m 128K, since its
+# netperf default is the send buffer size, 16 KiB on Linux).
+# Both pin the sender to CPU 0 and the receiver to CPU 1 (-T 0,1 and -A 0,1): on two vCPUs,
+# where the receiver's softirq work lands otherwise decides the CPU figures more than the tool.
 #
 #   bench/tcp_stream.sh [--rounds N] [--secs S]     (defaults 5 rounds of 3 s)
 # Env: WS_BIN (default build/warpspeed), and when run by bench/run, WS_BENCH_SAMPLES and
@@ -75,7 +79,7 @@ cpu_us_per_kb() {
 
 run_ws() { # -> "mbps us_per_kb"
 	/usr/bin/time -f '%U+%S' -o "$work/time" \
-		"$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -P 0 -v 1 >"$work/ws.out" 2>"$work/ws.err" ||
+		"$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -T 0,1 -P 0 -v 1 -- -m 128K >"$work/ws.out" 2>"$work/ws.err" ||
 		{ echo "warpspeed client failed: $(head -c 300 "$work/ws.err")" >&2; return 1; }
 	local row mbps elapsed bytes
 	row=$(awk 'NF >= 5 { r = $0 } END { print r }' "$work/ws.out")
@@ -93,7 +97,7 @@ iperf3_field() {
 
 run_ip3() {
 	/usr/bin/time -f '%U+%S' -o "$work/time" \
-		iperf3 -c 127.0.0.1 -p "$ip3_port" -t "$secs" --json >"$work/ip3.json" 2>"$work/ip3.err" ||
+		iperf3 -c 127.0.0.1 -p "$ip3_port" -t "$secs" -A 0,1 --json >"$work/ip3.json" 2>"$work/ip3.err" ||
 		{ echo "iperf3 client failed: $(head -c 300 "$work/ip3.err")" >&2; return 1; }
 	local bps bytes
 	bps=$(iperf3_field "$work/ip3.json" sum_received bits_per_second)
