@@ -1,0 +1,131 @@
+/* node: a WARP v3 board running WARPLab 7.7.1, as a library, on a UDP socket.
+ *
+ * SDR transport code needs a board to talk to, and benchmarks need one that is never the
+ * bottleneck. This engine answers everything reference/warplab-wire.md describes from one
+ * thread: a unicast socket and a broadcast socket, one request at a time, Read IQ streamed
+ * with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
+ * words, so nothing is converted), several packets per message with UDP GSO where the
+ * path allows it, Write IQ copied into place. It never prints:
+ * what a person should see goes through the caller's log callback, and what happened is in
+ * the counters. Another thread stops it with ws_node_stop (an eventfd write).
+ *
+ * Buffer model, as on the board: Write IQ fills TX buffers, Read IQ reads RX buffers, and
+ * only a trigger moves samples from TX to RX (with the loopback channel). Buffers are mapped
+ * lazily (MAP_NORESERVE, on first touch), so the default 2RF DDR sizes cost no RAM until
+ * used. An RX buffer starts with the test signal of ws_node_test_sample, generated in 64 Ki
+ * sample chunks the first time a range is read or captured into. */
+#ifndef WS_IQ_NODE_H
+#define WS_IQ_NODE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct ws_err;
+typedef struct ws_node ws_node;
+
+enum { WS_NODE_CHANNEL_LOOPBACK = 0, WS_NODE_CHANNEL_NONE = 1 };
+enum { WS_NODE_LOG_DEBUG = 0, WS_NODE_LOG_INFO = 1, WS_NODE_LOG_WARN = 2 };
+
+/* Called from the node's thread with a one-line message (no newline). */
+typedef void (*ws_node_log_fn)(void *ctx, int level, const char *msg);
+
+#define WS_NODE_DEFAULT_PORT 9000
+#define WS_NODE_DEFAULT_BCAST_PORT 10000
+#define WS_NODE_DEFAULT_SERIAL 6
+#define WS_NODE_DEFAULT_MAX_PAYLOAD 8964
+#define WS_NODE_DEFAULT_TX_SAMPLES (112u << 20) /* DDR TX buffer of a 2RF node */
+#define WS_NODE_DEFAULT_RX_SAMPLES (1u << 27)   /* DDR RX buffer of a 2RF node */
+#define WS_NODE_DEFAULT_LENGTH (1u << 15)       /* TX/RX length after NODE_INITIALIZE */
+#define WS_NODE_MAX_SAMPLES (1u << 30)          /* per buffer: 4 GiB of address space */
+#define WS_NODE_SAMPLE_RATE 40000000u           /* for the NOT_READY (air time) window */
+#define WS_NODE_TRIG_CORE_INFO 0x01040000u      /* fixed trigger-manager info word */
+#define WS_NODE_DNA_MSB 0x00ABCDEFu             /* fixed fake FPGA DNA, lsb = serial */
+
+typedef struct ws_node_config {
+	uint16_t id;              /* node ID (transport dest), default 0 */
+	uint8_t group_bits;       /* accepts dest 0xFFxx when xx & group_bits, default 0 */
+	uint32_t serial;          /* serial number W3-a-%05d, default 6 */
+	const char *bind_addr;    /* IPv4 address for the unicast socket, NULL = any */
+	int port;                 /* unicast port; 0 = ephemeral; -1 = no sockets (feed only) */
+	int bcast_port;           /* broadcast port; 0 = ephemeral; -1 = none */
+	int rf;                   /* RF interfaces: 2 or 4 */
+	uint32_t max_payload;     /* bytes after the pad accepted in one datagram (emulated MTU) */
+	uint32_t tx_samples;      /* samples per TX buffer, 1..WS_NODE_MAX_SAMPLES */
+	uint32_t rx_samples;      /* samples per RX buffer, 1..WS_NODE_MAX_SAMPLES */
+	int channel;              /* WS_NODE_CHANNEL_LOOPBACK (default) or _NONE */
+	uint32_t pace_us;         /* gap between Read IQ packets, default 0 (none) */
+	uint32_t rx_slots;        /* board fidelity: receive slots, 0 = unlimited (default) */
+	uint32_t per_packet_us;   /* board fidelity: time to store one Write IQ packet */
+	int not_ready;            /* answer NOT_READY while a trigger's window lasts */
+	uint32_t not_ready_us;    /* that window; 0 = the air time of the longer buffer */
+	int sock_buf;             /* SO_RCVBUF/SO_SNDBUF request in bytes, default 64 MiB */
+	int gso;                  /* Read IQ through UDP GSO where the path allows, default 1 */
+	ws_node_log_fn log;       /* may be NULL */
+	void *log_ctx;
+} ws_node_config;
+
+/* Counters; each is written only by the node's thread and read with relaxed atomics. */
+typedef struct ws_node_counters {
+	uint64_t rx_packets, rx_bytes;        /* datagrams received */
+	uint64_t tx_packets, tx_bytes;        /* datagrams sent */
+	uint64_t commands;                    /* host->node packets addressed to this node */
+	uint64_t other_commands;              /* accepted with a plain acknowledgement */
+	uint64_t triggers;                    /* trigger packets that played the channel */
+	uint64_t write_packets, write_samples, write_acks;
+	uint64_t read_requests, read_packets, read_samples;
+	uint64_t not_for_us;                  /* dest ID or packet type not ours */
+	uint64_t malformed;                   /* too short, or impossible lengths/arguments */
+	uint64_t oversize;                    /* longer than max_payload: dropped like the MAC */
+	uint64_t bad_buffer;                  /* names a buffer that does not exist */
+	uint64_t out_of_range;                /* start/count beyond the buffer */
+	uint64_t error_replies;               /* answers carrying an error status */
+	uint64_t not_ready_replies;
+	uint64_t slot_drops;                  /* board fidelity: no free receive slot */
+	uint64_t send_waits;                  /* sendmmsg hit a full socket and polled */
+	uint64_t send_errors;
+	uint64_t alloc_failures;              /* a buffer could not be mapped */
+} ws_node_counters;
+
+/* Actual socket facts after creation. */
+typedef struct ws_node_info {
+	int port, bcast_port;     /* bound ports (-1 when absent) */
+	int rcvbuf, sndbuf;       /* what the kernel applied */
+	int timestamps;           /* kernel RX timestamps in use (board fidelity) */
+	int gso;                  /* Read IQ uses UDP GSO (0 after the path refused it) */
+} ws_node_info;
+
+/* Fill c with the defaults listed on each field. Cannot fail. */
+void ws_node_config_default(ws_node_config *c);
+
+/* Validate c, create the node and bind its sockets (none when c->port is -1). The config is
+ * copied (bind_addr is only used during this call). On error nothing is left open. */
+int ws_node_create(const ws_node_config *c, ws_node **out, struct ws_err *err);
+
+/* Serve until ws_node_stop is called. Returns 0 after a stop, or a negative code when a
+ * socket fails for good. Packets that break the protocol never end the loop. Must not run
+ * on a node without sockets, nor twice at once. */
+int ws_node_run(ws_node *n, struct ws_err *err);
+
+/* Ask a running (or about to run) ws_node_run to return; safe from any thread and from a
+ * signal handler. A Read IQ stream in progress is abandoned. */
+void ws_node_stop(ws_node *n);
+
+/* Process one datagram as if it came from 127.0.0.1:1 on the unicast socket; replies are
+ * sent there when the node has sockets, otherwise only counted. For tests and fuzzing;
+ * never while ws_node_run is running on another thread. */
+void ws_node_feed(ws_node *n, const uint8_t *pkt, size_t len);
+
+/* A consistent-enough snapshot of the counters (each field read atomically), from any
+ * thread. */
+void ws_node_get_counters(const ws_node *n, ws_node_counters *out);
+void ws_node_get_info(const ws_node *n, ws_node_info *out);
+
+/* Release everything; the node must not be running. NULL is ignored. */
+void ws_node_destroy(ws_node *n);
+
+/* The deterministic RX test signal: sample i of interface rf (0 = RF_A .. 3 = RF_D) has
+ * I = (int16)(7*i + 1000*rf) and Q = ~I, i.e. the word ((uint16)I << 16) | (uint16)~I.
+ * Returned in host order as ws_wire_get_u32 would read it from the buffer. */
+uint32_t ws_node_test_sample(int rf, uint32_t i);
+
+#endif
