@@ -4,6 +4,7 @@
  * the IQ host transport; anything else is a netperf command line for the benchmark client,
  * so that netperf scripts work with only the binary name changed. */
 #include "cli/client.h"
+#include "cli/iq.h"
 #include "cli/node.h"
 #include "cli/serve.h"
 
@@ -15,5 +16,7 @@ int main(int argc, char **argv)
 		return ws_cli_serve_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "node") == 0)
 		return ws_cli_node_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "iq") == 0)
+		return ws_cli_iq_main(argc - 1, argv + 1);
 	return ws_cli_client_main(argc, argv);
 }
