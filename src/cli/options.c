@@ -498,9 +498,34 @@ struct long_def {
 	opt_fn fn;
 };
 
+/* warpspeed's own switches, each naming an I/O path; the side that plays the role applies
+ * it (the sender for --zerocopy/--gso, the receiver for --skip-rx-copy/--splice/--gro). */
+#define LONG_FLAG(fn_name, member)                                                       \
+	static int fn_name(ws_cli_options *o, const char *v, ws_err *err)                \
+	{                                                                                \
+		(void)v;                                                                 \
+		(void)err;                                                               \
+		o->spec.member = true;                                                   \
+		return 0;                                                                \
+	}
+LONG_FLAG(lopt_zerocopy, zerocopy)
+LONG_FLAG(lopt_skip_rx_copy, skip_rx_copy)
+LONG_FLAG(lopt_splice, splice)
+LONG_FLAG(lopt_gso, gso)
+LONG_FLAG(lopt_gro, gro)
+LONG_FLAG(lopt_no_mmsg, no_batch)
+LONG_FLAG(lopt_route, udp_route)
+
 static const struct long_def long_opts[] = {
 	{"help", opt_help},
 	{"version", opt_version},
+	{"zerocopy", lopt_zerocopy},
+	{"skip-rx-copy", lopt_skip_rx_copy},
+	{"splice", lopt_splice},
+	{"gso", lopt_gso},
+	{"gro", lopt_gro},
+	{"no-mmsg", lopt_no_mmsg},
+	{"route", lopt_route},
 	{NULL, NULL},
 };
 
@@ -636,6 +661,11 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		memcpy(o->remote_host, WS_CLI_DEFAULT_HOST6, sizeof(WS_CLI_DEFAULT_HOST6));
 	if (!o->format_given && !is_stream_test(s->type))
 		o->format = 'x';
+	size_t flen = strlen(o->fill_file);
+	if (flen >= sizeof(s->fill_file))
+		return ws_err_set(err, WS_E_INVAL, "option -F: a path of %zu characters is too long; expected at most %zu",
+				  flen, sizeof(s->fill_file) - 1);
+	memcpy(s->fill_file, o->fill_file, flen + 1);
 	int rc = ws_test_spec_validate(s, err);
 	if (rc < 0)
 		ws_err_prefix(err, "inconsistent options");
@@ -666,7 +696,7 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
 			i++;
 			continue;
 		}
-		if (!test && a[0] == '-' && a[1] == '-') {
+		if (a[0] == '-' && a[1] == '-' && a[2]) {
 			rc = parse_long(o, a, err);
 			i++;
 		} else if (a[0] == '-' && a[1] && a[1] != '-') {
@@ -726,6 +756,15 @@ const char *ws_cli_usage(void)
 	       "    -P lport[,rport]      Local / remote data ports (default any)\n"
 	       "    -s send[,recv]        Local SO_SNDBUF / SO_RCVBUF\n"
 	       "    -S send[,recv]        Remote SO_SNDBUF / SO_RCVBUF\n"
+	       "\n"
+	       "I/O paths (warpspeed's own; before or after --; the result names the path that ran):\n"
+	       "    --zerocopy            TCP sender: MSG_ZEROCOPY, completions reaped and counted\n"
+	       "    --skip-rx-copy        TCP receiver: recv with MSG_TRUNC (no copy to user space)\n"
+	       "    --splice              TCP receiver: splice the data through a pipe to /dev/null\n"
+	       "    --gso                 UDP sender: UDP_SEGMENT (one call, many datagrams)\n"
+	       "    --gro                 UDP receiver: UDP_GRO (coalesced receive)\n"
+	       "    --no-mmsg             UDP: plain send/recv instead of sendmmsg/recvmmsg batches\n"
+	       "    --route               UDP_STREAM: allow routing beyond the local network\n"
 	       "\n"
 	       "Values are attached (-l10, -tTCP_RR) or separate (-l 10). Two-value options take\n"
 	       "x, x,y, x, or ,y; a single value sets both halves, except for -D -F -H -L -p,\n"

@@ -35,6 +35,7 @@ enum ws_msg_field {
 	WS_F_ERR_MSG = 6,     /* str */
 	WS_F_DATA_PORT = 7,   /* u64 */
 	WS_F_COOKIE = 8,      /* bytes[WS_COOKIE_LEN] */
+	WS_F_CLIENT_PORT = 9, /* u64: the client's UDP data port (UDP tests) */
 };
 
 #define WS_COOKIE_LEN 16

@@ -46,9 +46,20 @@ typedef struct ws_test_spec {
 	uint32_t send_size; /* -m; 0 = the sender's send buffer size, as netperf */
 	uint32_t recv_size; /* -M; 0 = the receiver's receive buffer size */
 	bool nodelay;       /* test option -D */
+	/* I/O paths, each applied by the side that plays the role (see workload/run.h). */
+	bool zerocopy;      /* --zerocopy: TCP sender uses MSG_ZEROCOPY */
+	bool skip_rx_copy;  /* --skip-rx-copy: TCP receiver uses MSG_TRUNC */
+	bool splice;        /* --splice: TCP receiver splices through a pipe */
+	bool gso;           /* --gso: UDP sender uses UDP_SEGMENT */
+	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
+	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
+	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
 	enum ws_family family;
 	ws_side_spec local;  /* the client */
 	ws_side_spec remote; /* the daemon */
+	/* Client-only, never sent to the daemon: -F, the file TCP_SENDFILE sends
+	 * ("" = a temporary file of random bytes). */
+	char fill_file[1024];
 } ws_test_spec;
 
 /* One side's measurements. Socket sizes are what getsockopt returned. */
@@ -67,6 +78,19 @@ typedef struct ws_side_result {
 	uint32_t ncpus;                    /* CPUs counted in the utilisation */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
 	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
+	char io_path[32];                  /* the I/O path that actually ran ("send", "sendfile", ...) */
+	char io_note[96];                  /* why a requested path fell back, "" if none */
+	uint64_t zc_sends;                 /* MSG_ZEROCOPY sends whose completion was reaped */
+	uint64_t zc_copied;                /* ... of which the kernel copied anyway */
+	/* UDP: datagrams by sequence number (receiver) and by call (sender). */
+	uint64_t dgrams_sent, dgrams_recv;
+	uint64_t dgrams_lost, dgrams_reordered, dgrams_dup;
+	uint64_t send_errors;              /* sends refused by the kernel (ENOBUFS, ECONNREFUSED) */
+	uint64_t bad_dgrams;               /* received datagrams that were not ours or malformed */
+	/* TCP_INFO at the end of a TCP test (valid when tcp_info_valid). */
+	bool tcp_info_valid;
+	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
+	uint64_t tcp_retrans;
 	char hostname[64];                 /* to flag both ends sharing one host */
 	char boot_id[40];
 } ws_side_result;

@@ -225,3 +225,57 @@ int ws_sock_peer_addr(int fd, ws_addr *out)
 	out->len = sizeof(out->ss);
 	return getpeername(fd, (struct sockaddr *)&out->ss, &out->len);
 }
+
+/* Linux reports twice what was asked; below the request means rmem_max/wmem_max clamped it. */
+static int apply_forced(int fd, int opt, int force_opt, uint32_t want, int force, int *clamped)
+{
+	if (!want)
+		return 0;
+	int v = (int)want, got = 0;
+	socklen_t l = sizeof(got);
+	if (setsockopt(fd, SOL_SOCKET, opt, &v, sizeof(v)) < 0)
+		return -1;
+	getsockopt(fd, SOL_SOCKET, opt, &got, &l);
+	if ((uint32_t)got < want && force)
+		setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof(v));
+	l = sizeof(got);
+	getsockopt(fd, SOL_SOCKET, opt, &got, &l);
+	if ((uint32_t)got < want && clamped)
+		*clamped = 1;
+	return 0;
+}
+
+int ws_sock_udp(const ws_addr *bind_addr, uint32_t sndbuf, uint32_t rcvbuf, int force,
+		uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int *clamped, ws_err *err)
+{
+	char where[80];
+	ws_addr_format_port(bind_addr, where, sizeof(where));
+	if (clamped)
+		*clamped = 0;
+	int fd = socket(bind_addr->ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ws_err_errno(err, "UDP socket for %s", where);
+	if (apply_forced(fd, SO_SNDBUF, SO_SNDBUFFORCE, sndbuf, force, clamped) < 0 ||
+	    apply_forced(fd, SO_RCVBUF, SO_RCVBUFFORCE, rcvbuf, force, clamped) < 0) {
+		int rc = ws_err_errno(err, "setsockopt SO_SNDBUF/SO_RCVBUF (%u/%u) on UDP", sndbuf, rcvbuf);
+		close(fd);
+		return rc;
+	}
+	ws_sock_get_buffers(fd, sndbuf_set, rcvbuf_set);
+	if (bind(fd, (const struct sockaddr *)&bind_addr->ss, bind_addr->len) < 0) {
+		int rc = ws_err_errno(err, "bind UDP %s", where);
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int ws_sock_udp_connect(int fd, const ws_addr *addr, ws_err *err)
+{
+	if (connect(fd, (const struct sockaddr *)&addr->ss, addr->len) < 0) {
+		char where[80];
+		ws_addr_format_port(addr, where, sizeof(where));
+		return ws_err_errno(err, "connect UDP to %s", where);
+	}
+	return 0;
+}

@@ -37,6 +37,16 @@ int ws_sock_accept(int lfd, struct ws_addr *peer, int64_t deadline_ns, int wake_
 int ws_sock_write_all(int fd, const void *buf, size_t n, int64_t deadline_ns, struct ws_err *err);
 int ws_sock_read_exact(int fd, void *buf, size_t n, int64_t deadline_ns, struct ws_err *err);
 
+/* A UDP socket bound to bind_addr, with buffers applied (0 = default) and the sizes in
+ * effect stored in *sndbuf_set / *rcvbuf_set (may be NULL). With force, a size that the
+ * kernel clamped to net.core.[rw]mem_max is retried with SO_*BUFFORCE (root only);
+ * *clamped (may be NULL) tells whether the final size is still below the request. */
+int ws_sock_udp(const struct ws_addr *bind_addr, uint32_t sndbuf, uint32_t rcvbuf, int force,
+		uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int *clamped, struct ws_err *err);
+
+/* connect() a datagram socket, so that it sends to and accepts only from addr. */
+int ws_sock_udp_connect(int fd, const struct ws_addr *addr, struct ws_err *err);
+
 /* Set SO_SNDBUF / SO_RCVBUF (skipped when 0). */
 int ws_sock_set_buffers(int fd, uint32_t sndbuf, uint32_t rcvbuf, struct ws_err *err);
 /* Read back the current SO_SNDBUF and SO_RCVBUF. */

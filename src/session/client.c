@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <warpspeed/version.h>
@@ -110,39 +111,51 @@ static int expect(ws_channel *ch, uint8_t type, int64_t deadline, ws_tlv_msg *m,
 	return 0;
 }
 
-/* TEST_REQ → TEST_ACK, then the data connection with its cookie. Returns the data fd. */
-static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
-		      const ws_client_config *c, ws_test_result *out, ws_err *err)
+/* The local data address: -L and test option -P, or the wildcard of the peer's family. */
+static int local_data_addr(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
+			   ws_addr *local, ws_err *err)
 {
-	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
-	ws_msg_put_spec(&ch->tx, spec);
-	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
-	ws_tlv_msg m;
-	if (rc == 0)
-		rc = expect(ch, WS_MSG_TEST_ACK, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
+	return ws_addr_resolve(c->local_host, spec->local.data_port,
+			       ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, local, err);
+}
+
+/* UDP: the client's socket exists before TEST_REQ so that the daemon can connect its own
+ * socket to it; both then accept datagrams only from each other. */
+static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
+		    ws_test_result *out, uint16_t *port, ws_err *err)
+{
+	ws_addr local;
+	uint32_t snd, rcv;
+	int force, clamped = 0;
+	int rc = local_data_addr(c, spec, peer, &local, err);
 	if (rc < 0)
 		return rc;
-	uint64_t port = 0;
-	const uint8_t *cookie;
-	uint16_t cookie_len = 0;
-	if (ws_tlv_get_u64(&m, WS_F_DATA_PORT, &port) != 0 || port == 0 || port > 65535 ||
-	    ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 || cookie_len != WS_COOKIE_LEN)
-		return ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK lacks a data port or cookie");
-	uint8_t cookie_copy[WS_COOKIE_LEN];
-	memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
-	if ((rc = ws_msg_get_side(&m, &out->remote, err)) < 0)
-		return rc;
-	ws_addr data = *ctl_peer, local, *lp = NULL;
-	ws_addr_set_port(&data, (uint16_t)port);
+	ws_workload_buffers(spec, true, &snd, &rcv, &force);
+	int fd = ws_sock_udp(&local, snd, rcv, force, &out->local.sndbuf_set, &out->local.rcvbuf_set,
+			     &clamped, err);
+	if (fd < 0)
+		return fd;
+	ws_addr bound;
+	ws_sock_local_addr(fd, &bound);
+	*port = ws_addr_port(&bound);
+	return fd;
+}
+
+/* TCP: connect and present the cookie, all before the measured interval. */
+static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
+		       const uint8_t *cookie, ws_test_result *out, ws_err *err)
+{
+	ws_addr local, *lp = NULL;
 	if (c->local_host || spec->local.data_port) {
-		rc = ws_addr_resolve(c->local_host, spec->local.data_port,
-				     ws_addr_family(&data) == 10 ? 6 : 4, 1, &local, err);
+		int rc = local_data_addr(c, spec, data, &local, err);
 		if (rc < 0)
 			return rc;
 		lp = &local;
 	}
-	int fd = ws_sock_connect(&data, lp, spec->local.sndbuf, spec->local.rcvbuf,
-				 &out->local.sndbuf_set, &out->local.rcvbuf_set,
+	uint32_t snd, rcv;
+	int force;
+	ws_workload_buffers(spec, true, &snd, &rcv, &force);
+	int fd = ws_sock_connect(data, lp, snd, rcv, &out->local.sndbuf_set, &out->local.rcvbuf_set,
 				 ws_clock_ns() + c->connect_timeout_ns, err);
 	if (fd < 0) {
 		ws_err_prefix(err, "data connection");
@@ -150,7 +163,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	}
 	if (spec->nodelay)
 		ws_sock_set_nodelay(fd, 1, NULL);
-	rc = ws_sock_write_all(fd, cookie_copy, WS_COOKIE_LEN, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	int rc = ws_sock_write_all(fd, cookie, WS_COOKIE_LEN, ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	if (rc < 0) {
 		close(fd);
 		return rc;
@@ -158,12 +171,53 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	return fd;
 }
 
+/* TEST_REQ → TEST_ACK, then the data socket. Returns the data fd. */
+static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
+		      const ws_client_config *c, ws_test_result *out, ws_err *err)
+{
+	bool udp = ws_workload_is_udp(spec->type);
+	uint16_t udp_port = 0;
+	int ufd = udp ? open_udp(c, spec, ctl_peer, out, &udp_port, err) : -1;
+	if (udp && ufd < 0)
+		return ufd;
+	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
+	ws_msg_put_spec(&ch->tx, spec);
+	if (udp)
+		ws_tlv_put_u64(&ch->tx, WS_F_CLIENT_PORT, udp_port);
+	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	ws_tlv_msg m;
+	if (rc == 0)
+		rc = expect(ch, WS_MSG_TEST_ACK, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
+	uint64_t port = 0;
+	const uint8_t *cookie = NULL;
+	uint16_t cookie_len = 0;
+	if (rc == 0 && (ws_tlv_get_u64(&m, WS_F_DATA_PORT, &port) != 0 || port == 0 || port > 65535 ||
+			ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 ||
+			cookie_len != WS_COOKIE_LEN))
+		rc = ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK lacks a data port or cookie");
+	uint8_t cookie_copy[WS_COOKIE_LEN];
+	if (rc == 0) {
+		memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
+		rc = ws_msg_get_side(&m, &out->remote, err);
+	}
+	ws_addr data = *ctl_peer;
+	ws_addr_set_port(&data, (uint16_t)port);
+	if (rc == 0 && udp)
+		rc = ws_sock_udp_connect(ufd, &data, err);
+	if (rc < 0) {
+		if (ufd >= 0)
+			close(ufd);
+		return rc;
+	}
+	return udp ? ufd : connect_tcp(c, spec, &data, cookie_copy, out, err);
+}
+
 static void fill_identity(ws_test_result *out, const ws_client_config *c, int ctl_fd,
 			  const ws_addr *peer)
 {
 	snprintf(out->remote_host, sizeof(out->remote_host), "%s", c->host);
 	ws_addr_format(peer, out->remote_addr, sizeof(out->remote_addr));
-	out->family_used = ws_addr_family(peer) == 10 && !strchr(out->remote_addr, '.') ? WS_FAMILY_INET6
+	out->family_used = ws_addr_family(peer) == AF_INET6 && !strchr(out->remote_addr, '.') ? WS_FAMILY_INET6
 											 : WS_FAMILY_INET;
 	if (c->local_host) {
 		ws_addr local;
@@ -210,11 +264,21 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	int rc = ws_test_spec_validate(spec, err);
 	if (rc < 0)
 		return rc;
+	if (spec->type == WS_TEST_TCP_SENDFILE && spec->fill_file[0]) {
+		/* A missing or empty file is found before any connection is made. */
+		int ffd = ws_workload_open_fill(spec, err);
+		if (ffd < 0)
+			return ffd;
+		close(ffd);
+	}
 	if (spec->local.cpu >= 0 && (rc = ws_affinity_pin_self(spec->local.cpu, err)) < 0)
 		return rc;
 	out->local.cpu_bound_to = spec->local.cpu;
-	out->local.sndbuf_req = spec->local.sndbuf;
-	out->local.rcvbuf_req = spec->local.rcvbuf;
+	uint32_t snd, rcv;
+	int force;
+	ws_workload_buffers(spec, true, &snd, &rcv, &force);
+	out->local.sndbuf_req = snd;
+	out->local.rcvbuf_req = rcv;
 	int family = c->host_family ? c->host_family : (int)spec->family;
 	ws_addr peer;
 	int fd = connect_control(c, family, &peer, err);

@@ -158,26 +158,57 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 	return 0;
 }
 
-/* Set up the data connection, pass the barrier, run the role. Returns the result in
- * *res; any failure is also reported to the client as ERROR by the caller. */
-static int run_test(ws_session *s, const ws_test_spec *spec, ws_side_result *res, ws_err *err)
+/* Open this side's data socket before TEST_ACK: a TCP listener (accepted sockets inherit
+ * its buffers), or for UDP a socket connected to the client's, so that only the client's
+ * datagrams are accepted. Fills the setup sizes of *res. */
+static int open_data(ws_session *s, const ws_test_spec *spec, uint64_t client_port,
+		     ws_side_result *res, ws_err *err)
 {
-	int rc = check_spec(s->d, spec, err);
-	if (rc < 0)
-		return rc;
 	ws_addr local;
 	ws_sock_local_addr(s->ch.fd, &local);
 	ws_addr_set_port(&local, spec->remote.data_port);
-	int lfd = ws_sock_listen(&local, -1, spec->remote.sndbuf, spec->remote.rcvbuf, 4, err);
-	if (lfd < 0)
+	uint32_t snd, rcv;
+	int force;
+	ws_workload_buffers(spec, false, &snd, &rcv, &force);
+	res->sndbuf_req = snd;
+	res->rcvbuf_req = rcv;
+	if (!ws_workload_is_udp(spec->type)) {
+		int lfd = ws_sock_listen(&local, -1, snd, rcv, 4, err);
+		if (lfd >= 0)
+			ws_sock_get_buffers(lfd, &res->sndbuf_set, &res->rcvbuf_set);
 		return lfd;
-	ws_addr bound;
-	ws_sock_local_addr(lfd, &bound);
+	}
+	if (client_port == 0 || client_port > 65535)
+		return ws_err_set(err, WS_E_PROTO, "a UDP test request needs the client's data port");
+	int fd = ws_sock_udp(&local, snd, rcv, force, &res->sndbuf_set, &res->rcvbuf_set, NULL, err);
+	if (fd < 0)
+		return fd;
+	ws_addr peer = s->peer;
+	ws_addr_set_port(&peer, (uint16_t)client_port);
+	int rc = ws_sock_udp_connect(fd, &peer, err);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* Set up the data socket, pass the barrier, run the role. Returns the result in *res;
+ * any failure is also reported to the client as ERROR by the caller. */
+static int run_test(ws_session *s, const ws_test_spec *spec, uint64_t client_port,
+		    ws_side_result *res, ws_err *err)
+{
 	memset(res, 0, sizeof(*res));
 	res->cpu_bound_to = spec->remote.cpu;
-	res->sndbuf_req = spec->remote.sndbuf;
-	res->rcvbuf_req = spec->remote.rcvbuf;
-	ws_sock_get_buffers(lfd, &res->sndbuf_set, &res->rcvbuf_set);
+	int rc = check_spec(s->d, spec, err);
+	if (rc < 0)
+		return rc;
+	bool udp = ws_workload_is_udp(spec->type);
+	int sfd = open_data(s, spec, client_port, res, err);
+	if (sfd < 0)
+		return sfd;
+	ws_addr bound;
+	ws_sock_local_addr(sfd, &bound);
 	uint8_t cookie[WS_COOKIE_LEN];
 	make_cookie(cookie);
 	ws_tlv_begin(&s->ch.tx, WS_MSG_TEST_ACK);
@@ -185,12 +216,18 @@ static int run_test(ws_session *s, const ws_test_spec *spec, ws_side_result *res
 	ws_tlv_put_bytes(&s->ch.tx, WS_F_COOKIE, cookie, sizeof(cookie));
 	ws_msg_put_side(&s->ch.tx, res);
 	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
-	int fd = rc < 0 ? rc : accept_data(s, lfd, cookie, err);
-	close(lfd);
+	int fd = sfd;
+	if (!udp) {
+		fd = rc < 0 ? rc : accept_data(s, sfd, cookie, err);
+		close(sfd);
+	} else if (rc < 0) {
+		close(sfd);
+		fd = rc;
+	}
 	if (fd < 0)
 		return fd;
 	set_data_fd(s, fd);
-	if (spec->nodelay)
+	if (spec->nodelay && !udp)
 		ws_sock_set_nodelay(fd, 1, NULL);
 	rc = wait_start(s, err);
 	if (rc == 0)
@@ -206,9 +243,11 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	ws_side_result res;
 	ws_err err;
 	ws_err_clear(&err);
+	uint64_t client_port = 0;
+	ws_tlv_get_u64(m, WS_F_CLIENT_PORT, &client_port);
 	int rc = ws_msg_get_spec(m, &spec, &err);
 	if (rc == 0)
-		rc = run_test(s, &spec, &res, &err);
+		rc = run_test(s, &spec, client_port, &res, &err);
 	const char *name = ws_test_type_name(spec.type);
 	if (rc < 0) {
 		dlog(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,

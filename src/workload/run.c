@@ -8,41 +8,137 @@
 #include "workload/stream.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* How long a data connection may sit without moving a byte before a side gives up. */
 #define WS_STALL_NS (10 * WS_NS_PER_SEC)
 
-static const struct {
+/* UDP receivers ask for this much when the user did not: enough for a plain loopback run. */
+#define UDP_DEFAULT_RCVBUF (8u << 20)
+#define UDP_DEFAULT_SNDBUF (1u << 20)
+
+static const struct workload_def {
 	enum ws_test_type type;
 	enum ws_role client_role;
+	bool udp;
 } registry[] = {
-	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER},
-	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER},
+	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER, false},
+	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER, false},
+	{WS_TEST_TCP_SENDFILE, WS_ROLE_SENDER, false},
+	{WS_TEST_UDP_STREAM, WS_ROLE_SENDER, true},
 };
 
-bool ws_workload_supported(enum ws_test_type t)
+static const struct workload_def *find_def(enum ws_test_type t)
 {
 	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
 		if (registry[i].type == t)
-			return true;
-	return false;
+			return &registry[i];
+	return NULL;
+}
+
+bool ws_workload_supported(enum ws_test_type t)
+{
+	return find_def(t) != NULL;
+}
+
+bool ws_workload_is_udp(enum ws_test_type t)
+{
+	const struct workload_def *d = find_def(t);
+	return d && d->udp;
+}
+
+void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *sndbuf,
+			 uint32_t *rcvbuf, int *force)
+{
+	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
+	*sndbuf = me->sndbuf;
+	*rcvbuf = me->rcvbuf;
+	*force = 0;
+	if (!ws_workload_is_udp(spec->type))
+		return;
+	enum ws_role role = ws_workload_role(spec->type, is_client);
+	if (role == WS_ROLE_RECEIVER && !*rcvbuf) {
+		*rcvbuf = UDP_DEFAULT_RCVBUF;
+		*force = 1;
+	}
+	if (role == WS_ROLE_SENDER && !*sndbuf) {
+		*sndbuf = UDP_DEFAULT_SNDBUF;
+		*force = 1;
+	}
 }
 
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)
 {
-	enum ws_role r = WS_ROLE_SENDER;
-	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (registry[i].type == t)
-			r = registry[i].client_role;
+	const struct workload_def *d = find_def(t);
+	enum ws_role r = d ? d->client_role : WS_ROLE_SENDER;
 	if (is_client)
 		return r;
 	return r == WS_ROLE_SENDER ? WS_ROLE_RECEIVER : WS_ROLE_SENDER;
 }
 
-static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, ws_side_result *res,
-		      ws_err *err)
+/* TCP_SENDFILE's source: the -F file, or a temporary file of pseudo-random bytes that is
+ * unlinked at once (so nothing is left behind even if the process dies). */
+#define SENDFILE_TEMP_SIZE (16u << 20)
+
+int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
+{
+	if (spec->fill_file[0]) {
+		int fd = open(spec->fill_file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return ws_err_errno(err, "cannot open the file to send (-F %s)", spec->fill_file);
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+			close(fd);
+			return ws_err_set(err, WS_E_INVAL, "the file to send (-F %s) is %s; expected a regular, non-empty file",
+					  spec->fill_file, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		}
+		return fd;
+	}
+	const char *dir = getenv("TMPDIR");
+	char path[512];
+	snprintf(path, sizeof(path), "%s/warpspeed-sendfile.XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return ws_err_errno(err, "cannot create a temporary file to send in %s", path);
+	unlink(path);
+	uint64_t x = (uint64_t)ws_clock_ns() | 1;
+	uint64_t block[8192];
+	for (size_t done = 0; done < SENDFILE_TEMP_SIZE; done += sizeof(block)) {
+		for (size_t i = 0; i < sizeof(block) / sizeof(block[0]); i++) {
+			x ^= x << 13; /* xorshift64: cheap bytes that do not compress */
+			x ^= x >> 7;
+			x ^= x << 17;
+			block[i] = x;
+		}
+		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block)) {
+			int rc = ws_err_errno(err, "cannot write the temporary file to send");
+			close(fd);
+			return rc;
+		}
+	}
+	return fd;
+}
+
+static void record_tcp_info(int fd, ws_side_result *res)
+{
+	ws_tcp_info ti;
+	if (ws_tcpio_info(fd, &ti) < 0)
+		return;
+	res->tcp_info_valid = true;
+	res->tcp_mss = ti.mss;
+	res->tcp_rtt_us = ti.rtt_us;
+	res->tcp_rttvar_us = ti.rttvar_us;
+	res->tcp_snd_cwnd = ti.snd_cwnd;
+	res->tcp_retrans = ti.total_retrans;
+}
+
+static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
+		      ws_side_result *res, ws_err *err)
 {
 	ws_stream_params p = {
 		.fd = fd,
@@ -53,6 +149,9 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, ws_si
 		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
 		.byte_limit = spec->end_count,
 		.stall_ns = WS_STALL_NS,
+		.tx = file_fd >= 0 ? WS_TX_SENDFILE : spec->zerocopy ? WS_TX_ZEROCOPY : WS_TX_SEND,
+		.file_fd = file_fd,
+		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
 	};
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
@@ -63,6 +162,11 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, ws_si
 	res->send_calls = c.send_calls;
 	res->recv_calls = c.recv_calls;
 	res->elapsed_ns = c.elapsed_ns;
+	res->zc_sends = c.zc_sends;
+	res->zc_copied = c.zc_copied;
+	snprintf(res->io_path, sizeof(res->io_path), "%s", c.path ? c.path : "");
+	snprintf(res->io_note, sizeof(res->io_note), "%s", c.note);
+	record_tcp_info(fd, res);
 	return rc;
 }
 
@@ -78,10 +182,19 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, int data_fd, ws_si
 		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
 	int rc = ws_sock_set_timeouts(data_fd, WS_NS_PER_SEC, err);
+	enum ws_role role = ws_workload_role(spec->type, is_client);
+	int file_fd = -1;
+	if (rc == 0 && spec->type == WS_TEST_TCP_SENDFILE && role == WS_ROLE_SENDER) {
+		/* Opened before the first snapshot, so the temporary file's writing is not charged. */
+		file_fd = ws_workload_open_fill(spec, err);
+		rc = file_fd < 0 ? file_fd : 0;
+	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
 	if (rc == 0)
-		rc = run_stream(spec, ws_workload_role(spec->type, is_client), data_fd, res, err);
+		rc = run_stream(spec, role, data_fd, file_fd, res, err);
+	if (file_fd >= 0)
+		close(file_fd);
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[1], err);
 	if (rc == 0) {

@@ -18,8 +18,24 @@ enum ws_role { WS_ROLE_SENDER, WS_ROLE_RECEIVER };
 /* True when this build can run the test type at all. */
 bool ws_workload_supported(enum ws_test_type t);
 
+/* True for tests whose data travels over UDP (the session builds a connected datagram
+ * socket pair instead of a TCP connection). */
+bool ws_workload_is_udp(enum ws_test_type t);
+
+/* The socket buffer sizes a side applies at setup: what the spec asks for, or the
+ * workload's own default where the spec says 0 (UDP receivers get a large one, so a
+ * plain run on loopback does not drop). *force says whether to exceed the sysctl
+ * limits when root, which is done only for such defaults, never for explicit sizes. */
+void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *sndbuf,
+			 uint32_t *rcvbuf, int *force);
+
 /* Which role the client (is_client) or the daemon plays in a test type. */
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client);
+
+/* Open the file TCP_SENDFILE sends: spec->fill_file, or a 16 MiB temporary file of
+ * random bytes (already unlinked). Returns an fd, or an error naming the file when it is
+ * missing, unreadable, empty or not a regular file: callers check this before connecting. */
+int ws_workload_open_fill(const ws_test_spec *spec, struct ws_err *err);
 
 /* Run this side's role on the connected data socket. The caller has filled the socket
  * size fields of *res at setup; this fills the rest (bytes, calls, elapsed, CPU, sizes

@@ -9,6 +9,7 @@
 #include "util/err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,13 +34,13 @@ static int check_stall(int64_t last_progress, int64_t stall_ns, const char *who,
 			  (double)stall_ns / WS_NS_PER_SEC);
 }
 
-/* Read until EOF; used by the receiver and by the sender's drain. */
-static int read_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_t stall_ns,
+/* Read until EOF through io; used by the receiver and (plain recv) by the sender's drain. */
+static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stall_ns,
 		       const char *who, ws_err *err)
 {
 	int64_t last = ws_clock_ns();
 	for (;;) {
-		ssize_t r = recv(fd, buf, n, 0);
+		ssize_t r = ws_tcpio_recv(io, n);
 		if (r > 0) {
 			c->bytes_recv += (uint64_t)r;
 			c->recv_calls++;
@@ -56,32 +57,28 @@ static int read_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_t
 				return rc;
 			continue;
 		}
-		return ws_err_errno(err, "recv on the data connection");
+		return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
 	}
 }
 
-int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
+/* The sending loop proper: until the deadline or the byte count. */
+static int send_loop(const ws_stream_params *p, ws_tcpio *io, size_t size, ws_stream_counts *c,
+		     ws_err *err)
 {
-	memset(c, 0, sizeof(*c));
-	size_t size = p->send_size ? p->send_size : 16384;
-	char *buf = alloc_buffer(size);
-	if (!buf)
-		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte send buffer", size);
-	int rc = 0;
-	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
+	int64_t t0 = ws_clock_ns(), last = t0;
 	int64_t deadline = t0 + p->duration_ns;
-	for (;;) {
+	for (int64_t now = t0;;) {
 		size_t n = size;
 		if (p->end == WS_END_TIME) {
 			if (now >= deadline)
-				break;
+				return 0;
 		} else {
 			if (c->bytes_sent >= p->byte_limit)
-				break;
+				return 0;
 			if (p->byte_limit - c->bytes_sent < n)
 				n = (size_t)(p->byte_limit - c->bytes_sent);
 		}
-		ssize_t w = send(p->fd, buf, n, MSG_NOSIGNAL);
+		ssize_t w = ws_tcpio_send(io, n);
 		now = ws_clock_ns();
 		if (w > 0) {
 			c->bytes_sent += (uint64_t)w;
@@ -92,18 +89,44 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if ((rc = check_stall(last, p->stall_ns, "receiver", err)) < 0)
-				break;
+			int rc = check_stall(last, p->stall_ns, "receiver", err);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
-		rc = ws_err_errno(err, "send on the data connection");
-		break;
+		if (io->note[0])
+			return ws_err_set(err, EIO, "%s", io->note);
+		return ws_err_errno(err, "%s on the data connection", ws_tcpio_tx_name(io));
 	}
+}
+
+int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
+{
+	memset(c, 0, sizeof(*c));
+	size_t size = p->send_size ? p->send_size : 16384;
+	char *buf = alloc_buffer(size);
+	if (!buf)
+		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte send buffer", size);
+	ws_tcpio io;
+	int64_t t0 = ws_clock_ns();
+	int rc = ws_tcpio_tx_open(&io, p->fd, p->tx, buf, p->file_fd, err);
+	if (rc == 0)
+		rc = send_loop(p, &io, size, c, err);
+	if (rc == 0)
+		rc = ws_tcpio_tx_finish(&io, ws_clock_ns() + p->stall_ns, err);
 	if (rc == 0 && shutdown(p->fd, SHUT_WR) < 0)
 		rc = ws_err_errno(err, "shutdown of the data connection");
+	ws_tcpio drain;
 	if (rc == 0)
-		rc = read_to_eof(p->fd, buf, size, c, p->stall_ns, "receiver", err);
+		rc = ws_tcpio_rx_open(&drain, p->fd, WS_RX_RECV, buf, err);
+	if (rc == 0)
+		rc = read_to_eof(&drain, size, c, p->stall_ns, "receiver", err);
 	c->elapsed_ns = ws_clock_ns() - t0;
+	c->path = ws_tcpio_tx_name(&io);
+	snprintf(c->note, sizeof(c->note), "%s", io.note);
+	c->zc_sends = io.zc_sends;
+	c->zc_copied = io.zc_copied;
+	ws_tcpio_close(&io);
 	free(buf);
 	return rc;
 }
@@ -115,9 +138,15 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	char *buf = alloc_buffer(size);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte receive buffer", size);
+	ws_tcpio io;
 	int64_t t0 = ws_clock_ns();
-	int rc = read_to_eof(p->fd, buf, size, c, p->stall_ns, "sender", err);
+	int rc = ws_tcpio_rx_open(&io, p->fd, p->rx, buf, err);
+	if (rc == 0)
+		rc = read_to_eof(&io, size, c, p->stall_ns, "sender", err);
 	c->elapsed_ns = ws_clock_ns() - t0;
+	c->path = ws_tcpio_rx_name(&io);
+	snprintf(c->note, sizeof(c->note), "%s", io.note);
+	ws_tcpio_close(&io);
 	free(buf);
 	return rc;
 }

@@ -1,14 +1,16 @@
 /* stream: the bulk-transfer engine, written once as a sender role and a receiver role.
  *
  * TCP_STREAM runs the sender on the client and the receiver on the daemon; TCP_MAERTS
- * swaps them. The sender stops at the deadline (or byte count), half-closes, and waits
- * for the receiver's close, so its elapsed time includes the drain, as in netperf.
- * Deadlines are checked on the monotonic clock inside the loop; no signals. A peer that
- * stops moving data for `stall_ns` ends the role with an error instead of a hang. */
+ * swaps them; TCP_SENDFILE is TCP_STREAM with the sendfile path. The sender stops at the
+ * deadline (or byte count), half-closes, and waits for the receiver's close, so its
+ * elapsed time includes the drain, as in netperf. Deadlines are checked on the monotonic
+ * clock inside the loop; no signals. A peer that stops moving data for `stall_ns` ends
+ * the role with an error instead of a hang. */
 #ifndef WS_WORKLOAD_STREAM_H
 #define WS_WORKLOAD_STREAM_H
 
 #include "ctl/spec.h"
+#include "net/tcpio.h"
 
 #include <stdint.h>
 
@@ -22,12 +24,18 @@ typedef struct ws_stream_params {
 	int64_t duration_ns;    /* WS_END_TIME: measured from the role's start */
 	uint64_t byte_limit;    /* WS_END_BYTES */
 	int64_t stall_ns;       /* no progress for this long is an error */
+	enum ws_tcp_tx tx;      /* sender's path */
+	int file_fd;            /* WS_TX_SENDFILE source */
+	enum ws_tcp_rx rx;      /* receiver's path */
 } ws_stream_params;
 
 typedef struct ws_stream_counts {
 	uint64_t bytes_sent, bytes_recv;
 	uint64_t send_calls, recv_calls;
 	int64_t elapsed_ns;
+	const char *path;       /* the I/O path that ran (static string) */
+	char note[96];          /* why a requested path fell back, or "" */
+	uint64_t zc_sends, zc_copied;
 } ws_stream_counts;
 
 /* Send until the end condition, shut down the write side, then read until the peer

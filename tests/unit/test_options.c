@@ -352,6 +352,23 @@ static void test_test_options(void)
 	CHECK_U64("test opts", o.spec.send_size, 65507);
 }
 
+static void test_io_paths(void)
+{
+	ws_cli_options o;
+	ok("io", "-t TCP_STREAM -- --zerocopy --skip-rx-copy", &o);
+	CHECK("io", o.spec.zerocopy && o.spec.skip_rx_copy);
+	CHECK("io", !o.spec.splice && !o.spec.gso && !o.spec.gro && !o.spec.no_batch);
+	ok("io", "--gso -t UDP_STREAM -- --gro --no-mmsg --route -m 1472", &o);
+	CHECK("io", o.spec.gso && o.spec.gro && o.spec.no_batch && o.spec.udp_route);
+	CHECK("io", !o.spec.zerocopy && !o.spec.skip_rx_copy);
+	CHECK_INT("io", o.spec.send_size, 1472);
+	ok("io", "--splice", &o);
+	CHECK("io", o.spec.splice);
+	ok("io", "-t TCP_SENDFILE -F /dev/shm/10meg.bin", &o);
+	CHECK_STR("io", o.spec.fill_file, "/dev/shm/10meg.bin");
+	bad("io", "-- --zerocopy=1", "unknown option", "'--zerocopy=1'");
+}
+
 static void test_sizes(void)
 {
 	ws_cli_options o;
@@ -442,7 +459,7 @@ static void test_errors_more(void)
 	bad("errors+", "-c abc", "unexpected argument", "'abc'");
 	bad("errors+", "stray", "unexpected argument", "'stray'");
 	bad("errors+", "--bogus", "unknown option", "'--bogus'");
-	bad("errors+", "-- --help", "unexpected argument", "'--help'");
+	bad("errors+", "-- --nosuch", "unknown option", "'--nosuch'");
 	bad("errors+", "-- -Q", "unknown test option -Q", "only test options");
 	bad("errors+", "-- -m", "-m", "bytes");
 	bad("errors+", "-i 10,3", "-i", "not support");
@@ -485,6 +502,7 @@ int main(void)
 	RUN(test_flags_and_misc);
 	RUN(test_help_version);
 	RUN(test_test_options);
+	RUN(test_io_paths);
 	RUN(test_sizes);
 	RUN(test_seed_lines);
 	RUN(test_errors_required);
