@@ -6,7 +6,11 @@
 #   make SANITIZE=1 test the same under ASan+UBSan (objects in build/san/)
 #   make run             a loopback TCP_STREAM and IQ benchmark against built-in servers
 #   make STATIC=1        static link; CC=... honoured; WERROR=1 turns warnings into errors
-#   make install PREFIX=/usr/local DESTDIR=...
+#   make install PREFIX=/usr/local DESTDIR=...   (make uninstall removes exactly that)
+#   make CC=powerpc-linux-gnu-gcc STATIC=1   a cross build, in build/<target>/ (target =
+#                        $(CC) -dumpmachine); the native build in build/ is left alone
+#   make cross           static builds for every compiler in CROSS_CCS (binary, tests, bench)
+#   make cross-test      those builds' unit tests and a loopback test under qemu-user
 
 CC      ?= cc
 AR      ?= ar
@@ -15,9 +19,30 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
+# The release number in the public header, for pkg-config (git describe is not a version).
+PC_VERSION := $(shell sed -n 's/^\#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' include/warpspeed/version.h)
 
+# A compiler for another architecture builds into build/<target>/, so a cross build never
+# overwrites the native one. Architectures are compared, not whole triples, so that
+# CC=clang (x86_64-pc-linux-gnu) still builds natively in build/.
+WS_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
+WS_HOST   := $(shell cc -dumpmachine 2>/dev/null || gcc -dumpmachine 2>/dev/null)
+WS_CROSS  :=
+ifneq ($(WS_TARGET),)
+ifneq ($(firstword $(subst -, ,$(WS_TARGET))),$(firstword $(subst -, ,$(WS_HOST))))
+WS_CROSS  := 1
+BUILD     ?= build/$(WS_TARGET)
+# The host's ar may not know the target's objects; use the toolchain's own when present.
+ifeq ($(origin AR),default)
+AR        := $(if $(shell command -v $(WS_TARGET)-ar 2>/dev/null),$(WS_TARGET)-ar,ar)
+endif
+endif
+endif
 BUILD   ?= build
 ifeq ($(SANITIZE),1)
 BUILD   := $(BUILD)/san
@@ -31,6 +56,9 @@ WARN    += -Werror
 endif
 
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc -DWS_VERSION='"$(VERSION)"'
+ifneq ($(WS_TARGET),)
+CPPFLAGS += -DWS_TARGET='"$(WS_TARGET)"'
+endif
 CFLAGS   ?=
 CFLAGS   += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) -pthread -MMD -MP
 LDFLAGS  += $(SANFLAGS) -pthread
@@ -38,6 +66,12 @@ LDLIBS   += -lm
 ifeq ($(STATIC),1)
 LDFLAGS  += -static
 endif
+# 64-bit atomics on 32-bit targets (PowerPC e300) are calls into libatomic; link it only
+# where a 64-bit atomic does not link without it, so native binaries keep libc only.
+ATOMIC_PROBE := printf '\043include <stdint.h>\nstatic _Atomic uint64_t x;\nint main(void) { x += 1; return (int)x; }\n' \
+	| $(CC) -std=c11 -x c - -o /dev/null -pthread >/dev/null 2>&1 || echo -latomic
+LIBATOMIC := $(shell $(ATOMIC_PROBE))
+LDLIBS   += $(LIBATOMIC)
 
 LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
@@ -55,8 +89,16 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all test unit-tests bench-bins fuzz-run run bench install uninstall clean fuzz
+.PHONY: all test unit-tests bench-bins fuzz-run run bench install uninstall clean fuzz \
+	cross cross-test man FORCE
 all: $(BIN) $(LIB)
+
+# Linked files depend on the link command, so STATIC=1 after a dynamic build relinks.
+LINK_STAMP := $(BUILD)/link.flags
+LINK_CMD   := $(CC) $(LDFLAGS) $(LDLIBS)
+$(LINK_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(LINK_CMD)' ] || echo '$(LINK_CMD)' >$@
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -67,13 +109,13 @@ $(LIB): $(LIB_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIB)
+$(BIN): $(CLI_OBJ) $(LIB) $(LINK_STAMP)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
 # Unit tests link the CLI's modules too (all but main.o), so cli/ parsers are testable.
 CLI_MOD_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
@@ -83,7 +125,7 @@ unit-tests: $(UNIT_BIN)
 # C helpers of the benchmarks (bench/*.c), linked against the library like the tests.
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
-$(BUILD)/bench/%: bench/%.c $(LIB)
+$(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
@@ -115,15 +157,65 @@ fuzz-run: fuzz
 	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$w >build/fuzz/$$n.log 2>&1 \
 	    || { tail -n 40 build/fuzz/$$n.log; rm -rf $$w; exit 1; }; rm -rf $$w; done
 
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/warpspeed
+# Cross builds: each compiler's static binary, unit tests and bench helpers in
+# build/<target>/; cross-test runs them under qemu-user next to the native binary (see
+# tests/cross-test). Sanitizers do not link statically, so SANITIZE is dropped there.
+CROSS_CCS ?= powerpc-linux-gnu-gcc aarch64-linux-gnu-gcc
+# Static glibc warns at every link that getaddrinfo would need glibc's shared NSS modules
+# at run time; numeric addresses and /etc/hosts work without them (glibc >= 2.34 has
+# files and dns inside libc), so that one warning is filtered out of the output.
+cross:
+	$(Q)for cc in $(CROSS_CCS); do \
+	  t=$$($$cc -dumpmachine) || { echo "cross: $$cc not found (apt-get install gcc-$${cc%-gcc})" >&2; exit 1; }; \
+	  echo "  CROSS   $$t"; mkdir -p build/$$t; \
+	  { $(MAKE) --no-print-directory CC=$$cc STATIC=1 SANITIZE= BUILD=build/$$t \
+	    all unit-tests bench-bins 2>&1; echo $$? >build/$$t/make.status; } \
+	  | grep -v -e "Using 'getaddrinfo' in statically linked" -e "in function .ws_addr_resolve_all.:$$"; \
+	  [ "$$(cat build/$$t/make.status)" = 0 ] || exit 1; done
+
+cross-test: cross $(BIN)
+	$(Q)rc=0; for cc in $(CROSS_CCS); do \
+	  tests/cross-test build/$$($$cc -dumpmachine) $(BIN) || rc=1; done; exit $$rc
+
+# Installs like a Debian tool: binary, static library and headers, pkg-config file, man
+# page and a systemd unit for `warpspeed serve` (installed, not enabled). Every file is
+# named, so uninstall removes exactly these and only directories of our own.
+HEADERS := $(notdir $(wildcard include/warpspeed/*.h))
+PC_LIBS := -pthread -lm $(LIBATOMIC)
+
+$(BUILD)/warpspeed.pc: packaging/warpspeed.pc.in include/warpspeed/version.h FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	  -e 's|@INCDIR@|$(INCDIR)|g' -e 's|@VERSION@|$(PC_VERSION)|g' \
+	  -e 's|@LIBS@|$(PC_LIBS)|g' $< >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/warpspeed-serve.service: packaging/warpspeed-serve.service FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' $< >$@.tmp && mv $@.tmp $@
+
+# Render the man page as text: catches mdoc mistakes (warnings fail) and shows the result.
+man: docs/warpspeed.1
+	@mkdir -p $(BUILD)
+	$(Q)MANWIDTH=80 man --warnings -E UTF-8 -l docs/warpspeed.1 2>$(BUILD)/man.warnings | col -b; \
+	  if [ -s $(BUILD)/man.warnings ]; then cat $(BUILD)/man.warnings >&2; exit 1; fi
+
+install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/warpspeed \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/warpspeed
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libwarpspeed.a
-	install -m 644 include/warpspeed/*.h $(DESTDIR)$(INCDIR)/warpspeed/
+	install -m 644 $(addprefix include/warpspeed/,$(HEADERS)) $(DESTDIR)$(INCDIR)/warpspeed/
+	install -m 644 $(BUILD)/warpspeed.pc $(DESTDIR)$(PKGCONFIGDIR)/warpspeed.pc
+	install -m 644 docs/warpspeed.1 $(DESTDIR)$(MANDIR)/man1/warpspeed.1
+	install -m 644 $(BUILD)/warpspeed-serve.service \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/warpspeed $(DESTDIR)$(LIBDIR)/libwarpspeed.a
-	rm -rf $(DESTDIR)$(INCDIR)/warpspeed
+	rm -f $(DESTDIR)$(BINDIR)/warpspeed $(DESTDIR)$(LIBDIR)/libwarpspeed.a \
+	  $(addprefix $(DESTDIR)$(INCDIR)/warpspeed/,$(HEADERS)) \
+	  $(DESTDIR)$(PKGCONFIGDIR)/warpspeed.pc $(DESTDIR)$(MANDIR)/man1/warpspeed.1 \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
+	rmdir $(DESTDIR)$(INCDIR)/warpspeed 2>/dev/null || true
 
 clean:
 	rm -rf build

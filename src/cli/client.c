@@ -6,14 +6,20 @@
 #include "cli/client.h"
 
 #include "cli/options.h"
+#include "measure/cpubound.h"
 #include "report/classic.h"
+#include "report/streams.h"
 #include "session/client.h"
 #include "session/daemon.h"
 #include "util/err.h"
+#include "util/features.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/auxv.h>
+#endif
 
 #include <warpspeed/version.h>
 
@@ -39,7 +45,31 @@ static void print_version(void)
 	       ""
 #endif
 	);
-	printf("tests: TCP_STREAM TCP_MAERTS\n");
+#ifdef WS_TARGET
+	printf("target: %s\n", WS_TARGET);
+#endif
+#ifdef __linux__
+	/* No program interpreter (AT_BASE 0): a static binary, as cross builds are. */
+	printf("linkage: %s\n", getauxval(AT_BASE) ? "dynamic" : "static");
+#endif
+	char fast[256];
+	ws_features_list(fast, sizeof(fast));
+	printf("fast paths: %s\n", fast);
+	int gso = ws_features_probe_udp_gso();
+	printf("run time: UDP GSO %s\n", gso > 0 ? "works" : gso == 0 ? "does not work" : "not checked (no loopback)");
+	printf("tests: TCP_STREAM TCP_MAERTS TCP_SENDFILE UDP_STREAM\n");
+}
+
+/* After the table, on stderr: stdout keeps netperf's layout for scripts, and -P 0 (bare
+ * rows for scripts) gets no notice at all. */
+static void print_cpu_bound(const ws_test_result *res)
+{
+	ws_cpubound v;
+	ws_cpubound_judge(res, &v);
+	char line[512];
+	for (int remote = 0; remote <= 1; remote++)
+		if (ws_cpubound_describe(&v, remote, line, sizeof(line)) > 0)
+			fprintf(stderr, "warpspeed: %s\n", line);
 }
 
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
@@ -106,6 +136,7 @@ int ws_cli_client_main(int argc, char **argv)
 		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_test_result_free(&res);
 		return 1;
 	}
 
@@ -118,10 +149,19 @@ int ws_cli_client_main(int argc, char **argv)
 	co.remote_cpu = o.spec.remote.measure_cpu;
 	co.brand = o.brand[0] ? o.brand : NULL;
 	co.cpu_bind = o.cpu_bind_given;
+	int status = 0;
 	if (ws_classic_render(&res, &co, stdout, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
-		return 1;
+		status = 1;
 	}
+	if (status == 0 && o.verbosity >= 2)
+		ws_streams_render(&res, co.fmt, stdout);
 	fflush(stdout);
-	return 0;
+	ws_streams_warn(&res, stderr);
+	if (status == 0)
+		ws_classic_warnings(&res, stderr);
+	if (status == 0 && o.print_headers != 0)
+		print_cpu_bound(&res);
+	ws_test_result_free(&res);
+	return status;
 }

@@ -9,9 +9,21 @@
 #include "cli/serve.h"
 
 #include <string.h>
+#include <sys/resource.h>
+
+/* Many streams need many descriptors: take the hard limit, as the soft one is often 1024. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 int main(int argc, char **argv)
 {
+	raise_fd_limit();
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return ws_cli_serve_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "node") == 0)

@@ -496,6 +496,7 @@ static const struct opt_def test_opts[] = {
 struct long_def {
 	const char *name;
 	opt_fn fn;
+	const char *form; /* NULL for a switch; else the value's form, for messages */
 };
 
 /* warpspeed's own switches, each naming an I/O path; the side that plays the role applies
@@ -516,17 +517,64 @@ LONG_FLAG(lopt_gro, gro)
 LONG_FLAG(lopt_no_mmsg, no_batch)
 LONG_FLAG(lopt_route, udp_route)
 
+static int lopt_streams(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = parse_ranged(val, 1, WS_MAX_STREAMS, "a number of streams", &v, err);
+	if (rc == 0)
+		o->spec.streams = (uint32_t)v;
+	return rc;
+}
+
+static int lopt_threads(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX]; /* split2's buffer size */
+	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	long long v;
+	if (rc == 0 && ha && (rc = parse_ranged(a, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+		o->spec.local_threads = (uint32_t)v;
+	if (rc == 0 && hb && (rc = parse_ranged(b, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+		o->spec.remote_threads = (uint32_t)v;
+	return rc;
+}
+
+static int cpu_list(char *dst, size_t dsz, const char *val, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	int rc = ws_cpu_list_parse(val, cpus, WS_MAX_CPU_LIST, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 || strlen(val) >= dsz)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU list; expected CPU numbers like 0,1", val);
+	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+static int lopt_cpus(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return cpu_list(o->spec.local_cpus, sizeof(o->spec.local_cpus), val, err);
+}
+
+static int lopt_remote_cpus(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return cpu_list(o->spec.remote_cpus, sizeof(o->spec.remote_cpus), val, err);
+}
+
 static const struct long_def long_opts[] = {
-	{"help", opt_help},
-	{"version", opt_version},
-	{"zerocopy", lopt_zerocopy},
-	{"skip-rx-copy", lopt_skip_rx_copy},
-	{"splice", lopt_splice},
-	{"gso", lopt_gso},
-	{"gro", lopt_gro},
-	{"no-mmsg", lopt_no_mmsg},
-	{"route", lopt_route},
-	{NULL, NULL},
+	{"help", opt_help, NULL},
+	{"version", opt_version, NULL},
+	{"zerocopy", lopt_zerocopy, NULL},
+	{"skip-rx-copy", lopt_skip_rx_copy, NULL},
+	{"splice", lopt_splice, NULL},
+	{"gso", lopt_gso, NULL},
+	{"gro", lopt_gro, NULL},
+	{"no-mmsg", lopt_no_mmsg, NULL},
+	{"route", lopt_route, NULL},
+	{"streams", lopt_streams, "N"},
+	{"threads", lopt_threads, "T[,remoteT]"},
+	{"cpus", lopt_cpus, "cpu[,cpu...]"},
+	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
+	{NULL, NULL, NULL},
 };
 
 /* ---- driver --------------------------------------------------------------------------- */
@@ -632,11 +680,31 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 	return 0;
 }
 
-static int parse_long(ws_cli_options *o, const char *word, ws_err *err)
+/* --name, --name VALUE or --name=VALUE; *i is advanced past what was used. */
+static int parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *err)
 {
-	for (const struct long_def *l = long_opts; l->name; l++)
-		if (strcmp(word + 2, l->name) == 0)
+	const char *word = argv[*i], *eq = strchr(word, '=');
+	size_t nlen = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
+	for (const struct long_def *l = long_opts; l->name; l++) {
+		if (strlen(l->name) != nlen || strncmp(word + 2, l->name, nlen) != 0)
+			continue;
+		(*i)++;
+		if (!l->form) {
+			if (eq)
+				break; /* a switch takes no value */
 			return l->fn(o, NULL, err);
+		}
+		const char *val = eq ? eq + 1 : NULL;
+		if (!val && *i < argc && argv[*i][0] != '-')
+			val = argv[(*i)++];
+		if (!val || !*val)
+			return ws_err_set(err, WS_E_INVAL, "option --%s needs a value; expected --%s %s", l->name,
+					  l->name, l->form);
+		int rc = l->fn(o, val, err);
+		if (rc < 0)
+			ws_err_prefix(err, "option --%s", l->name);
+		return rc;
+	}
 	return ws_err_set(err, WS_E_INVAL,
 			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
 }
@@ -647,10 +715,11 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	ws_test_spec *s = &o->spec;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
 		s->end = WS_END_TRANSACTIONS;
-	if (s->type == WS_TEST_UDP_STREAM && s->send_size > WS_CLI_UDP_MAX_MSG)
+	if (s->type == WS_TEST_UDP_STREAM && s->send_size &&
+	    (s->send_size > WS_CLI_UDP_MAX_MSG || s->send_size < WS_CLI_UDP_MIN_MSG))
 		return ws_err_set(err, WS_E_INVAL,
-				  "test option -m: %u is too large for UDP_STREAM; expected 1 to %d bytes (the largest UDP payload)",
-				  s->send_size, WS_CLI_UDP_MAX_MSG);
+				  "test option -m: %u is not a UDP_STREAM message size; expected %d to %d bytes (a sequence header, up to the largest UDP payload)",
+				  s->send_size, WS_CLI_UDP_MIN_MSG, WS_CLI_UDP_MAX_MSG);
 	if (o->remote_family != WS_FAMILY_ANY && o->local_family != WS_FAMILY_ANY &&
 	    o->remote_family != o->local_family)
 		return ws_err_set(err, WS_E_INVAL,
@@ -697,8 +766,7 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
 			continue;
 		}
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
-			rc = parse_long(o, a, err);
-			i++;
+			rc = parse_long(o, argc, argv, &i, err);
 		} else if (a[0] == '-' && a[1] && a[1] != '-') {
 			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i, err);
 		} else {
@@ -765,6 +833,13 @@ const char *ws_cli_usage(void)
 	       "    --gro                 UDP receiver: UDP_GRO (coalesced receive)\n"
 	       "    --no-mmsg             UDP: plain send/recv instead of sendmmsg/recvmmsg batches\n"
 	       "    --route               UDP_STREAM: allow routing beyond the local network\n"
+	       "\n"
+	       "Many streams in one run (warpspeed's own; before or after --):\n"
+	       "    --streams N           N flows, started at one barrier, stopped at one deadline\n"
+	       "    --threads T[,R]       worker threads on the client (T) and the daemon (R, default\n"
+	       "                          T), each an epoll loop over its share of the flows\n"
+	       "    --cpus LIST           pin the client's threads to these CPUs in turn (e.g. 0,1)\n"
+	       "    --remote-cpus LIST    the same for the daemon's threads\n"
 	       "\n"
 	       "Values are attached (-l10, -tTCP_RR) or separate (-l 10). Two-value options take\n"
 	       "x, x,y, x, or ,y; a single value sets both halves, except for -D -F -H -L -p,\n"

@@ -21,6 +21,7 @@ struct ws_err;
 #define WS_CLI_DEFAULT_HOST "localhost"
 #define WS_CLI_DEFAULT_HOST6 "::1" /* netperf's default when IPv6 is asked for */
 #define WS_CLI_UDP_MAX_MSG 65507   /* largest UDP payload over IPv4 */
+#define WS_CLI_UDP_MIN_MSG 16      /* UDP_STREAM's sequence header (workload/udp_stream.h) */
 
 typedef struct ws_cli_options {
 	ws_test_spec spec;

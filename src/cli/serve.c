@@ -41,6 +41,7 @@ static const char usage[] =
 	"  -L ADDR              listen only on ADDR (default: all IPv4 and IPv6 addresses)\n"
 	"  -4 / -6              IPv4 only / IPv6 only\n"
 	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
+	"  --max-streams N      flows one test may open (default 4096)\n"
 	"  --max-duration SECS  longest test accepted (default 3600)\n"
 	"  --hello-timeout SECS drop a client that says nothing for this long (default 10)\n"
 	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
@@ -88,6 +89,12 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 			if (ws_units_parse_int(argv[++i], 1, 100000, &v, &err) < 0)
 				goto bad;
 			c->max_sessions = (unsigned)v;
+		} else if (!strcmp(a, "--max-streams")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_int(argv[++i], 1, 10000, &v, &err) < 0)
+				goto bad;
+			c->max_streams = (unsigned)v;
 		} else if (!strcmp(a, "--max-duration")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;

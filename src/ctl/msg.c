@@ -3,7 +3,9 @@
 
 #include "util/err.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -34,6 +36,11 @@ static const struct field_map spec_fields[] = {
 	F(112, K_BOOL, ws_test_spec, gro),
 	F(113, K_BOOL, ws_test_spec, no_batch),
 	F(114, K_BOOL, ws_test_spec, udp_route),
+	F(115, K_U32, ws_test_spec, streams),
+	F(116, K_U32, ws_test_spec, local_threads),
+	F(117, K_U32, ws_test_spec, remote_threads),
+	F(118, K_STR, ws_test_spec, local_cpus),
+	F(119, K_STR, ws_test_spec, remote_cpus),
 	F(120, K_U32, ws_test_spec, local.sndbuf),
 	F(121, K_U32, ws_test_spec, local.rcvbuf),
 	F(122, K_INT, ws_test_spec, local.cpu),
@@ -187,16 +194,95 @@ int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, ws_err *err)
 	return get_fields(m, spec_fields, COUNT(spec_fields), s, "test spec", err);
 }
 
+/* Per-flow and per-thread records: one BYTES field each, repeated, fixed layout. */
+#define F_FLOW 300
+#define F_THREAD 301
+#define FLOW_REC 32   /* u64 bytes, u64 calls, i64 elapsed, u32 thread, i32 error; then why */
+#define THREAD_REC 24 /* i64 user, i64 sys, i32 cpu, u32 flows */
+
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r)
 {
 	put_fields(w, side_fields, COUNT(side_fields), r);
+	for (uint32_t i = 0; i < r->nflows; i++) {
+		const ws_flow_result *f = &r->flows[i];
+		uint8_t rec[FLOW_REC + sizeof(f->why)];
+		size_t why = strnlen(f->why, sizeof(f->why) - 1);
+		ws_put_be64(rec, f->bytes);
+		ws_put_be64(rec + 8, f->calls);
+		ws_put_be64(rec + 16, (uint64_t)f->elapsed_ns);
+		ws_put_be32(rec + 24, f->thread);
+		ws_put_be32(rec + 28, (uint32_t)f->error);
+		memcpy(rec + FLOW_REC, f->why, why);
+		ws_tlv_put_bytes(w, F_FLOW, rec, FLOW_REC + why);
+	}
+	for (uint32_t i = 0; i < r->nthreads; i++) {
+		const ws_thread_result *t = &r->threads[i];
+		uint8_t rec[THREAD_REC];
+		ws_put_be64(rec, (uint64_t)t->user_ns);
+		ws_put_be64(rec + 8, (uint64_t)t->sys_ns);
+		ws_put_be32(rec + 16, (uint32_t)t->cpu);
+		ws_put_be32(rec + 20, t->flows);
+		ws_tlv_put_bytes(w, F_THREAD, rec, THREAD_REC);
+	}
+}
+
+/* Count the records first, so the arrays are allocated once and exactly. */
+static int get_records(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
+{
+	size_t off = 0;
+	uint16_t id, len;
+	uint8_t type;
+	const uint8_t *v;
+	uint32_t nf = 0, nt = 0;
+	int rc;
+	while ((rc = ws_tlv_next(m, &off, &id, &type, &v, &len)) > 0) {
+		nf += id == F_FLOW;
+		nt += id == F_THREAD;
+	}
+	if (rc < 0 || nf > WS_MAX_STREAMS || nt > WS_MAX_STREAMS)
+		return ws_err_set(err, WS_E_PROTO, "result has malformed or too many flow/thread records");
+	r->flows = nf ? calloc(nf, sizeof(*r->flows)) : NULL;
+	r->threads = nt ? calloc(nt, sizeof(*r->threads)) : NULL;
+	if ((nf && !r->flows) || (nt && !r->threads)) {
+		ws_side_result_free(r);
+		return ws_err_set(err, ENOMEM, "no memory for %u flow records", nf);
+	}
+	off = 0;
+	while (ws_tlv_next(m, &off, &id, &type, &v, &len) > 0) {
+		if (id == F_FLOW) {
+			if (type != WS_TLV_BYTES || len < FLOW_REC || len >= FLOW_REC + sizeof(r->flows[0].why))
+				goto bad;
+			ws_flow_result *f = &r->flows[r->nflows++];
+			f->bytes = ws_get_be64(v);
+			f->calls = ws_get_be64(v + 8);
+			f->elapsed_ns = (int64_t)ws_get_be64(v + 16);
+			f->thread = ws_get_be32(v + 24);
+			f->error = (int32_t)ws_get_be32(v + 28);
+			memcpy(f->why, v + FLOW_REC, len - FLOW_REC);
+			if (memchr(f->why, 0, len - FLOW_REC))
+				goto bad;
+		} else if (id == F_THREAD) {
+			if (type != WS_TLV_BYTES || len != THREAD_REC)
+				goto bad;
+			ws_thread_result *t = &r->threads[r->nthreads++];
+			t->user_ns = (int64_t)ws_get_be64(v);
+			t->sys_ns = (int64_t)ws_get_be64(v + 8);
+			t->cpu = (int32_t)ws_get_be32(v + 16);
+			t->flows = ws_get_be32(v + 20);
+		}
+	}
+	return 0;
+bad:
+	ws_side_result_free(r);
+	return ws_err_set(err, WS_E_PROTO, "result has a malformed flow or thread record");
 }
 
 int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->cpu_bound_to = -1;
-	return get_fields(m, side_fields, COUNT(side_fields), r, "result", err);
+	int rc = get_fields(m, side_fields, COUNT(side_fields), r, "result", err);
+	return rc < 0 ? rc : get_records(m, r, err);
 }
 
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)

@@ -48,6 +48,9 @@ void ws_msg_put_spec(ws_tlv_writer *w, const ws_test_spec *s);
  * of the wrong shape is an error. The caller still runs ws_test_spec_validate. */
 int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, struct ws_err *err);
 
+/* A side result, with its per-flow and per-thread records as repeated fields.
+ * ws_msg_get_side allocates r->flows / r->threads (ws_side_result_free releases them);
+ * on error nothing is left allocated. */
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r);
 int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, struct ws_err *err);
 

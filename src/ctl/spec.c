@@ -3,7 +3,10 @@
 
 #include "util/err.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -44,6 +47,44 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->family = WS_FAMILY_ANY;
 	s->local.cpu = -1;
 	s->remote.cpu = -1;
+	s->streams = 1;
+	s->local_threads = 1;
+	s->remote_threads = 1;
+}
+
+void ws_side_result_free(ws_side_result *r)
+{
+	free(r->flows);
+	free(r->threads);
+	r->flows = NULL;
+	r->threads = NULL;
+	r->nflows = r->nthreads = 0;
+}
+
+void ws_test_result_free(ws_test_result *r)
+{
+	ws_side_result_free(&r->local);
+	ws_side_result_free(&r->remote);
+}
+
+int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
+{
+	int n = 0;
+	const char *p = s;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || !isdigit((unsigned char)*p) || errno || v > 65535 || (*end && *end != ','))
+			return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU list; expected CPU numbers like 0,1,3", s);
+		if (n == max)
+			return ws_err_set(err, WS_E_INVAL, "CPU list '%s' has more than %d entries", s, max);
+		cpus[n++] = (int)v;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return ws_err_set(err, WS_E_INVAL, "'%s' ends with a comma; expected CPU numbers like 0,1,3", s);
+	}
+	return n;
 }
 
 /* Larger than any kernel grants (net.core.*mem_max is an int): keeps later arithmetic in range. */
@@ -80,6 +121,23 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 		if (d->cpu < -1 || d->cpu > 65535)
 			return ws_err_set(err, WS_E_INVAL, "%s CPU %d is invalid; expected 0 to 65535", who, d->cpu);
 	}
+	if (s->streams < 1 || s->streams > WS_MAX_STREAMS)
+		return ws_err_set(err, WS_E_INVAL, "%u streams is invalid; expected 1 to %u", s->streams,
+				  WS_MAX_STREAMS);
+	if (s->local_threads < 1 || s->local_threads > s->streams || s->remote_threads < 1 ||
+	    s->remote_threads > s->streams)
+		return ws_err_set(err, WS_E_INVAL,
+				  "%u,%u threads for %u streams is invalid; expected 1 to %u threads per side (no more threads than streams)",
+				  s->local_threads, s->remote_threads, s->streams, s->streams);
+	if (memchr(s->local_cpus, 0, sizeof(s->local_cpus)) == NULL ||
+	    memchr(s->remote_cpus, 0, sizeof(s->remote_cpus)) == NULL)
+		return ws_err_set(err, WS_E_INVAL, "CPU list is not terminated");
+	int cpus[WS_MAX_CPU_LIST];
+	int rc = ws_cpu_list_parse(s->local_cpus, cpus, WS_MAX_CPU_LIST, err);
+	if (rc >= 0)
+		rc = ws_cpu_list_parse(s->remote_cpus, cpus, WS_MAX_CPU_LIST, err);
+	if (rc < 0)
+		return rc;
 	if (s->send_size > WS_MAX_MSG || s->recv_size > WS_MAX_MSG)
 		return ws_err_set(err, WS_E_INVAL, "message size %u is too large; expected at most %u",
 				  s->send_size > s->recv_size ? s->send_size : s->recv_size, WS_MAX_MSG);

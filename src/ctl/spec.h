@@ -13,6 +13,8 @@
 #define WS_DEFAULT_CTL_PORT 12865
 #define WS_DEFAULT_DURATION_S 10
 #define WS_HOST_MAX 256
+#define WS_MAX_STREAMS 10000
+#define WS_MAX_CPU_LIST 64
 
 enum ws_test_type {
 	WS_TEST_TCP_STREAM = 1,
@@ -55,12 +57,35 @@ typedef struct ws_test_spec {
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
 	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
 	enum ws_family family;
+	/* Many flows in one run (warpspeed's --streams, --threads, --cpus). */
+	uint32_t streams;          /* flows, default 1 */
+	uint32_t local_threads;    /* client worker threads, default 1 (at most streams) */
+	uint32_t remote_threads;   /* daemon worker threads, default = local_threads */
+	char local_cpus[128];      /* "0,1": CPUs the client's threads are pinned to, in turn */
+	char remote_cpus[128];     /* the same for the daemon's threads */
 	ws_side_spec local;  /* the client */
 	ws_side_spec remote; /* the daemon */
 	/* Client-only, never sent to the daemon: -F, the file TCP_SENDFILE sends
 	 * ("" = a temporary file of random bytes). */
 	char fill_file[1024];
 } ws_test_spec;
+
+/* One flow of a multi-stream run, as one side saw it. */
+typedef struct ws_flow_result {
+	uint64_t bytes;      /* moved by this side: sent by a sender, received by a receiver */
+	uint64_t calls;
+	int64_t elapsed_ns;  /* from the common start to this flow's end */
+	uint32_t thread;     /* worker thread index that ran it */
+	int32_t error;       /* 0, or the negative code that failed it */
+	char why[80];        /* the failure, "" when it completed */
+} ws_flow_result;
+
+/* One worker thread of a side. */
+typedef struct ws_thread_result {
+	int64_t user_ns, sys_ns; /* RUSAGE_THREAD over the measured interval */
+	int32_t cpu;             /* pinned CPU, or -1 */
+	uint32_t flows;
+} ws_thread_result;
 
 /* One side's measurements. Socket sizes are what getsockopt returned. */
 typedef struct ws_side_result {
@@ -91,6 +116,12 @@ typedef struct ws_side_result {
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
 	uint64_t tcp_retrans;
+	/* Multi-stream runs: per flow and per thread, heap arrays owned by the result
+	 * (ws_side_result_free); NULL/0 for a single-stream run. */
+	ws_flow_result *flows;
+	uint32_t nflows;
+	ws_thread_result *threads;
+	uint32_t nthreads;
 	char hostname[64];                 /* to flag both ends sharing one host */
 	char boot_id[40];
 } ws_side_result;
@@ -105,6 +136,17 @@ typedef struct ws_test_result {
 	bool shared_host;               /* both ends on one host: same system-wide CPU */
 } ws_test_result;
 
+struct ws_err;
+
+/* Free the per-flow and per-thread arrays of a side (the struct itself is the caller's). */
+void ws_side_result_free(ws_side_result *r);
+/* Both sides' arrays. */
+void ws_test_result_free(ws_test_result *r);
+
+/* Parse a CPU list like "0,1,3" (at most WS_MAX_CPU_LIST entries, each 0..65535).
+ * Returns the count (0 for ""), or a negative error naming the bad entry. */
+int ws_cpu_list_parse(const char *s, int *cpus, int max, struct ws_err *err);
+
 /* The netperf name of a test ("TCP_STREAM"), or NULL. */
 const char *ws_test_type_name(enum ws_test_type t);
 
@@ -114,7 +156,6 @@ int ws_test_type_from_name(const char *name, enum ws_test_type *out);
 /* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
 void ws_test_spec_init(ws_test_spec *s);
 
-struct ws_err;
 /* Check a spec's internal consistency (sizes, durations, ports); the daemon runs this on
  * every spec it receives, so nothing downstream sees an impossible value. */
 int ws_test_spec_validate(const ws_test_spec *s, struct ws_err *err);

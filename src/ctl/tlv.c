@@ -230,3 +230,22 @@ int ws_tlv_get_bytes(const ws_tlv_msg *m, uint16_t id, const uint8_t **p, uint16
 {
 	return find(m, id, WS_TLV_BYTES, p, n);
 }
+
+int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type,
+		const uint8_t **val, uint16_t *len)
+{
+	if (*off >= m->len)
+		return 0;
+	if (m->len - *off < WS_TLV_FIELD_HDR_LEN)
+		return -WS_E_PROTO;
+	const uint8_t *f = m->payload + *off;
+	uint16_t n = ws_get_be16(f + 4);
+	if (m->len - *off - WS_TLV_FIELD_HDR_LEN < n)
+		return -WS_E_PROTO;
+	*id = ws_get_be16(f);
+	*type = f[2];
+	*val = f + WS_TLV_FIELD_HDR_LEN;
+	*len = n;
+	*off += WS_TLV_FIELD_HDR_LEN + n;
+	return 1;
+}

@@ -73,6 +73,11 @@ int ws_tlv_get_f64(const ws_tlv_msg *m, uint16_t id, double *v);
 int ws_tlv_get_str(const ws_tlv_msg *m, uint16_t id, char *buf, size_t bufsz);
 int ws_tlv_get_bytes(const ws_tlv_msg *m, uint16_t id, const uint8_t **p, uint16_t *n);
 
+/* Walk the fields in order, repeated ids included: start with *off = 0; returns 1 and
+ * fills id/type/value for the next field, 0 at the end, negative on a malformed field. */
+int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type,
+		const uint8_t **val, uint16_t *len);
+
 /* Big-endian helpers, shared with other wire codecs. */
 static inline void ws_put_be16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static inline void ws_put_be32(uint8_t *p, uint32_t v)

@@ -1,14 +1,16 @@
-/* classic: netperf's TCP STREAM family layouts; see classic.h.
+/* classic: netperf's TCP STREAM family and UDP_STREAM layouts; see classic.h.
  *
  * Every header string below is copied from reference/netperf-outputs.md with its trailing
  * blanks; the row formats are those netperf prints. Only the sender/receiver mapping
- * differs between STREAM/SENDFILE and MAERTS, and it is decided once, in stream_roles(). */
+ * differs between STREAM/SENDFILE and MAERTS, and it is decided once, in stream_roles().
+ * UDP_STREAM always sends from the client, so its sender row is the local side. */
 #include "report/classic.h"
 
 #include "measure/cpu.h"
 #include "util/err.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +85,14 @@ static int stream_roles(const ws_test_result *r, struct stream_roles *roles, ws_
 	case WS_TEST_TCP_MAERTS:
 		*roles = (struct stream_roles){"TCP MAERTS TEST", &r->remote, &r->local};
 		return 0;
+	case WS_TEST_UDP_STREAM:
+		*roles = (struct stream_roles){"UDP STREAM TEST", &r->local, &r->remote};
+		return 0;
 	default: {
 		const char *name = ws_test_type_name(r->spec.type);
 		return ws_err_set(err, WS_E_INVAL,
-				  "classic report: test %s (%d) has no TCP stream layout; expected "
-				  "TCP_STREAM, TCP_MAERTS or TCP_SENDFILE",
+				  "classic report: test %s (%d) has no stream layout; expected "
+				  "TCP_STREAM, TCP_MAERTS, TCP_SENDFILE or UDP_STREAM",
 				  name ? name : "unknown", (int)r->spec.type);
 	}
 	}
@@ -173,7 +178,46 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 	fprintf(out, "%6d %6d %6d    %-6.2f   %7.2f   \n", rcv_sock, snd_sock, msg, secs, tput);
 }
 
-/* -v 0: the figure of merit alone, service demand when CPU was asked for. */
+/* UDP_STREAM's two rows: the local sender (what it sent, at its own rate) and the remote
+ * receiver (what arrived, over its own first-to-last datagram interval). */
+static void print_udp_table(const ws_test_result *r, const ws_classic_opts *o, FILE *out)
+{
+	const ws_side_result *snd = &r->local, *rcv = &r->remote;
+	double s_secs = (double)snd->elapsed_ns / 1e9, r_secs = (double)rcv->elapsed_ns / 1e9;
+	double s_tput = ws_classic_throughput(snd->bytes_sent, snd->elapsed_ns, o->fmt);
+	double r_tput = ws_classic_throughput(rcv->bytes_recv, rcv->elapsed_ns, o->fmt);
+	const char *label = ws_classic_units_label(o->fmt);
+	if (o->local_cpu || o->remote_cpu) {
+		struct side_cpu lc = side_cpu(snd, o->local_cpu, true);
+		struct side_cpu rc = side_cpu(rcv, o->remote_cpu, false);
+		if (o->print_headers) {
+			fputs("Socket  Message  Elapsed      Messages                   CPU      Service\n"
+			      "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n",
+			      out);
+			fprintf(out, "bytes   bytes    secs            #      #   %s/sec %% %c%c     us/KB\n\n",
+				label, lc.method, rc.method);
+		}
+		fprintf(out, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.1f     %-6.2f   %-6.3f\n",
+			(int)snd->sndbuf_set, (int)snd->send_size, s_secs, snd->dgrams_sent,
+			snd->send_errors, s_tput, lc.util, lc.sd);
+		fprintf(out, "%6d           %-7.2f   %7" PRIu64 "           %7.1f     %-6.2f   %-6.3f\n\n",
+			(int)rcv->rcvbuf_set, r_secs, rcv->dgrams_recv, r_tput, rc.util, rc.sd);
+		return;
+	}
+	if (o->print_headers) {
+		fputs("Socket  Message  Elapsed      Messages                \n"
+		      "Size    Size     Time         Okay Errors   Throughput\n",
+		      out);
+		fprintf(out, "bytes   bytes    secs            #      #   %s/sec\n\n", label);
+	}
+	fprintf(out, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n", (int)snd->sndbuf_set,
+		(int)snd->send_size, s_secs, snd->dgrams_sent, snd->send_errors, s_tput);
+	fprintf(out, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n", (int)rcv->rcvbuf_set,
+		r_secs, rcv->dgrams_recv, r_tput);
+}
+
+/* -v 0: the figure of merit alone, service demand when CPU was asked for. The throughput
+ * is what the receiver got (for UDP, over the receiver's own interval). */
 static void print_figure(const ws_test_result *r, const struct stream_roles *roles,
 			 const ws_classic_opts *o, FILE *out)
 {
@@ -185,20 +229,64 @@ static void print_figure(const ws_test_result *r, const struct stream_roles *rol
 		fprintf(out, "%6.3f %c %s\n", c.sd, c.method, brand);
 		return;
 	}
-	double tput = ws_classic_throughput(roles->receiver->bytes_recv, r->local.elapsed_ns,
-					    o->fmt);
+	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
+	int64_t ns = udp ? roles->receiver->elapsed_ns : r->local.elapsed_ns;
+	double tput = ws_classic_throughput(roles->receiver->bytes_recv, ns, o->fmt);
 	fprintf(out, "%7.2f %s\n", tput, brand);
 }
 
-/* -v 2 hook: netperf follows the table with the alignment/bytes-per-call block and the
- * send-time histogram. Not rendered yet; the table alone is a valid -v 2 prefix. */
-static void print_detail(const ws_test_result *r, const struct stream_roles *roles,
-			 const ws_classic_opts *o, FILE *out)
+static double per_call(uint64_t bytes, uint64_t calls)
 {
-	(void)r;
-	(void)roles;
-	(void)o;
-	(void)out;
+	return calls ? (double)bytes / (double)calls : 0.0;
+}
+
+/* netperf's -v 2 block for the TCP stream family: alignments and offsets (warpspeed
+ * neither aligns nor offsets its buffers beyond netperf's defaults, 8 and 0), bytes and
+ * calls on each end, then the sender's MSS. The send-time histogram is not rendered. */
+static void print_netperf_detail(const ws_test_result *r, const struct stream_roles *roles,
+				 FILE *out)
+{
+	const ws_side_result *snd = roles->sender, *rcv = roles->receiver;
+	fputs("\nAlignment      Offset         Bytes    Bytes       Sends   Bytes    Recvs\n"
+	      "Local  Remote  Local  Remote  Xfered   Per                 Per\n"
+	      "Send   Recv    Send   Recv             Send (avg)          Recv (avg)\n",
+	      out);
+	fprintf(out, "%5d   %5d  %5d   %5d %6.0f  %6.2f    %6" PRIu64 "   %6.2f %6" PRIu64 "\n", 8, 8,
+		0, 0, (double)snd->bytes_sent, per_call(snd->bytes_sent, snd->send_calls),
+		snd->send_calls, per_call(rcv->bytes_recv, rcv->recv_calls), rcv->recv_calls);
+	const ws_side_result *mss_side = r->local.tcp_info_valid ? &r->local : &r->remote;
+	int mss = mss_side->tcp_info_valid ? (int)mss_side->tcp_mss : -1;
+	fprintf(out, "\nMaximum\nSegment\nSize (bytes)\n%6d\n\n", mss);
+}
+
+/* warpspeed's own -v 2 lines: what netperf cannot tell. */
+static void print_ws_detail(const ws_test_result *r, FILE *out)
+{
+	const ws_side_result *sides[2] = {&r->local, &r->remote};
+	const char *names[2] = {"local", "remote"};
+	fprintf(out, "I/O path: local %s, remote %s\n", r->local.io_path[0] ? r->local.io_path : "-",
+		r->remote.io_path[0] ? r->remote.io_path : "-");
+	for (int i = 0; i < 2; i++) {
+		const ws_side_result *s = sides[i];
+		if (s->io_note[0])
+			fprintf(out, "I/O note (%s): %s\n", names[i], s->io_note);
+		if (s->zc_sends > 0)
+			fprintf(out, "Zerocopy sends (%s): %" PRIu64 ", of which the kernel copied %" PRIu64
+				     "\n",
+				names[i], s->zc_sends, s->zc_copied);
+		if (s->tcp_info_valid)
+			fprintf(out, "TCP_INFO (%s): retransmissions %" PRIu64 ", RTT %u us, rttvar %u us, "
+				     "MSS %u, cwnd %u\n",
+				names[i], s->tcp_retrans, s->tcp_rtt_us, s->tcp_rttvar_us, s->tcp_mss,
+				s->tcp_snd_cwnd);
+	}
+	if (r->spec.type == WS_TEST_UDP_STREAM)
+		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
+			     ", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
+			     ", send errors %" PRIu64 "\n",
+			r->local.dgrams_sent, r->remote.dgrams_recv, r->remote.dgrams_lost,
+			r->remote.dgrams_reordered, r->remote.dgrams_dup, r->remote.bad_dgrams,
+			r->local.send_errors);
 }
 
 int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
@@ -222,12 +310,18 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  o->fmt);
 	if (o->print_headers)
 		print_banner(r, &roles, o, out);
+	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);
 	} else {
-		print_table(r, &roles, o, out);
+		if (udp)
+			print_udp_table(r, o, out);
+		else
+			print_table(r, &roles, o, out);
+		if (o->verbosity >= 2 && !udp)
+			print_netperf_detail(r, &roles, out);
 		if (o->verbosity >= 2)
-			print_detail(r, &roles, o, out);
+			print_ws_detail(r, out);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return ws_err_errno(err, "classic report: writing the result");
@@ -254,4 +348,50 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
 	}
 	*text = buf;
 	return 0;
+}
+
+/* Linux reports twice the size it was asked for, so a figure below the request itself
+ * means the sysctl ceiling cut it (at least) in half. */
+static int clamp_warning(const char *side, const char *what, const char *sysctl, uint32_t req,
+			 uint32_t set, FILE *out)
+{
+	if (req == 0 || set == 0 || set >= req)
+		return 0;
+	fprintf(out, "warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise %s\n",
+		side, what, set, req, sysctl);
+	return 1;
+}
+
+int ws_classic_warnings(const ws_test_result *r, FILE *out)
+{
+	if (!r || !out)
+		return -EINVAL;
+	int n = 0;
+	const ws_side_result *sides[2] = {&r->local, &r->remote};
+	const char *names[2] = {"local", "remote"};
+	for (int i = 0; i < 2; i++) {
+		const ws_side_result *s = sides[i];
+		n += clamp_warning(names[i], "receive", "net.core.rmem_max", s->rcvbuf_req, s->rcvbuf_set, out);
+		n += clamp_warning(names[i], "send", "net.core.wmem_max", s->sndbuf_req, s->sndbuf_set, out);
+	}
+	if (r->spec.type == WS_TEST_UDP_STREAM) {
+		const ws_side_result *rcv = &r->remote;
+		uint64_t expected = rcv->dgrams_recv + rcv->dgrams_lost;
+		if (rcv->dgrams_lost > 0) {
+			fprintf(out, "warpspeed: warning: UDP_STREAM lost %" PRIu64 " of %" PRIu64
+				     " datagrams (%.3f%%); reordered %" PRIu64 ", duplicated %" PRIu64 "\n",
+				rcv->dgrams_lost, expected, 100.0 * (double)rcv->dgrams_lost / (double)expected,
+				rcv->dgrams_reordered, rcv->dgrams_dup);
+			n++;
+		}
+		if (rcv->bad_dgrams > 0) {
+			fprintf(out, "warpspeed: warning: the receiver ignored %" PRIu64
+				     " datagrams that were malformed or not from this test\n",
+				rcv->bad_dgrams);
+			n++;
+		}
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -(errno ? errno : EIO);
+	return n;
 }

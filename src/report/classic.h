@@ -1,12 +1,15 @@
-/* classic: netperf's classic human output for the TCP STREAM family, byte for byte.
+/* classic: netperf's classic human output for the TCP STREAM family and UDP_STREAM.
  *
  * Scripts in the wild scrape netperf's tables by column position, so the layouts here
  * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the only
  * deliberate differences are that the banner's address parentheses are filled in and the
  * "MIGRATED" / " : histogram : interval : demo" decorations are gone. TCP_STREAM,
  * TCP_SENDFILE and TCP_MAERTS share one layout: the columns are defined by which side
- * sent and which received, so MAERTS is the same table with the roles swapped. The
- * renderer writes only to the FILE it is given. */
+ * sent and which received, so MAERTS is the same table with the roles swapped.
+ * UDP_STREAM has netperf's two-row table: the local sender's row (socket size, message
+ * size, elapsed, datagrams sent, errors, send rate) and the remote receiver's (socket size,
+ * elapsed, datagrams received, receive rate), each over its own interval. The renderer
+ * writes only to the FILE it is given. */
 #ifndef WS_REPORT_CLASSIC_H
 #define WS_REPORT_CLASSIC_H
 
@@ -42,10 +45,13 @@ double ws_classic_throughput(uint64_t bytes, int64_t elapsed_ns, char fmt);
  * their layout does). fmt 0 means 'm'. Returns NULL for any other letter. */
 const char *ws_classic_units_label(char fmt);
 
-/* Render r as netperf's TCP_STREAM/TCP_MAERTS/TCP_SENDFILE output to out (o NULL = the
- * defaults). Returns 0; -WS_E_INVAL with err naming the problem for a test type outside
- * the stream family or an unknown fmt letter (nothing is written then); or a negative
- * errno when writing to out fails. */
+/* Render r as netperf's TCP_STREAM/TCP_MAERTS/TCP_SENDFILE or UDP_STREAM output to out (o
+ * NULL = the defaults). Verbosity 2 adds, for the TCP family, netperf's alignment/bytes
+ * per call/MSS block (not its histogram), then for every test warpspeed's lines: the I/O
+ * path each side ran (and why a requested one fell back), zerocopy counts, TCP_INFO per
+ * side, and UDP's lost/reordered/duplicated/bad counts. Returns 0; -WS_E_INVAL with err
+ * naming the problem for a test type without a layout here or an unknown fmt letter
+ * (nothing is written then); or a negative errno when writing to out fails. */
 int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
 		      struct ws_err *err);
 
@@ -53,5 +59,12 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
  * callers that post-process the text. On error *text is NULL. */
 int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, char **text,
 			     struct ws_err *err);
+
+/* Warnings for people (the CLI prints them on stderr, never on stdout): a socket buffer
+ * the kernel clamped below the request on either side (naming the sysctl to raise), and
+ * for UDP_STREAM datagrams lost (with the reordered and duplicated counts) or ignored as
+ * malformed. One line each, starting "warpspeed: warning: ". Returns how many lines were
+ * written (0 when all is well), or a negative errno when writing fails or r/out is NULL. */
+int ws_classic_warnings(const ws_test_result *r, FILE *out);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -142,28 +143,40 @@ static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const w
 }
 
 /* TCP: connect and present the cookie, all before the measured interval. */
+/* TCP: connect flow `index` and present the cookie and the index, all before the
+ * measured interval. The setup sizes are recorded from the first flow. */
 static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
-		       const uint8_t *cookie, ws_test_result *out, ws_err *err)
+		       const uint8_t *cookie, uint32_t index, ws_test_result *out, ws_err *err)
 {
 	ws_addr local, *lp = NULL;
 	if (c->local_host || spec->local.data_port) {
-		int rc = local_data_addr(c, spec, data, &local, err);
+		ws_test_spec one = *spec;
+		if (spec->local.data_port) /* one port per flow: -P is the first */
+			one.local.data_port = (uint16_t)(spec->local.data_port + index);
+		int rc = local_data_addr(c, &one, data, &local, err);
 		if (rc < 0)
 			return rc;
 		lp = &local;
 	}
-	uint32_t snd, rcv;
+	uint32_t snd, rcv, snd_set, rcv_set;
 	int force;
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = ws_sock_connect(data, lp, snd, rcv, &out->local.sndbuf_set, &out->local.rcvbuf_set,
+	int fd = ws_sock_connect(data, lp, snd, rcv, &snd_set, &rcv_set,
 				 ws_clock_ns() + c->connect_timeout_ns, err);
 	if (fd < 0) {
-		ws_err_prefix(err, "data connection");
+		ws_err_prefix(err, "data connection %u of %u", index + 1, spec->streams);
 		return fd;
+	}
+	if (index == 0) {
+		out->local.sndbuf_set = snd_set;
+		out->local.rcvbuf_set = rcv_set;
 	}
 	if (spec->nodelay)
 		ws_sock_set_nodelay(fd, 1, NULL);
-	int rc = ws_sock_write_all(fd, cookie, WS_COOKIE_LEN, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	uint8_t hello[WS_COOKIE_LEN + 4];
+	memcpy(hello, cookie, WS_COOKIE_LEN);
+	ws_put_be32(hello + WS_COOKIE_LEN, index);
+	int rc = ws_sock_write_all(fd, hello, sizeof(hello), ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	if (rc < 0) {
 		close(fd);
 		return rc;
@@ -171,9 +184,18 @@ static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, cons
 	return fd;
 }
 
-/* TEST_REQ → TEST_ACK, then the data socket. Returns the data fd. */
+static void close_all(int *fds, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+/* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams). */
 static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
-		      const ws_client_config *c, ws_test_result *out, ws_err *err)
+		      const ws_client_config *c, ws_test_result *out, int *fds, ws_err *err)
 {
 	bool udp = ws_workload_is_udp(spec->type);
 	uint16_t udp_port = 0;
@@ -195,7 +217,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 			ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 ||
 			cookie_len != WS_COOKIE_LEN))
 		rc = ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK lacks a data port or cookie");
-	uint8_t cookie_copy[WS_COOKIE_LEN];
+	uint8_t cookie_copy[WS_COOKIE_LEN] = {0};
 	if (rc == 0) {
 		memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
 		rc = ws_msg_get_side(&m, &out->remote, err);
@@ -204,12 +226,21 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	ws_addr_set_port(&data, (uint16_t)port);
 	if (rc == 0 && udp)
 		rc = ws_sock_udp_connect(ufd, &data, err);
-	if (rc < 0) {
-		if (ufd >= 0)
+	if (rc < 0 || udp) {
+		if (rc < 0 && ufd >= 0)
 			close(ufd);
+		fds[0] = ufd;
 		return rc;
 	}
-	return udp ? ufd : connect_tcp(c, spec, &data, cookie_copy, out, err);
+	for (uint32_t i = 0; i < spec->streams; i++) {
+		fds[i] = connect_tcp(c, spec, &data, cookie_copy, i, out, err);
+		if (fds[i] < 0) {
+			rc = fds[i];
+			close_all(fds, i);
+			return rc;
+		}
+	}
+	return 0;
 }
 
 static void fill_identity(ws_test_result *out, const ws_client_config *c, int ctl_fd,
@@ -229,7 +260,8 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 	}
 }
 
-static int run_local(ws_channel *ch, int fd, const ws_test_spec *spec, ws_test_result *out, ws_err *err)
+static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec, ws_test_result *out,
+		     ws_err *err)
 {
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
 	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
@@ -238,8 +270,9 @@ static int run_local(ws_channel *ch, int fd, const ws_test_spec *spec, ws_test_r
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	rc = ws_workload_run(spec, true, fd, &out->local, err);
-	close(fd);
+	uint32_t n = ws_workload_is_udp(spec->type) ? 1 : spec->streams;
+	rc = ws_workload_run(spec, true, fds, n, &out->local, err);
+	close_all(fds, n);
 	int64_t grace = RESULT_GRACE_NS;
 	ws_err rerr;
 	ws_err_clear(&rerr);
@@ -271,6 +304,8 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 			return ffd;
 		close(ffd);
 	}
+	if ((rc = ws_workload_check_cpus(spec, true, err)) < 0)
+		return rc;
 	if (spec->local.cpu >= 0 && (rc = ws_affinity_pin_self(spec->local.cpu, err)) < 0)
 		return rc;
 	out->local.cpu_bound_to = spec->local.cpu;
@@ -292,11 +327,14 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_channel_init(&ch, fd);
 	fill_identity(out, c, fd, &peer);
 	rc = do_hello(&ch, where, c, err);
-	int dfd = rc < 0 ? rc : setup_data(&ch, spec, &peer, c, out, err);
-	if (dfd >= 0)
-		rc = run_local(&ch, dfd, spec, out, err);
-	else
-		rc = dfd;
+	int *fds = rc < 0 ? NULL : calloc(spec->streams, sizeof(int));
+	if (rc == 0 && !fds)
+		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", spec->streams);
+	if (rc == 0)
+		rc = setup_data(&ch, spec, &peer, c, out, fds, err);
+	if (rc == 0)
+		rc = run_local(&ch, fds, spec, out, err);
+	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);
 		ws_channel_send(&ch, ws_clock_ns() + WS_NS_PER_SEC, NULL);

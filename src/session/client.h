@@ -27,7 +27,8 @@ typedef struct ws_client_config {
 
 void ws_client_config_init(ws_client_config *c);
 
-/* Run one test. On success *out holds both sides. Errors: -ECONNREFUSED when nothing
+/* Run one test. On success *out holds both sides; call ws_test_result_free(out) after
+ * it, whatever the outcome. Errors: -ECONNREFUSED when nothing
  * listens (the CLI may then start an in-process daemon), -WS_E_NOTWS when the peer is
  * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, others as named. */
 int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,

@@ -36,7 +36,8 @@ typedef struct ws_session {
 	ws_channel ch;
 	ws_addr peer;
 	char peer_text[80];
-	int data_fd; /* guarded by d->mu so stop can shut it down */
+	int *data_fds; /* guarded by d->mu so stop can shut them down */
+	uint32_t ndata;
 	struct ws_session *next;
 } ws_session;
 
@@ -62,6 +63,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	memset(c, 0, sizeof(*c));
 	c->port = 12865;
 	c->max_sessions = 64;
+	c->max_streams = 4096;
 	c->max_duration_s = 3600;
 	c->hello_timeout_ns = 10 * WS_NS_PER_SEC;
 	c->idle_timeout_ns = 60 * WS_NS_PER_SEC;
@@ -99,27 +101,38 @@ static int send_error(ws_session *s, int code, const char *text)
 	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, NULL);
 }
 
-/* Accept the data connection of this session: from the control peer's address and
- * carrying the cookie, so nobody else can take the slot. */
-static int accept_data(ws_session *s, int lfd, const uint8_t *cookie, ws_err *err)
+/* Accept the n data connections of this session: each from the control peer's address,
+ * carrying the cookie and its flow index, so nobody else can take a slot. */
+static int accept_flows(ws_session *s, int lfd, const uint8_t *cookie, uint32_t n, int *fds,
+			ws_err *err)
 {
-	int64_t deadline = ws_clock_ns() + DATA_CONNECT_TIMEOUT_NS;
-	for (;;) {
+	int64_t deadline = ws_clock_ns() + DATA_CONNECT_TIMEOUT_NS + (int64_t)n * 10 * WS_NS_PER_MS;
+	char want[64];
+	ws_addr_format(&s->peer, want, sizeof(want));
+	for (uint32_t got = 0; got < n;) {
 		ws_addr peer;
 		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
-		if (fd < 0)
+		if (fd < 0) {
+			ws_err_prefix(err, "%u of %u data connections arrived", got, n);
 			return fd;
-		char a[64], b[64];
+		}
+		char a[64];
 		ws_addr_format(&peer, a, sizeof(a));
-		ws_addr_format(&s->peer, b, sizeof(b));
-		uint8_t got[WS_COOKIE_LEN];
+		uint8_t hello[WS_COOKIE_LEN + 4];
 		ws_err ignored;
-		if (strcmp(a, b) == 0 &&
-		    ws_sock_read_exact(fd, got, sizeof(got), ws_clock_ns() + WS_NS_PER_SEC, &ignored) == 0 &&
-		    memcmp(got, cookie, WS_COOKIE_LEN) == 0)
-			return fd;
-		close(fd); /* a stranger or a wrong cookie: keep waiting for the real client */
+		uint32_t index = UINT32_MAX;
+		if (strcmp(a, want) == 0 &&
+		    ws_sock_read_exact(fd, hello, sizeof(hello), ws_clock_ns() + WS_NS_PER_SEC, &ignored) == 0 &&
+		    memcmp(hello, cookie, WS_COOKIE_LEN) == 0)
+			index = ws_get_be32(hello + WS_COOKIE_LEN);
+		if (index < n && fds[index] < 0) {
+			fds[index] = fd;
+			got++;
+			continue;
+		}
+		close(fd); /* a stranger, a wrong cookie or a repeated index: keep waiting */
 	}
+	return 0;
 }
 
 static int wait_start(ws_session *s, ws_err *err)
@@ -134,18 +147,18 @@ static int wait_start(ws_session *s, ws_err *err)
 	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 }
 
-static void set_data_fd(ws_session *s, int fd)
+static void set_data_fds(ws_session *s, int *fds, uint32_t n)
 {
 	pthread_mutex_lock(&s->d->mu);
-	s->data_fd = fd;
+	s->data_fds = fds;
+	s->ndata = n;
 	pthread_mutex_unlock(&s->d->mu);
 }
 
 static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 {
-	int rc = ws_test_spec_validate(spec, err);
-	if (rc < 0)
-		return rc;
+	if (ws_test_spec_validate(spec, err) < 0)
+		return err ? err->code : -WS_E_INVAL;
 	if (!ws_workload_supported(spec->type))
 		return ws_err_set(err, WS_E_INVAL, "test %s is not supported by this daemon",
 				  ws_test_type_name(spec->type));
@@ -153,8 +166,17 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed serve --max-duration)",
 				  spec->duration_s, d->cfg.max_duration_s);
-	if (spec->remote.cpu >= 0)
-		return ws_affinity_pin_self(spec->remote.cpu, err);
+	if (spec->streams > d->cfg.max_streams)
+		return ws_err_set(err, WS_E_LIMIT,
+				  "%u streams exceed this daemon's limit of %u (warpspeed serve --max-streams)",
+				  spec->streams, d->cfg.max_streams);
+	if (ws_workload_is_udp(spec->type) && spec->streams > 1)
+		return ws_err_set(err, WS_E_INVAL, "%s with more than one stream is not supported yet",
+				  ws_test_type_name(spec->type));
+	int rc = ws_workload_check_cpus(spec, false, err);
+	if (rc == 0 && spec->remote.cpu >= 0)
+		rc = ws_affinity_pin_self(spec->remote.cpu, err);
+	return rc;
 	return 0;
 }
 
@@ -173,7 +195,8 @@ static int open_data(ws_session *s, const ws_test_spec *spec, uint64_t client_po
 	res->sndbuf_req = snd;
 	res->rcvbuf_req = rcv;
 	if (!ws_workload_is_udp(spec->type)) {
-		int lfd = ws_sock_listen(&local, -1, snd, rcv, 4, err);
+		int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
+		int lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
 		if (lfd >= 0)
 			ws_sock_get_buffers(lfd, &res->sndbuf_set, &res->rcvbuf_set);
 		return lfd;
@@ -216,24 +239,35 @@ static int run_test(ws_session *s, const ws_test_spec *spec, uint64_t client_por
 	ws_tlv_put_bytes(&s->ch.tx, WS_F_COOKIE, cookie, sizeof(cookie));
 	ws_msg_put_side(&s->ch.tx, res);
 	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
-	int fd = sfd;
-	if (!udp) {
-		fd = rc < 0 ? rc : accept_data(s, sfd, cookie, err);
+	uint32_t n = udp ? 1 : spec->streams;
+	int *fds = malloc(n * sizeof(*fds));
+	for (uint32_t i = 0; fds && i < n; i++)
+		fds[i] = -1;
+	if (!fds && rc == 0)
+		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", n);
+	if (udp) {
+		if (rc == 0)
+			fds[0] = sfd;
+		else
+			close(sfd);
+	} else {
+		if (rc == 0)
+			rc = accept_flows(s, sfd, cookie, n, fds, err);
 		close(sfd);
-	} else if (rc < 0) {
-		close(sfd);
-		fd = rc;
 	}
-	if (fd < 0)
-		return fd;
-	set_data_fd(s, fd);
-	if (spec->nodelay && !udp)
-		ws_sock_set_nodelay(fd, 1, NULL);
-	rc = wait_start(s, err);
-	if (rc == 0)
-		rc = ws_workload_run(spec, false, fd, res, err);
-	set_data_fd(s, -1);
-	close(fd);
+	if (rc == 0) {
+		set_data_fds(s, fds, n);
+		for (uint32_t i = 0; spec->nodelay && !udp && i < n; i++)
+			ws_sock_set_nodelay(fds[i], 1, NULL);
+		rc = wait_start(s, err);
+		if (rc == 0)
+			rc = ws_workload_run(spec, false, fds, n, res, err);
+		set_data_fds(s, NULL, 0);
+	}
+	for (uint32_t i = 0; fds && i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
 	return rc;
 }
 
@@ -435,7 +469,6 @@ static void spawn_session(ws_daemon *d, int fd, const ws_addr *peer)
 	s->d = d;
 	s->id = ++d->next_id;
 	s->peer = *peer;
-	s->data_fd = -1;
 	ws_addr_format_port(peer, s->peer_text, sizeof(s->peer_text));
 	ws_channel_init(&s->ch, fd);
 	pthread_attr_t attr;
@@ -461,8 +494,9 @@ static void shutdown_sessions(ws_daemon *d)
 	d->stopping = true;
 	for (ws_session *s = d->sessions; s; s = s->next) {
 		shutdown(s->ch.fd, SHUT_RDWR);
-		if (s->data_fd >= 0)
-			shutdown(s->data_fd, SHUT_RDWR);
+		for (uint32_t i = 0; i < s->ndata; i++)
+			if (s->data_fds[i] >= 0)
+				shutdown(s->data_fds[i], SHUT_RDWR);
 	}
 	int64_t deadline = ws_clock_ns() + 2 * WS_NS_PER_SEC;
 	while (d->threads > 0 && ws_clock_ns() < deadline) {

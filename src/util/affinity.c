@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <stdio.h>
 
-int ws_affinity_pin_self(int cpu, ws_err *err)
+int ws_affinity_check(int cpu, ws_err *err)
 {
 	cpu_set_t allowed;
 	CPU_ZERO(&allowed);
@@ -23,10 +23,18 @@ int ws_affinity_pin_self(int cpu, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL, "CPU %d does not exist or is not allowed; available: %s",
 				  cpu, list);
 	}
+	return 0;
+}
+
+int ws_affinity_pin_self(int cpu, ws_err *err)
+{
+	int rc = ws_affinity_check(cpu, err);
+	if (rc < 0)
+		return rc;
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (rc != 0) {
 		errno = rc;
 		return ws_err_errno(err, "pin to CPU %d", cpu);

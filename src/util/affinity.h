@@ -8,6 +8,10 @@
 
 struct ws_err;
 
+/* 0 when cpu exists and this process may run on it, else an error naming the CPUs that
+ * are allowed. */
+int ws_affinity_check(int cpu, struct ws_err *err);
+
 /* Pin the calling thread to cpu. */
 int ws_affinity_pin_self(int cpu, struct ws_err *err);
 

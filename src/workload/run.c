@@ -3,9 +3,12 @@
 
 #include "measure/cpu.h"
 #include "net/sock.h"
+#include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "workload/multi.h"
 #include "workload/stream.h"
+#include "workload/udp_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -170,18 +173,82 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	return rc;
 }
 
-int ws_workload_run(const ws_test_spec *spec, bool is_client, int data_fd, ws_side_result *res,
-		    ws_err *err)
+int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	int n = ws_cpu_list_parse(is_client ? spec->local_cpus : spec->remote_cpus, cpus,
+				  WS_MAX_CPU_LIST, err);
+	int single = is_client ? spec->local.cpu : spec->remote.cpu;
+	if (n >= 0 && single >= 0 && n < WS_MAX_CPU_LIST)
+		cpus[n++] = single;
+	for (int i = 0; i < n; i++) {
+		int rc = ws_affinity_check(cpus[i], err);
+		if (rc < 0) {
+			ws_err_prefix(err, "%s", is_client ? "local" : "remote");
+			return rc;
+		}
+	}
+	return n < 0 ? n : 0;
+}
+
+static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
+		     uint32_t nfds, int file_fd, ws_side_result *res, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	const char *list = is_client ? spec->local_cpus : spec->remote_cpus;
+	int ncpus = ws_cpu_list_parse(list, cpus, WS_MAX_CPU_LIST, err);
+	if (ncpus < 0)
+		return ncpus;
+	int single = is_client ? spec->local.cpu : spec->remote.cpu;
+	if (ncpus == 0 && single >= 0) { /* -T lcpu,rcpu: every thread on that CPU */
+		cpus[0] = single;
+		ncpus = 1;
+	}
+	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
+	ws_multi_params p = {
+		.fds = fds,
+		.nflows = nfds,
+		.nthreads = threads > nfds ? nfds : threads,
+		.cpus = cpus,
+		.ncpus = ncpus,
+		.sender = role == WS_ROLE_SENDER,
+		.send_size = spec->send_size ? spec->send_size : res->sndbuf_set,
+		.recv_size = spec->recv_size ? spec->recv_size : res->rcvbuf_set,
+		.end = spec->end == WS_END_BYTES ? WS_END_BYTES : WS_END_TIME,
+		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
+		.byte_limit = spec->end_count,
+		.stall_ns = WS_STALL_NS,
+		.tx = file_fd >= 0 ? WS_TX_SENDFILE : spec->zerocopy ? WS_TX_ZEROCOPY : WS_TX_SEND,
+		.file_fd = file_fd,
+		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
+	};
+	if (!p.send_size)
+		p.send_size = 16384;
+	if (!p.recv_size)
+		p.recv_size = 131072;
+	res->send_size = p.sender ? p.send_size : 0;
+	res->recv_size = p.recv_size;
+	int rc = ws_multi_run(&p, res, err);
+	if (rc == 0)
+		record_tcp_info(fds[0], res);
+	return rc;
+}
+
+int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    ws_side_result *res, ws_err *err)
 {
 	if (!ws_workload_supported(spec->type))
 		return ws_err_set(err, WS_E_INVAL, "test %s is not implemented yet",
 				  ws_test_type_name(spec->type));
+	if (nfds < 1)
+		return ws_err_set(err, WS_E_INVAL, "no data socket");
 	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
+	bool multi = nfds > 1 || spec->streams > 1;
 	ws_cpu_snapshot *snap = malloc(2 * sizeof(*snap));
 	if (!snap)
 		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
-	int rc = ws_sock_set_timeouts(data_fd, WS_NS_PER_SEC, err);
+	int rc = multi ? 0 : ws_sock_set_timeouts(fds[0], WS_NS_PER_SEC, err);
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	int file_fd = -1;
 	if (rc == 0 && spec->type == WS_TEST_TCP_SENDFILE && role == WS_ROLE_SENDER) {
@@ -191,21 +258,30 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, int data_fd, ws_si
 	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
-	if (rc == 0)
-		rc = run_stream(spec, role, data_fd, file_fd, res, err);
+	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
+		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], res, err);
+	else if (rc == 0 && multi)
+		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, res, err);
+	else if (rc == 0)
+		rc = run_stream(spec, role, fds[0], file_fd, res, err);
 	if (file_fd >= 0)
 		close(file_fd);
+	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[1], err);
 	if (rc == 0) {
 		rc = ws_cpu_fill_side(res, &snap[0], &snap[1], err);
+		if (multi) { /* the workers' time, not the idle main thread's */
+			res->thread_user_ns = worker_user;
+			res->thread_sys_ns = worker_sys;
+		}
 		if (!me->measure_cpu) {
 			/* The system-wide figure was not asked for; thread times are always kept. */
 			res->cpu_measured = false;
 			res->cpu_util = res->cpu_user = res->cpu_system = res->cpu_softirq = -1.0;
 		}
 	}
-	ws_sock_get_buffers(data_fd, &res->sndbuf_end, &res->rcvbuf_end);
+	ws_sock_get_buffers(fds[0], &res->sndbuf_end, &res->rcvbuf_end);
 	ws_cpu_identify_host(res);
 	free(snap);
 	return rc;

@@ -37,10 +37,16 @@ enum ws_role ws_workload_role(enum ws_test_type t, bool is_client);
  * missing, unreadable, empty or not a regular file: callers check this before connecting. */
 int ws_workload_open_fill(const ws_test_spec *spec, struct ws_err *err);
 
-/* Run this side's role on the connected data socket. The caller has filled the socket
- * size fields of *res at setup; this fills the rest (bytes, calls, elapsed, CPU, sizes
- * at the end, host identity). The socket is left open for the caller to close. */
-int ws_workload_run(const ws_test_spec *spec, bool is_client, int data_fd, ws_side_result *res,
-		    struct ws_err *err);
+/* Check that the CPUs this side would pin to (-T and --cpus / --remote-cpus) exist,
+ * before any connection is made. */
+int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, struct ws_err *err);
+
+/* Run this side's role on the connected data sockets (one per flow; flow i of the client
+ * is flow i of the daemon). The caller has filled the socket size fields of *res at
+ * setup; this fills the rest (bytes, calls, elapsed, CPU, sizes at the end, host
+ * identity, and for several flows the per-flow and per-thread arrays, which
+ * ws_side_result_free releases). The sockets are left open for the caller to close. */
+int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    ws_side_result *res, struct ws_err *err);
 
 #endif

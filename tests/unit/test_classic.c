@@ -1,4 +1,5 @@
-/* test_classic: the TCP STREAM family's classic output compared whole, byte for byte,
+/* test_classic: the TCP STREAM family's and UDP_STREAM's classic output, the -v 2 detail
+ * and the stderr warnings, compared whole, byte for byte,
  * against text written by hand from reference/netperf-outputs.md. Byte counts are chosen
  * so that the figures come out as in netperf's own samples. */
 #include "harness.h"
@@ -7,6 +8,7 @@
 #include "report/classic.h"
 #include "util/err.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #define SEC 1000000000LL
@@ -313,20 +315,284 @@ static void test_errors(void)
 	CHECK("names -f", strstr(err.msg, "-f 'x'") != NULL);
 
 	o.fmt = 'm';
-	r.spec.type = WS_TEST_UDP_STREAM;
+	r.spec.type = WS_TEST_TCP_RR;
 	char buf[256];
 	memset(buf, 0, sizeof(buf));
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
-	CHECK_INT("udp", ws_classic_render(&r, &o, f, &err), -WS_E_INVAL);
+	CHECK_INT("rr", ws_classic_render(&r, &o, f, &err), -WS_E_INVAL);
 	fclose(f);
 	CHECK_STR("nothing written", buf, "");
-	CHECK("names the test", strstr(err.msg, "UDP_STREAM") != NULL);
+	CHECK("names the test", strstr(err.msg, "TCP_RR") != NULL);
 
 	/* NULL options mean netperf's defaults. */
 	r.spec.type = WS_TEST_TCP_STREAM;
 	expect_render("defaults", &r, NULL,
 		      BANNER_LO PLAIN_HEAD PLAIN_UNITS_M
 		      "262144 262144 262144    5.00     17173.43   \n");
+}
+
+/* ---- UDP_STREAM ------------------------------------------------------------------------ */
+
+#define UDP_BANNER "UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+#define UDP_CPU_HEAD                                                                     \
+	"Socket  Message  Elapsed      Messages                   CPU      Service\n"       \
+	"Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"        \
+	"bytes   bytes    secs            #      #   10^6bits/sec % SS     us/KB\n\n"
+#define UDP_PLAIN_HEAD                                                                   \
+	"Socket  Message  Elapsed      Messages                \n"                          \
+	"Size    Size     Time         Okay Errors   Throughput\n"                          \
+	"bytes   bytes    secs            #      #   10^6bits/sec\n\n"
+
+/* netperf's `-t UDP_STREAM -c -C -- -m 1472` sample: 946353 datagrams of 1472 bytes sent
+ * and 858590 received over 5.0002 s, 80.75% of 2 CPUs on both ends. The sender's service
+ * demand (from its own bytes) is netperf's 5.936; the receiver's, from the bytes it got,
+ * is 6.543 where netperf charges the sender's count to both. */
+static void udp_result(ws_test_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->spec.type = WS_TEST_UDP_STREAM;
+	snprintf(r->remote_host, sizeof(r->remote_host), "127.0.0.1");
+	snprintf(r->remote_addr, sizeof(r->remote_addr), "127.0.0.1");
+	r->family_used = WS_FAMILY_INET;
+	ws_side_result *l = &r->local, *m = &r->remote;
+	l->sndbuf_set = 212992;
+	l->rcvbuf_set = 111111; /* decoys */
+	l->send_size = 1472;
+	l->dgrams_sent = 946353;
+	l->bytes_sent = 946353ULL * 1472;
+	l->elapsed_ns = 5000200000LL;
+	m->rcvbuf_set = 212992;
+	m->sndbuf_set = 222222;
+	m->dgrams_recv = 858590;
+	m->dgrams_lost = 946353 - 858590;
+	m->bytes_recv = 858590ULL * 1472;
+	m->elapsed_ns = 5000200000LL;
+	for (int i = 0; i < 2; i++) {
+		ws_side_result *s = i ? m : l;
+		s->cpu_measured = true;
+		s->cpu_util = 80.75;
+		s->cpu_method = 'S';
+		s->ncpus = 2;
+	}
+}
+
+static void test_udp_cpu(void)
+{
+	ws_test_result r;
+	udp_result(&r);
+	ws_classic_opts o = opts(true, true);
+	expect_render("udp sample", &r, &o,
+		      UDP_BANNER UDP_CPU_HEAD
+		      "212992    1472   5.00       946353      0     2228.8     80.75    5.936 \n"
+		      "212992           5.00       858590            2022.1     80.75    6.543 \n\n");
+	/* -c only: the receiver (remote) row gets netperf's -1; errors in their column. */
+	r.local.send_errors = 17;
+	o = opts(true, false);
+	expect_render("udp -c", &r, &o,
+		      UDP_BANNER UDP_CPU_HEAD
+		      "212992    1472   5.00       946353     17     2228.8     80.75    5.936 \n"
+		      "212992           5.00       858590            2022.1     -1.00    -1.000\n\n");
+	o = opts(false, true);
+	o.print_headers = false;
+	expect_render("udp -C -P 0", &r, &o,
+		      "212992    1472   5.00       946353     17     2228.8     -1.00    -1.000\n"
+		      "212992           5.00       858590            2022.1     80.75    6.543 \n\n");
+}
+
+static void test_udp_plain(void)
+{
+	/* The layout of netperf's default UDP_STREAM: 9214 datagrams of 65507 bytes in 10 s
+	 * on both ends is 482.87 10^6bits/s. The rows use each end's own interval. */
+	ws_test_result r;
+	udp_result(&r);
+	r.local.send_size = 65507;
+	r.local.dgrams_sent = r.remote.dgrams_recv = 9214;
+	r.local.bytes_sent = r.remote.bytes_recv = 9214ULL * 65507;
+	r.remote.dgrams_lost = 0;
+	r.local.elapsed_ns = r.remote.elapsed_ns = 10 * SEC;
+	ws_classic_opts o = opts(false, false);
+	expect_render("udp plain", &r, &o,
+		      UDP_BANNER UDP_PLAIN_HEAD
+		      "212992   65507   10.00        9214      0     482.87\n"
+		      "212992           10.00        9214            482.87\n\n");
+	r.remote.elapsed_ns = 9 * SEC; /* receiver's first-to-last interval */
+	r.remote.dgrams_recv = 9000;
+	r.remote.bytes_recv = 9000ULL * 65507;
+	o.print_headers = false;
+	expect_render("udp -P 0", &r, &o,
+		      "212992   65507   10.00        9214      0     482.87\n"
+		      "212992           9.00         9000            524.06\n\n");
+	o.fmt = 'M';
+	expect_render("udp -f M", &r, &o,
+		      "212992   65507   10.00        9214      0      57.56\n"
+		      "212992           9.00         9000             62.47\n\n");
+	o = opts(false, false);
+	o.fmt = 'g';
+	expect_render("udp -f g headers", &r, &o,
+		      UDP_BANNER
+		      "Socket  Message  Elapsed      Messages                \n"
+		      "Size    Size     Time         Okay Errors   Throughput\n"
+		      "bytes   bytes    secs            #      #   10^9bits/sec\n\n"
+		      "212992   65507   10.00        9214      0       0.48\n"
+		      "212992           9.00         9000              0.52\n\n");
+}
+
+static void test_udp_figure(void)
+{
+	ws_test_result r;
+	udp_result(&r);
+	ws_classic_opts o = opts(false, false);
+	o.verbosity = 0;
+	o.print_headers = false;
+	o.brand = "b";
+	/* The receiver's throughput: 858590 x 1472 bytes over 5.0002 s. */
+	expect_render("udp -v 0", &r, &o, "2022.07 b\n");
+	o = opts(true, true);
+	o.verbosity = 0;
+	o.print_headers = false;
+	expect_render("udp -v 0 -c -C", &r, &o, " 5.936 S \n");
+	o.local_cpu = false;
+	expect_render("udp -v 0 -C", &r, &o, " 6.543 S \n");
+}
+
+static void test_udp_detail(void)
+{
+	ws_test_result r;
+	udp_result(&r);
+	r.remote.cpu_measured = r.local.cpu_measured = false;
+	snprintf(r.local.io_path, sizeof(r.local.io_path), "sendmmsg");
+	snprintf(r.local.io_note, sizeof(r.local.io_note), "UDP_SEGMENT refused by the kernel (Invalid argument); fell back");
+	snprintf(r.remote.io_path, sizeof(r.remote.io_path), "recvmmsg+UDP_GRO");
+	r.remote.dgrams_reordered = 3;
+	r.remote.dgrams_dup = 2;
+	r.remote.bad_dgrams = 1;
+	r.local.send_errors = 4;
+	ws_classic_opts o = opts(false, false);
+	o.verbosity = 2;
+	o.print_headers = false;
+	expect_render("udp -v 2", &r, &o,
+		      "212992    1472   5.00       946353      4    2228.76\n"
+		      "212992           5.00       858590           2022.07\n\n"
+		      "I/O path: local sendmmsg, remote recvmmsg+UDP_GRO\n"
+		      "I/O note (local): UDP_SEGMENT refused by the kernel (Invalid argument); fell back\n"
+		      "UDP datagrams: sent 946353, received 858590, lost 87763, reordered 3, duplicated 2, "
+		      "bad 1, send errors 4\n");
+}
+
+static void test_tcp_detail(void)
+{
+	/* netperf's `-v 2 -- -m 64K` sample: 4412014592 bytes in 67322 sends of 64 KiB, and
+	 * in 33842 receives, over 3.00894 s; MSS 65483. warpspeed's lines follow. */
+	ws_test_result r;
+	stream_result(&r);
+	r.remote.rcvbuf_set = 131072;
+	r.local.sndbuf_set = 16384;
+	r.local.send_size = 65536;
+	r.local.bytes_sent = r.remote.bytes_recv = 4412014592ULL;
+	r.local.send_calls = 67322;
+	r.remote.recv_calls = 33842;
+	r.local.elapsed_ns = 3008940000LL;
+	r.local.tcp_info_valid = true;
+	r.local.tcp_mss = 65483;
+	r.local.tcp_retrans = 41;
+	r.local.tcp_rtt_us = 25;
+	r.local.tcp_rttvar_us = 7;
+	r.local.tcp_snd_cwnd = 10;
+	r.local.zc_sends = 67000;
+	r.local.zc_copied = 12;
+	snprintf(r.local.io_path, sizeof(r.local.io_path), "sendmsg+MSG_ZEROCOPY");
+	snprintf(r.remote.io_path, sizeof(r.remote.io_path), "recv");
+	ws_classic_opts o = opts(false, false);
+	o.verbosity = 2;
+	expect_render("tcp -v 2", &r, &o,
+		      BANNER_LO PLAIN_HEAD PLAIN_UNITS_M
+		      "131072  16384  65536    3.01     11730.42   \n"
+		      "\n"
+		      "Alignment      Offset         Bytes    Bytes       Sends   Bytes    Recvs\n"
+		      "Local  Remote  Local  Remote  Xfered   Per                 Per\n"
+		      "Send   Recv    Send   Recv             Send (avg)          Recv (avg)\n"
+		      "    8       8      0       0 4412014592  65536.00     67322   130370.98  33842\n"
+		      "\n"
+		      "Maximum\n"
+		      "Segment\n"
+		      "Size (bytes)\n"
+		      " 65483\n"
+		      "\n"
+		      "I/O path: local sendmsg+MSG_ZEROCOPY, remote recv\n"
+		      "Zerocopy sends (local): 67000, of which the kernel copied 12\n"
+		      "TCP_INFO (local): retransmissions 41, RTT 25 us, rttvar 7 us, MSS 65483, cwnd 10\n");
+	/* No TCP_INFO anywhere: MSS -1 as netperf prints an unknown one; no calls, no NaN. */
+	r.local.tcp_info_valid = false;
+	r.local.zc_sends = 0;
+	r.local.send_calls = r.remote.recv_calls = 0;
+	r.local.io_path[0] = r.remote.io_path[0] = '\0';
+	o.print_headers = false;
+	expect_render("tcp -v 2 bare", &r, &o,
+		      "131072  16384  65536    3.01     11730.42   \n"
+		      "\n"
+		      "Alignment      Offset         Bytes    Bytes       Sends   Bytes    Recvs\n"
+		      "Local  Remote  Local  Remote  Xfered   Per                 Per\n"
+		      "Send   Recv    Send   Recv             Send (avg)          Recv (avg)\n"
+		      "    8       8      0       0 4412014592    0.00         0     0.00      0\n"
+		      "\n"
+		      "Maximum\n"
+		      "Segment\n"
+		      "Size (bytes)\n"
+		      "    -1\n"
+		      "\n"
+		      "I/O path: local -, remote -\n");
+}
+
+static void expect_warnings(const char *name, const ws_test_result *r, int count, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_INT(name, ws_classic_warnings(r, f), count);
+	fclose(f);
+	CHECK_STR(name, buf, want);
+	free(buf);
+}
+
+static void test_warnings(void)
+{
+	ws_test_result r;
+	stream_result(&r);
+	expect_warnings("none", &r, 0, "");
+	/* Linux doubles what it grants: 128K asked and 262144 reported is not a clamp. */
+	r.local.sndbuf_req = 131072;
+	r.local.sndbuf_set = 262144;
+	r.remote.rcvbuf_req = 8388608;
+	r.remote.rcvbuf_set = 425984;
+	r.local.rcvbuf_req = 4194304;
+	r.local.rcvbuf_set = 4194304; /* exactly the request: rmem_max halved it, but not below */
+	r.remote.sndbuf_req = 1048576;
+	r.remote.sndbuf_set = 425984;
+	expect_warnings("clamped", &r, 2,
+			"warpspeed: warning: the remote receive buffer was clamped to 425984 bytes "
+			"(asked 8388608); raise net.core.rmem_max\n"
+			"warpspeed: warning: the remote send buffer was clamped to 425984 bytes "
+			"(asked 1048576); raise net.core.wmem_max\n");
+	ws_test_result u;
+	udp_result(&u);
+	u.remote.dgrams_reordered = 5;
+	u.remote.dgrams_dup = 1;
+	u.remote.bad_dgrams = 3;
+	expect_warnings("udp loss", &u, 2,
+			"warpspeed: warning: UDP_STREAM lost 87763 of 946353 datagrams (9.274%); "
+			"reordered 5, duplicated 1\n"
+			"warpspeed: warning: the receiver ignored 3 datagrams that were malformed or "
+			"not from this test\n");
+	/* Everything lost: 100%, never more, and no division by zero when nothing was sent. */
+	u.remote.dgrams_recv = 0;
+	u.remote.dgrams_lost = 10;
+	u.remote.bad_dgrams = 0;
+	expect_warnings("udp all lost", &u, 1,
+			"warpspeed: warning: UDP_STREAM lost 10 of 10 datagrams (100.000%); "
+			"reordered 5, duplicated 1\n");
+	u.remote.dgrams_lost = 0;
+	expect_warnings("udp nothing", &u, 0, "");
+	CHECK_INT("null", ws_classic_warnings(NULL, stdout), -EINVAL);
 }
 
 int main(void)
@@ -341,5 +607,11 @@ int main(void)
 	RUN(test_maerts_swap);
 	RUN(test_units);
 	RUN(test_errors);
+	RUN(test_udp_cpu);
+	RUN(test_udp_plain);
+	RUN(test_udp_figure);
+	RUN(test_udp_detail);
+	RUN(test_tcp_detail);
+	RUN(test_warnings);
 	TEST_MAIN_END();
 }

@@ -160,6 +160,45 @@ static void test_side_round_trip(void)
 	ws_tlv_writer_free(&w);
 }
 
+/* Per-flow and per-thread records travel as repeated fields and come back exactly. */
+static void test_flow_records(void)
+{
+	const char *t = "flow_records";
+	ws_side_result in, out;
+	memset(&in, 0, sizeof(in));
+	ws_flow_result flows[2] = {
+		{.bytes = 123456789012ULL, .calls = 7, .elapsed_ns = 1000000001, .thread = 1},
+		{.bytes = 5, .calls = 1, .elapsed_ns = 42, .thread = 0, .error = -104, .why = "recv: reset"},
+	};
+	ws_thread_result threads[1] = {{.user_ns = 11, .sys_ns = -3, .cpu = -1, .flows = 2}};
+	in.flows = flows;
+	in.nflows = 2;
+	in.threads = threads;
+	in.nthreads = 1;
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	ws_tlv_begin(&w, WS_MSG_RESULT);
+	ws_msg_put_side(&w, &in);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_side(&m, &out, &err), 0);
+	CHECK_INT(t, out.nflows, 2);
+	CHECK_INT(t, out.nthreads, 1);
+	CHECK_MEM(t, out.flows, flows, sizeof(flows));
+	CHECK_MEM(t, out.threads, threads, sizeof(threads));
+	CHECK_STR(t, out.flows[1].why, "recv: reset");
+	ws_side_result_free(&out);
+	CHECK(t, out.flows == NULL && out.nflows == 0);
+	/* A flow record too short for its fixed part is refused and nothing stays allocated. */
+	uint8_t shortrec[31] = {0};
+	ws_tlv_begin(&w, WS_MSG_RESULT);
+	ws_tlv_put_bytes(&w, 300, shortrec, sizeof(shortrec));
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_side(&m, &out, &err), -WS_E_PROTO);
+	CHECK(t, out.flows == NULL && out.threads == NULL);
+	ws_tlv_writer_free(&w);
+}
+
 static void test_missing_fields(void)
 {
 	const char *t = "missing_fields";
@@ -360,6 +399,7 @@ int main(void)
 {
 	RUN(test_spec_round_trip);
 	RUN(test_side_round_trip);
+	RUN(test_flow_records);
 	RUN(test_missing_fields);
 	RUN(test_out_of_range);
 	RUN(test_error_message);

@@ -367,6 +367,18 @@ static void test_io_paths(void)
 	ok("io", "-t TCP_SENDFILE -F /dev/shm/10meg.bin", &o);
 	CHECK_STR("io", o.spec.fill_file, "/dev/shm/10meg.bin");
 	bad("io", "-- --zerocopy=1", "unknown option", "'--zerocopy=1'");
+	bad("io", "-tUDP_STREAM -- -m 8", "-m", "8 is not a UDP_STREAM message size; expected 16 to 65507");
+	ok("io", "-tUDP_STREAM -- -m 16", &o);
+	ok("streams", "--streams 8 --threads 2,4 --cpus 0,1 -- --remote-cpus 1", &o);
+	CHECK_INT("streams", o.spec.streams, 8);
+	CHECK_INT("streams", o.spec.local_threads, 2);
+	CHECK_INT("streams", o.spec.remote_threads, 4);
+	CHECK_STR("streams", o.spec.local_cpus, "0,1");
+	CHECK_STR("streams", o.spec.remote_cpus, "1");
+	ok("streams", "--streams=3 --threads=3", &o);
+	CHECK_INT("streams", o.spec.remote_threads, 3);
+	bad("streams", "--streams", "--streams", "needs a value");
+	bad("streams", "--cpus 0,,1", "--cpus", "'0,,1'");
 }
 
 static void test_sizes(void)

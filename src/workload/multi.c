@@ -1,0 +1,389 @@
+/* multi: the epoll worker threads of a multi-stream run; see multi.h.
+ *
+ * Sockets are non-blocking and level-triggered; a ready flow gets a bounded number of
+ * calls per wake-up so that one fast flow cannot starve the others of its thread. The
+ * deadline bounds every epoll_wait, so no thread sleeps past the end of the test. */
+#include "workload/multi.h"
+
+#include "util/affinity.h"
+#include "util/clock.h"
+#include "util/err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define CALLS_PER_WAKE 16
+#define EVENTS 64
+
+enum flow_phase { PH_SEND, PH_DRAIN, PH_RECV, PH_DONE, PH_FAILED };
+
+static bool active(enum flow_phase ph)
+{
+	return ph == PH_SEND || ph == PH_DRAIN || ph == PH_RECV;
+}
+
+struct flow {
+	ws_tcpio io;
+	enum flow_phase phase;
+	uint64_t moved, calls, limit;
+	int64_t last_progress, end_ns;
+	int error;
+	char why[80];
+};
+
+/* A barrier whose party count can shrink: if a worker thread cannot be created, the main
+ * thread lowers the count instead of leaving the started ones parked forever. */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned parties, arrived, generation;
+};
+
+static void gate_wait(struct gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	unsigned gen = g->generation;
+	if (++g->arrived >= g->parties) {
+		g->arrived = 0;
+		g->generation++;
+		pthread_cond_broadcast(&g->cv);
+	} else {
+		while (gen == g->generation)
+			pthread_cond_wait(&g->cv, &g->mu);
+	}
+	pthread_mutex_unlock(&g->mu);
+}
+
+struct worker {
+	const ws_multi_params *p;
+	uint32_t id;
+	pthread_t thread;
+	struct gate *barrier;
+	struct flow *flows; /* all flows; this worker touches those with i % nthreads == id */
+	char *buf;
+	int64_t t0;
+	int64_t user_ns, sys_ns;
+	int cpu;
+	uint32_t nmine;
+	ws_err err;         /* set when the thread could not start (pinning, epoll) */
+};
+
+static void thread_cpu(int64_t *user, int64_t *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = (int64_t)ru.ru_utime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (int64_t)ru.ru_stime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+static void fail_flow(struct flow *f, int ep, int fd, int code, const char *why)
+{
+	f->phase = PH_FAILED;
+	f->error = code < 0 ? code : -code;
+	f->end_ns = ws_clock_ns();
+	snprintf(f->why, sizeof(f->why), "%s", why);
+	epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+}
+
+static void finish_flow(struct flow *f, int ep, int fd)
+{
+	f->phase = PH_DONE;
+	f->end_ns = ws_clock_ns();
+	epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/* The sender's deadline (or byte share) is reached: half-close, then wait for EOF. */
+static void start_drain(struct flow *f, uint32_t i, int ep, int fd)
+{
+	ws_err e;
+	if (ws_tcpio_tx_finish(&f->io, ws_clock_ns() + WS_NS_PER_SEC, &e) < 0 || shutdown(fd, SHUT_WR) < 0) {
+		fail_flow(f, ep, fd, -EIO, "could not finish sending");
+		return;
+	}
+	f->phase = PH_DRAIN;
+	f->last_progress = ws_clock_ns();
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
+	epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
+}
+
+static void on_send_ready(struct worker *w, uint32_t i, int ep, int64_t now, bool past_deadline)
+{
+	const ws_multi_params *p = w->p;
+	struct flow *f = &w->flows[i];
+	int fd = p->fds[i];
+	for (int k = 0; k < CALLS_PER_WAKE && f->phase == PH_SEND; k++) {
+		size_t n = p->send_size;
+		if (p->end == WS_END_BYTES && f->limit - f->moved < n)
+			n = (size_t)(f->limit - f->moved);
+		if (past_deadline || n == 0) {
+			start_drain(f, i, ep, fd);
+			return;
+		}
+		ssize_t r = ws_tcpio_send(&f->io, n);
+		if (r > 0) {
+			f->moved += (uint64_t)r;
+			f->calls++;
+			f->last_progress = now;
+			continue;
+		}
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		char why[80];
+		snprintf(why, sizeof(why), "%.20s: %.56s", ws_tcpio_tx_name(&f->io),
+			 f->io.note[0] ? f->io.note : strerror(errno));
+		fail_flow(f, ep, fd, -errno, why);
+		return;
+	}
+}
+
+static void on_recv_ready(struct worker *w, uint32_t i, int ep, int64_t now)
+{
+	const ws_multi_params *p = w->p;
+	struct flow *f = &w->flows[i];
+	int fd = p->fds[i];
+	size_t n = w->p->sender ? p->send_size : p->recv_size;
+	for (int k = 0; k < CALLS_PER_WAKE; k++) {
+		ssize_t r = ws_tcpio_recv(&f->io, n);
+		if (r > 0) {
+			if (!w->p->sender) {
+				f->moved += (uint64_t)r;
+				f->calls++;
+			}
+			f->last_progress = now;
+			continue;
+		}
+		if (r == 0) {
+			if (!w->p->sender)
+				shutdown(fd, SHUT_WR); /* ends the sender's drain for this flow */
+			finish_flow(f, ep, fd);
+			return;
+		}
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			return;
+		char why[80];
+		snprintf(why, sizeof(why), "%.20s: %.56s", ws_tcpio_rx_name(&f->io), strerror(errno));
+		fail_flow(f, ep, fd, -errno, why);
+		return;
+	}
+}
+
+static int setup_flows(struct worker *w, int ep)
+{
+	const ws_multi_params *p = w->p;
+	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
+		struct flow *f = &w->flows[i];
+		int fd = p->fds[i];
+		f->phase = p->sender ? PH_SEND : PH_RECV;
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		int rc = p->sender ? ws_tcpio_tx_open(&f->io, fd, p->tx, w->buf, p->file_fd, &w->err)
+				   : ws_tcpio_rx_open(&f->io, fd, p->rx, w->buf, &w->err);
+		if (rc < 0)
+			return rc;
+		struct epoll_event ev = {.events = p->sender ? EPOLLOUT : EPOLLIN, .data.u32 = i};
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+			return ws_err_errno(&w->err, "epoll_ctl for flow %u", i);
+		w->nmine++;
+	}
+	return 0;
+}
+
+static uint32_t count_active(const struct worker *w)
+{
+	uint32_t n = 0;
+	for (uint32_t i = w->id; i < w->p->nflows; i += w->p->nthreads)
+		n += active(w->flows[i].phase);
+	return n;
+}
+
+/* Flows that moved nothing for stall_ns fail, so a dead peer cannot hold the run. */
+static void check_stalls(struct worker *w, int ep, int64_t now)
+{
+	for (uint32_t i = w->id; i < w->p->nflows; i += w->p->nthreads) {
+		struct flow *f = &w->flows[i];
+		if (active(f->phase) && now - f->last_progress > w->p->stall_ns)
+			fail_flow(f, ep, w->p->fds[i], -ETIMEDOUT, "moved no data for the stall timeout");
+	}
+}
+
+static void run_loop(struct worker *w, int ep)
+{
+	const ws_multi_params *p = w->p;
+	int64_t deadline = w->t0 + p->duration_ns;
+	struct epoll_event ev[EVENTS];
+	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
+		w->flows[i].last_progress = w->t0;
+	int64_t next_stall_check = w->t0 + WS_NS_PER_SEC;
+	while (count_active(w) > 0) {
+		int64_t now = ws_clock_ns();
+		bool past = p->end == WS_END_TIME && now >= deadline;
+		int ms = past || p->end != WS_END_TIME ? 100 : ws_clock_ms_until(deadline);
+		if (ms > 100)
+			ms = 100;
+		int n = epoll_wait(ep, ev, EVENTS, ms);
+		now = ws_clock_ns();
+		past = p->end == WS_END_TIME && now >= deadline;
+		for (int k = 0; k < n; k++) {
+			uint32_t i = ev[k].data.u32;
+			struct flow *f = &w->flows[i];
+			if (f->phase == PH_SEND)
+				on_send_ready(w, i, ep, now, past);
+			else if (f->phase == PH_DRAIN || f->phase == PH_RECV)
+				on_recv_ready(w, i, ep, now);
+		}
+		if (past && p->sender) /* flows that were not writable at the deadline */
+			for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
+				if (w->flows[i].phase == PH_SEND)
+					on_send_ready(w, i, ep, now, true);
+		if (now >= next_stall_check) {
+			check_stalls(w, ep, now);
+			next_stall_check = now + WS_NS_PER_SEC;
+		}
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const ws_multi_params *p = w->p;
+	w->cpu = p->ncpus > 0 ? p->cpus[w->id % (uint32_t)p->ncpus] : -1;
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	size_t bsz = p->send_size > p->recv_size ? p->send_size : p->recv_size;
+	w->buf = malloc(bsz ? bsz : 1);
+	if (w->buf)
+		memset(w->buf, 0x5a, bsz);
+	if (ep < 0 || !w->buf)
+		ws_err_set(&w->err, ENOMEM, "worker %u could not start", w->id);
+	else if (w->cpu >= 0)
+		ws_affinity_pin_self(w->cpu, &w->err);
+	if (w->err.code == 0)
+		setup_flows(w, ep);
+	gate_wait(w->barrier);
+	/* A second barrier lets the main thread see every start-up error before any data. */
+	gate_wait(w->barrier);
+	int64_t u0, s0, u1, s1;
+	thread_cpu(&u0, &s0);
+	w->t0 = ws_clock_ns();
+	if (w->err.code == 0)
+		run_loop(w, ep);
+	thread_cpu(&u1, &s1);
+	w->user_ns = u1 - u0;
+	w->sys_ns = s1 - s0;
+	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
+		ws_tcpio_close(&w->flows[i].io);
+	if (ep >= 0)
+		close(ep);
+	free(w->buf);
+	return NULL;
+}
+
+/* Returns how many threads started; on a failure the gate counts only those. */
+static uint32_t start_workers(const ws_multi_params *p, struct worker *w, struct flow *flows,
+			      struct gate *g, ws_err *err)
+{
+	for (uint32_t t = 0; t < p->nthreads; t++) {
+		w[t] = (struct worker){.p = p, .id = t, .barrier = g, .flows = flows};
+		if (pthread_create(&w[t].thread, NULL, worker_main, &w[t]) != 0) {
+			pthread_mutex_lock(&g->mu);
+			g->parties = t + 1;
+			pthread_mutex_unlock(&g->mu);
+			ws_err_set(err, EAGAIN, "could not start worker thread %u of %u", t, p->nthreads);
+			return t;
+		}
+	}
+	return p->nthreads;
+}
+
+static void collect(const ws_multi_params *p, struct worker *w, struct flow *flows, int64_t t0,
+		    ws_side_result *res)
+{
+	for (uint32_t i = 0; i < p->nflows; i++) {
+		ws_flow_result *fr = &res->flows[i];
+		struct flow *f = &flows[i];
+		fr->bytes = f->moved;
+		fr->calls = f->calls;
+		fr->elapsed_ns = (f->end_ns ? f->end_ns : ws_clock_ns()) - t0;
+		fr->thread = i % p->nthreads;
+		fr->error = f->phase == PH_FAILED ? f->error : 0;
+		snprintf(fr->why, sizeof(fr->why), "%s", f->phase == PH_FAILED ? f->why : "");
+		if (p->sender) {
+			res->bytes_sent += f->moved;
+			res->send_calls += f->calls;
+		} else {
+			res->bytes_recv += f->moved;
+			res->recv_calls += f->calls;
+		}
+		res->zc_sends += f->io.zc_sends;
+		res->zc_copied += f->io.zc_copied;
+	}
+	for (uint32_t t = 0; t < p->nthreads; t++) {
+		res->threads[t] = (ws_thread_result){.user_ns = w[t].user_ns, .sys_ns = w[t].sys_ns,
+						     .cpu = w[t].cpu, .flows = w[t].nmine};
+		res->thread_user_ns += w[t].user_ns;
+		res->thread_sys_ns += w[t].sys_ns;
+	}
+	const ws_tcpio *io0 = &flows[0].io;
+	snprintf(res->io_path, sizeof(res->io_path), "%s",
+		 p->sender ? ws_tcpio_tx_name(io0) : ws_tcpio_rx_name(io0));
+	snprintf(res->io_note, sizeof(res->io_note), "%s", io0->note);
+}
+
+int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
+{
+	struct flow *flows = calloc(p->nflows, sizeof(*flows));
+	struct worker *w = calloc(p->nthreads, sizeof(*w));
+	res->flows = calloc(p->nflows, sizeof(*res->flows));
+	res->threads = calloc(p->nthreads, sizeof(*res->threads));
+	if (!flows || !w || !res->flows || !res->threads) {
+		free(flows);
+		free(w);
+		ws_side_result_free(res);
+		return ws_err_set(err, ENOMEM, "no memory for %u flows", p->nflows);
+	}
+	res->nflows = p->nflows;
+	res->nthreads = p->nthreads;
+	for (uint32_t i = 0; i < p->nflows; i++)
+		flows[i].limit = p->byte_limit / p->nflows + (i < p->byte_limit % p->nflows ? 1 : 0);
+	struct gate g = {.parties = p->nthreads + 1};
+	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.cv, NULL);
+	ws_err_clear(err);
+	uint32_t started = start_workers(p, w, flows, &g, err);
+	int rc = err ? err->code : (started == p->nthreads ? 0 : -EAGAIN);
+	gate_wait(&g);
+	for (uint32_t t = 0; t < started && rc == 0; t++)
+		if (w[t].err.code) {
+			if (err)
+				*err = w[t].err;
+			rc = w[t].err.code;
+		}
+	if (rc < 0) /* tell every worker to skip the loop */
+		for (uint32_t t = 0; t < started; t++)
+			if (!w[t].err.code)
+				w[t].err.code = rc;
+	int64_t t0 = ws_clock_ns();
+	gate_wait(&g);
+	for (uint32_t t = 0; t < started; t++)
+		pthread_join(w[t].thread, NULL);
+	res->elapsed_ns = ws_clock_ns() - t0;
+	if (started == p->nthreads)
+		collect(p, w, flows, t0, res);
+	pthread_mutex_destroy(&g.mu);
+	pthread_cond_destroy(&g.cv);
+	uint32_t done = 0;
+	for (uint32_t i = 0; i < p->nflows; i++)
+		done += flows[i].phase == PH_DONE;
+	free(flows);
+	free(w);
+	if (rc == 0 && done == 0)
+		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", p->nflows,
+				res->flows[0].why);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* multi: many flows over a few threads, each thread an epoll loop over its share.
+ *
+ * netperf runs one connection per process and its users add up skewed numbers from
+ * copies started by hand; here all flows of a side start at one barrier and stop at one
+ * deadline, each worker thread owns the flows i with i % threads == its index, and the
+ * result keeps every flow's bytes and end time and every thread's CPU time. A flow that
+ * fails is recorded with its reason and the others carry on. The same loop is the sender
+ * (send until the deadline, half-close, wait for the peer's close) or the receiver (read
+ * until EOF, then half-close so the sender's drain ends). */
+#ifndef WS_WORKLOAD_MULTI_H
+#define WS_WORKLOAD_MULTI_H
+
+#include "ctl/spec.h"
+#include "net/tcpio.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ws_err;
+
+typedef struct ws_multi_params {
+	const int *fds;        /* connected TCP sockets, one per flow */
+	uint32_t nflows;
+	uint32_t nthreads;     /* 1..nflows */
+	const int *cpus;       /* pin thread t to cpus[t % ncpus]; NULL/0 = no pinning */
+	int ncpus;
+	bool sender;
+	uint32_t send_size, recv_size;
+	enum ws_end_kind end;  /* WS_END_TIME or WS_END_BYTES (the count is split over flows) */
+	int64_t duration_ns;
+	uint64_t byte_limit;
+	int64_t stall_ns;      /* a flow that moves nothing this long fails */
+	enum ws_tcp_tx tx;
+	int file_fd;
+	enum ws_tcp_rx rx;
+} ws_multi_params;
+
+/* Run the flows; fills res's totals, elapsed_ns (barrier to last flow's end), io_path,
+ * thread CPU sums, and allocates res->flows and res->threads. Returns 0 when at least one
+ * flow completed (failed flows are in res->flows), or an error when none could run. */
+int ws_multi_run(const ws_multi_params *p, ws_side_result *res, struct ws_err *err);
+
+#endif

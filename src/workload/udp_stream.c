@@ -1,0 +1,783 @@
+/* udp_stream: UDP_STREAM sender and receiver roles; see udp_stream.h.
+ *
+ * Both roles are one loop each around a chosen I/O path (sendmmsg/recvmmsg batches by
+ * default, plain send/recv with no_batch, UDP_SEGMENT on the sender with gso, UDP_GRO on
+ * the receiver with gro); a path the kernel refuses falls back to the batched one and the
+ * reason lands in io_note. The clock is read once per call, never per datagram. */
+#include "workload/udp_stream.h"
+
+#include "util/clock.h"
+#include "util/err.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+/* Older C library headers (the PowerPC cross toolchain) lack the UDP offload names. */
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+#if defined(__linux__) && defined(MSG_WAITFORONE)
+#define HAVE_MMSG 1
+#else
+#define HAVE_MMSG 0
+#endif
+
+#define HDR_VERSION 1
+#define CHECK_SALT 0x5753u
+#define ACK_LEN (WS_UDP_HDR_LEN + 8)
+
+#define TX_BATCH 64                  /* datagrams per sendmmsg */
+#define GSO_MAX_SEGS 64              /* the kernel's UDP_MAX_SEGMENTS */
+#define RX_BATCH_MAX 64
+#define RX_BATCH_BYTES (2u << 20)    /* receive buffers per batch, in all */
+#define RX_GRO_BUF 65536             /* a GRO receive can hold up to 64 KiB */
+#define WINDOW_MIN 16u
+#define WINDOW_MAX 65536u
+#define WINDOW_INITIAL TX_BATCH      /* until the receiver's first report */
+#define STALL_NS (10 * WS_NS_PER_SEC)
+#define PROBE_NS (200 * WS_NS_PER_MS)     /* window full and no report: send anyway */
+#define END_PHASE_NS (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
+#define RX_TIMEOUT_NS (100 * WS_NS_PER_MS)
+#define RX_GRACE_NS (500 * WS_NS_PER_MS)  /* past the expected end ... */
+#define RX_IDLE_NS (250 * WS_NS_PER_MS)   /* ... this long without a datagram ends */
+#define RX_BYTES_IDLE_NS (2 * WS_NS_PER_SEC)
+#define RX_FLOWING_NS (20 * WS_NS_PER_MS) /* data this recent: nap instead of blocking */
+#ifndef RX_NAP_NS
+#define RX_NAP_NS (250 * WS_NS_PER_US)
+#endif
+
+/* ---- header ------------------------------------------------------------------------ */
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* A ones'-complement sum of the first 14 bytes, salted: catches stray and torn datagrams. */
+static uint16_t hdr_check(const uint8_t *p)
+{
+	uint32_t sum = 0;
+	for (int i = 0; i < 14; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)(sum ^ CHECK_SALT);
+}
+
+void ws_udp_hdr_encode(uint8_t *p, const ws_udp_hdr *h)
+{
+	put_be64(p, h->seq);
+	p[8] = (uint8_t)(h->tag >> 24);
+	p[9] = (uint8_t)(h->tag >> 16);
+	p[10] = (uint8_t)(h->tag >> 8);
+	p[11] = (uint8_t)h->tag;
+	p[12] = h->kind;
+	p[13] = HDR_VERSION;
+	uint16_t c = hdr_check(p);
+	p[14] = (uint8_t)(c >> 8);
+	p[15] = (uint8_t)c;
+}
+
+int ws_udp_hdr_decode(const uint8_t *p, size_t len, uint32_t tag, ws_udp_hdr *h)
+{
+	if (len < WS_UDP_HDR_LEN || p[13] != HDR_VERSION || p[12] > WS_UDP_END_ACK)
+		return -1;
+	if (hdr_check(p) != (uint16_t)(p[14] << 8 | p[15]))
+		return -1;
+	uint32_t t = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
+	if (t != tag)
+		return -1;
+	h->seq = get_be64(p);
+	h->tag = t;
+	h->kind = p[12];
+	return 0;
+}
+
+uint32_t ws_udp_tag(uint16_t sender_port, uint16_t receiver_port)
+{
+	uint32_t x = ((uint32_t)sender_port << 16 | receiver_port) ^ 0x57535544u; /* "WSUD" */
+	x *= 2654435761u;
+	return x ^ (x >> 15);
+}
+
+/* ---- receiver accounting ----------------------------------------------------------- */
+
+#define WIN_WORDS (WS_UDP_WINDOW / 64)
+
+static bool bit_test(const ws_udp_acct *a, uint64_t seq)
+{
+	return (a->bits[(seq / 64) % WIN_WORDS] >> (seq % 64)) & 1u;
+}
+
+static void bit_set(ws_udp_acct *a, uint64_t seq)
+{
+	a->bits[(seq / 64) % WIN_WORDS] |= 1ull << (seq % 64);
+}
+
+static void bit_clear(ws_udp_acct *a, uint64_t seq)
+{
+	a->bits[(seq / 64) % WIN_WORDS] &= ~(1ull << (seq % 64));
+}
+
+void ws_udp_acct_init(ws_udp_acct *a, uint32_t tag)
+{
+	memset(a, 0, sizeof(*a));
+	a->tag = tag;
+}
+
+static void account_data(ws_udp_acct *a, uint64_t seq, size_t len)
+{
+	if (seq >= a->head) {
+		/* Slide the window: the slots of the new numbers drop their old meaning. */
+		if (seq - a->head >= WS_UDP_WINDOW)
+			memset(a->bits, 0, sizeof(a->bits));
+		else
+			for (uint64_t s = a->head; s <= seq; s++)
+				bit_clear(a, s);
+		a->head = seq + 1;
+	} else if (a->head - seq <= WS_UDP_WINDOW && bit_test(a, seq)) {
+		a->dup++;
+		return;
+	} else {
+		a->reordered++;
+	}
+	bit_set(a, seq);
+	a->unique++;
+	a->bytes += len;
+}
+
+int ws_udp_acct_feed(ws_udp_acct *a, const void *dgram, size_t len)
+{
+	ws_udp_hdr h;
+	if (ws_udp_hdr_decode(dgram, len, a->tag, &h) < 0) {
+		a->bad++;
+		return -1;
+	}
+	if (h.kind == WS_UDP_END) {
+		if (!a->end_seen || h.seq > a->end_total)
+			a->end_total = h.seq;
+		a->end_seen = true;
+	} else if (h.kind == WS_UDP_DATA) {
+		account_data(a, h.seq, len);
+	}
+	return h.kind;
+}
+
+uint64_t ws_udp_acct_lost(const ws_udp_acct *a)
+{
+	uint64_t expected = a->end_seen ? a->end_total : a->head;
+	return expected > a->unique ? expected - a->unique : 0;
+}
+
+int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size, ws_err *err)
+{
+	uint32_t s = spec->send_size;
+	if (s == 0)
+		s = sndbuf_set > WS_UDP_MAX_MSG || sndbuf_set == 0 ? WS_UDP_MAX_MSG : sndbuf_set;
+	if (s < WS_UDP_MIN_MSG || s > WS_UDP_MAX_MSG)
+		return ws_err_set(err, WS_E_INVAL,
+				  "UDP_STREAM message size %u is out of range; expected %d to %d bytes "
+				  "(warpspeed's %d-byte sequence header up to the largest UDP payload)",
+				  s, WS_UDP_MIN_MSG, WS_UDP_MAX_MSG, WS_UDP_HDR_LEN);
+	*size = s;
+	return 0;
+}
+
+/* ---- sender ------------------------------------------------------------------------ */
+
+enum tx_path { TX_MMSG, TX_PLAIN, TX_GSO };
+
+typedef struct udp_tx {
+	int fd;
+	uint32_t size, tag;
+	enum tx_path path;
+	uint8_t *payload;  /* one message; TX_PLAIN writes its header into the first bytes */
+	uint8_t *gso_buf;  /* gso_segs messages back to back, each with its own header */
+	uint32_t gso_segs;
+#if HAVE_MMSG
+	uint8_t hdrs[TX_BATCH][WS_UDP_HDR_LEN];
+	struct iovec iov[TX_BATCH][2];
+	struct mmsghdr msgs[TX_BATCH];
+#endif
+	uint64_t seq;      /* data datagrams sent */
+	uint64_t acked;    /* the receiver's head at its last report */
+	uint64_t window;
+	int64_t last_report_ns;
+	bool end_acked, refused;
+	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
+	ws_side_result *res;
+} udp_tx;
+
+static uint8_t *alloc_pattern(size_t n)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 4096, n ? n : 1) != 0)
+		return NULL;
+	/* A fixed pattern, not zeros, so nothing on the path can shortcut the copy. */
+	for (size_t i = 0; i < n; i++)
+		((uint8_t *)p)[i] = (uint8_t)(i * 131u + 7u);
+	return p;
+}
+
+__attribute__((format(printf, 2, 3))) static void note(ws_side_result *res, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(res->io_note, sizeof(res->io_note), fmt, ap);
+	va_end(ap);
+}
+
+static enum tx_path default_tx_path(const ws_test_spec *spec, ws_side_result *res)
+{
+	if (spec->no_batch || !HAVE_MMSG) {
+		if (!spec->no_batch)
+			note(res, "%s", "sendmmsg is not in this build; used send");
+		return TX_PLAIN;
+	}
+	return TX_MMSG;
+}
+
+/* UDP_SEGMENT with segments of the message size, or the default path with a note. */
+static int tx_try_gso(udp_tx *t, const ws_test_spec *spec, ws_err *err)
+{
+	uint32_t segs = WS_UDP_MAX_MSG / t->size;
+	if (segs > GSO_MAX_SEGS)
+		segs = GSO_MAX_SEGS;
+	if (segs < 2) {
+		note(t->res, "%s", "UDP_SEGMENT skipped: a message this large leaves no room for two in 64 KiB");
+		t->path = default_tx_path(spec, t->res);
+		return 0;
+	}
+	int v = (int)t->size;
+	if (setsockopt(t->fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)) < 0) {
+		note(t->res, "UDP_SEGMENT refused by the kernel (%s); fell back", strerror(errno));
+		t->path = default_tx_path(spec, t->res);
+		return 0;
+	}
+	t->gso_buf = alloc_pattern((size_t)segs * t->size);
+	if (!t->gso_buf)
+		return ws_err_set(err, ENOMEM, "no memory for a %u-byte UDP_SEGMENT buffer", segs * t->size);
+	t->gso_segs = segs;
+	t->path = TX_GSO;
+	return 0;
+}
+
+static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+{
+	t->fd = fd;
+	t->res = res;
+	t->window = WINDOW_INITIAL;
+	t->last_report_ns = ws_clock_ns();
+	int rc = ws_udp_msg_size(spec, res->sndbuf_set, &t->size, err);
+	if (rc < 0)
+		return rc;
+	int one = 1;
+	if (!spec->udp_route) {
+		if (setsockopt(fd, SOL_SOCKET, SO_DONTROUTE, &one, sizeof(one)) < 0)
+			return ws_err_errno(err, "setsockopt SO_DONTROUTE on the UDP data socket");
+		t->dontroute_probe = true;
+	}
+	struct sockaddr_storage me = {0}, peer = {0}; /* AF_UNIX pairs have no ports */
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+	getsockname(fd, (struct sockaddr *)&me, &ml);
+	getpeername(fd, (struct sockaddr *)&peer, &pl);
+	/* sin_port and sin6_port sit at the same offset */
+	t->tag = ws_udp_tag(ntohs(((struct sockaddr_in *)&me)->sin_port),
+			    ntohs(((struct sockaddr_in *)&peer)->sin_port));
+	t->payload = alloc_pattern(t->size);
+	if (!t->payload)
+		return ws_err_set(err, ENOMEM, "no memory for a %u-byte message", t->size);
+	if (spec->gso)
+		rc = tx_try_gso(t, spec, err);
+	else
+		t->path = default_tx_path(spec, res);
+#if HAVE_MMSG
+	for (int i = 0; i < TX_BATCH; i++) {
+		t->iov[i][0] = (struct iovec){t->hdrs[i], WS_UDP_HDR_LEN};
+		t->iov[i][1] = (struct iovec){t->payload + WS_UDP_HDR_LEN, t->size - WS_UDP_HDR_LEN};
+		t->msgs[i].msg_hdr = (struct msghdr){.msg_iov = t->iov[i], .msg_iovlen = 2};
+	}
+#endif
+	return rc;
+}
+
+static const char *tx_path_name(enum tx_path p)
+{
+	return p == TX_GSO ? "sendmsg+UDP_SEGMENT" : p == TX_MMSG ? "sendmmsg" : "send";
+}
+
+/* One call on the current path for up to n datagrams; returns how many left, or -1. */
+static int tx_send(udp_tx *t, uint32_t n)
+{
+	ws_udp_hdr h = {t->seq, t->tag, WS_UDP_DATA};
+	t->res->send_calls++;
+	if (t->path == TX_GSO) {
+		uint32_t k = n < t->gso_segs ? n : t->gso_segs;
+		for (uint32_t i = 0; i < k; i++, h.seq++)
+			ws_udp_hdr_encode(t->gso_buf + (size_t)i * t->size, &h);
+		ssize_t r = send(t->fd, t->gso_buf, (size_t)k * t->size, 0);
+		return r < 0 ? -1 : (int)k;
+	}
+#if HAVE_MMSG
+	if (t->path == TX_MMSG) {
+		uint32_t k = n < TX_BATCH ? n : TX_BATCH;
+		for (uint32_t i = 0; i < k; i++, h.seq++)
+			ws_udp_hdr_encode(t->hdrs[i], &h);
+		return sendmmsg(t->fd, t->msgs, k, 0);
+	}
+#endif
+	ws_udp_hdr_encode(t->payload, &h);
+	return send(t->fd, t->payload, t->size, 0) < 0 ? -1 : 1;
+}
+
+/* Read the receiver's reports; wait up to wait_ms for the first when asked. */
+static void tx_read_reports(udp_tx *t, int wait_ms)
+{
+	if (wait_ms > 0) {
+		struct pollfd pfd = {.fd = t->fd, .events = POLLIN};
+		if (poll(&pfd, 1, wait_ms) <= 0)
+			return;
+	}
+	uint8_t buf[64];
+	for (;;) {
+		ssize_t r = recv(t->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ECONNREFUSED) {
+				/* an ICMP error for an earlier send: that send was refused */
+				t->res->send_errors++;
+				t->refused = true;
+			}
+			return;
+		}
+		ws_udp_hdr h;
+		if (ws_udp_hdr_decode(buf, (size_t)r, t->tag, &h) < 0) {
+			t->res->bad_dgrams++;
+			continue;
+		}
+		if (h.kind == WS_UDP_END_ACK) {
+			t->end_acked = true;
+		} else if (h.kind == WS_UDP_ACK && r >= ACK_LEN) {
+			uint64_t w = get_be64(buf + WS_UDP_HDR_LEN);
+			t->window = w < WINDOW_MIN ? WINDOW_MIN : w > WINDOW_MAX ? WINDOW_MAX : w;
+			if (h.seq > t->acked)
+				t->acked = h.seq > t->seq ? t->seq : h.seq;
+			t->last_report_ns = ws_clock_ns();
+		}
+	}
+}
+
+/* How many datagrams the window lets out now (0: wait for a report). */
+static uint32_t tx_window_room(udp_tx *t, int64_t now)
+{
+	uint64_t ahead = t->seq - t->acked;
+	if (ahead > t->window / 2) {
+		tx_read_reports(t, 0);
+		ahead = t->seq - t->acked;
+	}
+	if (ahead < t->window)
+		return t->window - ahead > TX_BATCH ? TX_BATCH : (uint32_t)(t->window - ahead);
+	if (now - t->last_report_ns >= PROBE_NS) {
+		/* Reports lost or the receiver is gone: let one batch through, never stall. */
+		t->last_report_ns = now;
+		return TX_BATCH;
+	}
+	tx_read_reports(t, 1);
+	return 0;
+}
+
+/* netperf keeps SO_DONTROUTE for the whole test so that a UDP flood cannot leave the local
+ * network. The first datagram has now proven the peer on-link under it; keeping it would
+ * cost a route lookup per datagram (a socket with SO_DONTROUTE never uses its connected
+ * route cache; about a third of the send rate on loopback), so it is cleared. */
+static void tx_route_proven(udp_tx *t)
+{
+	int zero = 0;
+	setsockopt(t->fd, SOL_SOCKET, SO_DONTROUTE, &zero, sizeof(zero));
+	t->dontroute_probe = false;
+}
+
+/* A failed send: counted and survived, a fallback, or the end of the role. */
+static int tx_failed(udp_tx *t, const ws_test_spec *spec, int64_t last_progress, ws_err *err)
+{
+	int e = errno;
+	if (e == EINTR)
+		return 0;
+	if (e == ENOBUFS || e == ECONNREFUSED) {
+		t->res->send_errors++;
+		if (e == ENOBUFS)
+			ws_clock_sleep_ns(20000); /* the device queue is full: let it drain */
+		return 0;
+	}
+	if (e == EAGAIN || e == EWOULDBLOCK) {
+		if (ws_clock_ns() - last_progress >= STALL_NS)
+			return ws_err_set(err, WS_E_TIMEDOUT, "the UDP sender could not send for %.0f s",
+					  (double)STALL_NS / WS_NS_PER_SEC);
+		return 0;
+	}
+	if (t->path == TX_GSO && (e == EINVAL || e == EOPNOTSUPP || e == EIO)) {
+		int zero = 0;
+		setsockopt(t->fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+		note(t->res, "UDP_SEGMENT send failed (%s); fell back", strerror(e));
+		t->path = default_tx_path(spec, t->res);
+		return 0;
+	}
+	if (t->path == TX_MMSG && e == ENOSYS) {
+		note(t->res, "%s", "sendmmsg is not supported by this kernel; used send");
+		t->path = TX_PLAIN;
+		return 0;
+	}
+	if (t->dontroute_probe && e == ENETUNREACH)
+		return ws_err_set(err, WS_E_INVAL,
+				  "the UDP_STREAM peer is not on a directly connected network (SO_DONTROUTE, "
+				  "netperf's default); add --route to let the datagrams be routed");
+	errno = e;
+	return ws_err_errno(err, "%s of a %u-byte datagram on the UDP data socket",
+			    tx_path_name(t->path), t->size);
+}
+
+/* END markers, spaced 1, 2, 4 ... 100 ms, until the receiver confirms or gives up. */
+static void tx_end(udp_tx *t)
+{
+	uint8_t buf[WS_UDP_HDR_LEN];
+	ws_udp_hdr h = {t->seq, t->tag, WS_UDP_END};
+	ws_udp_hdr_encode(buf, &h);
+	int64_t start = ws_clock_ns();
+	int gap_ms = 1;
+	while (!t->end_acked && !t->refused && ws_clock_ns() - start < END_PHASE_NS) {
+		send(t->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		tx_read_reports(t, gap_ms);
+		gap_ms = gap_ms * 2 > 100 ? 100 : gap_ms * 2;
+	}
+}
+
+static int udp_send_role(const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+{
+	udp_tx *t = calloc(1, sizeof(*t));
+	if (!t)
+		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
+	int rc = tx_setup(t, spec, fd, res, err);
+	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
+	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	bool by_bytes = spec->end == WS_END_BYTES;
+	uint64_t limit = by_bytes && t->size ? (spec->end_count + t->size - 1) / t->size : 0;
+	while (rc == 0) {
+		if (by_bytes ? t->seq >= limit : now >= deadline)
+			break;
+		uint32_t n = tx_window_room(t, now);
+		if (by_bytes && n > limit - t->seq)
+			n = (uint32_t)(limit - t->seq);
+		int sent = n ? tx_send(t, n) : 0;
+		if (n && sent < 0)
+			rc = tx_failed(t, spec, last, err);
+		now = ws_clock_ns();
+		if (sent > 0) {
+			t->seq += (uint64_t)sent;
+			last = now;
+			if (t->dontroute_probe)
+				tx_route_proven(t);
+		}
+	}
+	res->elapsed_ns = last - t0;
+	if (rc == 0)
+		tx_end(t);
+	res->send_size = t->size;
+	res->dgrams_sent = t->seq;
+	res->bytes_sent = t->seq * t->size;
+	snprintf(res->io_path, sizeof(res->io_path), "%s", tx_path_name(t->path));
+	free(t->payload);
+	free(t->gso_buf);
+	free(t);
+	return rc;
+}
+
+/* ---- receiver ---------------------------------------------------------------------- */
+
+union rx_ctrl {
+	char buf[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+typedef struct udp_rx {
+	int fd;
+	bool gro;
+	uint32_t nmsg;
+	size_t bufsize;
+	uint8_t *bufs;
+	struct iovec *iov;
+	union rx_ctrl *ctrl;
+#if HAVE_MMSG
+	struct mmsghdr *msgs;
+#else
+	struct msghdr *msgs;
+#endif
+	ws_udp_acct acct;
+	uint64_t window, reported;
+	bool any;
+	int64_t first_ns, last_ns;
+} udp_rx;
+
+/* Datagrams that half the receive buffer holds, from the kernel's per-datagram charge. */
+static uint64_t rx_window(uint32_t rcvbuf, uint32_t size)
+{
+	uint64_t charge = 4096 + (uint64_t)size;
+	if (size <= 16384) {
+		charge = 1024;
+		while (charge < size + 512u)
+			charge <<= 1;
+		charge += 256;
+	}
+	uint64_t w = (rcvbuf ? rcvbuf : 212992u) / 2 / charge;
+	return w < WINDOW_MIN ? WINDOW_MIN : w > WINDOW_MAX ? WINDOW_MAX : w;
+}
+
+static int rx_alloc(udp_rx *r, ws_err *err)
+{
+	r->bufs = alloc_pattern(r->bufsize * r->nmsg);
+	r->iov = calloc(r->nmsg, sizeof(*r->iov));
+	r->ctrl = calloc(r->nmsg, sizeof(*r->ctrl));
+	r->msgs = calloc(r->nmsg, sizeof(*r->msgs));
+	if (!r->bufs || !r->iov || !r->ctrl || !r->msgs)
+		return ws_err_set(err, ENOMEM, "no memory for %u receive buffers of %zu bytes", r->nmsg,
+				  r->bufsize);
+	return 0;
+}
+
+static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+{
+	r->fd = fd;
+	struct sockaddr_storage me = {0}, peer = {0}; /* AF_UNIX pairs have no ports */
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+	getsockname(fd, (struct sockaddr *)&me, &ml);
+	getpeername(fd, (struct sockaddr *)&peer, &pl);
+	ws_udp_acct_init(&r->acct, ws_udp_tag(ntohs(((struct sockaddr_in *)&peer)->sin_port),
+					      ntohs(((struct sockaddr_in *)&me)->sin_port)));
+	uint32_t size = spec->send_size ? spec->send_size : WS_UDP_MAX_MSG;
+	if (spec->send_size && (size < WS_UDP_MIN_MSG || size > WS_UDP_MAX_MSG))
+		return ws_udp_msg_size(spec, 0, &size, err);
+	int one = 1;
+	if (spec->gro) {
+		if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
+			r->gro = true;
+		else
+			note(res, "UDP_GRO refused by the kernel (%s); fell back", strerror(errno));
+	}
+	r->bufsize = r->gro ? RX_GRO_BUF : size;
+	r->nmsg = 1;
+	if (!spec->no_batch && HAVE_MMSG) {
+		r->nmsg = RX_BATCH_BYTES / (uint32_t)r->bufsize;
+		r->nmsg = r->nmsg < 8 ? 8 : r->nmsg > RX_BATCH_MAX ? RX_BATCH_MAX : r->nmsg;
+	} else if (!spec->no_batch) {
+		note(res, "%s", "recvmmsg is not in this build; used recv");
+	}
+	r->window = rx_window(res->rcvbuf_set, size);
+	/* Short timeouts: the end-of-test idle check needs a finer tick than run.c's second. */
+	struct timeval tv = {0, RX_TIMEOUT_NS / 1000};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	int rc = rx_alloc(r, err);
+	for (uint32_t i = 0; rc == 0 && i < r->nmsg; i++)
+		r->iov[i] = (struct iovec){r->bufs + i * r->bufsize, r->bufsize};
+	res->recv_size = (uint32_t)r->bufsize;
+	snprintf(res->io_path, sizeof(res->io_path), "%s%s", r->nmsg > 1 ? "recvmmsg" : "recv",
+		 r->gro ? "+UDP_GRO" : "");
+	return rc;
+}
+
+static struct msghdr *rx_hdr(udp_rx *r, uint32_t i)
+{
+#if HAVE_MMSG
+	return &r->msgs[i].msg_hdr;
+#else
+	return &r->msgs[i];
+#endif
+}
+
+/* One receive call; returns datagrams received, or -1 with errno (EAGAIN: nothing came
+ * within the socket timeout, or at once with MSG_DONTWAIT in flags). */
+static int rx_receive(udp_rx *r, unsigned *lens, int flags)
+{
+	for (uint32_t i = 0; i < r->nmsg; i++) {
+		struct msghdr *m = rx_hdr(r, i);
+		*m = (struct msghdr){.msg_iov = &r->iov[i], .msg_iovlen = 1};
+		if (r->gro) {
+			m->msg_control = r->ctrl[i].buf;
+			m->msg_controllen = sizeof(r->ctrl[i].buf);
+		}
+	}
+#if HAVE_MMSG
+	if (r->nmsg > 1) {
+		int n = recvmmsg(r->fd, r->msgs, r->nmsg, flags | MSG_WAITFORONE, NULL);
+		for (int i = 0; i < n; i++)
+			lens[i] = r->msgs[i].msg_len;
+		return n;
+	}
+#endif
+	ssize_t n = recvmsg(r->fd, rx_hdr(r, 0), flags);
+	if (n < 0)
+		return -1;
+	lens[0] = (unsigned)n;
+	return 1;
+}
+
+static int gro_size(struct msghdr *m)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c))
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+			int v;
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+			return v;
+		}
+	return 0;
+}
+
+/* Account datagram i (walking its GRO segments); true when it held an END marker. */
+static bool rx_account(udp_rx *r, uint32_t i, unsigned len)
+{
+	struct msghdr *m = rx_hdr(r, i);
+	const uint8_t *p = r->iov[i].iov_base;
+	if (m->msg_flags & MSG_TRUNC) {
+		r->acct.bad++;
+		return false;
+	}
+	int seg = r->gro ? gro_size(m) : 0;
+	if (seg <= 0 || len <= (unsigned)seg)
+		return ws_udp_acct_feed(&r->acct, p, len) == WS_UDP_END;
+	bool end = false;
+	for (unsigned off = 0; off < len; off += (unsigned)seg) {
+		unsigned n = len - off < (unsigned)seg ? len - off : (unsigned)seg;
+		end |= ws_udp_acct_feed(&r->acct, p + off, n) == WS_UDP_END;
+	}
+	return end;
+}
+
+static void rx_report(udp_rx *r, uint8_t kind, uint64_t seq)
+{
+	uint8_t buf[ACK_LEN];
+	ws_udp_hdr h = {seq, r->acct.tag, kind};
+	ws_udp_hdr_encode(buf, &h);
+	put_be64(buf + WS_UDP_HDR_LEN, r->window);
+	/* best effort: a lost report costs only pace, and the sender may be gone at the end */
+	send(r->fd, buf, kind == WS_UDP_ACK ? ACK_LEN : WS_UDP_HDR_LEN, MSG_DONTWAIT);
+}
+
+/* After a call that received nothing: true when the test is over by the idle rule. */
+static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, int64_t now,
+		       bool *done, ws_err *err)
+{
+	int64_t last = r->any ? r->last_ns : t0;
+	if (spec->end == WS_END_BYTES) {
+		if (r->any && now - last >= RX_BYTES_IDLE_NS)
+			*done = true;
+		else if (!r->any && now - t0 >= STALL_NS)
+			return ws_err_set(err, WS_E_TIMEDOUT, "no datagram from the UDP sender in %.0f s",
+					  (double)STALL_NS / WS_NS_PER_SEC);
+		return 0;
+	}
+	int64_t expected_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + RX_GRACE_NS;
+	if (now >= expected_end && now - last >= RX_IDLE_NS)
+		*done = true;
+	return 0;
+}
+
+static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_err *err)
+{
+	unsigned lens[RX_BATCH_MAX];
+	int64_t t0 = ws_clock_ns();
+	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + STALL_NS;
+	bool done = false;
+	int rc = 0;
+	while (!done && rc == 0) {
+		/* While datagrams flow, an empty queue means a short nap, not a blocking wait: a
+		 * receiver asleep on the socket makes the sender pay a wakeup per datagram. */
+		bool flowing = r->any && ws_clock_ns() - r->last_ns < RX_FLOWING_NS;
+		int n = rx_receive(r, lens, flowing ? MSG_DONTWAIT : 0);
+		if (n < 0 && flowing && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			ws_clock_sleep_ns(RX_NAP_NS);
+			continue;
+		}
+		int64_t now = ws_clock_ns();
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+		    errno != ECONNREFUSED)
+			return ws_err_errno(err, "receive on the UDP data socket");
+		if (n > 0) {
+			res->recv_calls++;
+			uint64_t before = r->acct.unique;
+			for (int i = 0; i < n; i++)
+				done |= rx_account(r, (uint32_t)i, lens[i]);
+			if (r->acct.unique != before) {
+				if (!r->any)
+					r->first_ns = now;
+				r->any = true;
+				r->last_ns = now;
+			}
+			if (r->acct.head - r->reported >= r->window / 8 || (r->reported == 0 && r->acct.head)) {
+				r->reported = r->acct.head;
+				rx_report(r, WS_UDP_ACK, r->acct.head);
+			}
+		} else {
+			rc = rx_idle_end(r, spec, t0, now, &done, err);
+		}
+		if (spec->end != WS_END_BYTES && now >= hard_end)
+			done = true;
+	}
+	if (r->acct.end_seen)
+		for (int i = 0; i < 3; i++)
+			rx_report(r, WS_UDP_END_ACK, r->acct.unique);
+	/* One datagram (or none) spans no interval: fall back to the role's own. */
+	res->elapsed_ns = r->acct.unique > 1 ? r->last_ns - r->first_ns : ws_clock_ns() - t0;
+	return rc;
+}
+
+static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+{
+	udp_rx *r = calloc(1, sizeof(*r));
+	if (!r)
+		return ws_err_set(err, ENOMEM, "no memory for the UDP receiver");
+	int rc = rx_setup(r, spec, fd, res, err);
+	if (rc == 0)
+		rc = rx_loop(r, spec, res, err);
+	res->dgrams_recv = r->acct.unique;
+	res->dgrams_lost = ws_udp_acct_lost(&r->acct);
+	res->dgrams_reordered = r->acct.reordered;
+	res->dgrams_dup = r->acct.dup;
+	res->bad_dgrams = r->acct.bad;
+	res->bytes_recv = r->acct.bytes;
+	free(r->bufs);
+	free(r->iov);
+	free(r->ctrl);
+	free(r->msgs);
+	free(r);
+	return rc;
+}
+
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, ws_side_result *res,
+		    ws_err *err)
+{
+	res->io_path[0] = res->io_note[0] = '\0';
+	res->send_size = res->recv_size = 0;
+	return sender ? udp_send_role(spec, fd, res, err) : udp_recv_role(spec, fd, res, err);
+}
