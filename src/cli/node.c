@@ -39,7 +39,7 @@ static const char usage[] =
 	"usage: warpspeed node [options]\n"
 	"  A WARP v3 board running WARPLab 7.7.1 (see docs/node.md).\n"
 	"  --id N              node ID, 0..65534 (default 0)\n"
-	"  --serial N          serial number, printed W3-a-%%05d, 0..99999 (default 6)\n"
+	"  --serial N          serial number, printed W3-a-%05d, 0..99999 (default 6)\n"
 	"  --bind ADDR         IPv4 address of the unicast socket (default any)\n"
 	"  --port P            unicast UDP port, 0 = ephemeral (default 9000)\n"
 	"  --bcast-port P|off  broadcast UDP port (default 10000)\n"

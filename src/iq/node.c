@@ -14,6 +14,7 @@
 #include "iq/wire.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "util/features.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1040,7 +1041,9 @@ int ws_node_create(const ws_node_config *c, ws_node **out, ws_err *err)
 		return ws_err_set(err, ENOMEM, "node: out of memory");
 	n->cfg = *c;
 	n->cfg.bind_addr = NULL;
-	n->gso = n->info.gso = c->gso && !c->pace_us;
+	/* The probe catches a kernel path that accepts UDP_SEGMENT but segments wrongly
+	 * (qemu-user on a big-endian guest passes the size unswapped). */
+	n->gso = n->info.gso = c->gso && !c->pace_us && ws_features_probe_udp_gso() == 1;
 	n->fd = n->bfd = n->efd = -1;
 	n->info.port = n->info.bcast_port = -1;
 	node_reset(n);

@@ -1,0 +1,300 @@
+/* iq_proxy: a UDP impairment proxy between an IQ host and a node, for the faults netem
+ * would give but this kernel lacks (reordering, duplication) and for deterministic loss.
+ *
+ * It listens on a loopback port for the host and relays each datagram to the node from one
+ * upstream socket, and each answer back to the last host address seen. Per direction, with
+ * a fixed seed (xorshift), it drops, duplicates, or holds a datagram back until the next
+ * one has passed (reordering; a held datagram is released after 2 ms at most), and can
+ * inject forged node answers (a corrupted copy with another seq, or from another node ID)
+ * that a correct host must count and ignore. --mute-after N stops relaying node answers
+ * after N of them, a node that stops answering mid-transfer. All static, so the unit test
+ * can include this file with IQ_PROXY_NO_MAIN and run the proxy in a thread.
+ *
+ * usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] [--dup PCT]
+ *                 [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N]
+ *                 [--dir both|up|down] [--mute-after N]
+ * Prints "iq_proxy: listening on 127.0.0.1:PORT" on stderr, counters on SIGTERM/SIGINT. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PX_SLOT 65536
+#define PX_HOLD_NS 2000000LL
+
+typedef struct px_cfg {
+	struct sockaddr_in node;
+	int listen_port;              /* 0 = ephemeral */
+	double loss, dup, reorder;    /* probabilities 0..1, per datagram */
+	double bad_seq, bad_id;       /* node->host only: forged copies */
+	int up, down;                 /* which directions are impaired */
+	uint64_t seed;
+	uint64_t mute_after;          /* 0 = never */
+} px_cfg;
+
+typedef struct px_dir {
+	uint64_t rng;
+	uint8_t held[PX_SLOT];
+	size_t held_len;
+	int64_t held_at;
+	uint64_t in, out, dropped, duped, reordered, forged;
+} px_dir;
+
+typedef struct px {
+	px_cfg cfg;
+	int hfd, nfd;                 /* host-facing, node-facing */
+	struct sockaddr_in host;
+	int have_host;
+	volatile int stop;
+	uint8_t buf[PX_SLOT];
+	px_dir d[2];                  /* 0 host->node, 1 node->host */
+} px;
+
+static int64_t px_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static double px_rand(px_dir *d)
+{
+	uint64_t x = d->rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	d->rng = x;
+	return (double)(x >> 11) / 9007199254740992.0;
+}
+
+static void px_bufs(int fd)
+{
+	int sz = 64 << 20;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof sz) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof sz) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
+}
+
+/* Opens both sockets; returns the listening port or -1. */
+static int px_open(px *p, const px_cfg *c)
+{
+	memset(p, 0, sizeof *p);
+	p->cfg = *c;
+	p->d[0].rng = c->seed * 2654435761u + 1;
+	p->d[1].rng = c->seed * 40503u + 7;
+	p->hfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	p->nfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (p->hfd < 0 || p->nfd < 0)
+		return -1;
+	px_bufs(p->hfd);
+	px_bufs(p->nfd);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->listen_port),
+				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof a;
+	if (bind(p->hfd, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    getsockname(p->hfd, (struct sockaddr *)&a, &sl) < 0 ||
+	    connect(p->nfd, (const struct sockaddr *)&c->node, sizeof c->node) < 0)
+		return -1;
+	return ntohs(a.sin_port);
+}
+
+static void px_close(px *p)
+{
+	if (p->hfd >= 0)
+		close(p->hfd);
+	if (p->nfd >= 0)
+		close(p->nfd);
+}
+
+static void px_emit(px *p, int dir, const uint8_t *b, size_t len)
+{
+	if (dir == 0)
+		send(p->nfd, b, len, 0);
+	else if (p->have_host)
+		sendto(p->hfd, b, len, 0, (const struct sockaddr *)&p->host, sizeof p->host);
+	p->d[dir].out++;
+}
+
+/* A forged answer: the datagram with its samples inverted and either the seq moved or
+ * the source node ID changed; a host that placed it would return wrong samples. */
+static void px_forge(px *p, const uint8_t *b, size_t len, int kind)
+{
+	uint8_t f[PX_SLOT];
+	memcpy(f, b, len);
+	for (size_t i = 34; i < len; i++)
+		f[i] = (uint8_t)~f[i];
+	if (len >= 14) {
+		if (kind == 0) {
+			f[10] ^= 0x5A; /* seq, high byte */
+		} else {
+			f[4] ^= 0x01; /* src node ID, low byte */
+		}
+	}
+	px_emit(p, 1, f, len);
+	p->d[1].forged++;
+}
+
+static void px_release(px *p, int dir)
+{
+	px_dir *d = &p->d[dir];
+	if (d->held_len) {
+		px_emit(p, dir, d->held, d->held_len);
+		d->held_len = 0;
+	}
+}
+
+static void px_relay(px *p, int dir, const uint8_t *b, size_t len)
+{
+	px_dir *d = &p->d[dir];
+	int impair = dir == 0 ? p->cfg.up : p->cfg.down;
+	d->in++;
+	if (dir == 1 && p->cfg.mute_after && d->in > p->cfg.mute_after) {
+		d->dropped++;
+		return;
+	}
+	if (impair && px_rand(d) < p->cfg.loss) {
+		d->dropped++;
+		return;
+	}
+	if (dir == 1 && impair && px_rand(d) < p->cfg.bad_seq)
+		px_forge(p, b, len, 0);
+	if (dir == 1 && impair && px_rand(d) < p->cfg.bad_id)
+		px_forge(p, b, len, 1);
+	if (impair && !d->held_len && px_rand(d) < p->cfg.reorder) {
+		memcpy(d->held, b, len);
+		d->held_len = len;
+		d->held_at = px_now();
+		d->reordered++;
+		return;
+	}
+	px_emit(p, dir, b, len);
+	if (impair && px_rand(d) < p->cfg.dup) {
+		px_emit(p, dir, b, len);
+		d->duped++;
+	}
+	px_release(p, dir);
+}
+
+static void px_run(px *p)
+{
+	struct pollfd f[2] = {{.fd = p->hfd, .events = POLLIN}, {.fd = p->nfd, .events = POLLIN}};
+	while (!p->stop) {
+		poll(f, 2, 1);
+		for (int dir = 0; dir < 2; dir++) {
+			px_dir *d = &p->d[dir];
+			if (d->held_len && px_now() - d->held_at > PX_HOLD_NS)
+				px_release(p, dir);
+		}
+		for (int burst = 0; burst < 256; burst++) {
+			struct sockaddr_in from;
+			socklen_t fl = sizeof from;
+			ssize_t r = recvfrom(p->hfd, p->buf, sizeof p->buf, MSG_DONTWAIT,
+					     (struct sockaddr *)&from, &fl);
+			int got = 0;
+			if (r >= 0) {
+				p->host = from;
+				p->have_host = 1;
+				px_relay(p, 0, p->buf, (size_t)r);
+				got = 1;
+			}
+			r = recv(p->nfd, p->buf, sizeof p->buf, MSG_DONTWAIT);
+			if (r >= 0) {
+				px_relay(p, 1, p->buf, (size_t)r);
+				got = 1;
+			}
+			if (!got)
+				break;
+		}
+	}
+}
+
+__attribute__((unused)) static int px_parse_addr(const char *s, struct sockaddr_in *a)
+{
+	char ip[64];
+	const char *colon = strrchr(s, ':');
+	if (!colon || (size_t)(colon - s) >= sizeof ip)
+		return -1;
+	memcpy(ip, s, (size_t)(colon - s));
+	ip[colon - s] = 0;
+	int port = atoi(colon + 1);
+	*a = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	return port > 0 && port < 65536 && inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
+}
+
+#ifndef IQ_PROXY_NO_MAIN
+static px g_px; /* a program, not library code: the signal handler needs it */
+
+static void px_on_signal(int sig)
+{
+	(void)sig;
+	g_px.stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	px_cfg c = {.up = 1, .down = 1, .seed = 1};
+	int have_node = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!v)
+			goto usage;
+		if (!strcmp(o, "--node"))
+			have_node = px_parse_addr(v, &c.node) == 0;
+		else if (!strcmp(o, "--listen"))
+			c.listen_port = atoi(v);
+		else if (!strcmp(o, "--loss"))
+			c.loss = atof(v) / 100;
+		else if (!strcmp(o, "--dup"))
+			c.dup = atof(v) / 100;
+		else if (!strcmp(o, "--reorder"))
+			c.reorder = atof(v) / 100;
+		else if (!strcmp(o, "--bad-seq"))
+			c.bad_seq = atof(v) / 100;
+		else if (!strcmp(o, "--bad-id"))
+			c.bad_id = atof(v) / 100;
+		else if (!strcmp(o, "--seed"))
+			c.seed = strtoull(v, NULL, 0);
+		else if (!strcmp(o, "--mute-after"))
+			c.mute_after = strtoull(v, NULL, 0);
+		else if (!strcmp(o, "--dir")) {
+			c.up = strcmp(v, "down") != 0;
+			c.down = strcmp(v, "up") != 0;
+		} else
+			goto usage;
+		i++;
+	}
+	if (!have_node)
+		goto usage;
+	int port = px_open(&g_px, &c);
+	if (port < 0) {
+		fprintf(stderr, "iq_proxy: cannot open sockets: %s\n", strerror(errno));
+		return 1;
+	}
+	signal(SIGTERM, px_on_signal);
+	signal(SIGINT, px_on_signal);
+	fprintf(stderr, "iq_proxy: listening on 127.0.0.1:%d\n", port);
+	px_run(&g_px);
+	for (int d = 0; d < 2; d++)
+		fprintf(stderr, "iq_proxy: %s in %llu out %llu dropped %llu duplicated %llu "
+			"reordered %llu forged %llu\n", d ? "node->host" : "host->node",
+			(unsigned long long)g_px.d[d].in, (unsigned long long)g_px.d[d].out,
+			(unsigned long long)g_px.d[d].dropped, (unsigned long long)g_px.d[d].duped,
+			(unsigned long long)g_px.d[d].reordered, (unsigned long long)g_px.d[d].forged);
+	px_close(&g_px);
+	return 0;
+usage:
+	fprintf(stderr, "usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] "
+			"[--dup PCT] [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N] "
+			"[--dir both|up|down] [--mute-after N]\n");
+	return 2;
+}
+#endif

@@ -1,0 +1,202 @@
+/* warpspeed/iq.h: the WARPLab 7.7.1 compatible IQ host transport of libwarpspeed.
+ *
+ * A program that drives a WARP v3 node (or `warpspeed node`, the emulator) over UDP opens a
+ * handle with ws_iq_open, then reads IQ samples from the node's RX buffers and writes IQ
+ * samples to its TX buffers, enables buffers and sends triggers, exactly on the wire of
+ * WARPLab 7.7.1 but faster than WARPLab's own MEX transport: batched send and receive, a
+ * bitmap of received packets with re-requests of only the missing runs, Read IQ requests
+ * pipelined within the socket receive buffer, time-based timeouts with bounded retries, and
+ * Write IQ verified by the WARPLab checksum with a pipelined acknowledged fallback. A call
+ * either delivers every sample bit-exact or fails with an error; it never returns data it
+ * could not verify.
+ *
+ * Self-contained C11: this header includes only standard headers and can be used with the
+ * installed libwarpspeed.a alone (link with -pthread). All functions return 0 (or a
+ * non-negative count) on success and a negative errno-style code on failure, and then fill
+ * the caller's ws_iq_error (which may be NULL) with one sentence naming the problem.
+ *
+ * Threads: every call on one handle takes the handle's lock, so a handle may be shared by
+ * threads (calls are serialised); separate handles are independent and may run in parallel
+ * from different threads. There is no global state.
+ *
+ * Minimal use:
+ *     ws_iq_config c; ws_iq_config_default(&c); c.addr = "10.0.0.1";
+ *     ws_iq_node *n; ws_iq_error e;
+ *     if (ws_iq_open(&c, &n, &e) < 0) { puts(e.msg); return 1; }
+ *     int16_t *iq = malloc(4 * 32768); void *dst[1] = {iq};
+ *     ws_iq_read(n, WS_IQ_RF_A, 0, 32768, WS_IQ_FMT_CI16, dst, &e);
+ *     ws_iq_close(n);
+ */
+#ifndef WARPSPEED_IQ_H
+#define WARPSPEED_IQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* RF interface (buffer) bits, as in WARPLab's buffer IDs. */
+#define WS_IQ_RF_A 0x1u
+#define WS_IQ_RF_B 0x2u
+#define WS_IQ_RF_C 0x4u
+#define WS_IQ_RF_D 0x8u
+#define WS_IQ_RF_ALL 0xFu
+
+/* Sample formats of caller memory.
+ * CI16: interleaved int16_t I, Q in host byte order, the raw Fix16_15 values (4 bytes per
+ *       sample). CF32: interleaved float I, Q = value / 32768, in [-1, 1) (8 bytes per
+ *       sample); writing converts with round-to-nearest and saturates to [-32768, 32767]
+ *       (NaN becomes 0). BE32: the node's 32-bit big-endian words, I in the high half (4
+ *       bytes per sample), copied unchanged. */
+typedef enum ws_iq_format {
+	WS_IQ_FMT_CI16 = 0,
+	WS_IQ_FMT_CF32 = 1,
+	WS_IQ_FMT_BE32 = 2,
+} ws_iq_format;
+
+/* Write IQ modes. FAST is WARPLab's fast mode in chunks of 64 packets: the first packet
+ * of each resets the checksum and the last is ROBUST, so each acknowledgement carries the
+ * WARPLab checksum of one chunk; chunks that fail go again acknowledged. ACKED
+ * acknowledges every packet (each acknowledgement proves one packet's placement) and
+ * resends only the missing ones. AUTO (default) is FAST, but after a fallback the handle
+ * stays ACKED for 4 writes without a resend; each fallback in a row doubles that (up to
+ * 256) and each clean FAST write halves it, so a lossy or reordering path stays ACKED. */
+typedef enum ws_iq_write_mode {
+	WS_IQ_WRITE_AUTO = 0,
+	WS_IQ_WRITE_FAST = 1,
+	WS_IQ_WRITE_ACKED = 2,
+} ws_iq_write_mode;
+
+/* Error record; code is the negative return value, msg one sentence ("" when clear). */
+typedef struct ws_iq_error {
+	int code;
+	char msg[512];
+} ws_iq_error;
+
+/* How to reach a node and how patient to be. Fill with ws_iq_config_default first. */
+typedef struct ws_iq_config {
+	const char *addr;        /* node IPv4 address (dotted quad); required */
+	int port;                /* node unicast UDP port, default 9000 */
+	uint16_t node_id;        /* the node's ID (transport dest), default 0 */
+	uint16_t host_id;        /* our ID (transport src), default 250 */
+	int trigger_port;        /* where ws_iq_trigger sends: 0 (default) = the unicast port */
+	uint32_t max_payload;    /* payload size test starts here, default 8964 (jumbo); falls
+				    back to 1468 and 548 when the node does not answer */
+	uint32_t timeout_ms;     /* one command attempt, default 100 */
+	int cmd_tries;           /* attempts per command (same seq), default 3 */
+	uint32_t idle_ms;        /* Read/Write IQ: no progress for this long is a timeout,
+				    default 10 */
+	int retries;             /* per transfer: idle timeouts in a row, NOT_READY answers,
+				    and requests (sends) of any one packet; default 20 */
+	int rcvbuf;              /* SO_RCVBUF request in bytes (SO_RCVBUFFORCE first),
+				    default 64 MiB; Read IQ keeps its requests within what is
+				    granted */
+	int sndbuf;              /* SO_SNDBUF request, default 512 KiB (keeps a rate-limited
+				    link's queue from overflowing) */
+	uint32_t window;         /* most Read IQ bytes in flight; 0 (default) = 2 MiB; never
+				    more than half of the SO_RCVBUF granted */
+	uint32_t pace_ns;        /* Write IQ: gap between packets, default 0 (none); gaps
+				    under 200 us are busy-waited */
+	ws_iq_write_mode write_mode; /* default WS_IQ_WRITE_AUTO */
+} ws_iq_config;
+
+/* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
+typedef struct ws_iq_info {
+	uint32_t serial;         /* shown as W3-a-%05u */
+	uint32_t dna_msb, dna_lsb;
+	uint8_t mac[6];
+	uint32_t hw_version;     /* 3 for WARP v3 */
+	uint32_t wl_major, wl_minor, wl_rev; /* WARPLab version, e.g. 7.7.1 */
+	uint32_t max_tx_samples, max_rx_samples;
+	uint32_t tx_length, rx_length;
+	uint32_t trig_info;
+	uint32_t num_ifc_groups;
+	uint32_t num_rf;         /* 2 or 4 */
+	uint32_t max_payload;    /* bytes after the pad the node accepted (8964 jumbo, 1468) */
+	uint32_t samples_per_packet; /* 2232 jumbo, 356 for a 1500 MTU */
+	uint32_t packet_size;    /* UDP payload of a full sample packet, 8962 jumbo */
+	int rcvbuf, sndbuf;      /* socket buffers the kernel granted (bytes) */
+	uint32_t window;         /* Read IQ bytes in flight in use */
+} ws_iq_info;
+
+/* Counters of one handle since ws_iq_open (never reset by the library). */
+typedef struct ws_iq_stats {
+	uint64_t commands, command_retries;
+	uint64_t read_calls, read_requests, read_rerequests, read_packets, read_dup_packets;
+	uint64_t write_calls, write_packets, write_resends, write_fallbacks;
+	uint64_t checksum_mismatches;
+	uint64_t timeouts;        /* a wait that ended without progress */
+	uint64_t not_ready;       /* NOT_READY answers honoured */
+	uint64_t wrong_seq;       /* replies to nothing we asked, ignored */
+	uint64_t wrong_node;      /* replies from another address, node ID or to another host */
+	uint64_t malformed;       /* too short, lengths that disagree, unexpected contents */
+	uint64_t stale;           /* packets of an earlier call, drained and ignored */
+} ws_iq_stats;
+
+typedef struct ws_iq_node ws_iq_node;
+
+/* Defaults listed on each field; addr is NULL. Cannot fail. */
+void ws_iq_config_default(ws_iq_config *c);
+
+/* Open a node: create the socket, PING, run the payload size test (jumbo first, then
+ * smaller), read NODE_INFO. On success *out is a handle for ws_iq_close. On failure
+ * nothing stays open and err says what did not answer or what was wrong. */
+int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *err);
+
+/* Close the handle and free everything; NULL is ignored. No call may be running on it. */
+void ws_iq_close(ws_iq_node *n);
+
+/* A copy of the node facts learned by ws_iq_open. */
+void ws_iq_get_info(ws_iq_node *n, ws_iq_info *out);
+
+/* A snapshot of the handle's counters. */
+void ws_iq_get_stats(ws_iq_node *n, ws_iq_stats *out);
+
+/* PING: returns the round-trip time in nanoseconds (> 0), or a negative code. */
+int64_t ws_iq_ping(ws_iq_node *n, ws_iq_error *err);
+
+/* Refresh info with NODE_INFO (TX/RX lengths change). */
+int ws_iq_node_info(ws_iq_node *n, ws_iq_info *out, ws_iq_error *err);
+
+/* Bytes per sample of a format in caller memory (4 or 8), 0 for an unknown format. */
+size_t ws_iq_format_size(ws_iq_format fmt);
+
+/* Read samples [start, start + count) of every RX buffer in rf_mask into dst[0], dst[1],
+ * ... (one pointer per set bit, RF_A first), each count * ws_iq_format_size(fmt) bytes.
+ * Fails without reading when rf_mask names an interface the node lacks or the range is
+ * beyond its RX buffer. On failure the destination contents are unspecified. */
+int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+	       ws_iq_format fmt, void *const *dst, ws_iq_error *err);
+
+/* Write the same count samples from src to every TX buffer in rf_mask (one Write IQ with a
+ * buffer bitmask), starting at sample start. Returns after the node acknowledged every
+ * sample with a matching checksum. */
+int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+		ws_iq_format fmt, const void *src, ws_iq_error *err);
+
+/* Write different data to each TX buffer in rf_mask: src[0] to the lowest set bit, and so
+ * on; one Write IQ per buffer, one after another. */
+int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+		      ws_iq_format fmt, const void *const *src, ws_iq_error *err);
+
+/* TX_BUFF_EN and RX_BUFF_EN: which buffers transmit / capture on the next trigger (a zero
+ * mask sends nothing for that direction). Acknowledged commands. */
+int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error *err);
+
+/* Send one trigger packet with the trigger-ID bitmask ids to this node (its address and
+ * config trigger_port). Triggers are never answered; the packet follows the handle's
+ * earlier commands on the same path, so a Read IQ sent after it is served after it. */
+int ws_iq_trigger(ws_iq_node *n, uint32_t ids, ws_iq_error *err);
+
+/* Broadcast one trigger packet to addr:port (e.g. "10.0.0.255", 10000) from a socket of
+ * its own, as WARPLab does for a group of nodes; host_id is the transport src. */
+int ws_iq_trigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids,
+			    ws_iq_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

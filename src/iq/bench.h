@@ -1,0 +1,80 @@
+/* bench: WARPLab's wl_benchmark for the warpspeed IQ host transport, and its table.
+ *
+ * wl_benchmark times each whole write_IQ / read_IQ call, drops the first 5 trials and
+ * prints one table row per size; `warpspeed iq bench` must print the same columns so the
+ * figures can be set beside WARPLab's published ones, and also give what WARPLab does not
+ * (min / median / max, host CPU per MB, JSON). Running is separate from rendering, so the
+ * renderers are tested with fixed rows; rendering goes to a caller's FILE *. */
+#ifndef WS_IQ_BENCH_H
+#define WS_IQ_BENCH_H
+
+#include <warpspeed/iq.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ws_err;
+
+#define WS_IQ_BENCH_DROP 5        /* first trials dropped, as wl_benchmark does */
+#define WS_IQ_BENCH_MAX_TRIALS 100000
+#define WS_IQ_BENCH_RATE 40e6     /* TX/RX time = samples / 40 MHz */
+
+typedef struct ws_iq_bench_config {
+	int trials;                 /* per size and direction, > WS_IQ_BENCH_DROP */
+	const uint32_t *sizes;      /* samples per buffer, one row each */
+	size_t nsizes;
+	unsigned rf_mask;           /* buffers per call (write: different data to each) */
+	uint32_t seed;              /* write data pattern */
+} ws_iq_bench_config;
+
+/* Figures of the kept trials of one direction. Times are per buffer (call time divided by
+ * the number of buffers, as wl_benchmark prints them); Mb/s are IQ payload bits of all
+ * buffers per call time, 10^6 bits/s; CPU is the calling thread's CPU time per 10^6 bytes of
+ * IQ payload, in microseconds. */
+typedef struct ws_iq_bench_stat {
+	double avg_ms, min_ms, median_ms, max_ms;
+	double avg_mbps, min_mbps, median_mbps, max_mbps;
+	double cpu_us_per_mb;
+} ws_iq_bench_stat;
+
+typedef struct ws_iq_bench_row {
+	uint32_t samples;
+	int trials, kept, buffers;
+	ws_iq_bench_stat write, read;
+} ws_iq_bench_row;
+
+/* What the table's first columns show. */
+typedef struct ws_iq_bench_head {
+	unsigned id;
+	char wlver[16];             /* "7.7.1" */
+	char serial[16];            /* "W3-a-00006" */
+	const char *transport;      /* "warpspeed UDP" */
+	uint32_t pkt_size;          /* 8962 */
+} ws_iq_bench_head;
+
+/* The head for a node opened as info with node ID id. */
+void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned id);
+
+/* Compute one direction's figures from per-call times (ns) and CPU times (ns) of all
+ * trials, dropping the first WS_IQ_BENCH_DROP. trials must exceed the drop count. */
+void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *cpu_ns,
+			 int trials, uint32_t samples, int buffers);
+
+/* Run the benchmark: per size, `trials` writes then `trials` reads of every buffer in
+ * rf_mask, each whole call timed; every read must return the same samples as the first
+ * read of that size (a changed sample fails the run). rows must hold c->nsizes rows.
+ * Validates the config (trials, sizes within the node's buffers). */
+int ws_iq_bench_run(ws_iq_node *n, const ws_iq_bench_config *c, ws_iq_bench_row *rows,
+		    struct ws_err *err);
+
+/* WARPLab's table: a header line with exactly the reference's twelve columns, a rule,
+ * one line per row. */
+void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
+		       size_t n);
+
+/* The same rows as one JSON object with min / median / max and CPU per MB as well. */
+void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
+		      size_t n);
+
+#endif

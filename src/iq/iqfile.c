@@ -1,0 +1,339 @@
+/* iqfile: raw cf32 / ci16 and SigMF IQ files; see iqfile.h.
+ *
+ * Samples cross the file boundary one byte at a time in little-endian order (never by
+ * writing memory as it lies), so files are the same on every host. The SigMF reader looks
+ * only for the "core:datatype" member of the metadata, which is all a loader needs; the
+ * writer emits a minimal valid SigMF 1.0 metadata object. */
+#include "iq/iqfile.h"
+
+#include "iq/host.h"
+#include "util/err.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define IQF_CHUNK 65536 /* samples converted per write */
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int ws_iqfile_kind_parse(const char *s, ws_iqfile_kind *out, ws_err *err)
+{
+	if (!strcmp(s, "cf32") || !strcmp(s, "fc32"))
+		*out = WS_IQFILE_CF32;
+	else if (!strcmp(s, "ci16") || !strcmp(s, "sc16"))
+		*out = WS_IQFILE_CI16;
+	else if (!strcmp(s, "sigmf"))
+		*out = WS_IQFILE_SIGMF;
+	else
+		return ws_err_set(err, WS_E_INVAL, "file format '%s' is not known (cf32, ci16 or "
+				  "sigmf)", s);
+	return 0;
+}
+
+ws_iqfile_kind ws_iqfile_kind_of_path(const char *p)
+{
+	if (ends_with(p, ".cf32") || ends_with(p, ".fc32") || ends_with(p, ".cfile"))
+		return WS_IQFILE_CF32;
+	if (ends_with(p, ".ci16") || ends_with(p, ".sc16"))
+		return WS_IQFILE_CI16;
+	if (ends_with(p, ".sigmf-meta") || ends_with(p, ".sigmf-data") || ends_with(p, ".sigmf"))
+		return WS_IQFILE_SIGMF;
+	return WS_IQFILE_AUTO;
+}
+
+int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap, ws_err *err)
+{
+	static const char *const ext[3] = {".sigmf-meta", ".sigmf-data", ".sigmf"};
+	size_t n = strlen(path);
+	for (int i = 0; i < 3; i++)
+		if (ends_with(path, ext[i])) {
+			n -= strlen(ext[i]);
+			break;
+		}
+	if (n + 12 > cap)
+		return ws_err_set(err, WS_E_INVAL, "file name '%s' is too long", path);
+	snprintf(meta, cap, "%.*s.sigmf-meta", (int)n, path);
+	snprintf(data, cap, "%.*s.sigmf-data", (int)n, path);
+	return 0;
+}
+
+static ws_iqfile_kind resolve(const char *path, ws_iqfile_kind kind)
+{
+	return kind == WS_IQFILE_AUTO ? ws_iqfile_kind_of_path(path) : kind;
+}
+
+static int no_kind(const char *path, ws_err *err)
+{
+	return ws_err_set(err, WS_E_INVAL, "cannot tell the format of '%s' from its name "
+			  "(.cf32, .ci16, .sigmf-meta/.sigmf-data): give --format cf32|ci16|sigmf",
+			  path);
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+/* The value of "core:datatype" in a SigMF metadata file, into out. */
+static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
+{
+	FILE *f = fopen(meta, "rb");
+	if (!f)
+		return ws_err_errno(err, "SigMF metadata '%s'", meta);
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strstr(buf, "\"core:datatype\"");
+	if (p) {
+		p += strlen("\"core:datatype\"");
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (*p == ':')
+			p++;
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+	}
+	if (!p || *p != '"')
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
+				  "string", meta);
+	const char *q = strchr(++p, '"');
+	if (!q || (size_t)(q - p) >= cap)
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype", meta);
+	memcpy(out, p, (size_t)(q - p));
+	out[q - p] = 0;
+	return 0;
+}
+
+static int read_all(const char *path, uint8_t **buf, size_t *len, size_t max, ws_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ws_err_errno(err, "IQ file '%s'", path);
+	struct stat st;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' is not a regular file", path);
+	}
+	if ((uint64_t)st.st_size > max) {
+		fclose(f);
+		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' has %lld bytes, more than the node's "
+				  "buffer holds (%zu bytes in this format)", path,
+				  (long long)st.st_size, max);
+	}
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len ? *len : 1);
+	if (!*buf || fread(*buf, 1, *len, f) != *len) {
+		fclose(f);
+		free(*buf);
+		*buf = NULL;
+		return ws_err_set(err, WS_E_INVAL, "IQ file '%s': short read", path);
+	}
+	fclose(f);
+	return 0;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Converts the raw little-endian bytes to host values in place-sized buffers. */
+static int decode(const uint8_t *raw, size_t len, int cf32, ws_iqfile_data *out)
+{
+	size_t vals = len / (cf32 ? 4 : 2);
+	out->fmt = cf32 ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
+	out->count = (uint32_t)(vals / 2);
+	out->samples = malloc(vals * (cf32 ? sizeof(float) : sizeof(int16_t)));
+	if (!out->samples)
+		return -1;
+	for (size_t i = 0; i < vals; i++) {
+		if (cf32) {
+			uint32_t u = le32(raw + 4 * i);
+			float v;
+			memcpy(&v, &u, 4);
+			((float *)out->samples)[i] = v;
+		} else {
+			((int16_t *)out->samples)[i] =
+				(int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+		}
+	}
+	return 0;
+}
+
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
+		   ws_iqfile_data *out, ws_err *err)
+{
+	char meta[4096], data[4096], dt[64];
+	const char *file = path;
+	int cf32;
+	memset(out, 0, sizeof *out);
+	kind = resolve(path, kind);
+	if (kind == WS_IQFILE_AUTO)
+		return no_kind(path, err);
+	if (kind == WS_IQFILE_SIGMF) {
+		int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
+		if (r == 0)
+			r = sigmf_datatype(meta, dt, sizeof dt, err);
+		if (r < 0)
+			return r;
+		if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
+			return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
+					  "(cf32_le or ci16_le)", meta, dt);
+		cf32 = dt[1] == 'f';
+		file = data;
+	} else {
+		cf32 = kind == WS_IQFILE_CF32;
+	}
+	size_t ss = cf32 ? 8 : 4, len = 0;
+	uint8_t *raw = NULL;
+	int r = read_all(file, &raw, &len, (size_t)max_samples * ss, err);
+	if (r < 0)
+		return r;
+	if (len == 0 || len % ss) {
+		free(raw);
+		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' has %zu bytes: not a whole number "
+				  "of %s samples (%zu bytes each)%s", file, len, cf32 ? "cf32" : "ci16",
+				  ss, len ? "; wrong --format?" : "");
+	}
+	r = decode(raw, len, cf32, out);
+	free(raw);
+	if (r < 0)
+		return ws_err_set(err, -ENOMEM, "IQ file '%s': out of memory", file);
+	return 0;
+}
+
+void ws_iqfile_free(ws_iqfile_data *d)
+{
+	free(d->samples);
+	d->samples = NULL;
+	d->count = 0;
+}
+
+/* ---- saving ------------------------------------------------------------------------------- */
+
+/* Writes count samples of fmt to f as cf32 or ci16 little-endian. */
+static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uint32_t count)
+{
+	uint8_t *buf = malloc((size_t)IQF_CHUNK * 8), wire[4 * 256];
+	if (!buf)
+		return -1;
+	for (uint32_t pos = 0; pos < count;) {
+		uint32_t k = count - pos < IQF_CHUNK ? count - pos : IQF_CHUNK;
+		uint8_t *o = buf;
+		for (uint32_t i = 0; i < k; i += 256) {
+			uint32_t m = k - i < 256 ? k - i : 256;
+			ws_iq_host_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
+			for (uint32_t j = 0; j < 2 * m; j++) {
+				int16_t v16 = (int16_t)(uint16_t)(wire[2 * j] << 8 | wire[2 * j + 1]);
+				if (cf32) {
+					float v = fmt == WS_IQ_FMT_CF32
+							  ? ((const float *)s)[2 * ((uint64_t)pos + i) + j]
+							  : (float)v16 / 32768.0f;
+					uint32_t u;
+					memcpy(&u, &v, 4);
+					for (int b = 0; b < 4; b++)
+						*o++ = (uint8_t)(u >> (8 * b));
+				} else {
+					*o++ = (uint8_t)v16;
+					*o++ = (uint8_t)((uint16_t)v16 >> 8);
+				}
+			}
+		}
+		if (fwrite(buf, 1, (size_t)(o - buf), f) != (size_t)(o - buf)) {
+			free(buf);
+			return -1;
+		}
+		pos += k;
+	}
+	free(buf);
+	return 0;
+}
+
+static int save_file(const char *tmp, int cf32, ws_iq_format fmt,
+		     const void *s, uint32_t count, ws_err *err)
+{
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return ws_err_errno(err, "cannot create '%s'", tmp);
+	int bad = write_samples(f, cf32, fmt, s, count) < 0;
+	bad |= fclose(f) != 0;
+	if (bad) {
+		int r = ws_err_errno(err, "writing '%s'", tmp);
+		unlink(tmp);
+		return r;
+	}
+	return 0;
+}
+
+static int save_meta(const char *tmp, int cf32, double rate, const char *hw, ws_err *err)
+{
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return ws_err_errno(err, "cannot create '%s'", tmp);
+	fprintf(f, "{\n    \"global\": {\n        \"core:datatype\": \"%s\",\n"
+		"        \"core:sample_rate\": %.17g,\n        \"core:version\": \"1.0.0\",\n"
+		"        \"core:recorder\": \"warpspeed iq\"", cf32 ? "cf32_le" : "ci16_le", rate);
+	if (hw) {
+		fprintf(f, ",\n        \"core:hw\": \"");
+		for (const char *p = hw; *p; p++)
+			if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+				fputc(*p, f);
+		fputc('"', f);
+	}
+	fprintf(f, "\n    },\n    \"captures\": [\n        {\"core:sample_start\": 0}\n    ],\n"
+		"    \"annotations\": []\n}\n");
+	if (fclose(f) != 0) {
+		int r = ws_err_errno(err, "writing '%s'", tmp);
+		unlink(tmp);
+		return r;
+	}
+	return 0;
+}
+
+static int commit(const char *tmp, const char *path, ws_err *err)
+{
+	if (rename(tmp, path) < 0) {
+		int r = ws_err_errno(err, "renaming '%s' to '%s'", tmp, path);
+		unlink(tmp);
+		return r;
+	}
+	return 0;
+}
+
+int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
+		   const void *samples, uint32_t count, double sample_rate, const char *hw,
+		   ws_err *err)
+{
+	char meta[4096], data[4096], tmeta[4200], tdata[4200];
+	kind = resolve(path, kind);
+	if (kind == WS_IQFILE_AUTO)
+		return no_kind(path, err);
+	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
+		return ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
+	if (kind != WS_IQFILE_SIGMF) {
+		snprintf(tdata, sizeof tdata, "%s.partial", path);
+		int r = save_file(tdata, kind == WS_IQFILE_CF32, fmt, samples, count, err);
+		return r < 0 ? r : commit(tdata, path, err);
+	}
+	int cf32 = fmt == WS_IQ_FMT_CF32;
+	int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
+	if (r < 0)
+		return r;
+	snprintf(tdata, sizeof tdata, "%s.partial", data);
+	snprintf(tmeta, sizeof tmeta, "%s.partial", meta);
+	r = save_file(tdata, cf32, fmt, samples, count, err);
+	if (r == 0 && (r = save_meta(tmeta, cf32, sample_rate, hw, err)) < 0)
+		unlink(tdata);
+	/* Data first: metadata beside it is what makes the recording look complete. */
+	if (r == 0 && (r = commit(tdata, data, err)) < 0)
+		unlink(tmeta);
+	if (r == 0)
+		r = commit(tmeta, meta, err);
+	return r;
+}

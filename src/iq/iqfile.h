@@ -1,0 +1,64 @@
+/* iqfile: IQ sample files for `warpspeed iq read/write`: raw cf32 / ci16 and SigMF.
+ *
+ * Users keep IQ recordings as raw interleaved little-endian files (GNU Radio's cf32 /
+ * "fc32", and ci16 / "sc16") or as SigMF recordings (a .sigmf-meta JSON file beside a
+ * .sigmf-data file). This module maps a name or option to a kind, loads a file into memory
+ * in the matching host sample format (refusing a size that is not whole samples, or a SigMF
+ * datatype it cannot read), and saves samples so that a failed run never leaves a file
+ * that looks complete: everything is written to "<name>.partial" and renamed at the end.
+ * Byte order is explicit, so big-endian hosts write the same files. */
+#ifndef WS_IQ_IQFILE_H
+#define WS_IQ_IQFILE_H
+
+#include <warpspeed/iq.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ws_err;
+
+typedef enum ws_iqfile_kind {
+	WS_IQFILE_AUTO = 0,  /* from the extension */
+	WS_IQFILE_CF32 = 1,  /* interleaved float32 little-endian I, Q */
+	WS_IQFILE_CI16 = 2,  /* interleaved int16 little-endian I, Q (Fix16_15) */
+	WS_IQFILE_SIGMF = 3, /* .sigmf-meta + .sigmf-data, datatype cf32_le or ci16_le */
+} ws_iqfile_kind;
+
+/* Samples in memory: fmt is WS_IQ_FMT_CF32 or WS_IQ_FMT_CI16. */
+typedef struct ws_iqfile_data {
+	ws_iq_format fmt;
+	void *samples;
+	uint32_t count;
+} ws_iqfile_data;
+
+/* "cf32", "ci16" or "sigmf" (also "fc32", "sc16"); error names the accepted values. */
+int ws_iqfile_kind_parse(const char *s, ws_iqfile_kind *out, struct ws_err *err);
+
+/* The kind a path's extension implies: .cf32/.fc32/.cfile, .ci16/.sc16, .sigmf-meta /
+ * .sigmf-data / .sigmf; WS_IQFILE_AUTO when none matches. */
+ws_iqfile_kind ws_iqfile_kind_of_path(const char *path);
+
+/* The SigMF pair of a path: base + ".sigmf-meta" and base + ".sigmf-data", where base is
+ * path without any of the three SigMF extensions. 0, or -WS_E_INVAL when too long. */
+int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap,
+			  struct ws_err *err);
+
+/* Load a file (kind AUTO: from the extension, error if none). Refuses an empty file, a size
+ * that is not whole samples, more than max_samples, and for SigMF a missing or unsupported
+ * core:datatype. On success out owns malloc'd samples (ws_iqfile_free). */
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
+		   ws_iqfile_data *out, struct ws_err *err);
+
+void ws_iqfile_free(ws_iqfile_data *d);
+
+/* Save count samples of format fmt (CF32 or CI16 in memory) as kind (AUTO: from the
+ * extension). A CF32 file from CI16 samples stores value / 32768; a CI16 file from CF32
+ * samples rounds and saturates. SigMF gets datatype cf32_le when fmt is CF32, ci16_le
+ * otherwise, with sample_rate and hw (may be NULL) in its global object. Written to
+ * "<file>.partial" and renamed only when complete; on error nothing named like the target
+ * is left. */
+int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
+		   const void *samples, uint32_t count, double sample_rate, const char *hw,
+		   struct ws_err *err);
+
+#endif
