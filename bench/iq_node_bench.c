@@ -104,8 +104,8 @@ static int host_cmd(host *h, uint32_t cmd, const uint32_t *w, size_t nw, uint8_t
 		int64_t end = ws_clock_ns() + 500 * WS_NS_PER_MS;
 		int r;
 		while ((r = host_recv(h, b, cap, ws_clock_ms_until(end))) >= 0)
-			if (r >= 22 && ws_wire_get_u16(b + 10) == h->seq &&
-			    ws_wire_get_u32(b + 14) == cmd)
+			if (r >= 22 && ws_get_be16(b + 10) == h->seq &&
+			    ws_get_be32(b + 14) == cmd)
 				return r;
 	}
 	return -1;
@@ -134,8 +134,8 @@ static uint32_t read_chunk(host *h, uint16_t buffer, uint32_t start, uint32_t co
 		int r = recvmmsg(h->s, h->mm, BATCH, MSG_DONTWAIT, NULL);
 		for (int i = 0; i < r; i++) {
 			const uint8_t *b = h->rx[i];
-			uint32_t st = ws_wire_get_u32(b + 26), n = ws_wire_get_u32(b + 30);
-			if (h->mm[i].msg_len < WS_WIRE_SAMPLE_PKT_HDR || ws_wire_get_u16(b + 10) != h->seq ||
+			uint32_t st = ws_get_be32(b + 26), n = ws_get_be32(b + 30);
+			if (h->mm[i].msg_len < WS_WIRE_SAMPLE_PKT_HDR || ws_get_be16(b + 10) != h->seq ||
 			    st < start || n > count || st - start > count - n ||
 			    h->mm[i].msg_len != WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)n)
 				continue;
@@ -181,7 +181,7 @@ static int write_all(host *h, uint16_t mask, uint32_t n, const uint8_t *src)
 						   (last ? WS_WIRE_SFLAG_LAST_WRITE : 0))};
 			ws_wire_build(h->hdr[k], WS_WIRE_SAMPLE_PKT_HDR, &t, &c, NULL, 0);
 			ws_wire_put_sample_hdr(h->hdr[k] + WS_WIRE_OFF_ARGS, 12, &sh);
-			ws_wire_csum_packet(&cs, pos, ws_wire_get_u32(src + 4 * ((size_t)pos + cnt - 1)));
+			ws_wire_csum_packet(&cs, pos, ws_get_be32(src + 4 * ((size_t)pos + cnt - 1)));
 			h->iov[k][0] = (struct iovec){h->hdr[k], WS_WIRE_SAMPLE_PKT_HDR};
 			h->iov[k][1] = (struct iovec){(void *)(src + 4 * (size_t)pos), 4 * (size_t)cnt};
 			h->mm[k].msg_hdr = (struct msghdr){.msg_name = &h->node,
@@ -201,10 +201,10 @@ static int write_all(host *h, uint16_t mask, uint32_t n, const uint8_t *src)
 	int64_t end = ws_clock_ns() + 2 * WS_NS_PER_SEC;
 	int r;
 	while ((r = host_recv(h, b, sizeof b, ws_clock_ms_until(end))) >= 0) {
-		if (r >= 34 && ws_wire_get_u16(b + 10) == last_seq &&
-		    ws_wire_get_u32(b + 14) == WS_WIRE_CMD_WRITE_IQ)
-			return ws_wire_get_u32(b + 22) == 0 &&
-			       ws_wire_get_u32(b + 30) == ws_wire_csum_value(&cs);
+		if (r >= 34 && ws_get_be16(b + 10) == last_seq &&
+		    ws_get_be32(b + 14) == WS_WIRE_CMD_WRITE_IQ)
+			return ws_get_be32(b + 22) == 0 &&
+			       ws_get_be32(b + 30) == ws_wire_csum_value(&cs);
 	}
 	return 0;
 }
@@ -250,7 +250,7 @@ static int check(host *h, const opts *o)
 	printf("%s ping\n", r == 22 ? "PASS" : "FAIL");
 	ok &= r == 22;
 	r = host_cmd(h, WS_WIRE_CMD_NODE_INFO, NULL, 0, b, sizeof b);
-	int info_ok = r == 22 + 52 && ws_wire_get_u32(b + 22 + 20) == 0x03070701;
+	int info_ok = r == 22 + 52 && ws_get_be32(b + 22 + 20) == 0x03070701;
 	printf("%s node_info%s\n", info_ok ? "PASS" : "FAIL", info_ok ? "" : ": bad reply");
 	ok &= info_ok;
 	uint8_t *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bytes.h"
+
 struct ws_err;
 
 #define WS_TLV_MAGIC 0x57535044u
@@ -77,26 +79,5 @@ int ws_tlv_get_bytes(const ws_tlv_msg *m, uint16_t id, const uint8_t **p, uint16
  * fills id/type/value for the next field, 0 at the end, negative on a malformed field. */
 int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type,
 		const uint8_t **val, uint16_t *len);
-
-/* Big-endian helpers, shared with other wire codecs. */
-static inline void ws_put_be16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void ws_put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-static inline void ws_put_be64(uint8_t *p, uint64_t v)
-{
-	ws_put_be32(p, (uint32_t)(v >> 32));
-	ws_put_be32(p + 4, (uint32_t)v);
-}
-static inline uint16_t ws_get_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
-static inline uint32_t ws_get_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-static inline uint64_t ws_get_be64(const uint8_t *p)
-{
-	return ((uint64_t)ws_get_be32(p) << 32) | ws_get_be32(p + 4);
-}
 
 #endif

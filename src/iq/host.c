@@ -394,7 +394,7 @@ static int payload_send(ws_iq_node *n, uint32_t payload, uint16_t seq, ws_err *e
 	ws_wire_transport t = host_tr(n, seq, WS_WIRE_FLAG_ROBUST, WS_WIRE_OFF_ARGS + 4 * nw);
 	ws_wire_build(b, WS_WIRE_OFF_ARGS, &t, &c, NULL, 0);
 	for (size_t i = 0; i < nw; i++)
-		ws_wire_put_u32(b + WS_WIRE_OFF_ARGS + 4 * i, (uint32_t)(i + 1));
+		ws_put_be32(b + WS_WIRE_OFF_ARGS + 4 * i, (uint32_t)(i + 1));
 	return send_one(n, b, WS_WIRE_OFF_ARGS + 4 * nw, err);
 }
 
@@ -621,11 +621,11 @@ static void place_samples(void *dst, ws_iq_format fmt, uint64_t idx, const uint8
 	} else if (fmt == WS_IQ_FMT_CI16) {
 		int16_t *o = (int16_t *)dst + 2 * idx;
 		for (uint32_t i = 0; i < 2 * cnt; i++)
-			o[i] = (int16_t)ws_wire_get_u16(src + 2 * i);
+			o[i] = (int16_t)ws_get_be16(src + 2 * i);
 	} else {
 		float *o = (float *)dst + 2 * idx;
 		for (uint32_t i = 0; i < 2 * cnt; i++)
-			o[i] = (float)(int16_t)ws_wire_get_u16(src + 2 * i) * (1.0f / 32768.0f);
+			o[i] = (float)(int16_t)ws_get_be16(src + 2 * i) * (1.0f / 32768.0f);
 	}
 }
 
@@ -648,11 +648,11 @@ static void wire_samples(uint8_t *out, ws_iq_format fmt, const void *src, uint64
 	if (fmt == WS_IQ_FMT_CI16) {
 		const int16_t *s = (const int16_t *)src + 2 * idx;
 		for (uint32_t i = 0; i < 2 * cnt; i++)
-			ws_wire_put_u16(out + 2 * i, (uint16_t)s[i]);
+			ws_put_be16(out + 2 * i, (uint16_t)s[i]);
 	} else {
 		const float *s = (const float *)src + 2 * idx;
 		for (uint32_t i = 0; i < 2 * cnt; i++)
-			ws_wire_put_u16(out + 2 * i, (uint16_t)sat16(s[i]));
+			ws_put_be16(out + 2 * i, (uint16_t)sat16(s[i]));
 	}
 }
 
@@ -1140,7 +1140,7 @@ static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned
 	n->iov[k][0] = (struct iovec){.iov_base = n->hdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
 	n->iov[k][1] = (struct iovec){.iov_base = (void *)data, .iov_len = 4 * (size_t)cnt};
 	n->mm[k].msg_hdr = (struct msghdr){.msg_iov = n->iov[k], .msg_iovlen = 2};
-	return ws_wire_get_u32(data + 4 * ((size_t)cnt - 1));
+	return ws_get_be32(data + 4 * ((size_t)cnt - 1));
 }
 
 /* Sends slots [0, k): one sendmmsg, or one packet at a time on the pacing clock. */
@@ -1518,7 +1518,7 @@ static int write_acked(ws_iq_node *n, wr_op *o, const uint8_t *done, ws_err *err
 		ws_iq_host_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
 		ws_wire_csum cs;
 		ws_wire_csum_reset(&cs);
-		ws_wire_csum_packet(&cs, o->start + p * o->spp, ws_wire_get_u32(last));
+		ws_wire_csum_packet(&cs, o->start + p * o->spp, ws_get_be32(last));
 		a.csum[p] = ws_wire_csum_value(&cs);
 	}
 	for (uint32_t p = 0; r == 0 && done && p < np; p++)

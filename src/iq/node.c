@@ -185,7 +185,7 @@ static int rx_prepare(ws_node *n, int rf, uint32_t start, uint32_t count, int fu
 		if (!(full_overwrite && c0 >= start && c1 <= end)) {
 			uint8_t *dst = b->mem + c0 * 4;
 			for (uint64_t i = c0; i < c1; i++, dst += 4)
-				ws_wire_put_u32(dst, ws_node_test_sample(rf, (uint32_t)i));
+				ws_put_be32(dst, ws_node_test_sample(rf, (uint32_t)i));
 		}
 		chunk_set(b, c);
 	}
@@ -316,7 +316,7 @@ static void cmd_node_info(ws_node *n, const node_peer *p, const ws_wire_msg *m)
 static void cmd_payload_test(ws_node *n, const node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t present = (uint32_t)(m->args_len / 4);
-	uint32_t last = present ? ws_wire_get_u32(m->args + 4 * (present - 1)) : 0;
+	uint32_t last = present ? ws_get_be32(m->args + 4 * (present - 1)) : 0;
 	if (last != present)
 		BUMP(n, malformed, 1);
 	if (last > present)
@@ -431,7 +431,7 @@ static int write_store(ws_node *n, const ws_wire_msg *m, const ws_wire_sample_hd
 	}
 	if (s->flags & WS_WIRE_SFLAG_CHECKSUM_RESET)
 		ws_wire_csum_reset(&n->csum);
-	ws_wire_csum_packet(&n->csum, s->start, ws_wire_get_u32(src + bytes - 4));
+	ws_wire_csum_packet(&n->csum, s->start, ws_get_be32(src + bytes - 4));
 	BUMP(n, write_packets, 1);
 	BUMP(n, write_samples, s->count);
 	return 0;
@@ -608,11 +608,11 @@ static void stream_range(ws_node *n, const node_peer *p, const ws_wire_msg *m, i
 		for (k = 0; k < batch && pos < end; k++) {
 			uint32_t cnt = (uint32_t)(end - pos < spp ? end - pos : spp);
 			uint8_t *h = n->shdr[k];
-			ws_wire_put_u16(h + 8, ws_wire_node_length(WS_WIRE_SAMPLE_PKT_HDR + 4 * cnt));
-			ws_wire_put_u16(h + WS_WIRE_OFF_CMD + 4,
+			ws_put_be16(h + 8, ws_wire_node_length(WS_WIRE_SAMPLE_PKT_HDR + 4 * cnt));
+			ws_put_be16(h + WS_WIRE_OFF_CMD + 4,
 					(uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt));
-			ws_wire_put_u32(h + WS_WIRE_OFF_ARGS + 4, (uint32_t)pos);
-			ws_wire_put_u32(h + WS_WIRE_OFF_ARGS + 8, cnt);
+			ws_put_be32(h + WS_WIRE_OFF_ARGS + 4, (uint32_t)pos);
+			ws_put_be32(h + WS_WIRE_OFF_ARGS + 8, cnt);
 			n->siov[2 * k + 1] = (struct iovec){.iov_base = (void *)(base + pos * 4),
 							    .iov_len = (size_t)cnt * 4};
 			bytes += WS_WIRE_SAMPLE_PKT_HDR + (uint64_t)cnt * 4;

@@ -125,7 +125,7 @@ void ws_node_destroy(ws_node *n);
 
 /* The deterministic RX test signal: sample i of interface rf (0 = RF_A .. 3 = RF_D) has
  * I = (int16)(7*i + 1000*rf) and Q = ~I, i.e. the word ((uint16)I << 16) | (uint16)~I.
- * Returned in host order as ws_wire_get_u32 would read it from the buffer. */
+ * Returned in host order as ws_get_be32 would read it from the buffer. */
 uint32_t ws_node_test_sample(int rf, uint32_t i);
 
 #endif

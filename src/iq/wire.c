@@ -10,13 +10,13 @@ int ws_wire_put_transport(uint8_t *buf, size_t cap, const ws_wire_transport *t)
 {
 	if (cap < WS_WIRE_TRANSPORT_LEN)
 		return -WS_E_INVAL;
-	ws_wire_put_u16(buf, t->dest_id);
-	ws_wire_put_u16(buf + 2, t->src_id);
+	ws_put_be16(buf, t->dest_id);
+	ws_put_be16(buf + 2, t->src_id);
 	buf[4] = t->reserved;
 	buf[5] = t->pkt_type;
-	ws_wire_put_u16(buf + 6, t->length);
-	ws_wire_put_u16(buf + 8, t->seq);
-	ws_wire_put_u16(buf + 10, t->flags);
+	ws_put_be16(buf + 6, t->length);
+	ws_put_be16(buf + 8, t->seq);
+	ws_put_be16(buf + 10, t->flags);
 	return WS_WIRE_TRANSPORT_LEN;
 }
 
@@ -24,9 +24,9 @@ int ws_wire_put_cmd(uint8_t *buf, size_t cap, const ws_wire_cmd *c)
 {
 	if (cap < WS_WIRE_CMD_LEN)
 		return -WS_E_INVAL;
-	ws_wire_put_u32(buf, c->cmd);
-	ws_wire_put_u16(buf + 4, c->length);
-	ws_wire_put_u16(buf + 6, c->num_args);
+	ws_put_be32(buf, c->cmd);
+	ws_put_be16(buf + 4, c->length);
+	ws_put_be16(buf + 6, c->num_args);
 	return WS_WIRE_CMD_LEN;
 }
 
@@ -34,11 +34,11 @@ int ws_wire_put_sample_hdr(uint8_t *buf, size_t cap, const ws_wire_sample_hdr *s
 {
 	if (cap < WS_WIRE_SAMPLE_HDR_LEN)
 		return -WS_E_INVAL;
-	ws_wire_put_u16(buf, s->buffer);
+	ws_put_be16(buf, s->buffer);
 	buf[2] = s->flags;
 	buf[3] = s->iq_id;
-	ws_wire_put_u32(buf + 4, s->start);
-	ws_wire_put_u32(buf + 8, s->count);
+	ws_put_be32(buf + 4, s->start);
+	ws_put_be32(buf + 8, s->count);
 	return WS_WIRE_SAMPLE_HDR_LEN;
 }
 
@@ -47,7 +47,7 @@ int ws_wire_put_words(uint8_t *buf, size_t cap, const uint32_t *words, size_t n)
 	if (n > cap / 4 || n > 0x1fffffff)
 		return -WS_E_INVAL;
 	for (size_t i = 0; i < n; i++)
-		ws_wire_put_u32(buf + 4 * i, words[i]);
+		ws_put_be32(buf + 4 * i, words[i]);
 	return (int)(4 * n);
 }
 
@@ -55,13 +55,13 @@ int ws_wire_get_transport(const uint8_t *buf, size_t len, ws_wire_transport *out
 {
 	if (len < WS_WIRE_TRANSPORT_LEN)
 		return -WS_E_PROTO;
-	out->dest_id = ws_wire_get_u16(buf);
-	out->src_id = ws_wire_get_u16(buf + 2);
+	out->dest_id = ws_get_be16(buf);
+	out->src_id = ws_get_be16(buf + 2);
 	out->reserved = buf[4];
 	out->pkt_type = buf[5];
-	out->length = ws_wire_get_u16(buf + 6);
-	out->seq = ws_wire_get_u16(buf + 8);
-	out->flags = ws_wire_get_u16(buf + 10);
+	out->length = ws_get_be16(buf + 6);
+	out->seq = ws_get_be16(buf + 8);
+	out->flags = ws_get_be16(buf + 10);
 	return 0;
 }
 
@@ -69,9 +69,9 @@ int ws_wire_get_cmd(const uint8_t *buf, size_t len, ws_wire_cmd *out)
 {
 	if (len < WS_WIRE_CMD_LEN)
 		return -WS_E_PROTO;
-	out->cmd = ws_wire_get_u32(buf);
-	out->length = ws_wire_get_u16(buf + 4);
-	out->num_args = ws_wire_get_u16(buf + 6);
+	out->cmd = ws_get_be32(buf);
+	out->length = ws_get_be16(buf + 4);
+	out->num_args = ws_get_be16(buf + 6);
 	return 0;
 }
 
@@ -79,11 +79,11 @@ int ws_wire_get_sample_hdr(const uint8_t *buf, size_t len, ws_wire_sample_hdr *o
 {
 	if (len < WS_WIRE_SAMPLE_HDR_LEN)
 		return -WS_E_PROTO;
-	out->buffer = ws_wire_get_u16(buf);
+	out->buffer = ws_get_be16(buf);
 	out->flags = buf[2];
 	out->iq_id = buf[3];
-	out->start = ws_wire_get_u32(buf + 4);
-	out->count = ws_wire_get_u32(buf + 8);
+	out->start = ws_get_be32(buf + 4);
+	out->count = ws_get_be32(buf + 8);
 	return 0;
 }
 
@@ -93,7 +93,7 @@ size_t ws_wire_get_words(const uint8_t *buf, size_t len, uint32_t *out, size_t m
 	if (n > max)
 		n = max;
 	for (size_t i = 0; i < n; i++)
-		out[i] = ws_wire_get_u32(buf + 4 * i);
+		out[i] = ws_get_be32(buf + 4 * i);
 	return n;
 }
 
@@ -123,7 +123,7 @@ int ws_wire_parse(const uint8_t *pkt, size_t len, ws_wire_msg *out)
 		if (len < WS_WIRE_TRIGGER_LEN)
 			return -WS_E_PROTO;
 		m.is_trigger = 1;
-		m.trigger_ids = ws_wire_get_u32(pkt + WS_WIRE_OFF_TRIGGER);
+		m.trigger_ids = ws_get_be32(pkt + WS_WIRE_OFF_TRIGGER);
 		m.args = pkt + WS_WIRE_OFF_TRIGGER;
 		m.args_len = len - WS_WIRE_OFF_TRIGGER;
 	} else {

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bytes.h"
+
 /* Sizes and offsets of one datagram (offsets from the first byte of the UDP payload). */
 #define WS_WIRE_PAD_LEN 2
 #define WS_WIRE_TRANSPORT_LEN 12
@@ -132,28 +134,6 @@ typedef struct ws_wire_csum {
 	uint32_t s1, s2;
 } ws_wire_csum;
 
-/* Big-endian 16/32-bit loads and stores, independent of host byte order; no bounds check
- * (callers check the length first). */
-static inline uint16_t ws_wire_get_u16(const uint8_t *p)
-{
-	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
-}
-static inline uint32_t ws_wire_get_u32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline void ws_wire_put_u16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-static inline void ws_wire_put_u32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* Encoders write one header at buf (the transport encoder writes the header only, without
  * the pad). Each returns the bytes written, or -WS_E_INVAL when cap is too small (nothing
@@ -197,7 +177,7 @@ uint32_t ws_wire_samples_per_packet(uint32_t max_payload);
 
 /* Checksum: reset clears the sums; add folds one 16-bit value; packet folds the two values
  * of one Write IQ packet (start & 0xFFFF, then I XOR Q of its last sample word, the word in
- * host order as ws_wire_get_u32 returns it); value returns (s2 << 16) + s1. */
+ * host order as ws_get_be32 returns it); value returns (s2 << 16) + s1. */
 void ws_wire_csum_reset(ws_wire_csum *c);
 void ws_wire_csum_add(ws_wire_csum *c, uint16_t v);
 void ws_wire_csum_packet(ws_wire_csum *c, uint32_t start, uint32_t last_sample);

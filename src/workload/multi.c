@@ -120,8 +120,8 @@ static void on_send_ready(struct worker *w, uint32_t i, int ep, int64_t now, boo
 	struct flow *f = &w->flows[i];
 	int fd = p->fds[i];
 	for (int k = 0; k < CALLS_PER_WAKE && f->phase == PH_SEND; k++) {
-		size_t n = p->send_size;
-		if (p->end == WS_END_BYTES && f->limit - f->moved < n)
+		size_t n = p->io.send_size;
+		if (p->io.end == WS_END_BYTES && f->limit - f->moved < n)
 			n = (size_t)(f->limit - f->moved);
 		if (past_deadline || n == 0) {
 			start_drain(f, i, ep, fd);
@@ -149,7 +149,7 @@ static void on_recv_ready(struct worker *w, uint32_t i, int ep, int64_t now)
 	const ws_multi_params *p = w->p;
 	struct flow *f = &w->flows[i];
 	int fd = p->fds[i];
-	size_t n = w->p->sender ? p->send_size : p->recv_size;
+	size_t n = w->p->sender ? p->io.send_size : p->io.recv_size;
 	for (int k = 0; k < CALLS_PER_WAKE; k++) {
 		ssize_t r = ws_tcpio_recv(&f->io, n);
 		if (r > 0) {
@@ -183,8 +183,8 @@ static int setup_flows(struct worker *w, int ep)
 		int fd = p->fds[i];
 		f->phase = p->sender ? PH_SEND : PH_RECV;
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		int rc = p->sender ? ws_tcpio_tx_open(&f->io, fd, p->tx, w->buf, p->file_fd, &w->err)
-				   : ws_tcpio_rx_open(&f->io, fd, p->rx, w->buf, &w->err);
+		int rc = p->sender ? ws_tcpio_tx_open(&f->io, fd, p->io.tx, w->buf, p->io.file_fd, &w->err)
+				   : ws_tcpio_rx_open(&f->io, fd, p->io.rx, w->buf, &w->err);
 		if (rc < 0)
 			return rc;
 		struct epoll_event ev = {.events = p->sender ? EPOLLOUT : EPOLLIN, .data.u32 = i};
@@ -208,7 +208,7 @@ static void check_stalls(struct worker *w, int ep, int64_t now)
 {
 	for (uint32_t i = w->id; i < w->p->nflows; i += w->p->nthreads) {
 		struct flow *f = &w->flows[i];
-		if (active(f->phase) && now - f->last_progress > w->p->stall_ns)
+		if (active(f->phase) && now - f->last_progress > w->p->io.stall_ns)
 			fail_flow(f, ep, w->p->fds[i], -ETIMEDOUT, "moved no data for the stall timeout");
 	}
 }
@@ -216,20 +216,20 @@ static void check_stalls(struct worker *w, int ep, int64_t now)
 static void run_loop(struct worker *w, int ep)
 {
 	const ws_multi_params *p = w->p;
-	int64_t deadline = w->t0 + p->duration_ns;
+	int64_t deadline = w->t0 + p->io.duration_ns;
 	struct epoll_event ev[EVENTS];
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
 		w->flows[i].last_progress = w->t0;
 	int64_t next_stall_check = w->t0 + WS_NS_PER_SEC;
 	while (count_active(w) > 0) {
 		int64_t now = ws_clock_ns();
-		bool past = p->end == WS_END_TIME && now >= deadline;
-		int ms = past || p->end != WS_END_TIME ? 100 : ws_clock_ms_until(deadline);
+		bool past = p->io.end == WS_END_TIME && now >= deadline;
+		int ms = past || p->io.end != WS_END_TIME ? 100 : ws_clock_ms_until(deadline);
 		if (ms > 100)
 			ms = 100;
 		int n = epoll_wait(ep, ev, EVENTS, ms);
 		now = ws_clock_ns();
-		past = p->end == WS_END_TIME && now >= deadline;
+		past = p->io.end == WS_END_TIME && now >= deadline;
 		for (int k = 0; k < n; k++) {
 			uint32_t i = ev[k].data.u32;
 			struct flow *f = &w->flows[i];
@@ -255,7 +255,7 @@ static void *worker_main(void *arg)
 	const ws_multi_params *p = w->p;
 	w->cpu = p->ncpus > 0 ? p->cpus[w->id % (uint32_t)p->ncpus] : -1;
 	int ep = epoll_create1(EPOLL_CLOEXEC);
-	size_t bsz = p->send_size > p->recv_size ? p->send_size : p->recv_size;
+	size_t bsz = p->io.send_size > p->io.recv_size ? p->io.send_size : p->io.recv_size;
 	w->buf = malloc(bsz ? bsz : 1);
 	if (w->buf)
 		memset(w->buf, 0x5a, bsz);
@@ -350,7 +350,7 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	res->nflows = p->nflows;
 	res->nthreads = p->nthreads;
 	for (uint32_t i = 0; i < p->nflows; i++)
-		flows[i].limit = p->byte_limit / p->nflows + (i < p->byte_limit % p->nflows ? 1 : 0);
+		flows[i].limit = p->io.byte_limit / p->nflows + (i < p->io.byte_limit % p->nflows ? 1 : 0);
 	struct gate g = {.parties = p->nthreads + 1};
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.cv, NULL);

@@ -11,7 +11,7 @@
 #define WS_WORKLOAD_MULTI_H
 
 #include "ctl/spec.h"
-#include "net/tcpio.h"
+#include "workload/stream.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,14 +25,9 @@ typedef struct ws_multi_params {
 	const int *cpus;       /* pin thread t to cpus[t % ncpus]; NULL/0 = no pinning */
 	int ncpus;
 	bool sender;
-	uint32_t send_size, recv_size;
-	enum ws_end_kind end;  /* WS_END_TIME or WS_END_BYTES (the count is split over flows) */
-	int64_t duration_ns;
-	uint64_t byte_limit;
-	int64_t stall_ns;      /* a flow that moves nothing this long fails */
-	enum ws_tcp_tx tx;
-	int file_fd;
-	enum ws_tcp_rx rx;
+	/* Sizes, end condition, stall timer and I/O paths, as for one stream (fd unused); a
+	 * byte count is split over the flows. */
+	ws_stream_params io;
 } ws_multi_params;
 
 /* Run the flows; fills res's totals, elapsed_ns (barrier to last flow's end), io_path,

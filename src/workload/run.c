@@ -140,8 +140,9 @@ static void record_tcp_info(int fd, ws_side_result *res)
 	res->tcp_retrans = ti.total_retrans;
 }
 
-static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
-		      ws_side_result *res, ws_err *err)
+/* The engine parameters of one stream, shared by the single- and multi-stream paths. */
+static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role role, int fd,
+				      int file_fd, ws_side_result *res)
 {
 	ws_stream_params p = {
 		.fd = fd,
@@ -156,10 +157,21 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 		.file_fd = file_fd,
 		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
 	};
+	if (!p.send_size) /* getsockopt failed: netperf's usual figures */
+		p.send_size = 16384;
+	if (!p.recv_size)
+		p.recv_size = 131072;
+	res->send_size = role == WS_ROLE_SENDER ? p.send_size : 0;
+	res->recv_size = p.recv_size;
+	return p;
+}
+
+static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
+		      ws_side_result *res, ws_err *err)
+{
+	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
-	res->send_size = role == WS_ROLE_SENDER ? (p.send_size ? p.send_size : 16384) : 0;
-	res->recv_size = p.recv_size ? p.recv_size : 131072;
 	res->bytes_sent = c.bytes_sent;
 	res->bytes_recv = c.bytes_recv;
 	res->send_calls = c.send_calls;
@@ -212,22 +224,8 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 		.cpus = cpus,
 		.ncpus = ncpus,
 		.sender = role == WS_ROLE_SENDER,
-		.send_size = spec->send_size ? spec->send_size : res->sndbuf_set,
-		.recv_size = spec->recv_size ? spec->recv_size : res->rcvbuf_set,
-		.end = spec->end == WS_END_BYTES ? WS_END_BYTES : WS_END_TIME,
-		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
-		.byte_limit = spec->end_count,
-		.stall_ns = WS_STALL_NS,
-		.tx = file_fd >= 0 ? WS_TX_SENDFILE : spec->zerocopy ? WS_TX_ZEROCOPY : WS_TX_SEND,
-		.file_fd = file_fd,
-		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
+		.io = stream_params(spec, role, -1, file_fd, res),
 	};
-	if (!p.send_size)
-		p.send_size = 16384;
-	if (!p.recv_size)
-		p.recv_size = 131072;
-	res->send_size = p.sender ? p.send_size : 0;
-	res->recv_size = p.recv_size;
 	int rc = ws_multi_run(&p, res, err);
 	if (rc == 0)
 		record_tcp_info(fds[0], res);

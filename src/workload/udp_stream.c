@@ -7,6 +7,7 @@
 #include "workload/udp_stream.h"
 
 #include "util/clock.h"
+#include "util/bytes.h"
 #include "util/err.h"
 #include "util/features.h"
 
@@ -63,20 +64,6 @@
 
 /* ---- header ------------------------------------------------------------------------ */
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* A ones'-complement sum of the first 14 bytes, salted: catches stray and torn datagrams. */
 static uint16_t hdr_check(const uint8_t *p)
 {
@@ -90,7 +77,7 @@ static uint16_t hdr_check(const uint8_t *p)
 
 void ws_udp_hdr_encode(uint8_t *p, const ws_udp_hdr *h)
 {
-	put_be64(p, h->seq);
+	ws_put_be64(p, h->seq);
 	p[8] = (uint8_t)(h->tag >> 24);
 	p[9] = (uint8_t)(h->tag >> 16);
 	p[10] = (uint8_t)(h->tag >> 8);
@@ -111,7 +98,7 @@ int ws_udp_hdr_decode(const uint8_t *p, size_t len, uint32_t tag, ws_udp_hdr *h)
 	uint32_t t = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
 	if (t != tag)
 		return -1;
-	h->seq = get_be64(p);
+	h->seq = ws_get_be64(p);
 	h->tag = t;
 	h->kind = p[12];
 	return 0;
@@ -389,7 +376,7 @@ static void tx_read_reports(udp_tx *t, int wait_ms)
 		if (h.kind == WS_UDP_END_ACK) {
 			t->end_acked = true;
 		} else if (h.kind == WS_UDP_ACK && r >= ACK_LEN) {
-			uint64_t w = get_be64(buf + WS_UDP_HDR_LEN);
+			uint64_t w = ws_get_be64(buf + WS_UDP_HDR_LEN);
 			t->window = w < WINDOW_MIN ? WINDOW_MIN : w > WINDOW_MAX ? WINDOW_MAX : w;
 			if (h.seq > t->acked)
 				t->acked = h.seq > t->seq ? t->seq : h.seq;
@@ -686,7 +673,7 @@ static void rx_report(udp_rx *r, uint8_t kind, uint64_t seq)
 	uint8_t buf[ACK_LEN];
 	ws_udp_hdr h = {seq, r->acct.tag, kind};
 	ws_udp_hdr_encode(buf, &h);
-	put_be64(buf + WS_UDP_HDR_LEN, r->window);
+	ws_put_be64(buf + WS_UDP_HDR_LEN, r->window);
 	/* best effort: a lost report costs only pace, and the sender may be gone at the end */
 	send(r->fd, buf, kind == WS_UDP_ACK ? ACK_LEN : WS_UDP_HDR_LEN, MSG_DONTWAIT);
 }

@@ -201,7 +201,7 @@ static void test_formats(void)
 	CHECK_MEM("cf32", g, f, n * 8);
 	d[0] = w;
 	CHECK("read be32", ws_iq_read(b.h, WS_IQ_RF_B, 0, n, WS_IQ_FMT_BE32, d, &er) == 0);
-	CHECK_U64("be32 word 7", ws_wire_get_u32(w + 28), ws_wire_sample(x[14], x[15]));
+	CHECK_U64("be32 word 7", ws_get_be32(w + 28), ws_wire_sample(x[14], x[15]));
 	/* An offset read of part of the buffer. */
 	d[0] = y;
 	CHECK("read offset", ws_iq_read(b.h, WS_IQ_RF_B, 2500, 100, WS_IQ_FMT_CI16, d, &er) == 0);
@@ -234,9 +234,9 @@ static void test_read_signal_multi(void)
 	int rfs[3] = {0, 1, 3}, bad = 0;
 	for (int k = 0; k < 3; k++)
 		for (uint32_t i = 0; i < n; i++)
-			bad += ws_wire_get_u32(buf[k] + 4 * i) != ws_node_test_sample(rfs[k], i);
+			bad += ws_get_be32(buf[k] + 4 * i) != ws_node_test_sample(rfs[k], i);
 	CHECK_INT("test signal mismatches", bad, 0);
-	CHECK_U64("RF_B sample 5", ws_wire_get_u32(buf[1] + 20), 0x040BFBF4u);
+	CHECK_U64("RF_B sample 5", ws_get_be32(buf[1] + 20), 0x040BFBF4u);
 	for (int i = 0; i < 3; i++)
 		free(buf[i]);
 	bed_down(&b);
@@ -454,14 +454,14 @@ static void test_helpers(void)
 	float f[8] = {1.0f, -1.0f, 0.5f, -0.25f, 2.0f, -3.0f, NAN, 1.0f / 65536};
 	uint8_t out[16];
 	ws_iq_host_to_wire(out, WS_IQ_FMT_CF32, f, 0, 4);
-	CHECK_U64("sat +1", ws_wire_get_u32(out), 0x7FFF8000u);
-	CHECK_U64("halves", ws_wire_get_u32(out + 4), 0x4000E000u);
-	CHECK_U64("clip", ws_wire_get_u32(out + 8), 0x7FFF8000u);
-	CHECK_U64("nan, round half to even", ws_wire_get_u32(out + 12), 0x00000000u);
+	CHECK_U64("sat +1", ws_get_be32(out), 0x7FFF8000u);
+	CHECK_U64("halves", ws_get_be32(out + 4), 0x4000E000u);
+	CHECK_U64("clip", ws_get_be32(out + 8), 0x7FFF8000u);
+	CHECK_U64("nan, round half to even", ws_get_be32(out + 12), 0x00000000u);
 	int16_t c[4] = {-2, 3, 32767, -32768};
 	ws_iq_host_to_wire(out, WS_IQ_FMT_CI16, c, 0, 2);
-	CHECK_U64("ci16", ws_wire_get_u32(out), 0xFFFE0003u);
-	CHECK_U64("ci16 ext", ws_wire_get_u32(out + 4), 0x7FFF8000u);
+	CHECK_U64("ci16", ws_get_be32(out), 0xFFFE0003u);
+	CHECK_U64("ci16 ext", ws_get_be32(out + 4), 0x7FFF8000u);
 	float g[4];
 	ws_iq_host_from_wire(g, WS_IQ_FMT_CF32, 0, out, 2);
 	CHECK_DBL("f0", g[0], -2.0 / 32768, 0);

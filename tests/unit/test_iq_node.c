@@ -281,7 +281,7 @@ static size_t sample_packet(uint8_t *b, uint16_t seq, uint16_t flags, uint32_t c
 	ws_wire_build(b, 64, &t, &c, NULL, 0);
 	ws_wire_put_sample_hdr(b + WS_WIRE_OFF_ARGS, 12, sh);
 	for (uint32_t i = 0; i < sh->count; i++)
-		ws_wire_put_u32(b + WS_WIRE_OFF_SAMPLES + 4 * i, samples[i]);
+		ws_put_be32(b + WS_WIRE_OFF_SAMPLES + 4 * i, samples[i]);
 	return len;
 }
 
@@ -309,8 +309,8 @@ static int host_write(int s, int port, uint16_t mask, const uint32_t *x, uint32_
 	int r = host_recv(s, b, sizeof b, 2000);
 	if (r != 34)
 		return -1;
-	*match = ws_wire_get_u32(b + 30) == ws_wire_csum_value(&cs);
-	return (int)ws_wire_get_u32(b + 22);
+	*match = ws_get_be32(b + 30) == ws_wire_csum_value(&cs);
+	return (int)ws_get_be32(b + 22);
 }
 
 static void host_trigger(int s, int port)
@@ -346,11 +346,11 @@ static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t
 		if (r < WS_WIRE_SAMPLE_PKT_HDR)
 			break;
 		ws_wire_get_sample_hdr(b + WS_WIRE_OFF_ARGS, 12, &sh);
-		if (sh.buffer != buffer || ws_wire_get_u16(b + 10) != 77 || sh.start >= n ||
+		if (sh.buffer != buffer || ws_get_be16(b + 10) != 77 || sh.start >= n ||
 		    sh.count > n - sh.start || (size_t)r != WS_WIRE_SAMPLE_PKT_HDR + 4 * sh.count)
 			break;
 		for (uint32_t i = 0; i < sh.count; i++)
-			x[sh.start + i] = ws_wire_get_u32(b + WS_WIRE_OFF_SAMPLES + 4 * i);
+			x[sh.start + i] = ws_get_be32(b + WS_WIRE_OFF_SAMPLES + 4 * i);
 		got += sh.count;
 	}
 	return got;
@@ -454,8 +454,8 @@ static int ping(int s, int port, int tries)
 		int64_t end = ws_clock_ns() + 200 * WS_NS_PER_MS;
 		int r;
 		while ((r = host_recv(s, b, sizeof b, ws_clock_ms_until(end))) >= 0)
-			if (r == 22 && ws_wire_get_u16(b + 10) == 0x55 &&
-			    ws_wire_get_u32(b + 14) == WS_WIRE_CMD_PING)
+			if (r == 22 && ws_get_be16(b + 10) == 0x55 &&
+			    ws_get_be32(b + 14) == WS_WIRE_CMD_PING)
 				return 1;
 	}
 	return 0;
@@ -541,9 +541,9 @@ static void test_not_ready(void)
 	wait_triggers(&t, 1);
 	host_read_req(s, t.port, 1, 0, 8, 2232);
 	CHECK_INT("NOT_READY read reply", host_recv(s, b, sizeof b, 2000), 34 + 24);
-	CHECK_U64("transport flag", ws_wire_get_u16(b + 12), WS_WIRE_FLAG_NODE_NOT_READY);
+	CHECK_U64("transport flag", ws_get_be16(b + 12), WS_WIRE_FLAG_NODE_NOT_READY);
 	CHECK_INT("sample flag", b[24], WS_WIRE_SFLAG_IQ_NOT_READY);
-	CHECK_U64("rx length word", ws_wire_get_u32(b + 34 + 20), 32768);
+	CHECK_U64("rx length word", ws_get_be32(b + 34 + 20), 32768);
 	int match;
 	/* The NOT_READY ack is 34 + 24 bytes, which host_write does not take: -1. */
 	CHECK_INT("write NOT_READY", host_write(s, t.port, 1, x, 8, 2232, &match), -1);

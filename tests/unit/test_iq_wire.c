@@ -179,10 +179,10 @@ static void test_names_and_samples(void)
 	CHECK_INT("i", ws_wire_sample_i(0x80000001), -32768);
 	CHECK_INT("q", ws_wire_sample_q(0xFFFF7FFF), 32767);
 	uint8_t b[4];
-	ws_wire_put_u32(b, 0x01020304);
+	ws_put_be32(b, 0x01020304);
 	CHECK_INT("be byte 0", b[0], 1);
 	CHECK_INT("be byte 3", b[3], 4);
-	CHECK_U64("get16", ws_wire_get_u16(b + 1), 0x0203);
+	CHECK_U64("get16", ws_get_be16(b + 1), 0x0203);
 }
 
 int main(void)
