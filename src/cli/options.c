@@ -838,6 +838,7 @@ const char *ws_cli_usage(void)
 	       "    --streams N           N flows, started at one barrier, stopped at one deadline\n"
 	       "    --threads T[,R]       worker threads on the client (T) and the daemon (R, default\n"
 	       "                          T), each an epoll loop over its share of the flows\n"
+	       "                          (UDP_STREAM runs one thread per stream instead)\n"
 	       "    --cpus LIST           pin the client's threads to these CPUs in turn (e.g. 0,1)\n"
 	       "    --remote-cpus LIST    the same for the daemon's threads\n"
 	       "\n"

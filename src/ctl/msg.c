@@ -285,6 +285,25 @@ int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 	return rc < 0 ? rc : get_records(m, r, err);
 }
 
+int ws_msg_get_ports(const ws_tlv_msg *m, uint16_t id, uint16_t *ports, uint32_t max)
+{
+	size_t off = 0;
+	uint16_t fid, len;
+	uint8_t type;
+	const uint8_t *v;
+	uint32_t n = 0;
+	int rc;
+	while ((rc = ws_tlv_next(m, &off, &fid, &type, &v, &len)) > 0) {
+		if (fid != id)
+			continue;
+		uint64_t port = type == WS_TLV_U64 && len == 8 ? ws_get_be64(v) : 0;
+		if (port == 0 || port > 65535 || n == max)
+			return -WS_E_PROTO;
+		ports[n++] = (uint16_t)port;
+	}
+	return rc < 0 ? rc : (int)n;
+}
+
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)
 {
 	ws_tlv_begin(w, WS_MSG_ERROR);

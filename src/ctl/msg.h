@@ -33,9 +33,9 @@ enum ws_msg_field {
 	WS_F_MAX_DURATION = 4,/* f64 seconds */
 	WS_F_ERR_CODE = 5,    /* i64 */
 	WS_F_ERR_MSG = 6,     /* str */
-	WS_F_DATA_PORT = 7,   /* u64 */
+	WS_F_DATA_PORT = 7,   /* u64, repeated once per flow for UDP */
 	WS_F_COOKIE = 8,      /* bytes[WS_COOKIE_LEN] */
-	WS_F_CLIENT_PORT = 9, /* u64: the client's UDP data port (UDP tests) */
+	WS_F_CLIENT_PORT = 9, /* u64: the client's UDP data port, repeated once per flow */
 };
 
 #define WS_COOKIE_LEN 16
@@ -53,6 +53,11 @@ int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, struct ws_err *err);
  * on error nothing is left allocated. */
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r);
 int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, struct ws_err *err);
+
+/* Every occurrence of a repeated u64 port field (WS_F_CLIENT_PORT, WS_F_DATA_PORT: one
+ * per flow, in flow order) into ports[0..max). Returns the count, or -WS_E_PROTO for a
+ * malformed field, a port outside 1..65535 or more than max of them. */
+int ws_msg_get_ports(const ws_tlv_msg *m, uint16_t id, uint16_t *ports, uint32_t max);
 
 /* ERROR message helpers. The code may be given negated (as ws_err holds it); it travels
  * as a positive number. */

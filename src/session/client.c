@@ -120,26 +120,42 @@ static int local_data_addr(const ws_client_config *c, const ws_test_spec *spec, 
 			       ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, local, err);
 }
 
-/* UDP: the client's socket exists before TEST_REQ so that the daemon can connect its own
- * socket to it; both then accept datagrams only from each other. */
-static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
-		    ws_test_result *out, uint16_t *port, ws_err *err)
+static void close_all(int *fds, uint32_t n)
 {
-	ws_addr local;
+	for (uint32_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+/* UDP: the client's sockets exist before TEST_REQ so that the daemon can connect its own
+ * to them; each pair then accepts datagrams only from each other. One socket per flow,
+ * on -P's port + flow index when -P was given. */
+static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
+		    ws_test_result *out, int *fds, uint16_t *ports, ws_err *err)
+{
 	uint32_t snd, rcv;
-	int force, clamped = 0;
-	int rc = local_data_addr(c, spec, peer, &local, err);
-	if (rc < 0)
-		return rc;
+	int force;
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = ws_sock_udp(&local, snd, rcv, force, &out->local.sndbuf_set, &out->local.rcvbuf_set,
-			     &clamped, err);
-	if (fd < 0)
-		return fd;
-	ws_addr bound;
-	ws_sock_local_addr(fd, &bound);
-	*port = ws_addr_port(&bound);
-	return fd;
+	for (uint32_t i = 0; i < spec->streams; i++) {
+		ws_test_spec one = *spec;
+		if (spec->local.data_port)
+			one.local.data_port = (uint16_t)(spec->local.data_port + i);
+		ws_addr local, bound;
+		int rc = local_data_addr(c, &one, peer, &local, err);
+		int fd = rc < 0 ? rc
+			       : ws_sock_udp(&local, snd, rcv, force, i ? NULL : &out->local.sndbuf_set,
+					     i ? NULL : &out->local.rcvbuf_set, NULL, err);
+		if (fd < 0) {
+			close_all(fds, i);
+			return fd;
+		}
+		fds[i] = fd;
+		ws_sock_local_addr(fd, &bound);
+		ports[i] = ws_addr_port(&bound);
+	}
+	return 0;
 }
 
 /* TCP: connect and present the cookie, all before the measured interval. */
@@ -184,13 +200,24 @@ static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, cons
 	return fd;
 }
 
-static void close_all(int *fds, uint32_t n)
+/* UDP: connect flow i's socket to the daemon's port i, from TEST_ACK. */
+static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws_addr *ctl_peer,
+		       int *fds, ws_err *err)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (fds[i] >= 0) {
-			close(fds[i]);
-			fds[i] = -1;
-		}
+	uint16_t *ports = calloc(spec->streams, sizeof(*ports));
+	if (!ports)
+		return ws_err_set(err, ENOMEM, "no memory for %u ports", spec->streams);
+	int n = ws_msg_get_ports(ack, WS_F_DATA_PORT, ports, spec->streams);
+	int rc = n == (int)spec->streams ? 0
+					 : ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK has %d UDP ports for %u streams",
+						      n, spec->streams);
+	for (uint32_t i = 0; rc == 0 && i < spec->streams; i++) {
+		ws_addr data = *ctl_peer;
+		ws_addr_set_port(&data, ports[i]);
+		rc = ws_sock_udp_connect(fds[i], &data, err);
+	}
+	free(ports);
+	return rc;
 }
 
 /* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams). */
@@ -198,14 +225,18 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		      const ws_client_config *c, ws_test_result *out, int *fds, ws_err *err)
 {
 	bool udp = ws_workload_is_udp(spec->type);
-	uint16_t udp_port = 0;
-	int ufd = udp ? open_udp(c, spec, ctl_peer, out, &udp_port, err) : -1;
-	if (udp && ufd < 0)
-		return ufd;
 	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
 	ws_msg_put_spec(&ch->tx, spec);
-	if (udp)
-		ws_tlv_put_u64(&ch->tx, WS_F_CLIENT_PORT, udp_port);
+	if (udp) {
+		uint16_t *ports = calloc(spec->streams, sizeof(*ports));
+		int rc = ports ? open_udp(c, spec, ctl_peer, out, fds, ports, err)
+			       : ws_err_set(err, ENOMEM, "no memory for %u ports", spec->streams);
+		for (uint32_t i = 0; rc == 0 && i < spec->streams; i++)
+			ws_tlv_put_u64(&ch->tx, WS_F_CLIENT_PORT, ports[i]);
+		free(ports);
+		if (rc < 0)
+			return rc;
+	}
 	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	ws_tlv_msg m;
 	if (rc == 0)
@@ -222,16 +253,17 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
 		rc = ws_msg_get_side(&m, &out->remote, err);
 	}
-	ws_addr data = *ctl_peer;
-	ws_addr_set_port(&data, (uint16_t)port);
-	if (rc == 0 && udp)
-		rc = ws_sock_udp_connect(ufd, &data, err);
-	if (rc < 0 || udp) {
-		if (rc < 0 && ufd >= 0)
-			close(ufd);
-		fds[0] = ufd;
+	if (udp) {
+		if (rc == 0)
+			rc = connect_udp(spec, &m, ctl_peer, fds, err);
+		if (rc < 0)
+			close_all(fds, spec->streams);
 		return rc;
 	}
+	if (rc < 0)
+		return rc;
+	ws_addr data = *ctl_peer;
+	ws_addr_set_port(&data, (uint16_t)port);
 	for (uint32_t i = 0; i < spec->streams; i++) {
 		fds[i] = connect_tcp(c, spec, &data, cookie_copy, i, out, err);
 		if (fds[i] < 0) {
@@ -270,9 +302,8 @@ static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec, ws_test
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	uint32_t n = ws_workload_is_udp(spec->type) ? 1 : spec->streams;
-	rc = ws_workload_run(spec, true, fds, n, &out->local, err);
-	close_all(fds, n);
+	rc = ws_workload_run(spec, true, fds, spec->streams, &out->local, err);
+	close_all(fds, spec->streams);
 	int64_t grace = RESULT_GRACE_NS;
 	ws_err rerr;
 	ws_err_clear(&rerr);
@@ -327,9 +358,11 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_channel_init(&ch, fd);
 	fill_identity(out, c, fd, &peer);
 	rc = do_hello(&ch, where, c, err);
-	int *fds = rc < 0 ? NULL : calloc(spec->streams, sizeof(int));
+	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
 		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", spec->streams);
+	for (uint32_t i = 0; fds && i < spec->streams; i++)
+		fds[i] = -1;
 	if (rc == 0)
 		rc = setup_data(&ch, spec, &peer, c, out, fds, err);
 	if (rc == 0)

@@ -170,9 +170,6 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "%u streams exceed this daemon's limit of %u (warpspeed serve --max-streams)",
 				  spec->streams, d->cfg.max_streams);
-	if (ws_workload_is_udp(spec->type) && spec->streams > 1)
-		return ws_err_set(err, WS_E_INVAL, "%s with more than one stream is not supported yet",
-				  ws_test_type_name(spec->type));
 	int rc = ws_workload_check_cpus(spec, false, err);
 	if (rc == 0 && spec->remote.cpu >= 0)
 		rc = ws_affinity_pin_self(spec->remote.cpu, err);
@@ -180,11 +177,58 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 	return 0;
 }
 
-/* Open this side's data socket before TEST_ACK: a TCP listener (accepted sockets inherit
- * its buffers), or for UDP a socket connected to the client's, so that only the client's
- * datagrams are accepted. Fills the setup sizes of *res. */
-static int open_data(ws_session *s, const ws_test_spec *spec, uint64_t client_port,
-		     ws_side_result *res, ws_err *err)
+/* The data sockets of one test, opened before TEST_ACK: a TCP listener (accepted sockets
+ * inherit its buffers) whose port goes in TEST_ACK, or for UDP one socket per flow,
+ * connected to the client's socket of that flow so that only its datagrams arrive. */
+typedef struct data_setup {
+	int lfd;            /* TCP listener, or -1 */
+	int *fds;           /* one per flow, -1 until open */
+	uint32_t n;
+} data_setup;
+
+static void close_setup(data_setup *d)
+{
+	if (d->lfd >= 0)
+		close(d->lfd);
+	for (uint32_t i = 0; d->fds && i < d->n; i++)
+		if (d->fds[i] >= 0)
+			close(d->fds[i]);
+	free(d->fds);
+	d->fds = NULL;
+	d->lfd = -1;
+}
+
+static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+			  const ws_addr *local, data_setup *d, ws_side_result *res, ws_err *err)
+{
+	uint32_t snd, rcv;
+	int force;
+	ws_workload_buffers(spec, false, &snd, &rcv, &force);
+	uint16_t *ports = calloc(d->n, sizeof(*ports));
+	if (!ports)
+		return ws_err_set(err, ENOMEM, "no memory for %u ports", d->n);
+	int rc = ws_msg_get_ports(req, WS_F_CLIENT_PORT, ports, d->n);
+	if (rc != (int)d->n)
+		rc = ws_err_set(err, WS_E_PROTO, "a UDP test request needs one client port per stream (%u)", d->n);
+	else
+		rc = 0;
+	for (uint32_t i = 0; rc == 0 && i < d->n; i++) {
+		ws_addr mine = *local, peer = s->peer;
+		if (spec->remote.data_port)
+			ws_addr_set_port(&mine, (uint16_t)(spec->remote.data_port + i));
+		d->fds[i] = ws_sock_udp(&mine, snd, rcv, force, i ? NULL : &res->sndbuf_set,
+					i ? NULL : &res->rcvbuf_set, NULL, err);
+		rc = d->fds[i] < 0 ? d->fds[i] : 0;
+		ws_addr_set_port(&peer, ports[i]);
+		if (rc == 0)
+			rc = ws_sock_udp_connect(d->fds[i], &peer, err);
+	}
+	free(ports);
+	return rc;
+}
+
+static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+		     data_setup *d, ws_side_result *res, ws_err *err)
 {
 	ws_addr local;
 	ws_sock_local_addr(s->ch.fd, &local);
@@ -194,31 +238,40 @@ static int open_data(ws_session *s, const ws_test_spec *spec, uint64_t client_po
 	ws_workload_buffers(spec, false, &snd, &rcv, &force);
 	res->sndbuf_req = snd;
 	res->rcvbuf_req = rcv;
-	if (!ws_workload_is_udp(spec->type)) {
-		int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
-		int lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
-		if (lfd >= 0)
-			ws_sock_get_buffers(lfd, &res->sndbuf_set, &res->rcvbuf_set);
-		return lfd;
-	}
-	if (client_port == 0 || client_port > 65535)
-		return ws_err_set(err, WS_E_PROTO, "a UDP test request needs the client's data port");
-	int fd = ws_sock_udp(&local, snd, rcv, force, &res->sndbuf_set, &res->rcvbuf_set, NULL, err);
-	if (fd < 0)
-		return fd;
-	ws_addr peer = s->peer;
-	ws_addr_set_port(&peer, (uint16_t)client_port);
-	int rc = ws_sock_udp_connect(fd, &peer, err);
-	if (rc < 0) {
-		close(fd);
-		return rc;
-	}
-	return fd;
+	d->lfd = -1;
+	d->n = spec->streams;
+	d->fds = malloc(d->n * sizeof(*d->fds));
+	if (!d->fds)
+		return ws_err_set(err, ENOMEM, "no memory for %u data sockets", d->n);
+	for (uint32_t i = 0; i < d->n; i++)
+		d->fds[i] = -1;
+	if (ws_workload_is_udp(spec->type))
+		return open_udp_flows(s, spec, req, &local, d, res, err);
+	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
+	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
+	if (d->lfd < 0)
+		return d->lfd;
+	ws_sock_get_buffers(d->lfd, &res->sndbuf_set, &res->rcvbuf_set);
+	return 0;
 }
 
-/* Set up the data socket, pass the barrier, run the role. Returns the result in *res;
+static void put_ports(ws_tlv_writer *w, const data_setup *d)
+{
+	ws_addr bound;
+	if (d->lfd >= 0) {
+		ws_sock_local_addr(d->lfd, &bound);
+		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
+		return;
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		ws_sock_local_addr(d->fds[i], &bound);
+		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
+	}
+}
+
+/* Set up the data sockets, pass the barrier, run the role. Returns the result in *res;
  * any failure is also reported to the client as ERROR by the caller. */
-static int run_test(ws_session *s, const ws_test_spec *spec, uint64_t client_port,
+static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
 		    ws_side_result *res, ws_err *err)
 {
 	memset(res, 0, sizeof(*res));
@@ -226,48 +279,32 @@ static int run_test(ws_session *s, const ws_test_spec *spec, uint64_t client_por
 	int rc = check_spec(s->d, spec, err);
 	if (rc < 0)
 		return rc;
-	bool udp = ws_workload_is_udp(spec->type);
-	int sfd = open_data(s, spec, client_port, res, err);
-	if (sfd < 0)
-		return sfd;
-	ws_addr bound;
-	ws_sock_local_addr(sfd, &bound);
+	data_setup d = {.lfd = -1};
+	rc = open_data(s, spec, req, &d, res, err);
 	uint8_t cookie[WS_COOKIE_LEN];
 	make_cookie(cookie);
-	ws_tlv_begin(&s->ch.tx, WS_MSG_TEST_ACK);
-	ws_tlv_put_u64(&s->ch.tx, WS_F_DATA_PORT, ws_addr_port(&bound));
-	ws_tlv_put_bytes(&s->ch.tx, WS_F_COOKIE, cookie, sizeof(cookie));
-	ws_msg_put_side(&s->ch.tx, res);
-	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
-	uint32_t n = udp ? 1 : spec->streams;
-	int *fds = malloc(n * sizeof(*fds));
-	for (uint32_t i = 0; fds && i < n; i++)
-		fds[i] = -1;
-	if (!fds && rc == 0)
-		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", n);
-	if (udp) {
-		if (rc == 0)
-			fds[0] = sfd;
-		else
-			close(sfd);
-	} else {
-		if (rc == 0)
-			rc = accept_flows(s, sfd, cookie, n, fds, err);
-		close(sfd);
+	if (rc == 0) {
+		ws_tlv_begin(&s->ch.tx, WS_MSG_TEST_ACK);
+		put_ports(&s->ch.tx, &d);
+		ws_tlv_put_bytes(&s->ch.tx, WS_F_COOKIE, cookie, sizeof(cookie));
+		ws_msg_put_side(&s->ch.tx, res);
+		rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+	}
+	if (rc == 0 && d.lfd >= 0) {
+		rc = accept_flows(s, d.lfd, cookie, d.n, d.fds, err);
+		close(d.lfd);
+		d.lfd = -1;
+		for (uint32_t i = 0; rc == 0 && spec->nodelay && i < d.n; i++)
+			ws_sock_set_nodelay(d.fds[i], 1, NULL);
 	}
 	if (rc == 0) {
-		set_data_fds(s, fds, n);
-		for (uint32_t i = 0; spec->nodelay && !udp && i < n; i++)
-			ws_sock_set_nodelay(fds[i], 1, NULL);
+		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);
 		if (rc == 0)
-			rc = ws_workload_run(spec, false, fds, n, res, err);
+			rc = ws_workload_run(spec, false, d.fds, d.n, res, err);
 		set_data_fds(s, NULL, 0);
 	}
-	for (uint32_t i = 0; fds && i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	free(fds);
+	close_setup(&d);
 	return rc;
 }
 
@@ -275,18 +312,18 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 {
 	ws_test_spec spec;
 	ws_side_result res;
+	memset(&res, 0, sizeof(res));
 	ws_err err;
 	ws_err_clear(&err);
-	uint64_t client_port = 0;
-	ws_tlv_get_u64(m, WS_F_CLIENT_PORT, &client_port);
 	int rc = ws_msg_get_spec(m, &spec, &err);
 	if (rc == 0)
-		rc = run_test(s, &spec, client_port, &res, &err);
+		rc = run_test(s, &spec, m, &res, &err);
 	const char *name = ws_test_type_name(spec.type);
 	if (rc < 0) {
 		dlog(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
 		     name ? name : "test", err.msg);
 		send_error(s, err.code, err.msg);
+		ws_side_result_free(&res);
 		return;
 	}
 	ws_tlv_begin(&s->ch.tx, WS_MSG_RESULT);
@@ -295,6 +332,7 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	dlog(s->d, "session %llu from %s: %s %.2f s, %llu bytes received, %llu sent, ok",
 	     (unsigned long long)s->id, s->peer_text, name, (double)res.elapsed_ns / WS_NS_PER_SEC,
 	     (unsigned long long)res.bytes_recv, (unsigned long long)res.bytes_sent);
+	ws_side_result_free(&res);
 }
 
 /* --- one session ----------------------------------------------------------------- */

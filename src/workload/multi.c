@@ -8,6 +8,7 @@
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "workload/udp_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -385,5 +386,121 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	if (rc == 0 && done == 0)
 		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", p->nflows,
 				res->flows[0].why);
+	return rc;
+}
+
+/* --- UDP: a thread per flow ------------------------------------------------------- */
+
+struct udp_flow {
+	const ws_test_spec *spec;
+	bool sender;
+	int fd;
+	int cpu;
+	struct gate *gate;
+	pthread_t thread;
+	ws_side_result res;
+	ws_err err;
+	int rc;
+	int64_t user_ns, sys_ns;
+};
+
+static void *udp_flow_main(void *arg)
+{
+	struct udp_flow *f = arg;
+	if (f->cpu >= 0)
+		f->rc = ws_affinity_pin_self(f->cpu, &f->err);
+	gate_wait(f->gate);
+	int64_t u0, s0, u1, s1;
+	thread_cpu(&u0, &s0);
+	if (f->rc == 0)
+		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, &f->res, &f->err);
+	thread_cpu(&u1, &s1);
+	f->user_ns = u1 - u0;
+	f->sys_ns = s1 - s0;
+	return NULL;
+}
+
+static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
+{
+	const ws_side_result *r = &f->res;
+	res->bytes_sent += r->bytes_sent;
+	res->bytes_recv += r->bytes_recv;
+	res->send_calls += r->send_calls;
+	res->recv_calls += r->recv_calls;
+	res->dgrams_sent += r->dgrams_sent;
+	res->dgrams_recv += r->dgrams_recv;
+	res->dgrams_lost += r->dgrams_lost;
+	res->dgrams_reordered += r->dgrams_reordered;
+	res->dgrams_dup += r->dgrams_dup;
+	res->send_errors += r->send_errors;
+	res->bad_dgrams += r->bad_dgrams;
+	if (r->elapsed_ns > res->elapsed_ns)
+		res->elapsed_ns = r->elapsed_ns;
+	res->flows[i] = (ws_flow_result){
+		.bytes = f->sender ? r->bytes_sent : r->bytes_recv,
+		.calls = f->sender ? r->send_calls : r->recv_calls,
+		.elapsed_ns = r->elapsed_ns,
+		.thread = i,
+		.error = f->rc,
+	};
+	if (f->rc)
+		snprintf(res->flows[i].why, sizeof(res->flows[i].why), "%s", f->err.msg);
+	res->threads[i] = (ws_thread_result){.user_ns = f->user_ns, .sys_ns = f->sys_ns,
+					     .cpu = f->cpu, .flows = 1};
+	res->thread_user_ns += f->user_ns;
+	res->thread_sys_ns += f->sys_ns;
+}
+
+int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
+		     const int *cpus, int ncpus, ws_side_result *res, ws_err *err)
+{
+	struct udp_flow *f = calloc(nflows, sizeof(*f));
+	res->flows = calloc(nflows, sizeof(*res->flows));
+	res->threads = calloc(nflows, sizeof(*res->threads));
+	if (!f || !res->flows || !res->threads) {
+		free(f);
+		ws_side_result_free(res);
+		return ws_err_set(err, ENOMEM, "no memory for %u flows", nflows);
+	}
+	struct gate g = {.parties = nflows + 1};
+	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.cv, NULL);
+	uint32_t started = 0;
+	for (; started < nflows; started++) {
+		struct udp_flow *u = &f[started];
+		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .gate = &g,
+				       .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
+		u->res.sndbuf_set = res->sndbuf_set;
+		u->res.rcvbuf_set = res->rcvbuf_set;
+		if (pthread_create(&u->thread, NULL, udp_flow_main, u) != 0) {
+			pthread_mutex_lock(&g.mu);
+			g.parties = started + 1;
+			pthread_mutex_unlock(&g.mu);
+			break;
+		}
+	}
+	int64_t t0 = ws_clock_ns();
+	gate_wait(&g);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(f[i].thread, NULL);
+	(void)t0;
+	uint32_t done = 0;
+	res->nflows = res->nthreads = nflows;
+	for (uint32_t i = 0; i < started; i++) {
+		sum_udp(&f[i], i, res);
+		done += f[i].rc == 0;
+	}
+	res->send_size = f[0].res.send_size;
+	res->recv_size = f[0].res.recv_size;
+	snprintf(res->io_path, sizeof(res->io_path), "%s", f[0].res.io_path);
+	snprintf(res->io_note, sizeof(res->io_note), "%s", f[0].res.io_note);
+	pthread_mutex_destroy(&g.mu);
+	pthread_cond_destroy(&g.cv);
+	int rc = 0;
+	if (started < nflows)
+		rc = ws_err_set(err, EAGAIN, "could not start thread %u of %u", started, nflows);
+	else if (done == 0)
+		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", nflows, f[0].err.msg);
+	free(f);
 	return rc;
 }

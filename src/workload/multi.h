@@ -35,4 +35,11 @@ typedef struct ws_multi_params {
  * flow completed (failed flows are in res->flows), or an error when none could run. */
 int ws_multi_run(const ws_multi_params *p, ws_side_result *res, struct ws_err *err);
 
+/* UDP_STREAM over several flows: one thread per flow, each running the UDP engine on
+ * its own connected socket pair, all released by one barrier. (The UDP engine's flow
+ * control and end handshake are per socket, so flows do not share a thread.) Fills the
+ * same totals and arrays as ws_multi_run; the datagram counters are summed. */
+int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
+		     const int *cpus, int ncpus, ws_side_result *res, struct ws_err *err);
+
 #endif

@@ -203,19 +203,37 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err
 	return n < 0 ? n : 0;
 }
 
+/* The CPUs a side's threads are pinned to, in turn: --cpus/--remote-cpus, else -T's CPU
+ * for every thread, else none (returns 0). */
+static int thread_cpus(const ws_test_spec *spec, bool is_client, int *cpus, ws_err *err)
+{
+	const char *list = is_client ? spec->local_cpus : spec->remote_cpus;
+	int ncpus = ws_cpu_list_parse(list, cpus, WS_MAX_CPU_LIST, err);
+	int single = is_client ? spec->local.cpu : spec->remote.cpu;
+	if (ncpus == 0 && single >= 0) {
+		cpus[0] = single;
+		ncpus = 1;
+	}
+	return ncpus;
+}
+
+static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
+			 const int *fds, uint32_t nfds, ws_side_result *res, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	int ncpus = thread_cpus(spec, is_client, cpus, err);
+	if (ncpus < 0)
+		return ncpus;
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, cpus, ncpus, res, err);
+}
+
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
 		     uint32_t nfds, int file_fd, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
-	const char *list = is_client ? spec->local_cpus : spec->remote_cpus;
-	int ncpus = ws_cpu_list_parse(list, cpus, WS_MAX_CPU_LIST, err);
+	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	int single = is_client ? spec->local.cpu : spec->remote.cpu;
-	if (ncpus == 0 && single >= 0) { /* -T lcpu,rcpu: every thread on that CPU */
-		cpus[0] = single;
-		ncpus = 1;
-	}
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	ws_multi_params p = {
 		.fds = fds,
@@ -256,7 +274,9 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
-	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
+	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, res, err);
+	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
 		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], res, err);
 	else if (rc == 0 && multi)
 		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, res, err);

@@ -30,6 +30,16 @@ for t in TCP_MAERTS TCP_SENDFILE; do
 	else fail "streams_$t" "$(cat "$WS_TMP/$t.out")"; fi
 done
 
+# --- UDP_STREAM with streams: a socket pair and a thread per flow ------------------------
+out=$WS_TMP/udp.out
+if ws -t UDP_STREAM -l 1 -v 2 --streams 3 -- -m 1472 >"$out" 2>&1; then
+	rows=$(awk '/^Stream Thread/{f=1; next} f && /^[0-9]+ +[0-9]+ +[0-9]+ /{n++} END{print n+0}' "$out")
+	sent=$(sed -n 6p "$out" | awk '{print $4}'); got=$(sed -n 7p "$out" | awk '{print $3}')
+	if [ "$rows" -eq 3 ] && grep -q "^3 streams, 0 failed" "$out" && [ -n "$got" ] && [ "$got" -le "$sent" ] && [ "$got" -gt 0 ]; then
+		pass streams_udp
+	else fail streams_udp "rows $rows, sent '$sent', received '$got': $(cat "$out")"; fi
+else fail streams_udp "exit $?: $(cat "$out")"; fi
+
 # --- bytes mode splits the count over the flows exactly ---------------------------------
 if ws -l -10000001 -P 0 --streams 3 >"$WS_TMP/bytes.out" 2>&1 && grep -q "10000001 bytes received" "$DAEMON_LOG"; then
 	pass streams_bytes
