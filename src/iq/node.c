@@ -4,12 +4,12 @@
  * socket, the broadcast socket and a stop eventfd; datagrams arrive in recvmmsg batches and
  * are dispatched by command word. Nothing a packet says is trusted: lengths come from the
  * datagram, indices are checked against the buffer before any memory is touched, and each
- * rejection is counted. Read IQ is the fast path: packets are a 34-byte header plus an iovec
- * into the RX buffer, sent in sendmmsg batches, and a full socket makes the node wait for
- * POLLOUT rather than drop, so the host's receive buffer is the only place packets are lost.
- * Board fidelity (receive slots, per-packet store time, NOT_READY windows) is optional and
- * modelled on the kernel's arrival timestamps, so it is exact however late the node reads. */
-#include "iq/node.h"
+ * rejection is counted. This file holds the node's state, its buffers, the dispatch and the
+ * command handlers; a Read IQ that passes its checks is streamed by node_stream.c, and the
+ * optional board fidelity (receive slots, per-packet store time, NOT_READY windows) is
+ * node_board.c, fed with the kernel's arrival timestamps so it is exact however late the
+ * node reads. */
+#include "iq/node_stream.h"
 
 #include "iq/wire.h"
 #include "util/clock.h"
@@ -19,7 +19,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/udp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,80 +29,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define NODE_MAX_RF 4
-#define NODE_BATCH 64
 #define NODE_CHUNK_SHIFT 16 /* RX test signal is generated 64 Ki samples at a time */
-#define NODE_SEEN_MAX 64    /* distinct unknown commands logged once each */
 #define NODE_REPLY_WORDS 16
-#define NODE_CTL_LEN 64
-#define NODE_GSO_MAX_SEGS 64     /* UDP_MAX_SEGMENTS of older kernels */
-#define NODE_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
-/* Fallbacks for C libraries older than the kernel feature (the PowerPC cross build). */
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef SOL_UDP
-#define SOL_UDP 17
-#endif
-
-typedef struct node_buf {
-	uint8_t *mem;       /* NULL until first touch */
-	size_t bytes;
-	uint32_t samples;
-	uint32_t extent;    /* TX: one past the highest sample ever written */
-	uint8_t *ready;     /* RX: bitmap of chunks that hold content */
-	uint32_t captures;  /* RX: triggers that filled it; its Read IQ iq_id */
-} node_buf;
-
-typedef struct node_peer {
-	int fd;
-	struct sockaddr_in addr;
-} node_peer;
-
-struct ws_node {
-	ws_node_config cfg;
-	int fd, bfd, efd;
-	int stop;
-	ws_node_counters ctr;
-	ws_node_info info;
-	unsigned rf_mask;
-	node_buf tx[NODE_MAX_RF], rx[NODE_MAX_RF];
-	uint32_t tx_length, rx_length;
-	unsigned rx_enabled;
-	int rx_enable_seen;
-	ws_wire_csum csum;
-	int64_t busy_from_ns, busy_until_ns;
-	/* receive batch */
-	uint8_t *rbuf;
-	size_t slot_size;
-	struct mmsghdr rmsg[NODE_BATCH];
-	struct iovec riov[NODE_BATCH];
-	struct sockaddr_in rfrom[NODE_BATCH];
-	uint64_t rctl[NODE_BATCH][NODE_CTL_LEN / 8];
-	/* Read IQ stream batch: packet k is siov[2k] (header) + siov[2k+1] (samples); one
-	 * message carries one packet, or with GSO a run of packets of one segment size. */
-	int gso;
-	uint8_t shdr[NODE_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
-	struct iovec siov[2 * NODE_BATCH];
-	struct mmsghdr smsg[NODE_BATCH];
-	unsigned smsg_pkts[NODE_BATCH];
-	uint64_t sctl[NODE_BATCH][CMSG_SPACE(sizeof(uint16_t)) / 8 + 1];
-	/* board fidelity: completion times of packets holding a receive slot (FIFO) */
-	int64_t *slot_done;
-	uint32_t slot_head, slot_count;
-	int64_t last_done;
-	uint32_t seen[NODE_SEEN_MAX];
-	unsigned n_seen;
-};
-
-/* Single writer (the node thread), relaxed atomic stores so other threads read whole values. */
-#define BUMP(n, field, v) __atomic_store_n(&(n)->ctr.field, (n)->ctr.field + (v), __ATOMIC_RELAXED)
-
-static void node_log(ws_node *n, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void node_log(ws_node *n, int level, const char *fmt, ...)
+void ws_node_log(ws_node *n, int level, const char *fmt, ...)
 {
 	if (!n->cfg.log)
 		return;
@@ -138,16 +67,16 @@ void ws_node_config_default(ws_node_config *c)
 
 /* ---- buffers ---------------------------------------------------------------------------- */
 
-static int buf_map(ws_node *n, node_buf *b)
+static int buf_map(ws_node *n, ws_node_buf *b)
 {
 	if (b->mem)
 		return 0;
 	void *p = mmap(NULL, b->bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
-		BUMP(n, alloc_failures, 1);
-		node_log(n, WS_NODE_LOG_WARN, "cannot map a buffer of %zu bytes: %s", b->bytes,
-			 strerror(errno));
+		WS_NODE_BUMP(n, alloc_failures, 1);
+		ws_node_log(n, WS_NODE_LOG_WARN, "cannot map a buffer of %zu bytes: %s", b->bytes,
+			    strerror(errno));
 		return -1;
 	}
 	/* No MADV_HUGEPAGE: with THP defrag "madvise" each fault compacts memory, which made
@@ -156,12 +85,12 @@ static int buf_map(ws_node *n, node_buf *b)
 	return 0;
 }
 
-static int chunk_ready(const node_buf *b, uint32_t c)
+static int chunk_ready(const ws_node_buf *b, uint32_t c)
 {
 	return b->ready[c >> 3] >> (c & 7) & 1;
 }
 
-static void chunk_set(node_buf *b, uint32_t c)
+static void chunk_set(ws_node_buf *b, uint32_t c)
 {
 	b->ready[c >> 3] |= (uint8_t)(1u << (c & 7));
 }
@@ -169,9 +98,9 @@ static void chunk_set(node_buf *b, uint32_t c)
 /* Make RX samples [start, start+count) hold content: chunks never touched get the test
  * signal. full_overwrite says the caller rewrites the whole range at once, so chunks lying
  * entirely inside it need no signal. */
-static int rx_prepare(ws_node *n, int rf, uint32_t start, uint32_t count, int full_overwrite)
+int ws_node_rx_prepare(ws_node *n, int rf, uint32_t start, uint32_t count, int full_overwrite)
 {
-	node_buf *b = &n->rx[rf];
+	ws_node_buf *b = &n->rx[rf];
 	if (buf_map(n, b) < 0)
 		return -1;
 	uint64_t end = (uint64_t)start + count;
@@ -194,43 +123,37 @@ static int rx_prepare(ws_node *n, int rf, uint32_t start, uint32_t count, int fu
 
 /* ---- replies ------------------------------------------------------------------------------ */
 
-static int stopping(const ws_node *n)
+/* ENOBUFS (a full device queue) does not make poll block, so that case also sleeps a
+ * little. */
+void ws_node_wait_writable(ws_node *n, int fd, int nobufs)
 {
-	return __atomic_load_n(&n->stop, __ATOMIC_RELAXED);
-}
-
-/* Wait until fd can take more, or a stop, at most 100 ms. ENOBUFS (a full device queue)
- * does not make poll block, so that case also sleeps a little. */
-static void wait_writable(ws_node *n, int fd, int nobufs)
-{
-	BUMP(n, send_waits, 1);
+	WS_NODE_BUMP(n, send_waits, 1);
 	struct pollfd p[2] = {{.fd = fd, .events = POLLOUT}, {.fd = n->efd, .events = POLLIN}};
 	poll(p, 2, 100);
 	if (nobufs)
 		ws_clock_sleep_ns(20 * WS_NS_PER_US);
 }
 
-static void send_dgram(ws_node *n, const node_peer *p, const uint8_t *buf, size_t len)
+static void send_dgram(ws_node *n, const ws_node_peer *p, const uint8_t *buf, size_t len)
 {
-	BUMP(n, tx_packets, 1);
-	BUMP(n, tx_bytes, len);
+	WS_NODE_BUMP(n, tx_packets, 1);
+	WS_NODE_BUMP(n, tx_bytes, len);
 	if (p->fd < 0)
 		return;
-	for (int tries = 0; tries < 50 && !stopping(n); tries++) {
+	for (int tries = 0; tries < 50 && !ws_node_stopping(n); tries++) {
 		if (sendto(p->fd, buf, len, 0, (const struct sockaddr *)&p->addr, sizeof p->addr) >= 0)
 			return;
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
 			break;
-		wait_writable(n, p->fd, errno == ENOBUFS);
+		ws_node_wait_writable(n, p->fd, errno == ENOBUFS);
 	}
-	BUMP(n, send_errors, 1);
+	WS_NODE_BUMP(n, send_errors, 1);
 }
 
-/* The transport header of any response to m: src/dest swapped, seq kept. */
-static ws_wire_transport reply_transport(const ws_node *n, const ws_wire_msg *m, size_t len,
-					 uint16_t flags)
+ws_wire_transport ws_node_reply_transport(const ws_node *n, const ws_wire_msg *m, size_t len,
+					  uint16_t flags)
 {
 	ws_wire_transport t = {.dest_id = m->tr.src_id, .src_id = n->cfg.id,
 			       .pkt_type = WS_WIRE_PKT_NODE_TO_HOST,
@@ -240,40 +163,19 @@ static ws_wire_transport reply_transport(const ws_node *n, const ws_wire_msg *m,
 }
 
 /* A response carrying nw argument words; sent only when the request asked for one. */
-static void reply_words(ws_node *n, const node_peer *p, const ws_wire_msg *m,
+static void reply_words(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
 			const uint32_t *w, size_t nw, uint16_t flags)
 {
 	if (!(m->tr.flags & WS_WIRE_FLAG_ROBUST))
 		return;
 	uint8_t buf[WS_WIRE_OFF_ARGS + 4 * NODE_REPLY_WORDS];
 	size_t len = WS_WIRE_OFF_ARGS + 4 * nw;
-	ws_wire_transport t = reply_transport(n, m, len, flags);
+	ws_wire_transport t = ws_node_reply_transport(n, m, len, flags);
 	ws_wire_cmd c = {.cmd = m->cmd.cmd, .length = (uint16_t)(4 * nw),
 			 .num_args = (uint16_t)nw};
 	int r = ws_wire_build(buf, sizeof buf, &t, &c, w, nw);
 	if (r > 0)
 		send_dgram(n, p, buf, (size_t)r);
-}
-
-/* ---- busy window (NOT_READY) ------------------------------------------------------------ */
-
-static int busy(const ws_node *n, int64_t now)
-{
-	return n->cfg.not_ready && now < n->busy_until_ns;
-}
-
-/* Six words: TX status, pointer, length, RX status, pointer, length (status 1 = running;
- * the pointer advances at 40 MS/s from the trigger). */
-static void not_ready_words(const ws_node *n, int64_t now, uint32_t *w)
-{
-	uint64_t done = (uint64_t)(now - n->busy_from_ns) * (WS_NODE_SAMPLE_RATE / 1000000u) /
-			1000u;
-	w[0] = 1;
-	w[1] = (uint32_t)(done < n->tx_length ? done : n->tx_length);
-	w[2] = n->tx_length;
-	w[3] = 1;
-	w[4] = (uint32_t)(done < n->rx_length ? done : n->rx_length);
-	w[5] = n->rx_length;
 }
 
 /* ---- simple commands --------------------------------------------------------------------- */
@@ -286,10 +188,10 @@ static void node_reset(ws_node *n)
 								   : n->cfg.rx_samples;
 	n->rx_enabled = 0;
 	n->rx_enable_seen = 0;
-	n->busy_until_ns = 0;
+	ws_node_board_reset(&n->board);
 }
 
-static void cmd_node_info(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_node_info(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t s = n->cfg.serial;
 	uint32_t w[WS_WIRE_NODE_INFO_WORDS] = {
@@ -313,12 +215,12 @@ static void cmd_node_info(ws_node *n, const node_peer *p, const ws_wire_msg *m)
 
 /* Answers from the last argument actually present, never from the length fields: a lost IP
  * fragment on the board truncates the packet, and the reply must say how much arrived. */
-static void cmd_payload_test(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_payload_test(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t present = (uint32_t)(m->args_len / 4);
 	uint32_t last = present ? ws_get_be32(m->args + 4 * (present - 1)) : 0;
 	if (last != present)
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 	if (last > present)
 		last = present;
 	uint32_t w = 4 * last + 20;
@@ -326,7 +228,7 @@ static void cmd_payload_test(ws_node *n, const node_peer *p, const ws_wire_msg *
 }
 
 /* TX_LENGTH / RX_LENGTH: [0, len] sets, [1] reads; the answer is [status, length]. */
-static void cmd_length(ws_node *n, const node_peer *p, const ws_wire_msg *m, uint32_t *len,
+static void cmd_length(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, uint32_t *len,
 		       uint32_t max)
 {
 	uint32_t a[2] = {0};
@@ -337,55 +239,56 @@ static void cmd_length(ws_node *n, const node_peer *p, const ws_wire_msg *m, uin
 	} else if (!(na >= 1 && a[0] == WS_WIRE_ARG_READ)) {
 		w[0] = WS_WIRE_STATUS_ERROR;
 		if (na >= 2 && a[0] == WS_WIRE_ARG_WRITE)
-			BUMP(n, out_of_range, 1);
+			WS_NODE_BUMP(n, out_of_range, 1);
 		else
-			BUMP(n, malformed, 1);
-		BUMP(n, error_replies, 1);
+			WS_NODE_BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, error_replies, 1);
 	}
 	w[1] = *len;
 	reply_words(n, p, m, w, 2, 0);
 }
 
-static void cmd_max_samples(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_max_samples(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t a = 0;
 	size_t na = ws_wire_get_words(m->args, m->args_len, &a, 1);
 	uint32_t w[3] = {WS_WIRE_STATUS_OK, n->cfg.tx_samples, n->cfg.rx_samples};
 	if (na < 1 || a != WS_WIRE_ARG_READ) {
 		w[0] = WS_WIRE_STATUS_ERROR;
-		BUMP(n, malformed, 1);
-		BUMP(n, error_replies, 1);
+		WS_NODE_BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, error_replies, 1);
 	}
 	reply_words(n, p, m, w, 3, 0);
 }
 
-static void cmd_buff_en(ws_node *n, const node_peer *p, const ws_wire_msg *m, int rx)
+static void cmd_buff_en(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, int rx)
 {
 	uint32_t a = 0;
 	if (ws_wire_get_words(m->args, m->args_len, &a, 1) < 1) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 	} else if (rx) {
 		if (a & ~n->rf_mask)
-			BUMP(n, bad_buffer, 1);
+			WS_NODE_BUMP(n, bad_buffer, 1);
 		n->rx_enabled |= a & n->rf_mask;
 		n->rx_enable_seen = 1;
 	}
 	reply_words(n, p, m, NULL, 0, 0);
 }
 
-static void cmd_other(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_other(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
-	BUMP(n, other_commands, 1);
+	WS_NODE_BUMP(n, other_commands, 1);
 	unsigned i;
 	for (i = 0; i < n->n_seen && n->seen[i] != m->cmd.cmd; i++)
 		;
-	if (i == n->n_seen && n->n_seen < NODE_SEEN_MAX) {
+	if (i == n->n_seen && n->n_seen < WS_NODE_SEEN_MAX) {
 		n->seen[n->n_seen++] = m->cmd.cmd;
 		const char *g = ws_wire_group_name((uint8_t)(m->cmd.cmd >> 24));
-		node_log(n, WS_NODE_LOG_INFO,
-			 "command 0x%08x (%s group) accepted with a plain acknowledgement%s",
-			 m->cmd.cmd, g ? g : "unknown",
-			 n->n_seen == NODE_SEEN_MAX ? "; further new commands not logged" : "");
+		ws_node_log(n, WS_NODE_LOG_INFO,
+			    "command 0x%08x (%s group) accepted with a plain acknowledgement%s",
+			    m->cmd.cmd, g ? g : "unknown",
+			    n->n_seen == WS_NODE_SEEN_MAX ? "; further new commands not logged"
+							  : "");
 	}
 	reply_words(n, p, m, NULL, 0, 0);
 }
@@ -396,20 +299,20 @@ static void cmd_other(ws_node *n, const node_peer *p, const ws_wire_msg *m)
 static int write_check(ws_node *n, const ws_wire_msg *m, ws_wire_sample_hdr *s)
 {
 	if (ws_wire_get_sample_hdr(m->args, m->args_len, s) < 0) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 		return -1;
 	}
 	uint64_t avail = (m->args_len - WS_WIRE_SAMPLE_HDR_LEN) / 4;
 	if (s->count == 0 || s->count > avail) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 		return -1;
 	}
 	if (s->buffer == 0 || (s->buffer & ~n->rf_mask)) {
-		BUMP(n, bad_buffer, 1);
+		WS_NODE_BUMP(n, bad_buffer, 1);
 		return -1;
 	}
 	if (s->start > n->cfg.tx_samples || s->count > n->cfg.tx_samples - s->start) {
-		BUMP(n, out_of_range, 1);
+		WS_NODE_BUMP(n, out_of_range, 1);
 		return -1;
 	}
 	return 0;
@@ -422,7 +325,7 @@ static int write_store(ws_node *n, const ws_wire_msg *m, const ws_wire_sample_hd
 	for (int rf = 0; rf < n->cfg.rf; rf++) {
 		if (!(s->buffer >> rf & 1))
 			continue;
-		node_buf *b = &n->tx[rf];
+		ws_node_buf *b = &n->tx[rf];
 		if (buf_map(n, b) < 0)
 			return -1;
 		memcpy(b->mem + (size_t)s->start * 4, src, bytes);
@@ -432,43 +335,44 @@ static int write_store(ws_node *n, const ws_wire_msg *m, const ws_wire_sample_hd
 	if (s->flags & WS_WIRE_SFLAG_CHECKSUM_RESET)
 		ws_wire_csum_reset(&n->csum);
 	ws_wire_csum_packet(&n->csum, s->start, ws_get_be32(src + bytes - 4));
-	BUMP(n, write_packets, 1);
-	BUMP(n, write_samples, s->count);
+	WS_NODE_BUMP(n, write_packets, 1);
+	WS_NODE_BUMP(n, write_samples, s->count);
 	return 0;
 }
 
-static void cmd_write_iq(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_write_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	ws_wire_sample_hdr s = {0};
 	uint32_t w[3 + WS_WIRE_NOT_READY_WORDS];
 	size_t nw = 3;
 	uint16_t flags = 0;
 	int64_t now = ws_clock_ns();
-	if (write_check(n, m, &s) < 0 || (!busy(n, now) && write_store(n, m, &s) < 0)) {
+	int busy = ws_node_board_busy(&n->board, now);
+	if (write_check(n, m, &s) < 0 || (!busy && write_store(n, m, &s) < 0)) {
 		w[0] = WS_WIRE_WRITE_IQ_ERROR;
 		if (m->tr.flags & WS_WIRE_FLAG_ROBUST)
-			BUMP(n, error_replies, 1);
-	} else if (busy(n, now)) {
+			WS_NODE_BUMP(n, error_replies, 1);
+	} else if (busy) {
 		w[0] = WS_WIRE_WRITE_NOT_READY;
-		not_ready_words(n, now, w + 3);
+		ws_node_board_not_ready_words(&n->board, now, n->tx_length, n->rx_length, w + 3);
 		nw += WS_WIRE_NOT_READY_WORDS;
 		flags = WS_WIRE_FLAG_NODE_NOT_READY;
 		if (m->tr.flags & WS_WIRE_FLAG_ROBUST)
-			BUMP(n, not_ready_replies, 1);
+			WS_NODE_BUMP(n, not_ready_replies, 1);
 	} else {
 		w[0] = WS_WIRE_WRITE_OK;
 	}
 	w[1] = s.iq_id;
 	w[2] = ws_wire_csum_value(&n->csum);
 	if (m->tr.flags & WS_WIRE_FLAG_ROBUST)
-		BUMP(n, write_acks, 1);
+		WS_NODE_BUMP(n, write_acks, 1);
 	reply_words(n, p, m, w, nw, flags);
 }
 
 /* ---- Read IQ ------------------------------------------------------------------------------- */
 
 /* One sample packet without samples: the error or NOT_READY answer to a Read IQ. */
-static void read_refuse(ws_node *n, const node_peer *p, const ws_wire_msg *m, uint16_t buffer,
+static void read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, uint16_t buffer,
 			uint32_t start, int not_ready)
 {
 	uint8_t buf[WS_WIRE_SAMPLE_PKT_HDR + 4 * WS_WIRE_NOT_READY_WORDS];
@@ -476,20 +380,21 @@ static void read_refuse(ws_node *n, const node_peer *p, const ws_wire_msg *m, ui
 	size_t nw = not_ready ? WS_WIRE_NOT_READY_WORDS : 0;
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * nw;
 	ws_wire_transport t =
-		reply_transport(n, m, len, not_ready ? WS_WIRE_FLAG_NODE_NOT_READY : 0);
+		ws_node_reply_transport(n, m, len, not_ready ? WS_WIRE_FLAG_NODE_NOT_READY : 0);
 	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ,
 			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * nw), .num_args = 1};
 	unsigned rf = buffer ? (unsigned)__builtin_ctz(buffer) : 0;
 	ws_wire_sample_hdr s = {
 		.buffer = buffer,
 		.flags = not_ready ? WS_WIRE_SFLAG_IQ_NOT_READY : WS_WIRE_SFLAG_IQ_ERROR,
-		.iq_id = rf < NODE_MAX_RF ? (uint8_t)n->rx[rf].captures : 0,
+		.iq_id = rf < WS_NODE_MAX_RF ? (uint8_t)n->rx[rf].captures : 0,
 		.start = start};
 	if (not_ready) {
-		not_ready_words(n, ws_clock_ns(), w);
-		BUMP(n, not_ready_replies, 1);
+		ws_node_board_not_ready_words(&n->board, ws_clock_ns(), n->tx_length, n->rx_length,
+					      w);
+		WS_NODE_BUMP(n, not_ready_replies, 1);
 	} else {
-		BUMP(n, error_replies, 1);
+		WS_NODE_BUMP(n, error_replies, 1);
 	}
 	buf[0] = buf[1] = 0;
 	ws_wire_put_transport(buf + WS_WIRE_OFF_TRANSPORT, WS_WIRE_TRANSPORT_LEN, &t);
@@ -499,169 +404,37 @@ static void read_refuse(ws_node *n, const node_peer *p, const ws_wire_msg *m, ui
 	send_dgram(n, p, buf, len);
 }
 
-/* Messages for stream packets [from, k): with GSO, runs of whole packets of seg bytes
- * (the last packet of a stream may be shorter and ends its run); else one per packet. */
-static unsigned stream_msgs(ws_node *n, const node_peer *p, unsigned from, unsigned k,
-			    size_t seg)
-{
-	unsigned per = 1, nm = 0;
-	if (n->gso) {
-		per = (unsigned)(NODE_GSO_MAX_BYTES / seg);
-		per = per > NODE_GSO_MAX_SEGS ? NODE_GSO_MAX_SEGS : per < 1 ? 1 : per;
-	}
-	for (unsigned i = from; i < k; nm++) {
-		unsigned cnt = k - i < per ? k - i : per;
-		struct msghdr *h = &n->smsg[nm].msg_hdr;
-		*h = (struct msghdr){.msg_name = (void *)&p->addr, .msg_namelen = sizeof p->addr,
-				     .msg_iov = &n->siov[2 * i], .msg_iovlen = 2 * cnt};
-		if (cnt > 1) {
-			h->msg_control = n->sctl[nm];
-			h->msg_controllen = CMSG_SPACE(sizeof(uint16_t));
-			struct cmsghdr *c = CMSG_FIRSTHDR(h);
-			c->cmsg_level = SOL_UDP;
-			c->cmsg_type = UDP_SEGMENT;
-			c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-			uint16_t gs = (uint16_t)seg;
-			memcpy(CMSG_DATA(c), &gs, sizeof gs);
-		}
-		n->smsg_pkts[nm] = cnt;
-		i += cnt;
-	}
-	return nm;
-}
-
-/* Sends stream packets [0, k) completely, waiting for room when the socket is full. A path
- * that refuses GSO (no checksum offload: EIO; a segment above the MTU: EMSGSIZE) turns GSO
- * off for good and the rest goes one packet per message, which the kernel may fragment. */
-static int send_packets(ws_node *n, const node_peer *p, unsigned k, size_t seg)
-{
-	unsigned from = 0;
-	while (from < k) {
-		unsigned nm = stream_msgs(n, p, from, k, seg), done = 0;
-		while (done < nm) {
-			if (stopping(n))
-				return -1;
-			int r = sendmmsg(p->fd, n->smsg + done, nm - done, 0);
-			if (r > 0) {
-				for (int i = 0; i < r; i++)
-					from += n->smsg_pkts[done + (unsigned)i];
-				done += (unsigned)r;
-				continue;
-			}
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
-				wait_writable(n, p->fd, errno == ENOBUFS);
-				continue;
-			}
-			if (r < 0 && n->gso && (errno == EINVAL || errno == EIO || errno == EMSGSIZE ||
-						errno == ENOPROTOOPT || errno == EOPNOTSUPP)) {
-				n->gso = 0;
-				n->info.gso = 0;
-				node_log(n, WS_NODE_LOG_INFO,
-					 "UDP GSO refused (%s): Read IQ continues one packet per "
-					 "message", strerror(errno));
-				break;
-			}
-			BUMP(n, send_errors, 1);
-			node_log(n, WS_NODE_LOG_WARN, "Read IQ stream abandoned: sendmmsg: %s",
-				 r < 0 ? strerror(errno) : "sent nothing");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Headers of the stream's packets, with the fields that vary filled in by stream_range. */
-static void stream_prepare(ws_node *n, const ws_wire_msg *m, int rf)
-{
-	ws_wire_transport t = reply_transport(n, m, 0, 0);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ, .num_args = 1};
-	ws_wire_sample_hdr s = {.buffer = (uint16_t)(1u << rf),
-				.iq_id = (uint8_t)n->rx[rf].captures};
-	for (unsigned k = 0; k < NODE_BATCH; k++) {
-		uint8_t *h = n->shdr[k];
-		h[0] = h[1] = 0;
-		ws_wire_put_transport(h + WS_WIRE_OFF_TRANSPORT, WS_WIRE_TRANSPORT_LEN, &t);
-		ws_wire_put_cmd(h + WS_WIRE_OFF_CMD, WS_WIRE_CMD_LEN, &c);
-		ws_wire_put_sample_hdr(h + WS_WIRE_OFF_ARGS, WS_WIRE_SAMPLE_HDR_LEN, &s);
-		n->siov[2 * k] = (struct iovec){.iov_base = h, .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
-	}
-}
-
-static void stream_range(ws_node *n, const node_peer *p, const ws_wire_msg *m, int rf,
-			 uint32_t start, uint32_t count, uint32_t spp)
-{
-	const uint8_t *base = n->rx[rf].mem;
-	uint64_t pos = start, end = (uint64_t)start + count;
-	unsigned batch = n->cfg.pace_us ? 1 : NODE_BATCH;
-	int64_t next = ws_clock_ns();
-	size_t seg = WS_WIRE_SAMPLE_PKT_HDR + (size_t)spp * 4;
-	stream_prepare(n, m, rf);
-	while (pos < end) {
-		unsigned k;
-		uint64_t bytes = 0;
-		uint64_t bend = pos + (uint64_t)batch * spp < end ? pos + (uint64_t)batch * spp : end;
-		/* Fill untouched chunks just ahead of the stream, so the first packet leaves at
-		 * once even when a large range of a fresh buffer is read. */
-		rx_prepare(n, rf, (uint32_t)pos, (uint32_t)(bend - pos), 0);
-		for (k = 0; k < batch && pos < end; k++) {
-			uint32_t cnt = (uint32_t)(end - pos < spp ? end - pos : spp);
-			uint8_t *h = n->shdr[k];
-			ws_put_be16(h + 8, ws_wire_node_length(WS_WIRE_SAMPLE_PKT_HDR + 4 * cnt));
-			ws_put_be16(h + WS_WIRE_OFF_CMD + 4,
-					(uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt));
-			ws_put_be32(h + WS_WIRE_OFF_ARGS + 4, (uint32_t)pos);
-			ws_put_be32(h + WS_WIRE_OFF_ARGS + 8, cnt);
-			n->siov[2 * k + 1] = (struct iovec){.iov_base = (void *)(base + pos * 4),
-							    .iov_len = (size_t)cnt * 4};
-			bytes += WS_WIRE_SAMPLE_PKT_HDR + (uint64_t)cnt * 4;
-			pos += cnt;
-		}
-		if (p->fd >= 0 && send_packets(n, p, k, seg) < 0)
-			return;
-		BUMP(n, tx_packets, k);
-		BUMP(n, tx_bytes, bytes);
-		BUMP(n, read_packets, k);
-		if (n->cfg.pace_us) {
-			next += (int64_t)n->cfg.pace_us * WS_NS_PER_US;
-			ws_clock_spin_until(next);
-		}
-	}
-	BUMP(n, read_samples, count);
-}
-
-static void cmd_read_iq(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void cmd_read_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t a[5];
-	BUMP(n, read_requests, 1);
+	WS_NODE_BUMP(n, read_requests, 1);
 	if (ws_wire_get_words(m->args, m->args_len, a, 5) < 5) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 		read_refuse(n, p, m, 0, 0, 0);
 		return;
 	}
 	uint32_t buffer = a[0], start = a[1], count = a[2], bpp = a[3];
 	uint32_t spp = bpp / 4;
 	if (bpp % 4 || spp == 0 || (uint64_t)bpp + 32 > n->cfg.max_payload) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 		read_refuse(n, p, m, (uint16_t)buffer, start, 0);
 	} else if (buffer == 0 || (buffer & ~n->rf_mask)) {
-		BUMP(n, bad_buffer, 1);
+		WS_NODE_BUMP(n, bad_buffer, 1);
 		read_refuse(n, p, m, (uint16_t)buffer, start, 0);
 	} else if (count == 0 || start > n->cfg.rx_samples || count > n->cfg.rx_samples - start) {
-		BUMP(n, out_of_range, 1);
+		WS_NODE_BUMP(n, out_of_range, 1);
 		read_refuse(n, p, m, (uint16_t)buffer, start, 0);
-	} else if (busy(n, ws_clock_ns())) {
+	} else if (ws_node_board_busy(&n->board, ws_clock_ns())) {
 		read_refuse(n, p, m, (uint16_t)buffer, start, 1);
 	} else {
 		/* A bitmask is served one buffer after another, RF_A first. */
-		for (int rf = 0; rf < n->cfg.rf && !stopping(n); rf++) {
+		for (int rf = 0; rf < n->cfg.rf && !ws_node_stopping(n); rf++) {
 			if (!(buffer >> rf & 1))
 				continue;
 			if (buf_map(n, &n->rx[rf]) < 0)
 				read_refuse(n, p, m, (uint16_t)(1u << rf), start, 0);
 			else
-				stream_range(n, p, m, rf, start, count, spp);
+				ws_node_stream_range(n, p, m, rf, start, count, spp);
 		}
 	}
 }
@@ -675,34 +448,27 @@ static void play_channel(ws_node *n)
 {
 	unsigned mask = n->rx_enable_seen ? n->rx_enabled : n->rf_mask;
 	uint32_t longest = n->tx_length > n->rx_length ? n->tx_length : n->rx_length;
-	BUMP(n, triggers, 1);
+	WS_NODE_BUMP(n, triggers, 1);
 	for (int rf = 0; rf < n->cfg.rf; rf++) {
 		if (!(mask >> rf & 1))
 			continue;
 		n->rx[rf].captures++;
 		if (n->cfg.channel != WS_NODE_CHANNEL_LOOPBACK)
 			continue;
-		node_buf *tx = &n->tx[rf];
+		ws_node_buf *tx = &n->tx[rf];
 		uint32_t len = tx->extent > longest ? tx->extent : longest;
 		uint32_t cap = n->cfg.tx_samples < n->cfg.rx_samples ? n->cfg.tx_samples
 								     : n->cfg.rx_samples;
 		if (len > cap)
 			len = cap;
-		if (rx_prepare(n, rf, 0, len, 1) < 0)
+		if (ws_node_rx_prepare(n, rf, 0, len, 1) < 0)
 			continue;
 		if (tx->mem)
 			memcpy(n->rx[rf].mem, tx->mem, (size_t)len * 4);
 		else
 			memset(n->rx[rf].mem, 0, (size_t)len * 4);
 	}
-	if (n->cfg.not_ready) {
-		int64_t now = ws_clock_ns();
-		int64_t win = n->cfg.not_ready_us
-				      ? (int64_t)n->cfg.not_ready_us * WS_NS_PER_US
-				      : (int64_t)longest * WS_NS_PER_SEC / WS_NODE_SAMPLE_RATE;
-		n->busy_from_ns = now;
-		n->busy_until_ns = now + win;
-	}
+	ws_node_board_trigger(&n->board, longest);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
@@ -714,7 +480,7 @@ static int addressed(const ws_node *n, uint16_t dest)
 	return (dest & 0xFF00u) == 0xFF00u && (dest & n->cfg.group_bits) != 0;
 }
 
-static void dispatch(ws_node *n, const node_peer *p, const ws_wire_msg *m)
+static void dispatch(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	switch (m->cmd.cmd) {
 	case WS_WIRE_CMD_NODE_INITIALIZE:
@@ -740,78 +506,49 @@ static void dispatch(ws_node *n, const node_peer *p, const ws_wire_msg *m)
 	}
 }
 
-/* Board fidelity: the board holds at most rx_slots packets and stores Write IQ packets one
- * at a time. Returns 0 when this packet would have found no slot (dropped); otherwise
- * *done is when the board would have finished it. Times are kernel arrival stamps. */
-static int board_admit(ws_node *n, const ws_wire_msg *m, int64_t t, int64_t *done)
-{
-	uint32_t slots = n->cfg.rx_slots;
-	while (n->slot_count && n->slot_done[n->slot_head] <= t) {
-		n->slot_head = (n->slot_head + 1) % slots;
-		n->slot_count--;
-	}
-	if (n->slot_count >= slots) {
-		BUMP(n, slot_drops, 1);
-		return 0;
-	}
-	int64_t cost = m->cmd.cmd == WS_WIRE_CMD_WRITE_IQ
-			       ? (int64_t)n->cfg.per_packet_us * WS_NS_PER_US
-			       : 0;
-	*done = (t > n->last_done ? t : n->last_done) + cost;
-	n->last_done = *done;
-	n->slot_done[(n->slot_head + n->slot_count) % slots] = *done;
-	n->slot_count++;
-	return 1;
-}
-
-/* Sleeps until the wall clock reaches t, in short steps so that a stop is not delayed. */
-static void wait_until_wall(const ws_node *n, int64_t t)
-{
-	int64_t left;
-	while (!stopping(n) && (left = t - ws_clock_wall_ns()) > 0)
-		ws_clock_sleep_ns(left < 10 * WS_NS_PER_MS ? left : 10 * WS_NS_PER_MS);
-}
-
 /* One datagram from peer p; arrival is its kernel receive time (wall clock ns) or 0. */
-static void handle(ws_node *n, const node_peer *p, const uint8_t *pkt, size_t len,
+static void handle(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t len,
 		   int64_t arrival)
 {
 	ws_wire_msg m;
-	BUMP(n, rx_packets, 1);
-	BUMP(n, rx_bytes, len);
+	WS_NODE_BUMP(n, rx_packets, 1);
+	WS_NODE_BUMP(n, rx_bytes, len);
 	if (len > (size_t)n->cfg.max_payload + WS_WIRE_PAD_LEN) {
-		BUMP(n, oversize, 1);
+		WS_NODE_BUMP(n, oversize, 1);
 		return;
 	}
 	if (ws_wire_parse(pkt, len, &m) < 0) {
-		BUMP(n, malformed, 1);
+		WS_NODE_BUMP(n, malformed, 1);
 		return;
 	}
 	if (m.is_trigger) {
 		if (m.trigger_ids && addressed(n, m.tr.dest_id))
 			play_channel(n);
 		else
-			BUMP(n, not_for_us, 1);
+			WS_NODE_BUMP(n, not_for_us, 1);
 		return;
 	}
 	if (m.tr.pkt_type != WS_WIRE_PKT_HOST_TO_NODE || !addressed(n, m.tr.dest_id)) {
-		BUMP(n, not_for_us, 1);
+		WS_NODE_BUMP(n, not_for_us, 1);
 		return;
 	}
-	BUMP(n, commands, 1);
+	WS_NODE_BUMP(n, commands, 1);
 	if (n->cfg.rx_slots) {
-		int64_t done;
-		if (!board_admit(n, &m, arrival ? arrival : ws_clock_wall_ns(), &done))
+		/* The board drops what finds no free slot and answers only after storing. */
+		int64_t done, t = arrival ? arrival : ws_clock_wall_ns();
+		if (!ws_node_board_admit(&n->board, m.cmd.cmd == WS_WIRE_CMD_WRITE_IQ, t, &done)) {
+			WS_NODE_BUMP(n, slot_drops, 1);
 			return;
+		}
 		if ((m.tr.flags & WS_WIRE_FLAG_ROBUST) || m.cmd.cmd == WS_WIRE_CMD_READ_IQ)
-			wait_until_wall(n, done);
+			ws_node_board_wait_until(done, &n->stop);
 	}
 	dispatch(n, p, &m);
 }
 
 void ws_node_feed(ws_node *n, const uint8_t *pkt, size_t len)
 {
-	node_peer p = {.fd = n->fd};
+	ws_node_peer p = {.fd = n->fd};
 	p.addr.sin_family = AF_INET;
 	p.addr.sin_port = htons(1);
 	p.addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -834,7 +571,7 @@ static int64_t arrival_of(const struct msghdr *h)
 
 static void recv_reset(ws_node *n)
 {
-	for (unsigned i = 0; i < NODE_BATCH; i++) {
+	for (unsigned i = 0; i < WS_NODE_BATCH; i++) {
 		n->riov[i] = (struct iovec){.iov_base = n->rbuf + i * n->slot_size,
 					    .iov_len = n->slot_size};
 		n->rmsg[i].msg_hdr = (struct msghdr){.msg_name = &n->rfrom[i],
@@ -850,18 +587,18 @@ static void recv_reset(ws_node *n)
  * Returns 0, or -errno for a socket error that will not go away. */
 static int drain(ws_node *n, int fd)
 {
-	for (int round = 0; round < 16 && !stopping(n); round++) {
+	for (int round = 0; round < 16 && !ws_node_stopping(n); round++) {
 		recv_reset(n);
-		int r = recvmmsg(fd, n->rmsg, NODE_BATCH, MSG_DONTWAIT, NULL);
+		int r = recvmmsg(fd, n->rmsg, WS_NODE_BATCH, MSG_DONTWAIT, NULL);
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
 			    errno == ENOMEM || errno == ENOBUFS || errno == ECONNREFUSED)
 				return 0;
 			return -errno;
 		}
-		for (int i = 0; i < r && !stopping(n); i++) {
+		for (int i = 0; i < r && !ws_node_stopping(n); i++) {
 			struct msghdr *h = &n->rmsg[i].msg_hdr;
-			node_peer p = {.fd = fd, .addr = n->rfrom[i]};
+			ws_node_peer p = {.fd = fd, .addr = n->rfrom[i]};
 			size_t len = n->rmsg[i].msg_len;
 			if (h->msg_flags & MSG_TRUNC) /* beyond any payload we accept */
 				len = n->slot_size;
@@ -869,7 +606,7 @@ static int drain(ws_node *n, int fd)
 				continue;
 			handle(n, &p, n->riov[i].iov_base, len, arrival_of(h));
 		}
-		if (r < NODE_BATCH)
+		if (r < WS_NODE_BATCH)
 			return 0;
 	}
 	return 0;
@@ -883,7 +620,7 @@ int ws_node_run(ws_node *n, ws_err *err)
 			      {.fd = n->fd, .events = POLLIN},
 			      {.fd = n->bfd, .events = POLLIN}};
 	nfds_t np = n->bfd >= 0 ? 3 : 2;
-	while (!stopping(n)) {
+	while (!ws_node_stopping(n)) {
 		if (poll(p, np, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1022,10 +759,9 @@ static int alloc_state(ws_node *n, ws_err *err)
 	}
 	/* One byte more than the largest accepted datagram, so a longer one is seen as such. */
 	n->slot_size = (size_t)n->cfg.max_payload + WS_WIRE_PAD_LEN + 1;
-	n->rbuf = malloc(n->slot_size * NODE_BATCH);
-	if (n->cfg.rx_slots)
-		n->slot_done = calloc(n->cfg.rx_slots, sizeof *n->slot_done);
-	if (!n->rbuf || (n->cfg.rx_slots && !n->slot_done))
+	n->rbuf = malloc(n->slot_size * WS_NODE_BATCH);
+	int board = ws_node_board_init(&n->board, &n->cfg);
+	if (!n->rbuf || board < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for receive buffers");
 	return 0;
 }
@@ -1075,7 +811,7 @@ void ws_node_destroy(ws_node *n)
 {
 	if (!n)
 		return;
-	for (int rf = 0; rf < NODE_MAX_RF; rf++) {
+	for (int rf = 0; rf < WS_NODE_MAX_RF; rf++) {
 		if (n->tx[rf].mem)
 			munmap(n->tx[rf].mem, n->tx[rf].bytes);
 		if (n->rx[rf].mem)
@@ -1089,6 +825,6 @@ void ws_node_destroy(ws_node *n)
 	if (n->efd >= 0)
 		close(n->efd);
 	free(n->rbuf);
-	free(n->slot_done);
+	ws_node_board_free(&n->board);
 	free(n);
 }

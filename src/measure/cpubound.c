@@ -11,6 +11,15 @@ static void judge_side(const ws_side_result *s, ws_cpubound_side *v)
 	if (s->elapsed_ns > 0 && s->thread_user_ns >= 0 && s->thread_sys_ns >= 0) {
 		v->thread_known = true;
 		v->thread_frac = (double)(s->thread_user_ns + s->thread_sys_ns) / (double)s->elapsed_ns;
+		/* Several worker threads: the busiest one decides, not their sum. */
+		if (s->nthreads > 0) {
+			v->thread_frac = 0;
+			for (uint32_t t = 0; t < s->nthreads; t++) {
+				double f = (double)(s->threads[t].user_ns + s->threads[t].sys_ns) /
+					   (double)s->elapsed_ns;
+				v->thread_frac = f > v->thread_frac ? f : v->thread_frac;
+			}
+		}
 		v->thread_bound = v->thread_frac >= WS_CPUBOUND_THRESHOLD;
 	}
 	if (s->cpu_measured && s->cpu_util >= 0 && isfinite(s->cpu_util)) {

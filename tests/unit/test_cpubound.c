@@ -180,9 +180,31 @@ static void no_interval(void)
 	CHECK_STR(n, buf, "");
 }
 
+/* Several worker threads: two at 60% each are not CPU-bound although they sum to 120%. */
+static void worker_threads(void)
+{
+	const char *n = "worker_threads";
+	ws_test_result r = base();
+	ws_cpubound v;
+	ws_thread_result th[2] = {{.user_ns = 1000000000LL, .sys_ns = 5000000000LL},
+				  {.user_ns = 0, .sys_ns = 6000000000LL}};
+	r.local.thread_user_ns = 1000000000LL;
+	r.local.thread_sys_ns = 11000000000LL;
+	r.local.threads = th;
+	r.local.nthreads = 2;
+	ws_cpubound_judge(&r, &v);
+	CHECK_DBL(n, v.local.thread_frac, 0.6, 1e-12);
+	CHECK(n, !v.local.bound);
+	th[1].sys_ns = 9500000000LL; /* one thread at 95% */
+	ws_cpubound_judge(&r, &v);
+	CHECK_DBL(n, v.local.thread_frac, 0.95, 1e-12);
+	CHECK(n, v.local.bound);
+}
+
 int main(void)
 {
 	RUN(thread_threshold);
+	RUN(worker_threads);
 	RUN(host_rule);
 	RUN(maerts_sides);
 	RUN(shared_host_once);

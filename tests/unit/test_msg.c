@@ -199,6 +199,31 @@ static void test_flow_records(void)
 	ws_tlv_writer_free(&w);
 }
 
+/* Repeated port fields come back in order; a bad one or one too many is refused. */
+static void test_ports(void)
+{
+	const char *t = "ports";
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	uint16_t ports[3];
+	ws_tlv_begin(&w, WS_MSG_TEST_ACK);
+	ws_tlv_put_u64(&w, WS_F_DATA_PORT, 5001);
+	ws_tlv_put_u64(&w, WS_F_COOKIE + 100, 7); /* an unknown field in between is skipped */
+	ws_tlv_put_u64(&w, WS_F_DATA_PORT, 5002);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_ports(&m, WS_F_DATA_PORT, ports, 3), 2);
+	CHECK_INT(t, ports[0], 5001);
+	CHECK_INT(t, ports[1], 5002);
+	CHECK_INT(t, ws_msg_get_ports(&m, WS_F_DATA_PORT, ports, 1), -WS_E_PROTO);
+	CHECK_INT(t, ws_msg_get_ports(&m, WS_F_CLIENT_PORT, ports, 3), 0);
+	ws_tlv_begin(&w, WS_MSG_TEST_ACK);
+	ws_tlv_put_u64(&w, WS_F_DATA_PORT, 70000);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_get_ports(&m, WS_F_DATA_PORT, ports, 3), -WS_E_PROTO);
+	ws_tlv_writer_free(&w);
+}
+
 static void test_missing_fields(void)
 {
 	const char *t = "missing_fields";
@@ -400,6 +425,7 @@ int main(void)
 	RUN(test_spec_round_trip);
 	RUN(test_side_round_trip);
 	RUN(test_flow_records);
+	RUN(test_ports);
 	RUN(test_missing_fields);
 	RUN(test_out_of_range);
 	RUN(test_error_message);

@@ -1,0 +1,517 @@
+/* iqwrite: the Write IQ engine of the IQ host transport (ws_iq_write, ws_iq_write_multi).
+ *
+ * WARPLab writes in a fast mode whose only safety net is a checksum that, on a mismatch,
+ * restarts the whole buffer one acknowledged packet at a time. This engine keeps the wire
+ * and the checksum but narrows what a failure costs: packets go out in sendmmsg batches,
+ * each batch a chunk verified by WARPLab's checksum in its one acknowledgement, and a PING
+ * behind the last packet ends the wait at once. The fallback for a failed chunk
+ * acknowledges every packet with the checksum reset per packet, pipelined, so each
+ * acknowledgement proves one packet's placement and only unacknowledged packets are sent
+ * again. AUTO mode stays acknowledged for a while after a fallback, because a path that
+ * reorders fails long fast writes again and again. Retries are bounded; a write that
+ * cannot complete fails and says why. */
+#include "iq/iqwrite.h"
+
+#include "util/clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IQ_STICKY_MAX 256  /* AUTO: sticky doubles per fallback in a row, up to this */
+#define IQ_ACK_WINDOW 512  /* acknowledged Write IQ packets in flight */
+#define IQ_OVERTAKE 8      /* an ack this many sends later marks an unacked packet lost */
+#define IQ_SPIN_NS (200 * WS_NS_PER_US) /* pacing gaps below this are busy-waited */
+
+typedef struct wr_op {
+	uint16_t mask;
+	uint8_t iq_id;
+	uint32_t start, count, spp, npkt;
+	ws_iq_format fmt;
+	const void *src;
+	int resends;          /* acknowledged mode: packets sent again */
+} wr_op;
+
+enum { WR_OK = 0, WR_MISMATCH = 1 };
+enum { CH_PENDING = 0, CH_GOOD = 1, CH_BAD = 2 };
+
+static uint32_t wr_samples(const wr_op *o, uint32_t p)
+{
+	uint64_t s = (uint64_t)p * o->spp;
+	return o->count - s < o->spp ? (uint32_t)(o->count - s) : o->spp;
+}
+
+/* Prepares packet p in slot k (header + sample iovecs); returns its last sample word. */
+static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned k,
+			     uint16_t seq, int robust, int reset)
+{
+	uint32_t cnt = wr_samples(o, p);
+	uint64_t idx = (uint64_t)p * o->spp;
+	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
+	ws_wire_transport t = ws_iq_host_tr(n, seq, robust ? WS_WIRE_FLAG_ROBUST : 0, len);
+	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_WRITE_IQ, .length = (uint16_t)(12 + 4 * cnt),
+			 .num_args = 1};
+	ws_wire_sample_hdr sh = {
+		.buffer = o->mask, .iq_id = o->iq_id, .start = (uint32_t)(o->start + idx),
+		.count = cnt,
+		.flags = (uint8_t)((reset ? WS_WIRE_SFLAG_CHECKSUM_RESET : 0) |
+				   (p + 1 == o->npkt ? WS_WIRE_SFLAG_LAST_WRITE : 0))};
+	ws_wire_build(n->hdr[k], WS_WIRE_SAMPLE_PKT_HDR, &t, &c, NULL, 0);
+	ws_wire_put_sample_hdr(n->hdr[k] + WS_WIRE_OFF_ARGS, WS_WIRE_SAMPLE_HDR_LEN, &sh);
+	const uint8_t *data;
+	if (o->fmt == WS_IQ_FMT_BE32) {
+		data = (const uint8_t *)o->src + idx * 4;
+	} else {
+		uint8_t *st = n->stage + (size_t)k * 4 * o->spp;
+		ws_iq_host_to_wire(st, o->fmt, o->src, idx, cnt);
+		data = st;
+	}
+	n->iov[k][0] = (struct iovec){.iov_base = n->hdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
+	n->iov[k][1] = (struct iovec){.iov_base = (void *)data, .iov_len = 4 * (size_t)cnt};
+	n->mm[k].msg_hdr = (struct msghdr){.msg_iov = n->iov[k], .msg_iovlen = 2};
+	return ws_get_be32(data + 4 * ((size_t)cnt - 1));
+}
+
+/* Sends slots [0, k): one sendmmsg, or one packet at a time on the pacing clock. */
+static int send_slots(ws_iq_node *n, unsigned k, int64_t *next, ws_err *err)
+{
+	if (!n->cfg.pace_ns)
+		return ws_iq_host_send_batch(n, k, err);
+	for (unsigned i = 0; i < k; i++) {
+		int64_t now = ws_clock_ns();
+		if (*next > now + IQ_SPIN_NS)
+			ws_clock_sleep_ns(*next - now - IQ_SPIN_NS);
+		ws_clock_spin_until(*next);
+		n->mm[0] = n->mm[i];
+		int r = ws_iq_host_send_batch(n, 1, err);
+		if (r < 0)
+			return r;
+		*next = (*next > now ? *next : ws_clock_ns()) + (int64_t)n->cfg.pace_ns;
+	}
+	return 0;
+}
+
+/* Fast mode, in chunks: each sendmmsg batch of WS_IQ_HOST_BATCH packets starts with
+ * CHECKSUM_RESET and ends with the only ROBUST packet of the batch, so the node's
+ * acknowledgement carries WARPLab's checksum of exactly that chunk. A lost, duplicated or
+ * reordered packet then costs one chunk sent again, not the whole buffer, and the wire is
+ * still WARPLab's (flags and ROBUST are per packet). */
+typedef struct fast_state {
+	uint32_t nchunks, pending;
+	uint32_t *csum;            /* host checksum of each chunk */
+	uint8_t *res;              /* 0 pending, 1 verified, 2 failed */
+	uint32_t nr[WS_WIRE_NOT_READY_WORDS];
+	size_t nr_n;
+} fast_state;
+
+static int fast_send(ws_iq_node *n, wr_op *o, fast_state *fs, ws_err *err)
+{
+	int64_t next = ws_clock_ns();
+	for (uint32_t c = 0, p = 0; c < fs->nchunks; c++) {
+		ws_wire_csum cs;
+		ws_wire_csum_reset(&cs);
+		unsigned k = 0;
+		for (; k < WS_IQ_HOST_BATCH && p < o->npkt; k++, p++) {
+			uint16_t seq = ws_iq_host_next_seq(n);
+			int last = k + 1 == WS_IQ_HOST_BATCH || p + 1 == o->npkt;
+			uint32_t w = build_packet(n, o, p, k, seq, last, k == 0);
+			ws_wire_csum_packet(&cs, o->start + p * o->spp, w);
+			if (last) {
+				n->seq_pkt[seq] = c;
+				n->seq_op[seq] = n->op;
+			}
+		}
+		fs->csum[c] = ws_wire_csum_value(&cs);
+		int r = send_slots(n, k, &next, err);
+		if (r < 0)
+			return r;
+		n->st.write_packets += k;
+	}
+	return 0;
+}
+
+/* One chunk acknowledgement. Returns 1 when it settled a chunk, 0 if ignored, 2 on
+ * NOT_READY (words kept in fs), or an error. */
+static int fast_ack(ws_iq_node *n, wr_op *o, fast_state *fs, const ws_wire_msg *m,
+		    ws_err *err)
+{
+	uint32_t w[3 + WS_WIRE_NOT_READY_WORDS];
+	size_t nw = ws_wire_get_words(m->args, m->args_len, w, 3 + WS_WIRE_NOT_READY_WORDS);
+	uint32_t c = n->seq_pkt[m->tr.seq];
+	if (n->seq_op[m->tr.seq] != n->op || c >= fs->nchunks || fs->res[c] != CH_PENDING) {
+		n->st.wrong_seq++;
+		return 0;
+	}
+	if (nw < 3 || w[1] != o->iq_id) {
+		n->st.malformed++;
+		return 0;
+	}
+	if (w[0] == WS_WIRE_WRITE_IQ_ERROR)
+		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR",
+				  n->name);
+	if (w[0] == WS_WIRE_WRITE_NOT_READY) {
+		fs->nr_n = nw - 3;
+		memcpy(fs->nr, w + 3, fs->nr_n * 4);
+		return 2;
+	}
+	fs->res[c] = w[0] == WS_WIRE_WRITE_OK && w[2] == fs->csum[c] ? CH_GOOD : CH_BAD;
+	if (fs->res[c] == CH_BAD)
+		n->st.checksum_mismatches++;
+	fs->pending--;
+	return 1;
+}
+
+/* Collects chunk acknowledgements until all are in, the PING behind the last packet is
+ * back, or timeout_ms passes without one; chunks still pending then count as failed. */
+static int fast_collect(ws_iq_node *n, wr_op *o, fast_state *fs, uint16_t marker, ws_err *err)
+{
+	int64_t deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
+	int marker_back = 0;
+	while (fs->pending && !marker_back) {
+		int64_t left = deadline - ws_clock_ns();
+		int k = ws_iq_host_recv_batch(n, left > 0 ? left : 0, err);
+		if (k < 0)
+			return k;
+		if (k == 0)
+			break;
+		for (int i = 0; i < k; i++) {
+			ws_wire_msg m;
+			if (ws_iq_host_reply(n, (unsigned)i, &m) < 0)
+				continue;
+			if (m.cmd.cmd == WS_WIRE_CMD_PING && m.tr.seq == marker) {
+				marker_back = 1;
+				continue;
+			}
+			int r = m.cmd.cmd == WS_WIRE_CMD_WRITE_IQ ? fast_ack(n, o, fs, &m, err) : 0;
+			if (r < 0 || r == 2)
+				return r;
+			if (r == 1)
+				deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
+			else if (m.cmd.cmd != WS_WIRE_CMD_WRITE_IQ)
+				n->st.wrong_seq++;
+		}
+	}
+	for (uint32_t c = 0; c < fs->nchunks; c++)
+		if (fs->res[c] == CH_PENDING) {
+			fs->res[c] = CH_BAD;
+			fs->pending--;
+		}
+	return 0;
+}
+
+/* One pass of fast mode: WR_OK, WR_MISMATCH (fs->res says which chunks failed), 2 after
+ * NOT_READY (WARPLab's wait done, restart), or an error. */
+static int fast_pass(ws_iq_node *n, wr_op *o, fast_state *fs, ws_err *err)
+{
+	n->op++;
+	memset(fs->res, CH_PENDING, fs->nchunks);
+	fs->pending = fs->nchunks;
+	uint16_t marker;
+	int r = fast_send(n, o, fs, err);
+	if (r == 0)
+		r = ws_iq_host_send_ping(n, &marker, err);
+	if (r == 0)
+		r = fast_collect(n, o, fs, marker, err);
+	if (r == 2) {
+		n->st.not_ready++;
+		ws_clock_sleep_ns(ws_iq_host_not_ready_wait_ns(fs->nr, fs->nr_n));
+		return 2;
+	}
+	if (r < 0)
+		return r;
+	for (uint32_t c = 0; c < fs->nchunks; c++)
+		if (fs->res[c] != CH_GOOD)
+			return WR_MISMATCH;
+	return WR_OK;
+}
+
+/* ---- acknowledged Write IQ ---- */
+
+typedef struct ack_state {
+	uint64_t *acked;           /* bitmap */
+	uint32_t *sent_no;         /* send number of the latest copy of each packet */
+	uint8_t *sends;
+	uint32_t *csum;            /* per-packet checksum (reset + one packet) */
+	uint32_t *resend;          /* ring of packets to send again */
+	size_t rs_head, rs_n;
+	uint32_t (*fly)[2];        /* ring of (packet, send number) in send order */
+	size_t fl_head, fl_n;
+	uint32_t cursor, nacked, send_no, high;
+	uint16_t marker;
+	uint32_t marker_no;        /* send number the marker follows; 0 = none out */
+} ack_state;
+
+static int ack_is(const ack_state *a, uint32_t p)
+{
+	return (int)(a->acked[p / 64] >> (p % 64) & 1);
+}
+
+static void queue_resend(ack_state *a, uint32_t p, uint32_t npkt)
+{
+	a->resend[(a->rs_head + a->rs_n++) % npkt] = p;
+}
+
+/* Packets in flight that an ack sent IQ_OVERTAKE sends later has passed, or that a marker
+ * came back behind, are lost: queue them again. */
+static void find_lost(ack_state *a, uint32_t npkt, uint32_t upto)
+{
+	while (a->fl_n) {
+		uint32_t *f = a->fly[a->fl_head];
+		if (!ack_is(a, f[0]) && a->sent_no[f[0]] == f[1]) {
+			if (f[1] >= upto)
+				break;
+			queue_resend(a, f[0], npkt);
+		}
+		a->fl_head = (a->fl_head + 1) % IQ_ACK_WINDOW;
+		a->fl_n--;
+	}
+}
+
+static int ack_send(ws_iq_node *n, wr_op *o, ack_state *a, ws_err *err)
+{
+	unsigned k = 0;
+	int64_t next = ws_clock_ns();
+	while (k < WS_IQ_HOST_BATCH && a->fl_n < IQ_ACK_WINDOW &&
+	       (a->rs_n || a->cursor < o->npkt)) {
+		uint32_t p;
+		if (a->rs_n) {
+			p = a->resend[a->rs_head];
+			a->rs_head = (a->rs_head + 1) % o->npkt;
+			a->rs_n--;
+			if (ack_is(a, p))
+				continue;
+			o->resends++;
+			n->st.write_resends++;
+		} else {
+			p = a->cursor++;
+			if (ack_is(a, p))
+				continue;
+		}
+		if (a->sends[p]++ >= n->cfg.retries)
+			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: packet %u (sample %u) "
+					  "not acknowledged after %d sends", n->name, p,
+					  o->start + p * o->spp, n->cfg.retries);
+		uint16_t seq = ws_iq_host_next_seq(n);
+		n->seq_pkt[seq] = p;
+		n->seq_op[seq] = n->op;
+		build_packet(n, o, p, k++, seq, 1, 1);
+		a->sent_no[p] = ++a->send_no;
+		uint32_t *f = a->fly[(a->fl_head + a->fl_n++) % IQ_ACK_WINDOW];
+		f[0] = p;
+		f[1] = a->send_no;
+	}
+	if (k) {
+		int r = send_slots(n, k, &next, err);
+		if (r < 0)
+			return r;
+		n->st.write_packets += k;
+	}
+	return (int)k;
+}
+
+/* One acknowledgement. Returns 1 if it acknowledged a new packet, 0 if ignored. */
+static int ack_one(ws_iq_node *n, wr_op *o, ack_state *a, const ws_wire_msg *m, ws_err *err)
+{
+	uint32_t w[3 + WS_WIRE_NOT_READY_WORDS];
+	size_t nw = ws_wire_get_words(m->args, m->args_len, w, 3 + WS_WIRE_NOT_READY_WORDS);
+	uint32_t p = n->seq_pkt[m->tr.seq];
+	if (n->seq_op[m->tr.seq] != n->op || p >= o->npkt) {
+		n->st.wrong_seq++;
+		return 0;
+	}
+	if (nw < 3 || w[1] != o->iq_id) {
+		n->st.malformed++;
+		return 0;
+	}
+	if (w[0] == WS_WIRE_WRITE_IQ_ERROR)
+		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR "
+				  "for packet %u", n->name, p);
+	if (w[0] == WS_WIRE_WRITE_NOT_READY) {
+		n->st.not_ready++;
+		ws_clock_sleep_ns(ws_iq_host_not_ready_wait_ns(w + 3, nw - 3));
+		if (!ack_is(a, p))
+			queue_resend(a, p, o->npkt);
+		return 0;
+	}
+	if (w[0] != WS_WIRE_WRITE_OK || w[2] != a->csum[p]) {
+		n->st.checksum_mismatches++;
+		return 0;
+	}
+	if (ack_is(a, p))
+		return 0;
+	a->acked[p / 64] |= 1ull << (p % 64);
+	a->nacked++;
+	if (a->sent_no[p] > a->high)
+		a->high = a->sent_no[p];
+	return 1;
+}
+
+static int ack_recv(ws_iq_node *n, wr_op *o, ack_state *a, int64_t wait, ws_err *err)
+{
+	int k = ws_iq_host_recv_batch(n, wait, err), progress = 0;
+	if (k <= 0)
+		return k;
+	for (int i = 0; i < k; i++) {
+		ws_wire_msg m;
+		if (ws_iq_host_reply(n, (unsigned)i, &m) < 0)
+			continue;
+		if (m.cmd.cmd == WS_WIRE_CMD_PING && a->marker_no && m.tr.seq == a->marker) {
+			find_lost(a, o->npkt, a->marker_no + 1);
+			a->marker_no = 0;
+			progress = 1;
+			continue;
+		}
+		if (m.cmd.cmd != WS_WIRE_CMD_WRITE_IQ) {
+			n->st.wrong_seq++;
+			continue;
+		}
+		int r = ack_one(n, o, a, &m, err);
+		if (r < 0)
+			return r;
+		progress |= r;
+	}
+	if (a->high > IQ_OVERTAKE)
+		find_lost(a, o->npkt, a->high - IQ_OVERTAKE);
+	return progress ? 1 : 2;
+}
+
+static int ack_loop(ws_iq_node *n, wr_op *o, ack_state *a, ws_err *err)
+{
+	int idle = 0;
+	int64_t idle_ns = (int64_t)n->cfg.idle_ms * WS_NS_PER_MS;
+	while (a->nacked < o->npkt) {
+		int sent = ack_send(n, o, a, err);
+		if (sent < 0)
+			return sent;
+		if (!sent && !a->marker_no && a->fl_n) {
+			int r = ws_iq_host_send_ping(n, &a->marker, err);
+			if (r < 0)
+				return r;
+			a->marker_no = a->send_no;
+		}
+		int r = ack_recv(n, o, a, sent ? 0 : idle_ns, err);
+		if (r < 0)
+			return r;
+		if (r > 0) {
+			idle = r == 1 ? 0 : idle;
+			continue;
+		}
+		if (sent)
+			continue;
+		n->st.timeouts++;
+		if (++idle > n->cfg.retries)
+			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: the node stopped "
+					  "answering (%u of %u packets acknowledged after %d timeouts "
+					  "of %u ms)", n->name, a->nacked, o->npkt, idle - 1,
+					  n->cfg.idle_ms);
+		/* Probe: the PING's answer marks what was sent before it as lost. */
+		int pr = ws_iq_host_send_ping(n, &a->marker, err);
+		if (pr < 0)
+			return pr;
+		a->marker_no = a->send_no;
+	}
+	return 0;
+}
+
+/* Acknowledged Write IQ of every packet, or with done (chunk results of a fast pass)
+ * only of the packets whose chunk was not verified. */
+static int write_acked(ws_iq_node *n, wr_op *o, const uint8_t *done, ws_err *err)
+{
+	ack_state a = {0};
+	size_t np = o->npkt;
+	a.acked = calloc((np + 63) / 64, 8);
+	a.sent_no = calloc(np, 4);
+	a.sends = calloc(np, 1);
+	a.csum = malloc(np * 4);
+	a.resend = malloc(np * 4);
+	a.fly = malloc(sizeof *a.fly * IQ_ACK_WINDOW);
+	int r = 0;
+	if (!a.acked || !a.sent_no || !a.sends || !a.csum || !a.resend || !a.fly)
+		r = ws_err_set(err, -ENOMEM, "Write IQ: out of memory for %zu packets", np);
+	for (uint32_t p = 0; r == 0 && p < np; p++) {
+		uint8_t last[4];
+		uint32_t cnt = wr_samples(o, p);
+		ws_iq_host_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
+		ws_wire_csum cs;
+		ws_wire_csum_reset(&cs);
+		ws_wire_csum_packet(&cs, o->start + p * o->spp, ws_get_be32(last));
+		a.csum[p] = ws_wire_csum_value(&cs);
+	}
+	for (uint32_t p = 0; r == 0 && done && p < np; p++)
+		if (done[p / WS_IQ_HOST_BATCH] == CH_GOOD) {
+			a.acked[p / 64] |= 1ull << (p % 64);
+			a.nacked++;
+		}
+	n->op++;
+	o->resends = 0;
+	if (r == 0)
+		r = ack_loop(n, o, &a, err);
+	free(a.acked);
+	free(a.sent_no);
+	free(a.sends);
+	free(a.csum);
+	free(a.resend);
+	free(a.fly);
+	return r;
+}
+
+static int write_fast(ws_iq_node *n, wr_op *o, fast_state *fs, ws_err *err)
+{
+	for (int tries = 0;; tries++) {
+		int r = fast_pass(n, o, fs, err);
+		if (r != 2)
+			return r;
+		if (tries >= n->cfg.retries)
+			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: the node was still not "
+					  "ready after %d NOT_READY answers", n->name, tries + 1);
+	}
+}
+
+/* Fast, then acknowledged for the chunks that failed (WARPLab restarts the whole buffer
+ * acknowledged, one packet at a time). */
+static int write_fast_fallback(ws_iq_node *n, wr_op *o, ws_err *err)
+{
+	fast_state fs = {.nchunks = (o->npkt + WS_IQ_HOST_BATCH - 1) / WS_IQ_HOST_BATCH};
+	fs.csum = malloc(fs.nchunks * sizeof *fs.csum);
+	fs.res = malloc(fs.nchunks);
+	int r = fs.csum && fs.res ? write_fast(n, o, &fs, err)
+				  : ws_err_set(err, -ENOMEM, "Write IQ: out of memory");
+	if (r == WR_OK && n->sticky > WS_IQWRITE_STICKY)
+		n->sticky /= 2;
+	if (r == WR_MISMATCH) {
+		/* A path that reorders (a veth pair whose queue runs on both CPUs does) fails
+		 * fast writes again and again: AUTO stays acknowledged longer after each
+		 * fallback in a row. */
+		n->st.write_fallbacks++;
+		if (n->cfg.write_mode == WS_IQ_WRITE_AUTO) {
+			n->acked_left = n->sticky;
+			n->sticky = n->sticky * 2 > IQ_STICKY_MAX ? IQ_STICKY_MAX : n->sticky * 2;
+		}
+		r = write_acked(n, o, fs.res, err);
+		if (r < 0)
+			ws_err_prefix(err, "after a checksum mismatch of the fast write");
+	}
+	free(fs.csum);
+	free(fs.res);
+	return r;
+}
+
+int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		   ws_iq_format fmt, const void *src, ws_err *err)
+{
+	wr_op o = {.mask = (uint16_t)mask, .iq_id = n->write_id++, .start = start,
+		   .count = count, .spp = n->info.samples_per_packet, .fmt = fmt, .src = src};
+	o.npkt = (uint32_t)(((uint64_t)count + o.spp - 1) / o.spp);
+	n->st.write_calls++;
+	int r = ws_iq_host_drain_stale(n, err);
+	if (r < 0)
+		return r;
+	ws_iq_write_mode mode = n->cfg.write_mode;
+	if (mode == WS_IQ_WRITE_ACKED || (mode == WS_IQ_WRITE_AUTO && n->acked_left > 0)) {
+		r = write_acked(n, &o, NULL, err);
+		if (r == 0 && mode == WS_IQ_WRITE_AUTO)
+			n->acked_left = o.resends ? n->sticky : n->acked_left - 1;
+		return r;
+	}
+	return write_fast_fallback(n, &o, err);
+}
