@@ -158,3 +158,41 @@ ws_report() {
 		}
 	}' "$3" "$4"
 }
+
+# The loopback benchmarks' common start: a work folder, and warpspeed serve and iperf3 -s
+# on ports of their own (so a daemon already on 12865 or 5201, or a parallel run, is not
+# used), all removed on exit or ^C. $1 is the script's port base (ports base..base+9999).
+# Sets work, ws_port, ip3_port, ws_srv (the daemon's pid), ip3_srv, and the pids array.
+ws_bench_loopback_servers() {
+	local base=$1
+	work=$(mktemp -d)
+	pids=()
+	trap ws_bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+	ws_port=$((base + $$ % 5000))
+	ip3_port=$((ws_port + 5000))
+	"$ws_bin" serve -p "$ws_port" -L 127.0.0.1 >"$work/ws-serve.log" 2>&1 &
+	ws_srv=$!
+	pids+=($ws_srv)
+	iperf3 -s -p "$ip3_port" -B 127.0.0.1 >"$work/ip3-serve.log" 2>&1 &
+	ip3_srv=$!
+	pids+=($ip3_srv)
+	ws_wait_listen "$ws_port"
+	ws_wait_listen "$ip3_port"
+}
+
+ws_bench_cleanup() {
+	local p
+	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
+	for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
+	[ -n "${work:-}" ] && rm -rf "$work"
+}
+
+ws_wait_listen() { # PORT
+	local _
+	for _ in $(seq 1 50); do
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	ws_die "nothing listens on 127.0.0.1:$1 after 5 s"
+}

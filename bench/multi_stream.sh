@@ -20,18 +20,8 @@ while [ $# -gt 0 ]; do
 done
 ws_bin=${WS_BIN:-$root/build/warpspeed}
 command -v iperf3 >/dev/null || ws_die "needs iperf3 (Debian package iperf3)"
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ws_port=$((21000 + $$ % 9000)); ip3_port=$((ws_port + 9000))
-"$ws_bin" serve -L 127.0.0.1 -p "$ws_port" 2>"$work/serve.log" &
-pids+=($!); daemon=$!
-iperf3 -s -B 127.0.0.1 -p "$ip3_port" >/dev/null 2>&1 &
-pids+=($!)
-sleep 0.5
+ws_bench_loopback_servers 40000
+daemon=$ws_srv
 
 ws_run() { "$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -P 0 "$@" | awk '{print $5}'; }
 ip3_run() {

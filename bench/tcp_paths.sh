@@ -26,18 +26,8 @@ while [ $# -gt 0 ]; do
 done
 ws_bin=${WS_BIN:-$root/build/warpspeed}
 command -v iperf3 >/dev/null || ws_die "needs iperf3 (Debian package iperf3)"
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+ws_bench_loopback_servers 50000
 hz=$(getconf CLK_TCK)
-ws_port=$((22000 + $$ % 9000)); ip3_port=$((ws_port + 9000))
-"$ws_bin" serve -L 127.0.0.1 -p "$ws_port" 2>"$work/serve.log" &
-ws_srv=$!; pids+=($ws_srv)
-iperf3 -s -B 127.0.0.1 -p "$ip3_port" >/dev/null 2>&1 &
-ip3_srv=$!; pids+=($ip3_srv)
-sleep 0.5
 head -c $((128 << 10)) /dev/urandom >"$work/128k.bin"
 
 cpu_s() { awk -v hz="$hz" '{print ($14 + $15) / hz}' "/proc/$1/stat"; }

@@ -39,36 +39,7 @@ scenario=udp_stream/loopback
 command -v iperf3 >/dev/null 2>&1 || ws_die "needs iperf3 (Debian package iperf3)"
 "$ws_bin" -V >/dev/null 2>&1 || ws_die "warpspeed at $ws_bin does not run ('$ws_bin -V' failed); build it with make"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	local p
-	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
-	for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Ports of our own, so a daemon already on 12865 or 5201 (or a parallel run) is not used.
-ws_port=$((21000 + $$ % 9000))
-ip3_port=$((ws_port + 10000))
-
-wait_listen() { # PORT
-	local _
-	for _ in $(seq 1 50); do
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-	done
-	ws_die "nothing listens on 127.0.0.1:$1 after 5 s"
-}
-
-"$ws_bin" serve -p "$ws_port" -L 127.0.0.1 >"$work/ws-serve.log" 2>&1 &
-pids+=($!)
-iperf3 -s -p "$ip3_port" -B 127.0.0.1 >"$work/ip3-serve.log" 2>&1 &
-pids+=($!)
-wait_listen "$ws_port"
-wait_listen "$ip3_port"
+ws_bench_loopback_servers 30000
 
 run_ws() { # EXTRA_ARGS... -> "goodput_mbps loss_pct"
 	"$ws_bin" -H 127.0.0.1 -p "$ws_port" -t UDP_STREAM -l "$secs" -P 0 -v 2 "$@" -- -m 1472 \
