@@ -42,6 +42,7 @@ static const char usage[] =
 	"  -4 / -6              IPv4 only / IPv6 only\n"
 	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
 	"  --max-streams N      flows one test may open (default 4096)\n"
+	"  --max-threads N      worker threads one test may start here (default 64)\n"
 	"  --max-duration SECS  longest test accepted (default 3600)\n"
 	"  --hello-timeout SECS drop a client that says nothing for this long (default 10)\n"
 	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
@@ -95,6 +96,12 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 			if (ws_units_parse_int(argv[++i], 1, 10000, &v, &err) < 0)
 				goto bad;
 			c->max_streams = (unsigned)v;
+		} else if (!strcmp(a, "--max-threads")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_int(argv[++i], 1, 10000, &v, &err) < 0)
+				goto bad;
+			c->max_threads = (unsigned)v;
 		} else if (!strcmp(a, "--max-duration")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;

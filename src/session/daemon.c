@@ -64,6 +64,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	c->port = 12865;
 	c->max_sessions = 64;
 	c->max_streams = 4096;
+	c->max_threads = 64;
 	c->max_duration_s = 3600;
 	c->hello_timeout_ns = 10 * WS_NS_PER_SEC;
 	c->idle_timeout_ns = 60 * WS_NS_PER_SEC;
@@ -170,6 +171,13 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "%u streams exceed this daemon's limit of %u (warpspeed serve --max-streams)",
 				  spec->streams, d->cfg.max_streams);
+	/* UDP runs a thread per flow; TCP the threads asked for. */
+	uint32_t threads = ws_workload_is_udp(spec->type) && spec->streams > 1 ? spec->streams
+									    : spec->remote_threads;
+	if (threads > d->cfg.max_threads)
+		return ws_err_set(err, WS_E_LIMIT,
+				  "%u worker threads exceed this daemon's limit of %u (warpspeed serve --max-threads)",
+				  threads, d->cfg.max_threads);
 	int rc = ws_workload_check_cpus(spec, false, err);
 	if (rc == 0 && spec->remote.cpu >= 0)
 		rc = ws_affinity_pin_self(spec->remote.cpu, err);

@@ -19,6 +19,7 @@ typedef struct ws_daemon_config {
 	int family;               /* 0 any, 4, 6 */
 	unsigned max_sessions;    /* concurrent control sessions admitted */
 	unsigned max_streams;     /* flows one test may open */
+	unsigned max_threads;     /* worker threads one test may start on the daemon */
 	double max_duration_s;    /* longest timed test accepted */
 	int64_t hello_timeout_ns; /* connect → HELLO */
 	int64_t idle_timeout_ns;  /* between tests */
@@ -28,7 +29,8 @@ typedef struct ws_daemon_config {
 
 typedef struct ws_daemon ws_daemon;
 
-/* Defaults: port 12865, 64 sessions, 4096 streams, 3600 s, 10 s hello, 60 s idle, no log. */
+/* Defaults: port 12865, 64 sessions, 4096 streams, 64 threads, 3600 s, 10 s hello, 60 s
+ * idle, no log. */
 void ws_daemon_config_init(ws_daemon_config *c);
 
 /* Bind and listen. Returns NULL with err filled on failure. */

@@ -1,7 +1,7 @@
 # Many streams in one run: synchronised flows over worker threads on both sides, per-stream
 # rows with Jain's index, limits and bad input, a flow killed mid-test, and 1000 flows.
 source "$(dirname "$0")/../lib.sh"
-start_daemon --max-streams 2000 || { fail daemon_start "no daemon"; finish; }
+start_daemon --max-streams 2000 --max-threads 8 || { fail daemon_start "no daemon"; finish; }
 P=$DAEMON_PORT
 ws() { "$WS_BIN" -H 127.0.0.1 -p "$P" "$@"; }
 
@@ -55,6 +55,8 @@ check_bad() { # name, expected status, expected text, args...
 check_bad streams_zero 2 "option --streams: '0'" -l 1 --streams 0
 check_bad threads_over_streams 2 "3,3 threads for 2 streams" -l 1 --streams 2 --threads 3
 check_bad cpu_missing 1 "CPU 4095 does not exist" -l 1 --streams 2 --cpus 0,4095
+check_bad threads_over_limit 1 "9 worker threads exceed this daemon's limit of 8 (warpspeed serve --max-threads)" -l 1 --streams 9 --threads 9
+check_bad udp_threads_over_limit 1 "9 worker threads exceed" -t UDP_STREAM -l 1 --streams 9
 check_bad streams_over_limit 1 "2001 streams exceed this daemon's limit of 2000 (warpspeed serve --max-streams)" -l 1 --streams 2001
 
 # --- a flow killed mid-test is reported; the others complete ------------------------------
