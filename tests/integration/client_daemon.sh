@@ -59,10 +59,11 @@ if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -T 9999,0 >"$out" 2>&1; then
 elif grep -q 'CPU 9999 does not exist' "$out"; then pass cpu_bind_bad
 else fail cpu_bind_bad "message: $(cat "$out")"; fi
 
-# --- four clients at once ----------------------------------------------------------------
+# --- four clients at once, netperf's way (one per CPU with -T n,n) ----------------------
 pids=()
 for i in 1 2 3 4; do
-	"$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -P 0 >"$WS_TMP/multi.$i" 2>&1 &
+	cpu=$(( i % $(nproc) ))
+	"$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -P 0 -T $cpu,$cpu >"$WS_TMP/multi.$i" 2>&1 &
 	pids+=($!)
 done
 ok=1
