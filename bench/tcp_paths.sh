@@ -3,11 +3,13 @@
 #   sendfile:  warpspeed -t TCP_SENDFILE        vs iperf3 -Z   (client sends)
 #   maerts:    warpspeed -t TCP_MAERTS          vs iperf3 -R   (server sends)
 #   skip-rx:   warpspeed MAERTS --skip-rx-copy  vs warpspeed plain MAERTS (client receives)
+#   skip-rx-1cpu: warpspeed --skip-rx-copy      vs plain TCP_STREAM, both ends on CPU 0
 # Throughput comes from each tool's own report; CPU time per byte from the measured
 # process's utime+stime (/proc/PID/stat of the long-running server, or the client's own),
 # so both tools are charged the same way: the sender for sendfile and maerts, the
 # receiver for skip-rx (MSG_TRUNC saves the receiver's copy; on two vCPUs of loopback
-# the sender is the bottleneck, so the saving shows as receiver CPU, not throughput).
+# the sender is the bottleneck, so the saving shows as receiver CPU, not throughput; with
+# both ends sharing one CPU, as skip-rx-1cpu runs them, the saved copy is throughput).
 # Both write 128 KiB per call and pin the client to CPU 0 and the server to CPU 1; the
 # sendfile source is a 128 KiB file, the size of the buffer file iperf3 -Z sends.
 #
@@ -36,7 +38,7 @@ cpu_s() { awk -v hz="$hz" '{print ($14 + $15) / hz}' "/proc/$1/stat"; }
 ws_run() {
 	local who=$1; shift
 	local c0; c0=$(cpu_s $ws_srv)
-	/usr/bin/time -f '%U %S' -o "$work/t" "$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -T 0,1 -P 0 "$@" >"$work/ws.out" 2>/dev/null || return 1
+	/usr/bin/time -f '%U %S' -o "$work/t" "$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -T "${ws_pin:-0,1}" -P 0 "$@" >"$work/ws.out" 2>/dev/null || return 1
 	local c1; c1=$(cpu_s $ws_srv)
 	local mbps el; read -r _ _ _ el mbps _ <"$work/ws.out"
 	local bytes; bytes=$(awk -v m="$mbps" -v e="$el" 'BEGIN{printf "%.0f", m * 1e6 / 8 * e}')
@@ -78,3 +80,4 @@ scenario() { # name, A-command..., "::", B-command...
 scenario sendfile ws_run client -t TCP_SENDFILE -F "$work/128k.bin" -- -m 128K :: ip3_run client -Z
 scenario maerts ws_run server -t TCP_MAERTS -- -m 128K :: ip3_run server -R
 scenario skip-rx ws_run client -t TCP_MAERTS -- -m 128K --skip-rx-copy :: ws_run client -t TCP_MAERTS -- -m 128K
+ws_pin=0,0 scenario skip-rx-1cpu ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K
