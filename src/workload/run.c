@@ -18,6 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The receive size per call of --skip-rx-copy when -M does not set one. */
+#define TRUNC_RECV_SIZE (4u << 20)
+
 /* How long a data connection may sit without moving a byte before a side gives up. */
 #define WS_STALL_NS (10 * WS_NS_PER_SEC)
 
@@ -161,6 +164,10 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		p.send_size = 16384;
 	if (!p.recv_size)
 		p.recv_size = 131072;
+	/* MSG_TRUNC copies nothing, so the size per call only bounds how much one call
+	 * discards: without -M, take everything queued in one go. */
+	if (p.rx == WS_RX_TRUNC && !spec->recv_size && p.recv_size < TRUNC_RECV_SIZE)
+		p.recv_size = TRUNC_RECV_SIZE;
 	res->send_size = role == WS_ROLE_SENDER ? p.send_size : 0;
 	res->recv_size = p.recv_size;
 	return p;
