@@ -196,3 +196,19 @@ ws_wait_listen() { # PORT
 	done
 	ws_die "nothing listens on 127.0.0.1:$1 after 5 s"
 }
+
+# The loopback benchmarks' options: --rounds N and --secs S (positive integers, defaults 5
+# and 3); -h prints the script's opening comment. Sets rounds and secs.
+ws_bench_args() {
+	rounds=5 secs=3
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--rounds | --secs)
+			[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "$1 '${2:-}': expected a positive integer"
+			if [ "$1" = --rounds ]; then rounds=$2; else secs=$2; fi
+			shift 2 ;;
+		-h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+		*) ws_usage_die "unknown option '$1' (accepted: --rounds N, --secs S)" ;;
+		esac
+	done
+}

@@ -18,14 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
-rounds=5 secs=3
-while [ $# -gt 0 ]; do
-	case $1 in
-	--rounds) rounds=$2; shift 2 ;;
-	--secs) secs=$2; shift 2 ;;
-	*) ws_usage_die "unknown option '$1' (accepted: --rounds N, --secs S)" ;;
-	esac
-done
+ws_bench_args "$@"
 ws_bin=${WS_BIN:-$root/build/warpspeed}
 command -v iperf3 >/dev/null || ws_die "needs iperf3 (Debian package iperf3)"
 ws_bench_loopback_servers 50000

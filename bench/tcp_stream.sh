@@ -21,15 +21,7 @@ root=$(cd "$here/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 
-rounds=5 secs=3
-while [ $# -gt 0 ]; do
-	case $1 in
-	--rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "--rounds '${2:-}': expected a positive integer"; rounds=$2; shift 2 ;;
-	--secs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "--secs '${2:-}': expected a positive integer"; secs=$2; shift 2 ;;
-	-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) ws_usage_die "unknown option '$1' (accepted: --rounds N, --secs S)" ;;
-	esac
-done
+ws_bench_args "$@"
 
 ws_bin=${WS_BIN:-$root/build/warpspeed}
 samples=${WS_BENCH_SAMPLES:-}
