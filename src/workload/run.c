@@ -192,24 +192,6 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	return rc;
 }
 
-int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err)
-{
-	int cpus[WS_MAX_CPU_LIST];
-	int n = ws_cpu_list_parse(is_client ? spec->local_cpus : spec->remote_cpus, cpus,
-				  WS_MAX_CPU_LIST, err);
-	int single = is_client ? spec->local.cpu : spec->remote.cpu;
-	if (n >= 0 && single >= 0 && n < WS_MAX_CPU_LIST)
-		cpus[n++] = single;
-	for (int i = 0; i < n; i++) {
-		int rc = ws_affinity_check(cpus[i], err);
-		if (rc < 0) {
-			ws_err_prefix(err, "%s", is_client ? "local" : "remote");
-			return rc;
-		}
-	}
-	return n < 0 ? n : 0;
-}
-
 /* The CPUs a side's threads are pinned to, in turn: --cpus/--remote-cpus, else -T's CPU
  * for every thread, else none (returns 0). */
 static int thread_cpus(const ws_test_spec *spec, bool is_client, int *cpus, ws_err *err)
@@ -222,6 +204,23 @@ static int thread_cpus(const ws_test_spec *spec, bool is_client, int *cpus, ws_e
 		ncpus = 1;
 	}
 	return ncpus;
+}
+
+int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST + 1];
+	int n = thread_cpus(spec, is_client, cpus, err);
+	int single = is_client ? spec->local.cpu : spec->remote.cpu;
+	if (n > 0 && single >= 0) /* -T also pins the session's own thread */
+		cpus[n++] = single;
+	for (int i = 0; i < n; i++) {
+		int rc = ws_affinity_check(cpus[i], err);
+		if (rc < 0) {
+			ws_err_prefix(err, "%s", is_client ? "local" : "remote");
+			return rc;
+		}
+	}
+	return n < 0 ? n : 0;
 }
 
 static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
