@@ -198,17 +198,26 @@ ws_wait_listen() { # PORT
 }
 
 # The loopback benchmarks' options: --rounds N and --secs S (positive integers, defaults 5
-# and 3); -h prints the script's opening comment. Sets rounds and secs.
+# and 3), --only NAME[,NAME...] (run only those scenarios; see ws_bench_wanted); -h prints
+# the script's opening comment. Sets rounds, secs and only.
+ws_bench_wanted() { # NAME: true when --only was not given or names NAME
+	[ -z "$only" ] || [[ $only == *",$1,"* ]]
+}
+
 ws_bench_args() {
-	rounds=5 secs=3
+	rounds=5 secs=3 only=
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--only)
+			[[ ${2:-} =~ ^[a-z0-9,-]+$ ]] || ws_usage_die "--only '${2:-}': expected scenario names separated by commas"
+			only=,$2,
+			shift 2 ;;
 		--rounds | --secs)
 			[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "$1 '${2:-}': expected a positive integer"
 			if [ "$1" = --rounds ]; then rounds=$2; else secs=$2; fi
 			shift 2 ;;
 		-h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-		*) ws_usage_die "unknown option '$1' (accepted: --rounds N, --secs S)" ;;
+		*) ws_usage_die "unknown option '$1' (accepted: --rounds N, --secs S, --only NAME[,NAME...])" ;;
 		esac
 	done
 }

@@ -13,7 +13,7 @@
 # Both write 128 KiB per call and pin the client to CPU 0 and the server to CPU 1; the
 # sendfile source is a 128 KiB file, the size of the buffer file iperf3 -Z sends.
 #
-#   bench/tcp_paths.sh [--rounds N] [--secs S]     (defaults 5 rounds of 3 s)
+#   bench/tcp_paths.sh [--rounds N] [--secs S] [--only sendfile,maerts,skip-rx,skip-rx-1cpu]
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -31,7 +31,8 @@ cpu_s() { awk -v hz="$hz" '{print ($14 + $15) / hz}' "/proc/$1/stat"; }
 ws_run() {
 	local who=$1; shift
 	local c0; c0=$(cpu_s $ws_srv)
-	/usr/bin/time -f '%U %S' -o "$work/t" "$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" -T "${ws_pin:-0,1}" -P 0 "$@" >"$work/ws.out" 2>/dev/null || return 1
+	local -a pin=(-T "${ws_pin:-0,1}"); [ "${ws_pin:-}" = none ] && pin=()
+	/usr/bin/time -f '%U %S' -o "$work/t" "$ws_bin" -H 127.0.0.1 -p "$ws_port" -l "$secs" "${pin[@]}" -P 0 "$@" >"$work/ws.out" 2>/dev/null || return 1
 	local c1; c1=$(cpu_s $ws_srv)
 	local mbps el; read -r _ _ _ el mbps _ <"$work/ws.out"
 	local bytes; bytes=$(awk -v m="$mbps" -v e="$el" 'BEGIN{printf "%.0f", m * 1e6 / 8 * e}')
@@ -55,6 +56,7 @@ usperkb() { awk -v c="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.4f", c * 1e6 / 
 
 scenario() { # name, A-command..., "::", B-command...
 	local name=$1; shift
+	ws_bench_wanted "$name" || return 0
 	local -a a=() b=(); while [ "$1" != "::" ]; do a+=("$1"); shift; done; shift; b=("$@")
 	: >"$work/$name.tput"; : >"$work/$name.cpu"
 	for r in $(seq 1 "$rounds"); do
@@ -74,3 +76,4 @@ scenario sendfile ws_run client -t TCP_SENDFILE -F "$work/128k.bin" -- -m 128K :
 scenario maerts ws_run server -t TCP_MAERTS -- -m 128K :: ip3_run server -R
 scenario skip-rx ws_run client -t TCP_MAERTS -- -m 128K --skip-rx-copy :: ws_run client -t TCP_MAERTS -- -m 128K
 ws_pin=0,0 scenario skip-rx-1cpu ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K
+ws_pin=none scenario skip-rx-free ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K

@@ -517,6 +517,11 @@ LONG_FLAG(lopt_gro, gro)
 LONG_FLAG(lopt_no_mmsg, no_batch)
 LONG_FLAG(lopt_route, udp_route)
 
+static int lopt_rcvlowat(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return parse_size32(val, 1, &o->spec.rcvlowat, err);
+}
+
 static int lopt_streams(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
@@ -566,6 +571,7 @@ static const struct long_def long_opts[] = {
 	{"zerocopy", lopt_zerocopy, NULL},
 	{"skip-rx-copy", lopt_skip_rx_copy, NULL},
 	{"splice", lopt_splice, NULL},
+	{"rcvlowat", lopt_rcvlowat, "bytes"},
 	{"gso", lopt_gso, NULL},
 	{"gro", lopt_gro, NULL},
 	{"no-mmsg", lopt_no_mmsg, NULL},
@@ -830,6 +836,8 @@ const char *ws_cli_usage(void)
 	       "    --skip-rx-copy        TCP receiver: recv with MSG_TRUNC (no copy to user space;\n"
 	       "                          4 MiB discarded per call unless -M says otherwise)\n"
 	       "    --splice              TCP receiver: splice the data through a pipe to /dev/null\n"
+	       "    --rcvlowat bytes      TCP receiver: sleep until this much is queued (SO_RCVLOWAT;\n"
+	       "                          default 4 receive sizes, at most 512K; 1 = kernel default)\n"
 	       "    --gso                 UDP sender: UDP_SEGMENT (one call, many datagrams)\n"
 	       "    --gro                 UDP receiver: UDP_GRO (coalesced receive)\n"
 	       "    --no-mmsg             UDP: plain send/recv instead of sendmmsg/recvmmsg batches\n"

@@ -46,6 +46,7 @@ static const struct field_map spec_fields[] = {
 	F(122, K_INT, ws_test_spec, local.cpu),
 	F(123, K_BOOL, ws_test_spec, local.measure_cpu),
 	F(124, K_U16, ws_test_spec, local.data_port),
+	F(125, K_U32, ws_test_spec, rcvlowat),
 	F(140, K_U32, ws_test_spec, remote.sndbuf),
 	F(141, K_U32, ws_test_spec, remote.rcvbuf),
 	F(142, K_INT, ws_test_spec, remote.cpu),
@@ -96,6 +97,7 @@ static const struct field_map side_fields[] = {
 	F(239, K_U32, ws_side_result, tcp_rttvar_us),
 	F(240, K_U32, ws_side_result, tcp_snd_cwnd),
 	F(241, K_U64, ws_side_result, tcp_retrans),
+	F(242, K_U32, ws_side_result, rcvlowat),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -121,6 +121,9 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 		if (d->cpu < -1 || d->cpu > 65535)
 			return ws_err_set(err, WS_E_INVAL, "%s CPU %d is invalid; expected 0 to 65535", who, d->cpu);
 	}
+	if (s->rcvlowat > WS_MAX_SOCKBUF)
+		return ws_err_set(err, WS_E_INVAL, "receive wake threshold %u is too large; expected at most %u",
+				  s->rcvlowat, WS_MAX_SOCKBUF);
 	if (s->streams < 1 || s->streams > WS_MAX_STREAMS)
 		return ws_err_set(err, WS_E_INVAL, "%u streams is invalid; expected 1 to %u", s->streams,
 				  WS_MAX_STREAMS);

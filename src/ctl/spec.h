@@ -52,6 +52,8 @@ typedef struct ws_test_spec {
 	bool zerocopy;      /* --zerocopy: TCP sender uses MSG_ZEROCOPY */
 	bool skip_rx_copy;  /* --skip-rx-copy: TCP receiver uses MSG_TRUNC */
 	bool splice;        /* --splice: TCP receiver splices through a pipe */
+	uint32_t rcvlowat;  /* --rcvlowat: TCP receiver's wake threshold (SO_RCVLOWAT) in bytes;
+	                     * 0 = automatic (see workload/run.h), 1 = the kernel's default */
 	bool gso;           /* --gso: UDP sender uses UDP_SEGMENT */
 	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
@@ -107,6 +109,8 @@ typedef struct ws_side_result {
 	char io_note[96];                  /* why a requested path fell back, "" if none */
 	uint64_t zc_sends;                 /* MSG_ZEROCOPY sends whose completion was reaped */
 	uint64_t zc_copied;                /* ... of which the kernel copied anyway */
+	uint32_t rcvlowat;                 /* TCP receiver: SO_RCVLOWAT as the kernel granted it,
+	                                    * 0 when this side did not receive TCP data */
 	/* UDP: datagrams by sequence number (receiver) and by call (sender). */
 	uint64_t dgrams_sent, dgrams_recv;
 	uint64_t dgrams_lost, dgrams_reordered, dgrams_dup;

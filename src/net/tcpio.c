@@ -152,6 +152,19 @@ int ws_tcpio_rx_open(ws_tcpio *io, int fd, enum ws_tcp_rx want, char *buf, ws_er
 	return 0;
 }
 
+uint32_t ws_tcpio_rx_wake(ws_tcpio *io, uint32_t bytes)
+{
+	if (bytes > INT32_MAX)
+		bytes = INT32_MAX;
+	int v = (int)bytes;
+	if (bytes > 0)
+		setsockopt(io->fd, SOL_SOCKET, SO_RCVLOWAT, &v, sizeof(v));
+	socklen_t l = sizeof(v);
+	if (getsockopt(io->fd, SOL_SOCKET, SO_RCVLOWAT, &v, &l) < 0 || v < 0)
+		return 0;
+	return (uint32_t)v;
+}
+
 static ssize_t splice_recv(ws_tcpio *io, size_t n)
 {
 	ssize_t r = splice(io->fd, NULL, io->pipe_fd[1], NULL, n, SPLICE_F_MOVE);

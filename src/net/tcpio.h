@@ -51,6 +51,16 @@ int ws_tcpio_tx_finish(ws_tcpio *io, int64_t deadline_ns, struct ws_err *err);
 /* Prepare the receiving path (buf must hold the largest receive size). */
 int ws_tcpio_rx_open(ws_tcpio *io, int fd, enum ws_tcp_rx want, char *buf, struct ws_err *err);
 
+/* Ask the kernel to wake the receiver only once `bytes` are queued (SO_RCVLOWAT; the peer
+ * half-closing, an error, a nearly closed receive window or memory pressure still wake
+ * it, and a receive call whose socket timeout expires returns what it has). Each wake-up
+ * of a sleeping receiver costs its sender's CPU a scheduler wake-up, often an
+ * inter-processor interrupt; waking once per several calls' worth instead of once per
+ * segment is the largest single saving on a fast path. 0 leaves the kernel's default.
+ * Returns the threshold the kernel kept (it caps it at half of a fixed SO_RCVBUF), or 0
+ * when it could not be read. */
+uint32_t ws_tcpio_rx_wake(ws_tcpio *io, uint32_t bytes);
+
 /* Receive up to n bytes: > 0 bytes, 0 at EOF, -1 with errno. */
 ssize_t ws_tcpio_recv(ws_tcpio *io, size_t n);
 

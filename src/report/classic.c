@@ -270,6 +270,9 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 		const ws_side_result *s = sides[i];
 		if (s->io_note[0])
 			fprintf(out, "I/O note (%s): %s\n", names[i], s->io_note);
+		if (s->rcvlowat > 0)
+			fprintf(out, "Receive wake threshold (%s): %u byte%s (SO_RCVLOWAT)\n", names[i],
+				s->rcvlowat, s->rcvlowat == 1 ? "" : "s");
 		if (s->zc_sends > 0)
 			fprintf(out, "Zerocopy sends (%s): %" PRIu64 ", of which the kernel copied %" PRIu64
 				     "\n",

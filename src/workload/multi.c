@@ -37,6 +37,7 @@ struct flow {
 	uint64_t moved, calls, limit;
 	int64_t last_progress, end_ns;
 	int error;
+	uint32_t rcvlowat; /* receiver: the wake threshold the kernel kept */
 	char why[80];
 };
 
@@ -188,6 +189,8 @@ static int setup_flows(struct worker *w, int ep)
 				   : ws_tcpio_rx_open(&f->io, fd, p->io.rx, w->buf, &w->err);
 		if (rc < 0)
 			return rc;
+		if (!p->sender) /* epoll then reports EPOLLIN once that much is queued */
+			f->rcvlowat = ws_tcpio_rx_wake(&f->io, p->io.rcvlowat);
 		struct epoll_event ev = {.events = p->sender ? EPOLLOUT : EPOLLIN, .data.u32 = i};
 		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
 			return ws_err_errno(&w->err, "epoll_ctl for flow %u", i);
@@ -334,6 +337,7 @@ static void collect(const ws_multi_params *p, struct worker *w, struct flow *flo
 	snprintf(res->io_path, sizeof(res->io_path), "%s",
 		 p->sender ? ws_tcpio_tx_name(io0) : ws_tcpio_rx_name(io0));
 	snprintf(res->io_note, sizeof(res->io_note), "%s", io0->note);
+	res->rcvlowat = p->sender ? 0 : flows[0].rcvlowat;
 }
 
 int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)

@@ -21,6 +21,11 @@
 /* The receive size per call of --skip-rx-copy when -M does not set one. */
 #define TRUNC_RECV_SIZE (4u << 20)
 
+/* The TCP receiver's automatic wake threshold: this many receive calls' worth, at most
+ * AUTO_RCVLOWAT_MAX (see ws_workload_rcvlowat). */
+#define AUTO_RCVLOWAT_CALLS 4u
+#define AUTO_RCVLOWAT_MAX (512u << 10)
+
 /* How long a data connection may sit without moving a byte before a side gives up. */
 #define WS_STALL_NS (10 * WS_NS_PER_SEC)
 
@@ -144,6 +149,14 @@ static void record_tcp_info(int fd, ws_side_result *res)
 }
 
 /* The engine parameters of one stream, shared by the single- and multi-stream paths. */
+uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size)
+{
+	if (asked)
+		return asked;
+	uint64_t v = (uint64_t)recv_size * AUTO_RCVLOWAT_CALLS;
+	return v < AUTO_RCVLOWAT_MAX ? (uint32_t)v : AUTO_RCVLOWAT_MAX;
+}
+
 static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role role, int fd,
 				      int file_fd, ws_side_result *res)
 {
@@ -168,6 +181,8 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 	 * discards: without -M, take everything queued in one go. */
 	if (p.rx == WS_RX_TRUNC && !spec->recv_size && p.recv_size < TRUNC_RECV_SIZE)
 		p.recv_size = TRUNC_RECV_SIZE;
+	if (role == WS_ROLE_RECEIVER)
+		p.rcvlowat = ws_workload_rcvlowat(spec->rcvlowat, p.recv_size);
 	res->send_size = role == WS_ROLE_SENDER ? p.send_size : 0;
 	res->recv_size = p.recv_size;
 	return p;
@@ -186,6 +201,7 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	res->elapsed_ns = c.elapsed_ns;
 	res->zc_sends = c.zc_sends;
 	res->zc_copied = c.zc_copied;
+	res->rcvlowat = c.rcvlowat;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", c.path ? c.path : "");
 	snprintf(res->io_note, sizeof(res->io_note), "%s", c.note);
 	record_tcp_info(fd, res);

@@ -141,8 +141,10 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	ws_tcpio io;
 	int64_t t0 = ws_clock_ns();
 	int rc = ws_tcpio_rx_open(&io, p->fd, p->rx, buf, err);
-	if (rc == 0)
+	if (rc == 0) {
+		c->rcvlowat = ws_tcpio_rx_wake(&io, p->rcvlowat);
 		rc = read_to_eof(&io, size, c, p->stall_ns, "sender", err);
+	}
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_rx_name(&io);
 	snprintf(c->note, sizeof(c->note), "%s", io.note);

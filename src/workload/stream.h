@@ -27,6 +27,7 @@ typedef struct ws_stream_params {
 	enum ws_tcp_tx tx;      /* sender's path */
 	int file_fd;            /* WS_TX_SENDFILE source */
 	enum ws_tcp_rx rx;      /* receiver's path */
+	uint32_t rcvlowat;      /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
 } ws_stream_params;
 
 typedef struct ws_stream_counts {
@@ -36,6 +37,7 @@ typedef struct ws_stream_counts {
 	const char *path;       /* the I/O path that ran (static string) */
 	char note[96];          /* why a requested path fell back, or "" */
 	uint64_t zc_sends, zc_copied;
+	uint32_t rcvlowat;      /* receiver: the wake threshold the kernel kept */
 } ws_stream_counts;
 
 /* Send until the end condition, shut down the write side, then read until the peer

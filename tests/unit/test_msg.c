@@ -40,6 +40,7 @@ static void full_spec(ws_test_spec *s)
 	s->send_size = 4000000001u;
 	s->recv_size = 65537;
 	s->nodelay = true;
+	s->rcvlowat = 1048577;
 	s->family = WS_FAMILY_INET6;
 	s->local.sndbuf = 131072;
 	s->local.rcvbuf = 262145;
@@ -64,6 +65,7 @@ static void full_side(ws_side_result *r)
 	r->rcvbuf_end = 4294967295u;
 	r->send_size = 7;
 	r->recv_size = 8;
+	r->rcvlowat = 524289;
 	r->bytes_sent = 10733393750ULL;
 	r->bytes_recv = UINT64_MAX;
 	r->send_calls = 11;

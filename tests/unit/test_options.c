@@ -364,6 +364,14 @@ static void test_io_paths(void)
 	CHECK_INT("io", o.spec.send_size, 1472);
 	ok("io", "--splice", &o);
 	CHECK("io", o.spec.splice);
+	CHECK_U64("io", o.spec.rcvlowat, 0);
+	ok("io", "-- --rcvlowat 256K", &o);
+	CHECK_U64("io", o.spec.rcvlowat, 262144);
+	ok("io", "--rcvlowat=1", &o);
+	CHECK_U64("io", o.spec.rcvlowat, 1);
+	bad("io", "-- --rcvlowat 0", "--rcvlowat", "'0' is too small: must be at least 1");
+	bad("io", "-- --rcvlowat 2G", "--rcvlowat", "'2G' is too large");
+	bad("io", "-- --rcvlowat", "--rcvlowat", "needs a value");
 	ok("io", "-t TCP_SENDFILE -F /dev/shm/10meg.bin", &o);
 	CHECK_STR("io", o.spec.fill_file, "/dev/shm/10meg.bin");
 	bad("io", "-- --zerocopy=1", "unknown option", "'--zerocopy=1'");
