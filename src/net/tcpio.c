@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -228,6 +230,12 @@ const char *ws_tcpio_tx_name(const ws_tcpio *io)
 const char *ws_tcpio_rx_name(const ws_tcpio *io)
 {
 	return io->rx == WS_RX_TRUNC ? "recv+MSG_TRUNC" : io->rx == WS_RX_SPLICE ? "splice" : "recv";
+}
+
+int ws_tcpio_unacked(int fd)
+{
+	int n;
+	return ioctl(fd, SIOCOUTQ, &n) == 0 && n >= 0 ? n : -1;
 }
 
 int ws_tcpio_info(int fd, ws_tcp_info *out)

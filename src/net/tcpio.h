@@ -70,6 +70,10 @@ void ws_tcpio_close(ws_tcpio *io);
 const char *ws_tcpio_tx_name(const ws_tcpio *io);
 const char *ws_tcpio_rx_name(const ws_tcpio *io);
 
+/* Bytes written to fd that the peer has not acknowledged yet (SIOCOUTQ), or -1. A sender
+ * that has stopped writing watches this shrink to tell a slow receiver from a stuck one. */
+int ws_tcpio_unacked(int fd);
+
 /* What TCP_INFO says about a connection at the end of a test. */
 typedef struct ws_tcp_info {
 	uint32_t mss, rtt_us, rttvar_us, snd_cwnd;

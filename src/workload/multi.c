@@ -38,6 +38,7 @@ struct flow {
 	int64_t last_progress, end_ns;
 	int error;
 	uint32_t rcvlowat; /* receiver: the wake threshold the kernel kept */
+	int unacked;       /* draining sender: the send queue at the last stall check */
 	char why[80];
 };
 
@@ -112,6 +113,7 @@ static void start_drain(struct flow *f, uint32_t i, int ep, int fd)
 	}
 	f->phase = PH_DRAIN;
 	f->last_progress = ws_clock_ns();
+	f->unacked = -1;
 	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
 	epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
 }
@@ -207,13 +209,28 @@ static uint32_t count_active(const struct worker *w)
 	return n;
 }
 
-/* Flows that moved nothing for stall_ns fail, so a dead peer cannot hold the run. */
+/* Flows that moved nothing for stall_ns fail, so a dead peer cannot hold the run; past the
+ * test's end the limit is WS_STREAM_END_STALL_NS (see stream.c). A draining sender's
+ * progress is its send queue shrinking. */
 static void check_stalls(struct worker *w, int ep, int64_t now)
 {
-	for (uint32_t i = w->id; i < w->p->nflows; i += w->p->nthreads) {
+	const ws_multi_params *p = w->p;
+	bool ended = p->io.end == WS_END_TIME && now >= w->t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
+	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
-		if (active(f->phase) && now - f->last_progress > w->p->io.stall_ns)
-			fail_flow(f, ep, w->p->fds[i], -ETIMEDOUT, "moved no data for the stall timeout");
+		if (f->phase == PH_DRAIN) {
+			int q = ws_tcpio_unacked(p->fds[i]);
+			if (q >= 0 && (f->unacked < 0 || q < f->unacked)) {
+				f->unacked = q;
+				f->last_progress = now;
+			}
+			if (now - f->last_progress >= WS_STREAM_END_STALL_NS)
+				fail_flow(f, ep, p->fds[i], -ETIMEDOUT,
+					  "the receiver stopped reading (send queue not shrinking)");
+		} else if (active(f->phase) && (now - f->last_progress > p->io.stall_ns ||
+						(ended && now - f->last_progress >= WS_STREAM_END_STALL_NS))) {
+			fail_flow(f, ep, p->fds[i], -ETIMEDOUT, "moved no data for the stall timeout");
+		}
 	}
 }
 

@@ -2,7 +2,10 @@
  *
  * The data socket is blocking with SO_SNDTIMEO/SO_RCVTIMEO set by the caller (about
  * a second), so a blocked call wakes up regularly to check the stall timer. Reading
- * the clock once per call costs tens of nanoseconds against microseconds per call. */
+ * the clock once per call costs tens of nanoseconds against microseconds per call.
+ * Once the test's time is up, silence means something else than during it: a peer that
+ * has moved nothing for WS_STREAM_END_STALL_NS past the end is stuck, not slow, so both
+ * roles give up then instead of after the whole stall time. */
 #include "workload/stream.h"
 
 #include "util/clock.h"
@@ -25,18 +28,26 @@ static void *alloc_buffer(size_t n)
 	return p;
 }
 
-/* A call returned EAGAIN from its socket timeout: an error once nothing moved too long. */
-static int check_stall(int64_t last_progress, int64_t stall_ns, const char *who, ws_err *err)
+/* A call returned EAGAIN from its socket timeout: an error once nothing moved for
+ * stall_ns, or for WS_STREAM_END_STALL_NS when the test should have ended by then (end_ns,
+ * 0 when the test ends by a byte count and no end time is known). */
+static int check_stall(int64_t last_progress, int64_t stall_ns, int64_t end_ns, const char *who,
+		       ws_err *err)
 {
-	if (ws_clock_ns() - last_progress < stall_ns)
+	int64_t now = ws_clock_ns(), quiet = now - last_progress;
+	if (end_ns && now >= end_ns + WS_STREAM_END_STALL_NS && quiet >= WS_STREAM_END_STALL_NS)
+		return ws_err_set(err, WS_E_TIMEDOUT,
+				  "the %s moved no data for %.1f s, and the test should have ended %.1f s ago",
+				  who, (double)quiet / WS_NS_PER_SEC, (double)(now - end_ns) / WS_NS_PER_SEC);
+	if (quiet < stall_ns)
 		return 0;
 	return ws_err_set(err, WS_E_TIMEDOUT, "the %s moved no data for %.1f s", who,
 			  (double)stall_ns / WS_NS_PER_SEC);
 }
 
-/* Read until EOF through io; used by the receiver and (plain recv) by the sender's drain. */
-static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stall_ns,
-		       const char *who, ws_err *err)
+/* The receiver's loop: read until EOF through io. */
+static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stall_ns, int64_t end_ns,
+		       ws_err *err)
 {
 	int64_t last = ws_clock_ns();
 	for (;;) {
@@ -52,12 +63,47 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stal
 		if (errno == EINTR)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			int rc = check_stall(last, stall_ns, who, err);
+			int rc = check_stall(last, stall_ns, end_ns, "sender", err);
 			if (rc < 0)
 				return rc;
 			continue;
 		}
 		return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
+	}
+}
+
+/* The sender's drain after its half-close: wait for the receiver's close, reading (and
+ * counting) anything it sends. Progress is the send queue shrinking as the receiver reads
+ * and acknowledges; a queue that stays put for WS_STREAM_END_STALL_NS means the receiver
+ * stopped reading, and no amount of waiting will deliver the rest. */
+static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, ws_err *err)
+{
+	int64_t last = ws_clock_ns();
+	int queued = -1;
+	for (;;) {
+		ssize_t r = recv(fd, buf, n, 0);
+		if (r > 0) {
+			c->bytes_recv += (uint64_t)r;
+			c->recv_calls++;
+			last = ws_clock_ns();
+			continue;
+		}
+		if (r == 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return ws_err_errno(err, "receive on the data connection while draining");
+		int now_queued = ws_tcpio_unacked(fd);
+		if (now_queued >= 0 && (queued < 0 || now_queued < queued)) {
+			queued = now_queued;
+			last = ws_clock_ns();
+			continue;
+		}
+		if (ws_clock_ns() - last >= WS_STREAM_END_STALL_NS)
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "the receiver stopped reading: %d bytes sent were still unacknowledged after %.1f s",
+					  queued, (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
 	}
 }
 
@@ -89,7 +135,7 @@ static int send_loop(const ws_stream_params *p, ws_tcpio *io, size_t size, ws_st
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int rc = check_stall(last, p->stall_ns, "receiver", err);
+			int rc = check_stall(last, p->stall_ns, 0, "receiver", err);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -116,11 +162,8 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 		rc = ws_tcpio_tx_finish(&io, ws_clock_ns() + p->stall_ns, err);
 	if (rc == 0 && shutdown(p->fd, SHUT_WR) < 0)
 		rc = ws_err_errno(err, "shutdown of the data connection");
-	ws_tcpio drain;
 	if (rc == 0)
-		rc = ws_tcpio_rx_open(&drain, p->fd, WS_RX_RECV, buf, err);
-	if (rc == 0)
-		rc = read_to_eof(&drain, size, c, p->stall_ns, "receiver", err);
+		rc = drain_to_eof(p->fd, buf, size, c, err);
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_tx_name(&io);
 	snprintf(c->note, sizeof(c->note), "%s", io.note);
@@ -143,7 +186,8 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	int rc = ws_tcpio_rx_open(&io, p->fd, p->rx, buf, err);
 	if (rc == 0) {
 		c->rcvlowat = ws_tcpio_rx_wake(&io, p->rcvlowat);
-		rc = read_to_eof(&io, size, c, p->stall_ns, "sender", err);
+		rc = read_to_eof(&io, size, c, p->stall_ns,
+				 p->end == WS_END_TIME ? t0 + p->duration_ns : 0, err);
 	}
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_rx_name(&io);

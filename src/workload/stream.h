@@ -16,6 +16,9 @@
 
 struct ws_err;
 
+/* Past the test's end, this long without progress ends a role with an error. */
+#define WS_STREAM_END_STALL_NS (3 * 1000000000LL)
+
 typedef struct ws_stream_params {
 	int fd;                 /* connected, blocking data socket */
 	uint32_t send_size;     /* bytes per send call (sender) */
