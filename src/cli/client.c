@@ -120,6 +120,14 @@ int ws_cli_client_main(int argc, char **argv)
 	}
 	if (o.demo_interval_s > 0)
 		fprintf(stderr, "warpspeed: note: interim results (-D) are not implemented yet; ignoring -D\n");
+	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
+		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
+				"receives, so %s is checked but not used\n",
+			o.spec.fill_file);
+	if (o.remote_fill_file[0])
+		fprintf(stderr, "warpspeed: note: the daemon's fill file (-F ,%s) is not supported yet; the daemon "
+				"sends its own pattern\n",
+			o.remote_fill_file);
 
 	ws_client_config cfg;
 	ws_client_config_init(&cfg);

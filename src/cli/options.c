@@ -715,10 +715,46 @@ static int parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
 }
 
+/* The I/O path switches and the tests whose data they change: a switch that would be
+ * silently ignored by the chosen test is an error instead, so a result never looks like it
+ * measured a path that did not run. */
+#define TESTS_TCP_SEND ((1u << WS_TEST_TCP_STREAM) | (1u << WS_TEST_TCP_MAERTS))
+#define TESTS_TCP_RECV (TESTS_TCP_SEND | (1u << WS_TEST_TCP_SENDFILE))
+#define TESTS_UDP (1u << WS_TEST_UDP_STREAM)
+static int check_io_paths(const ws_test_spec *s, ws_err *err)
+{
+	const struct {
+		bool on;
+		const char *name;
+		unsigned tests;
+		const char *accepted;
+	} paths[] = {
+		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
+		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->splice, "--splice", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->rcvlowat != 0, "--rcvlowat", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
+		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
+		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
+	};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (paths[i].on && !(paths[i].tests & (1u << s->type)))
+			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
+					  ws_test_type_name(s->type), paths[i].accepted);
+	if (s->skip_rx_copy && s->splice)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
+	return 0;
+}
+
 /* Checks and defaults that depend on more than one option, whatever their order. */
 static int finalize(ws_cli_options *o, ws_err *err)
 {
 	ws_test_spec *s = &o->spec;
+	int prc = check_io_paths(s, err);
+	if (prc < 0)
+		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
 		s->end = WS_END_TRANSACTIONS;
 	if (s->type == WS_TEST_UDP_STREAM && s->send_size &&

@@ -75,9 +75,9 @@ static const char *advice(const ws_cpubound *v, const ws_cpubound_side *s)
 	if (s->sends && tcp && v->type != WS_TEST_TCP_SENDFILE)
 		return s->host_bound ? "try -t TCP_SENDFILE or --zerocopy (every CPU is busy, so more streams will not help)"
 				     : "try -t TCP_SENDFILE, --zerocopy or more streams";
-	if (s->sends && tcp)
-		return s->host_bound ? "try --zerocopy (every CPU is busy, so more streams will not help)"
-				     : "try --zerocopy or more streams";
+	if (s->sends && tcp) /* sendfile already sends without a copy */
+		return s->host_bound ? "every CPU is busy, so more streams will not help"
+				     : "try more streams (--streams)";
 	if (s->sends)
 		return s->host_bound ? "try --gso (every CPU is busy, so more streams will not help)"
 				     : "try --gso or more streams";

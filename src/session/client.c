@@ -331,7 +331,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	int rc = ws_test_spec_validate(spec, err);
 	if (rc < 0)
 		return rc;
-	if (spec->type == WS_TEST_TCP_SENDFILE && spec->fill_file[0]) {
+	if (spec->fill_file[0]) {
 		/* A missing or empty file is found before any connection is made. */
 		int ffd = ws_workload_open_fill(spec, err);
 		if (ffd < 0)

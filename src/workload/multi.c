@@ -282,6 +282,9 @@ static void *worker_main(void *arg)
 		memset(w->buf, 0x5a, bsz);
 	if (ep < 0 || !w->buf)
 		ws_err_set(&w->err, ENOMEM, "worker %u could not start", w->id);
+	else if (p->sender && p->io.file_fd >= 0 && p->io.tx != WS_TX_SENDFILE &&
+		 ws_stream_fill_from_file(w->buf, bsz, p->io.file_fd) < 0)
+		ws_err_errno(&w->err, "cannot read the file that fills the send buffer (-F)");
 	else if (w->cpu >= 0)
 		ws_affinity_pin_self(w->cpu, &w->err);
 	if (w->err.code == 0)
@@ -416,6 +419,7 @@ struct udp_flow {
 	const ws_test_spec *spec;
 	bool sender;
 	int fd;
+	int fill_fd;
 	int cpu;
 	struct gate *gate;
 	pthread_t thread;
@@ -434,7 +438,7 @@ static void *udp_flow_main(void *arg)
 	int64_t u0, s0, u1, s1;
 	thread_cpu(&u0, &s0);
 	if (f->rc == 0)
-		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, &f->res, &f->err);
+		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, f->fill_fd, &f->res, &f->err);
 	thread_cpu(&u1, &s1);
 	f->user_ns = u1 - u0;
 	f->sys_ns = s1 - s0;
@@ -473,7 +477,7 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 }
 
 int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
-		     const int *cpus, int ncpus, ws_side_result *res, ws_err *err)
+		     int fill_fd, const int *cpus, int ncpus, ws_side_result *res, ws_err *err)
 {
 	struct udp_flow *f = calloc(nflows, sizeof(*f));
 	res->flows = calloc(nflows, sizeof(*res->flows));
@@ -489,7 +493,7 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	uint32_t started = 0;
 	for (; started < nflows; started++) {
 		struct udp_flow *u = &f[started];
-		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .gate = &g,
+		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .fill_fd = fill_fd, .gate = &g,
 				       .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
 		u->res.sndbuf_set = res->sndbuf_set;
 		u->res.rcvbuf_set = res->rcvbuf_set;

@@ -103,7 +103,12 @@ int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 		if (fd < 0)
 			return ws_err_errno(err, "cannot open the file to send (-F %s)", spec->fill_file);
 		struct stat st;
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		if (fstat(fd, &st) < 0) {
+			int rc = ws_err_errno(err, "cannot stat the file to send (-F %s)", spec->fill_file);
+			close(fd);
+			return rc;
+		}
+		if (!S_ISREG(st.st_mode) || st.st_size == 0) {
 			close(fd);
 			return ws_err_set(err, WS_E_INVAL, "the file to send (-F %s) is %s; expected a regular, non-empty file",
 					  spec->fill_file, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
@@ -169,7 +174,9 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
 		.byte_limit = spec->end_count,
 		.stall_ns = WS_STALL_NS,
-		.tx = file_fd >= 0 ? WS_TX_SENDFILE : spec->zerocopy ? WS_TX_ZEROCOPY : WS_TX_SEND,
+		.tx = spec->type == WS_TEST_TCP_SENDFILE && file_fd >= 0 ? WS_TX_SENDFILE
+		      : spec->zerocopy                                  ? WS_TX_ZEROCOPY
+									: WS_TX_SEND,
 		.file_fd = file_fd,
 		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
 	};
@@ -194,6 +201,8 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
+	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
+		ws_err_prefix(err, "-F %s", spec->fill_file[0] ? spec->fill_file : "(the temporary file)");
 	res->bytes_sent = c.bytes_sent;
 	res->bytes_recv = c.bytes_recv;
 	res->send_calls = c.send_calls;
@@ -240,13 +249,13 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err
 }
 
 static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
-			 const int *fds, uint32_t nfds, ws_side_result *res, ws_err *err)
+			 const int *fds, uint32_t nfds, int fill_fd, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, cpus, ncpus, res, err);
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, res, err);
 }
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
@@ -289,17 +298,18 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int rc = multi ? 0 : ws_sock_set_timeouts(fds[0], WS_NS_PER_SEC, err);
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	int file_fd = -1;
-	if (rc == 0 && spec->type == WS_TEST_TCP_SENDFILE && role == WS_ROLE_SENDER) {
-		/* Opened before the first snapshot, so the temporary file's writing is not charged. */
+	if (rc == 0 && role == WS_ROLE_SENDER && (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
+		/* Opened before the first snapshot, so the temporary file's writing is not charged.
+		 * Only the client ever has a -F file: fill_file is not sent to the daemon. */
 		file_fd = ws_workload_open_fill(spec, err);
 		rc = file_fd < 0 ? file_fd : 0;
 	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
 	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, res, err);
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
-		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], res, err);
+		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, res, err);
 	else if (rc == 0 && multi)
 		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, res, err);
 	else if (rc == 0)

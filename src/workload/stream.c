@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 static void *alloc_buffer(size_t n)
 {
@@ -26,6 +27,30 @@ static void *alloc_buffer(size_t n)
 	for (size_t i = 0; i < n; i++)
 		((unsigned char *)p)[i] = (unsigned char)(i * 131u + 7u);
 	return p;
+}
+
+int ws_stream_fill_from_file(void *buf, size_t n, int fd)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = EIO; /* empty (it shrank since it was checked) */
+			return -1;
+		}
+		/* Whole copies of the file's first r bytes, then the rest of the buffer. */
+		got += (size_t)r;
+		while (got < n) {
+			size_t k = got < n - got ? got : n - got;
+			memcpy((char *)buf + got, buf, k);
+			got += k;
+		}
+	}
+	return 0;
 }
 
 /* A call returned EAGAIN from its socket timeout: an error once nothing moved for
@@ -153,6 +178,11 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	char *buf = alloc_buffer(size);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte send buffer", size);
+	if (p->file_fd >= 0 && p->tx != WS_TX_SENDFILE && ws_stream_fill_from_file(buf, size, p->file_fd) < 0) {
+		int rc = ws_err_errno(err, "cannot read the file that fills the send buffer (-F)");
+		free(buf);
+		return rc;
+	}
 	ws_tcpio io;
 	int64_t t0 = ws_clock_ns();
 	int rc = ws_tcpio_tx_open(&io, p->fd, p->tx, buf, p->file_fd, err);

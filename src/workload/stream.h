@@ -28,7 +28,8 @@ typedef struct ws_stream_params {
 	uint64_t byte_limit;    /* WS_END_BYTES */
 	int64_t stall_ns;       /* no progress for this long is an error */
 	enum ws_tcp_tx tx;      /* sender's path */
-	int file_fd;            /* WS_TX_SENDFILE source */
+	int file_fd;            /* WS_TX_SENDFILE's source; on the other paths the -F file that
+	                         * fills the send buffer; -1 for none */
 	enum ws_tcp_rx rx;      /* receiver's path */
 	uint32_t rcvlowat;      /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
 } ws_stream_params;
@@ -42,6 +43,11 @@ typedef struct ws_stream_counts {
 	uint64_t zc_sends, zc_copied;
 	uint32_t rcvlowat;      /* receiver: the wake threshold the kernel kept */
 } ws_stream_counts;
+
+/* Fill buf with the file's bytes from its start, repeating the file when it is shorter than
+ * n: netperf's -F, so that the data on the wire is the user's (compressible or not).
+ * Returns 0, or -1 with errno set when the file cannot be read or is empty. */
+int ws_stream_fill_from_file(void *buf, size_t n, int fd);
 
 /* Send until the end condition, shut down the write side, then read until the peer
  * closes. Counts are filled even on error (what was moved before it). */

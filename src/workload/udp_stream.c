@@ -10,6 +10,7 @@
 #include "util/bytes.h"
 #include "util/err.h"
 #include "util/features.h"
+#include "workload/stream.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -279,7 +280,8 @@ static int tx_try_gso(udp_tx *t, const ws_test_spec *spec, ws_err *err)
 	return 0;
 }
 
-static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws_side_result *res,
+		    ws_err *err)
 {
 	t->fd = fd;
 	t->res = res;
@@ -308,6 +310,11 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, ws_side_result 
 		rc = tx_try_gso(t, spec, err);
 	else
 		t->path = default_tx_path(spec, res);
+	/* -F: the file's bytes, each datagram's first bytes replaced by its header. */
+	if (rc == 0 && fill_fd >= 0 &&
+	    (ws_stream_fill_from_file(t->payload, t->size, fill_fd) < 0 ||
+	     (t->gso_buf && ws_stream_fill_from_file(t->gso_buf, (size_t)t->gso_segs * t->size, fill_fd) < 0)))
+		rc = ws_err_errno(err, "cannot read the file that fills the datagrams (-F)");
 #if HAVE_MMSG
 	for (int i = 0; i < TX_BATCH; i++) {
 		t->iov[i][0] = (struct iovec){t->hdrs[i], WS_UDP_HDR_LEN};
@@ -469,12 +476,13 @@ static void tx_end(udp_tx *t)
 	}
 }
 
-static int udp_send_role(const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, ws_side_result *res,
+			 ws_err *err)
 {
 	udp_tx *t = calloc(1, sizeof(*t));
 	if (!t)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
-	int rc = tx_setup(t, spec, fd, res, err);
+	int rc = tx_setup(t, spec, fd, fill_fd, res, err);
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	bool by_bytes = spec->end == WS_END_BYTES;
@@ -768,10 +776,10 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, 
 	return rc;
 }
 
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, ws_side_result *res,
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
 		    ws_err *err)
 {
 	res->io_path[0] = res->io_note[0] = '\0';
 	res->send_size = res->recv_size = 0;
-	return sender ? udp_send_role(spec, fd, res, err) : udp_recv_role(spec, fd, res, err);
+	return sender ? udp_send_role(spec, fd, fill_fd, res, err) : udp_recv_role(spec, fd, res, err);
 }

@@ -103,9 +103,10 @@ int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *siz
  * caller has filled the setup sizes of *res (sndbuf_set is the sender's default message
  * size); this fills send_size/recv_size, bytes, calls, the datagram counters, elapsed_ns,
  * io_path and io_note (why a requested path fell back). ENOBUFS and ECONNREFUSED on send
- * are counted in send_errors and the sender keeps going. Returns 0 or a negative code with
- * *err filled; the counters are valid either way. */
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, ws_side_result *res,
+ * are counted in send_errors and the sender keeps going. fill_fd (-1 for none) is the -F
+ * file whose bytes fill the sender's payloads after the header. Returns 0 or a negative
+ * code with *err filled; the counters are valid either way. */
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
 		    struct ws_err *err);
 
 #endif

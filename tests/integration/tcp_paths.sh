@@ -178,9 +178,9 @@ fi
 : >"$WS_TMP/empty"
 mkdir "$WS_TMP/dir"
 n=$(log_lines)
-fill_bad() { # name, file, expected message
+fill_bad() { # name, file, expected message[, test]
 	local name=$1 f=$2 msg=$3 rc
-	ws -l 1 -tTCP_SENDFILE -F "$f" >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err"
+	ws -l 1 -t"${4:-TCP_SENDFILE}" -F "$f" >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qxF "warpspeed: $msg" "$WS_TMP/$name.err" && [ ! -s "$WS_TMP/$name.out" ]; then pass "$name"
 	else fail "$name" "exit $rc: $(cat "$WS_TMP/$name.err" "$WS_TMP/$name.out")"; fi
@@ -188,6 +188,9 @@ fill_bad() { # name, file, expected message
 fill_bad fill_missing "$WS_TMP/missing" "cannot open the file to send (-F $WS_TMP/missing): No such file or directory"
 fill_bad fill_empty "$WS_TMP/empty" "the file to send (-F $WS_TMP/empty) is empty; expected a regular, non-empty file"
 fill_bad fill_directory "$WS_TMP/dir" "the file to send (-F $WS_TMP/dir) is not a regular file; expected a regular, non-empty file"
+# -F fills the send buffers of every test the client sends in, so it is checked for all.
+fill_bad fill_missing_stream "$WS_TMP/missing" "cannot open the file to send (-F $WS_TMP/missing): No such file or directory" TCP_STREAM
+fill_bad fill_empty_udp "$WS_TMP/empty" "the file to send (-F $WS_TMP/empty) is empty; expected a regular, non-empty file" UDP_STREAM
 sleep 0.2 # a connection that was made and dropped would be logged by now
 if [ "$(log_lines)" -eq "$n" ]; then pass fill_no_session
 else fail fill_no_session "the daemon logged: $(sed -n "$((n + 1)),\$p" "$LOG")"; fi
@@ -208,7 +211,8 @@ if kill -0 "$client" 2>/dev/null; then
 	fail file_shrank "the client was still running ${el} s after it started"
 else
 	wait "$client"; rc=$?
-	if [ $rc -eq 1 ] && grep -q "shrank" "$WS_TMP/shrink.err" && in_range "$el" 0 2.5; then pass "file_shrank (${el} s)"
+	if [ $rc -eq 1 ] && grep -qF "warpspeed: -F $BIG: the file shrank below 67108864 bytes during the test" "$WS_TMP/shrink.err" \
+		&& in_range "$el" 0 2.5; then pass "file_shrank (${el} s)"
 	else fail file_shrank "exit $rc after $el s: $(cat "$WS_TMP/shrink.err")"; fi
 fi
 n=$(log_lines)
@@ -217,6 +221,28 @@ if ws -l 1 -P 0 >"$WS_TMP/after.out" 2>"$WS_TMP/after.err" && [ "$(wc -l <"$WS_T
 	&& [[ "$(log_line $((n + 1)))" =~ :\ TCP_STREAM\ [0-9.]+\ s,\ [1-9][0-9]*\ bytes\ received,\ 0\ sent,\ ok$ ]]; then
 	pass after_shrink
 else fail after_shrink "$(cat "$WS_TMP/after.out" "$WS_TMP/after.err"; tail -n 1 "$LOG")"; fi
+
+# --- -F fills TCP_STREAM's and UDP_STREAM's send buffers; TCP_MAERTS says it is unused -----
+head -c 100000 /dev/urandom >"$WS_TMP/fill.100k"
+n=$(log_lines)
+if ws -l -1000003 -P 0 -F "$WS_TMP/fill.100k" -- -m 64K >"$WS_TMP/fill_stream.out" 2>"$WS_TMP/fill_stream.err" \
+	&& [[ "$(log_line $((n + 1)))" =~ :\ TCP_STREAM\ [0-9.]+\ s,\ 1000003\ bytes\ received,\ 0\ sent,\ ok$ ]]; then
+	pass fill_stream
+else fail fill_stream "$(cat "$WS_TMP/fill_stream.out" "$WS_TMP/fill_stream.err"; log_line $((n + 1)))"; fi
+if ws -l 1 -P 0 -t UDP_STREAM -F "$WS_TMP/fill.100k" -- -m 1472 >"$WS_TMP/fill_udp.out" 2>"$WS_TMP/fill_udp.err" \
+	&& [ "$(grep -c . "$WS_TMP/fill_udp.out")" -eq 2 ] && [ ! -s "$WS_TMP/fill_udp.err" ]; then
+	pass fill_udp
+else fail fill_udp "$(cat "$WS_TMP/fill_udp.out" "$WS_TMP/fill_udp.err")"; fi
+if ws -l 1 -P 0 -t TCP_MAERTS -F "$WS_TMP/fill.100k" >"$WS_TMP/fill_maerts.out" 2>"$WS_TMP/fill_maerts.err" \
+	&& grep -qxF "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only receives, so $WS_TMP/fill.100k is checked but not used" "$WS_TMP/fill_maerts.err"; then
+	pass fill_maerts_note
+else fail fill_maerts_note "$(cat "$WS_TMP/fill_maerts.out" "$WS_TMP/fill_maerts.err")"; fi
+
+# --- an I/O path the test does not use is refused, not ignored ----------------------------
+ws -l 1 -t TCP_SENDFILE -- --zerocopy >"$WS_TMP/zc_sf.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -qF "warpspeed: --zerocopy does not apply to TCP_SENDFILE; it applies to TCP_STREAM and TCP_MAERTS (sendfile never copies)" "$WS_TMP/zc_sf.out"; then
+	pass zerocopy_sendfile_refused
+else fail zerocopy_sendfile_refused "exit $rc: $(cat "$WS_TMP/zc_sf.out")"; fi
 
 # --- MSG_ZEROCOPY: every send call is a zerocopy send, counted with the kernel's copies ----
 zerocopy_case() { # name, side that sends, args...

@@ -146,7 +146,7 @@ static void advice_by_test(void)
 	ws_cpubound_judge(&r, &v);
 	ws_cpubound_describe(&v, false, buf, sizeof(buf));
 	CHECK_STR(n, buf, "the local side is CPU-bound (its test thread was busy 100% of the "
-			  "interval); try --zerocopy or more streams");
+			  "interval); try more streams (--streams)");
 	r.spec.type = WS_TEST_UDP_STREAM;
 	ws_cpubound_judge(&r, &v);
 	ws_cpubound_describe(&v, false, buf, sizeof(buf));

@@ -364,6 +364,15 @@ static void test_io_paths(void)
 	CHECK_INT("io", o.spec.send_size, 1472);
 	ok("io", "--splice", &o);
 	CHECK("io", o.spec.splice);
+	bad("io", "-t TCP_SENDFILE -- --zerocopy", "--zerocopy",
+	    "--zerocopy does not apply to TCP_SENDFILE; it applies to TCP_STREAM and TCP_MAERTS");
+	bad("io", "-t UDP_STREAM --skip-rx-copy", "--skip-rx-copy",
+	    "--skip-rx-copy does not apply to UDP_STREAM; it applies to the TCP stream tests");
+	bad("io", "-- --gro", "--gro", "--gro does not apply to TCP_STREAM; it applies to UDP_STREAM");
+	bad("io", "-t TCP_MAERTS -- --route", "--route", "--route does not apply to TCP_MAERTS");
+	bad("io", "-- --splice --skip-rx-copy", "--splice", "two ways to receive; expected one of them");
+	ok("io", "-t TCP_MAERTS -- --zerocopy --rcvlowat 64K", &o);
+	ok("io", "-t TCP_SENDFILE -- --splice", &o);
 	CHECK_U64("io", o.spec.rcvlowat, 0);
 	ok("io", "-- --rcvlowat 256K", &o);
 	CHECK_U64("io", o.spec.rcvlowat, 262144);

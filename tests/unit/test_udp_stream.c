@@ -228,7 +228,7 @@ struct role_arg {
 static void *role_thread(void *p)
 {
 	struct role_arg *a = p;
-	a->rc = ws_udp_run_role(a->spec, a->sender, a->fd, &a->res, &a->err);
+	a->rc = ws_udp_run_role(a->spec, a->sender, a->fd, -1, &a->res, &a->err);
 	return NULL;
 }
 
