@@ -36,6 +36,17 @@ start_daemon() {
 	return 1
 }
 
+# True once the daemon's log matches an extended regex (it logs a session when the client
+# confirms or leaves, a moment after the client has printed its result); waits up to 2 s.
+wait_log() {
+	local _
+	for _ in $(seq 1 40); do
+		grep -qE "$1" "$DAEMON_LOG" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # A field of the last line of a file (awk numbering).
 last_row_field() { tail -n 1 "$1" | awk -v f="$2" '{print $f}'; }
 

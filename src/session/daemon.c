@@ -38,6 +38,9 @@ typedef struct ws_session {
 	char peer_text[80];
 	int *data_fds; /* guarded by d->mu so stop can shut them down */
 	uint32_t ndata;
+	/* The last test's log line, written once the client confirms with BYE (or says
+	 * nothing and leaves): this side finishing is not the test succeeding. */
+	char pending[192];
 	struct ws_session *next;
 } ws_session;
 
@@ -337,10 +340,20 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	ws_tlv_begin(&s->ch.tx, WS_MSG_RESULT);
 	ws_msg_put_side(&s->ch.tx, &res);
 	ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, NULL);
-	dlog(s->d, "session %llu from %s: %s %.2f s, %llu bytes received, %llu sent, ok",
-	     (unsigned long long)s->id, s->peer_text, name, (double)res.elapsed_ns / WS_NS_PER_SEC,
-	     (unsigned long long)res.bytes_recv, (unsigned long long)res.bytes_sent);
+	snprintf(s->pending, sizeof(s->pending), "%s %.2f s, %llu bytes received, %llu sent", name,
+		 (double)res.elapsed_ns / WS_NS_PER_SEC, (unsigned long long)res.bytes_recv,
+		 (unsigned long long)res.bytes_sent);
 	ws_side_result_free(&res);
+}
+
+/* Log the last test with the client's verdict: confirmed (BYE or a next test) or not. */
+static void log_pending(ws_session *s, bool confirmed)
+{
+	if (!s->pending[0])
+		return;
+	dlog(s->d, "session %llu from %s: %s, %s", (unsigned long long)s->id, s->peer_text, s->pending,
+	     confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
+	s->pending[0] = '\0';
 }
 
 /* --- one session ----------------------------------------------------------------- */
@@ -403,11 +416,14 @@ static void serve_session(ws_session *s)
 		ws_tlv_msg m;
 		rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + s->d->cfg.idle_timeout_ns, &err);
 		if (rc < 0) {
-			if (rc != -ECONNRESET)
+			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
+			log_pending(s, false);
+			if (!quiet)
 				dlog(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
 				     s->peer_text, err.msg);
 			break;
 		}
+		log_pending(s, m.type == WS_MSG_BYE || m.type == WS_MSG_TEST_REQ);
 		if (m.type == WS_MSG_BYE)
 			break;
 		if (m.type == WS_MSG_TEST_REQ) {

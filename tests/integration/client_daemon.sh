@@ -91,7 +91,7 @@ fi
 # --- bytes mode: -l -N sends exactly N bytes ---------------------------------------------
 out=$WS_TMP/bytes.out
 if "$WS_BIN" -H 127.0.0.1 -p "$P" -l -10000000 -P 0 >"$out" 2>&1; then
-	if grep -q ": TCP_STREAM .* 10000000 bytes received, 0 sent, ok" "$DAEMON_LOG"; then pass bytes_mode
+	if wait_log ": TCP_STREAM .* 10000000 bytes received, 0 sent, ok"; then pass bytes_mode
 	else fail bytes_mode "the daemon did not receive exactly 10000000 bytes: $(tail -n 2 "$DAEMON_LOG")"; fi
 else fail bytes_mode "$(cat "$out")"; fi
 

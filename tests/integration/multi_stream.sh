@@ -41,7 +41,7 @@ if ws -t UDP_STREAM -l 1 -v 2 --streams 3 -- -m 1472 >"$out" 2>&1; then
 else fail streams_udp "exit $?: $(cat "$out")"; fi
 
 # --- bytes mode splits the count over the flows exactly ---------------------------------
-if ws -l -10000001 -P 0 --streams 3 >"$WS_TMP/bytes.out" 2>&1 && grep -q "10000001 bytes received" "$DAEMON_LOG"; then
+if ws -l -10000001 -P 0 --streams 3 >"$WS_TMP/bytes.out" 2>&1 && wait_log "10000001 bytes received"; then
 	pass streams_bytes
 else fail streams_bytes "$(cat "$WS_TMP/bytes.out"; tail -n 1 "$DAEMON_LOG")"; fi
 

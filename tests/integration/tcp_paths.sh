@@ -198,6 +198,7 @@ else fail fill_no_session "the daemon logged: $(sed -n "$((n + 1)),\$p" "$LOG")"
 # --- a file that shrinks during the test --------------------------------------------------
 BIG=$WS_TMP/random.64M
 head -c 64M /dev/urandom >"$BIG"
+n=$(log_lines)
 t0=$(date +%s.%N)
 ws -l 3 -tTCP_SENDFILE -F "$BIG" >"$WS_TMP/shrink.out" 2>"$WS_TMP/shrink.err" &
 client=$!
@@ -212,8 +213,10 @@ if kill -0 "$client" 2>/dev/null; then
 else
 	wait "$client"; rc=$?
 	if [ $rc -eq 1 ] && grep -qF "warpspeed: -F $BIG: the file shrank below 67108864 bytes during the test" "$WS_TMP/shrink.err" \
-		&& in_range "$el" 0 2.5; then pass "file_shrank (${el} s)"
-	else fail file_shrank "exit $rc after $el s: $(cat "$WS_TMP/shrink.err")"; fi
+		&& in_range "$el" 0 2.5 \
+		&& [[ "$(log_line $((n + 1)))" =~ :\ TCP_SENDFILE\ .*,\ the\ client\ left\ without\ confirming\ \(its\ side\ of\ the\ test\ failed\)$ ]]; then
+		pass "file_shrank (${el} s)"
+	else fail file_shrank "exit $rc after $el s: $(cat "$WS_TMP/shrink.err"); daemon: $(log_line $((n + 1)))"; fi
 fi
 n=$(log_lines)
 if ws -l 1 -P 0 >"$WS_TMP/after.out" 2>"$WS_TMP/after.err" && [ "$(wc -l <"$WS_TMP/after.out")" -eq 1 ] \
