@@ -47,6 +47,13 @@ wait_log() {
 	return 1
 }
 
+# netperf's TCP stream table headers with -c -C (lines 2-6 of the output, the last empty).
+CLASSIC_TCP_CPU_HEADERS=$(printf '%s\n' \
+	"Recv   Send    Send                          Utilization       Service Demand" \
+	"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv" \
+	"Size   Size    Size     Time     Throughput  local    remote   local   remote" \
+	"bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB" "")
+
 # A field of the last line of a file (awk numbering).
 last_row_field() { tail -n 1 "$1" | awk -v f="$2" '{print $f}'; }
 

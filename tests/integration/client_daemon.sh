@@ -8,11 +8,7 @@ P=$DAEMON_PORT
 out=$WS_TMP/seed.out
 if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -c -C -- -s 128K -S 128K >"$out" 2>"$WS_TMP/seed.err"; then
 	banner="TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
-	expect_hdr=$(printf '%s\n' \
-		"Recv   Send    Send                          Utilization       Service Demand" \
-		"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv" \
-		"Size   Size    Size     Time     Throughput  local    remote   local   remote" \
-		"bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB" "")
+	expect_hdr=$CLASSIC_TCP_CPU_HEADERS
 	row=$(sed -n 7p "$out")
 	# Linux doubles SO_SNDBUF/SO_RCVBUF: 128K asked is 262144 granted, as netperf shows.
 	if [ "$(sed -n 1p "$out")" != "$banner" ]; then

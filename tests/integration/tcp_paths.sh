@@ -118,11 +118,7 @@ head -c 1048576 /dev/urandom >"$FILE"
 out=$WS_TMP/sf.out
 if ws -l 1 -c -C -tTCP_SENDFILE -F "$FILE" >"$out" 2>"$WS_TMP/sf.err"; then
 	banner="TCP SENDFILE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
-	expect_hdr=$(printf '%s\n' \
-		"Recv   Send    Send                          Utilization       Service Demand" \
-		"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv" \
-		"Size   Size    Size     Time     Throughput  local    remote   local   remote" \
-		"bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB" "")
+	expect_hdr=$CLASSIC_TCP_CPU_HEADERS
 	row=$(sed -n 7p "$out")
 	if [ "$(sed -n 1p "$out")" != "$banner" ]; then fail sendfile_seed "banner: '$(sed -n 1p "$out")'"
 	elif [ "$(sed -n 2,6p "$out")" != "$expect_hdr" ]; then fail sendfile_seed "headers: $(sed -n 2,6p "$out" | cat -A)"
