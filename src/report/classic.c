@@ -242,7 +242,9 @@ static double per_call(uint64_t bytes, uint64_t calls)
 
 /* netperf's -v 2 block for the TCP stream family: alignments and offsets (warpspeed
  * neither aligns nor offsets its buffers beyond netperf's defaults, 8 and 0), bytes and
- * calls on each end, then the sender's MSS. The send-time histogram is not rendered. */
+ * calls on each end, then the local side's MSS as netperf prints it (for TCP_MAERTS the
+ * receiver's, whose TCP_INFO gives the MSS of its own sending direction). The send-time
+ * histogram is not rendered. */
 static void print_netperf_detail(const ws_test_result *r, const struct stream_roles *roles,
 				 FILE *out)
 {
