@@ -153,7 +153,6 @@ static void record_tcp_info(int fd, ws_side_result *res)
 	res->tcp_retrans = ti.total_retrans;
 }
 
-/* The engine parameters of one stream, shared by the single- and multi-stream paths. */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size)
 {
 	if (asked)
@@ -162,6 +161,7 @@ uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size)
 	return v < AUTO_RCVLOWAT_MAX ? (uint32_t)v : AUTO_RCVLOWAT_MAX;
 }
 
+/* The engine parameters of one stream, shared by the single- and multi-stream paths. */
 static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role role, int fd,
 				      int file_fd, ws_side_result *res)
 {
