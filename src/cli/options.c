@@ -873,7 +873,7 @@ const char *ws_cli_usage(void)
 	       "                          4 MiB discarded per call unless -M says otherwise)\n"
 	       "    --splice              TCP receiver: splice the data through a pipe to /dev/null\n"
 	       "    --rcvlowat bytes      TCP receiver: sleep until this much is queued (SO_RCVLOWAT;\n"
-	       "                          default 4 receive sizes, at most 512K; 1 = kernel default)\n"
+	       "                          default one receive size, at most 512K; 1 = kernel's)\n"
 	       "    --gso                 UDP sender: UDP_SEGMENT (one call, many datagrams)\n"
 	       "    --gro                 UDP receiver: UDP_GRO (coalesced receive)\n"
 	       "    --no-mmsg             UDP: plain send/recv instead of sendmmsg/recvmmsg batches\n"

@@ -21,9 +21,8 @@
 /* The receive size per call of --skip-rx-copy when -M does not set one. */
 #define TRUNC_RECV_SIZE (4u << 20)
 
-/* The TCP receiver's automatic wake threshold: this many receive calls' worth, at most
- * AUTO_RCVLOWAT_MAX (see ws_workload_rcvlowat). */
-#define AUTO_RCVLOWAT_CALLS 4u
+/* The TCP receiver's automatic wake threshold: one receive size, at most this (see
+ * ws_workload_rcvlowat). */
 #define AUTO_RCVLOWAT_MAX (512u << 10)
 
 /* How long a data connection may sit without moving a byte before a side gives up. */
@@ -157,8 +156,7 @@ uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size)
 {
 	if (asked)
 		return asked;
-	uint64_t v = (uint64_t)recv_size * AUTO_RCVLOWAT_CALLS;
-	return v < AUTO_RCVLOWAT_MAX ? (uint32_t)v : AUTO_RCVLOWAT_MAX;
+	return recv_size < AUTO_RCVLOWAT_MAX ? recv_size : AUTO_RCVLOWAT_MAX;
 }
 
 /* The engine parameters of one stream, shared by the single- and multi-stream paths. */

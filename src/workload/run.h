@@ -30,13 +30,15 @@ void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *snd
 			 uint32_t *rcvbuf, int *force);
 
 /* The TCP receiver's wake threshold (SO_RCVLOWAT) for a receive size: what --rcvlowat
- * asked for, else four receive calls' worth, at most 512 KiB. A receiver woken per segment
- * costs the sender a wake-up per segment; on loopback, where the sender's CPU is the
- * bottleneck, waking per half-megabyte raised TCP_STREAM and TCP_MAERTS by about 20%
- * (bench/tcp_paths.sh). Higher is not better: with 1 MiB, --skip-rx-copy ran at 1.3x
- * plain instead of 1.65x, and with 4 MiB at 1.0x. The kernel still wakes the receiver at
- * the end of the data and when the window or memory runs short, so the threshold never
- * stalls a transfer. */
+ * asked for, else one receive size, at most 512 KiB, so that a receive call finds a full
+ * buffer. A receiver woken per segment costs the sender a wake-up per segment; on
+ * loopback, where the sender's CPU is the bottleneck, waking per 128 KiB received raised
+ * TCP_STREAM by 20-35% and TCP_MAERTS by about 10% over the kernel's per-segment wake-ups
+ * (5 alternating rounds each). Higher is not better everywhere: four receive sizes
+ * (512 KiB) cost the epoll engine of --streams 40% and single 16 KiB-send streams 25%,
+ * and for --skip-rx-copy's 4 MiB calls 1 MiB and 4 MiB thresholds ran at 0.8x and 0.6x of
+ * 512 KiB. The kernel still wakes the receiver at the end of the data and when the window
+ * or memory runs short, so the threshold never stalls a transfer. */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
 
 /* Which role the client (is_client) or the daemon plays in a test type. */

@@ -73,7 +73,7 @@ if ws -l 1 -t TCP_MAERTS -v 2 -- -M 128K >"$out" 2>"$WS_TMP/maerts.err"; then
 	dline=$(log_line $((n + 1)))
 	if ! grep -q '^TCP MAERTS TEST from ' "$out"; then fail maerts_time "banner: $(head -n 1 "$out")"
 	elif ! grep -qx 'I/O path: local recv, remote send' "$out"; then fail maerts_time "path: $(grep '^I/O path' "$out")"
-	elif ! grep -qx 'Receive wake threshold (local): 524288 bytes (SO_RCVLOWAT)' "$out" \
+	elif ! grep -qx 'Receive wake threshold (local): 131072 bytes (SO_RCVLOWAT)' "$out" \
 		|| grep -q '^Receive wake threshold (remote)' "$out"; then
 		fail maerts_time "wake threshold lines: $(grep '^Receive wake' "$out")"
 	elif ! grep -Eq "^TCP_INFO \(local\): $TCP_INFO_RE" "$out" || ! grep -Eq "^TCP_INFO \(remote\): $TCP_INFO_RE" "$out"; then
