@@ -3,17 +3,20 @@
 #   sendfile:  warpspeed -t TCP_SENDFILE        vs iperf3 -Z   (client sends)
 #   maerts:    warpspeed -t TCP_MAERTS          vs iperf3 -R   (server sends)
 #   skip-rx:   warpspeed MAERTS --skip-rx-copy  vs warpspeed plain MAERTS (client receives)
-#   skip-rx-1cpu: warpspeed --skip-rx-copy      vs plain TCP_STREAM, both ends on CPU 0
+#   skip-rx-stream: TCP_STREAM --skip-rx-copy   vs plain TCP_STREAM (the daemon receives)
+#   skip-rx-1cpu: the same with both ends on CPU 0 (-T 0,0)
+#   skip-rx-free: the same with nothing pinned (the scheduler's placement)
 # Throughput comes from each tool's own report; CPU time per byte from the measured
 # process's utime+stime (/proc/PID/stat of the long-running server, or the client's own),
 # so both tools are charged the same way: the sender for sendfile and maerts, the
-# receiver for skip-rx (MSG_TRUNC saves the receiver's copy; on two vCPUs of loopback
-# the sender is the bottleneck, so the saving shows as receiver CPU, not throughput; with
-# both ends sharing one CPU, as skip-rx-1cpu runs them, the saved copy is throughput).
-# Both write 128 KiB per call and pin the client to CPU 0 and the server to CPU 1; the
-# sendfile source is a 128 KiB file, the size of the buffer file iperf3 -Z sends.
+# receiver for skip-rx, the sender (the client) for the TCP_STREAM variants. On two
+# vCPUs of loopback the sender's CPU is the bottleneck, so MSG_TRUNC's saving shows partly
+# as receiver CPU; with both ends sharing one CPU, all of the saved copy is throughput.
+# Both write 128 KiB per call and pin the client to CPU 0 and the server to CPU 1 unless
+# said; the sendfile source is a 128 KiB file, the size of the buffer file iperf3 -Z sends.
 #
-#   bench/tcp_paths.sh [--rounds N] [--secs S] [--only sendfile,maerts,skip-rx,skip-rx-1cpu]
+#   bench/tcp_paths.sh [--rounds N] [--secs S]
+#                      [--only sendfile,maerts,skip-rx,skip-rx-stream,skip-rx-1cpu,skip-rx-free]
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -75,5 +78,6 @@ scenario() { # name, A-command..., "::", B-command...
 scenario sendfile ws_run client -t TCP_SENDFILE -F "$work/128k.bin" -- -m 128K :: ip3_run client -Z
 scenario maerts ws_run server -t TCP_MAERTS -- -m 128K :: ip3_run server -R
 scenario skip-rx ws_run client -t TCP_MAERTS -- -m 128K --skip-rx-copy :: ws_run client -t TCP_MAERTS -- -m 128K
+scenario skip-rx-stream ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K
 ws_pin=0,0 scenario skip-rx-1cpu ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K
 ws_pin=none scenario skip-rx-free ws_run client -- -m 128K --skip-rx-copy :: ws_run client -- -m 128K
