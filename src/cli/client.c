@@ -6,6 +6,7 @@
 #include "cli/client.h"
 
 #include "cli/options.h"
+#include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
 #include "report/streams.h"

@@ -47,7 +47,7 @@ typedef struct ws_cli_options {
 	double demo_interval_s;          /* -D [secs[,units]]; 0 = no interim results */
 	uint64_t demo_units;             /* -D ,units: initial guess of units/s; 0 = none */
 
-	bool help;                       /* -h / --help: the caller prints ws_cli_usage() */
+	bool help;                       /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;                    /* -V / --version */
 	bool cpu_bind_given;             /* -T was given: the banner adds " : cpu bind" */
 	bool format_given;               /* -f was given */
@@ -73,9 +73,5 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, struct ws_err *err);
 /* True when option `letter` was given: before `--` when test_option is false, after it
  * when true. Letters other than [0-9A-Za-z] are never given. */
 bool ws_cli_given(const ws_cli_options *o, bool test_option, char letter);
-
-/* The full usage text for -h (global and test options, warpspeed extensions, exit status),
- * newline-terminated, static storage. */
-const char *ws_cli_usage(void);
 
 #endif

@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "cli/options.h"
+#include "cli/usage.h"
 #include "util/err.h"
 
 #include <string.h>
