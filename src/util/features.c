@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <poll.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* glibc and musl declare sendmmsg/recvmmsg in the same release that defines
@@ -151,4 +153,23 @@ int ws_features_probe_udp_gso(void)
 #else
 	return 0;
 #endif
+}
+
+bool ws_features_release_at_least(const char *release, int major, int minor)
+{
+	char *end;
+	long ma = strtol(release, &end, 10);
+	if (end == release || *end != '.')
+		return false;
+	const char *p = end + 1;
+	long mi = strtol(p, &end, 10);
+	if (end == p)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+bool ws_features_rcvlowat_safe(void)
+{
+	struct utsname u;
+	return uname(&u) == 0 && ws_features_release_at_least(u.release, 5, 0);
 }

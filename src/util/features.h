@@ -43,4 +43,14 @@ size_t ws_features_list(char *buf, size_t n);
  * two sockets: call it once when a socket is set up, not per send. */
 int ws_features_probe_udp_gso(void);
 
+/* True when a kernel release string ("6.1.0-13-amd64", "4.19.94") is at least major.minor;
+ * false for one that does not start with two numbers. */
+bool ws_features_release_at_least(const char *release, int major, int minor);
+
+/* True when the running kernel honours a TCP receive wake threshold (SO_RCVLOWAT) safely
+ * for poll and autotuning: Linux 5.0 and later (the 4.18-5.0 series that made the
+ * threshold grow the receive buffer and fixed its hangs). Older kernels, common on small
+ * boards, can leave a threshold the buffer cannot hold never readable. */
+bool ws_features_rcvlowat_safe(void);
+
 #endif

@@ -6,6 +6,7 @@
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "util/features.h"
 #include "workload/multi.h"
 #include "workload/stream.h"
 #include "workload/udp_stream.h"
@@ -186,7 +187,8 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 	 * discards: without -M, take everything queued in one go. */
 	if (p.rx == WS_RX_TRUNC && !spec->recv_size && p.recv_size < TRUNC_RECV_SIZE)
 		p.recv_size = TRUNC_RECV_SIZE;
-	if (role == WS_ROLE_RECEIVER)
+	/* The automatic threshold only where the kernel handles it (asked for, always). */
+	if (role == WS_ROLE_RECEIVER && (spec->rcvlowat || ws_features_rcvlowat_safe()))
 		p.rcvlowat = ws_workload_rcvlowat(spec->rcvlowat, p.recv_size);
 	res->send_size = role == WS_ROLE_SENDER ? p.send_size : 0;
 	res->recv_size = p.recv_size;

@@ -38,7 +38,8 @@ void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *snd
  * (512 KiB) cost the epoll engine of --streams 40% and single 16 KiB-send streams 25%,
  * and for --skip-rx-copy's 4 MiB calls 1 MiB and 4 MiB thresholds ran at 0.8x and 0.6x of
  * 512 KiB. The kernel still wakes the receiver at the end of the data and when the window
- * or memory runs short, so the threshold never stalls a transfer. */
+ * or memory runs short, so the threshold never stalls a transfer. Kernels older than 5.0
+ * get no automatic threshold (ws_features_rcvlowat_safe). */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
 
 /* Which role the client (is_client) or the daemon plays in a test type. */

@@ -63,10 +63,26 @@ static void probe_gso(void)
 	printf("  (UDP GSO probe here: %d)\n", r);
 }
 
+static void kernel_release(void)
+{
+	CHECK("release", ws_features_release_at_least("6.18.44-fc-v669", 5, 0));
+	CHECK("release", ws_features_release_at_least("5.0.0", 5, 0));
+	CHECK("release", ws_features_release_at_least("5.10", 5, 0));
+	CHECK("release", !ws_features_release_at_least("4.19.94-ti-r42", 5, 0));
+	CHECK("release", !ws_features_release_at_least("4.9", 4, 18));
+	CHECK("release", ws_features_release_at_least("4.18.0", 4, 18));
+	CHECK("release", !ws_features_release_at_least("3.99", 4, 0));
+	CHECK("release", !ws_features_release_at_least("", 5, 0));
+	CHECK("release", !ws_features_release_at_least("6", 5, 0));
+	CHECK("release", !ws_features_release_at_least("x.y", 0, 0));
+	CHECK("release", !ws_features_release_at_least("6.", 5, 0));
+}
+
 int main(void)
 {
 	RUN(names_and_bounds);
 	RUN(list_matches_table);
 	RUN(probe_gso);
+	RUN(kernel_release);
 	TEST_MAIN_END();
 }
