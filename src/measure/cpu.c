@@ -16,6 +16,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* Shortfalls of a CPU's counters against the wall clock below this are the snapshots'
+ * own tick granularity, not missing work (see ws_cpu_util). */
+#define MISSING_TICKS_MIN 2.0
+#define MISSING_SHARE_MIN 0.01
 #define MIN_FIELDS 4 /* user nice system idle: present on every kernel since 2.4 */
 
 static bool is_blank(char c)
@@ -186,6 +190,7 @@ int ws_cpu_snapshot_take(ws_cpu_snapshot *snap, ws_err *err)
 	snap->thread_user_ns = timeval_ns(ru.ru_utime);
 	snap->thread_sys_ns = timeval_ns(ru.ru_stime);
 	snap->taken_ns = now;
+	snap->ticks_per_s = sysconf(_SC_CLK_TCK);
 	return 0;
 }
 
@@ -213,6 +218,10 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
 		return ws_err_set(err, WS_E_INVAL, "cpu util: missing snapshot or output");
 	ws_cpu_usage u = {.peak_cpu = -1, .method = WS_CPU_METHOD_PROC_STAT};
 	uint32_t lim = start->max_id < end->max_id ? start->max_id : end->max_id;
+	double wall = 0; /* ticks each CPU lived through between the snapshots */
+	if (start->taken_ns > 0 && end->taken_ns > start->taken_ns && start->ticks_per_s > 0 &&
+	    start->ticks_per_s == end->ticks_per_s)
+		wall = (double)(end->taken_ns - start->taken_ns) * (double)start->ticks_per_s / WS_NS_PER_SEC;
 	for (uint32_t id = 0; id < lim; id++) {
 		if (!start->present[id] || !end->present[id])
 			continue;
@@ -225,6 +234,10 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
 			continue;
 		}
 		double t = (double)total;
+		if (wall - t > MISSING_TICKS_MIN + wall * MISSING_SHARE_MIN) {
+			u.unaccounted += 100.0 * (wall - t) / wall;
+			t = wall;
+		}
 		double busy = 100.0 - 100.0 * (double)d[WS_CPU_IDLE] / t;
 		u.util += busy;
 		u.user += 100.0 * (double)(d[WS_CPU_USER] + d[WS_CPU_NICE]) / t;
@@ -251,6 +264,7 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
 	u.irq /= n;
 	u.iowait /= n;
 	u.steal /= n;
+	u.unaccounted /= n;
 	*out = u;
 	return 0;
 }

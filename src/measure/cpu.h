@@ -48,6 +48,7 @@ typedef struct ws_cpu_snapshot {
 	int64_t thread_user_ns;   /* RUSAGE_THREAD of the taker; 0 from _parse */
 	int64_t thread_sys_ns;
 	int64_t taken_ns;         /* ws_clock_ns() at the reading; 0 from _parse */
+	long ticks_per_s;         /* /proc/stat's unit (USER_HZ); 0 from _parse */
 } ws_cpu_snapshot;
 
 /* Utilisation between two snapshots, each percentage averaged over the CPUs counted. */
@@ -59,6 +60,7 @@ typedef struct ws_cpu_usage {
 	double irq;
 	double iowait;
 	double steal;
+	double unaccounted; /* wall time in no counter, counted as busy (see ws_cpu_util) */
 	double peak_util; /* the busiest single CPU */
 	int peak_cpu;     /* its id */
 	uint32_t ncpus;   /* CPUs present in both snapshots */
@@ -83,7 +85,12 @@ int ws_cpu_snapshot_parse(const char *proc_stat_text, ws_cpu_snapshot *snap,
  * fields are summed into total; a CPU whose total did not move counts as 0% busy (it is
  * still averaged in, as netperf would). A counter that went backwards (iowait does so on
  * NO_HZ kernels) is clamped to a delta of 0 and counted in out->clamped rather than
- * failing the test. Errors: no CPU in common. */
+ * failing the test. When both snapshots were taken (not parsed), a CPU whose fields add up
+ * to less than the wall time between them, by more than 2 ticks and 1%, counts the missing
+ * time as busy: kernels that account CPU time by tick without IRQ_TIME_ACCOUNTING record
+ * interrupt work that wakes an idle CPU (a qdisc timer sending queued packets, say) in no
+ * field at all, so netperf's idle share alone would call that work idle.
+ * Errors: no CPU in common. */
 int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu_usage *out,
 		struct ws_err *err);
 

@@ -122,6 +122,32 @@ static void test_util_four_cpus_zero_delta_and_clamp(void)
 	CHECK_INT("self ncpus", u.ncpus, 4);
 }
 
+/* Taken snapshots (timestamp and USER_HZ known): time a CPU's fields do not cover counts as
+ * busy once it is more than 2 ticks and 1% of the wall time. */
+static void test_util_unaccounted_time(void)
+{
+	ws_err err = {0};
+	ws_cpu_usage u;
+	/* cpu0: 10 user + 50 idle = 60 ticks; cpu1: 99 idle, both over 1 s at 100 ticks/s. */
+	CHECK_INT("parse a", ws_cpu_snapshot_parse("cpu0 0 0 0 0\ncpu1 0 0 0 0\n", &snap_a, &err), 0);
+	CHECK_INT("parse b", ws_cpu_snapshot_parse("cpu0 10 0 0 50\ncpu1 0 0 0 99\n", &snap_b, &err), 0);
+	CHECK_INT("util parsed", ws_cpu_util(&snap_a, &snap_b, &u, &err), 0);
+	CHECK_DBL("parsed: no wall clock, shares of the fields", u.util, (100.0 * 10 / 60 + 0) / 2, 1e-9);
+	CHECK_DBL("parsed: nothing unaccounted", u.unaccounted, 0, 0);
+	snap_a.taken_ns = 5000000000LL;
+	snap_b.taken_ns = 6000000000LL;
+	snap_a.ticks_per_s = snap_b.ticks_per_s = 100;
+	CHECK_INT("util taken", ws_cpu_util(&snap_a, &snap_b, &u, &err), 0);
+	/* cpu0: 40 missing ticks are busy, 50% busy; cpu1: 1 missing tick is granularity, 0%. */
+	CHECK_DBL("taken", u.util, (50.0 + 0.0) / 2, 1e-9);
+	CHECK_DBL("taken: unaccounted", u.unaccounted, 40.0 / 2, 1e-9);
+	CHECK_DBL("taken: user share of the wall", u.user, 10.0 / 2, 1e-9);
+	CHECK_DBL("taken: peak", u.peak_util, 50.0, 1e-9);
+	snap_b.ticks_per_s = 250; /* units that differ: no correction rather than a wrong one */
+	CHECK_INT("util mixed", ws_cpu_util(&snap_a, &snap_b, &u, &err), 0);
+	CHECK_DBL("mixed", u.unaccounted, 0, 0);
+}
+
 static void test_util_cpu_gone(void)
 {
 	/* cpu2 went offline between the snapshots: only the three common CPUs count. */
@@ -292,6 +318,7 @@ int main(void)
 	RUN(test_util_two_cpus);
 	RUN(test_util_four_cpus_zero_delta_and_clamp);
 	RUN(test_util_cpu_gone);
+	RUN(test_util_unaccounted_time);
 	RUN(test_parse_old_kernel_fields);
 	RUN(test_parse_rejects_malformed);
 	RUN(test_service_demand);
