@@ -33,35 +33,62 @@ exact_from_avg() { awk -v n="$1" -v a="$2" 'BEGIN { printf "%.0f", n * a }'; }
 
 TCP_INFO_RE='retransmissions [0-9]+, RTT [0-9]+ us, rttvar [0-9]+ us, MSS [0-9]+, cwnd [0-9]+$'
 
-# --- a receiver that stops reading (started first: it then only sleeps in the background) --
-# A second daemon, SIGSTOPped 0.3 s into a 1-s TCP_STREAM; the wrapper records the client's
-# exit status and its time to exit, and the verdict is read at the end of the script.
+# --- a peer that stops (started first: each then only sleeps in the background) -----------
+# A daemon of its own per case, SIGSTOPped 0.3 s into a 1-s test: as the receiver
+# (TCP_STREAM: the client's sender must notice that its data is not being read) and as the
+# sender (TCP_MAERTS: the client's receiver must notice that nothing comes). A wrapper
+# records the client's exit status and time to exit; the verdicts are read at the end.
 D1_PID=$DAEMON_PID
-STALL_OK=0
-if start_daemon; then
-	D2_PID=$DAEMON_PID D2_PORT=$DAEMON_PORT D2_LOG=$DAEMON_LOG
+stall_start() { # name, test
+	local name=$1 test=$2
+	if ! start_daemon; then
+		DAEMON_PID=$D1_PID DAEMON_PORT=$P DAEMON_LOG=$LOG
+		fail "$name" "could not start a daemon of its own"; return
+	fi
+	local pid=$DAEMON_PID port=$DAEMON_PORT
 	DAEMON_PID=$D1_PID DAEMON_PORT=$P DAEMON_LOG=$LOG
 	(
 		t0=$(date +%s.%N)
-		"$WS_BIN" -H 127.0.0.1 -p "$D2_PORT" -l 1 -P 0 >"$WS_TMP/stall.out" 2>"$WS_TMP/stall.err" &
-		echo $! >"$WS_TMP/stall.pid"
+		"$WS_BIN" -H 127.0.0.1 -p "$port" -l 1 -P 0 -t "$test" >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err" &
+		echo $! >"$WS_TMP/$name.pid"
 		wait $!
 		rc=$?
 		t1=$(date +%s.%N)
-		echo "$rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" >"$WS_TMP/stall.rc.tmp"
-		mv "$WS_TMP/stall.rc.tmp" "$WS_TMP/stall.rc"
+		echo "$rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" >"$WS_TMP/$name.rc.tmp"
+		mv "$WS_TMP/$name.rc.tmp" "$WS_TMP/$name.rc"
 	) 2>/dev/null & # quiet: bash would report the client as "Killed" if it is killed below
 	WS_PIDS+=($!)
-	STALL_T0=$(date +%s.%N)
-	for _ in $(seq 1 40); do [ -s "$WS_TMP/stall.pid" ] && break; sleep 0.01; done
-	STALL_CLIENT=$(cat "$WS_TMP/stall.pid" 2>/dev/null)
-	[ -n "$STALL_CLIENT" ] && WS_PIDS+=("$STALL_CLIENT")
+	for _ in $(seq 1 40); do [ -s "$WS_TMP/$name.pid" ] && break; sleep 0.01; done
+	[ -s "$WS_TMP/$name.pid" ] && WS_PIDS+=("$(cat "$WS_TMP/$name.pid")")
 	sleep 0.3
-	kill -STOP "$D2_PID" && STALL_OK=1
-else
-	DAEMON_PID=$D1_PID DAEMON_PORT=$P DAEMON_LOG=$LOG
-	fail stalled_receiver "could not start a second daemon"
-fi
+	kill -STOP "$pid" && echo "$pid $(date +%s.%N)" >"$WS_TMP/$name.daemon"
+}
+# name, what the message must say: exit non-zero within 9 s of the start (1 s of test, up
+# to 1 s of socket timeout, 3-4 s without progress, 2 s for the daemon's account).
+stall_verdict() {
+	local name=$1 want=$2 pid t0 rc el msg
+	[ -s "$WS_TMP/$name.daemon" ] || return 0
+	read -r pid t0 <"$WS_TMP/$name.daemon"
+	while [ ! -s "$WS_TMP/$name.rc" ] && in_range "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" 0 30; do
+		sleep 0.1
+	done
+	if [ -s "$WS_TMP/$name.rc" ]; then
+		read -r rc el <"$WS_TMP/$name.rc"
+		msg=$(tr "\n" " " <"$WS_TMP/$name.err" | sed "s/ $//")
+		if [ "$rc" -eq 0 ]; then fail "$name" "exit 0 after $el s with the peer stopped"
+		elif [[ "$msg" != *"$want"* ]]; then fail "$name" "exit $rc after $el s, message lacks '$want': $msg"
+		elif ! in_range "$el" 0 9; then fail "$name" "took $el s to exit (limit 9 s): exit $rc: $msg"
+		else pass "$name ($el s, exit $rc: $msg)"; fi
+	else
+		kill -9 "$(cat "$WS_TMP/$name.pid")" 2>/dev/null
+		fail "$name" "still running 30 s after a 1-s test whose peer stopped; killed"
+	fi
+	kill -CONT "$pid"
+	kill -TERM "$pid"
+	for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+}
+stall_start stalled_receiver TCP_STREAM
+stall_start stalled_sender TCP_MAERTS
 
 # --- TCP_MAERTS: the client receives; -M 128K sets its receive size ----------------------
 out=$WS_TMP/maerts.out
@@ -319,24 +346,7 @@ for o in m M; do
 	else fail "size_zero_$o" "exit $rc: $(cat "$WS_TMP/size0.out")"; fi
 done
 
-# --- the stalled receiver's verdict --------------------------------------------------------
-if [ $STALL_OK -eq 1 ]; then
-	while [ ! -s "$WS_TMP/stall.rc" ] && in_range "$(awk -v a="$STALL_T0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" 0 30; do
-		sleep 0.1
-	done
-	if [ -s "$WS_TMP/stall.rc" ]; then
-		read -r rc el <"$WS_TMP/stall.rc"
-		msg=$(tr "\n" " " <"$WS_TMP/stall.err" | sed "s/ $//")
-		if [ "$rc" -eq 0 ]; then fail stalled_receiver "exit 0 after $el s with the receiver stopped"
-		elif [ -z "$msg" ]; then fail stalled_receiver "exit $rc after $el s with no message"
-		elif ! in_range "$el" 0 9; then fail stalled_receiver "took $el s to exit (limit 9 s: 1 s of test, 1 s send timeout, 3-4 s without progress, 2 s for the result): exit $rc: $msg"
-		else pass "stalled_receiver ($el s, exit $rc: $msg)"; fi
-	else
-		kill -9 "$STALL_CLIENT" 2>/dev/null
-		fail stalled_receiver "still running 30 s after a 1-s test whose receiver stopped; killed"
-	fi
-	kill -CONT "$D2_PID"
-	kill -TERM "$D2_PID"
-	for _ in $(seq 1 60); do kill -0 "$D2_PID" 2>/dev/null || break; sleep 0.05; done
-fi
+# --- the stopped peers' verdicts -------------------------------------------------------------
+stall_verdict stalled_receiver "the receiver stopped reading"
+stall_verdict stalled_sender "the sender moved no data"
 finish
