@@ -280,6 +280,66 @@ static void test_unix_pair(void)
 	close(sv[1]);
 }
 
+struct fill_arg {
+	const ws_test_spec *spec;
+	int fd, fill_fd;
+	ws_side_result res;
+	ws_err err;
+	int rc;
+};
+
+static void *fill_sender(void *p)
+{
+	struct fill_arg *a = p;
+	a->rc = ws_udp_run_role(a->spec, true, a->fd, a->fill_fd, &a->res, &a->err);
+	return NULL;
+}
+
+/* -F: every datagram after its header carries the file's bytes at the same offsets, the
+ * file repeated where it is shorter than the message. The other end reads raw datagrams
+ * and then closes, which ends the sender's END phase at once (ECONNREFUSED). */
+static void test_fill_file(void)
+{
+	char path[] = "/tmp/ws-test-udpfill.XXXXXX";
+	int ffd = mkstemp(path);
+	CHECK("mkstemp", ffd >= 0);
+	unlink(path);
+	uint8_t file[300];
+	for (size_t i = 0; i < sizeof(file); i++)
+		file[i] = (uint8_t)(i * 7 + 3);
+	CHECK_INT("write", (int)write(ffd, file, sizeof(file)), (int)sizeof(file));
+	int sv[2];
+	CHECK_INT("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	ws_test_spec spec;
+	ws_test_spec_init(&spec);
+	spec.type = WS_TEST_UDP_STREAM;
+	spec.end = WS_END_BYTES;
+	spec.end_count = 20 * 1000;
+	spec.send_size = 1000;
+	struct fill_arg a = {.spec = &spec, .fd = sv[0], .fill_fd = ffd};
+	a.res.sndbuf_set = 212992;
+	pthread_t t;
+	pthread_create(&t, NULL, fill_sender, &a);
+	uint8_t d[2000];
+	int good = 0;
+	for (int k = 0; k < 20; k++) {
+		ssize_t n = recv(sv[1], d, sizeof(d), 0);
+		if (n != 1000)
+			break;
+		bool same = true;
+		for (size_t i = WS_UDP_HDR_LEN; i < 1000; i++)
+			same = same && d[i] == file[i % sizeof(file)];
+		good += same;
+	}
+	close(sv[1]);
+	pthread_join(t, NULL);
+	CHECK_INT("datagrams carrying the file", good, 20);
+	WS_T_REPORT(a.rc == 0, "fill sender", "rc %d: %s", a.rc, a.err.msg);
+	CHECK_U64("fill sent", a.res.dgrams_sent, 20);
+	close(sv[0]);
+	close(ffd);
+}
+
 /* Two UDP sockets on 127.0.0.1 connected to each other, as the session builds them. */
 static int udp_pair(int fds[2])
 {
@@ -350,6 +410,7 @@ int main(void)
 	RUN(test_window_edge);
 	RUN(test_msg_size);
 	RUN(test_unix_pair);
+	RUN(test_fill_file);
 	RUN(test_loopback);
 	TEST_MAIN_END();
 }
