@@ -1,10 +1,13 @@
 /* test_workload: the engine-independent choices of workload/run, with exact values. */
 #include "harness.h"
 
+#include "util/err.h"
 #include "workload/run.h"
 #include "workload/stream.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +64,62 @@ static void test_rcvlowat(void)
 	CHECK_U64("asked", ws_workload_rcvlowat(3u << 20, 1024), 3u << 20);
 }
 
+struct send_arg {
+	ws_stream_params p;
+	ws_stream_counts c;
+	ws_err err;
+	int rc;
+};
+
+static void *sender(void *v)
+{
+	struct send_arg *a = v;
+	a->rc = ws_stream_send(&a->p, &a->c, &a->err);
+	return NULL;
+}
+
+/* -F with TCP_STREAM: the bytes on the connection are the file's, repeated. */
+static void test_send_fills_from_file(void)
+{
+	uint8_t file[1000];
+	for (size_t i = 0; i < sizeof(file); i++)
+		file[i] = (uint8_t)(i * 13 + 5);
+	int ffd = temp_file((const char *)file, sizeof(file));
+	int sv[2];
+	CHECK("fill fd", ffd >= 0);
+	CHECK_INT("socketpair", socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	struct send_arg a = {.p = {.fd = sv[0], .send_size = 4096, .end = WS_END_BYTES,
+				   .byte_limit = 10000, .stall_ns = 5000000000LL, .tx = WS_TX_SEND,
+				   .file_fd = ffd}};
+	pthread_t t;
+	pthread_create(&t, NULL, sender, &a);
+	uint8_t got[10000];
+	size_t n = 0;
+	while (n < sizeof(got)) {
+		ssize_t r = recv(sv[1], got + n, sizeof(got) - n, 0);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(sv[1]); /* the sender's drain sees EOF */
+	pthread_join(t, NULL);
+	CHECK_U64("bytes", n, 10000);
+	/* Each 4096-byte send is the file from its start, repeated: offset i of a send is
+	 * file[i % 1000]. */
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += got[i] != file[(i % 4096) % sizeof(file)];
+	CHECK_U64("bytes not from the file", bad, 0);
+	CHECK_INT("sender rc", a.rc, 0);
+	CHECK_U64("sent", a.c.bytes_sent, 10000);
+	close(sv[0]);
+	close(ffd);
+}
+
 int main(void)
 {
 	RUN(test_rcvlowat);
 	RUN(test_fill_from_file);
+	RUN(test_send_fills_from_file);
 	TEST_MAIN_END();
 }
