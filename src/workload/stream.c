@@ -125,10 +125,14 @@ static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, ws_err
 			last = ws_clock_ns();
 			continue;
 		}
-		if (ws_clock_ns() - last >= WS_STREAM_END_STALL_NS)
-			return ws_err_set(err, WS_E_TIMEDOUT,
-					  "the receiver stopped reading: %d bytes sent were still unacknowledged after %.1f s",
-					  queued, (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
+		if (ws_clock_ns() - last < WS_STREAM_END_STALL_NS)
+			continue;
+		if (queued <= 0) /* all acknowledged, or no SIOCOUTQ: only the silence is known */
+			return ws_err_set(err, WS_E_TIMEDOUT, "the receiver did not close the connection within %.1f s",
+					  (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
+		return ws_err_set(err, WS_E_TIMEDOUT,
+				  "the receiver stopped reading: %d bytes sent were still unacknowledged after %.1f s",
+				  queued, (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
 	}
 }
 
