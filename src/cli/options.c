@@ -739,7 +739,7 @@ static int check_io_paths(const ws_test_spec *s, ws_err *err)
 		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
 	};
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (paths[i].on && !(paths[i].tests & (1u << s->type)))
+		if (paths[i].on && ((unsigned)s->type >= 32 || !(paths[i].tests & (1u << s->type))))
 			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
 					  ws_test_type_name(s->type), paths[i].accepted);
 	if (s->skip_rx_copy && s->splice)
