@@ -741,7 +741,8 @@ static int check_io_paths(const ws_test_spec *s, ws_err *err)
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (paths[i].on && ((unsigned)s->type >= 32 || !(paths[i].tests & (1u << s->type))))
 			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
-					  ws_test_type_name(s->type), paths[i].accepted);
+					  ws_test_type_name(s->type) ? ws_test_type_name(s->type) : "this test",
+					  paths[i].accepted);
 	if (s->skip_rx_copy && s->splice)
 		return ws_err_set(err, WS_E_INVAL,
 				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
