@@ -126,8 +126,9 @@ int ws_cli_client_main(int argc, char **argv)
 				"receives, so %s is checked but not used\n",
 			o.spec.fill_file);
 	if (o.remote_fill_file[0])
-		fprintf(stderr, "warpspeed: note: the daemon's fill file (-F ,%s) is not supported yet; the daemon "
-				"sends its own pattern\n",
+		fprintf(stderr, "warpspeed: note: the daemon's fill file (-F ,%s) is not used: a daemon that read "
+				"files named by its clients would send any file it can read to whoever asks; "
+				"it sends its own pattern\n",
 			o.remote_fill_file);
 
 	ws_client_config cfg;
