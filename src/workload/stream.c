@@ -70,30 +70,42 @@ static int check_stall(int64_t last_progress, int64_t stall_ns, int64_t end_ns, 
 			  (double)stall_ns / WS_NS_PER_SEC);
 }
 
+/* One receive call's outcome, its bytes counted (and *last moved) when it read any: call
+ * again, the peer's EOF, the socket timeout (the caller applies its stall rule), or an
+ * error left in errno. */
+enum rx_outcome { RX_AGAIN, RX_EOF, RX_TIMEOUT, RX_FAILED };
+
+static enum rx_outcome count_recv(ssize_t r, ws_stream_counts *c, int64_t *last)
+{
+	if (r > 0) {
+		c->bytes_recv += (uint64_t)r;
+		c->recv_calls++;
+		*last = ws_clock_ns();
+		return RX_AGAIN;
+	}
+	if (r == 0)
+		return RX_EOF;
+	if (errno == EINTR)
+		return RX_AGAIN;
+	return errno == EAGAIN || errno == EWOULDBLOCK ? RX_TIMEOUT : RX_FAILED;
+}
+
 /* The receiver's loop: read until EOF through io. */
 static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stall_ns, int64_t end_ns,
 		       ws_err *err)
 {
 	int64_t last = ws_clock_ns();
 	for (;;) {
-		ssize_t r = ws_tcpio_recv(io, n);
-		if (r > 0) {
-			c->bytes_recv += (uint64_t)r;
-			c->recv_calls++;
-			last = ws_clock_ns();
+		enum rx_outcome o = count_recv(ws_tcpio_recv(io, n), c, &last);
+		if (o == RX_AGAIN)
 			continue;
-		}
-		if (r == 0)
+		if (o == RX_EOF)
 			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			int rc = check_stall(last, stall_ns, end_ns, "sender", err);
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-		return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
+		if (o == RX_FAILED)
+			return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
+		int rc = check_stall(last, stall_ns, end_ns, "sender", err);
+		if (rc < 0)
+			return rc;
 	}
 }
 
@@ -106,18 +118,12 @@ static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, ws_err
 	int64_t last = ws_clock_ns();
 	int queued = -1;
 	for (;;) {
-		ssize_t r = recv(fd, buf, n, 0);
-		if (r > 0) {
-			c->bytes_recv += (uint64_t)r;
-			c->recv_calls++;
-			last = ws_clock_ns();
+		enum rx_outcome o = count_recv(recv(fd, buf, n, 0), c, &last);
+		if (o == RX_AGAIN)
 			continue;
-		}
-		if (r == 0)
+		if (o == RX_EOF)
 			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
+		if (o == RX_FAILED)
 			return ws_err_errno(err, "receive on the data connection while draining");
 		int now_queued = ws_tcpio_unacked(fd);
 		if (now_queued >= 0 && (queued < 0 || now_queued < queued)) {
