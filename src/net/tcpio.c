@@ -232,10 +232,13 @@ const char *ws_tcpio_rx_name(const ws_tcpio *io)
 	return io->rx == WS_RX_TRUNC ? "recv+MSG_TRUNC" : io->rx == WS_RX_SPLICE ? "splice" : "recv";
 }
 
-int ws_tcpio_unacked(int fd)
+bool ws_tcpio_unacked_shrank(int fd, int *last)
 {
 	int n;
-	return ioctl(fd, SIOCOUTQ, &n) == 0 && n >= 0 ? n : -1;
+	if (ioctl(fd, SIOCOUTQ, &n) < 0 || n < 0 || (*last >= 0 && n >= *last))
+		return false;
+	*last = n;
+	return true;
 }
 
 int ws_tcpio_info(int fd, ws_tcp_info *out)

@@ -9,6 +9,7 @@
 #ifndef WS_NET_TCPIO_H
 #define WS_NET_TCPIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -70,9 +71,11 @@ void ws_tcpio_close(ws_tcpio *io);
 const char *ws_tcpio_tx_name(const ws_tcpio *io);
 const char *ws_tcpio_rx_name(const ws_tcpio *io);
 
-/* Bytes written to fd that the peer has not acknowledged yet (SIOCOUTQ), or -1. A sender
- * that has stopped writing watches this shrink to tell a slow receiver from a stuck one. */
-int ws_tcpio_unacked(int fd);
+/* A draining sender's progress: true when the bytes written to fd that the peer has not
+ * acknowledged yet (SIOCOUTQ) are fewer than *last, or are read for the first time
+ * (*last < 0); *last then holds the new count. A queue that stops shrinking tells a stuck
+ * receiver from a slow one. False, *last unchanged, when the count cannot be read. */
+bool ws_tcpio_unacked_shrank(int fd, int *last);
 
 /* What TCP_INFO says about a connection at the end of a test. */
 typedef struct ws_tcp_info {

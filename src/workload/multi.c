@@ -219,11 +219,8 @@ static void check_stalls(struct worker *w, int ep, int64_t now)
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
 		if (f->phase == PH_DRAIN) {
-			int q = ws_tcpio_unacked(p->fds[i]);
-			if (q >= 0 && (f->unacked < 0 || q < f->unacked)) {
-				f->unacked = q;
+			if (ws_tcpio_unacked_shrank(p->fds[i], &f->unacked))
 				f->last_progress = now;
-			}
 			if (now - f->last_progress >= WS_STREAM_END_STALL_NS)
 				fail_flow(f, ep, p->fds[i], -ETIMEDOUT,
 					  "the receiver stopped reading (send queue not shrinking)");

@@ -125,9 +125,7 @@ static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, ws_err
 			return 0;
 		if (o == RX_FAILED)
 			return ws_err_errno(err, "receive on the data connection while draining");
-		int now_queued = ws_tcpio_unacked(fd);
-		if (now_queued >= 0 && (queued < 0 || now_queued < queued)) {
-			queued = now_queued;
+		if (ws_tcpio_unacked_shrank(fd, &queued)) {
 			last = ws_clock_ns();
 			continue;
 		}
