@@ -456,6 +456,7 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 	res->dgrams_dup += r->dgrams_dup;
 	res->send_errors += r->send_errors;
 	res->bad_dgrams += r->bad_dgrams;
+	res->dgrams_jumps += r->dgrams_jumps;
 	if (r->elapsed_ns > res->elapsed_ns)
 		res->elapsed_ns = r->elapsed_ns;
 	res->flows[i] = (ws_flow_result){

@@ -39,8 +39,6 @@
 #define HAVE_MMSG 0
 #endif
 
-#define HDR_VERSION 1
-#define CHECK_SALT 0x5753u
 #define ACK_LEN (WS_UDP_HDR_LEN + 8)
 
 #define TX_BATCH 64                  /* datagrams per sendmmsg */
@@ -62,124 +60,6 @@
 #ifndef RX_NAP_NS
 #define RX_NAP_NS (250 * WS_NS_PER_US)
 #endif
-
-/* ---- header ------------------------------------------------------------------------ */
-
-/* A ones'-complement sum of the first 14 bytes, salted: catches stray and torn datagrams. */
-static uint16_t hdr_check(const uint8_t *p)
-{
-	uint32_t sum = 0;
-	for (int i = 0; i < 14; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)(sum ^ CHECK_SALT);
-}
-
-void ws_udp_hdr_encode(uint8_t *p, const ws_udp_hdr *h)
-{
-	ws_put_be64(p, h->seq);
-	p[8] = (uint8_t)(h->tag >> 24);
-	p[9] = (uint8_t)(h->tag >> 16);
-	p[10] = (uint8_t)(h->tag >> 8);
-	p[11] = (uint8_t)h->tag;
-	p[12] = h->kind;
-	p[13] = HDR_VERSION;
-	uint16_t c = hdr_check(p);
-	p[14] = (uint8_t)(c >> 8);
-	p[15] = (uint8_t)c;
-}
-
-int ws_udp_hdr_decode(const uint8_t *p, size_t len, uint32_t tag, ws_udp_hdr *h)
-{
-	if (len < WS_UDP_HDR_LEN || p[13] != HDR_VERSION || p[12] > WS_UDP_END_ACK)
-		return -1;
-	if (hdr_check(p) != (uint16_t)(p[14] << 8 | p[15]))
-		return -1;
-	uint32_t t = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
-	if (t != tag)
-		return -1;
-	h->seq = ws_get_be64(p);
-	h->tag = t;
-	h->kind = p[12];
-	return 0;
-}
-
-uint32_t ws_udp_tag(uint16_t sender_port, uint16_t receiver_port)
-{
-	uint32_t x = ((uint32_t)sender_port << 16 | receiver_port) ^ 0x57535544u; /* "WSUD" */
-	x *= 2654435761u;
-	return x ^ (x >> 15);
-}
-
-/* ---- receiver accounting ----------------------------------------------------------- */
-
-#define WIN_WORDS (WS_UDP_WINDOW / 64)
-
-static bool bit_test(const ws_udp_acct *a, uint64_t seq)
-{
-	return (a->bits[(seq / 64) % WIN_WORDS] >> (seq % 64)) & 1u;
-}
-
-static void bit_set(ws_udp_acct *a, uint64_t seq)
-{
-	a->bits[(seq / 64) % WIN_WORDS] |= 1ull << (seq % 64);
-}
-
-static void bit_clear(ws_udp_acct *a, uint64_t seq)
-{
-	a->bits[(seq / 64) % WIN_WORDS] &= ~(1ull << (seq % 64));
-}
-
-void ws_udp_acct_init(ws_udp_acct *a, uint32_t tag)
-{
-	memset(a, 0, sizeof(*a));
-	a->tag = tag;
-}
-
-static void account_data(ws_udp_acct *a, uint64_t seq, size_t len)
-{
-	if (seq >= a->head) {
-		/* Slide the window: the slots of the new numbers drop their old meaning. */
-		if (seq - a->head >= WS_UDP_WINDOW)
-			memset(a->bits, 0, sizeof(a->bits));
-		else
-			for (uint64_t s = a->head; s <= seq; s++)
-				bit_clear(a, s);
-		a->head = seq + 1;
-	} else if (a->head - seq <= WS_UDP_WINDOW && bit_test(a, seq)) {
-		a->dup++;
-		return;
-	} else {
-		a->reordered++;
-	}
-	bit_set(a, seq);
-	a->unique++;
-	a->bytes += len;
-}
-
-int ws_udp_acct_feed(ws_udp_acct *a, const void *dgram, size_t len)
-{
-	ws_udp_hdr h;
-	if (ws_udp_hdr_decode(dgram, len, a->tag, &h) < 0) {
-		a->bad++;
-		return -1;
-	}
-	if (h.kind == WS_UDP_END) {
-		if (!a->end_seen || h.seq > a->end_total)
-			a->end_total = h.seq;
-		a->end_seen = true;
-	} else if (h.kind == WS_UDP_DATA) {
-		account_data(a, h.seq, len);
-	}
-	return h.kind;
-}
-
-uint64_t ws_udp_acct_lost(const ws_udp_acct *a)
-{
-	uint64_t expected = a->end_seen ? a->end_total : a->head;
-	return expected > a->unique ? expected - a->unique : 0;
-}
 
 int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size, ws_err *err)
 {
@@ -767,6 +647,7 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, 
 	res->dgrams_reordered = r->acct.reordered;
 	res->dgrams_dup = r->acct.dup;
 	res->bad_dgrams = r->acct.bad;
+	res->dgrams_jumps = r->acct.jumps;
 	res->bytes_recv = r->acct.bytes;
 	free(r->bufs);
 	free(r->iov);
