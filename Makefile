@@ -120,7 +120,15 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ) $(LI
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
-unit-tests: $(UNIT_BIN)
+# Helper programs of the integration scripts (tests/tools/*.c), e.g. a forged client.
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+$(BUILD)/tools/%: tests/tools/%.c $(LIB) $(LINK_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+unit-tests: $(UNIT_BIN) $(TOOL_BIN)
 
 # C helpers of the benchmarks (bench/*.c), linked against the library like the tests.
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -131,7 +139,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 bench-bins: $(BENCH_BIN)
 
-test: $(BIN) $(UNIT_BIN) $(BENCH_BIN)
+test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN)
 	@tests/run-all $(BUILD)
 
 run: $(BIN)

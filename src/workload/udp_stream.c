@@ -356,8 +356,8 @@ static void tx_end(udp_tx *t)
 	}
 }
 
-static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, ws_side_result *res,
-			 ws_err *err)
+static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_ns,
+			 ws_side_result *res, ws_err *err)
 {
 	udp_tx *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -368,8 +368,13 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, ws_side_
 	bool by_bytes = spec->end == WS_END_BYTES;
 	uint64_t limit = by_bytes && t->size ? (spec->end_count + t->size - 1) / t->size : 0;
 	while (rc == 0) {
-		if (by_bytes ? t->seq >= limit : now >= deadline)
+		/* END_ACK before the end: the receiver ended the test (its time cap) */
+		if ((by_bytes ? t->seq >= limit : now >= deadline) || t->end_acked)
 			break;
+		if (cap_ns && now >= cap_ns) {
+			rc = ws_stream_capped(t0, t->seq * t->size, "sent", err);
+			break;
+		}
 		uint32_t n = tx_window_room(t, now);
 		if (by_bytes && n > limit - t->seq)
 			n = (uint32_t)(limit - t->seq);
@@ -437,6 +442,35 @@ static uint64_t rx_window(uint32_t rcvbuf, uint32_t size)
 	return w < WINDOW_MIN ? WINDOW_MIN : w > WINDOW_MAX ? WINDOW_MAX : w;
 }
 
+/* The receiver's buffers: nmsg of the returned size (a GRO receive can hold 64 KiB). */
+static size_t rx_geometry(const ws_test_spec *spec, bool gro, uint32_t size, uint32_t *nmsg)
+{
+	size_t bufsize = gro ? RX_GRO_BUF : size;
+	*nmsg = 1;
+	if (!spec->no_batch && HAVE_MMSG) {
+		*nmsg = RX_BATCH_BYTES / (uint32_t)bufsize;
+		*nmsg = *nmsg < 8 ? 8 : *nmsg > RX_BATCH_MAX ? RX_BATCH_MAX : *nmsg;
+	}
+	return bufsize;
+}
+
+uint64_t ws_udp_buffer_bytes(const ws_test_spec *spec, bool sender, uint32_t sndbuf_set)
+{
+	uint32_t size = WS_UDP_MAX_MSG, nmsg;
+	if (sender) {
+		if (ws_udp_msg_size(spec, sndbuf_set, &size, NULL) < 0)
+			return 0; /* refused before anything is allocated */
+		uint64_t segs = spec->gso ? WS_UDP_MAX_MSG / size : 0;
+		if (segs > GSO_MAX_SEGS)
+			segs = GSO_MAX_SEGS;
+		return (uint64_t)size * (1 + (segs >= 2 ? segs : 0));
+	}
+	if (spec->send_size >= WS_UDP_MIN_MSG && spec->send_size <= WS_UDP_MAX_MSG)
+		size = spec->send_size;
+	size_t bufsize = rx_geometry(spec, spec->gro, size, &nmsg);
+	return (uint64_t)bufsize * nmsg;
+}
+
 static int rx_alloc(udp_rx *r, ws_err *err)
 {
 	r->bufs = alloc_pattern(r->bufsize * r->nmsg);
@@ -468,14 +502,9 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 		else
 			note(res, "UDP_GRO refused by the kernel (%s); fell back", strerror(errno));
 	}
-	r->bufsize = r->gro ? RX_GRO_BUF : size;
-	r->nmsg = 1;
-	if (!spec->no_batch && HAVE_MMSG) {
-		r->nmsg = RX_BATCH_BYTES / (uint32_t)r->bufsize;
-		r->nmsg = r->nmsg < 8 ? 8 : r->nmsg > RX_BATCH_MAX ? RX_BATCH_MAX : r->nmsg;
-	} else if (!spec->no_batch) {
+	r->bufsize = rx_geometry(spec, r->gro, size, &r->nmsg);
+	if (!spec->no_batch && !HAVE_MMSG)
 		note(res, "%s", "recvmmsg is not in this build; used recv");
-	}
 	r->window = rx_window(res->rcvbuf_set, size);
 	/* Short timeouts: the end-of-test idle check needs a finer tick than run.c's second. */
 	struct timeval tv = {0, RX_TIMEOUT_NS / 1000};
@@ -585,11 +614,13 @@ static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, in
 	return 0;
 }
 
-static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_err *err)
+static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_result *res,
+		   ws_err *err)
 {
 	unsigned lens[RX_BATCH_MAX];
 	int64_t t0 = ws_clock_ns();
-	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + STALL_NS;
+	/* the end-of-test stall limit: a sender that keeps trickling cannot hold a timed test */
+	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + WS_STREAM_END_STALL_NS;
 	bool done = false;
 	int rc = 0;
 	while (!done && rc == 0) {
@@ -625,8 +656,11 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_
 		}
 		if (spec->end != WS_END_BYTES && now >= hard_end)
 			done = true;
+		if (cap_ns && now >= cap_ns && rc == 0 && !done)
+			rc = ws_stream_capped(t0, r->acct.bytes, "received", err);
 	}
-	if (r->acct.end_seen)
+	/* END_ACK also tells a sender still sending (the cap ended the test) to stop */
+	if (r->acct.end_seen || rc == -WS_E_LIMIT)
 		for (int i = 0; i < 3; i++)
 			rx_report(r, WS_UDP_END_ACK, r->acct.unique);
 	/* One datagram (or none) spans no interval: fall back to the role's own. */
@@ -634,14 +668,15 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_
 	return rc;
 }
 
-static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+static int udp_recv_role(const ws_test_spec *spec, int fd, int64_t cap_ns, ws_side_result *res,
+			 ws_err *err)
 {
 	udp_rx *r = calloc(1, sizeof(*r));
 	if (!r)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP receiver");
 	int rc = rx_setup(r, spec, fd, res, err);
 	if (rc == 0)
-		rc = rx_loop(r, spec, res, err);
+		rc = rx_loop(r, spec, cap_ns, res, err);
 	res->dgrams_recv = r->acct.unique;
 	res->dgrams_lost = ws_udp_acct_lost(&r->acct);
 	res->dgrams_reordered = r->acct.reordered;
@@ -657,10 +692,11 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, 
 	return rc;
 }
 
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
-		    ws_err *err)
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, ws_err *err)
 {
 	res->io_path[0] = res->io_note[0] = '\0';
 	res->send_size = res->recv_size = 0;
-	return sender ? udp_send_role(spec, fd, fill_fd, res, err) : udp_recv_role(spec, fd, res, err);
+	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, res, err)
+		      : udp_recv_role(spec, fd, cap_ns, res, err);
 }

@@ -45,14 +45,22 @@ struct ws_err;
 int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size,
 		    struct ws_err *err);
 
+/* The user-space buffer bytes one flow's role allocates (the sender's message, and its
+ * UDP_SEGMENT batch with --gso; the receiver's batch of receive buffers), for the daemon's
+ * memory budget. sndbuf_set is as for ws_udp_msg_size. */
+uint64_t ws_udp_buffer_bytes(const ws_test_spec *spec, bool sender, uint32_t sndbuf_set);
+
 /* Run the UDP_STREAM sender (sender) or receiver on a connected datagram socket fd. The
  * caller has filled the setup sizes of *res (sndbuf_set is the sender's default message
  * size); this fills send_size/recv_size, bytes, calls, the datagram counters, elapsed_ns,
  * io_path and io_note (why a requested path fell back). ENOBUFS and ECONNREFUSED on send
  * are counted in send_errors and the sender keeps going. fill_fd (-1 for none) is the -F
  * file whose bytes fill the sender's payloads after the header. Returns 0 or a negative
- * code with *err filled; the counters are valid either way. */
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
-		    struct ws_err *err);
+ * code with *err filled; the counters are valid either way. cap_ns (0 = none) is the
+ * monotonic time at which the role ends with ws_stream_capped's error whatever the peer
+ * does; a receiver so ended sends END_ACK, and a sender stops on an END_ACK. A timed
+ * receiver ends at its duration + WS_STREAM_END_STALL_NS at the latest. */
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, struct ws_err *err);
 
 #endif
