@@ -366,7 +366,8 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	bool by_bytes = spec->end == WS_END_BYTES;
-	uint64_t limit = by_bytes && t->size ? (spec->end_count + t->size - 1) / t->size : 0;
+	/* datagrams to send, rounded up without wrapping for a count near 2^64 */
+	uint64_t limit = by_bytes && t->size ? spec->end_count / t->size + (spec->end_count % t->size != 0) : 0;
 	while (rc == 0) {
 		/* END_ACK before the end: the receiver ended the test (its time cap) */
 		if ((by_bytes ? t->seq >= limit : now >= deadline) || t->end_acked)
