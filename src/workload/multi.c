@@ -218,7 +218,8 @@ static void check_stalls(struct worker *w, int ep, int64_t now)
 	bool ended = p->io.end == WS_END_TIME && now >= w->t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
-		if (ended && f->phase == PH_RECV) { /* the end-of-test stall limit, trickle or not */
+		if (ended && f->phase == PH_RECV && now - f->last_progress < WS_STREAM_END_STALL_NS) {
+			/* the end-of-test stall limit holds for a sender that still trickles, too */
 			fail_flow(f, ep, p->fds[i], -ETIMEDOUT, "the sender was still sending past the end-of-test stall limit");
 		} else if (f->phase == PH_DRAIN) {
 			if (ws_tcpio_unacked_shrank(p->fds[i], &f->unacked))

@@ -119,14 +119,12 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
 			return ws_stream_capped(t0, c->bytes_recv, "received", err);
 		if (o == RX_EOF)
 			return 0;
-		int rc = check_overrun(now, end_ns, err);
-		if (rc < 0)
-			return rc;
-		if (o == RX_AGAIN)
-			continue;
 		if (o == RX_FAILED)
 			return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
-		rc = check_stall(last, stall_ns, end_ns, "sender", err);
+		/* a silent sender gets the stall verdict; one still sending, the overrun one */
+		int rc = o == RX_TIMEOUT ? check_stall(last, stall_ns, end_ns, "sender", err) : 0;
+		if (rc == 0)
+			rc = check_overrun(now, end_ns, err);
 		if (rc < 0)
 			return rc;
 	}
