@@ -89,7 +89,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all test unit-tests bench-bins fuzz-run run bench install uninstall clean fuzz \
+.PHONY: all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
 	cross cross-test man FORCE
 all: $(BIN) $(LIB)
 
@@ -120,7 +120,15 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ) $(LI
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
-unit-tests: $(UNIT_BIN)
+# Helper programs of the integration scripts (tests/tools/*.c), e.g. a forged client.
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+$(BUILD)/tools/%: tests/tools/%.c $(LIB) $(LINK_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+unit-tests: $(UNIT_BIN) $(TOOL_BIN)
 
 # C helpers of the benchmarks (bench/*.c), linked against the library like the tests.
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -131,7 +139,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 bench-bins: $(BENCH_BIN)
 
-test: $(BIN) $(UNIT_BIN) $(BENCH_BIN)
+test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN)
 	@tests/run-all $(BUILD)
 
 run: $(BIN)
@@ -141,12 +149,14 @@ bench: $(BIN) $(BENCH_BIN)
 	@bench/run $(BENCH)
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-fuzz: $(LIB_SRC) $(FUZZ_SRC)
+# The CLI's modules except main.c, so that the client's option parser can be fuzzed too.
+FUZZ_CLI_SRC := $(filter-out src/cli/main.c,$(CLI_SRC))
+fuzz: $(LIB_SRC) $(FUZZ_CLI_SRC) $(FUZZ_SRC)
 	@mkdir -p build/fuzz
 	$(Q)for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
 	  echo "  FUZZ    $$n"; \
 	  clang -std=c11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined \
-	    -o build/fuzz/$$n $$f $(LIB_SRC) -pthread -lm || exit 1; done
+	    -o build/fuzz/$$n $$f $(LIB_SRC) $(FUZZ_CLI_SRC) -pthread -lm || exit 1; done
 
 # Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).
 FUZZ_SECONDS ?= 30
@@ -156,6 +166,22 @@ fuzz-run: fuzz
 	  echo "  RUN     $$n for $(FUZZ_SECONDS) s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$w >build/fuzz/$$n.log 2>&1 \
 	    || { tail -n 40 build/fuzz/$$n.log; rm -rf $$w; exit 1; }; rm -rf $$w; done
+
+# Outside CI: each fuzzer (or those named in FUZZ_TARGETS, e.g. "fuzz_udp_acct") for
+# FUZZ_RUNS executions over its corpus, then one summary line per target with the
+# executions done; the summary is also left in build/fuzz/long-summary.txt.
+FUZZ_RUNS ?= 10000000
+FUZZ_TARGETS ?=
+fuzz-long: fuzz
+	$(Q)rm -f build/fuzz/long-summary.txt; \
+	for f in $(if $(FUZZ_TARGETS),$(addprefix build/fuzz/,$(FUZZ_TARGETS)),build/fuzz/fuzz_*); do \
+	  n=$$(basename $$f); c=tests/fuzz/corpus_$${n#fuzz_}; \
+	  w=$$(mktemp -d); [ -d $$c ] && cp -r $$c/. $$w/; \
+	  echo "  RUN     $$n for $(FUZZ_RUNS) executions"; s=$$(date +%s); \
+	  $$f -runs=$(FUZZ_RUNS) -print_final_stats=1 $$w >build/fuzz/$$n.long.log 2>&1; rc=$$?; \
+	  e=$$(sed -n 's/^stat::number_of_executed_units: *//p' build/fuzz/$$n.long.log); \
+	  echo "$$n: $${e:-?} executions in $$(( $$(date +%s) - s )) s, exit $$rc" | tee -a build/fuzz/long-summary.txt; \
+	  rm -rf $$w; [ $$rc -eq 0 ] || { tail -n 40 build/fuzz/$$n.long.log; exit 1; }; done
 
 # Cross builds: each compiler's static binary, unit tests and bench helpers in
 # build/<target>/; cross-test runs them under qemu-user next to the native binary (see

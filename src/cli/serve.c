@@ -43,7 +43,11 @@ static const char usage[] =
 	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
 	"  --max-streams N      flows one test may open (default 4096)\n"
 	"  --max-threads N      worker threads one test may start here (default 64)\n"
-	"  --max-duration SECS  longest test accepted (default 3600)\n"
+	"  --max-duration SECS  longest test accepted; every test ends SECS + 0.5 after START,\n"
+	"                       whatever its length (default 3600)\n"
+	"  --max-memory SIZE    buffer memory all running tests may hold together, e.g. 512M,\n"
+	"                       2G (default 512M); a test that would pass it is refused\n"
+	"  --allow-privileged-ports  let clients name remote data ports below 1024 (-P ,PORT)\n"
 	"  --hello-timeout SECS drop a client that says nothing for this long (default 10)\n"
 	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
 	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
@@ -108,6 +112,19 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 			if (ws_units_parse_double(argv[++i], 0.001, 1e7, &dv, &err) < 0)
 				goto bad;
 			c->max_duration_s = dv;
+		} else if (!strcmp(a, "--max-memory")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			uint64_t sz;
+			if (ws_units_parse_size(argv[++i], &sz, &err) < 0)
+				goto bad;
+			if (sz == 0) {
+				ws_err_set(&err, WS_E_INVAL, "0 bytes would refuse every test; expected a size like 512M");
+				goto bad;
+			}
+			c->max_memory = sz;
+		} else if (!strcmp(a, "--allow-privileged-ports")) {
+			c->allow_privileged_ports = true;
 		} else if (!strcmp(a, "--hello-timeout") || !strcmp(a, "--idle-timeout")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;
@@ -152,10 +169,12 @@ int ws_cli_serve_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	char line[160];
-	snprintf(line, sizeof(line), "listening on %s port %u (max %u sessions, tests up to %.0f s)",
+	char line[224], mem[32];
+	ws_units_format_iec(c.max_memory, mem, sizeof(mem));
+	snprintf(line, sizeof(line), "listening on %s port %u (max %u sessions, tests up to %g s, %s of buffers%s)",
 		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
-		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s);
+		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s, mem,
+		 c.allow_privileged_ports ? ", privileged data ports allowed" : "");
 	log_line(NULL, line);
 	ws_daemon_run(g_daemon);
 	log_line(NULL, "stopped");

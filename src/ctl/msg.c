@@ -98,6 +98,7 @@ static const struct field_map side_fields[] = {
 	F(240, K_U32, ws_side_result, tcp_snd_cwnd),
 	F(241, K_U64, ws_side_result, tcp_retrans),
 	F(242, K_U32, ws_side_result, rcvlowat),
+	F(243, K_U64, ws_side_result, dgrams_jumps),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

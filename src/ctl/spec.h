@@ -116,6 +116,7 @@ typedef struct ws_side_result {
 	uint64_t dgrams_lost, dgrams_reordered, dgrams_dup;
 	uint64_t send_errors;              /* sends refused by the kernel (ENOBUFS, ECONNREFUSED) */
 	uint64_t bad_dgrams;               /* received datagrams that were not ours or malformed */
+	uint64_t dgrams_jumps;             /* datagrams with an implausible sequence number (udp_acct.h) */
 	/* TCP_INFO at the end of a TCP test (valid when tcp_info_valid). */
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;

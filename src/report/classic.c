@@ -288,10 +288,10 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 	if (r->spec.type == WS_TEST_UDP_STREAM)
 		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
 			     ", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
-			     ", send errors %" PRIu64 "\n",
+			     ", send errors %" PRIu64 ", jumps %" PRIu64 "\n",
 			r->local.dgrams_sent, r->remote.dgrams_recv, r->remote.dgrams_lost,
 			r->remote.dgrams_reordered, r->remote.dgrams_dup, r->remote.bad_dgrams,
-			r->local.send_errors);
+			r->local.send_errors, r->remote.dgrams_jumps);
 }
 
 int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
@@ -393,6 +393,12 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 			fprintf(out, "warpspeed: warning: the receiver ignored %" PRIu64
 				     " datagrams that were malformed or not from this test\n",
 				rcv->bad_dgrams);
+			n++;
+		}
+		if (rcv->dgrams_jumps > 0) {
+			fprintf(out, "warpspeed: warning: the receiver ignored %" PRIu64
+				     " datagrams whose sequence numbers were implausibly far ahead (jumps)\n",
+				rcv->dgrams_jumps);
 			n++;
 		}
 	}

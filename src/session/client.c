@@ -314,7 +314,7 @@ static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec, ws_test
 	if (rrc == 0)
 		rrc = ws_msg_get_side(&m, &out->remote, &rerr);
 	/* The daemon's account of a failure is usually the more telling one. */
-	if (rrc < 0 && (rc == 0 || rerr.code == -WS_E_REMOTE)) {
+	if (rrc < 0 && (rc == 0 || rerr.code == -WS_E_REMOTE || rerr.code == -WS_E_LIMIT)) {
 		if (err)
 			*err = rerr;
 		return rrc;

@@ -6,6 +6,8 @@
 #include "measure/cpu.h"
 #include "net/addr.h"
 #include "net/sock.h"
+#include "session/budget.h"
+#include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -52,6 +54,7 @@ struct ws_daemon {
 	uint16_t port;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	ws_budget budget; /* the buffers of running tests, against cfg.max_memory */
 	unsigned threads;  /* live session threads, admitted or not */
 	unsigned admitted; /* sessions counted against max_sessions */
 	uint64_t next_id;
@@ -69,6 +72,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	c->max_streams = 4096;
 	c->max_threads = 64;
 	c->max_duration_s = 3600;
+	c->max_memory = 512ull << 20;
 	c->hello_timeout_ns = 10 * WS_NS_PER_SEC;
 	c->idle_timeout_ns = 60 * WS_NS_PER_SEC;
 }
@@ -181,11 +185,26 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "%u worker threads exceed this daemon's limit of %u (warpspeed serve --max-threads)",
 				  threads, d->cfg.max_threads);
-	int rc = ws_workload_check_cpus(spec, false, err);
+	int rc = ws_limits_check_ports(spec, ws_workload_is_udp(spec->type), d->cfg.allow_privileged_ports, err);
+	if (rc == 0)
+		rc = ws_workload_check_cpus(spec, false, err);
 	if (rc == 0 && spec->remote.cpu >= 0)
 		rc = ws_affinity_pin_self(spec->remote.cpu, err);
 	return rc;
-	return 0;
+}
+
+/* Charge the test's buffers (known once the sockets report their sizes, before any buffer
+ * is allocated) against the daemon's budget; *charged is what to release. */
+static int charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_result *setup,
+		       uint64_t *charged, ws_err *err)
+{
+	ws_workload_cost cost;
+	ws_workload_cost_of(spec, false, setup, &cost);
+	char what[WS_ERR_MSG_MAX];
+	ws_workload_cost_describe(spec, &cost, what, sizeof(what));
+	int rc = ws_budget_charge(&d->budget, cost.bytes, what, err);
+	*charged = rc == 0 ? cost.bytes : 0;
+	return rc;
 }
 
 /* The data sockets of one test, opened before TEST_ACK: a TCP listener (accepted sockets
@@ -292,6 +311,9 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 		return rc;
 	data_setup d = {.lfd = -1};
 	rc = open_data(s, spec, req, &d, res, err);
+	uint64_t charged = 0;
+	if (rc == 0)
+		rc = charge_test(s->d, spec, res, &charged, err);
 	uint8_t cookie[WS_COOKIE_LEN];
 	make_cookie(cookie);
 	if (rc == 0) {
@@ -311,11 +333,15 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 	if (rc == 0) {
 		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);
+		int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 		if (rc == 0)
-			rc = ws_workload_run(spec, false, d.fds, d.n, res, err);
+			rc = ws_workload_run_capped(spec, false, d.fds, d.n, cap, res, err);
+		if (rc == -WS_E_LIMIT)
+			ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 		set_data_fds(s, NULL, 0);
 	}
 	close_setup(&d);
+	ws_budget_release(&s->d->budget, charged);
 	return rc;
 }
 
@@ -495,6 +521,7 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 	d->lfd[0] = d->lfd[1] = -1;
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv, NULL);
+	ws_budget_init(&d->budget, c->max_memory);
 	if (pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		ws_err_errno(err, "pipe");
 		free(d);
@@ -649,5 +676,6 @@ void ws_daemon_free(ws_daemon *d)
 	close(d->wake[1]);
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv);
+	ws_budget_destroy(&d->budget);
 	free(d);
 }

@@ -9,6 +9,7 @@
 #ifndef WS_SESSION_DAEMON_H
 #define WS_SESSION_DAEMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ws_err;
@@ -20,7 +21,10 @@ typedef struct ws_daemon_config {
 	unsigned max_sessions;    /* concurrent control sessions admitted */
 	unsigned max_streams;     /* flows one test may open */
 	unsigned max_threads;     /* worker threads one test may start on the daemon */
-	double max_duration_s;    /* longest timed test accepted */
+	double max_duration_s;    /* longest timed test accepted; every test ends at START + this
+	                           * (+ WS_CAP_END_NS), whatever its length says */
+	uint64_t max_memory;      /* buffer bytes all running tests may hold (session/budget.h) */
+	bool allow_privileged_ports; /* let clients name remote data ports below 1024 */
 	int64_t hello_timeout_ns; /* connect → HELLO */
 	int64_t idle_timeout_ns;  /* between tests */
 	void (*log)(void *ctx, const char *line);
@@ -29,8 +33,8 @@ typedef struct ws_daemon_config {
 
 typedef struct ws_daemon ws_daemon;
 
-/* Defaults: port 12865, 64 sessions, 4096 streams, 64 threads, 3600 s, 10 s hello, 60 s
- * idle, no log. */
+/* Defaults: port 12865, 64 sessions, 4096 streams, 64 threads, 3600 s, 512 MiB of buffers,
+ * no privileged data ports, 10 s hello, 60 s idle, no log. */
 void ws_daemon_config_init(ws_daemon_config *c);
 
 /* Bind and listen. Returns NULL with err filled on failure. */

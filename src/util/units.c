@@ -138,3 +138,19 @@ void ws_units_format_size(uint64_t bytes, char *buf, size_t bufsz)
 	}
 	snprintf(buf, bufsz, "%llu", (unsigned long long)bytes);
 }
+
+void ws_units_format_iec(uint64_t bytes, char *buf, size_t bufsz)
+{
+	static const char *const names[] = {"GiB", "MiB", "KiB"};
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t sc = size_suffixes[i].scale;
+		if (bytes < sc)
+			continue;
+		if (bytes % sc == 0)
+			snprintf(buf, bufsz, "%llu %s", (unsigned long long)(bytes / sc), names[i]);
+		else
+			snprintf(buf, bufsz, "%.1f %s", (double)bytes / (double)sc, names[i]);
+		return;
+	}
+	snprintf(buf, bufsz, "%llu B", (unsigned long long)bytes);
+}

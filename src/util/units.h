@@ -34,4 +34,8 @@ int ws_units_split_pair(const char *s, char *a, size_t asz, char *b, size_t bsz,
 /* Format bytes with the largest binary suffix that divides it exactly ("128K"). */
 void ws_units_format_size(uint64_t bytes, char *buf, size_t bufsz);
 
+/* Format bytes for people: "1 GiB", "1.5 MiB", "512 B" (whole numbers where exact, else
+ * one decimal of the largest binary unit it reaches). */
+void ws_units_format_iec(uint64_t bytes, char *buf, size_t bufsz);
+
 #endif

@@ -218,7 +218,10 @@ static void check_stalls(struct worker *w, int ep, int64_t now)
 	bool ended = p->io.end == WS_END_TIME && now >= w->t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
-		if (f->phase == PH_DRAIN) {
+		if (ended && f->phase == PH_RECV && now - f->last_progress < WS_STREAM_END_STALL_NS) {
+			/* the end-of-test stall limit holds for a sender that still trickles, too */
+			fail_flow(f, ep, p->fds[i], -ETIMEDOUT, "the sender was still sending past the end-of-test stall limit");
+		} else if (f->phase == PH_DRAIN) {
 			if (ws_tcpio_unacked_shrank(p->fds[i], &f->unacked))
 				f->last_progress = now;
 			if (now - f->last_progress >= WS_STREAM_END_STALL_NS)
@@ -260,6 +263,10 @@ static void run_loop(struct worker *w, int ep)
 			for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
 				if (w->flows[i].phase == PH_SEND)
 					on_send_ready(w, i, ep, now, true);
+		if (p->io.cap_ns && now >= p->io.cap_ns) /* the time cap: every flow ends now */
+			for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
+				if (active(w->flows[i].phase))
+					fail_flow(&w->flows[i], ep, p->fds[i], -WS_E_LIMIT, "stopped by the time cap");
 		if (now >= next_stall_check) {
 			check_stalls(w, ep, now);
 			next_stall_check = now + WS_NS_PER_SEC;
@@ -273,7 +280,9 @@ static void *worker_main(void *arg)
 	const ws_multi_params *p = w->p;
 	w->cpu = p->ncpus > 0 ? p->cpus[w->id % (uint32_t)p->ncpus] : -1;
 	int ep = epoll_create1(EPOLL_CLOEXEC);
-	size_t bsz = p->io.send_size > p->io.recv_size ? p->io.send_size : p->io.recv_size;
+	/* Only the role's own size: a receiver never sends, a draining sender reads with its
+	 * send size (ws_workload_cost_of counts the same). */
+	size_t bsz = p->sender ? p->io.send_size : p->io.recv_size;
 	w->buf = malloc(bsz ? bsz : 1);
 	if (w->buf)
 		memset(w->buf, 0x5a, bsz);
@@ -400,11 +409,17 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	pthread_mutex_destroy(&g.mu);
 	pthread_cond_destroy(&g.cv);
 	uint32_t done = 0;
-	for (uint32_t i = 0; i < p->nflows; i++)
+	bool capped = false;
+	for (uint32_t i = 0; i < p->nflows; i++) {
 		done += flows[i].phase == PH_DONE;
+		capped |= flows[i].phase == PH_FAILED && flows[i].error == -WS_E_LIMIT;
+	}
 	free(flows);
 	free(w);
-	if (rc == 0 && done == 0)
+	if (rc == 0 && capped)
+		rc = ws_stream_capped(t0, p->sender ? res->bytes_sent : res->bytes_recv,
+				      p->sender ? "sent" : "received", err);
+	else if (rc == 0 && done == 0)
 		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", p->nflows,
 				res->flows[0].why);
 	return rc;
@@ -418,6 +433,7 @@ struct udp_flow {
 	int fd;
 	int fill_fd;
 	int cpu;
+	int64_t cap_ns;
 	struct gate *gate;
 	pthread_t thread;
 	ws_side_result res;
@@ -435,7 +451,7 @@ static void *udp_flow_main(void *arg)
 	int64_t u0, s0, u1, s1;
 	thread_cpu(&u0, &s0);
 	if (f->rc == 0)
-		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, f->fill_fd, &f->res, &f->err);
+		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, f->fill_fd, f->cap_ns, &f->res, &f->err);
 	thread_cpu(&u1, &s1);
 	f->user_ns = u1 - u0;
 	f->sys_ns = s1 - s0;
@@ -456,6 +472,7 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 	res->dgrams_dup += r->dgrams_dup;
 	res->send_errors += r->send_errors;
 	res->bad_dgrams += r->bad_dgrams;
+	res->dgrams_jumps += r->dgrams_jumps;
 	if (r->elapsed_ns > res->elapsed_ns)
 		res->elapsed_ns = r->elapsed_ns;
 	res->flows[i] = (ws_flow_result){
@@ -474,7 +491,8 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 }
 
 int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
-		     int fill_fd, const int *cpus, int ncpus, ws_side_result *res, ws_err *err)
+		     int fill_fd, const int *cpus, int ncpus, int64_t cap_ns, ws_side_result *res,
+		     ws_err *err)
 {
 	struct udp_flow *f = calloc(nflows, sizeof(*f));
 	res->flows = calloc(nflows, sizeof(*res->flows));
@@ -490,7 +508,7 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	uint32_t started = 0;
 	for (; started < nflows; started++) {
 		struct udp_flow *u = &f[started];
-		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .fill_fd = fill_fd, .gate = &g,
+		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .fill_fd = fill_fd, .cap_ns = cap_ns, .gate = &g,
 				       .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
 		u->res.sndbuf_set = res->sndbuf_set;
 		u->res.rcvbuf_set = res->rcvbuf_set;
@@ -505,12 +523,12 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	gate_wait(&g);
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(f[i].thread, NULL);
-	(void)t0;
-	uint32_t done = 0;
+	uint32_t done = 0, capped = 0;
 	res->nflows = res->nthreads = nflows;
 	for (uint32_t i = 0; i < started; i++) {
 		sum_udp(&f[i], i, res);
 		done += f[i].rc == 0;
+		capped += f[i].rc == -WS_E_LIMIT;
 	}
 	res->send_size = f[0].res.send_size;
 	res->recv_size = f[0].res.recv_size;
@@ -521,6 +539,8 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	int rc = 0;
 	if (started < nflows)
 		rc = ws_err_set(err, EAGAIN, "could not start thread %u of %u", started, nflows);
+	else if (capped)
+		rc = ws_stream_capped(t0, sender ? res->bytes_sent : res->bytes_recv, sender ? "sent" : "received", err);
 	else if (done == 0)
 		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", nflows, f[0].err.msg);
 	free(f);

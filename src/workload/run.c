@@ -7,6 +7,7 @@
 #include "util/clock.h"
 #include "util/err.h"
 #include "util/features.h"
+#include "util/units.h"
 #include "workload/multi.h"
 #include "workload/stream.h"
 #include "workload/udp_stream.h"
@@ -28,6 +29,10 @@
 
 /* How long a data connection may sit without moving a byte before a side gives up. */
 #define WS_STALL_NS (10 * WS_NS_PER_SEC)
+
+/* The socket timeouts of a capped single-stream role: how late a blocked call may notice
+ * the cap. */
+#define CAP_TICK_NS (100 * WS_NS_PER_MS)
 
 /* UDP receivers ask for this much when the user did not: enough for a plain loopback run. */
 #define UDP_DEFAULT_RCVBUF (8u << 20)
@@ -195,10 +200,45 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 	return p;
 }
 
+void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side_result *setup,
+			 ws_workload_cost *c)
+{
+	enum ws_role role = ws_workload_role(spec->type, is_client);
+	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
+	memset(c, 0, sizeof(*c));
+	c->receive = role == WS_ROLE_RECEIVER;
+	if (ws_workload_is_udp(spec->type)) {
+		c->threads = c->buffers = spec->streams;
+		c->each = ws_udp_buffer_bytes(spec, !c->receive, setup->sndbuf_set);
+	} else {
+		ws_side_result sizes = *setup; /* stream_params records the sizes it chose */
+		ws_stream_params p = stream_params(spec, role, -1, -1, &sizes);
+		c->each = c->receive ? p.recv_size : p.send_size;
+		c->threads = c->buffers = spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
+		if (c->threads == 0)
+			c->threads = c->buffers = 1;
+	}
+	c->bytes = c->each * c->buffers;
+}
+
+void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost *c, char *buf,
+			       size_t bufsz)
+{
+	char total[32], each[32];
+	ws_units_format_iec(c->bytes, total, sizeof(total));
+	ws_units_format_iec(c->each, each, sizeof(each));
+	const char *name = ws_test_type_name(spec->type);
+	snprintf(buf, bufsz, "%s with %u flow%s on %u thread%s needs %s of buffers (%u %s buffer%s of %s)",
+		 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", c->threads,
+		 c->threads == 1 ? "" : "s", total, c->buffers, c->receive ? "receive" : "send",
+		 c->buffers == 1 ? "" : "s", each);
+}
+
 static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
-		      ws_side_result *res, ws_err *err)
+		      int64_t cap_ns, ws_side_result *res, ws_err *err)
 {
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
+	p.cap_ns = cap_ns;
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
@@ -249,17 +289,18 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err
 }
 
 static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
-			 const int *fds, uint32_t nfds, int fill_fd, ws_side_result *res, ws_err *err)
+			 const int *fds, uint32_t nfds, int fill_fd, int64_t cap_ns, ws_side_result *res,
+			 ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, res, err);
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, res, err);
 }
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
-		     uint32_t nfds, int file_fd, ws_side_result *res, ws_err *err)
+		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
@@ -275,6 +316,7 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 		.sender = role == WS_ROLE_SENDER,
 		.io = stream_params(spec, role, -1, file_fd, res),
 	};
+	p.io.cap_ns = cap_ns;
 	int rc = ws_multi_run(&p, res, err);
 	if (rc == 0)
 		record_tcp_info(fds[0], res);
@@ -283,6 +325,12 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, ws_err *err)
+{
+	return ws_workload_run_capped(spec, is_client, fds, nfds, 0, res, err);
+}
+
+int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+			   int64_t cap_ns, ws_side_result *res, ws_err *err)
 {
 	if (!ws_workload_supported(spec->type))
 		return ws_err_set(err, WS_E_INVAL, "test %s is not implemented yet",
@@ -295,7 +343,8 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	if (!snap)
 		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
-	int rc = multi ? 0 : ws_sock_set_timeouts(fds[0], WS_NS_PER_SEC, err);
+	/* With a cap, a finer tick: a blocked call must notice the cap soon after it passed. */
+	int rc = multi ? 0 : ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	int file_fd = -1;
 	if (rc == 0 && role == WS_ROLE_SENDER && (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
@@ -307,13 +356,13 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
 	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, res, err);
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
-		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, res, err);
+		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns, res, err);
 	else if (rc == 0 && multi)
-		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, res, err);
+		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
 	else if (rc == 0)
-		rc = run_stream(spec, role, fds[0], file_fd, res, err);
+		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, res, err);
 	if (file_fd >= 0)
 		close(file_fd);
 	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;

@@ -10,6 +10,7 @@
 #include "ctl/spec.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ws_err;
 
@@ -54,6 +55,29 @@ int ws_workload_open_fill(const ws_test_spec *spec, struct ws_err *err);
  * before any connection is made. */
 int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, struct ws_err *err);
 
+/* The user-space data buffers this side's role allocates, computed before anything is
+ * allocated: one per worker thread for TCP (a worker's flows share its buffer; several
+ * streams run on min(threads, streams) workers), one set per flow for UDP (a thread per
+ * flow). Socket buffers are the kernel's memory, bounded by net.core.[rw]mem_max, and are
+ * not counted. */
+typedef struct ws_workload_cost {
+	uint64_t bytes;     /* in all */
+	uint64_t each;      /* one buffer (UDP: one flow's batch) */
+	uint32_t buffers;
+	uint32_t threads;   /* worker threads that run the flows */
+	bool receive;       /* receive buffers, else send buffers */
+} ws_workload_cost;
+
+/* setup holds the socket sizes applied at setup (sndbuf_set, rcvbuf_set), as for
+ * ws_workload_run; it is not changed. */
+void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side_result *setup,
+			 ws_workload_cost *c);
+
+/* "TCP_STREAM with 4 flows on 4 threads needs 4 GiB of buffers (4 receive buffers of
+ * 1 GiB)", for the messages that refuse a test over a memory budget. */
+void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost *c, char *buf,
+			       size_t bufsz);
+
 /* Run this side's role on the connected data sockets (one per flow; flow i of the client
  * is flow i of the daemon). The caller has filled the socket size fields of *res at
  * setup; this fills the rest (bytes, calls, elapsed, CPU, sizes at the end, host
@@ -61,5 +85,11 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, struct ws_e
  * ws_side_result_free releases). The sockets are left open for the caller to close. */
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, struct ws_err *err);
+
+/* ws_workload_run with a time cap: at cap_ns (monotonic; 0 = none) every engine ends its
+ * role whatever the peer does and the run returns -WS_E_LIMIT ("stopped by the time cap
+ * after 2.5 s, N bytes received"). The daemon's --max-duration. */
+int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+			   int64_t cap_ns, ws_side_result *res, struct ws_err *err);
 
 #endif

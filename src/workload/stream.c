@@ -70,6 +70,23 @@ static int check_stall(int64_t last_progress, int64_t stall_ns, int64_t end_ns, 
 			  (double)stall_ns / WS_NS_PER_SEC);
 }
 
+int ws_stream_capped(int64_t t0, uint64_t bytes, const char *moved, ws_err *err)
+{
+	return ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes %s",
+			  (double)(ws_clock_ns() - t0) / WS_NS_PER_SEC, (unsigned long long)bytes, moved);
+}
+
+/* Past a timed test's end + WS_STREAM_END_STALL_NS a receiver stops whatever the sender
+ * does: a sender that trickles a byte now and then would otherwise hold it for ever. */
+static int check_overrun(int64_t now, int64_t end_ns, ws_err *err)
+{
+	if (!end_ns || now < end_ns + WS_STREAM_END_STALL_NS)
+		return 0;
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "the sender was still sending %.1f s after the test's end (the end-of-test stall limit)",
+			  (double)(now - end_ns) / WS_NS_PER_SEC);
+}
+
 /* One receive call's outcome, its bytes counted (and *last moved) when it read any: call
  * again, the peer's EOF, the socket timeout (the caller applies its stall rule), or an
  * error left in errno. */
@@ -90,20 +107,24 @@ static enum rx_outcome count_recv(ssize_t r, ws_stream_counts *c, int64_t *last)
 	return errno == EAGAIN || errno == EWOULDBLOCK ? RX_TIMEOUT : RX_FAILED;
 }
 
-/* The receiver's loop: read until EOF through io. */
-static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stall_ns, int64_t end_ns,
-		       ws_err *err)
+/* The receiver's loop: read until EOF through io, or until the cap. */
+static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_stream_params *p,
+		       int64_t end_ns, ws_err *err)
 {
-	int64_t last = ws_clock_ns();
+	int64_t t0 = ws_clock_ns(), last = t0, stall_ns = p->stall_ns;
 	for (;;) {
 		enum rx_outcome o = count_recv(ws_tcpio_recv(io, n), c, &last);
-		if (o == RX_AGAIN)
-			continue;
+		int64_t now = o == RX_AGAIN ? last : ws_clock_ns();
+		if (p->cap_ns && now >= p->cap_ns)
+			return ws_stream_capped(t0, c->bytes_recv, "received", err);
 		if (o == RX_EOF)
 			return 0;
 		if (o == RX_FAILED)
 			return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
-		int rc = check_stall(last, stall_ns, end_ns, "sender", err);
+		/* a silent sender gets the stall verdict; one still sending, the overrun one */
+		int rc = o == RX_TIMEOUT ? check_stall(last, stall_ns, end_ns, "sender", err) : 0;
+		if (rc == 0)
+			rc = check_overrun(now, end_ns, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -113,12 +134,15 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, int64_t stal
  * counting) anything it sends. Progress is the send queue shrinking as the receiver reads
  * and acknowledges; a queue that stays put for WS_STREAM_END_STALL_NS means the receiver
  * stopped reading, and no amount of waiting will deliver the rest. */
-static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, ws_err *err)
+static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_t t0, int64_t cap_ns,
+			ws_err *err)
 {
 	int64_t last = ws_clock_ns();
 	int queued = -1;
 	for (;;) {
 		enum rx_outcome o = count_recv(recv(fd, buf, n, 0), c, &last);
+		if (cap_ns && ws_clock_ns() >= cap_ns)
+			return ws_stream_capped(t0, c->bytes_sent, "sent", err);
 		if (o == RX_AGAIN)
 			continue;
 		if (o == RX_EOF)
@@ -148,6 +172,8 @@ static int send_loop(const ws_stream_params *p, ws_tcpio *io, size_t size, ws_st
 	int64_t deadline = t0 + p->duration_ns;
 	for (int64_t now = t0;;) {
 		size_t n = size;
+		if (p->cap_ns && now >= p->cap_ns)
+			return ws_stream_capped(t0, c->bytes_sent, "sent", err);
 		if (p->end == WS_END_TIME) {
 			if (now >= deadline)
 				return 0;
@@ -201,7 +227,7 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	if (rc == 0 && shutdown(p->fd, SHUT_WR) < 0)
 		rc = ws_err_errno(err, "shutdown of the data connection");
 	if (rc == 0)
-		rc = drain_to_eof(p->fd, buf, size, c, err);
+		rc = drain_to_eof(p->fd, buf, size, c, t0, p->cap_ns, err);
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_tx_name(&io);
 	snprintf(c->note, sizeof(c->note), "%s", io.note);
@@ -224,8 +250,7 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	int rc = ws_tcpio_rx_open(&io, p->fd, p->rx, buf, err);
 	if (rc == 0) {
 		c->rcvlowat = ws_tcpio_rx_wake(&io, p->rcvlowat);
-		rc = read_to_eof(&io, size, c, p->stall_ns,
-				 p->end == WS_END_TIME ? t0 + p->duration_ns : 0, err);
+		rc = read_to_eof(&io, size, c, p, p->end == WS_END_TIME ? t0 + p->duration_ns : 0, err);
 	}
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_rx_name(&io);

@@ -5,7 +5,8 @@
  * deadline (or byte count), half-closes, and waits for the receiver's close, so its
  * elapsed time includes the drain, as in netperf. Deadlines are checked on the monotonic
  * clock inside the loop; no signals. A peer that stops moving data for `stall_ns` ends
- * the role with an error instead of a hang. */
+ * the role with an error instead of a hang, and a timed receiver ends at its duration +
+ * WS_STREAM_END_STALL_NS however the sender trickles (the end-of-test stall limit). */
 #ifndef WS_WORKLOAD_STREAM_H
 #define WS_WORKLOAD_STREAM_H
 
@@ -32,6 +33,8 @@ typedef struct ws_stream_params {
 	                         * fills the send buffer; -1 for none */
 	enum ws_tcp_rx rx;      /* receiver's path */
 	uint32_t rcvlowat;      /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
+	int64_t cap_ns;         /* monotonic time at which the role ends whatever the peer does
+	                         * (the daemon's --max-duration), 0 = none; see ws_stream_capped */
 } ws_stream_params;
 
 typedef struct ws_stream_counts {
@@ -43,6 +46,11 @@ typedef struct ws_stream_counts {
 	uint64_t zc_sends, zc_copied;
 	uint32_t rcvlowat;      /* receiver: the wake threshold the kernel kept */
 } ws_stream_counts;
+
+/* The error of a role ended by its time cap (cap_ns): -WS_E_LIMIT, with a message saying how
+ * far the test got ("stopped by the time cap after 2.5 s, 1234 bytes received"), which the
+ * daemon prefixes with the limit and its option. Shared by every engine. */
+int ws_stream_capped(int64_t t0, uint64_t bytes, const char *moved, struct ws_err *err);
 
 /* Fill buf with the file's bytes from its start, repeating the file when it is shorter than
  * n: netperf's -F, so that the data on the wire is the user's (compressible or not).

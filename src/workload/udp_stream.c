@@ -39,8 +39,6 @@
 #define HAVE_MMSG 0
 #endif
 
-#define HDR_VERSION 1
-#define CHECK_SALT 0x5753u
 #define ACK_LEN (WS_UDP_HDR_LEN + 8)
 
 #define TX_BATCH 64                  /* datagrams per sendmmsg */
@@ -62,124 +60,6 @@
 #ifndef RX_NAP_NS
 #define RX_NAP_NS (250 * WS_NS_PER_US)
 #endif
-
-/* ---- header ------------------------------------------------------------------------ */
-
-/* A ones'-complement sum of the first 14 bytes, salted: catches stray and torn datagrams. */
-static uint16_t hdr_check(const uint8_t *p)
-{
-	uint32_t sum = 0;
-	for (int i = 0; i < 14; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)(sum ^ CHECK_SALT);
-}
-
-void ws_udp_hdr_encode(uint8_t *p, const ws_udp_hdr *h)
-{
-	ws_put_be64(p, h->seq);
-	p[8] = (uint8_t)(h->tag >> 24);
-	p[9] = (uint8_t)(h->tag >> 16);
-	p[10] = (uint8_t)(h->tag >> 8);
-	p[11] = (uint8_t)h->tag;
-	p[12] = h->kind;
-	p[13] = HDR_VERSION;
-	uint16_t c = hdr_check(p);
-	p[14] = (uint8_t)(c >> 8);
-	p[15] = (uint8_t)c;
-}
-
-int ws_udp_hdr_decode(const uint8_t *p, size_t len, uint32_t tag, ws_udp_hdr *h)
-{
-	if (len < WS_UDP_HDR_LEN || p[13] != HDR_VERSION || p[12] > WS_UDP_END_ACK)
-		return -1;
-	if (hdr_check(p) != (uint16_t)(p[14] << 8 | p[15]))
-		return -1;
-	uint32_t t = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
-	if (t != tag)
-		return -1;
-	h->seq = ws_get_be64(p);
-	h->tag = t;
-	h->kind = p[12];
-	return 0;
-}
-
-uint32_t ws_udp_tag(uint16_t sender_port, uint16_t receiver_port)
-{
-	uint32_t x = ((uint32_t)sender_port << 16 | receiver_port) ^ 0x57535544u; /* "WSUD" */
-	x *= 2654435761u;
-	return x ^ (x >> 15);
-}
-
-/* ---- receiver accounting ----------------------------------------------------------- */
-
-#define WIN_WORDS (WS_UDP_WINDOW / 64)
-
-static bool bit_test(const ws_udp_acct *a, uint64_t seq)
-{
-	return (a->bits[(seq / 64) % WIN_WORDS] >> (seq % 64)) & 1u;
-}
-
-static void bit_set(ws_udp_acct *a, uint64_t seq)
-{
-	a->bits[(seq / 64) % WIN_WORDS] |= 1ull << (seq % 64);
-}
-
-static void bit_clear(ws_udp_acct *a, uint64_t seq)
-{
-	a->bits[(seq / 64) % WIN_WORDS] &= ~(1ull << (seq % 64));
-}
-
-void ws_udp_acct_init(ws_udp_acct *a, uint32_t tag)
-{
-	memset(a, 0, sizeof(*a));
-	a->tag = tag;
-}
-
-static void account_data(ws_udp_acct *a, uint64_t seq, size_t len)
-{
-	if (seq >= a->head) {
-		/* Slide the window: the slots of the new numbers drop their old meaning. */
-		if (seq - a->head >= WS_UDP_WINDOW)
-			memset(a->bits, 0, sizeof(a->bits));
-		else
-			for (uint64_t s = a->head; s <= seq; s++)
-				bit_clear(a, s);
-		a->head = seq + 1;
-	} else if (a->head - seq <= WS_UDP_WINDOW && bit_test(a, seq)) {
-		a->dup++;
-		return;
-	} else {
-		a->reordered++;
-	}
-	bit_set(a, seq);
-	a->unique++;
-	a->bytes += len;
-}
-
-int ws_udp_acct_feed(ws_udp_acct *a, const void *dgram, size_t len)
-{
-	ws_udp_hdr h;
-	if (ws_udp_hdr_decode(dgram, len, a->tag, &h) < 0) {
-		a->bad++;
-		return -1;
-	}
-	if (h.kind == WS_UDP_END) {
-		if (!a->end_seen || h.seq > a->end_total)
-			a->end_total = h.seq;
-		a->end_seen = true;
-	} else if (h.kind == WS_UDP_DATA) {
-		account_data(a, h.seq, len);
-	}
-	return h.kind;
-}
-
-uint64_t ws_udp_acct_lost(const ws_udp_acct *a)
-{
-	uint64_t expected = a->end_seen ? a->end_total : a->head;
-	return expected > a->unique ? expected - a->unique : 0;
-}
 
 int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size, ws_err *err)
 {
@@ -476,8 +356,8 @@ static void tx_end(udp_tx *t)
 	}
 }
 
-static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, ws_side_result *res,
-			 ws_err *err)
+static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_ns,
+			 ws_side_result *res, ws_err *err)
 {
 	udp_tx *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -486,10 +366,16 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, ws_side_
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	bool by_bytes = spec->end == WS_END_BYTES;
-	uint64_t limit = by_bytes && t->size ? (spec->end_count + t->size - 1) / t->size : 0;
+	/* datagrams to send, rounded up without wrapping for a count near 2^64 */
+	uint64_t limit = by_bytes && t->size ? spec->end_count / t->size + (spec->end_count % t->size != 0) : 0;
 	while (rc == 0) {
-		if (by_bytes ? t->seq >= limit : now >= deadline)
+		/* END_ACK before the end: the receiver ended the test (its time cap) */
+		if ((by_bytes ? t->seq >= limit : now >= deadline) || t->end_acked)
 			break;
+		if (cap_ns && now >= cap_ns) {
+			rc = ws_stream_capped(t0, t->seq * t->size, "sent", err);
+			break;
+		}
 		uint32_t n = tx_window_room(t, now);
 		if (by_bytes && n > limit - t->seq)
 			n = (uint32_t)(limit - t->seq);
@@ -557,6 +443,35 @@ static uint64_t rx_window(uint32_t rcvbuf, uint32_t size)
 	return w < WINDOW_MIN ? WINDOW_MIN : w > WINDOW_MAX ? WINDOW_MAX : w;
 }
 
+/* The receiver's buffers: nmsg of the returned size (a GRO receive can hold 64 KiB). */
+static size_t rx_geometry(const ws_test_spec *spec, bool gro, uint32_t size, uint32_t *nmsg)
+{
+	size_t bufsize = gro ? RX_GRO_BUF : size;
+	*nmsg = 1;
+	if (!spec->no_batch && HAVE_MMSG) {
+		*nmsg = RX_BATCH_BYTES / (uint32_t)bufsize;
+		*nmsg = *nmsg < 8 ? 8 : *nmsg > RX_BATCH_MAX ? RX_BATCH_MAX : *nmsg;
+	}
+	return bufsize;
+}
+
+uint64_t ws_udp_buffer_bytes(const ws_test_spec *spec, bool sender, uint32_t sndbuf_set)
+{
+	uint32_t size = WS_UDP_MAX_MSG, nmsg;
+	if (sender) {
+		if (ws_udp_msg_size(spec, sndbuf_set, &size, NULL) < 0)
+			return 0; /* refused before anything is allocated */
+		uint64_t segs = spec->gso ? WS_UDP_MAX_MSG / size : 0;
+		if (segs > GSO_MAX_SEGS)
+			segs = GSO_MAX_SEGS;
+		return (uint64_t)size * (1 + (segs >= 2 ? segs : 0));
+	}
+	if (spec->send_size >= WS_UDP_MIN_MSG && spec->send_size <= WS_UDP_MAX_MSG)
+		size = spec->send_size;
+	size_t bufsize = rx_geometry(spec, spec->gro, size, &nmsg);
+	return (uint64_t)bufsize * nmsg;
+}
+
 static int rx_alloc(udp_rx *r, ws_err *err)
 {
 	r->bufs = alloc_pattern(r->bufsize * r->nmsg);
@@ -588,14 +503,9 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 		else
 			note(res, "UDP_GRO refused by the kernel (%s); fell back", strerror(errno));
 	}
-	r->bufsize = r->gro ? RX_GRO_BUF : size;
-	r->nmsg = 1;
-	if (!spec->no_batch && HAVE_MMSG) {
-		r->nmsg = RX_BATCH_BYTES / (uint32_t)r->bufsize;
-		r->nmsg = r->nmsg < 8 ? 8 : r->nmsg > RX_BATCH_MAX ? RX_BATCH_MAX : r->nmsg;
-	} else if (!spec->no_batch) {
+	r->bufsize = rx_geometry(spec, r->gro, size, &r->nmsg);
+	if (!spec->no_batch && !HAVE_MMSG)
 		note(res, "%s", "recvmmsg is not in this build; used recv");
-	}
 	r->window = rx_window(res->rcvbuf_set, size);
 	/* Short timeouts: the end-of-test idle check needs a finer tick than run.c's second. */
 	struct timeval tv = {0, RX_TIMEOUT_NS / 1000};
@@ -705,11 +615,13 @@ static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, in
 	return 0;
 }
 
-static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_err *err)
+static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_result *res,
+		   ws_err *err)
 {
 	unsigned lens[RX_BATCH_MAX];
 	int64_t t0 = ws_clock_ns();
-	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + STALL_NS;
+	/* the end-of-test stall limit: a sender that keeps trickling cannot hold a timed test */
+	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + WS_STREAM_END_STALL_NS;
 	bool done = false;
 	int rc = 0;
 	while (!done && rc == 0) {
@@ -745,8 +657,11 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_
 		}
 		if (spec->end != WS_END_BYTES && now >= hard_end)
 			done = true;
+		if (cap_ns && now >= cap_ns && rc == 0 && !done)
+			rc = ws_stream_capped(t0, r->acct.bytes, "received", err);
 	}
-	if (r->acct.end_seen)
+	/* END_ACK also tells a sender still sending (the cap ended the test) to stop */
+	if (r->acct.end_seen || rc == -WS_E_LIMIT)
 		for (int i = 0; i < 3; i++)
 			rx_report(r, WS_UDP_END_ACK, r->acct.unique);
 	/* One datagram (or none) spans no interval: fall back to the role's own. */
@@ -754,19 +669,21 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, ws_side_result *res, ws_
 	return rc;
 }
 
-static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, ws_err *err)
+static int udp_recv_role(const ws_test_spec *spec, int fd, int64_t cap_ns, ws_side_result *res,
+			 ws_err *err)
 {
 	udp_rx *r = calloc(1, sizeof(*r));
 	if (!r)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP receiver");
 	int rc = rx_setup(r, spec, fd, res, err);
 	if (rc == 0)
-		rc = rx_loop(r, spec, res, err);
+		rc = rx_loop(r, spec, cap_ns, res, err);
 	res->dgrams_recv = r->acct.unique;
 	res->dgrams_lost = ws_udp_acct_lost(&r->acct);
 	res->dgrams_reordered = r->acct.reordered;
 	res->dgrams_dup = r->acct.dup;
 	res->bad_dgrams = r->acct.bad;
+	res->dgrams_jumps = r->acct.jumps;
 	res->bytes_recv = r->acct.bytes;
 	free(r->bufs);
 	free(r->iov);
@@ -776,10 +693,11 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, ws_side_result *res, 
 	return rc;
 }
 
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
-		    ws_err *err)
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, ws_err *err)
 {
 	res->io_path[0] = res->io_note[0] = '\0';
 	res->send_size = res->recv_size = 0;
-	return sender ? udp_send_role(spec, fd, fill_fd, res, err) : udp_recv_role(spec, fd, res, err);
+	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, res, err)
+		      : udp_recv_role(spec, fd, cap_ns, res, err);
 }

@@ -1,4 +1,4 @@
-/* udp_stream: UDP_STREAM's sender and receiver roles, and the receiver's accounting.
+/* udp_stream: UDP_STREAM's sender and receiver roles (header: udp_hdr, accounting: udp_acct).
  *
  * UDP gives no delivery, order or end-of-stream signal, so every datagram carries a 16-byte
  * header: a 64-bit sequence number, a per-test tag, a kind (data, end marker, receiver
@@ -28,6 +28,7 @@
 #define WS_WORKLOAD_UDP_STREAM_H
 
 #include "ctl/spec.h"
+#include "workload/udp_acct.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,63 +36,8 @@
 
 struct ws_err;
 
-#define WS_UDP_HDR_LEN 16     /* bytes of header at the start of every datagram */
 #define WS_UDP_MIN_MSG WS_UDP_HDR_LEN
 #define WS_UDP_MAX_MSG 65507  /* the largest IPv4 UDP payload */
-#define WS_UDP_WINDOW 4096    /* sequence numbers the receiver's bitmap remembers */
-
-enum ws_udp_kind {
-	WS_UDP_DATA = 0,    /* seq = the datagram's number, from 0 */
-	WS_UDP_END = 1,     /* seq = datagrams sent in all */
-	WS_UDP_ACK = 2,     /* receiver → sender: seq = highest data seq seen + 1; 8 more bytes:
-			     * the window in datagrams */
-	WS_UDP_END_ACK = 3, /* receiver → sender: END seen, seq = distinct datagrams received */
-};
-
-typedef struct ws_udp_hdr {
-	uint64_t seq;
-	uint32_t tag;
-	uint8_t kind; /* enum ws_udp_kind */
-} ws_udp_hdr;
-
-/* Write h as the first WS_UDP_HDR_LEN bytes at p (big-endian, with its check). */
-void ws_udp_hdr_encode(uint8_t *p, const ws_udp_hdr *h);
-
-/* Parse the header of a datagram of len bytes. Returns 0 and fills *h, or -1 when the
- * datagram is shorter than a header, its check or version does not match, its kind is
- * unknown, or its tag differs from tag. */
-int ws_udp_hdr_decode(const uint8_t *p, size_t len, uint32_t tag, ws_udp_hdr *h);
-
-/* The per-test tag both ends derive from the connected socket pair's ports, so datagrams
- * from an earlier test on the same ports are told apart. */
-uint32_t ws_udp_tag(uint16_t sender_port, uint16_t receiver_port);
-
-/* The receiver's accounting. Counters:
- *   unique     distinct data datagrams received (late arrivals included, duplicates not)
- *   reordered  data datagrams that arrived after a higher sequence number
- *   dup        data datagrams whose sequence number was already received
- *   bad        datagrams that were malformed, truncated or carried another tag
- * Sequence numbers more than WS_UDP_WINDOW below the highest seen cannot be told apart
- * from duplicates; they count as reordered (late) arrivals. */
-typedef struct ws_udp_acct {
-	uint32_t tag;
-	uint64_t head;       /* highest data sequence number seen + 1 */
-	uint64_t unique, bytes, reordered, dup, bad;
-	bool end_seen;
-	uint64_t end_total;  /* datagrams the sender said it sent (END) */
-	uint64_t bits[WS_UDP_WINDOW / 64]; /* seen flags of [head - WS_UDP_WINDOW, head) */
-} ws_udp_acct;
-
-void ws_udp_acct_init(ws_udp_acct *a, uint32_t tag);
-
-/* Account one received datagram of len bytes (a whole datagram, or one GRO segment).
- * Returns its kind (enum ws_udp_kind) or -1 when it was counted as bad. bytes counts the
- * lengths of distinct data datagrams. */
-int ws_udp_acct_feed(ws_udp_acct *a, const void *dgram, size_t len);
-
-/* Datagrams sent but never received: the END marker's total (or, without one, the highest
- * sequence number seen + 1) minus the distinct datagrams received, never below 0. */
-uint64_t ws_udp_acct_lost(const ws_udp_acct *a);
 
 /* The message size the sender uses: spec->send_size, or when 0 netperf's default, the
  * send buffer size sndbuf_set capped at WS_UDP_MAX_MSG. Returns 0, or -WS_E_INVAL with a
@@ -99,14 +45,22 @@ uint64_t ws_udp_acct_lost(const ws_udp_acct *a);
 int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size,
 		    struct ws_err *err);
 
+/* The user-space buffer bytes one flow's role allocates (the sender's message, and its
+ * UDP_SEGMENT batch with --gso; the receiver's batch of receive buffers), for the daemon's
+ * memory budget. sndbuf_set is as for ws_udp_msg_size. */
+uint64_t ws_udp_buffer_bytes(const ws_test_spec *spec, bool sender, uint32_t sndbuf_set);
+
 /* Run the UDP_STREAM sender (sender) or receiver on a connected datagram socket fd. The
  * caller has filled the setup sizes of *res (sndbuf_set is the sender's default message
  * size); this fills send_size/recv_size, bytes, calls, the datagram counters, elapsed_ns,
  * io_path and io_note (why a requested path fell back). ENOBUFS and ECONNREFUSED on send
  * are counted in send_errors and the sender keeps going. fill_fd (-1 for none) is the -F
  * file whose bytes fill the sender's payloads after the header. Returns 0 or a negative
- * code with *err filled; the counters are valid either way. */
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, ws_side_result *res,
-		    struct ws_err *err);
+ * code with *err filled; the counters are valid either way. cap_ns (0 = none) is the
+ * monotonic time at which the role ends with ws_stream_capped's error whatever the peer
+ * does; a receiver so ended sends END_ACK, and a sender stops on an END_ACK. A timed
+ * receiver ends at its duration + WS_STREAM_END_STALL_NS at the latest. */
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, struct ws_err *err);
 
 #endif

@@ -466,6 +466,7 @@ static void test_udp_detail(void)
 	r.remote.dgrams_reordered = 3;
 	r.remote.dgrams_dup = 2;
 	r.remote.bad_dgrams = 1;
+	r.remote.dgrams_jumps = 5;
 	r.local.send_errors = 4;
 	ws_classic_opts o = opts(false, false);
 	o.verbosity = 2;
@@ -476,7 +477,7 @@ static void test_udp_detail(void)
 		      "I/O path: local sendmmsg, remote recvmmsg+UDP_GRO\n"
 		      "I/O note (local): UDP_SEGMENT refused by the kernel (Invalid argument); fell back\n"
 		      "UDP datagrams: sent 946353, received 858590, lost 87763, reordered 3, duplicated 2, "
-		      "bad 1, send errors 4\n");
+		      "bad 1, send errors 4, jumps 5\n");
 }
 
 static void test_tcp_detail(void)
@@ -591,6 +592,11 @@ static void test_warnings(void)
 			"warpspeed: warning: UDP_STREAM lost 10 of 10 datagrams (100.000%); "
 			"reordered 5, duplicated 1\n");
 	u.remote.dgrams_lost = 0;
+	u.remote.dgrams_jumps = 2;
+	expect_warnings("udp jumps", &u, 1,
+			"warpspeed: warning: the receiver ignored 2 datagrams whose sequence numbers "
+			"were implausibly far ahead (jumps)\n");
+	u.remote.dgrams_jumps = 0;
 	expect_warnings("udp nothing", &u, 0, "");
 	CHECK_INT("null", ws_classic_warnings(NULL, stdout), -EINVAL);
 }

@@ -228,7 +228,7 @@ struct role_arg {
 static void *role_thread(void *p)
 {
 	struct role_arg *a = p;
-	a->rc = ws_udp_run_role(a->spec, a->sender, a->fd, -1, &a->res, &a->err);
+	a->rc = ws_udp_run_role(a->spec, a->sender, a->fd, -1, 0, &a->res, &a->err);
 	return NULL;
 }
 
@@ -291,7 +291,7 @@ struct fill_arg {
 static void *fill_sender(void *p)
 {
 	struct fill_arg *a = p;
-	a->rc = ws_udp_run_role(a->spec, true, a->fd, a->fill_fd, &a->res, &a->err);
+	a->rc = ws_udp_run_role(a->spec, true, a->fd, a->fill_fd, 0, &a->res, &a->err);
 	return NULL;
 }
 

@@ -220,6 +220,24 @@ static void test_format_size(void)
 	CHECK_U64(t, back, 3ULL << 30);
 }
 
+static void test_format_iec(void)
+{
+	const char *t = "format_iec";
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} cases[] = {
+		{0, "0 B"},           {1023, "1023 B"},      {1024, "1 KiB"},       {1536, "1.5 KiB"},
+		{512u << 20, "512 MiB"}, {1ull << 30, "1 GiB"}, {4ull << 30, "4 GiB"},
+		{(5ull << 30) / 2, "2.5 GiB"}, {UINT64_MAX, "17179869184.0 GiB"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[32] = "junk";
+		ws_units_format_iec(cases[i].v, buf, sizeof(buf));
+		CHECK_STR(t, buf, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	RUN(test_sizes);
@@ -228,5 +246,6 @@ int main(void)
 	RUN(test_parse_double);
 	RUN(test_split_pair);
 	RUN(test_format_size);
+	RUN(test_format_iec);
 	TEST_MAIN_END();
 }

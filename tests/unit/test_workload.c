@@ -1,6 +1,8 @@
 /* test_workload: the engine-independent choices of workload/run, with exact values. */
 #include "harness.h"
 
+#include "net/sock.h"
+#include "util/clock.h"
 #include "util/err.h"
 #include "workload/run.h"
 #include "workload/stream.h"
@@ -116,8 +118,117 @@ static void test_send_fills_from_file(void)
 	close(ffd);
 }
 
+/* The daemon's buffer cost of a request, before anything is allocated, with exact values. */
+static void test_cost(void)
+{
+	ws_test_spec s;
+	ws_test_spec_init(&s);
+	ws_side_result setup;
+	memset(&setup, 0, sizeof(setup));
+	setup.sndbuf_set = 16384;
+	setup.rcvbuf_set = 131072;
+	ws_workload_cost c;
+	char text[256];
+	/* the request: 4 streams on 4 daemon threads, -M 1G */
+	s.streams = 4;
+	s.local_threads = 1;
+	s.remote_threads = 4;
+	s.recv_size = 1u << 30;
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("4x1G bytes", c.bytes, 4ull << 30);
+	CHECK_INT("4x1G buffers", c.buffers, 4);
+	ws_workload_cost_describe(&s, &c, text, sizeof(text));
+	CHECK_STR("4x1G text", text,
+		  "TCP_STREAM with 4 flows on 4 threads needs 4 GiB of buffers (4 receive buffers of 1 GiB)");
+	/* a worker's flows share its buffer: 8 flows on 2 threads are 2 buffers */
+	s.streams = 8;
+	s.remote_threads = 2;
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("8 on 2", c.bytes, 2ull << 30);
+	/* the client's side of the same request sends: one 16 KiB buffer on its one thread */
+	ws_workload_cost_of(&s, true, &setup, &c);
+	CHECK_U64("client", c.bytes, 16384);
+	CHECK("client sends", !c.receive);
+	/* one stream, no -M: the receive buffer's size, as netperf; --skip-rx-copy: 4 MiB */
+	ws_test_spec_init(&s);
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("default", c.bytes, 131072);
+	s.skip_rx_copy = true;
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("skip rx copy", c.bytes, 4u << 20);
+	/* TCP_MAERTS: the daemon sends -m bytes per call */
+	ws_test_spec_init(&s);
+	s.type = WS_TEST_TCP_MAERTS;
+	s.send_size = 1u << 20;
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("maerts", c.bytes, 1u << 20);
+	ws_workload_cost_describe(&s, &c, text, sizeof(text));
+	CHECK_STR("maerts text", text,
+		  "TCP_MAERTS with 1 flow on 1 thread needs 1 MiB of buffers (1 send buffer of 1 MiB)");
+	/* UDP: a thread and a batch of receive buffers per flow (32 of 65507 bytes) */
+	ws_test_spec_init(&s);
+	s.type = WS_TEST_UDP_STREAM;
+	s.streams = s.local_threads = s.remote_threads = 3;
+	ws_workload_cost_of(&s, false, &setup, &c);
+	CHECK_U64("udp each", c.each, 32u * 65507u);
+	CHECK_U64("udp", c.bytes, 3u * 32u * 65507u);
+}
+
+struct writer_arg {
+	int fd;
+	int64_t gap_ns, until_ns;
+};
+
+/* Writes 1 byte every gap_ns until until_ns: a trickling sender. */
+static void *trickler(void *arg)
+{
+	struct writer_arg *w = arg;
+	while (ws_clock_ns() < w->until_ns) {
+		if (send(w->fd, "x", 1, MSG_NOSIGNAL) < 0)
+			break;
+		ws_clock_sleep_ns(w->gap_ns);
+	}
+	return NULL;
+}
+
+/* A receiver ends at its cap, and a timed one at its duration + the end-of-test stall
+ * limit, however its sender trickles (the old receiver waited as long as bytes came). */
+static void test_receiver_limits(void)
+{
+	for (int capped = 1; capped >= 0; capped--) {
+		int sv[2];
+		CHECK_INT("socketpair", socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		ws_sock_set_timeouts(sv[0], 100 * WS_NS_PER_MS, NULL);
+		int64_t t0 = ws_clock_ns();
+		struct writer_arg w = {sv[1], 100 * WS_NS_PER_MS, t0 + 6 * WS_NS_PER_SEC};
+		pthread_t t;
+		pthread_create(&t, NULL, trickler, &w);
+		ws_stream_params p = {.fd = sv[0], .recv_size = 4096, .end = WS_END_TIME,
+				      .duration_ns = 200 * WS_NS_PER_MS, .stall_ns = 10 * WS_NS_PER_SEC,
+				      .rx = WS_RX_RECV, .cap_ns = capped ? t0 + 300 * WS_NS_PER_MS : 0};
+		ws_stream_counts c;
+		ws_err err;
+		int rc = ws_stream_recv(&p, &c, &err);
+		int64_t took = ws_clock_ns() - t0;
+		close(sv[0]); /* the trickler's next send fails */
+		pthread_join(t, NULL);
+		close(sv[1]);
+		if (capped) {
+			CHECK_INT("capped rc", rc, -WS_E_LIMIT);
+			CHECK("capped message", strstr(err.msg, "stopped by the time cap after") != NULL);
+			CHECK("capped in time", took < 600 * WS_NS_PER_MS);
+		} else {
+			CHECK_INT("overrun rc", rc, -WS_E_TIMEDOUT);
+			CHECK("overrun message", strstr(err.msg, "after the test's end (the end-of-test stall limit)") != NULL);
+			CHECK("overrun in time", took >= 3200 * WS_NS_PER_MS && took < 4500 * WS_NS_PER_MS);
+		}
+	}
+}
+
 int main(void)
 {
+	RUN(test_cost);
+	RUN(test_receiver_limits);
 	RUN(test_rcvlowat);
 	RUN(test_fill_from_file);
 	RUN(test_send_fills_from_file);
