@@ -6,7 +6,7 @@
  * writer emits a minimal valid SigMF 1.0 metadata object. */
 #include "iq/iqfile.h"
 
-#include "iq/host.h"
+#include "iq/iqconv.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -228,7 +228,7 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 		uint8_t *o = buf;
 		for (uint32_t i = 0; i < k; i += 256) {
 			uint32_t m = k - i < 256 ? k - i : 256;
-			ws_iq_host_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
+			ws_iqconv_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
 			for (uint32_t j = 0; j < 2 * m; j++) {
 				int16_t v16 = (int16_t)(uint16_t)(wire[2 * j] << 8 | wire[2 * j + 1]);
 				if (cf32) {

@@ -12,6 +12,7 @@
  * placed from a reply that does not match a request of the current call. */
 #include "iq/iqread.h"
 
+#include "iq/iqconv.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -285,7 +286,7 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 		n->st.read_dup_packets++;
 	} else {
 		have_set(o, q->b, p);
-		ws_iq_host_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
+		ws_iqconv_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
 			      m->args + WS_WIRE_SAMPLE_HDR_LEN, s.count);
 		o->got++;
 		n->st.read_packets++;

@@ -1,12 +1,12 @@
 /* iqread: the Read IQ engine behind ws_iq_read (see iqread.c for how it works).
  *
- * host.c owns the handle and its lock and checks the arguments; this module only moves the
+ * host.c owns the entry points and the lock and checks the arguments; this module only moves the
  * samples, so the public entry point, its locking and its error conversion stay in one
  * place for every call of the API. */
 #ifndef WS_IQ_IQREAD_H
 #define WS_IQ_IQREAD_H
 
-#include "iq/host.h"
+#include "iq/hostio.h"
 
 /* Reads samples [start, start + count) of every RX buffer in mask into dst[0], dst[1], ...
  * (one per set bit, lowest first) in format fmt. The caller holds n->lock and has checked

@@ -12,6 +12,7 @@
  * cannot complete fails and says why. */
 #include "iq/iqwrite.h"
 
+#include "iq/iqconv.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned
 		data = (const uint8_t *)o->src + idx * 4;
 	} else {
 		uint8_t *st = n->stage + (size_t)k * 4 * o->spp;
-		ws_iq_host_to_wire(st, o->fmt, o->src, idx, cnt);
+		ws_iqconv_to_wire(st, o->fmt, o->src, idx, cnt);
 		data = st;
 	}
 	n->iov[k][0] = (struct iovec){.iov_base = n->hdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
@@ -431,7 +432,7 @@ static int write_acked(ws_iq_node *n, wr_op *o, const uint8_t *done, ws_err *err
 	for (uint32_t p = 0; r == 0 && p < np; p++) {
 		uint8_t last[4];
 		uint32_t cnt = wr_samples(o, p);
-		ws_iq_host_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
+		ws_iqconv_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
 		ws_wire_csum cs;
 		ws_wire_csum_reset(&cs);
 		ws_wire_csum_packet(&cs, o->start + p * o->spp, ws_get_be32(last));

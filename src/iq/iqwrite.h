@@ -1,11 +1,11 @@
 /* iqwrite: the Write IQ engine behind ws_iq_write and ws_iq_write_multi (see iqwrite.c).
  *
- * host.c owns the handle and its lock and checks the arguments; this module only moves the
+ * host.c owns the entry points and the lock and checks the arguments; this module only moves the
  * samples and keeps the AUTO write-mode state of the handle (acked_left, sticky). */
 #ifndef WS_IQ_IQWRITE_H
 #define WS_IQ_IQWRITE_H
 
-#include "iq/host.h"
+#include "iq/hostio.h"
 
 /* AUTO: clean acknowledged writes before FAST again, after a first fallback (a handle's
  * sticky starts here; each fallback in a row doubles it, a clean fast write halves it). */
