@@ -195,15 +195,19 @@ static int payload_send(ws_iq_node *n, uint32_t payload, uint16_t seq, ws_err *e
 }
 
 /* Collects payload test answers until deadline: best[c] = the node's answer to candidate
- * c (any round: every round reuses the candidate's seq). */
+ * c (any round: every round reuses the candidate's seq). Returns 1 once the first
+ * (largest) candidate is answered, 2 when only smaller ones were answered this round (the
+ * node serves in order and the largest is sent first, so after a short grace for a
+ * reordered path it was lost or too large), 0 when nothing came, or an error. */
 static int payload_collect(ws_iq_node *n, const uint16_t *seq, uint32_t *best, int nc,
 			   int64_t deadline, ws_err *err)
 {
+	int smaller = 0;
 	for (;;) {
 		int64_t left = deadline - ws_clock_ns();
 		int r = ws_iq_host_recv_batch(n, left > 0 ? left : 0, err);
 		if (r <= 0)
-			return r;
+			return r < 0 ? r : smaller ? 2 : 0;
 		for (int i = 0; i < r; i++) {
 			ws_wire_msg m;
 			uint32_t w;
@@ -219,19 +223,26 @@ static int payload_collect(ws_iq_node *n, const uint16_t *seq, uint32_t *best, i
 			}
 			best[c] = w;
 			if (c == 0)
-				return 0;
+				return 1;
+			if (!smaller) {
+				int64_t grace = ws_clock_ns() + WS_IQ_PAYLOAD_GRACE_MS * WS_NS_PER_MS;
+				deadline = grace < deadline ? grace : deadline;
+			}
+			smaller = 1;
 		}
 	}
 }
 
 /* Jumbo first as WARPLab does, but every candidate in each round so that one lost datagram
- * does not shrink the packets for good: the largest candidate answered within the
- * handle's schedule wins; the node's answer says how much arrived. */
+ * does not shrink the packets for good: the largest candidate wins if it is answered
+ * within the handle's schedule before smaller ones were answered without it in
+ * WS_IQ_PAYLOAD_MISSES rounds (a 1500-byte path then costs a few round trips, not the
+ * budget); the node's answer says how much arrived. */
 int ws_iq_cmd_payload_test(ws_iq_node *n, ws_err *err)
 {
 	uint32_t cand[3] = {n->cfg.max_payload, 1468, 548}, best[3] = {0};
 	uint16_t seq[3];
-	int nc = 1, round;
+	int nc = 1, round, misses = 0;
 	ws_iq_backoff b;
 	ws_iq_backoff_of(n, &b);
 	for (int c = 1; c < 3; c++)
@@ -240,9 +251,9 @@ int ws_iq_cmd_payload_test(ws_iq_node *n, ws_err *err)
 	for (int c = 0; c < nc; c++)
 		seq[c] = ws_iq_host_next_seq(n);
 	n->st.commands++;
-	for (round = 0; round < b.n && !best[0]; round++) {
+	for (round = 0; round < b.n && !best[0] && misses < WS_IQ_PAYLOAD_MISSES; round++) {
 		for (int c = 0; c < nc; c++) {
-			int r = best[c] ? 0 : payload_send(n, cand[c], seq[c], err);
+			int r = payload_send(n, cand[c], seq[c], err);
 			if (r < 0)
 				return r;
 		}
@@ -250,6 +261,7 @@ int ws_iq_cmd_payload_test(ws_iq_node *n, ws_err *err)
 					ws_clock_ns() + (int64_t)b.wait_ms[round] * WS_NS_PER_MS, err);
 		if (r < 0)
 			return r;
+		misses += r == 2;
 		if (round)
 			n->st.command_retries++;
 	}

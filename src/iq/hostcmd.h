@@ -20,6 +20,8 @@
 #define WS_IQ_BACKOFF_MAX 64       /* attempts one schedule holds */
 #define WS_IQ_BACKOFF_GROWTH 2     /* waits double up to this many times timeout_ms */
 #define WS_IQ_BUDGET_DEFAULT_MS 2000
+#define WS_IQ_PAYLOAD_MISSES 8     /* payload test rounds with only smaller answers */
+#define WS_IQ_PAYLOAD_GRACE_MS 2   /* wait for a reordered larger answer after a smaller */
 
 /* The waits of one command's attempts: wait_ms[0] = timeout_ms, each next one doubled up
  * to WS_IQ_BACKOFF_GROWTH * timeout_ms, the last one cut to what is left of budget_ms; at
