@@ -66,6 +66,22 @@ int64_t ws_iq_host_not_ready_wait_ns(const uint32_t *w, size_t nw)
 	return (int64_t)(rem * WS_NS_PER_US / 160) + 100 * WS_NS_PER_US;
 }
 
+int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size_t nw)
+{
+	uint32_t big = n->info.max_tx_samples > n->info.max_rx_samples ? n->info.max_tx_samples
+								       : n->info.max_rx_samples;
+	uint32_t whole[6] = {0, 0, big, 0, 0, 0};
+	int64_t wait = ws_iq_host_not_ready_wait_ns(w, nw);
+	int64_t cap = ws_iq_host_not_ready_wait_ns(whole, 6);
+	return wait < cap ? wait : cap;
+}
+
+void ws_iq_host_not_ready_pause(ws_iq_node *n, const uint32_t *w, size_t nw)
+{
+	if (!n->offline)
+		ws_clock_sleep_ns(ws_iq_host_not_ready_cap_ns(n, w, nw));
+}
+
 static void set_buf(int fd, int force, int opt, int bytes)
 {
 	if (bytes > 0 && setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof bytes) < 0)
@@ -102,6 +118,8 @@ static int sock_error(ws_iq_node *n, int e, ws_err *err)
 
 int ws_iq_host_send_one(ws_iq_node *n, const uint8_t *b, size_t len, ws_err *err)
 {
+	if (n->offline)
+		return 0;
 	for (int i = 0; i < 1000; i++) {
 		if (send(n->fd, b, len, 0) >= 0)
 			return 0;
@@ -117,7 +135,7 @@ int ws_iq_host_send_one(ws_iq_node *n, const uint8_t *b, size_t len, ws_err *err
 
 int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err)
 {
-	unsigned done = 0;
+	unsigned done = n->offline ? k : 0;
 	int stuck = 0;
 	while (done < k) {
 		int r = sendmmsg(n->fd, n->mm + done, k - done, 0);
@@ -148,7 +166,7 @@ int ws_iq_host_recv_batch(ws_iq_node *n, int64_t wait_ns, ws_err *err)
 		n->mm[i].msg_hdr = (struct msghdr){.msg_iov = n->iov[i], .msg_iovlen = 1};
 		n->mm[i].msg_len = 0;
 	}
-	for (;;) {
+	while (!n->offline) {
 		int r = recvmmsg(n->fd, n->mm, WS_IQ_HOST_BATCH, MSG_DONTWAIT, NULL);
 		if (r > 0)
 			return r;
@@ -170,6 +188,7 @@ int ws_iq_host_recv_batch(ws_iq_node *n, int64_t wait_ns, ws_err *err)
 		if (p.revents & (POLLERR | POLLIN))
 			wait_ns = 1;
 	}
+	return 0;
 }
 
 /* What an earlier call leaves behind is late packets of a finished read. */

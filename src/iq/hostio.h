@@ -38,6 +38,8 @@ struct ws_iq_node {
 	int acked_left;            /* AUTO: writes still to do acknowledged */
 	int sticky;                /* AUTO: acknowledged writes after the next fallback */
 	int trig_query;            /* WS_IQ_TRIGQ_*: learned on the first trigger */
+	int offline;               /* no socket: sends succeed without sending, receives
+				      and pauses return at once (the fuzzers' handle) */
 	uint32_t op;               /* call counter, owner tag of seq_op */
 	size_t slot;               /* receive slot bytes */
 	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */
@@ -102,6 +104,14 @@ int ws_iq_host_reply(ws_iq_node *n, unsigned i, ws_wire_msg *m);
 /* Sends a ROBUST PING with a fresh seq (stored in *seq) and does not wait: its answer comes
  * back behind everything the node was asked before it. */
 int ws_iq_host_send_ping(ws_iq_node *n, uint16_t *seq, ws_err *err);
+
+/* The pause after a NOT_READY answer with status words w[0..nw): WARPLab's wait, but never
+ * longer than the node's larger buffer takes to play out (the words come from the
+ * network); slept unless offline. */
+void ws_iq_host_not_ready_pause(ws_iq_node *n, const uint32_t *w, size_t nw);
+
+/* ws_iq_host_not_ready_wait_ns within what the node's buffers (n->info) can need. */
+int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size_t nw);
 
 /* WARPLab's wait after NOT_READY, in ns: (remaining bytes / 160) us + 100 us, remaining
  * bytes = 4 * the larger of (TX length - TX pointer) and (RX length - RX pointer) from the
