@@ -497,7 +497,8 @@ static void print_stats(ws_iq_node *n)
 		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
 		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
 		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
-		"wrong_node=%llu malformed=%llu stale=%llu\n",
+		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
+		"triggers_unconfirmed=%llu\n",
 		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
 		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
 		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
@@ -506,7 +507,9 @@ static void print_stats(ws_iq_node *n)
 		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
 		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
 		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
-		(unsigned long long)s.malformed, (unsigned long long)s.stale);
+		(unsigned long long)s.malformed, (unsigned long long)s.stale,
+		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
+		(unsigned long long)s.triggers_unconfirmed);
 }
 
 typedef struct builtin {

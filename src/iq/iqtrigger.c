@@ -37,15 +37,13 @@ static int send_trigger(ws_iq_node *n, const uint8_t *buf, size_t len, ws_err *e
 	return 0;
 }
 
-/* The counter on schedule b: 1 with *count, 0 when the node has no counter (or did not
- * answer: then a timeout, told apart by *answered), or an error other than a timeout. */
-static int read_counter(ws_iq_node *n, const ws_iq_backoff *b, uint64_t *count, int *answered,
-			ws_err *err)
+/* The counter on schedule b: 1 with *count, 0 when the node answered something else or
+ * did not answer, or an error other than a timeout. */
+static int read_counter(ws_iq_node *n, const ws_iq_backoff *b, uint64_t *count, ws_err *err)
 {
 	ws_iq_reply rep;
 	ws_err e = {0};
 	int r = ws_iq_cmd_sched(n, WS_IQ_CMD_TRIGGER_COUNTER, NULL, 0, b, &rep, &e);
-	*answered = r == 0;
 	if (r == -WS_E_TIMEDOUT)
 		return 0;
 	if (r < 0) {
@@ -71,7 +69,7 @@ static int poll_counter(ws_iq_node *n, uint64_t before, int64_t deadline, uint64
 		ws_iq_backoff_plan(n->cfg.timeout_ms < left_ms ? n->cfg.timeout_ms : left_ms,
 				   n->cfg.cmd_tries, left_ms, &b);
 		uint64_t c = before;
-		int answered, r = read_counter(n, &b, &c, &answered, err);
+		int r = read_counter(n, &b, &c, err);
 		if (r < 0)
 			return r;
 		if (r > 0)
@@ -123,11 +121,11 @@ int ws_iqtrigger_run(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res, ws_
 	int64_t t0 = ws_clock_ns();
 	memset(res, 0, sizeof *res);
 	int len = ws_iqtrigger_packet(buf, sizeof buf, n->cfg.host_id, ws_iq_host_next_seq(n), ids);
-	int r = ws_iq_host_drain_stale(n, err), answered = 0;
+	int r = ws_iq_host_drain_stale(n, err);
 	if (r >= 0 && n->trig_query != WS_IQ_TRIGQ_NO) {
 		ws_iq_backoff b;
 		ws_iq_backoff_of(n, &b);
-		r = read_counter(n, &b, &res->before, &answered, err);
+		r = read_counter(n, &b, &res->before, err);
 		if (r >= 0)
 			n->trig_query = r > 0 ? WS_IQ_TRIGQ_YES : WS_IQ_TRIGQ_NO;
 	}
