@@ -61,7 +61,10 @@ static const char usage[] =
 	"    --idle-ms MS (10) --window SIZE\n"
 	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
 	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
-	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n";
+	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
+	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
+	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
+	"    one and for --broadcast\n";
 
 static int bad(const char *what, const char *val, const char *accepted)
 {
