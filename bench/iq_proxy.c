@@ -7,12 +7,19 @@
  * one has passed (reordering; a held datagram is released after 2 ms at most), and can
  * inject forged node answers (a corrupted copy with another seq, or from another node ID)
  * that a correct host must count and ignore. --mute-after N stops relaying node answers
- * after N of them, a node that stops answering mid-transfer. All static, so the unit test
- * can include this file with IQ_PROXY_NO_MAIN and run the proxy in a thread.
+ * after N of them, a node that stops answering mid-transfer. --drop-triggers N drops the
+ * first N trigger datagrams from the host (a lost trigger, deterministically), and
+ * --trigger-counter count answers warpspeed's trigger counter query (0x50575301, iq.h)
+ * itself with the count of triggers it passed to the node, a test double of `warpspeed
+ * node`'s counter (the query and its answer go through the same impairments);
+ * --trigger-counter empty answers it with an empty acknowledgement, as a node without the
+ * query does. All static, so the
+ * unit test can include this file with IQ_PROXY_NO_MAIN and run the proxy in a thread.
  *
  * usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] [--dup PCT]
  *                 [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N]
- *                 [--dir both|up|down] [--mute-after N]
+ *                 [--dir both|up|down] [--mute-after N] [--drop-triggers N]
+ *                 [--trigger-counter count|empty]
  * Prints "iq_proxy: listening on 127.0.0.1:PORT" on stderr, counters on SIGTERM/SIGINT. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,6 +45,8 @@ typedef struct px_cfg {
 	int up, down;                 /* which directions are impaired */
 	uint64_t seed;
 	uint64_t mute_after;          /* 0 = never */
+	uint64_t drop_triggers;       /* the first N triggers from the host are dropped */
+	int trigger_counter;          /* the counter query: 0 relay, 1 our count, 2 empty ack */
 } px_cfg;
 
 typedef struct px_dir {
@@ -56,7 +65,34 @@ typedef struct px {
 	volatile int stop;
 	uint8_t buf[PX_SLOT];
 	px_dir d[2];                  /* 0 host->node, 1 node->host */
+	uint64_t triggers_dropped, triggers_passed, counter_queries;
 } px;
+
+#define PX_CMD_TRIGGER_COUNTER 0x50575301u
+
+static uint32_t px_be32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static void px_put_be32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)(v >> 16);
+	b[2] = (uint8_t)(v >> 8);
+	b[3] = (uint8_t)v;
+}
+
+/* A trigger: transport pkt_type 0 (pad 2 + 5 bytes in). */
+static int px_is_trigger(const uint8_t *b, size_t len)
+{
+	return len >= 18 && b[7] == 0;
+}
+
+static int px_is_counter_query(const uint8_t *b, size_t len)
+{
+	return len >= 22 && b[7] == 1 && px_be32(b + 14) == PX_CMD_TRIGGER_COUNTER;
+}
 
 static int64_t px_now(void)
 {
@@ -117,6 +153,8 @@ static void px_close(px *p)
 
 static void px_emit(px *p, int dir, const uint8_t *b, size_t len)
 {
+	if (dir == 0 && px_is_trigger(b, len))
+		p->triggers_passed++;
 	if (dir == 0)
 		send(p->nfd, b, len, 0);
 	else if (p->have_host)
@@ -152,17 +190,53 @@ static void px_release(px *p, int dir)
 	}
 }
 
+static void px_relay(px *p, int dir, const uint8_t *b, size_t len);
+
+/* The answer of `warpspeed node` to the trigger counter query: [WSPD, count high, low]. */
+static void px_answer_counter(px *p, const uint8_t *q)
+{
+	uint8_t a[34] = {0};
+	memcpy(a + 2, q + 4, 2);  /* dest = the query's src */
+	memcpy(a + 4, q + 2, 2);  /* src = the node ID the query named */
+	a[7] = 2;                 /* node -> host */
+	a[9] = 32;                /* length: payload + 2 */
+	memcpy(a + 10, q + 10, 2); /* seq */
+	memcpy(a + 14, q + 14, 4); /* cmd */
+	a[19] = 12;
+	a[21] = 3;
+	px_put_be32(a + 22, 0x57535044u);
+	px_put_be32(a + 26, (uint32_t)(p->triggers_passed >> 32));
+	px_put_be32(a + 30, (uint32_t)p->triggers_passed);
+	p->counter_queries++;
+	if (p->cfg.trigger_counter == 2) { /* an empty acknowledgement */
+		a[9] = 20;
+		a[19] = a[21] = 0;
+		px_relay(p, 1, a, 22);
+		return;
+	}
+	px_relay(p, 1, a, sizeof a);
+}
+
 static void px_relay(px *p, int dir, const uint8_t *b, size_t len)
 {
 	px_dir *d = &p->d[dir];
 	int impair = dir == 0 ? p->cfg.up : p->cfg.down;
 	d->in++;
+	if (dir == 0 && px_is_trigger(b, len) && p->triggers_dropped < p->cfg.drop_triggers) {
+		p->triggers_dropped++;
+		d->dropped++;
+		return;
+	}
 	if (dir == 1 && p->cfg.mute_after && d->in > p->cfg.mute_after) {
 		d->dropped++;
 		return;
 	}
 	if (impair && px_rand(d) < p->cfg.loss) {
 		d->dropped++;
+		return;
+	}
+	if (dir == 0 && p->cfg.trigger_counter && px_is_counter_query(b, len)) {
+		px_answer_counter(p, b);
 		return;
 	}
 	if (dir == 1 && impair && px_rand(d) < p->cfg.bad_seq)
@@ -265,6 +339,12 @@ int main(int argc, char **argv)
 			c.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(o, "--mute-after"))
 			c.mute_after = strtoull(v, NULL, 0);
+		else if (!strcmp(o, "--drop-triggers"))
+			c.drop_triggers = strtoull(v, NULL, 0);
+		else if (!strcmp(o, "--trigger-counter") && !strcmp(v, "count"))
+			c.trigger_counter = 1;
+		else if (!strcmp(o, "--trigger-counter") && !strcmp(v, "empty"))
+			c.trigger_counter = 2;
 		else if (!strcmp(o, "--dir")) {
 			c.up = strcmp(v, "down") != 0;
 			c.down = strcmp(v, "up") != 0;
@@ -289,12 +369,16 @@ int main(int argc, char **argv)
 			(unsigned long long)g_px.d[d].in, (unsigned long long)g_px.d[d].out,
 			(unsigned long long)g_px.d[d].dropped, (unsigned long long)g_px.d[d].duped,
 			(unsigned long long)g_px.d[d].reordered, (unsigned long long)g_px.d[d].forged);
+	fprintf(stderr, "iq_proxy: triggers passed %llu dropped %llu, counter queries answered "
+		"%llu\n", (unsigned long long)g_px.triggers_passed,
+		(unsigned long long)g_px.triggers_dropped, (unsigned long long)g_px.counter_queries);
 	px_close(&g_px);
 	return 0;
 usage:
 	fprintf(stderr, "usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] "
 			"[--dup PCT] [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N] "
-			"[--dir both|up|down] [--mute-after N]\n");
+			"[--dir both|up|down] [--mute-after N] [--drop-triggers N] "
+			"[--trigger-counter count|empty]\n");
 	return 2;
 }
 #endif

@@ -5,8 +5,10 @@
  * samples to its TX buffers, enables buffers and sends triggers, exactly on the wire of
  * WARPLab 7.7.1 but faster than WARPLab's own MEX transport: batched send and receive, a
  * bitmap of received packets with re-requests of only the missing runs, Read IQ requests
- * pipelined within the socket receive buffer, time-based timeouts with bounded retries, and
- * Write IQ verified by the WARPLab checksum with a pipelined acknowledged fallback. A call
+ * pipelined within the socket receive buffer, time-based timeouts with bounded retries,
+ * Write IQ verified by the WARPLab checksum with a pipelined acknowledged fallback, commands
+ * retried with backoff to a time budget, and triggers confirmed by the node's counter where
+ * it has one. A call
  * either delivers every sample bit-exact or fails with an error; it never returns data it
  * could not verify.
  *
@@ -84,8 +86,12 @@ typedef struct ws_iq_config {
 	int trigger_port;        /* where ws_iq_trigger sends: 0 (default) = the unicast port */
 	uint32_t max_payload;    /* payload size test starts here, default 8964 (jumbo); falls
 				    back to 1468 and 548 when the node does not answer */
-	uint32_t timeout_ms;     /* one command attempt, default 100 */
-	int cmd_tries;           /* attempts per command (same seq), default 3 */
+	uint32_t timeout_ms;     /* a command's first attempt waits this long, default 100;
+				    each further attempt waits twice as long, up to 2 x
+				    timeout_ms (100, 200, 200, ... ms) */
+	int cmd_tries;           /* most attempts per command (same seq, so a late answer to
+				    any attempt counts), default 20; budget_ms usually ends
+				    them first */
 	uint32_t idle_ms;        /* Read/Write IQ: no progress for this long is a timeout,
 				    default 10 */
 	int retries;             /* per transfer: idle timeouts in a row, NOT_READY answers,
@@ -100,6 +106,9 @@ typedef struct ws_iq_config {
 	uint32_t pace_ns;        /* Write IQ: gap between packets, default 0 (none); gaps
 				    under 200 us are busy-waited */
 	ws_iq_write_mode write_mode; /* default WS_IQ_WRITE_AUTO */
+	uint32_t budget_ms;      /* most time one command takes over all its attempts, and
+				    a trigger's confirmation over all its re-sends: default
+				    2000; 0 also means 2000 */
 } ws_iq_config;
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
@@ -133,7 +142,32 @@ typedef struct ws_iq_stats {
 	uint64_t wrong_node;      /* replies from another address, node ID or to another host */
 	uint64_t malformed;       /* too short, lengths that disagree, unexpected contents */
 	uint64_t stale;           /* packets of an earlier call, drained and ignored */
+	uint64_t triggers;        /* trigger datagrams sent by ws_iq_trigger */
+	uint64_t trigger_resends; /* of those, re-sent because the node's counter stood still */
+	uint64_t triggers_unconfirmed; /* ws_iq_trigger calls to a node without the query */
 } ws_iq_stats;
+
+/* The warpspeed-only trigger counter query that ws_iq_trigger uses to confirm a trigger
+ * (WARPLab triggers are never answered). A ROBUST command of the user group without
+ * arguments; `warpspeed node` answers three words [WS_IQ_TRIGGER_COUNTER_MAGIC ("WSPD"),
+ * triggers >> 32, triggers & 0xffffffff], triggers being the 64-bit count of triggers it
+ * has received and acted on. A WARPLab board or an older node answers anything else (an
+ * empty acknowledgement) or nothing: its triggers cannot be confirmed. */
+#define WS_IQ_CMD_TRIGGER_COUNTER 0x50575301u
+#define WS_IQ_TRIGGER_COUNTER_MAGIC 0x57535044u
+
+/* What ws_iq_trigger could establish. */
+typedef enum ws_iq_trigger_status {
+	WS_IQ_TRIGGER_CONFIRMED = 0,   /* the node's trigger counter moved */
+	WS_IQ_TRIGGER_UNCONFIRMED = 1, /* the node has no trigger counter: sent once, unknown */
+} ws_iq_trigger_status;
+
+typedef struct ws_iq_trigger_result {
+	ws_iq_trigger_status status;
+	int sent;                /* trigger datagrams sent (more than 1: re-sent) */
+	uint64_t before, after;  /* the node's counter before and at the end (CONFIRMED) */
+	int64_t elapsed_ns;      /* the whole call */
+} ws_iq_trigger_result;
 
 typedef struct ws_iq_node ws_iq_node;
 
@@ -141,7 +175,8 @@ typedef struct ws_iq_node ws_iq_node;
 void ws_iq_config_default(ws_iq_config *c);
 
 /* Open a node: create the socket, PING, run the payload size test (jumbo first, then
- * smaller), read NODE_INFO. On success *out is a handle for ws_iq_close. On failure
+ * smaller), read NODE_INFO; each retried on the command backoff (timeout_ms, cmd_tries,
+ * budget_ms). On success *out is a handle for ws_iq_close. On failure
  * nothing stays open and err says what did not answer or what was wrong. */
 int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *err);
 
@@ -154,7 +189,8 @@ void ws_iq_get_info(ws_iq_node *n, ws_iq_info *out);
 /* A snapshot of the handle's counters. */
 void ws_iq_get_stats(ws_iq_node *n, ws_iq_stats *out);
 
-/* PING: returns the round-trip time in nanoseconds (> 0), or a negative code. */
+/* PING: returns the round-trip time in nanoseconds (> 0), measured from the send of the
+ * last attempt (retried on the command backoff), or a negative code. */
 int64_t ws_iq_ping(ws_iq_node *n, ws_iq_error *err);
 
 /* Refresh info with NODE_INFO (TX/RX lengths change). */
@@ -185,13 +221,25 @@ int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t 
  * mask sends nothing for that direction). Acknowledged commands. */
 int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error *err);
 
-/* Send one trigger packet with the trigger-ID bitmask ids to this node (its address and
- * config trigger_port). Triggers are never answered; the packet follows the handle's
- * earlier commands on the same path, so a Read IQ sent after it is served after it. */
+/* Trigger this node (its address and config trigger_port) with the trigger-ID bitmask ids,
+ * and confirm that it acted: read its trigger counter (WS_IQ_CMD_TRIGGER_COUNTER), send the
+ * trigger, poll the counter a few times over timeout_ms (a trigger sent to another port
+ * may be served after a later query), and send the trigger again, on the command backoff,
+ * while the counter stands still, until budget_ms. Returns WS_IQ_TRIGGER_CONFIRMED (0)
+ * once the counter moved; -WS_E_TIMEDOUT ("did not see the trigger: its trigger counter
+ * stayed at N after K triggers over T s") when it never did; WS_IQ_TRIGGER_UNCONFIRMED
+ * (1, not an error) for a node without the query, to which the trigger is sent once and
+ * nothing is known (the caller should say so). A trigger that was only late may run the
+ * buffers twice. The handle remembers a node without the query and does not ask again. */
 int ws_iq_trigger(ws_iq_node *n, uint32_t ids, ws_iq_error *err);
 
+/* ws_iq_trigger, with what it established in *res (may be NULL). */
+int ws_iq_trigger_ex(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res,
+		     ws_iq_error *err);
+
 /* Broadcast one trigger packet to addr:port (e.g. "10.0.0.255", 10000) from a socket of
- * its own, as WARPLab does for a group of nodes; host_id is the transport src. */
+ * its own, as WARPLab does for a group of nodes; host_id is the transport src. Broadcast
+ * triggers are unconfirmed: nothing answers them and no counter is read. */
 int ws_iq_trigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids,
 			    ws_iq_error *err);
 

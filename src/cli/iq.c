@@ -55,10 +55,16 @@ static const char usage[] =
 	"  recording written by read (default ci16_le, the node's own samples).\n"
 	"  bench without NODE runs a built-in node emulator on loopback.\n"
 	"  Transport: --node-id N (0) --host-id N (250) --max-payload B (8964)\n"
-	"    --timeout-ms MS (100) --idle-ms MS (10) --retries N (20) --window SIZE\n"
+	"    --timeout-ms MS (100: a command's first wait, doubling up to 200)\n"
+	"    --retries N (20: most attempts of a command, and of a transfer's packet)\n"
+	"    --budget-ms MS (2000: most time a command or a trigger's confirmation takes)\n"
+	"    --idle-ms MS (10) --window SIZE\n"
 	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
 	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
-	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n";
+	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
+	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
+	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
+	"    one and for --broadcast\n";
 
 static int bad(const char *what, const char *val, const char *accepted)
 {
@@ -148,7 +154,8 @@ static int parse_sizes(const char *s, iq_opts *o)
 
 enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
        O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
-       O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE };
+       O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
+       O_BUDGET };
 
 static const struct option longopts[] = {
 	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
@@ -156,6 +163,7 @@ static const struct option longopts[] = {
 	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
 	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
 	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
+	{"budget-ms", 1, NULL, O_BUDGET},
 	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
 	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
 	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
@@ -174,7 +182,11 @@ static int parse_transport(int c, const char *a, const char *name, ws_iq_config 
 	case O_PAYLOAD: r = parse_u32(name, a, 68, 65505, &cfg->max_payload, 0); break;
 	case O_TIMEOUT: r = parse_u32(name, a, 1, 60000, &cfg->timeout_ms, 0); break;
 	case O_IDLE: r = parse_u32(name, a, 1, 60000, &cfg->idle_ms, 0); break;
-	case O_RETRIES: r = parse_u32(name, a, 1, 255, &v, 0); cfg->retries = (int)v; break;
+	case O_RETRIES: /* a transfer's retries and a command's attempts alike */
+		r = parse_u32(name, a, 1, 255, &v, 0);
+		cfg->retries = cfg->cmd_tries = (int)v;
+		break;
+	case O_BUDGET: r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0); break;
 	case O_WINDOW: r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1); break;
 	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
 	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
@@ -444,21 +456,36 @@ static int cmd_trigger(const iq_opts *o)
 			fprintf(stderr, "warpspeed iq: %s\n", e.msg);
 			return e.code == -WS_E_INVAL ? 2 : 1;
 		}
-		printf("trigger 0x%x broadcast to %s:%d\n", o->ids, a, port);
+		printf("trigger 0x%x broadcast to %s:%d, unconfirmed\n", o->ids, a, port);
+		fprintf(stderr, "warpspeed iq: warning: broadcast triggers are unconfirmed: WARPLab "
+			"triggers are not acknowledged, and a lost one leaves the RX buffers as they "
+			"were (trigger each node with `iq trigger NODE` to confirm)\n");
 		return 0;
 	}
 	ws_iq_node *n;
+	ws_iq_trigger_result res;
 	int r = need_node(o, "trigger");
 	if (r || (r = open_node(o, &n)))
 		return r;
 	if ((o->tx_en || o->rx_en) && ws_iq_enable(n, o->tx_en, o->rx_en, &e) < 0)
 		r = 1;
-	else if (ws_iq_trigger(n, o->ids, &e) < 0)
+	else if (ws_iq_trigger_ex(n, o->ids, &res, &e) < 0)
 		r = 1;
 	if (r)
 		fprintf(stderr, "warpspeed iq: %s\n", e.msg);
+	else if (res.status == WS_IQ_TRIGGER_UNCONFIRMED)
+		printf("trigger 0x%x sent to %s:%d, unconfirmed\n", o->ids, o->addr, o->cfg.port);
 	else
-		printf("trigger 0x%x sent to %s:%d\n", o->ids, o->addr, o->cfg.port);
+		printf("trigger 0x%x sent to %s:%d: seen (the node's trigger counter went from "
+		       "%llu to %llu; %d trigger%s sent)\n", o->ids, o->addr, o->cfg.port,
+		       (unsigned long long)res.before, (unsigned long long)res.after, res.sent,
+		       res.sent == 1 ? "" : "s");
+	if (!r && res.status == WS_IQ_TRIGGER_UNCONFIRMED)
+		fprintf(stderr, "warpspeed iq: warning: node %s:%d has no trigger counter (a WARPLab "
+			"board or an older warpspeed node), so this trigger is unconfirmed: WARPLab "
+			"triggers are not acknowledged, and a lost one leaves the RX buffers as they "
+			"were\n", o->addr,
+			o->cfg.port);
 	ws_iq_close(n);
 	return r;
 }
@@ -473,7 +500,8 @@ static void print_stats(ws_iq_node *n)
 		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
 		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
 		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
-		"wrong_node=%llu malformed=%llu stale=%llu\n",
+		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
+		"triggers_unconfirmed=%llu\n",
 		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
 		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
 		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
@@ -482,7 +510,9 @@ static void print_stats(ws_iq_node *n)
 		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
 		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
 		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
-		(unsigned long long)s.malformed, (unsigned long long)s.stale);
+		(unsigned long long)s.malformed, (unsigned long long)s.stale,
+		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
+		(unsigned long long)s.triggers_unconfirmed);
 }
 
 typedef struct builtin {

@@ -6,7 +6,7 @@
  * writer emits a minimal valid SigMF 1.0 metadata object. */
 #include "iq/iqfile.h"
 
-#include "iq/host.h"
+#include "iq/iqconv.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -79,34 +79,68 @@ static int no_kind(const char *path, ws_err *err)
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
+static size_t skip_space(const char *t, size_t i, size_t len)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap)
+{
+	static const char key[] = "core:datatype";
+	size_t i = 0, klen = sizeof key - 1;
+	while (i < len) {
+		if (text[i++] != '"')
+			continue;
+		size_t s0 = i;
+		while (i < len && text[i] != '"')
+			i += text[i] == '\\' ? 2 : 1; /* an escape never ends the string */
+		if (i >= len)
+			return -1;
+		size_t s1 = i++;
+		if (s1 - s0 != klen || memcmp(text + s0, key, klen) != 0)
+			continue;
+		size_t j = skip_space(text, i, len);
+		if (j >= len || text[j] != ':')
+			continue; /* the name as a value, not as a member */
+		j = skip_space(text, j + 1, len);
+		if (j >= len || text[j] != '"')
+			return -2;
+		size_t v0 = ++j;
+		while (j < len && text[j] != '"' && text[j] != '\\')
+			j++;
+		if (j >= len || text[j] != '"' || j - v0 >= cap)
+			return -2;
+		memcpy(out, text + v0, j - v0);
+		out[j - v0] = 0;
+		return 0;
+	}
+	return -1;
+}
+
 /* The value of "core:datatype" in a SigMF metadata file, into out. */
 static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
 {
 	FILE *f = fopen(meta, "rb");
 	if (!f)
 		return ws_err_errno(err, "SigMF metadata '%s'", meta);
-	char buf[65536];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	char *buf = malloc(WS_IQFILE_META_MAX + 1);
+	size_t n = buf ? fread(buf, 1, WS_IQFILE_META_MAX + 1, f) : 0;
 	fclose(f);
-	buf[n] = 0;
-	const char *p = strstr(buf, "\"core:datatype\"");
-	if (p) {
-		p += strlen("\"core:datatype\"");
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		if (*p == ':')
-			p++;
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-	}
-	if (!p || *p != '"')
+	if (!buf)
+		return ws_err_set(err, ENOMEM, "SigMF metadata '%s': out of memory", meta);
+	int r = n > WS_IQFILE_META_MAX ? -3 : ws_iqfile_sigmf_datatype(buf, n, out, cap);
+	free(buf);
+	if (r == -3)
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is larger than %d bytes",
+				  meta, WS_IQFILE_META_MAX);
+	if (r == -1)
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
 				  "string", meta);
-	const char *q = strchr(++p, '"');
-	if (!q || (size_t)(q - p) >= cap)
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype", meta);
-	memcpy(out, p, (size_t)(q - p));
-	out[q - p] = 0;
+	if (r < 0)
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
+				  "string of at most %zu characters expected)", meta, cap - 1);
 	return 0;
 }
 
@@ -228,7 +262,7 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 		uint8_t *o = buf;
 		for (uint32_t i = 0; i < k; i += 256) {
 			uint32_t m = k - i < 256 ? k - i : 256;
-			ws_iq_host_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
+			ws_iqconv_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
 			for (uint32_t j = 0; j < 2 * m; j++) {
 				int16_t v16 = (int16_t)(uint16_t)(wire[2 * j] << 8 | wire[2 * j + 1]);
 				if (cf32) {

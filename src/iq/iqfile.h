@@ -43,6 +43,14 @@ ws_iqfile_kind ws_iqfile_kind_of_path(const char *path);
 int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap,
 			  struct ws_err *err);
 
+#define WS_IQFILE_META_MAX (1 << 20) /* largest SigMF metadata file read */
+
+/* The value of the member "core:datatype" in SigMF metadata text[0..len) (JSON, not
+ * necessarily NUL-terminated; strings are scanned with their escapes, so the name inside
+ * another string does not count) into out (cap bytes, NUL-terminated). 0; -1 when there is
+ * no such member; -2 when its value is not a plain string shorter than cap. */
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap);
+
 /* Load a file (kind AUTO: from the extension, error if none). Refuses an empty file, a size
  * that is not whole samples, more than max_samples, and for SigMF a missing or unsupported
  * core:datatype. On success out owns malloc'd samples (ws_iqfile_free). */

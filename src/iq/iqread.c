@@ -12,6 +12,7 @@
  * placed from a reply that does not match a request of the current call. */
 #include "iq/iqread.h"
 
+#include "iq/iqconv.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -32,7 +33,7 @@ typedef struct rd_run {
 	uint32_t b, p0, np;
 } rd_run;
 
-typedef struct rd_op {
+struct ws_iqread_op {
 	uint32_t start, count, spp, npkt;
 	int nb;
 	uint16_t rf[4];
@@ -51,7 +52,8 @@ typedef struct rd_op {
 	uint32_t req_pkts, win_pkts, out_pkts;
 	int64_t resume_at;
 	int not_ready;
-} rd_op;
+};
+typedef ws_iqread_op rd_op;
 
 static int have_get(const rd_op *o, uint32_t b, uint32_t p)
 {
@@ -239,7 +241,7 @@ static int read_not_ready(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, ws_err 
 	if (++o->not_ready > n->cfg.retries)
 		return ws_err_set(err, WS_E_TIMEDOUT, "Read IQ from %s: the node was still not "
 				  "ready after %d NOT_READY answers", n->name, o->not_ready - 1);
-	o->resume_at = ws_clock_ns() + ws_iq_host_not_ready_wait_ns(w, nw);
+	o->resume_at = ws_clock_ns() + ws_iq_host_not_ready_cap_ns(n, w, nw);
 	while (o->nout) {
 		int r = retire(n, o, 0, err);
 		if (r < 0)
@@ -285,7 +287,7 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 		n->st.read_dup_packets++;
 	} else {
 		have_set(o, q->b, p);
-		ws_iq_host_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
+		ws_iqconv_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
 			      m->args + WS_WIRE_SAMPLE_HDR_LEN, s.count);
 		o->got++;
 		n->st.read_packets++;
@@ -300,13 +302,14 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 	return r < 0 ? r : 1;
 }
 
-static int read_dgram(ws_iq_node *n, rd_op *o, unsigned i, ws_err *err)
+int ws_iqread_feed(ws_iq_node *n, ws_iqread_op *o, const uint8_t *b, size_t len, int trunc,
+		   ws_err *err)
 {
 	ws_wire_msg m;
-	if (ws_iq_host_reply(n, i, &m) < 0)
+	if (ws_iq_host_check(n, b, len, trunc, &m) < 0)
 		return 0;
 	if (m.cmd.cmd == WS_WIRE_CMD_READ_IQ)
-		return read_packet(n, o, &m, n->mm[i].msg_len, err);
+		return read_packet(n, o, &m, len, err);
 	if (m.cmd.cmd == WS_WIRE_CMD_PING) {
 		for (int j = 0; j < o->nout; j++)
 			if (o->out[j].marker && o->out[j].seq == m.tr.seq) {
@@ -319,6 +322,19 @@ static int read_dgram(ws_iq_node *n, rd_op *o, unsigned i, ws_err *err)
 	n->st.wrong_seq++;
 	return 0;
 }
+
+int ws_iqread_fill(ws_iq_node *n, ws_iqread_op *o, ws_err *err)
+{
+	if (!n->offline && ws_clock_ns() < o->resume_at)
+		return 0;
+	return fill_requests(n, o, err);
+}
+
+int ws_iqread_done(const ws_iqread_op *o)
+{
+	return o->got == o->total;
+}
+
 
 static int read_loop(ws_iq_node *n, rd_op *o, ws_err *err)
 {
@@ -357,7 +373,8 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_err *err)
 			continue;
 		}
 		for (int i = 0; i < k; i++) {
-			r = read_dgram(n, o, (unsigned)i, err);
+			r = ws_iqread_feed(n, o, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
+					   (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, err);
 			if (r < 0)
 				return r;
 			if (r > 0)
@@ -367,13 +384,23 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_err *err)
 	return 0;
 }
 
-int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		  ws_iq_format fmt, void *const *dst, ws_err *err)
+void ws_iqread_end(ws_iqread_op *o)
 {
-	int r = 0;
-	rd_op *o = calloc(1, sizeof *o);
 	if (!o)
-		return ws_err_set(err, -ENOMEM, "Read IQ: out of memory");
+		return;
+	free(o->have);
+	free(o->tries);
+	free(o->rep);
+	free(o);
+}
+
+int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		    ws_iq_format fmt, void *const *dst, ws_iqread_op **out, ws_err *err)
+{
+	rd_op *o = calloc(1, sizeof *o);
+	*out = NULL;
+	if (!o)
+		return ws_err_set(err, ENOMEM, "Read IQ: out of memory");
 	*o = (rd_op){.start = start, .count = count, .spp = n->info.samples_per_packet,
 		     .fmt = fmt};
 	o->npkt = (uint32_t)(((uint64_t)count + o->spp - 1) / o->spp);
@@ -390,15 +417,23 @@ int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 	o->req_pkts = o->win_pkts / 4 ? o->win_pkts / 4 : 1;
 	if (o->req_pkts > 1024)
 		o->req_pkts = 1024;
-	if (!o->have || !o->tries)
-		r = ws_err_set(err, -ENOMEM, "Read IQ: out of memory for %llu packets",
-			       (unsigned long long)o->total);
+	if (!o->have || !o->tries) {
+		unsigned long long total = o->total;
+		ws_iqread_end(o);
+		return ws_err_set(err, ENOMEM, "Read IQ: out of memory for %llu packets", total);
+	}
+	*out = o;
+	return 0;
+}
+
+int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		  ws_iq_format fmt, void *const *dst, ws_err *err)
+{
+	ws_iqread_op *o;
+	int r = ws_iqread_begin(n, mask, start, count, fmt, dst, &o, err);
 	n->st.read_calls++;
 	if (r == 0 && (r = ws_iq_host_drain_stale(n, err)) >= 0)
 		r = read_loop(n, o, err);
-	free(o->have);
-	free(o->tries);
-	free(o->rep);
-	free(o);
+	ws_iqread_end(o);
 	return r < 0 ? r : 0;
 }

@@ -12,6 +12,7 @@
  * cannot complete fails and says why. */
 #include "iq/iqwrite.h"
 
+#include "iq/iqconv.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned
 		data = (const uint8_t *)o->src + idx * 4;
 	} else {
 		uint8_t *st = n->stage + (size_t)k * 4 * o->spp;
-		ws_iq_host_to_wire(st, o->fmt, o->src, idx, cnt);
+		ws_iqconv_to_wire(st, o->fmt, o->src, idx, cnt);
 		data = st;
 	}
 	n->iov[k][0] = (struct iovec){.iov_base = n->hdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
@@ -161,6 +162,24 @@ static int fast_ack(ws_iq_node *n, wr_op *o, fast_state *fs, const ws_wire_msg *
 	return 1;
 }
 
+/* One datagram during a fast pass: fast_ack's result, or 0 with *marker_back set when it
+ * is the answer to the PING behind the last packet. */
+static int fast_dgram(ws_iq_node *n, wr_op *o, fast_state *fs, uint16_t marker,
+		      const uint8_t *b, size_t len, int trunc, int *marker_back, ws_err *err)
+{
+	ws_wire_msg m;
+	if (ws_iq_host_check(n, b, len, trunc, &m) < 0)
+		return 0;
+	if (m.cmd.cmd == WS_WIRE_CMD_PING && m.tr.seq == marker) {
+		*marker_back = 1;
+		return 0;
+	}
+	if (m.cmd.cmd == WS_WIRE_CMD_WRITE_IQ)
+		return fast_ack(n, o, fs, &m, err);
+	n->st.wrong_seq++;
+	return 0;
+}
+
 /* Collects chunk acknowledgements until all are in, the PING behind the last packet is
  * back, or timeout_ms passes without one; chunks still pending then count as failed. */
 static int fast_collect(ws_iq_node *n, wr_op *o, fast_state *fs, uint16_t marker, ws_err *err)
@@ -175,20 +194,14 @@ static int fast_collect(ws_iq_node *n, wr_op *o, fast_state *fs, uint16_t marker
 		if (k == 0)
 			break;
 		for (int i = 0; i < k; i++) {
-			ws_wire_msg m;
-			if (ws_iq_host_reply(n, (unsigned)i, &m) < 0)
-				continue;
-			if (m.cmd.cmd == WS_WIRE_CMD_PING && m.tr.seq == marker) {
-				marker_back = 1;
-				continue;
-			}
-			int r = m.cmd.cmd == WS_WIRE_CMD_WRITE_IQ ? fast_ack(n, o, fs, &m, err) : 0;
+			int r = fast_dgram(n, o, fs, marker, n->rx + (size_t)i * n->slot,
+					   n->mm[i].msg_len,
+					   (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, &marker_back,
+					   err);
 			if (r < 0 || r == 2)
 				return r;
 			if (r == 1)
 				deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
-			else if (m.cmd.cmd != WS_WIRE_CMD_WRITE_IQ)
-				n->st.wrong_seq++;
 		}
 	}
 	for (uint32_t c = 0; c < fs->nchunks; c++)
@@ -214,7 +227,7 @@ static int fast_pass(ws_iq_node *n, wr_op *o, fast_state *fs, ws_err *err)
 		r = fast_collect(n, o, fs, marker, err);
 	if (r == 2) {
 		n->st.not_ready++;
-		ws_clock_sleep_ns(ws_iq_host_not_ready_wait_ns(fs->nr, fs->nr_n));
+		ws_iq_host_not_ready_pause(n, fs->nr, fs->nr_n);
 		return 2;
 	}
 	if (r < 0)
@@ -328,7 +341,7 @@ static int ack_one(ws_iq_node *n, wr_op *o, ack_state *a, const ws_wire_msg *m, 
 				  "for packet %u", n->name, p);
 	if (w[0] == WS_WIRE_WRITE_NOT_READY) {
 		n->st.not_ready++;
-		ws_clock_sleep_ns(ws_iq_host_not_ready_wait_ns(w + 3, nw - 3));
+		ws_iq_host_not_ready_pause(n, w + 3, nw - 3);
 		if (!ack_is(a, p))
 			queue_resend(a, p, o->npkt);
 		return 0;
@@ -346,32 +359,43 @@ static int ack_one(ws_iq_node *n, wr_op *o, ack_state *a, const ws_wire_msg *m, 
 	return 1;
 }
 
+/* One datagram during an acknowledged write: 1 when it acknowledged a new packet or was
+ * the probe's answer (which marks what was sent before the probe as lost), 0 when it was
+ * ignored and counted, or an error. Packets passed by a later acknowledgement are queued
+ * again. */
+static int ack_dgram(ws_iq_node *n, wr_op *o, ack_state *a, const uint8_t *b, size_t len,
+		     int trunc, ws_err *err)
+{
+	ws_wire_msg m;
+	int r = 0;
+	if (ws_iq_host_check(n, b, len, trunc, &m) < 0)
+		return 0;
+	if (m.cmd.cmd == WS_WIRE_CMD_PING && a->marker_no && m.tr.seq == a->marker) {
+		find_lost(a, o->npkt, a->marker_no + 1);
+		a->marker_no = 0;
+		return 1;
+	}
+	if (m.cmd.cmd != WS_WIRE_CMD_WRITE_IQ)
+		n->st.wrong_seq++;
+	else
+		r = ack_one(n, o, a, &m, err);
+	if (r >= 0 && a->high > IQ_OVERTAKE)
+		find_lost(a, o->npkt, a->high - IQ_OVERTAKE);
+	return r;
+}
+
 static int ack_recv(ws_iq_node *n, wr_op *o, ack_state *a, int64_t wait, ws_err *err)
 {
 	int k = ws_iq_host_recv_batch(n, wait, err), progress = 0;
 	if (k <= 0)
 		return k;
 	for (int i = 0; i < k; i++) {
-		ws_wire_msg m;
-		if (ws_iq_host_reply(n, (unsigned)i, &m) < 0)
-			continue;
-		if (m.cmd.cmd == WS_WIRE_CMD_PING && a->marker_no && m.tr.seq == a->marker) {
-			find_lost(a, o->npkt, a->marker_no + 1);
-			a->marker_no = 0;
-			progress = 1;
-			continue;
-		}
-		if (m.cmd.cmd != WS_WIRE_CMD_WRITE_IQ) {
-			n->st.wrong_seq++;
-			continue;
-		}
-		int r = ack_one(n, o, a, &m, err);
+		int r = ack_dgram(n, o, a, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
+				  (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, err);
 		if (r < 0)
 			return r;
 		progress |= r;
 	}
-	if (a->high > IQ_OVERTAKE)
-		find_lost(a, o->npkt, a->high - IQ_OVERTAKE);
 	return progress ? 1 : 2;
 }
 
@@ -413,45 +437,56 @@ static int ack_loop(ws_iq_node *n, wr_op *o, ack_state *a, ws_err *err)
 	return 0;
 }
 
-/* Acknowledged Write IQ of every packet, or with done (chunk results of a fast pass)
- * only of the packets whose chunk was not verified. */
-static int write_acked(ws_iq_node *n, wr_op *o, const uint8_t *done, ws_err *err)
+static void ack_free(ack_state *a)
 {
-	ack_state a = {0};
+	free(a->acked);
+	free(a->sent_no);
+	free(a->sends);
+	free(a->csum);
+	free(a->resend);
+	free(a->fly);
+}
+
+/* The state of an acknowledged write of every packet, or with done (chunk results of a
+ * fast pass) of the packets whose chunk was not verified. */
+static int ack_init(ws_iq_node *n, wr_op *o, ack_state *a, const uint8_t *done, ws_err *err)
+{
 	size_t np = o->npkt;
-	a.acked = calloc((np + 63) / 64, 8);
-	a.sent_no = calloc(np, 4);
-	a.sends = calloc(np, 1);
-	a.csum = malloc(np * 4);
-	a.resend = malloc(np * 4);
-	a.fly = malloc(sizeof *a.fly * IQ_ACK_WINDOW);
-	int r = 0;
-	if (!a.acked || !a.sent_no || !a.sends || !a.csum || !a.resend || !a.fly)
-		r = ws_err_set(err, -ENOMEM, "Write IQ: out of memory for %zu packets", np);
-	for (uint32_t p = 0; r == 0 && p < np; p++) {
+	memset(a, 0, sizeof *a);
+	a->acked = calloc((np + 63) / 64, 8);
+	a->sent_no = calloc(np, 4);
+	a->sends = calloc(np, 1);
+	a->csum = malloc(np * 4);
+	a->resend = malloc(np * 4);
+	a->fly = malloc(sizeof *a->fly * IQ_ACK_WINDOW);
+	if (!a->acked || !a->sent_no || !a->sends || !a->csum || !a->resend || !a->fly)
+		return ws_err_set(err, ENOMEM, "Write IQ: out of memory for %zu packets", np);
+	for (uint32_t p = 0; p < np; p++) {
 		uint8_t last[4];
 		uint32_t cnt = wr_samples(o, p);
-		ws_iq_host_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
+		ws_iqconv_to_wire(last, o->fmt, o->src, (uint64_t)p * o->spp + cnt - 1, 1);
 		ws_wire_csum cs;
 		ws_wire_csum_reset(&cs);
 		ws_wire_csum_packet(&cs, o->start + p * o->spp, ws_get_be32(last));
-		a.csum[p] = ws_wire_csum_value(&cs);
+		a->csum[p] = ws_wire_csum_value(&cs);
 	}
-	for (uint32_t p = 0; r == 0 && done && p < np; p++)
+	for (uint32_t p = 0; done && p < np; p++)
 		if (done[p / WS_IQ_HOST_BATCH] == CH_GOOD) {
-			a.acked[p / 64] |= 1ull << (p % 64);
-			a.nacked++;
+			a->acked[p / 64] |= 1ull << (p % 64);
+			a->nacked++;
 		}
 	n->op++;
 	o->resends = 0;
+	return 0;
+}
+
+static int write_acked(ws_iq_node *n, wr_op *o, const uint8_t *done, ws_err *err)
+{
+	ack_state a;
+	int r = ack_init(n, o, &a, done, err);
 	if (r == 0)
 		r = ack_loop(n, o, &a, err);
-	free(a.acked);
-	free(a.sent_no);
-	free(a.sends);
-	free(a.csum);
-	free(a.resend);
-	free(a.fly);
+	ack_free(&a);
 	return r;
 }
 
@@ -467,15 +502,22 @@ static int write_fast(ws_iq_node *n, wr_op *o, fast_state *fs, ws_err *err)
 	}
 }
 
+static int fast_init(const wr_op *o, fast_state *fs, ws_err *err)
+{
+	*fs = (fast_state){.nchunks = (o->npkt + WS_IQ_HOST_BATCH - 1) / WS_IQ_HOST_BATCH};
+	fs->csum = malloc(fs->nchunks * sizeof *fs->csum);
+	fs->res = malloc(fs->nchunks);
+	return fs->csum && fs->res ? 0 : ws_err_set(err, ENOMEM, "Write IQ: out of memory");
+}
+
 /* Fast, then acknowledged for the chunks that failed (WARPLab restarts the whole buffer
  * acknowledged, one packet at a time). */
 static int write_fast_fallback(ws_iq_node *n, wr_op *o, ws_err *err)
 {
-	fast_state fs = {.nchunks = (o->npkt + WS_IQ_HOST_BATCH - 1) / WS_IQ_HOST_BATCH};
-	fs.csum = malloc(fs.nchunks * sizeof *fs.csum);
-	fs.res = malloc(fs.nchunks);
-	int r = fs.csum && fs.res ? write_fast(n, o, &fs, err)
-				  : ws_err_set(err, -ENOMEM, "Write IQ: out of memory");
+	fast_state fs;
+	int r = fast_init(o, &fs, err);
+	if (r == 0)
+		r = write_fast(n, o, &fs, err);
 	if (r == WR_OK && n->sticky > WS_IQWRITE_STICKY)
 		n->sticky /= 2;
 	if (r == WR_MISMATCH) {
@@ -496,12 +538,19 @@ static int write_fast_fallback(ws_iq_node *n, wr_op *o, ws_err *err)
 	return r;
 }
 
-int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		   ws_iq_format fmt, const void *src, ws_err *err)
+static wr_op op_of(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		   ws_iq_format fmt, const void *src)
 {
 	wr_op o = {.mask = (uint16_t)mask, .iq_id = n->write_id++, .start = start,
 		   .count = count, .spp = n->info.samples_per_packet, .fmt = fmt, .src = src};
 	o.npkt = (uint32_t)(((uint64_t)count + o.spp - 1) / o.spp);
+	return o;
+}
+
+int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		   ws_iq_format fmt, const void *src, ws_err *err)
+{
+	wr_op o = op_of(n, mask, start, count, fmt, src);
 	n->st.write_calls++;
 	int r = ws_iq_host_drain_stale(n, err);
 	if (r < 0)
@@ -514,4 +563,77 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 		return r;
 	}
 	return write_fast_fallback(n, &o, err);
+}
+
+/* ---- the steps, for the reply fuzzer ---- */
+
+struct ws_iqwrite_op {
+	wr_op o;
+	int acked;
+	fast_state fs;
+	uint16_t marker;
+	int marker_back;
+	ack_state a;
+};
+
+int ws_iqwrite_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		     ws_iq_format fmt, const void *src, int acked, ws_iqwrite_op **out,
+		     ws_err *err)
+{
+	ws_iqwrite_op *w = calloc(1, sizeof *w);
+	*out = w;
+	if (!w)
+		return ws_err_set(err, ENOMEM, "Write IQ: out of memory");
+	w->o = op_of(n, mask, start, count, fmt, src);
+	w->acked = acked;
+	if (acked) {
+		int r = ack_init(n, &w->o, &w->a, NULL, err);
+		return r < 0 ? r : ws_iqwrite_step(n, w, err);
+	}
+	int r = fast_init(&w->o, &w->fs, err);
+	if (r < 0)
+		return r;
+	n->op++;
+	memset(w->fs.res, CH_PENDING, w->fs.nchunks);
+	w->fs.pending = w->fs.nchunks;
+	r = fast_send(n, &w->o, &w->fs, err);
+	return r < 0 ? r : ws_iq_host_send_ping(n, &w->marker, err);
+}
+
+int ws_iqwrite_step(ws_iq_node *n, ws_iqwrite_op *w, ws_err *err)
+{
+	if (!w->acked)
+		return 0;
+	int r = ack_send(n, &w->o, &w->a, err);
+	if (r >= 0 && !w->a.marker_no && w->a.fl_n) {
+		r = ws_iq_host_send_ping(n, &w->a.marker, err);
+		w->a.marker_no = w->a.send_no;
+	}
+	return r < 0 ? r : 0;
+}
+
+int ws_iqwrite_feed(ws_iq_node *n, ws_iqwrite_op *w, const uint8_t *b, size_t len, int trunc,
+		    ws_err *err)
+{
+	if (w->acked)
+		return ws_iqwrite_done(w) ? 0 : ack_dgram(n, &w->o, &w->a, b, len, trunc, err);
+	return fast_dgram(n, &w->o, &w->fs, w->marker, b, len, trunc, &w->marker_back, err);
+}
+
+int ws_iqwrite_done(const ws_iqwrite_op *w)
+{
+	return w->acked ? w->a.nacked == w->o.npkt : w->fs.pending == 0 || w->marker_back;
+}
+
+void ws_iqwrite_end(ws_iqwrite_op *w)
+{
+	if (!w)
+		return;
+	if (w->acked) {
+		ack_free(&w->a);
+	} else {
+		free(w->fs.csum);
+		free(w->fs.res);
+	}
+	free(w);
 }

@@ -144,6 +144,32 @@ static void test_sigmf(void)
 		  -WS_E_INVAL);
 }
 
+/* The metadata scanner: the member, not the name inside another string; escapes; text
+ * without a NUL after it; values that are not a short plain string. */
+static void test_sigmf_datatype(void)
+{
+	char out[16];
+	const char *ok = "{\"global\": {\"core:version\": \"1.0.0\", \"core:datatype\" :\n"
+			 "  \"cf32_le\"}}";
+	CHECK_INT("found", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, sizeof out), 0);
+	CHECK_STR("value", out, "cf32_le");
+	const char *inside = "{\"core:description\": \"has \\\"core:datatype\\\": \\\"x\\\"\", "
+			     "\"core:datatype\": \"ci16_le\"}";
+	CHECK_INT("inside a string", ws_iqfile_sigmf_datatype(inside, strlen(inside), out,
+							       sizeof out), 0);
+	CHECK_STR("the member's value", out, "ci16_le");
+	const char *as_value = "{\"a\": \"core:datatype\", \"b\": 1}";
+	CHECK_INT("as a value", ws_iqfile_sigmf_datatype(as_value, strlen(as_value), out,
+							  sizeof out), -1);
+	const char *num = "{\"core:datatype\": 5}";
+	CHECK_INT("a number", ws_iqfile_sigmf_datatype(num, strlen(num), out, sizeof out), -2);
+	const char *cut = "{\"core:datatype\": \"ci16_le\"}";
+	CHECK_INT("cut before the closing quote",
+		  ws_iqfile_sigmf_datatype(cut, strlen(cut) - 3, out, sizeof out), -2);
+	CHECK_INT("too long for out", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, 7), -2);
+	CHECK_INT("empty", ws_iqfile_sigmf_datatype("", 0, out, sizeof out), -1);
+}
+
 static void test_refusals(void)
 {
 	ws_iqfile_data d;
@@ -180,6 +206,7 @@ int main(void)
 	RUN(test_ci16_bytes);
 	RUN(test_cf32_bytes);
 	RUN(test_sigmf);
+	RUN(test_sigmf_datatype);
 	RUN(test_refusals);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

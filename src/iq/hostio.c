@@ -1,0 +1,231 @@
+/* hostio: the IQ host handle's socket and the checks every received datagram passes.
+ *
+ * One connected, non-blocking UDP socket per handle: the kernel then drops datagrams from
+ * any other address and turns a closed port into ECONNREFUSED instead of a silent
+ * timeout. Sends wait (bounded) for room rather than drop, receives come in recvmmsg
+ * batches into the handle's slots, and every datagram passes one check (whole, from our
+ * node to our host ID) before any engine looks at it. See hostio.h. */
+#include "iq/hostio.h"
+
+#include "util/clock.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *ws_iq_host_rf_name(unsigned bit)
+{
+	static const char *const names[4] = {"RF_A", "RF_B", "RF_C", "RF_D"};
+	for (unsigned i = 0; i < 4; i++)
+		if (bit == 1u << i)
+			return names[i];
+	return "RF_?";
+}
+
+int ws_iq_host_alloc(ws_iq_node *n, ws_err *err)
+{
+	/* A slot holds the largest datagram the node may send; the stage holds a batch of
+	 * converted Write IQ payloads, or one payload size test. */
+	n->slot = (size_t)n->cfg.max_payload + 64;
+	n->rx = malloc(n->slot * WS_IQ_HOST_BATCH);
+	n->stage = malloc(n->slot * WS_IQ_HOST_BATCH);
+	n->seq_pkt = calloc(65536, sizeof *n->seq_pkt);
+	n->seq_op = calloc(65536, sizeof *n->seq_op);
+	if (!n->rx || !n->stage || !n->seq_pkt || !n->seq_op)
+		return ws_err_set(err, -ENOMEM, "iq: out of memory for the socket buffers");
+	return 0;
+}
+
+void ws_iq_host_release(ws_iq_node *n)
+{
+	if (n->fd >= 0)
+		close(n->fd);
+	n->fd = -1;
+	free(n->rx);
+	free(n->stage);
+	free(n->seq_pkt);
+	free(n->seq_op);
+	n->rx = n->stage = NULL;
+	n->seq_pkt = n->seq_op = NULL;
+}
+
+/* WARPLab's NOT_READY wait: (remaining bytes / 160) us + 100 us, the remaining air time of
+ * the longer of the TX and RX buffers at 40 MS/s, from the six status words. */
+int64_t ws_iq_host_not_ready_wait_ns(const uint32_t *w, size_t nw)
+{
+	uint64_t rem = 0;
+	if (nw >= 6) {
+		uint64_t tx = w[2] > w[1] ? (uint64_t)(w[2] - w[1]) : 0;
+		uint64_t rx = w[5] > w[4] ? (uint64_t)(w[5] - w[4]) : 0;
+		rem = 4 * (tx > rx ? tx : rx);
+	}
+	return (int64_t)(rem * WS_NS_PER_US / 160) + 100 * WS_NS_PER_US;
+}
+
+int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size_t nw)
+{
+	uint32_t big = n->info.max_tx_samples > n->info.max_rx_samples ? n->info.max_tx_samples
+								       : n->info.max_rx_samples;
+	uint32_t whole[6] = {0, 0, big, 0, 0, 0};
+	int64_t wait = ws_iq_host_not_ready_wait_ns(w, nw);
+	int64_t cap = ws_iq_host_not_ready_wait_ns(whole, 6);
+	return wait < cap ? wait : cap;
+}
+
+void ws_iq_host_not_ready_pause(ws_iq_node *n, const uint32_t *w, size_t nw)
+{
+	if (!n->offline)
+		ws_clock_sleep_ns(ws_iq_host_not_ready_cap_ns(n, w, nw));
+}
+
+static void set_buf(int fd, int force, int opt, int bytes)
+{
+	if (bytes > 0 && setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof bytes) < 0)
+		setsockopt(fd, SOL_SOCKET, opt, &bytes, sizeof bytes);
+}
+
+int ws_iq_host_open_socket(ws_iq_node *n, ws_err *err)
+{
+	n->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (n->fd < 0)
+		return ws_err_errno(err, "iq: socket");
+	set_buf(n->fd, SO_RCVBUFFORCE, SO_RCVBUF, n->cfg.rcvbuf);
+	set_buf(n->fd, SO_SNDBUFFORCE, SO_SNDBUF, n->cfg.sndbuf);
+	socklen_t sl = sizeof n->info.rcvbuf;
+	getsockopt(n->fd, SOL_SOCKET, SO_RCVBUF, &n->info.rcvbuf, &sl);
+	sl = sizeof n->info.sndbuf;
+	getsockopt(n->fd, SOL_SOCKET, SO_SNDBUF, &n->info.sndbuf, &sl);
+	/* Connected: the kernel drops datagrams from any other address, and a closed port
+	 * comes back as ECONNREFUSED instead of a silent timeout. */
+	if (connect(n->fd, (const struct sockaddr *)&n->peer, sizeof n->peer) < 0)
+		return ws_err_errno(err, "iq: connect to %s", n->name);
+	return 0;
+}
+
+static int sock_error(ws_iq_node *n, int e, ws_err *err)
+{
+	if (e == ECONNREFUSED)
+		return ws_err_set(err, WS_E_REFUSED,
+				  "node %s refused the packet (ICMP port unreachable): nothing "
+				  "listens on that port", n->name);
+	errno = e;
+	return ws_err_errno(err, "iq: socket I/O with %s", n->name);
+}
+
+int ws_iq_host_send_one(ws_iq_node *n, const uint8_t *b, size_t len, ws_err *err)
+{
+	if (n->offline)
+		return 0;
+	for (int i = 0; i < 1000; i++) {
+		if (send(n->fd, b, len, 0) >= 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != ENOBUFS)
+			return sock_error(n, errno, err);
+		struct pollfd p = {.fd = n->fd, .events = POLLOUT};
+		poll(&p, 1, 10);
+	}
+	return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full", n->name);
+}
+
+int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err)
+{
+	unsigned done = n->offline ? k : 0;
+	int stuck = 0;
+	while (done < k) {
+		int r = sendmmsg(n->fd, n->mm + done, k - done, 0);
+		if (r > 0) {
+			done += (unsigned)r;
+			stuck = 0;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno != EAGAIN && errno != ENOBUFS)
+			return sock_error(n, errno, err);
+		if (++stuck > 1000)
+			return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
+					  n->name);
+		struct pollfd p = {.fd = n->fd, .events = POLLOUT};
+		poll(&p, 1, 10);
+		if (errno == ENOBUFS)
+			ws_clock_sleep_ns(20 * WS_NS_PER_US);
+	}
+	return 0;
+}
+
+int ws_iq_host_recv_batch(ws_iq_node *n, int64_t wait_ns, ws_err *err)
+{
+	for (unsigned i = 0; i < WS_IQ_HOST_BATCH; i++) {
+		n->iov[i][0] = (struct iovec){.iov_base = n->rx + i * n->slot, .iov_len = n->slot};
+		n->mm[i].msg_hdr = (struct msghdr){.msg_iov = n->iov[i], .msg_iovlen = 1};
+		n->mm[i].msg_len = 0;
+	}
+	while (!n->offline) {
+		int r = recvmmsg(n->fd, n->mm, WS_IQ_HOST_BATCH, MSG_DONTWAIT, NULL);
+		if (r > 0)
+			return r;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno != EAGAIN)
+			return sock_error(n, errno, err);
+		if (wait_ns <= 0)
+			return 0;
+		struct pollfd p = {.fd = n->fd, .events = POLLIN};
+		struct timespec ts = {.tv_sec = wait_ns / WS_NS_PER_SEC,
+				      .tv_nsec = wait_ns % WS_NS_PER_SEC};
+		int pr = ppoll(&p, 1, &ts, NULL);
+		if (pr < 0 && errno != EINTR)
+			return sock_error(n, errno, err);
+		if (pr == 0)
+			return 0;
+		wait_ns = 0; /* one more non-blocking try after the wake-up */
+		if (p.revents & (POLLERR | POLLIN))
+			wait_ns = 1;
+	}
+	return 0;
+}
+
+/* What an earlier call leaves behind is late packets of a finished read. */
+int ws_iq_host_drain_stale(ws_iq_node *n, ws_err *err)
+{
+	int r;
+	while ((r = ws_iq_host_recv_batch(n, 0, err)) > 0)
+		n->st.stale += (uint64_t)r;
+	return r;
+}
+
+int ws_iq_host_check(ws_iq_node *n, const uint8_t *b, size_t len, int trunc, ws_wire_msg *m)
+{
+	if (trunc || ws_wire_parse(b, len, m) < 0 || m->is_trigger) {
+		n->st.malformed++;
+		return -1;
+	}
+	if (m->tr.pkt_type != WS_WIRE_PKT_NODE_TO_HOST || m->tr.src_id != n->cfg.node_id ||
+	    m->tr.dest_id != n->cfg.host_id) {
+		n->st.wrong_node++;
+		return -1;
+	}
+	return 0;
+}
+
+int ws_iq_host_reply(ws_iq_node *n, unsigned i, ws_wire_msg *m)
+{
+	return ws_iq_host_check(n, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
+				(n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, m);
+}
+
+int ws_iq_host_send_ping(ws_iq_node *n, uint16_t *seq, ws_err *err)
+{
+	uint8_t buf[32];
+	*seq = ws_iq_host_next_seq(n);
+	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_PING};
+	ws_wire_transport t = ws_iq_host_tr(n, *seq, WS_WIRE_FLAG_ROBUST, WS_WIRE_OFF_ARGS);
+	int len = ws_wire_build(buf, sizeof buf, &t, &c, NULL, 0);
+	return ws_iq_host_send_one(n, buf, (size_t)len, err);
+}

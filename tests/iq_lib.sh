@@ -1,0 +1,43 @@
+# shellcheck shell=bash
+# Shared helpers of the IQ integration scripts (after tests/lib.sh): a `warpspeed node` on a
+# free loopback port and bench/iq_proxy in front of it, each added to WS_PIDS.
+# Usage: . "$(dirname "$0")/../iq_lib.sh"
+
+# wait_banner VAR FILE SED-EXPR: sets VAR to what SED-EXPR prints from FILE, polling for up
+# to 2 s; false when nothing came.
+wait_banner() {
+	local _ v
+	for _ in $(seq 1 100); do
+		v=$(sed -n "$3" "$2" 2>/dev/null)
+		[ -n "$v" ] && printf -v "$1" %s "$v" && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+# need_proxy NAME: SKIP NAME and end the script when bench/iq_proxy is not built.
+need_proxy() {
+	[ -x "$WS_BUILD/bench/iq_proxy" ] && return 0
+	skip "$1" "$WS_BUILD/bench/iq_proxy not built (make bench-bins)"
+	finish
+}
+
+# start_node ARGS...: `warpspeed node` on 127.0.0.1, port 0, no broadcast port, 1 Mi
+# samples per buffer, then ARGS; sets NODE_PORT; false when it did not start.
+start_node() {
+	"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port off --tx-samples 1M \
+		--rx-samples 1M "$@" >"$WS_TMP/node.out" 2>"$WS_TMP/node.err" &
+	WS_PIDS+=("$!")
+	NODE_PORT=
+	wait_banner NODE_PORT "$WS_TMP/node.err" 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p'
+}
+
+# start_proxy NAME ARGS...: bench/iq_proxy to the node of start_node; sets PPORT.
+start_proxy() {
+	local name=$1
+	shift
+	"$WS_BUILD/bench/iq_proxy" --node "127.0.0.1:$NODE_PORT" "$@" 2>"$WS_TMP/$name.px" &
+	WS_PIDS+=("$!")
+	PPORT=
+	wait_banner PPORT "$WS_TMP/$name.px" 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p'
+}
