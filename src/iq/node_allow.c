@@ -43,11 +43,19 @@ static int parse_entry(const char *s, size_t len, ws_node_allow *a, ws_err *err)
 				  (int)(len > 40 ? 40 : len), s, ALLOW_FORM);
 	memcpy(buf, s, len);
 	buf[len] = 0;
-	unsigned bits = 32;
 	char *slash = strchr(buf, '/');
 	size_t iplen = slash ? (size_t)(slash - buf) : len;
+	struct in_addr in;
+	if (iplen >= sizeof ip)
+		iplen = sizeof ip - 1;
+	memcpy(ip, buf, iplen);
+	ip[iplen] = 0;
+	if (inet_pton(AF_INET, ip, &in) != 1)
+		return ws_err_set(err, WS_E_INVAL, "allow: '%s' is not an IPv4 address (%s)", buf,
+				  ALLOW_FORM);
+	unsigned bits = 32;
 	if (slash) {
-		char *end = slash + 1;
+		const char *end = slash + 1;
 		unsigned long v = 0;
 		int digits = 0;
 		while (*end >= '0' && *end <= '9' && digits < 3)
@@ -58,14 +66,6 @@ static int parse_entry(const char *s, size_t len, ws_node_allow *a, ws_err *err)
 					  ALLOW_FORM);
 		bits = (unsigned)v;
 	}
-	struct in_addr in;
-	if (iplen >= sizeof ip)
-		iplen = sizeof ip - 1;
-	memcpy(ip, buf, iplen);
-	ip[iplen] = 0;
-	if (inet_pton(AF_INET, ip, &in) != 1)
-		return ws_err_set(err, WS_E_INVAL, "allow: '%s' is not an IPv4 address (%s)", buf,
-				  ALLOW_FORM);
 	if (add_net(a, ntohl(in.s_addr), mask_of(bits)) < 0)
 		return ws_err_set(err, WS_E_INVAL, "allow: more than %d networks at '%s'",
 				  WS_NODE_ALLOW_MAX, buf);
