@@ -9,8 +9,8 @@
  * chunks reference the TX blocks (or the one zero block) instead of copying, and a later
  * Write IQ into a shared TX block copies that one chunk first. A trigger therefore costs
  * O(chunks) pointer moves plus at most one chunk copy for a partial last chunk, and memory
- * is O(chunks written). Blocks are their own anonymous mappings, so a freed chunk is given
- * back to the system at once. Samples are stored as big-endian wire words. */
+ * is O(chunks written). Blocks are their own anonymous mappings; up to WS_NODE_MEM_SPARE
+ * freed ones (4 MiB) are kept for reuse, the rest are given back to the system at once. Samples are stored as big-endian wire words. */
 #ifndef WS_IQ_NODE_MEM_H
 #define WS_IQ_NODE_MEM_H
 
@@ -21,6 +21,7 @@
 #define WS_NODE_CHUNK_SHIFT 16                          /* 64 Ki samples per chunk */
 #define WS_NODE_CHUNK_SAMPLES (1u << WS_NODE_CHUNK_SHIFT)
 #define WS_NODE_CHUNK_BYTES ((size_t)WS_NODE_CHUNK_SAMPLES * 4)
+#define WS_NODE_MEM_SPARE 16                            /* freed blocks kept for reuse */
 
 typedef struct ws_node_block ws_node_block;
 
@@ -33,7 +34,9 @@ typedef struct ws_node_mem {
 	uint32_t tx_extent[WS_NODE_MEM_MAX_RF];  /* one past the highest sample written */
 	ws_node_block *zero;                     /* shared, read-only, made on first need */
 	ws_node_block *signal[WS_NODE_MEM_MAX_RF]; /* made on first read */
-	uint64_t blocks;                         /* blocks mapped now, shared ones included */
+	ws_node_block *spare[WS_NODE_MEM_SPARE]; /* freed, still mapped: reused first */
+	unsigned n_spare;
+	uint64_t blocks;                         /* blocks in use (each once), spares not */
 	uint64_t alloc_failures;
 } ws_node_mem;
 
