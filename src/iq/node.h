@@ -2,8 +2,8 @@
  *
  * SDR transport code needs a board to talk to, and benchmarks need one that is never the
  * bottleneck. This engine answers everything reference/warplab-wire.md describes from one
- * thread: a unicast socket and a broadcast socket, one request at a time, Read IQ streamed
- * with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
+ * thread: a unicast socket and a broadcast socket, each source's requests one at a time and
+ * in order, Read IQ streamed with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
  * words, so nothing is converted), several packets per message with UDP GSO where the
  * path allows it, Write IQ copied into place. It never prints:
  * what a person should see goes through the caller's log callback, and what happened is in

@@ -135,8 +135,8 @@ ws_wire_transport ws_node_reply_transport(const ws_node *n, const ws_wire_msg *m
 					  uint16_t flags);
 
 /* Sends one small answer to p, if the source's bucket allows (above the small-answer
- * slack; counted rate_drops otherwise) and charges it. Counted as sent either way the
- * node has no sockets. */
+ * slack; counted rate_drops otherwise) and charges it. Without sockets it is only
+ * counted. */
 void ws_node_send(ws_node *n, const ws_node_peer *p, const uint8_t *buf, size_t len);
 
 #endif
