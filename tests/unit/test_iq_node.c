@@ -339,13 +339,12 @@ static void host_read_req(int s, int port, uint32_t buffer, uint32_t start, uint
 	host_send(s, port, b, (size_t)len);
 }
 
-/* Read IQ of one buffer into x; returns the samples received. */
-static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t spp,
-			  uint32_t *x)
+/* The sample packets answering host_read_req of one buffer, into x; returns the samples
+ * received. */
+static uint32_t host_collect(int s, uint32_t buffer, uint32_t n, uint32_t *x)
 {
 	static uint8_t b[70000];
 	uint32_t got = 0;
-	host_read_req(s, port, buffer, 0, n, spp);
 	while (got < n) {
 		int r = host_recv(s, b, sizeof b, 1000);
 		ws_wire_sample_hdr sh;
@@ -360,6 +359,14 @@ static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t
 		got += sh.count;
 	}
 	return got;
+}
+
+/* Read IQ of one buffer into x; returns the samples received. */
+static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t spp,
+			  uint32_t *x)
+{
+	host_read_req(s, port, buffer, 0, n, spp);
+	return host_collect(s, buffer, n, x);
 }
 
 static void roundtrip(uint32_t payload, uint16_t mask, int gso)
@@ -509,6 +516,45 @@ static void test_paced_read(void)
 	ws_node_get_counters(t.node, &k);
 	CHECK("the stream waited for tokens", k.rate_waits > 0);
 	CHECK_U64("nothing dropped", k.rate_drops + k.backlog_drops, 0);
+	close(s);
+	tnode_stop(&t);
+}
+
+/* A source's requests are served in order: a trigger it sends while its Read IQ streams
+ * (paced by a 100 Mb/s cap, so it really arrives meanwhile) is held until the stream
+ * ended, so the read shows the old RX content, and the trigger is not lost. */
+static void test_source_order(void)
+{
+	enum { N = 1 << 18 };
+	static uint32_t x[N], y[N];
+	ws_node_config c;
+	ws_node_config_default(&c);
+	c.reply_rate_bps = 100000000;
+	c.reply_burst = 1024;
+	tnode t;
+	if (tnode_start(&t, &c) < 0) {
+		CHECK("start", 0);
+		return;
+	}
+	int s = host_sock();
+	for (uint32_t i = 0; i < N; i++)
+		x[i] = 0x5A000000u + i;
+	int match = 0;
+	CHECK_INT("write", host_write(s, t.port, 1, x, N, 2232, &match), 0);
+	host_read_req(s, t.port, 1, 0, N, 2232);
+	ws_clock_sleep_ns(10 * WS_NS_PER_MS);
+	host_trigger(s, t.bport);
+	uint32_t got = host_collect(s, 1, N, y);
+	CHECK_INT("the whole stream", (int)got, N);
+	CHECK_U64("read before the held trigger: the test signal", y[N - 1],
+		  ws_node_test_sample(0, N - 1));
+	wait_triggers(&t, 1);
+	ws_node_counters k;
+	ws_node_get_counters(t.node, &k);
+	CHECK("the trigger was held", k.held >= 1);
+	CHECK_U64("and then played", k.triggers, 1);
+	CHECK_INT("read after it", host_read(s, t.port, 1, N, 2232, y), N);
+	CHECK_MEM("RX = TX", y, x, sizeof x);
 	close(s);
 	tnode_stop(&t);
 }
@@ -839,6 +885,7 @@ int main(void)
 	RUN(test_channel_and_enable);
 	RUN(test_cow_roundtrip);
 	RUN(test_paced_read);
+	RUN(test_source_order);
 	RUN(test_bad_packets);
 	RUN(test_not_ready);
 	RUN(test_board_slots);
