@@ -11,7 +11,7 @@
  *
  * Buffer model, as on the board: Write IQ fills TX buffers, Read IQ reads RX buffers, and
  * only a trigger moves samples from TX to RX (with the loopback channel). Memory is
- * committed only for what is written, in 64 Ki-sample copy-on-write chunks (node_mem.h), so
+ * committed only for what is written, in 16 Ki-sample copy-on-write chunks (node_mem.h), so
  * the default 2RF DDR sizes cost no RAM until used and a trigger costs O(chunks). An RX
  * buffer starts with the test signal of ws_node_test_sample.
  *

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+_Static_assert(65536u % WS_NODE_CHUNK_SAMPLES == 0, "chunks must divide the signal's period");
+
 struct ws_node_block {
 	uint32_t refs; /* 0 = pinned */
 	uint8_t *data; /* WS_NODE_CHUNK_BYTES, its own mapping */
@@ -88,17 +90,21 @@ static ws_node_block *zero_block(ws_node_mem *m)
 	return m->zero;
 }
 
-static ws_node_block *signal_block(ws_node_mem *m, int rf)
+/* The test signal as chunk c reads it: chunks WS_NODE_SIGNAL_BLOCKS apart are identical,
+ * because the signal repeats every 2^16 samples. */
+static ws_node_block *signal_block(ws_node_mem *m, int rf, uint32_t c)
 {
-	if (!m->signal[rf]) {
+	uint32_t v = c % WS_NODE_SIGNAL_BLOCKS;
+	if (!m->signal[rf][v]) {
 		ws_node_block *b = block_new(m, NULL, 0);
 		if (!b)
 			return NULL;
+		uint32_t first = v * WS_NODE_CHUNK_SAMPLES;
 		for (uint32_t i = 0; i < WS_NODE_CHUNK_SAMPLES; i++)
-			ws_put_be32(b->data + 4 * (size_t)i, ws_node_mem_signal_word(rf, i));
-		m->signal[rf] = b;
+			ws_put_be32(b->data + 4 * (size_t)i, ws_node_mem_signal_word(rf, first + i));
+		m->signal[rf][v] = b;
 	}
-	return m->signal[rf];
+	return m->signal[rf][v];
 }
 
 static uint32_t chunks_of(uint32_t samples)
@@ -133,9 +139,11 @@ void ws_node_mem_free(ws_node_mem *m)
 		free(m->tx[i]);
 		free(m->rx[i]);
 		m->tx[i] = m->rx[i] = NULL;
-		if (m->signal[i])
-			block_release(m, m->signal[i]);
-		m->signal[i] = NULL;
+		for (unsigned v = 0; v < WS_NODE_SIGNAL_BLOCKS; v++) {
+			if (m->signal[i][v])
+				block_release(m, m->signal[i][v]);
+			m->signal[i][v] = NULL;
+		}
 	}
 	if (m->zero)
 		block_release(m, m->zero);
@@ -164,7 +172,7 @@ static ws_node_block *own_rx(ws_node_mem *m, int rf, uint32_t c)
 	ws_node_block *b = m->rx[rf][c];
 	if (b && b->refs == 1)
 		return b;
-	const ws_node_block *from = b ? b : signal_block(m, rf);
+	const ws_node_block *from = b ? b : signal_block(m, rf, c);
 	ws_node_block *nb = from ? block_new(m, from->data, 1) : NULL;
 	if (!nb)
 		return NULL;
@@ -209,12 +217,16 @@ int ws_node_mem_capture(ws_node_mem *m, int rf, uint32_t len)
 			rx_end = m->rx_samples;
 		ws_node_block *tx = m->tx[rf][c];
 		if (rx_end <= len) {
-			/* The whole RX chunk becomes the TX chunk: share it. */
-			ws_node_block *nb = tx ? block_ref(tx) : zero_block(m);
+			/* The whole RX chunk becomes the TX chunk: share it. Chunks that already
+			 * do (what an unchanged TX leaves after the last trigger) cost a
+			 * compare, so a trigger touches only the blocks that changed. */
+			ws_node_block *nb = tx ? tx : zero_block(m);
+			if (nb == m->rx[rf][c])
+				continue;
 			if (!nb)
 				return -1;
 			block_put(m, m->rx[rf][c]);
-			m->rx[rf][c] = nb;
+			m->rx[rf][c] = block_ref(nb);
 			continue;
 		}
 		/* The last chunk, partly: [c0, len) from TX, the rest keeps its content. */
@@ -235,7 +247,7 @@ uint32_t ws_node_mem_rx_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want
 {
 	uint32_t c = pos >> WS_NODE_CHUNK_SHIFT;
 	uint32_t off = pos & (WS_NODE_CHUNK_SAMPLES - 1);
-	const ws_node_block *b = m->rx[rf][c] ? m->rx[rf][c] : signal_block(m, rf);
+	const ws_node_block *b = m->rx[rf][c] ? m->rx[rf][c] : signal_block(m, rf, c);
 	if (!b)
 		return 0;
 	*p = b->data + (size_t)off * 4;

@@ -2,10 +2,10 @@
  *
  * A board's DDR holds up to 2 GiB of samples, and a host may touch one word of it: memory
  * must be committed only for what was written, and a trigger must not cost a copy of
- * everything ever written. Every TX and RX buffer is a table of fixed-size chunks (64 Ki
- * samples), each a reference to a block: a TX chunk never written is no block and reads as
- * zero; an RX chunk never captured into is the test signal, one block per interface (the
- * signal repeats every 64 Ki samples, so one chunk of it serves all); a trigger makes RX
+ * everything ever written. Every TX and RX buffer is a table of fixed-size chunks (16 Ki
+ * samples, 64 KiB), each a reference to a block: a TX chunk never written is no block and
+ * reads as zero; an RX chunk never captured into is the test signal (which repeats every
+ * 2^16 samples, so four blocks of it per interface serve every chunk); a trigger makes RX
  * chunks reference the TX blocks (or the one zero block) instead of copying, and a later
  * Write IQ into a shared TX block copies that one chunk first. A trigger therefore costs
  * O(chunks) pointer moves plus at most one chunk copy for a partial last chunk, and memory
@@ -18,10 +18,11 @@
 #include <stdint.h>
 
 #define WS_NODE_MEM_MAX_RF 4
-#define WS_NODE_CHUNK_SHIFT 16                          /* 64 Ki samples per chunk */
+#define WS_NODE_CHUNK_SHIFT 14                          /* 16 Ki samples per chunk */
 #define WS_NODE_CHUNK_SAMPLES (1u << WS_NODE_CHUNK_SHIFT)
 #define WS_NODE_CHUNK_BYTES ((size_t)WS_NODE_CHUNK_SAMPLES * 4)
-#define WS_NODE_MEM_SPARE 16                            /* freed blocks kept for reuse */
+#define WS_NODE_MEM_SPARE 64                            /* freed blocks kept for reuse */
+#define WS_NODE_SIGNAL_BLOCKS (65536u / WS_NODE_CHUNK_SAMPLES) /* the signal's period */
 
 typedef struct ws_node_block ws_node_block;
 
@@ -33,7 +34,7 @@ typedef struct ws_node_mem {
 	ws_node_block **rx[WS_NODE_MEM_MAX_RF];  /* NULL entry: the test signal */
 	uint32_t tx_extent[WS_NODE_MEM_MAX_RF];  /* one past the highest sample written */
 	ws_node_block *zero;                     /* shared, read-only, made on first need */
-	ws_node_block *signal[WS_NODE_MEM_MAX_RF]; /* made on first read */
+	ws_node_block *signal[WS_NODE_MEM_MAX_RF][WS_NODE_SIGNAL_BLOCKS]; /* on first read */
 	ws_node_block *spare[WS_NODE_MEM_SPARE]; /* freed, still mapped: reused first */
 	unsigned n_spare;
 	uint64_t blocks;                         /* blocks in use (each once), spares not */

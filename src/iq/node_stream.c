@@ -16,6 +16,10 @@
 #include <netinet/udp.h>
 #include <string.h>
 
+/* A packet of the largest payload (65505 bytes, 32 of header) spans at most two chunks, so
+ * three iovecs per packet are enough. */
+_Static_assert((65505 - 32) / 4 < WS_NODE_CHUNK_SAMPLES, "a packet must fit in two chunks");
+
 #define NODE_GSO_MAX_SEGS 64     /* UDP_MAX_SEGMENTS of older kernels */
 #define NODE_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
