@@ -380,8 +380,8 @@ static int alloc_state(ws_node *n, ws_err *err)
 	return 0;
 }
 
-/* The bound address, and the allow list: the one given, or the default for that address. */
-static int exposure(ws_node *n, const ws_node_config *c, struct in_addr *addr, ws_err *err)
+/* The address to bind, NULL meaning 127.0.0.1. */
+static int bind_address(ws_node *n, const ws_node_config *c, struct in_addr *addr, ws_err *err)
 {
 	const char *bind_addr = c->bind_addr ? c->bind_addr : WS_NODE_DEFAULT_BIND;
 	if (inet_pton(AF_INET, bind_addr, addr) != 1)
@@ -389,8 +389,15 @@ static int exposure(ws_node *n, const ws_node_config *c, struct in_addr *addr, w
 				  "node: bind address '%s' is not an IPv4 address (a.b.c.d, "
 				  "0.0.0.0 for all)", bind_addr);
 	inet_ntop(AF_INET, addr, n->info.bind_addr, sizeof n->info.bind_addr);
+	return 0;
+}
+
+/* The allow list: the one given, or the default for the bound address; and the cap. Done
+ * after binding, so an address of no interface is named by the bind error. */
+static int exposure(ws_node *n, const ws_node_config *c, struct in_addr addr, ws_err *err)
+{
 	int r = c->allow ? ws_node_allow_parse(c->allow, &n->allow, err)
-			 : ws_node_allow_default(ntohl(addr->s_addr), &n->allow, err);
+			 : ws_node_allow_default(ntohl(addr.s_addr), &n->allow, err);
 	if (r < 0) {
 		ws_err_prefix(err, "node");
 		return r;
@@ -422,9 +429,11 @@ int ws_node_create(const ws_node_config *c, ws_node **out, ws_err *err)
 	struct in_addr addr;
 	r = alloc_state(n, err);
 	if (r == 0)
-		r = exposure(n, c, &addr, err);
+		r = bind_address(n, c, &addr, err);
 	if (r == 0 && c->port >= 0)
 		r = open_sockets(n, c, addr, err);
+	if (r == 0)
+		r = exposure(n, c, addr, err);
 	if (r < 0) {
 		ws_node_destroy(n);
 		return r;
