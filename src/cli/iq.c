@@ -537,6 +537,7 @@ static int builtin_start(builtin *b, iq_opts *o, FILE *note)
 	c.bcast_port = -1;
 	c.rf = o->rf & (WS_IQ_RF_C | WS_IQ_RF_D) ? 4 : 2;
 	c.max_payload = o->cfg.max_payload;
+	c.reply_rate_bps = 0; /* it benchmarks this host, so no reply cap (said below) */
 	if (ws_node_create(&c, &b->node, &e) < 0) {
 		fprintf(stderr, "warpspeed iq: built-in node: %s\n", e.msg);
 		return 1;

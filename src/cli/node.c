@@ -7,6 +7,8 @@
 #include "cli/node.h"
 
 #include "iq/node.h"
+#include "iq/node_allow.h"
+#include "iq/node_rate.h"
 #include "iq/wire.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -40,7 +42,13 @@ static const char usage[] =
 	"  A WARP v3 board running WARPLab 7.7.1 (see docs/node.md).\n"
 	"  --id N              node ID, 0..65534 (default 0)\n"
 	"  --serial N          serial number, printed W3-a-%05d, 0..99999 (default 6)\n"
-	"  --bind ADDR         IPv4 address of the unicast socket (default any)\n"
+	"  --bind ADDR         IPv4 address of the sockets, 0.0.0.0 for all (default\n"
+	"                      127.0.0.1)\n"
+	"  --allow CIDR[,CIDR...]|any  sources answered (default: the networks of the\n"
+	"                      interfaces holding the bound address)\n"
+	"  --reply-rate RATE|off  reply cap per source in bit/s, k/m/g suffixes (default\n"
+	"                      1g, the board's Ethernet)\n"
+	"  --reply-burst SIZE  bytes a source may get at once beyond the rate (default 1M)\n"
 	"  --port P            unicast UDP port, 0 = ephemeral (default 9000)\n"
 	"  --bcast-port P|off  broadcast UDP port (default 10000)\n"
 	"  --rf 2|4            RF interfaces (default 2)\n"
@@ -97,7 +105,23 @@ static int parse_samples(const char *opt, const char *s, uint32_t *out)
 	return 0;
 }
 
-enum { O_ID = 256, O_SERIAL, O_BIND, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
+/* --reply-rate: "off", or bits/s with the size suffixes (k m g decimal, K M G binary). */
+static int parse_rate(const char *opt, const char *s, uint64_t *out)
+{
+	uint64_t v;
+	ws_err e;
+	if (strcmp(s, "off") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (ws_units_parse_size(s, &v, &e) < 0 || v < WS_NODE_RATE_MIN_BPS ||
+	    v > WS_NODE_RATE_MAX_BPS)
+		return bad(opt, s, "bit/s from 1k to 1000g, e.g. 1g or 100m, or off");
+	*out = v;
+	return 0;
+}
+
+enum { O_ID = 256, O_SERIAL, O_BIND, O_ALLOW, O_RATE, O_BURST, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
        O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF,
        O_QUIET, O_NOGSO };
 
@@ -105,6 +129,9 @@ static const struct option longopts[] = {
 	{"id", required_argument, NULL, O_ID},
 	{"serial", required_argument, NULL, O_SERIAL},
 	{"bind", required_argument, NULL, O_BIND},
+	{"allow", required_argument, NULL, O_ALLOW},
+	{"reply-rate", required_argument, NULL, O_RATE},
+	{"reply-burst", required_argument, NULL, O_BURST},
 	{"port", required_argument, NULL, O_PORT},
 	{"bcast-port", required_argument, NULL, O_BCAST},
 	{"rf", required_argument, NULL, O_RF},
@@ -139,10 +166,26 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 	case O_BIND: {
 		struct in_addr a;
 		if (inet_pton(AF_INET, arg, &a) != 1)
-			return bad(name, arg, "an IPv4 address a.b.c.d");
+			return bad(name, arg, "an IPv4 address a.b.c.d, 0.0.0.0 for all");
 		cfg->bind_addr = arg;
 		break;
 	}
+	case O_ALLOW: {
+		ws_node_allow al;
+		if (ws_node_allow_parse(arg, &al, &e) < 0) {
+			fprintf(stderr, "warpspeed node: --%s\n", e.msg);
+			return 2;
+		}
+		cfg->allow = arg;
+		break;
+	}
+	case O_RATE: return parse_rate(name, arg, &cfg->reply_rate_bps);
+	case O_BURST:
+		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < WS_NODE_RATE_MIN_BURST ||
+		    sz > WS_NODE_RATE_MAX_BURST)
+			return bad(name, arg, "bytes, 1K..256M, e.g. 1M");
+		cfg->reply_burst = (uint32_t)sz;
+		break;
 	case O_PORT: r = parse_num(name, arg, 0, 65535, &v); cfg->port = (int)v; break;
 	case O_BCAST:
 		if (strcmp(arg, "off") == 0)
@@ -240,7 +283,8 @@ static void print_counters(ws_node *n, const char *when)
 		F(write_acks), F(read_requests), F(read_packets), F(read_samples),
 		F(not_for_us), F(malformed), F(oversize), F(bad_buffer), F(out_of_range),
 		F(error_replies), F(not_ready_replies), F(slot_drops), F(send_waits),
-		F(send_errors), F(alloc_failures),
+		F(send_errors), F(alloc_failures), F(denied), F(held), F(backlog_drops),
+		F(rate_waits), F(rate_drops),
 #undef F
 	};
 	ws_node_counters c;
@@ -268,16 +312,20 @@ static void banner(ws_node *n, const node_opts *o)
 	const ws_node_config *c = &o->cfg;
 	ws_node_info in;
 	ws_node_get_info(n, &in);
-	char bport[16] = "off";
+	char bport[16] = "off", rate[64] = "off (no reply cap)";
 	if (in.bcast_port >= 0)
 		snprintf(bport, sizeof bport, "%d", in.bcast_port);
+	if (in.reply_rate_bps)
+		snprintf(rate, sizeof rate, "%.6g Mb/s per source, burst %u bytes",
+			 (double)in.reply_rate_bps / 1e6, in.reply_burst);
 	fprintf(stderr,
 		"warpspeed node: WARP v3 W3-a-%05u ID %u, WARPLab %u.%u.%u, %d RF, listening on "
-		"%s:%d, broadcast port %s, max payload %u (%u samples/packet), %u TX / %u RX "
-		"samples per buffer, channel %s, socket buffers %d/%d, Read IQ GSO %s\n",
+		"%s:%d, broadcast port %s, allow %s, reply rate %s, max payload %u "
+		"(%u samples/packet), %u TX / %u RX samples per buffer, channel %s, socket "
+		"buffers %d/%d, Read IQ GSO %s\n",
 		c->serial, c->id, WS_WIRE_WL_MAJOR, WS_WIRE_WL_MINOR, WS_WIRE_WL_REV, c->rf,
-		c->bind_addr ? c->bind_addr : "0.0.0.0", in.port, bport, c->max_payload, ws_wire_samples_per_packet(c->max_payload),
-		c->tx_samples, c->rx_samples,
+		in.bind_addr, in.port, bport, in.allow, rate, c->max_payload,
+		ws_wire_samples_per_packet(c->max_payload), c->tx_samples, c->rx_samples,
 		c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
 		in.sndbuf, in.gso ? "on" : "off");
 }

@@ -2,18 +2,23 @@
  *
  * SDR transport code needs a board to talk to, and benchmarks need one that is never the
  * bottleneck. This engine answers everything reference/warplab-wire.md describes from one
- * thread: a unicast socket and a broadcast socket, one request at a time, Read IQ streamed
- * with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
+ * thread: a unicast socket and a broadcast socket, each source's requests one at a time and
+ * in order, Read IQ streamed with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
  * words, so nothing is converted), several packets per message with UDP GSO where the
  * path allows it, Write IQ copied into place. It never prints:
  * what a person should see goes through the caller's log callback, and what happened is in
  * the counters. Another thread stops it with ws_node_stop (an eventfd write).
  *
  * Buffer model, as on the board: Write IQ fills TX buffers, Read IQ reads RX buffers, and
- * only a trigger moves samples from TX to RX (with the loopback channel). Buffers are mapped
- * lazily (MAP_NORESERVE, on first touch), so the default 2RF DDR sizes cost no RAM until
- * used. An RX buffer starts with the test signal of ws_node_test_sample, generated in 64 Ki
- * sample chunks the first time a range is read or captured into. */
+ * only a trigger moves samples from TX to RX (with the loopback channel). Memory is
+ * committed only for what is written, in 16 Ki-sample copy-on-write chunks (node_mem.h), so
+ * the default 2RF DDR sizes cost no RAM until used and a trigger costs O(chunks). An RX
+ * buffer starts with the test signal of ws_node_test_sample.
+ *
+ * Exposure: the node binds 127.0.0.1 unless told otherwise, answers only the sources of an
+ * allow list (default: the networks of the interfaces holding the bound address) and caps
+ * the reply bytes per source address (default 1 Gb/s, the WARP v3's Ethernet): a Read IQ
+ * stream beyond the cap is paced, never cut, and other sources are served meanwhile. */
 #ifndef WS_IQ_NODE_H
 #define WS_IQ_NODE_H
 
@@ -40,12 +45,30 @@ typedef void (*ws_node_log_fn)(void *ctx, int level, const char *msg);
 #define WS_NODE_SAMPLE_RATE 40000000u           /* for the NOT_READY (air time) window */
 #define WS_NODE_TRIG_CORE_INFO 0x01040000u      /* fixed trigger-manager info word */
 #define WS_NODE_DNA_MSB 0x00ABCDEFu             /* fixed fake FPGA DNA, lsb = serial */
+#define WS_NODE_DEFAULT_BIND "127.0.0.1"
+#define WS_NODE_DEFAULT_REPLY_RATE 1000000000ull  /* bits/s: the board's 1 Gb/s Ethernet */
+#define WS_NODE_DEFAULT_REPLY_BURST (1u << 20)    /* bytes */
+#define WS_NODE_ALLOW_TEXT 640                    /* the allow list as text, in ws_node_info */
+
+/* warpspeed only, not on a real board (which acknowledges it like any unknown command):
+ * a ROBUST request without arguments answered with three words, the magic "WSPD" and the
+ * 64-bit count of trigger packets that played the channel (counter `triggers`), high word
+ * first. */
+#define WS_NODE_CMD_TRIGGER_COUNT 0x50575301u
+#define WS_NODE_TRIGGER_COUNT_MAGIC 0x57535044u   /* "WSPD" */
 
 typedef struct ws_node_config {
 	uint16_t id;              /* node ID (transport dest), default 0 */
 	uint8_t group_bits;       /* accepts dest 0xFFxx when xx & group_bits, default 0 */
 	uint32_t serial;          /* serial number W3-a-%05d, default 6 */
-	const char *bind_addr;    /* IPv4 address for the unicast socket, NULL = any */
+	const char *bind_addr;    /* IPv4 address of the sockets, NULL = 127.0.0.1 */
+	const char *allow;        /* sources answered, "CIDR[,CIDR...]" or "any"; NULL = the
+				   * networks of the interfaces holding bind_addr (every
+				   * interface for 0.0.0.0) */
+	uint64_t reply_rate_bps;  /* reply cap per source address, bits/s; 0 = off; default
+				   * WS_NODE_DEFAULT_REPLY_RATE */
+	uint32_t reply_burst;     /* bytes a source may receive at once beyond the rate,
+				   * default WS_NODE_DEFAULT_REPLY_BURST */
 	int port;                 /* unicast port; 0 = ephemeral; -1 = no sockets (feed only) */
 	int bcast_port;           /* broadcast port; 0 = ephemeral; -1 = none */
 	int rf;                   /* RF interfaces: 2 or 4 */
@@ -83,7 +106,13 @@ typedef struct ws_node_counters {
 	uint64_t slot_drops;                  /* board fidelity: no free receive slot */
 	uint64_t send_waits;                  /* sendmmsg hit a full socket and polled */
 	uint64_t send_errors;
-	uint64_t alloc_failures;              /* a buffer could not be mapped */
+	uint64_t alloc_failures;              /* a chunk of sample memory could not be mapped */
+	uint64_t denied;                      /* from a source outside the allow list: dropped */
+	uint64_t held;                        /* waited behind their source's Read IQ stream */
+	uint64_t backlog_drops;               /* dropped: the source's backlog or the stream
+					       * table was full */
+	uint64_t rate_waits;                  /* a stream paused for its source's tokens */
+	uint64_t rate_drops;                  /* answers not sent: the source is over its cap */
 } ws_node_counters;
 
 /* Actual socket facts after creation. */
@@ -92,13 +121,18 @@ typedef struct ws_node_info {
 	int rcvbuf, sndbuf;       /* what the kernel applied */
 	int timestamps;           /* kernel RX timestamps in use (board fidelity) */
 	int gso;                  /* Read IQ uses UDP GSO (0 after the path refused it) */
+	char bind_addr[16];       /* the address the sockets are bound to */
+	char allow[WS_NODE_ALLOW_TEXT]; /* the allow list in force, "any" or "a.b.c.d/n,..." */
+	uint64_t reply_rate_bps;  /* 0 = off */
+	uint32_t reply_burst;
 } ws_node_info;
 
 /* Fill c with the defaults listed on each field. Cannot fail. */
 void ws_node_config_default(ws_node_config *c);
 
 /* Validate c, create the node and bind its sockets (none when c->port is -1). The config is
- * copied (bind_addr is only used during this call). On error nothing is left open. */
+ * copied (bind_addr and allow are only used during this call). On error nothing is left
+ * open, and err names the bad value and what is accepted. */
 int ws_node_create(const ws_node_config *c, ws_node **out, struct ws_err *err);
 
 /* Serve until ws_node_stop is called. Returns 0 after a stop, or a negative code when a
@@ -110,8 +144,9 @@ int ws_node_run(ws_node *n, struct ws_err *err);
  * signal handler. A Read IQ stream in progress is abandoned. */
 void ws_node_stop(ws_node *n);
 
-/* Process one datagram as if it came from 127.0.0.1:1 on the unicast socket; replies are
- * sent there when the node has sockets, otherwise only counted. For tests and fuzzing;
+/* Process one datagram as if it came from 127.0.0.1:1 on the unicast socket, and any Read
+ * IQ it starts to the end; replies are sent there when the node has sockets, otherwise
+ * only counted, and are not rate-capped (the allow list applies). For tests and fuzzing;
  * never while ws_node_run is running on another thread. */
 void ws_node_feed(ws_node *n, const uint8_t *pkt, size_t len);
 

@@ -3,7 +3,7 @@
  * A real WARP v3 board holds a few packets at a time, stores Write IQ packets one by one and
  * answers NOT_READY while a trigger's buffers play; the emulator is faster than all that
  * unless asked to behave like the board. The model is plain state and arithmetic on times
- * the caller passes in: it sends nothing and counts nothing, so node.c decides what a
+ * the caller passes in: it sends nothing and counts nothing, so node_cmd.c decides what a
  * refusal means on the wire and which counter it bumps. */
 #ifndef WS_IQ_NODE_BOARD_H
 #define WS_IQ_NODE_BOARD_H

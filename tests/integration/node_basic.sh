@@ -125,4 +125,13 @@ usage_case node_usage_channel "loopback or none" --channel air
 usage_case node_usage_unknown "unknown" --frobnicate
 usage_case node_usage_port "--port" --port 70000
 usage_case node_usage_samples "--rx-samples" --rx-samples 0
+usage_case node_usage_allow "--allow: prefix length in '10.0.0.0/40' is not 0..32 (a.b.c.d/n" \
+	--allow 10.0.0.0/40
+usage_case node_usage_allow_any "'any' must stand alone" --allow any,127.0.0.1
+usage_case node_usage_reply_rate "--reply-rate '10x' is not valid (bit/s from 1k to 1000g" \
+	--reply-rate 10x
+usage_case node_usage_reply_burst "--reply-burst '100' is not valid (bytes, 1K..256M" \
+	--reply-burst 100
+usage_case node_usage_bind "--bind 'localhost' is not valid (an IPv4 address a.b.c.d, 0.0.0.0" \
+	--bind localhost
 exit $fail

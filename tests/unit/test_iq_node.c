@@ -285,10 +285,10 @@ static size_t sample_packet(uint8_t *b, uint16_t seq, uint16_t flags, uint32_t c
 	return len;
 }
 
-/* Write IQ in fast mode; returns the ack status, or -1 without an ack; *match says whether
- * the node's checksum equals the host's. */
-static int host_write(int s, int port, uint16_t mask, const uint32_t *x, uint32_t n,
-		      uint32_t spp, int *match)
+/* Write IQ in fast mode of x[0, n) at TX sample at; returns the ack status, or -1 without
+ * an ack; *match says whether the node's checksum equals the host's. */
+static int host_write_at(int s, int port, uint16_t mask, uint32_t at, const uint32_t *x,
+			 uint32_t n, uint32_t spp, int *match)
 {
 	static uint8_t b[70000];
 	ws_wire_csum cs;
@@ -298,10 +298,10 @@ static int host_write(int s, int port, uint16_t mask, const uint32_t *x, uint32_
 		uint32_t cnt = n - pos < spp ? n - pos : spp;
 		int last = pos + cnt >= n;
 		ws_wire_sample_hdr sh = {
-			.buffer = mask, .iq_id = 3, .start = pos, .count = cnt,
+			.buffer = mask, .iq_id = 3, .start = at + pos, .count = cnt,
 			.flags = (uint8_t)((pos == 0 ? WS_WIRE_SFLAG_CHECKSUM_RESET : 0) |
 					   (last ? WS_WIRE_SFLAG_LAST_WRITE : 0))};
-		ws_wire_csum_packet(&cs, pos, x[pos + cnt - 1]);
+		ws_wire_csum_packet(&cs, at + pos, x[pos + cnt - 1]);
 		size_t len = sample_packet(b, seq++, last ? WS_WIRE_FLAG_ROBUST : 0,
 					   WS_WIRE_CMD_WRITE_IQ, &sh, x + pos);
 		host_send(s, port, b, len);
@@ -311,6 +311,12 @@ static int host_write(int s, int port, uint16_t mask, const uint32_t *x, uint32_
 		return -1;
 	*match = ws_get_be32(b + 30) == ws_wire_csum_value(&cs);
 	return (int)ws_get_be32(b + 22);
+}
+
+static int host_write(int s, int port, uint16_t mask, const uint32_t *x, uint32_t n,
+		      uint32_t spp, int *match)
+{
+	return host_write_at(s, port, mask, 0, x, n, spp, match);
 }
 
 static void host_trigger(int s, int port)
@@ -333,13 +339,12 @@ static void host_read_req(int s, int port, uint32_t buffer, uint32_t start, uint
 	host_send(s, port, b, (size_t)len);
 }
 
-/* Read IQ of one buffer into x; returns the samples received. */
-static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t spp,
-			  uint32_t *x)
+/* The sample packets answering host_read_req of one buffer, into x; returns the samples
+ * received. */
+static uint32_t host_collect(int s, uint32_t buffer, uint32_t n, uint32_t *x)
 {
 	static uint8_t b[70000];
 	uint32_t got = 0;
-	host_read_req(s, port, buffer, 0, n, spp);
 	while (got < n) {
 		int r = host_recv(s, b, sizeof b, 1000);
 		ws_wire_sample_hdr sh;
@@ -354,6 +359,14 @@ static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t
 		got += sh.count;
 	}
 	return got;
+}
+
+/* Read IQ of one buffer into x; returns the samples received. */
+static uint32_t host_read(int s, int port, uint32_t buffer, uint32_t n, uint32_t spp,
+			  uint32_t *x)
+{
+	host_read_req(s, port, buffer, 0, n, spp);
+	return host_collect(s, buffer, n, x);
 }
 
 static void roundtrip(uint32_t payload, uint16_t mask, int gso)
@@ -434,6 +447,116 @@ static void test_channel_and_enable(void)
 		close(s);
 		tnode_stop(&t);
 	}
+}
+
+/* Copy-on-write through the wire: RX chunks share TX chunks after a trigger, so writes
+ * into TX (at chunk edges, inside a chunk, at several sizes) must not show in RX until the
+ * next trigger, and then exactly. The reference is a flat copy of what was written. */
+static void test_cow_roundtrip(void)
+{
+	enum { N = 3 * 65536 + 4321 };
+	static uint32_t tx[N], y[N], x[N], rx[N];
+	static const struct {
+		uint32_t at, n;
+	} writes[] = {{0, N}, {65536 - 100, 200}, {70000, 5000}, {131072, 65536}, {5, 1}, {N - 7, 7}};
+	ws_node_config c;
+	ws_node_config_default(&c);
+	c.tx_samples = c.rx_samples = N;
+	tnode t;
+	if (tnode_start(&t, &c) < 0) {
+		CHECK("start", 0);
+		return;
+	}
+	int s = host_sock();
+	uint64_t trig = 0;
+	for (size_t w = 0; w < sizeof writes / sizeof writes[0]; w++) {
+		for (uint32_t i = 0; i < writes[w].n; i++)
+			x[i] = tx[writes[w].at + i] = 0x01000000u * (uint32_t)(w + 1) + i;
+		int match = 0;
+		CHECK_INT("write", host_write_at(s, t.port, 1, writes[w].at, x, writes[w].n, 2232,
+						 &match), 0);
+		CHECK("checksum", match);
+		if (w) {
+			CHECK_INT("read before the trigger", host_read(s, t.port, 1, N, 2232, y), N);
+			CHECK_MEM("RX still holds the last capture", y, rx, sizeof rx);
+		}
+		host_trigger(s, t.bport);
+		wait_triggers(&t, ++trig);
+		memcpy(rx, tx, sizeof rx);
+		CHECK_INT("read after the trigger", host_read(s, t.port, 1, N, 2232, y), N);
+		CHECK_MEM("RX = TX after the trigger", y, rx, sizeof rx);
+	}
+	close(s);
+	tnode_stop(&t);
+}
+
+/* A host under its cap loses nothing: a 4 MiB read at 200 Mb/s, beyond the 1 MiB burst,
+ * is paced, not cut, and takes about (4 MiB - burst) / rate. */
+static void test_paced_read(void)
+{
+	enum { N = 1 << 20 };
+	static uint32_t y[N];
+	ws_node_config c;
+	ws_node_config_default(&c);
+	c.reply_rate_bps = 200000000;
+	tnode t;
+	if (tnode_start(&t, &c) < 0) {
+		CHECK("start", 0);
+		return;
+	}
+	int s = host_sock();
+	int64_t t0 = ws_clock_ns();
+	CHECK_INT("every sample arrives", host_read(s, t.port, 2, N, 2232, y), N);
+	double ms = (ws_clock_ns() - t0) / 1e6;
+	CHECK_U64("the test signal", y[N - 1], ws_node_test_sample(1, N - 1));
+	double want = (4.0 * N * (1 + 34.0 / 8928) - (1 << 20)) * 8 / 200e6 * 1e3;
+	printf("  4 MiB at 200 Mb/s with a 1 MiB burst: %.1f ms (cap: %.1f ms)\n", ms, want);
+	CHECK("paced to the cap, within 15%", ms > want * 0.85 && ms < want * 1.15 + 20);
+	ws_node_counters k;
+	ws_node_get_counters(t.node, &k);
+	CHECK("the stream waited for tokens", k.rate_waits > 0);
+	CHECK_U64("nothing dropped", k.rate_drops + k.backlog_drops, 0);
+	close(s);
+	tnode_stop(&t);
+}
+
+/* A source's requests are served in order: a trigger it sends while its Read IQ streams
+ * (paced by a 100 Mb/s cap, so it really arrives meanwhile) is held until the stream
+ * ended, so the read shows the old RX content, and the trigger is not lost. */
+static void test_source_order(void)
+{
+	enum { N = 1 << 18 };
+	static uint32_t x[N], y[N];
+	ws_node_config c;
+	ws_node_config_default(&c);
+	c.reply_rate_bps = 100000000;
+	c.reply_burst = 1024;
+	tnode t;
+	if (tnode_start(&t, &c) < 0) {
+		CHECK("start", 0);
+		return;
+	}
+	int s = host_sock();
+	for (uint32_t i = 0; i < N; i++)
+		x[i] = 0x5A000000u + i;
+	int match = 0;
+	CHECK_INT("write", host_write(s, t.port, 1, x, N, 2232, &match), 0);
+	host_read_req(s, t.port, 1, 0, N, 2232);
+	ws_clock_sleep_ns(10 * WS_NS_PER_MS);
+	host_trigger(s, t.bport);
+	uint32_t got = host_collect(s, 1, N, y);
+	CHECK_INT("the whole stream", (int)got, N);
+	CHECK_U64("read before the held trigger: the test signal", y[N - 1],
+		  ws_node_test_sample(0, N - 1));
+	wait_triggers(&t, 1);
+	ws_node_counters k;
+	ws_node_get_counters(t.node, &k);
+	CHECK("the trigger was held", k.held >= 1);
+	CHECK_U64("and then played", k.triggers, 1);
+	CHECK_INT("read after it", host_read(s, t.port, 1, N, 2232, y), N);
+	CHECK_MEM("RX = TX", y, x, sizeof x);
+	close(s);
+	tnode_stop(&t);
 }
 
 static void test_signal(void)
@@ -760,6 +883,9 @@ int main(void)
 	RUN(test_roundtrip_1500_ab);
 	RUN(test_roundtrip_no_gso);
 	RUN(test_channel_and_enable);
+	RUN(test_cow_roundtrip);
+	RUN(test_paced_read);
+	RUN(test_source_order);
 	RUN(test_bad_packets);
 	RUN(test_not_ready);
 	RUN(test_board_slots);
