@@ -13,17 +13,20 @@
 
 #define WS_SHA256_LEN 32
 
+/* The streaming context. Its typedef is ws_sha256_ctx, not ws_sha256: a typedef and a
+ * function share C's one namespace of ordinary identifiers, and ws_sha256 names the
+ * one-shot function below. The struct tag stays struct ws_sha256. */
 typedef struct ws_sha256 {
 	uint32_t h[8];
 	uint64_t len;     /* bytes hashed so far */
 	uint8_t buf[64];  /* the partial block */
 	size_t fill;      /* bytes in buf */
-} ws_sha256;
+} ws_sha256_ctx;
 
-void ws_sha256_init(ws_sha256 *c);
-void ws_sha256_update(ws_sha256 *c, const void *p, size_t n);
+void ws_sha256_init(ws_sha256_ctx *c);
+void ws_sha256_update(ws_sha256_ctx *c, const void *p, size_t n);
 /* Writes the digest and wipes the context (init it again to reuse it). */
-void ws_sha256_final(ws_sha256 *c, uint8_t out[WS_SHA256_LEN]);
+void ws_sha256_final(ws_sha256_ctx *c, uint8_t out[WS_SHA256_LEN]);
 void ws_sha256(const void *p, size_t n, uint8_t out[WS_SHA256_LEN]);
 
 /* HMAC-SHA256; a key longer than the 64-byte block is hashed first. */
