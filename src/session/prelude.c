@@ -22,6 +22,7 @@
 #define ACCEPT_BATCH 64
 #define ACCEPT_PAUSE_NS (100 * WS_NS_PER_MS)
 #define FRAMES_PER_WAKE 4
+#define GRACE_NS (100 * WS_NS_PER_MS)
 
 enum pstate { P_HELLO, P_AUTH };
 
@@ -29,7 +30,7 @@ typedef struct pending {
 	int fd;
 	enum pstate st;
 	uint64_t id;
-	int64_t deadline;
+	int64_t born, deadline;
 	ws_addr peer;
 	char src[64];       /* the address alone: the per-source cap counts by it */
 	char peer_text[80];
@@ -344,17 +345,30 @@ static int keep_rank(const pending *c)
 	return c->fr.hgot == 0 && c->fr.pgot == 0 ? 1 : 0;
 }
 
+/* A connection too young to be closed for the per-source cap unless it stalled mid-frame:
+ * a host that starts many clients at once sends all their HELLOs within milliseconds. */
+static int64_t grace_ns(const ws_prelude *p)
+{
+	int64_t g = p->cfg.hello_timeout_ns / 4;
+	return g < GRACE_NS ? g : GRACE_NS;
+}
+
 /* The connection to close for room: among those from src (all when src is NULL), the
- * oldest of the lowest keep_rank. Sets *same to how many match. */
+ * oldest of the lowest keep_rank. With src, only one that stalled mid-frame or is past
+ * its grace period qualifies (none: returns p->n). Sets *same to how many match. */
 static unsigned victim(const ws_prelude *p, const char *src, unsigned *same)
 {
 	unsigned v = p->n;
+	int64_t young = ws_clock_ns() - grace_ns(p);
 	*same = 0;
 	for (unsigned i = 0; i < p->n; i++) {
-		if (src && strcmp(p->q[i]->src, src) != 0)
+		const pending *c = p->q[i];
+		if (src && strcmp(c->src, src) != 0)
 			continue;
 		++*same;
-		if (v == p->n || keep_rank(p->q[i]) < keep_rank(p->q[v]))
+		if (src && keep_rank(c) > 0 && c->born > young)
+			continue;
+		if (v == p->n || keep_rank(c) < keep_rank(p->q[v]))
 			v = i;
 	}
 	return v;
@@ -377,7 +391,7 @@ static void make_room(ws_prelude *p, const char *src)
 	if (same >= p->cfg.max_pending_per_source && v < p->n) {
 		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
 		snprintf(t + h, sizeof(t) - (size_t)h, "%u connections from %s were waiting to start a session, past this "
-						       "daemon's limit per address (warpspeed serve --max-pending-per-source %u), and this was the oldest",
+						       "daemon's limit per address (warpspeed serve --max-pending-per-source %u), and this one had stalled longest",
 			 same + 1, src, p->cfg.max_pending_per_source);
 		refuse_log(p, v, C_EVICT_SRC, WS_E_LIMIT, t, t + h);
 	}
@@ -403,7 +417,8 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	c->fd = fd;
 	c->peer = *peer;
 	c->id = p->cfg.new_id(p->cfg.ctx);
-	c->deadline = ws_clock_ns() + p->cfg.hello_timeout_ns;
+	c->born = ws_clock_ns();
+	c->deadline = c->born + p->cfg.hello_timeout_ns;
 	ws_addr_format(peer, c->src, sizeof(c->src));
 	ws_addr_format_port(peer, c->peer_text, sizeof(c->peer_text));
 	ws_framer_init(&c->fr, c->buf, sizeof(c->buf));

@@ -6,7 +6,10 @@
  * bounded to WS_PRELUDE_MAX_PAYLOAD bytes) and one deadline for the whole phase. Caps on
  * pending connections per source address and in total close the OLDEST one when a new
  * connection arrives, so a newcomer from the same address always gets its chance and a
- * slowloris cannot lock anybody out. Only an admitted session is handed to the daemon
+ * slowloris cannot lock anybody out. The one closed is the oldest that stalled mid-frame
+ * (a slowloris' signature), else the oldest silent one, else the oldest in
+ * authentication; for the per-source cap a connection younger than 100 ms that has not
+ * stalled mid-frame is spared, so a host that starts many clients at once is served. Only an admitted session is handed to the daemon
  * (the admit callback), which gives it a thread. Every refusal is answered with an
  * ERROR that says what happened and which option changes the limit, and is counted;
  * the log gets at most one summary line per WS_PRELUDE_LOG_EVERY_NS. */
