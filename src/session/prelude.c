@@ -22,7 +22,7 @@
 #define ACCEPT_BATCH 64
 #define ACCEPT_PAUSE_NS (100 * WS_NS_PER_MS)
 #define FRAMES_PER_WAKE 4
-#define GRACE_NS (100 * WS_NS_PER_MS)
+#define GRACE_NS WS_NS_PER_SEC
 
 enum pstate { P_HELLO, P_AUTH };
 
@@ -349,7 +349,7 @@ static int keep_rank(const pending *c)
  * a host that starts many clients at once sends all their HELLOs within milliseconds. */
 static int64_t grace_ns(const ws_prelude *p)
 {
-	int64_t g = p->cfg.hello_timeout_ns / 4;
+	int64_t g = p->cfg.hello_timeout_ns / 2;
 	return g < GRACE_NS ? g : GRACE_NS;
 }
 

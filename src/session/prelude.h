@@ -8,9 +8,10 @@
  * connection arrives, so a newcomer from the same address always gets its chance and a
  * slowloris cannot lock anybody out. The one closed is the oldest that stalled mid-frame
  * (a slowloris' signature), else the oldest silent one, else the oldest in
- * authentication; for the per-source cap a connection younger than 100 ms that has not
- * stalled mid-frame is spared, so a host that starts many clients at once is served. Only an admitted session is handed to the daemon
- * (the admit callback), which gives it a thread. Every refusal is answered with an
+ * authentication; for the per-source cap a connection younger than 1 s (half the hello
+ * timeout, if less) that has not stalled mid-frame is spared, so a host that starts many
+ * clients at once is served. Only an admitted session is handed to the daemon (the
+ * admit callback), which gives it a thread. Every refusal is answered with an
  * ERROR that says what happened and which option changes the limit, and is counted;
  * the log gets at most one summary line per WS_PRELUDE_LOG_EVERY_NS. */
 #ifndef WS_SESSION_PRELUDE_H
