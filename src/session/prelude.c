@@ -123,16 +123,21 @@ static int send_now(ws_prelude *p, pending *c)
 	return r == (ssize_t)p->w.len ? 0 : -1;
 }
 
+/* Read what is left first, so that close() sends FIN, not RST, and an ERROR just sent
+ * arrives. */
+static void drain_close(int fd)
+{
+	char sink[512];
+	for (int k = 0; k < 8 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; k++)
+		;
+	close(fd);
+}
+
 static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 {
 	pending *c = p->q[i];
-	if (close_fd) {
-		/* Read what is left so that close() sends FIN, not RST, and the ERROR arrives. */
-		char sink[512];
-		for (int k = 0; k < 8 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; k++)
-			;
-		close(c->fd);
-	}
+	if (close_fd)
+		drain_close(c->fd);
 	free(c);
 	memmove(&p->q[i], &p->q[i + 1], (p->n - i - 1) * sizeof(*p->q));
 	p->n--;
@@ -450,10 +455,15 @@ void ws_prelude_accept(ws_prelude *p, int lfd)
 			close(p->reserve_fd);
 			fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
 			if (fd >= 0) {
+				static const char text[] = "the daemon has no file descriptor left for this connection "
+							   "(its ulimit -n); try again when sessions have ended";
 				char t[80];
 				ws_addr_format_port(&peer, t, sizeof(t));
-				count(p, C_NOFD, t, "the daemon has no file descriptor left for it (ulimit -n)");
-				close(fd);
+				count(p, C_NOFD, t, "%s", text);
+				ws_msg_put_error(&p->w, WS_E_LIMIT, text);
+				if (ws_tlv_finish(&p->w, NULL) == 0)
+					send(fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+				drain_close(fd);
 			}
 			p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		}
