@@ -212,9 +212,12 @@ int ws_cli_serve_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	char line[400];
-	snprintf(line, sizeof(line), "listening on %s port %u (max %u sessions, tests up to %.0f s, %s)",
+	snprintf(line, sizeof(line),
+		 "listening on %s port %u (max %u sessions, tests up to %.0f s, %u connections pending, %u per source, "
+		 "%.3g s to finish HELLO, %s)",
 		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
-		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s,
+		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s, c.max_pending, c.max_pending_per_source,
+		 (double)c.hello_timeout_ns / 1e9,
 		 k.file ? "clients must prove the key from --psk-file" : k.pass ? "clients must prove the -Z passphrase"
 								  : "no authentication");
 	log_line(NULL, line);
