@@ -161,7 +161,8 @@ fuzz: $(LIB_SRC) $(FUZZ_CLI_SRC) $(FUZZ_SRC)
 # Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).
 FUZZ_SECONDS ?= 30
 fuzz-run: fuzz
-	$(Q)for f in build/fuzz/fuzz_*; do n=$$(basename $$f); c=tests/fuzz/corpus_$${n#fuzz_}; \
+	$(Q)for f in build/fuzz/fuzz_*; do case $$f in *.log) continue;; esac; \
+	  n=$$(basename $$f); c=tests/fuzz/corpus_$${n#fuzz_}; \
 	  w=$$(mktemp -d); [ -d $$c ] && cp -r $$c/. $$w/; \
 	  echo "  RUN     $$n for $(FUZZ_SECONDS) s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$w >build/fuzz/$$n.log 2>&1 \

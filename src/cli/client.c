@@ -14,9 +14,11 @@
 #include "session/daemon.h"
 #include "util/err.h"
 #include "util/features.h"
+#include "util/psk.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #include <sys/auxv.h>
@@ -73,6 +75,38 @@ static void print_cpu_bound(const ws_test_result *res)
 			fprintf(stderr, "warpspeed: %s\n", line);
 }
 
+static void print_note(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "warpspeed: note: %s\n", line);
+}
+
+/* The key from -Z, --psk-file or WARPSPEED_PSK_FILE, in that order; *k stays NULL when
+ * none is given. -Z's argument is overwritten once read (it was visible to ps until then). */
+static int load_key(const ws_cli_options *o, ws_psk **k, ws_err *err)
+{
+	const char *file = o->psk_file ? o->psk_file : getenv("WARPSPEED_PSK_FILE");
+	*k = NULL;
+	if (!o->psk_pass && (!file || !*file))
+		return 0;
+	if (!(*k = malloc(sizeof(**k))))
+		return ws_err_set(err, ENOMEM, "no memory for the key");
+	int rc;
+	if (o->psk_pass) {
+		rc = ws_psk_from_passphrase(o->psk_pass, *k, err);
+		memset((char *)o->psk_pass, 'x', strlen(o->psk_pass));
+	} else {
+		rc = ws_psk_load_file(file, *k, err);
+		if (rc < 0 && !o->psk_file)
+			ws_err_prefix(err, "WARPSPEED_PSK_FILE");
+	}
+	if (rc < 0) {
+		free(*k);
+		*k = NULL;
+	}
+	return rc;
+}
+
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
 static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec,
 				 ws_test_result *res, ws_err *err)
@@ -95,6 +129,7 @@ static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec
 			"warpspeed: no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
 			cfg->host, cfg->port, ws_daemon_port(d));
 		ws_client_config local = *cfg;
+		local.psk = NULL; /* its daemon asks for none; no note that it did not */
 		local.host = "127.0.0.1";
 		local.host_family = 4;
 		local.port = ws_daemon_port(d);
@@ -143,11 +178,24 @@ int ws_cli_client_main(int argc, char **argv)
 	cfg.local_family = o.local_family;
 	cfg.port = o.ctl_port;
 	cfg.local_port = o.local_ctl_port;
+	ws_psk *key = NULL;
+	if (load_key(&o, &key, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 1;
+	}
+	cfg.psk = key;
+	if (o.verbosity >= 2)
+		cfg.note = print_note;
 
 	ws_test_result res;
 	int rc = ws_client_run_test(&cfg, &o.spec, &res, &err);
+	/* The in-process daemon has no key (it serves only this process, on loopback). */
 	if (rc == -ECONNREFUSED && !o.remote_host_given && o.ctl_port == WS_DEFAULT_CTL_PORT)
 		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
+	if (key) {
+		ws_psk_wipe(key);
+		free(key);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		ws_test_result_free(&res);

@@ -7,6 +7,9 @@
  * implement yet sit in the tables without a handler and are refused by name. */
 #include "cli/options.h"
 
+#include "cli/longopts.h"
+#include "cli/optvalue.h"
+
 #include "util/err.h"
 #include "util/units.h"
 
@@ -15,11 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Larger than any kernel grants, and what ws_test_spec_validate accepts. */
-#define MAX_SIZE (1ULL << 30)
 #define MAX_CPU 65535
 #define MAX_DURATION_S 10000000LL
-#define SIZE_HINT "bytes with an optional suffix K, M, G (2^10, 2^20, 2^30) or k, m, g (10^3, 10^6, 10^9)"
 
 enum opt_kind {
 	OPT_FLAG,   /* no value; more letters may follow in the same word (-cC) */
@@ -28,7 +28,6 @@ enum opt_kind {
 };
 
 struct opt_def;
-typedef int (*opt_fn)(ws_cli_options *o, const char *val, ws_err *err);
 
 struct opt_def {
 	char letter;
@@ -44,26 +43,6 @@ static bool is_stream_test(enum ws_test_type t)
 {
 	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
 	       t == WS_TEST_UDP_STREAM;
-}
-
-/* netperf's two-value syntax. `both` makes a single value set both halves; without it (the
- * -D -F -H -L -p rule) it sets only the first. a and b must hold WS_CLI_PATH_MAX bytes. */
-static int split2(const char *val, bool both, char *a, char *b, int *have_a, int *have_b,
-		  ws_err *err)
-{
-	if (strlen(val) >= WS_CLI_PATH_MAX)
-		return ws_err_set(err, WS_E_INVAL, "value of %zu characters is too long; expected at most %d",
-				  strlen(val), WS_CLI_PATH_MAX - 1);
-	int single;
-	int rc = ws_units_split_pair(val, a, WS_CLI_PATH_MAX, b, WS_CLI_PATH_MAX, have_a, have_b,
-				     &single, err);
-	if (rc < 0)
-		return rc;
-	if (single && both) {
-		memcpy(b, a, WS_CLI_PATH_MAX);
-		*have_b = 1;
-	}
-	return 0;
 }
 
 static int parse_family(const char *s, enum ws_family *out, ws_err *err)
@@ -85,32 +64,6 @@ static int parse_family(const char *s, enum ws_family *out, ws_err *err)
 			  "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
 }
 
-/* A whole number in [min, max] with the option's own wording of what is accepted. */
-static int parse_ranged(const char *s, long long min, long long max, const char *what,
-			long long *out, ws_err *err)
-{
-	if (ws_units_parse_int(s, min, max, out, NULL) < 0)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not valid; expected %s", s, what);
-	return 0;
-}
-
-/* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
-static int parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
-{
-	uint64_t v;
-	int rc = ws_units_parse_size(s, &v, err);
-	if (rc < 0)
-		return rc;
-	if (v < min)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is too small: must be at least %llu", s,
-				  (unsigned long long)min);
-	if (v > MAX_SIZE)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is too large: must be at most %llu (1G)", s,
-				  MAX_SIZE);
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static int copy_host(char *dst, const char *src, ws_err *err)
 {
 	size_t n = strlen(src);
@@ -128,7 +81,7 @@ static int host_family(const char *val, char *host, enum ws_family *fam, bool *h
 		       ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc == 0 && hb)
 		rc = parse_family(b, fam, err);
 	if (rc == 0 && ha)
@@ -151,15 +104,15 @@ static int opt_local_host(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_ctl_port(ws_cli_options *o, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	long long v;
 	if (rc == 0 && ha) {
-		rc = parse_ranged(a, 1, 65535, "a control port from 1 to 65535", &v, err);
+		rc = ws_cli_parse_ranged(a, 1, 65535, "a control port from 1 to 65535", &v, err);
 		if (rc == 0)
 			o->ctl_port = (uint16_t)v;
 	}
 	if (rc == 0 && hb) {
-		rc = parse_ranged(b, 0, 65535, "a local control port from 0 to 65535", &v, err);
+		rc = ws_cli_parse_ranged(b, 0, 65535, "a local control port from 0 to 65535", &v, err);
 		if (rc == 0)
 			o->local_ctl_port = (uint16_t)v;
 	}
@@ -230,7 +183,7 @@ static int opt_remote_cpu(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_headers(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = parse_ranged(val, 0, 1, "0 (no banner or headers) or 1 (banner and headers)", &v, err);
+	int rc = ws_cli_parse_ranged(val, 0, 1, "0 (no banner or headers) or 1 (banner and headers)", &v, err);
 	if (rc == 0)
 		o->print_headers = (int)v;
 	return rc;
@@ -239,7 +192,7 @@ static int opt_headers(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_verbosity(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = parse_ranged(val, 0, 2,
+	int rc = ws_cli_parse_ranged(val, 0, 2,
 			      "0 (figure of merit only), 1 (normal) or 2 (extra detail)", &v, err);
 	if (rc == 0)
 		o->verbosity = (int)v;
@@ -260,7 +213,7 @@ static int opt_format(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_cpu_bind(ws_cli_options *o, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
 	const char *parts[2] = {a, b};
 	bool pair = strchr(val, ',') != NULL; /* name the whole value only when it has two */
 	int have[2] = {ha, hb}, *cpu[2] = {&o->spec.local.cpu, &o->spec.remote.cpu};
@@ -295,19 +248,13 @@ static int opt_inet6(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
-static int opt_help(ws_cli_options *o, const char *val, ws_err *err)
+/* -Z: netperf's passphrase, here the pre-shared key. A cleartext secret: the process
+ * list shows it, and the CLI overwrites it once the key is built. */
+static int opt_passphrase(ws_cli_options *o, const char *val, ws_err *err)
 {
-	(void)val;
-	(void)err;
-	o->help = true;
-	return 0;
-}
-
-static int opt_version(ws_cli_options *o, const char *val, ws_err *err)
-{
-	(void)val;
-	(void)err;
-	o->version = true;
+	if (!*val)
+		return ws_err_set(err, WS_E_INVAL, "an empty passphrase; expected -Z passphrase (or --psk-file FILE)");
+	o->psk_pass = val;
 	return 0;
 }
 
@@ -324,7 +271,7 @@ static int opt_brand(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_fill_file(ws_cli_options *o, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc < 0)
 		return rc;
 	if (ha)
@@ -337,7 +284,7 @@ static int opt_fill_file(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_ncpus(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = parse_ranged(val, 1, 65536, "a CPU count from 1 to 65536", &v, err);
+	int rc = ws_cli_parse_ranged(val, 1, 65536, "a CPU count from 1 to 65536", &v, err);
 	if (rc == 0)
 		o->ncpus = (int)v;
 	return rc;
@@ -350,7 +297,7 @@ static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 	if (!val)
 		return 0;
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, false, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc == 0 && ha &&
 	    (ws_units_parse_double(a, 0.001, 86400, &o->demo_interval_s, NULL) < 0))
 		return ws_err_set(err, WS_E_INVAL,
@@ -367,11 +314,11 @@ static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 static int sockbufs(ws_side_spec *side, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
 	if (rc == 0 && ha)
-		rc = parse_size32(a, 0, &side->sndbuf, err);
+		rc = ws_cli_parse_size32(a, 0, &side->sndbuf, err);
 	if (rc == 0 && hb)
-		rc = parse_size32(b, 0, &side->rcvbuf, err);
+		rc = ws_cli_parse_size32(b, 0, &side->rcvbuf, err);
 	return rc;
 }
 
@@ -387,12 +334,12 @@ static int topt_remote_bufs(ws_cli_options *o, const char *val, ws_err *err)
 
 static int topt_send_size(ws_cli_options *o, const char *val, ws_err *err)
 {
-	return parse_size32(val, 1, &o->spec.send_size, err);
+	return ws_cli_parse_size32(val, 1, &o->spec.send_size, err);
 }
 
 static int topt_recv_size(ws_cli_options *o, const char *val, ws_err *err)
 {
-	return parse_size32(val, 1, &o->spec.recv_size, err);
+	return ws_cli_parse_size32(val, 1, &o->spec.recv_size, err);
 }
 
 static int topt_nodelay(ws_cli_options *o, const char *val, ws_err *err)
@@ -406,7 +353,7 @@ static int topt_nodelay(ws_cli_options *o, const char *val, ws_err *err)
 static int topt_data_ports(ws_cli_options *o, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
+	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
 	const char *parts[2] = {a, b};
 	bool pair = strchr(val, ',') != NULL; /* name the whole value only when it has two */
 	int have[2] = {ha, hb};
@@ -435,7 +382,7 @@ static const struct opt_def global_opts[] = {
 	{'D', OPT_OPTVAL, false, opt_demo, "[secs[,units]]"},
 	{'f', OPT_VALUE, false, opt_format, "G|M|K|g|m|k|x"},
 	{'F', OPT_VALUE, false, opt_fill_file, "file[,remotefile]"},
-	{'h', OPT_FLAG, false, opt_help, NULL},
+	{'h', OPT_FLAG, false, ws_cli_opt_help, NULL},
 	{'H', OPT_VALUE, false, opt_remote_host, "host[,family]"},
 	{'l', OPT_VALUE, true, opt_length, "secs or -count"},
 	{'L', OPT_VALUE, false, opt_local_host, "host[,family]"},
@@ -445,7 +392,8 @@ static const struct opt_def global_opts[] = {
 	{'t', OPT_VALUE, false, opt_test, "testname"},
 	{'T', OPT_VALUE, false, opt_cpu_bind, "lcpu[,rcpu]"},
 	{'v', OPT_VALUE, false, opt_verbosity, "0|1|2"},
-	{'V', OPT_FLAG, false, opt_version, NULL},
+	{'V', OPT_FLAG, false, ws_cli_opt_version, NULL},
+	{'Z', OPT_VALUE, false, opt_passphrase, "passphrase"},
 	/* netperf options not supported yet: refused by name. */
 	{'a', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
 	{'A', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
@@ -466,7 +414,6 @@ static const struct opt_def global_opts[] = {
 	{'W', OPT_VALUE, false, NULL, "send[,recv]"},
 	{'y', OPT_VALUE, false, NULL, "local[,remote]"},
 	{'Y', OPT_VALUE, false, NULL, "local[,remote]"},
-	{'Z', OPT_VALUE, false, NULL, "passphrase"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -491,96 +438,6 @@ static const struct opt_def test_opts[] = {
 	{'O', OPT_VALUE, false, NULL, "list"},
 	{'r', OPT_VALUE, false, NULL, "req[,rsp]"},
 	{0, OPT_FLAG, false, NULL, NULL},
-};
-
-struct long_def {
-	const char *name;
-	opt_fn fn;
-	const char *form; /* NULL for a switch; else the value's form, for messages */
-};
-
-/* warpspeed's own switches, each naming an I/O path; the side that plays the role applies
- * it (the sender for --zerocopy/--gso, the receiver for --skip-rx-copy/--splice/--gro). */
-#define LONG_FLAG(fn_name, member)                                                       \
-	static int fn_name(ws_cli_options *o, const char *v, ws_err *err)                \
-	{                                                                                \
-		(void)v;                                                                 \
-		(void)err;                                                               \
-		o->spec.member = true;                                                   \
-		return 0;                                                                \
-	}
-LONG_FLAG(lopt_zerocopy, zerocopy)
-LONG_FLAG(lopt_skip_rx_copy, skip_rx_copy)
-LONG_FLAG(lopt_splice, splice)
-LONG_FLAG(lopt_gso, gso)
-LONG_FLAG(lopt_gro, gro)
-LONG_FLAG(lopt_no_mmsg, no_batch)
-LONG_FLAG(lopt_route, udp_route)
-
-static int lopt_rcvlowat(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return parse_size32(val, 1, &o->spec.rcvlowat, err);
-}
-
-static int lopt_streams(ws_cli_options *o, const char *val, ws_err *err)
-{
-	long long v;
-	int rc = parse_ranged(val, 1, WS_MAX_STREAMS, "a number of streams", &v, err);
-	if (rc == 0)
-		o->spec.streams = (uint32_t)v;
-	return rc;
-}
-
-static int lopt_threads(ws_cli_options *o, const char *val, ws_err *err)
-{
-	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX]; /* split2's buffer size */
-	int ha, hb, rc = split2(val, true, a, b, &ha, &hb, err);
-	long long v;
-	if (rc == 0 && ha && (rc = parse_ranged(a, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
-		o->spec.local_threads = (uint32_t)v;
-	if (rc == 0 && hb && (rc = parse_ranged(b, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
-		o->spec.remote_threads = (uint32_t)v;
-	return rc;
-}
-
-static int cpu_list(char *dst, size_t dsz, const char *val, ws_err *err)
-{
-	int cpus[WS_MAX_CPU_LIST];
-	int rc = ws_cpu_list_parse(val, cpus, WS_MAX_CPU_LIST, err);
-	if (rc < 0)
-		return rc;
-	if (rc == 0 || strlen(val) >= dsz)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU list; expected CPU numbers like 0,1", val);
-	memcpy(dst, val, strlen(val) + 1);
-	return 0;
-}
-
-static int lopt_cpus(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return cpu_list(o->spec.local_cpus, sizeof(o->spec.local_cpus), val, err);
-}
-
-static int lopt_remote_cpus(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return cpu_list(o->spec.remote_cpus, sizeof(o->spec.remote_cpus), val, err);
-}
-
-static const struct long_def long_opts[] = {
-	{"help", opt_help, NULL},
-	{"version", opt_version, NULL},
-	{"zerocopy", lopt_zerocopy, NULL},
-	{"skip-rx-copy", lopt_skip_rx_copy, NULL},
-	{"splice", lopt_splice, NULL},
-	{"rcvlowat", lopt_rcvlowat, "bytes"},
-	{"gso", lopt_gso, NULL},
-	{"gro", lopt_gro, NULL},
-	{"no-mmsg", lopt_no_mmsg, NULL},
-	{"route", lopt_route, NULL},
-	{"streams", lopt_streams, "N"},
-	{"threads", lopt_threads, "T[,remoteT]"},
-	{"cpus", lopt_cpus, "cpu[,cpu...]"},
-	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
-	{NULL, NULL, NULL},
 };
 
 /* ---- driver --------------------------------------------------------------------------- */
@@ -686,74 +543,14 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 	return 0;
 }
 
-/* --name, --name VALUE or --name=VALUE; *i is advanced past what was used. */
-static int parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *err)
-{
-	const char *word = argv[*i], *eq = strchr(word, '=');
-	size_t nlen = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
-	for (const struct long_def *l = long_opts; l->name; l++) {
-		if (strlen(l->name) != nlen || strncmp(word + 2, l->name, nlen) != 0)
-			continue;
-		(*i)++;
-		if (!l->form) {
-			if (eq)
-				break; /* a switch takes no value */
-			return l->fn(o, NULL, err);
-		}
-		const char *val = eq ? eq + 1 : NULL;
-		if (!val && *i < argc && argv[*i][0] != '-')
-			val = argv[(*i)++];
-		if (!val || !*val)
-			return ws_err_set(err, WS_E_INVAL, "option --%s needs a value; expected --%s %s", l->name,
-					  l->name, l->form);
-		int rc = l->fn(o, val, err);
-		if (rc < 0)
-			ws_err_prefix(err, "option --%s", l->name);
-		return rc;
-	}
-	return ws_err_set(err, WS_E_INVAL,
-			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
-}
-
-/* The I/O path switches and the tests whose data they change: a switch that would be
- * silently ignored by the chosen test is an error instead, so a result never looks like it
- * measured a path that did not run. */
-#define TESTS_TCP_SEND ((1u << WS_TEST_TCP_STREAM) | (1u << WS_TEST_TCP_MAERTS))
-#define TESTS_TCP_RECV (TESTS_TCP_SEND | (1u << WS_TEST_TCP_SENDFILE))
-#define TESTS_UDP (1u << WS_TEST_UDP_STREAM)
-static int check_io_paths(const ws_test_spec *s, ws_err *err)
-{
-	const struct {
-		bool on;
-		const char *name;
-		unsigned tests;
-		const char *accepted;
-	} paths[] = {
-		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
-		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->splice, "--splice", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->rcvlowat != 0, "--rcvlowat", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
-		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
-		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
-		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (paths[i].on && ((unsigned)s->type >= 32 || !(paths[i].tests & (1u << s->type))))
-			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
-					  ws_test_type_name(s->type) ? ws_test_type_name(s->type) : "this test",
-					  paths[i].accepted);
-	if (s->skip_rx_copy && s->splice)
-		return ws_err_set(err, WS_E_INVAL,
-				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
-	return 0;
-}
-
 /* Checks and defaults that depend on more than one option, whatever their order. */
 static int finalize(ws_cli_options *o, ws_err *err)
 {
 	ws_test_spec *s = &o->spec;
-	int prc = check_io_paths(s, err);
+	if (o->psk_file && o->psk_pass)
+		return ws_err_set(err, WS_E_INVAL,
+				  "option -Z and option --psk-file both give a key; expected one of them");
+	int prc = ws_cli_check_io_paths(s, err);
 	if (prc < 0)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
@@ -809,7 +606,7 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
 			continue;
 		}
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
-			rc = parse_long(o, argc, argv, &i, err);
+			rc = ws_cli_parse_long(o, argc, argv, &i, err);
 		} else if (a[0] == '-' && a[1] && a[1] != '-') {
 			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i, err);
 		} else {

@@ -47,6 +47,11 @@ typedef struct ws_cli_options {
 	double demo_interval_s;          /* -D [secs[,units]]; 0 = no interim results */
 	uint64_t demo_units;             /* -D ,units: initial guess of units/s; 0 = none */
 
+	/* The pre-shared key's source (pointers into argv; NULL when not given). The client
+	 * also reads WARPSPEED_PSK_FILE when neither is given. */
+	const char *psk_file;            /* --psk-file FILE */
+	const char *psk_pass;            /* -Z passphrase (cleartext: visible in ps) */
+
 	bool help;                       /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;                    /* -V / --version */
 	bool cpu_bind_given;             /* -T was given: the banner adds " : cpu bind" */

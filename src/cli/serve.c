@@ -6,10 +6,13 @@
 #include "cli/serve.h"
 
 #include "session/daemon.h"
+#include "util/psk.h"
 #include "util/err.h"
 #include "util/units.h"
 
 #include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -48,8 +51,16 @@ static const char usage[] =
 	"  --max-memory SIZE    buffer memory all running tests may hold together, e.g. 512M,\n"
 	"                       2G (default 512M); a test that would pass it is refused\n"
 	"  --allow-privileged-ports  let clients name remote data ports below 1024 (-P ,PORT)\n"
-	"  --hello-timeout SECS drop a client that says nothing for this long (default 10)\n"
+	"  --hello-timeout SECS a new connection must finish HELLO (and authentication) in\n"
+	"                       this time or is closed (default 2)\n"
 	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
+	"  --max-pending N      connections still in HELLO, in total (default 512; at most\n"
+	"                       half of ulimit -n); past it the oldest one is closed\n"
+	"  --max-pending-per-source N  the same per source address (default 8)\n"
+	"  --psk-file FILE      require clients to prove this pre-shared key (the file must\n"
+	"                       not be readable by group or others: chmod 600)\n"
+	"  -Z PASSPHRASE        the key as a passphrase: a cleartext secret, visible in the\n"
+	"                       process list (prefer --psk-file)\n"
 	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
 	"  -h, --help           this text\n"
 	"Stop it with SIGINT or SIGTERM. Exit status: 0 stopped cleanly, 1 failure, 2 bad usage.\n";
@@ -62,14 +73,42 @@ static int need_value(int argc, char **argv, int i)
 	return -1;
 }
 
-static int parse(int argc, char **argv, ws_daemon_config *c)
+/* The whole-number limits, one row each. */
+static const struct {
+	const char *name;
+	long long min, max;
+	size_t off;
+} counts[] = {
+	{"--max-sessions", 1, 100000, offsetof(ws_daemon_config, max_sessions)},
+	{"--max-streams", 1, 10000, offsetof(ws_daemon_config, max_streams)},
+	{"--max-threads", 1, 10000, offsetof(ws_daemon_config, max_threads)},
+	{"--max-pending", 1, 1000000, offsetof(ws_daemon_config, max_pending)},
+	{"--max-pending-per-source", 1, 1000000, offsetof(ws_daemon_config, max_pending_per_source)},
+};
+
+/* The key's two sources; parse only records them, as loading one can fail at run time. */
+struct key_opts {
+	const char *file;
+	char *pass;
+};
+
+static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		long long v;
 		double dv;
 		ws_err err;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		size_t ci = 0;
+		while (ci < sizeof(counts) / sizeof(counts[0]) && strcmp(a, counts[ci].name) != 0)
+			ci++;
+		if (ci < sizeof(counts) / sizeof(counts[0])) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			if (ws_units_parse_int(argv[++i], counts[ci].min, counts[ci].max, &v, &err) < 0)
+				goto bad;
+			*(unsigned *)((char *)c + counts[ci].off) = (unsigned)v;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 1;
 		} else if (!strcmp(a, "-4")) {
@@ -88,24 +127,17 @@ static int parse(int argc, char **argv, ws_daemon_config *c)
 			if (need_value(argc, argv, i) < 0)
 				return -1;
 			c->bind_host = argv[++i];
-		} else if (!strcmp(a, "--max-sessions")) {
+		} else if (!strcmp(a, "--psk-file") || !strcmp(a, "-Z")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;
-			if (ws_units_parse_int(argv[++i], 1, 100000, &v, &err) < 0)
-				goto bad;
-			c->max_sessions = (unsigned)v;
-		} else if (!strcmp(a, "--max-streams")) {
-			if (need_value(argc, argv, i) < 0)
+			if (k->file || k->pass) {
+				fprintf(stderr, "warpspeed serve: option %s: a key was already given; expected one of --psk-file FILE or -Z PASSPHRASE\n", a);
 				return -1;
-			if (ws_units_parse_int(argv[++i], 1, 10000, &v, &err) < 0)
-				goto bad;
-			c->max_streams = (unsigned)v;
-		} else if (!strcmp(a, "--max-threads")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
-			if (ws_units_parse_int(argv[++i], 1, 10000, &v, &err) < 0)
-				goto bad;
-			c->max_threads = (unsigned)v;
+			}
+			if (a[1] == 'Z')
+				k->pass = argv[++i];
+			else
+				k->file = argv[++i];
 		} else if (!strcmp(a, "--max-duration")) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;
@@ -147,17 +179,44 @@ bad:
 	return 0;
 }
 
+/* The key, if one was given; -Z's argument is overwritten once read, which shortens
+ * (but does not end) the time it is visible to ps. */
+static int load_key(struct key_opts *k, ws_psk *psk, ws_err *err)
+{
+	if (k->file)
+		return ws_psk_load_file(k->file, psk, err);
+	int rc = ws_psk_from_passphrase(k->pass, psk, err);
+	memset(k->pass, 'x', strlen(k->pass));
+	return rc;
+}
+
 int ws_cli_serve_main(int argc, char **argv)
 {
 	ws_daemon_config c;
 	ws_daemon_config_init(&c);
 	c.log = log_line;
-	int rc = parse(argc, argv, &c);
+	struct key_opts k = {0};
+	int rc = parse(argc, argv, &c, &k);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	ws_err err;
 	ws_err_clear(&err);
+	ws_psk *psk = NULL;
+	if ((k.file || k.pass) && !(psk = malloc(sizeof(*psk)))) {
+		fprintf(stderr, "warpspeed serve: no memory for the key\n");
+		return 1;
+	}
+	if (psk && load_key(&k, psk, &err) < 0) {
+		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
+		free(psk);
+		return 1;
+	}
+	c.psk = psk;
 	g_daemon = ws_daemon_new(&c, &err);
+	if (psk) { /* the daemon keeps its own copy */
+		ws_psk_wipe(psk);
+		free(psk);
+	}
 	if (!g_daemon) {
 		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
 		return 1;
@@ -169,12 +228,17 @@ int ws_cli_serve_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	char line[224], mem[32];
+	char line[480], mem[32];
 	ws_units_format_iec(c.max_memory, mem, sizeof(mem));
-	snprintf(line, sizeof(line), "listening on %s port %u (max %u sessions, tests up to %g s, %s of buffers%s)",
+	snprintf(line, sizeof(line),
+		 "listening on %s port %u (max %u sessions, tests up to %g s, %s of buffers%s, %u connections "
+		 "pending, %u per source, %.3g s to finish HELLO, %s)",
 		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
 		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s, mem,
-		 c.allow_privileged_ports ? ", privileged data ports allowed" : "");
+		 c.allow_privileged_ports ? ", privileged data ports allowed" : "", c.max_pending,
+		 c.max_pending_per_source, (double)c.hello_timeout_ns / 1e9,
+		 k.file ? "clients must prove the key from --psk-file" : k.pass ? "clients must prove the -Z passphrase"
+								  : "no authentication");
 	log_line(NULL, line);
 	ws_daemon_run(g_daemon);
 	log_line(NULL, "stopped");

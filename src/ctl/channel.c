@@ -1,10 +1,10 @@
 /* channel: framed control messages on a socket; see channel.h. */
 #include "ctl/channel.h"
 
+#include "ctl/framer.h"
 #include "net/sock.h"
 #include "util/err.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,28 +37,6 @@ int ws_channel_send(ws_channel *c, int64_t deadline_ns, ws_err *err)
 	return ws_sock_write_all(c->fd, c->tx.buf, c->tx.len, deadline_ns, err);
 }
 
-/* Show what a foreign peer sent: printable ASCII up to the first line end. */
-static void describe_foreign(const uint8_t *p, size_t n, char *out, size_t outsz)
-{
-	size_t j = 0;
-	int printable = 1;
-	for (size_t i = 0; i < n && j + 1 < outsz; i++) {
-		if (p[i] == '\r' || p[i] == '\n')
-			break;
-		if (!isprint(p[i])) {
-			printable = 0;
-			break;
-		}
-		out[j++] = (char)p[i];
-	}
-	out[j] = '\0';
-	if (!printable || j == 0) {
-		j = 0;
-		for (size_t i = 0; i < n && i < 8 && j + 4 < outsz; i++)
-			j += (size_t)snprintf(out + j, outsz - j, "%s%02x", i ? " " : "", p[i]);
-	}
-}
-
 int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *err)
 {
 	uint8_t hdr[WS_TLV_HDR_LEN], magic[4];
@@ -78,7 +56,7 @@ int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *e
 		ssize_t r = recv(c->fd, more + got + 1, sizeof(more) - got - 1, MSG_DONTWAIT);
 		size_t n = got + 1 + (r > 0 ? (size_t)r : 0);
 		char shown[80];
-		describe_foreign(more, n, shown, sizeof(shown));
+		ws_framer_describe(more, n, shown, sizeof(shown));
 		return ws_err_set(err, WS_E_NOTWS, "the peer is not speaking the warpspeed protocol (it sent '%s')",
 				  shown);
 	}

@@ -320,15 +320,16 @@ int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
 	int64_t code = WS_E_REMOTE;
 	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
 	ws_tlv_get_i64(m, WS_F_ERR_CODE, &code);
-	/* Only a limit keeps its identity (a caller may retry later); the rest is remote. */
-	if (code != WS_E_LIMIT && code != -WS_E_LIMIT)
-		code = WS_E_REMOTE;
-	return ws_err_set(err, code < 0 ? (int)-code : (int)code, "%s: %s", who, text);
+	/* A limit (a caller may retry later) and an authentication failure keep their
+	 * identity; the rest is remote. */
+	int64_t mag = code < 0 && code >= -WS_E_AUTH ? -code : code; /* no negation of INT64_MIN */
+	code = mag == WS_E_LIMIT || mag == WS_E_AUTH ? mag : WS_E_REMOTE;
+	return ws_err_set(err, (int)code, "%s: %s", who, text);
 }
 
 const char *ws_msg_type_name(uint8_t type)
 {
 	static const char *names[] = {"?", "HELLO", "HELLO_ACK", "ERROR", "TEST_REQ", "TEST_ACK",
-				      "START", "STARTED", "RESULT", "BYE"};
+				      "START", "STARTED", "RESULT", "BYE", "CHALLENGE", "AUTH"};
 	return type < COUNT(names) ? names[type] : "unknown";
 }

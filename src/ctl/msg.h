@@ -1,6 +1,7 @@
 /* msg: the messages of the control protocol and how specs and results map onto fields.
  *
- * A session is: HELLO → HELLO_ACK (or ERROR), then per test TEST_REQ → TEST_ACK (or
+ * A session is: HELLO → HELLO_ACK (or ERROR), with CHALLENGE → AUTH between them when
+ * the daemon has a pre-shared key (session/auth.h), then per test TEST_REQ → TEST_ACK (or
  * ERROR), the data connection with its cookie, START → STARTED (the barrier), and
  * RESULT from the daemon; BYE ends it. Field ids are stable: new fields get new ids,
  * and a receiver skips ids it does not know, so either side can grow without breaking
@@ -23,6 +24,8 @@ enum ws_msg_type {
 	WS_MSG_STARTED = 7,
 	WS_MSG_RESULT = 8,
 	WS_MSG_BYE = 9,
+	WS_MSG_CHALLENGE = 10, /* daemon with a key → client: its nonce and the session id */
+	WS_MSG_AUTH = 11,      /* client → daemon: the client's proof of the key */
 };
 
 /* Field ids outside the spec and result tables. */
@@ -36,6 +39,9 @@ enum ws_msg_field {
 	WS_F_DATA_PORT = 7,   /* u64, repeated once per flow for UDP */
 	WS_F_COOKIE = 8,      /* bytes[WS_COOKIE_LEN] */
 	WS_F_CLIENT_PORT = 9, /* u64: the client's UDP data port, repeated once per flow */
+	WS_F_NONCE = 10,      /* bytes[32]: HELLO (the client's), CHALLENGE (the daemon's) */
+	WS_F_SESSION_ID = 11, /* u64: CHALLENGE, HELLO_ACK; the proofs are bound to it */
+	WS_F_PROOF = 12,      /* bytes[32]: AUTH (the client's), HELLO_ACK (the daemon's) */
 };
 
 #define WS_COOKIE_LEN 16
@@ -63,7 +69,7 @@ int ws_msg_get_ports(const ws_tlv_msg *m, uint16_t id, uint16_t *ports, uint32_t
  * as a positive number. */
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text);
 /* Turn a received ERROR into a ws_err ("<who>: <text>"): -WS_E_LIMIT for a limit,
- * -WS_E_REMOTE for anything else. */
+ * -WS_E_AUTH for an authentication refusal, -WS_E_REMOTE for anything else. */
 int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, struct ws_err *err);
 
 #endif

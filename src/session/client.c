@@ -5,6 +5,7 @@
 #include "ctl/msg.h"
 #include "net/addr.h"
 #include "net/sock.h"
+#include "session/auth.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -82,20 +83,33 @@ static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws
 
 static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_err *err)
 {
+	uint8_t nc[WS_NONCE_LEN];
+	int rc = ws_random_bytes(nc, sizeof(nc), err);
+	if (rc < 0)
+		return rc;
 	ws_tlv_begin(&ch->tx, WS_MSG_HELLO);
 	ws_tlv_put_u64(&ch->tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
 	ws_tlv_put_str(&ch->tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
-	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
+	ws_tlv_put_bytes(&ch->tx, WS_F_NONCE, nc, sizeof(nc));
+	rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	if (rc < 0)
 		return not_a_daemon(rc, where, c, err);
 	ws_tlv_msg m;
-	rc = ws_channel_recv(ch, &m, ws_clock_ns() + c->hello_timeout_ns, err);
+	int64_t deadline = ws_clock_ns() + c->hello_timeout_ns;
+	rc = ws_channel_recv(ch, &m, deadline, err);
 	if (rc < 0)
 		return not_a_daemon(rc, where, c, err);
-	if (m.type == WS_MSG_ERROR)
-		return ws_msg_error_to_err(&m, "the daemon refused the session", err);
+	bool challenged = false;
+	if ((rc = ws_auth_client(ch, c->psk, nc, where, deadline, &m, &challenged, err)) < 0)
+		return rc;
 	if (m.type != WS_MSG_HELLO_ACK)
 		return ws_err_set(err, WS_E_PROTO, "%s answered HELLO with %s", where, ws_msg_type_name(m.type));
+	if (c->psk && !challenged && c->note) {
+		char t[400];
+		snprintf(t, sizeof(t), "%s did not ask for authentication; the key from %s was not used", where,
+			 c->psk->origin);
+		c->note(c->note_ctx, t);
+	}
 	return 0;
 }
 

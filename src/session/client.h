@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_psk;
 
 typedef struct ws_client_config {
 	const char *host;       /* -H, default "localhost" */
@@ -23,6 +24,10 @@ typedef struct ws_client_config {
 	uint16_t local_port;    /* local control port, 0 = any */
 	int64_t connect_timeout_ns;
 	int64_t hello_timeout_ns;
+	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it */
+	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
+	void (*note)(void *ctx, const char *line);
+	void *note_ctx;
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);
@@ -30,7 +35,8 @@ void ws_client_config_init(ws_client_config *c);
 /* Run one test. On success *out holds both sides; call ws_test_result_free(out) after
  * it, whatever the outcome. Errors: -ECONNREFUSED when nothing
  * listens (the CLI may then start an in-process daemon), -WS_E_NOTWS when the peer is
- * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, others as named. */
+ * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, -WS_E_AUTH when the key is
+ * missing or refused or the daemon failed to prove it, others as named. */
 int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
 		       struct ws_err *err);
 

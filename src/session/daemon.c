@@ -1,4 +1,5 @@
-/* daemon: listener, admission, and one thread per control session; see daemon.h. */
+/* daemon: the daemon object, its sessions and their tests; the listener loop and the
+ * admission of sessions are in admission.c. See daemon.h. */
 #include "session/daemon.h"
 
 #include "ctl/channel.h"
@@ -6,11 +7,13 @@
 #include "measure/cpu.h"
 #include "net/addr.h"
 #include "net/sock.h"
+#include "session/admission.h"
 #include "session/budget.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "util/psk.h"
 #include "workload/run.h"
 
 #include <errno.h>
@@ -31,38 +34,11 @@
 #define DATA_CONNECT_TIMEOUT_NS (10 * WS_NS_PER_SEC)
 #define START_TIMEOUT_NS (10 * WS_NS_PER_SEC)
 #define SEND_TIMEOUT_NS (5 * WS_NS_PER_SEC)
+/* A deep accept queue: under a connection flood a SYN dropped for a full queue costs a
+ * real client a 1 s retransmit; the pre-session loop drains the queue in batches. */
+#define LISTEN_BACKLOG 1024
 
-typedef struct ws_session {
-	struct ws_daemon *d;
-	uint64_t id;
-	ws_channel ch;
-	ws_addr peer;
-	char peer_text[80];
-	int *data_fds; /* guarded by d->mu so stop can shut them down */
-	uint32_t ndata;
-	/* The last test's log line, written once the client confirms with BYE (or says
-	 * nothing and leaves): this side finishing is not the test succeeding. */
-	char pending[192];
-	struct ws_session *next;
-} ws_session;
-
-struct ws_daemon {
-	ws_daemon_config cfg;
-	int lfd[2];
-	int nlfd;
-	int wake[2]; /* stop pipe: readable once stop was requested */
-	uint16_t port;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	ws_budget budget; /* the buffers of running tests, against cfg.max_memory */
-	unsigned threads;  /* live session threads, admitted or not */
-	unsigned admitted; /* sessions counted against max_sessions */
-	uint64_t next_id;
-	ws_session *sessions;
-	bool stopping;
-	pthread_t bg;
-	bool bg_running;
-};
+/* The session and daemon structs are in session/admission.h. */
 
 void ws_daemon_config_init(ws_daemon_config *c)
 {
@@ -73,8 +49,10 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	c->max_threads = 64;
 	c->max_duration_s = 3600;
 	c->max_memory = 512ull << 20;
-	c->hello_timeout_ns = 10 * WS_NS_PER_SEC;
+	c->hello_timeout_ns = 2 * WS_NS_PER_SEC;
 	c->idle_timeout_ns = 60 * WS_NS_PER_SEC;
+	c->max_pending = 512;
+	c->max_pending_per_source = 8;
 }
 
 static void dlog(ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -353,9 +331,15 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	ws_err err;
 	ws_err_clear(&err);
 	int rc = ws_msg_get_spec(m, &spec, &err);
+	const char *name = ws_test_type_name(spec.type);
+	pthread_mutex_lock(&s->d->mu);
+	s->test = rc == 0 ? name : NULL;
+	pthread_mutex_unlock(&s->d->mu);
 	if (rc == 0)
 		rc = run_test(s, &spec, m, &res, &err);
-	const char *name = ws_test_type_name(spec.type);
+	pthread_mutex_lock(&s->d->mu);
+	s->test = NULL;
+	pthread_mutex_unlock(&s->d->mu);
 	if (rc < 0) {
 		dlog(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
 		     name ? name : "test", err.msg);
@@ -384,61 +368,27 @@ static void log_pending(ws_session *s, bool confirmed)
 
 /* --- one session ----------------------------------------------------------------- */
 
-static bool admit(ws_daemon *d)
-{
-	pthread_mutex_lock(&d->mu);
-	bool ok = d->admitted < d->cfg.max_sessions;
-	if (ok)
-		d->admitted++;
-	pthread_mutex_unlock(&d->mu);
-	return ok;
-}
-
-static int hello(ws_session *s, ws_err *err)
+/* The session was admitted by the pre-session phase: say so. */
+static int hello_ack(ws_session *s, ws_err *err)
 {
 	ws_daemon *d = s->d;
-	ws_tlv_msg m;
-	int rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + d->cfg.hello_timeout_ns, err);
-	if (rc < 0)
-		return rc;
-	uint64_t proto = 0;
-	if (m.type != WS_MSG_HELLO || ws_tlv_get_u64(&m, WS_F_PROTO, &proto) != 0) {
-		send_error(s, WS_E_PROTO, "expected HELLO with a protocol version");
-		return ws_err_set(err, WS_E_PROTO, "expected HELLO, got %s", ws_msg_type_name(m.type));
-	}
-	if (proto != WARPSPEED_CTL_PROTOCOL) {
-		char t[160];
-		snprintf(t, sizeof(t), "protocol version %llu is not supported; this daemon speaks version %d",
-			 (unsigned long long)proto, WARPSPEED_CTL_PROTOCOL);
-		send_error(s, WS_E_PROTO, t);
-		return ws_err_set(err, WS_E_PROTO, "%s", t);
-	}
-	if (!admit(d)) {
-		char t[200];
-		snprintf(t, sizeof(t), "the daemon is busy: %u sessions are running, its limit (warpspeed serve --max-sessions)",
-			 d->cfg.max_sessions);
-		send_error(s, WS_E_LIMIT, t);
-		return ws_err_set(err, WS_E_LIMIT, "refused: %u sessions running", d->cfg.max_sessions);
-	}
 	ws_tlv_begin(&s->ch.tx, WS_MSG_HELLO_ACK);
 	ws_tlv_put_u64(&s->ch.tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
 	ws_tlv_put_str(&s->ch.tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
 	ws_tlv_put_u64(&s->ch.tx, WS_F_NCPUS, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
 	ws_tlv_put_f64(&s->ch.tx, WS_F_MAX_DURATION, d->cfg.max_duration_s);
-	rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
-	return rc < 0 ? rc : 1; /* 1: admitted */
+	ws_tlv_put_u64(&s->ch.tx, WS_F_SESSION_ID, s->id);
+	if (s->authed)
+		ws_tlv_put_bytes(&s->ch.tx, WS_F_PROOF, s->proof, sizeof(s->proof));
+	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 }
 
-static void serve_session(ws_session *s)
+void ws_daemon_session_serve(ws_session *s)
 {
 	ws_err err;
 	ws_err_clear(&err);
-	int rc = hello(s, &err);
-	if (rc < 0) {
-		dlog(s->d, "session %llu from %s: dropped: %s", (unsigned long long)s->id, s->peer_text, err.msg);
-		return;
-	}
-	for (;;) {
+	int rc = hello_ack(s, &err);
+	for (; rc == 0;) {
 		ws_tlv_msg m;
 		rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + s->d->cfg.idle_timeout_ns, &err);
 		if (rc < 0) {
@@ -465,12 +415,9 @@ static void serve_session(ws_session *s)
 	pthread_mutex_unlock(&s->d->mu);
 }
 
-static void *session_thread(void *arg)
+/* Unlink and free a session whose serve loop ended; the caller holds d->mu. */
+void ws_daemon_session_end(ws_daemon *d, ws_session *s)
 {
-	ws_session *s = arg;
-	ws_daemon *d = s->d;
-	serve_session(s);
-	pthread_mutex_lock(&d->mu);
 	for (ws_session **pp = &d->sessions; *pp; pp = &(*pp)->next)
 		if (*pp == s) {
 			*pp = s->next;
@@ -478,8 +425,17 @@ static void *session_thread(void *arg)
 		}
 	ws_channel_close(&s->ch);
 	free(s);
-	d->threads--;
 	pthread_cond_broadcast(&d->cv);
+}
+
+void *ws_daemon_session_thread(void *arg)
+{
+	ws_session *s = arg;
+	ws_daemon *d = s->d;
+	ws_daemon_session_serve(s);
+	pthread_mutex_lock(&d->mu);
+	ws_daemon_session_end(d, s);
+	d->threads--;
 	pthread_mutex_unlock(&d->mu);
 	return NULL;
 }
@@ -495,18 +451,18 @@ static int open_listeners(ws_daemon *d, ws_err *err)
 		rc = ws_addr_resolve(c->bind_host, c->port, c->family, 1, &a, err);
 		if (rc < 0)
 			return rc;
-		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : -1, 0, 0, 128, err);
+		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : -1, 0, 0, LISTEN_BACKLOG, err);
 		return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
 	}
 	/* All addresses: one dual-stack IPv6 socket, or IPv4 alone where IPv6 is absent. */
 	if (c->family != 4 && ws_addr_resolve("::", c->port, 6, 1, &a, NULL) == 0) {
-		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : 0, 0, 0, 128, err);
+		d->lfd[0] = ws_sock_listen(&a, c->family == 6 ? 1 : 0, 0, 0, LISTEN_BACKLOG, err);
 		if (d->lfd[0] >= 0 || c->family == 6)
 			return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
 	}
 	if ((rc = ws_addr_resolve("0.0.0.0", c->port, 4, 1, &a, err)) < 0)
 		return rc;
-	d->lfd[0] = ws_sock_listen(&a, -1, 0, 0, 128, err);
+	d->lfd[0] = ws_sock_listen(&a, -1, 0, 0, LISTEN_BACKLOG, err);
 	return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
 }
 
@@ -527,110 +483,33 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 		free(d);
 		return NULL;
 	}
-	if (open_listeners(d, err) < 0) {
+	if (c->psk && !(d->psk = malloc(sizeof(*d->psk)))) {
+		ws_err_set(err, ENOMEM, "no memory for the key");
+	} else if (c->psk) {
+		*d->psk = *c->psk;
+		d->cfg.psk = d->psk;
+	}
+	if ((c->psk && !d->psk) || (!c->no_listen && open_listeners(d, err) < 0)) {
 		close(d->wake[0]);
 		close(d->wake[1]);
+		if (d->psk) {
+			ws_psk_wipe(d->psk);
+			free(d->psk);
+		}
 		free(d);
 		return NULL;
 	}
-	ws_addr bound;
-	ws_sock_local_addr(d->lfd[0], &bound);
-	d->port = ws_addr_port(&bound);
+	if (d->nlfd) {
+		ws_addr bound;
+		ws_sock_local_addr(d->lfd[0], &bound);
+		d->port = ws_addr_port(&bound);
+	}
 	return d;
 }
 
 uint16_t ws_daemon_port(const ws_daemon *d)
 {
 	return d->port;
-}
-
-static void spawn_session(ws_daemon *d, int fd, const ws_addr *peer)
-{
-	ws_session *s = calloc(1, sizeof(*s));
-	pthread_mutex_lock(&d->mu);
-	/* Refusals need a thread too (to read HELLO and answer ERROR), so bound them. */
-	if (!s || d->threads >= 2 * d->cfg.max_sessions + 4) {
-		pthread_mutex_unlock(&d->mu);
-		free(s);
-		close(fd);
-		return;
-	}
-	s->d = d;
-	s->id = ++d->next_id;
-	s->peer = *peer;
-	ws_addr_format_port(peer, s->peer_text, sizeof(s->peer_text));
-	ws_channel_init(&s->ch, fd);
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_t t;
-	if (pthread_create(&t, &attr, session_thread, s) != 0) {
-		pthread_mutex_unlock(&d->mu);
-		ws_channel_close(&s->ch);
-		free(s);
-	} else {
-		s->next = d->sessions;
-		d->sessions = s;
-		d->threads++;
-		pthread_mutex_unlock(&d->mu);
-	}
-	pthread_attr_destroy(&attr);
-}
-
-static void shutdown_sessions(ws_daemon *d)
-{
-	pthread_mutex_lock(&d->mu);
-	d->stopping = true;
-	for (ws_session *s = d->sessions; s; s = s->next) {
-		shutdown(s->ch.fd, SHUT_RDWR);
-		for (uint32_t i = 0; i < s->ndata; i++)
-			if (s->data_fds[i] >= 0)
-				shutdown(s->data_fds[i], SHUT_RDWR);
-	}
-	int64_t deadline = ws_clock_ns() + 2 * WS_NS_PER_SEC;
-	while (d->threads > 0 && ws_clock_ns() < deadline) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000 * 1000;
-		if (ts.tv_nsec >= WS_NS_PER_SEC) {
-			ts.tv_sec++;
-			ts.tv_nsec -= WS_NS_PER_SEC;
-		}
-		pthread_cond_timedwait(&d->cv, &d->mu, &ts);
-	}
-	pthread_mutex_unlock(&d->mu);
-}
-
-int ws_daemon_run(ws_daemon *d)
-{
-	for (;;) {
-		struct pollfd p[3];
-		int n = 0;
-		for (int i = 0; i < d->nlfd; i++)
-			p[n++] = (struct pollfd){.fd = d->lfd[i], .events = POLLIN};
-		p[n++] = (struct pollfd){.fd = d->wake[0], .events = POLLIN};
-		if (poll(p, (nfds_t)n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (p[n - 1].revents)
-			break;
-		for (int i = 0; i < d->nlfd; i++) {
-			if (!p[i].revents)
-				continue;
-			ws_addr peer;
-			memset(&peer, 0, sizeof(peer));
-			peer.len = sizeof(peer.ss);
-			int fd = accept4(d->lfd[i], (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
-			if (fd >= 0)
-				spawn_session(d, fd, &peer);
-			else if (errno == EMFILE || errno == ENFILE)
-				ws_clock_sleep_ns(10 * WS_NS_PER_MS); /* let sessions end */
-		}
-	}
-	shutdown_sessions(d);
-	return 0;
 }
 
 void ws_daemon_stop(ws_daemon *d)
@@ -677,5 +556,9 @@ void ws_daemon_free(ws_daemon *d)
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv);
 	ws_budget_destroy(&d->budget);
+	if (d->psk) {
+		ws_psk_wipe(d->psk);
+		free(d->psk);
+	}
 	free(d);
 }

@@ -1,8 +1,10 @@
 /* daemon: `warpspeed serve`, the netserver replacement, as a library object.
  *
- * One thread per control session, so no client can block another; an admission limit
- * on concurrent sessions and on test length, refused with an ERROR that the client
- * prints; a timeout on every state (hello, idle, data connect, test). The same object
+ * One thread per admitted control session, so no client can block another; before that
+ * a connection costs no thread (its HELLO and authentication run in the listener's
+ * event loop, session/prelude.h); an admission limit on concurrent sessions and on test
+ * length, refused with an ERROR that the client prints; a timeout on every state
+ * (hello, idle, data connect, test). The same object
  * runs in the foreground for `warpspeed serve` and in a background thread when the
  * client starts an in-process daemon. It never prints: one line per session goes to
  * the log callback. */
@@ -13,6 +15,8 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_psk;
+struct ws_addr;
 
 typedef struct ws_daemon_config {
 	const char *bind_host;    /* NULL = all addresses, IPv4 and IPv6 */
@@ -25,8 +29,12 @@ typedef struct ws_daemon_config {
 	                           * (+ WS_CAP_END_NS), whatever its length says */
 	uint64_t max_memory;      /* buffer bytes all running tests may hold (session/budget.h) */
 	bool allow_privileged_ports; /* let clients name remote data ports below 1024 */
-	int64_t hello_timeout_ns; /* connect → HELLO */
+	int64_t hello_timeout_ns; /* connect → HELLO and authentication done */
 	int64_t idle_timeout_ns;  /* between tests */
+	unsigned max_pending;     /* connections before their session, in total */
+	unsigned max_pending_per_source; /* the same, per source address */
+	const struct ws_psk *psk; /* NULL: no authentication; copied by ws_daemon_new */
+	bool no_listen;           /* no listener: only ws_daemon_serve_fd (tests, fuzzers) */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 } ws_daemon_config;
@@ -34,7 +42,8 @@ typedef struct ws_daemon_config {
 typedef struct ws_daemon ws_daemon;
 
 /* Defaults: port 12865, 64 sessions, 4096 streams, 64 threads, 3600 s, 512 MiB of buffers,
- * no privileged data ports, 10 s hello, 60 s idle, no log. */
+ * no privileged data ports, 2 s hello, 60 s idle, 512 pending connections, 8 per source
+ * address, no key, no log. */
 void ws_daemon_config_init(ws_daemon_config *c);
 
 /* Bind and listen. Returns NULL with err filled on failure. */
@@ -46,6 +55,13 @@ uint16_t ws_daemon_port(const ws_daemon *d);
 /* Serve until ws_daemon_stop; then stop accepting, shut down live sessions and wait up
  * to 2 s for them. Returns 0. */
 int ws_daemon_run(ws_daemon *d);
+
+/* Serve one connected socket in the calling thread, as the listener would serve an
+ * accepted one: the pre-session phase (HELLO, authentication, admission) and then the
+ * session, until it ends. peer NULL: the socket's peer address. Closes fd. Returns 0
+ * when a session ran, or a negative code when the connection was refused or dropped
+ * before (the log says why). */
+int ws_daemon_serve_fd(ws_daemon *d, int fd, const struct ws_addr *peer);
 
 /* Ask ws_daemon_run to return. Async-signal-safe (one write to a pipe). */
 void ws_daemon_stop(ws_daemon *d);

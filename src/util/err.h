@@ -24,6 +24,7 @@ enum {
 	WS_E_NOTWS = 4001,   /* the peer is not a warpspeed daemon */
 	WS_E_LIMIT = 4002,   /* a daemon limit refused the request */
 	WS_E_REMOTE = 4003,  /* the remote side reported an error */
+	WS_E_AUTH = 4004,    /* authentication with the pre-shared key failed or is missing */
 };
 
 void ws_err_clear(ws_err *err);

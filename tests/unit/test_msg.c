@@ -391,6 +391,15 @@ static void test_error_message(void)
 	CHECK_INT(t, ws_msg_error_to_err(&m, "refused", &err), -WS_E_LIMIT);
 	CHECK_STR(t, err.msg, "refused: busy");
 
+	/* An authentication refusal keeps its code too; INT64_MIN is not negated. */
+	ws_msg_put_error(&w, -WS_E_AUTH, "authentication failed");
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "refused", &err), -WS_E_AUTH);
+	ws_tlv_begin(&w, WS_MSG_ERROR);
+	ws_tlv_put_i64(&w, WS_F_ERR_CODE, INT64_MIN);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	CHECK_INT(t, ws_msg_error_to_err(&m, "refused", &err), -WS_E_REMOTE);
+
 	/* Every other code becomes WS_E_REMOTE; the text is kept. */
 	static const int others[] = {-WS_E_PROTO, -WS_E_INVAL, -ENOMEM, 0, 17, -WS_E_NOTWS};
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
@@ -418,7 +427,9 @@ static void test_type_names(void)
 	CHECK_STR(t, ws_msg_type_name(WS_MSG_ERROR), "ERROR");
 	CHECK_STR(t, ws_msg_type_name(WS_MSG_BYE), "BYE");
 	CHECK_STR(t, ws_msg_type_name(0), "?");
-	CHECK_STR(t, ws_msg_type_name(10), "unknown");
+	CHECK_STR(t, ws_msg_type_name(WS_MSG_CHALLENGE), "CHALLENGE");
+	CHECK_STR(t, ws_msg_type_name(WS_MSG_AUTH), "AUTH");
+	CHECK_STR(t, ws_msg_type_name(12), "unknown");
 	CHECK_STR(t, ws_msg_type_name(255), "unknown");
 }
 

@@ -498,6 +498,26 @@ static void test_errors_more(void)
 	bad("errors+", "-tUDP_STREAM -- -m 65508", "-m", "65508");
 }
 
+/* -Z (netperf's passphrase) and --psk-file give the key; only one of them. */
+static void test_key_options(void)
+{
+	const char *t = "key_options";
+	ws_cli_options o;
+	ok(t, "-H box", &o);
+	CHECK(t, o.psk_pass == NULL && o.psk_file == NULL);
+	ok(t, "-H box -Z sesame", &o);
+	CHECK_STR(t, o.psk_pass, "sesame");
+	ok(t, "-Zsesame", &o);
+	CHECK_STR(t, o.psk_pass, "sesame");
+	ok(t, "--psk-file /etc/lab.key -H box", &o);
+	CHECK_STR(t, o.psk_file, "/etc/lab.key");
+	ok(t, "-H box -- --psk-file=/k -m 1K", &o);
+	CHECK_STR(t, o.psk_file, "/k");
+	bad(t, "-Z", "-Z", "passphrase");
+	bad(t, "--psk-file", "--psk-file", "FILE");
+	bad(t, "-Z a --psk-file /k", "-Z and option --psk-file", "expected one of them");
+}
+
 /* Empty and oversized values cannot be written in a space-split line. */
 static void test_errors_argv(void)
 {
@@ -538,5 +558,6 @@ int main(void)
 	RUN(test_errors_required);
 	RUN(test_errors_more);
 	RUN(test_errors_argv);
+	RUN(test_key_options);
 	TEST_MAIN_END();
 }

@@ -1,0 +1,185 @@
+/* longopts: warpspeed's own --name options; see longopts.h. */
+#include "cli/longopts.h"
+
+#include "cli/optvalue.h"
+#include "util/err.h"
+
+#include <string.h>
+
+int ws_cli_opt_help(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->help = true;
+	return 0;
+}
+
+int ws_cli_opt_version(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->version = true;
+	return 0;
+}
+
+/* The key file; read (and its mode checked) when the test starts, not here. */
+static int opt_psk_file(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)err;
+	o->psk_file = val;
+	return 0;
+}
+
+struct long_def {
+	const char *name;
+	opt_fn fn;
+	const char *form; /* NULL for a switch; else the value's form, for messages */
+};
+
+/* warpspeed's own switches, each naming an I/O path; the side that plays the role applies
+ * it (the sender for --zerocopy/--gso, the receiver for --skip-rx-copy/--splice/--gro). */
+#define LONG_FLAG(fn_name, member)                                                       \
+	static int fn_name(ws_cli_options *o, const char *v, ws_err *err)                \
+	{                                                                                \
+		(void)v;                                                                 \
+		(void)err;                                                               \
+		o->spec.member = true;                                                   \
+		return 0;                                                                \
+	}
+LONG_FLAG(lopt_zerocopy, zerocopy)
+LONG_FLAG(lopt_skip_rx_copy, skip_rx_copy)
+LONG_FLAG(lopt_splice, splice)
+LONG_FLAG(lopt_gso, gso)
+LONG_FLAG(lopt_gro, gro)
+LONG_FLAG(lopt_no_mmsg, no_batch)
+LONG_FLAG(lopt_route, udp_route)
+
+static int lopt_rcvlowat(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return ws_cli_parse_size32(val, 1, &o->spec.rcvlowat, err);
+}
+
+static int lopt_streams(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = ws_cli_parse_ranged(val, 1, WS_MAX_STREAMS, "a number of streams", &v, err);
+	if (rc == 0)
+		o->spec.streams = (uint32_t)v;
+	return rc;
+}
+
+static int lopt_threads(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX]; /* split2's buffer size */
+	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
+	long long v;
+	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+		o->spec.local_threads = (uint32_t)v;
+	if (rc == 0 && hb && (rc = ws_cli_parse_ranged(b, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+		o->spec.remote_threads = (uint32_t)v;
+	return rc;
+}
+
+static int cpu_list(char *dst, size_t dsz, const char *val, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	int rc = ws_cpu_list_parse(val, cpus, WS_MAX_CPU_LIST, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 || strlen(val) >= dsz)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU list; expected CPU numbers like 0,1", val);
+	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+static int lopt_cpus(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return cpu_list(o->spec.local_cpus, sizeof(o->spec.local_cpus), val, err);
+}
+
+static int lopt_remote_cpus(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return cpu_list(o->spec.remote_cpus, sizeof(o->spec.remote_cpus), val, err);
+}
+
+static const struct long_def long_opts[] = {
+	{"help", ws_cli_opt_help, NULL},
+	{"version", ws_cli_opt_version, NULL},
+	{"psk-file", opt_psk_file, "FILE"},
+	{"zerocopy", lopt_zerocopy, NULL},
+	{"skip-rx-copy", lopt_skip_rx_copy, NULL},
+	{"splice", lopt_splice, NULL},
+	{"rcvlowat", lopt_rcvlowat, "bytes"},
+	{"gso", lopt_gso, NULL},
+	{"gro", lopt_gro, NULL},
+	{"no-mmsg", lopt_no_mmsg, NULL},
+	{"route", lopt_route, NULL},
+	{"streams", lopt_streams, "N"},
+	{"threads", lopt_threads, "T[,remoteT]"},
+	{"cpus", lopt_cpus, "cpu[,cpu...]"},
+	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
+	{NULL, NULL, NULL},
+};
+
+/* --name, --name VALUE or --name=VALUE; *i is advanced past what was used. */
+int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *err)
+{
+	const char *word = argv[*i], *eq = strchr(word, '=');
+	size_t nlen = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
+	for (const struct long_def *l = long_opts; l->name; l++) {
+		if (strlen(l->name) != nlen || strncmp(word + 2, l->name, nlen) != 0)
+			continue;
+		(*i)++;
+		if (!l->form) {
+			if (eq)
+				break; /* a switch takes no value */
+			return l->fn(o, NULL, err);
+		}
+		const char *val = eq ? eq + 1 : NULL;
+		if (!val && *i < argc && argv[*i][0] != '-')
+			val = argv[(*i)++];
+		if (!val || !*val)
+			return ws_err_set(err, WS_E_INVAL, "option --%s needs a value; expected --%s %s", l->name,
+					  l->name, l->form);
+		int rc = l->fn(o, val, err);
+		if (rc < 0)
+			ws_err_prefix(err, "option --%s", l->name);
+		return rc;
+	}
+	return ws_err_set(err, WS_E_INVAL,
+			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
+}
+
+/* The I/O path switches and the tests whose data they change: a switch that would be
+ * silently ignored by the chosen test is an error instead, so a result never looks like it
+ * measured a path that did not run. */
+#define TESTS_TCP_SEND ((1u << WS_TEST_TCP_STREAM) | (1u << WS_TEST_TCP_MAERTS))
+#define TESTS_TCP_RECV (TESTS_TCP_SEND | (1u << WS_TEST_TCP_SENDFILE))
+#define TESTS_UDP (1u << WS_TEST_UDP_STREAM)
+int ws_cli_check_io_paths(const ws_test_spec *s, ws_err *err)
+{
+	const struct {
+		bool on;
+		const char *name;
+		unsigned tests;
+		const char *accepted;
+	} paths[] = {
+		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
+		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->splice, "--splice", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->rcvlowat != 0, "--rcvlowat", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
+		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
+		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
+	};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (paths[i].on && ((unsigned)s->type >= 32 || !(paths[i].tests & (1u << s->type))))
+			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
+					  ws_test_type_name(s->type) ? ws_test_type_name(s->type) : "this test",
+					  paths[i].accepted);
+	if (s->skip_rx_copy && s->splice)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* longopts: warpspeed's own --name options (I/O paths, many streams, the key file), and
+ * the check that each I/O path switch applies to the chosen test. netperf has no long
+ * options, so these never clash with a netperf script; they are accepted before or after
+ * `--`. */
+#ifndef WS_CLI_LONGOPTS_H
+#define WS_CLI_LONGOPTS_H
+
+#include "cli/options.h"
+
+struct ws_err;
+
+/* A handler of the option tables: 0, or a negative code with err filled. */
+typedef int (*opt_fn)(ws_cli_options *o, const char *val, struct ws_err *err);
+
+/* --name, --name VALUE or --name=VALUE at argv[*i]; *i is advanced past what was used. */
+int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, struct ws_err *err);
+
+/* An I/O path switch that the chosen test would silently ignore is an error instead. */
+int ws_cli_check_io_paths(const ws_test_spec *s, struct ws_err *err);
+
+/* -h/--help and -V/--version, shared by both tables. */
+int ws_cli_opt_help(ws_cli_options *o, const char *val, struct ws_err *err);
+int ws_cli_opt_version(ws_cli_options *o, const char *val, struct ws_err *err);
+
+#endif

@@ -1,0 +1,54 @@
+/* optvalue: the value forms shared by the option tables; see optvalue.h. */
+#include "cli/optvalue.h"
+
+#include "cli/options.h"
+#include "util/err.h"
+#include "util/units.h"
+
+#include <string.h>
+
+/* netperf's two-value syntax. `both` makes a single value set both halves; without it (the
+ * -D -F -H -L -p rule) it sets only the first. a and b must hold WS_CLI_PATH_MAX bytes. */
+int ws_cli_split2(const char *val, bool both, char *a, char *b, int *have_a, int *have_b,
+		  ws_err *err)
+{
+	if (strlen(val) >= WS_CLI_PATH_MAX)
+		return ws_err_set(err, WS_E_INVAL, "value of %zu characters is too long; expected at most %d",
+				  strlen(val), WS_CLI_PATH_MAX - 1);
+	int single;
+	int rc = ws_units_split_pair(val, a, WS_CLI_PATH_MAX, b, WS_CLI_PATH_MAX, have_a, have_b,
+				     &single, err);
+	if (rc < 0)
+		return rc;
+	if (single && both) {
+		memcpy(b, a, WS_CLI_PATH_MAX);
+		*have_b = 1;
+	}
+	return 0;
+}
+
+/* A whole number in [min, max] with the option's own wording of what is accepted. */
+int ws_cli_parse_ranged(const char *s, long long min, long long max, const char *what,
+			long long *out, ws_err *err)
+{
+	if (ws_units_parse_int(s, min, max, out, NULL) < 0)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not valid; expected %s", s, what);
+	return 0;
+}
+
+/* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
+int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
+{
+	uint64_t v;
+	int rc = ws_units_parse_size(s, &v, err);
+	if (rc < 0)
+		return rc;
+	if (v < min)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is too small: must be at least %llu", s,
+				  (unsigned long long)min);
+	if (v > WS_CLI_MAX_SIZE)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is too large: must be at most %llu (1G)", s,
+				  WS_CLI_MAX_SIZE);
+	*out = (uint32_t)v;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* optvalue: how option values are read, shared by the netperf letter tables (options.c)
+ * and warpspeed's long options (longopts.c): netperf's "x,y" two-value syntax, ranged
+ * whole numbers and sizes with K/M/G suffixes, each with a message that names the value
+ * and what is accepted. */
+#ifndef WS_CLI_OPTVALUE_H
+#define WS_CLI_OPTVALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ws_err;
+
+/* Larger than any kernel grants, and what ws_test_spec_validate accepts. */
+#define WS_CLI_MAX_SIZE (1ULL << 30)
+
+/* netperf's two-value syntax. `both` makes a single value set both halves; without it (the
+ * -D -F -H -L -p rule) it sets only the first. a and b must hold WS_CLI_PATH_MAX bytes. */
+int ws_cli_split2(const char *val, bool both, char *a, char *b, int *have_a, int *have_b,
+		  struct ws_err *err);
+/* A whole number in [min, max]; what says what is accepted. */
+int ws_cli_parse_ranged(const char *s, long long min, long long max, const char *what,
+			long long *out, struct ws_err *err);
+/* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
+int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, struct ws_err *err);
+
+#endif

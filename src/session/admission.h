@@ -1,0 +1,69 @@
+/* admission: the daemon's private state, and the part of the daemon that decides who
+ * becomes a session.
+ *
+ * daemon.c serves sessions and runs their tests; admission.c owns the listener's event
+ * loop (ws_daemon_run), where every connection spends its pre-session phase
+ * (session/prelude.h) without a thread, admits sessions against --max-sessions (a busy
+ * refusal names who holds the daemon), and starts their threads; ws_daemon_serve_fd runs
+ * the same phase for one socket in the caller's thread. Both files share the structs
+ * below, which nothing outside src/session sees. */
+#ifndef WS_SESSION_ADMISSION_H
+#define WS_SESSION_ADMISSION_H
+
+#include "ctl/channel.h"
+#include "net/addr.h"
+#include "session/budget.h"
+#include "session/daemon.h"
+#include "session/prelude.h"
+#include "util/psk.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ws_session {
+	struct ws_daemon *d;
+	uint64_t id;
+	ws_channel ch;
+	ws_addr peer;
+	char peer_text[80];
+	int64_t since_ns;     /* admitted at */
+	const char *test;     /* the test running (guarded by d->mu), NULL between tests */
+	bool authed;          /* the client proved the key: HELLO_ACK carries our proof */
+	uint8_t proof[WS_SHA256_LEN];
+	int *data_fds; /* guarded by d->mu so stop can shut them down */
+	uint32_t ndata;
+	/* The last test's log line, written once the client confirms with BYE (or says
+	 * nothing and leaves): this side finishing is not the test succeeding. */
+	char pending[192];
+	struct ws_session *next;
+} ws_session;
+
+struct ws_daemon {
+	ws_daemon_config cfg;
+	int lfd[2];
+	int nlfd;
+	int wake[2]; /* stop pipe: readable once stop was requested */
+	uint16_t port;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	ws_budget budget;  /* the buffers of running tests, against cfg.max_memory */
+	unsigned threads;  /* live session threads */
+	unsigned admitted; /* sessions counted against max_sessions (threads and serve_fd) */
+	ws_psk *psk;       /* the daemon's own copy, wiped on free; NULL without a key */
+	uint64_t next_id;
+	ws_session *sessions;
+	bool stopping;
+	pthread_t bg;
+	bool bg_running;
+};
+
+/* daemon.c: HELLO_ACK, then the session's messages until BYE, a close or the idle
+ * timeout; counts the session out of d->admitted at the end. */
+void ws_daemon_session_serve(ws_session *s);
+/* daemon.c: unlink s from d->sessions, close and free it; the caller holds d->mu. */
+void ws_daemon_session_end(ws_daemon *d, ws_session *s);
+/* daemon.c: a session thread's body (serve, end, count the thread out). */
+void *ws_daemon_session_thread(void *arg);
+
+#endif

@@ -1,0 +1,522 @@
+/* prelude: one event loop for every connection before it is a session; see prelude.h. */
+#include "session/prelude.h"
+
+#include "ctl/framer.h"
+#include "ctl/msg.h"
+#include "session/auth.h"
+#include "util/clock.h"
+#include "util/err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <warpspeed/version.h>
+
+#define ACCEPT_BATCH 64
+#define ACCEPT_PAUSE_NS (100 * WS_NS_PER_MS)
+#define FRAMES_PER_WAKE 4
+#define GRACE_NS WS_NS_PER_SEC
+
+enum pstate { P_HELLO, P_AUTH };
+
+typedef struct pending {
+	int fd;
+	enum pstate st;
+	uint64_t id;
+	int64_t born, deadline;
+	ws_addr peer;
+	char src[64];       /* the address alone: the per-source cap counts by it */
+	char peer_text[80];
+	uint8_t nc[WS_NONCE_LEN], nd[WS_NONCE_LEN];
+	ws_framer fr;
+	uint8_t buf[WS_PRELUDE_MAX_PAYLOAD];
+} pending;
+
+/* What the summary line counts: the refusals and drops of the pre-session phase. */
+enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
+static const char *const cat_what[C_N] = {
+	[C_TIMEOUT] = "timed out",
+	[C_FOREIGN] = "refused a foreign protocol",
+	[C_BAD] = "refused a bad HELLO",
+	[C_AUTH] = "authentication failed",
+	[C_BUSY] = "refused (busy)",
+	[C_EVICT_SRC] = "closed the oldest pending connection",
+	[C_EVICT_ALL] = "closed the oldest pending connection",
+	[C_NOFD] = "closed at once (out of file descriptors)",
+	[C_LEFT] = "closed by the peer",
+};
+
+struct counter {
+	unsigned long long n;
+	char peer[80];
+	char detail[240];
+};
+
+struct ws_prelude {
+	ws_prelude_config cfg;
+	unsigned cap;
+	pending **q; /* oldest first */
+	unsigned n;
+	ws_tlv_writer w;
+	int reserve_fd;
+	int64_t accept_resume_ns;
+	struct counter c[C_N];
+	bool dirty;
+	int64_t last_log_ns;
+};
+
+/* --- counting and the summary line ---------------------------------------------------- */
+
+static void count(ws_prelude *p, enum cat k, const char *peer, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void count(ws_prelude *p, enum cat k, const char *peer, const char *fmt, ...)
+{
+	struct counter *c = &p->c[k];
+	c->n++;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+	p->dirty = true;
+}
+
+static void flush_log(ws_prelude *p, int64_t now, bool force)
+{
+	if (!p->dirty || (!force && now - p->last_log_ns < WS_PRELUDE_LOG_EVERY_NS))
+		return;
+	char line[1536];
+	size_t len = (size_t)snprintf(line, sizeof(line), "pre-session:");
+	for (int k = 0; k < C_N; k++) {
+		struct counter *c = &p->c[k];
+		if (!c->n)
+			continue;
+		if (len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s from %s: %s", len > 12 ? ";" : "",
+						cat_what[k], c->peer, c->detail);
+		if (c->n > 1 && len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " (and %llu more like it)", c->n - 1);
+		c->n = 0;
+	}
+	if (p->cfg.log)
+		p->cfg.log(p->cfg.ctx, line);
+	p->dirty = false;
+	p->last_log_ns = now;
+}
+
+/* --- one connection ---------------------------------------------------------------- */
+
+/* Send the frame in p->w at once: a new connection's send buffer is empty, so a short
+ * frame either fits or the peer is not worth waiting for. */
+static int send_now(ws_prelude *p, pending *c)
+{
+	if (ws_tlv_finish(&p->w, NULL) < 0)
+		return -1;
+	ssize_t r = send(c->fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return r == (ssize_t)p->w.len ? 0 : -1;
+}
+
+/* Read what is left first, so that close() sends FIN, not RST, and an ERROR just sent
+ * arrives. */
+static void drain_close(int fd)
+{
+	char sink[512];
+	for (int k = 0; k < 8 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; k++)
+		;
+	close(fd);
+}
+
+static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
+{
+	pending *c = p->q[i];
+	if (close_fd)
+		drain_close(c->fd);
+	free(c);
+	memmove(&p->q[i], &p->q[i + 1], (p->n - i - 1) * sizeof(*p->q));
+	p->n--;
+}
+
+/* Refuse connection i with an ERROR that says why, count it under k, close it. The log
+ * gets logtext (NULL: text without a leading "<what the category says>: "). */
+static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text, const char *logtext)
+{
+	pending *c = p->q[i];
+	ws_msg_put_error(&p->w, code, text);
+	send_now(p, c);
+	size_t n = strlen(cat_what[k]);
+	if (!logtext)
+		logtext = strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
+	count(p, k, c->peer_text, "%s", logtext);
+	drop_at(p, i, true);
+}
+
+static void refuse(ws_prelude *p, unsigned i, enum cat k, int code, const char *text)
+{
+	refuse_log(p, i, k, code, text, NULL);
+}
+
+static int check_hello(ws_prelude *p, pending *c, const ws_tlv_msg *m, char *why, size_t n)
+{
+	uint64_t proto = 0;
+	if (m->type != WS_MSG_HELLO) {
+		snprintf(why, n, "expected HELLO as the first message, got %s (type %u)", ws_msg_type_name(m->type),
+			 m->type);
+		return -WS_E_PROTO;
+	}
+	if (ws_tlv_get_u64(m, WS_F_PROTO, &proto) != 0) {
+		snprintf(why, n, "HELLO without its protocol version (field %d)", WS_F_PROTO);
+		return -WS_E_PROTO;
+	}
+	if (proto != WARPSPEED_CTL_PROTOCOL) {
+		snprintf(why, n, "protocol version %llu is not supported; this daemon speaks version %d",
+			 (unsigned long long)proto, WARPSPEED_CTL_PROTOCOL);
+		return -WS_E_PROTO;
+	}
+	const uint8_t *nc = NULL;
+	uint16_t len = 0;
+	if (ws_tlv_get_bytes(m, WS_F_NONCE, &nc, &len) == 0 && len == WS_NONCE_LEN)
+		memcpy(c->nc, nc, WS_NONCE_LEN);
+	else if (p->cfg.psk) {
+		snprintf(why, n, "this daemon requires authentication with a pre-shared key and the HELLO "
+				 "offered none (no %d-byte nonce, field %d): %s",
+			 WS_NONCE_LEN, WS_F_NONCE, WS_AUTH_NEED_KEY);
+		return -WS_E_AUTH;
+	}
+	return 0;
+}
+
+/* HELLO and, with a key, AUTH are done: hand the connection to the daemon. */
+static void admit(ws_prelude *p, unsigned i, bool authed)
+{
+	pending *c = p->q[i];
+	ws_prelude_conn a;
+	memset(&a, 0, sizeof(a));
+	a.fd = c->fd;
+	a.peer = c->peer;
+	a.id = c->id;
+	a.authed = authed;
+	snprintf(a.peer_text, sizeof(a.peer_text), "%s", c->peer_text);
+	if (authed)
+		ws_auth_prove(p->cfg.psk, WS_AUTH_ROLE_DAEMON, c->nc, c->nd, c->id, a.proof);
+	int fl = fcntl(c->fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
+	char why[400] = "";
+	if (p->cfg.admit(p->cfg.ctx, &a, why, sizeof(why)) == 0) {
+		drop_at(p, i, false);
+		return;
+	}
+	if (fl >= 0)
+		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
+	refuse(p, i, C_BUSY, WS_E_LIMIT, why);
+}
+
+/* One whole frame on connection i. Returns true while the connection stays pending. */
+static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
+{
+	pending *c = p->q[i];
+	char why[400];
+	if (c->st == P_HELLO) {
+		int rc = check_hello(p, c, m, why, sizeof(why));
+		if (rc < 0) {
+			refuse(p, i, rc == -WS_E_AUTH ? C_AUTH : C_BAD, -rc, why);
+			return false;
+		}
+		if (!p->cfg.psk) {
+			admit(p, i, false);
+			return false;
+		}
+		if (ws_random_bytes(c->nd, sizeof(c->nd), NULL) < 0) {
+			refuse(p, i, C_AUTH, WS_E_AUTH, "this daemon could not draw a random nonce");
+			return false;
+		}
+		ws_tlv_begin(&p->w, WS_MSG_CHALLENGE);
+		ws_tlv_put_bytes(&p->w, WS_F_NONCE, c->nd, sizeof(c->nd));
+		ws_tlv_put_u64(&p->w, WS_F_SESSION_ID, c->id);
+		if (send_now(p, c) < 0) {
+			count(p, C_LEFT, c->peer_text, "the CHALLENGE could not be sent");
+			drop_at(p, i, true);
+			return false;
+		}
+		c->st = P_AUTH;
+		return true;
+	}
+	const uint8_t *proof = NULL;
+	uint16_t n = 0;
+	if (m->type != WS_MSG_AUTH || ws_tlv_get_bytes(m, WS_F_PROOF, &proof, &n) != 0) {
+		snprintf(why, sizeof(why), "authentication failed: expected AUTH with a proof (field %d) after CHALLENGE, got %s",
+			 WS_F_PROOF, ws_msg_type_name(m->type));
+		refuse(p, i, C_AUTH, WS_E_AUTH, why);
+		return false;
+	}
+	if (!ws_auth_check(p->cfg.psk, WS_AUTH_ROLE_CLIENT, c->nc, c->nd, c->id, proof, n)) {
+		refuse(p, i, C_AUTH, WS_E_AUTH, "authentication failed: the proof does not match this daemon's key");
+		return false;
+	}
+	admit(p, i, true);
+	return false;
+}
+
+static void on_readable(ws_prelude *p, unsigned i)
+{
+	for (int k = 0; k < FRAMES_PER_WAKE; k++) {
+		pending *c = p->q[i];
+		ws_tlv_msg m;
+		ws_err err;
+		ws_err_clear(&err);
+		int rc = ws_framer_read(&c->fr, c->fd, &m, &err);
+		if (rc == 0)
+			return;
+		if (rc == -ECONNRESET) {
+			count(p, C_LEFT, c->peer_text, "%s",
+			      c->st == P_HELLO ? "before a complete HELLO"
+					       : "after CHALLENGE, without answering (a client without the key?)");
+			drop_at(p, i, true);
+			return;
+		}
+		if (rc < 0) {
+			refuse(p, i, rc == -WS_E_NOTWS ? C_FOREIGN : C_BAD, -rc, err.msg);
+			return;
+		}
+		if (!on_frame(p, i, &m))
+			return;
+	}
+}
+
+/* --- the set --------------------------------------------------------------------------- */
+
+ws_prelude *ws_prelude_new(const ws_prelude_config *c, ws_err *err)
+{
+	ws_prelude *p = calloc(1, sizeof(*p));
+	if (!p) {
+		ws_err_set(err, ENOMEM, "no memory for the pre-session state");
+		return NULL;
+	}
+	p->cfg = *c;
+	p->cap = c->max_pending ? c->max_pending : 1;
+	struct rlimit rl;
+	/* Half the descriptors at most: sessions and their data sockets need the rest. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < p->cap)
+		p->cap = rl.rlim_cur / 2 > 4 ? (unsigned)(rl.rlim_cur / 2) : 4;
+	p->q = calloc(p->cap, sizeof(*p->q));
+	if (!p->q) {
+		free(p);
+		ws_err_set(err, ENOMEM, "no memory for %u pending connections", c->max_pending);
+		return NULL;
+	}
+	p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	p->last_log_ns = ws_clock_ns() - WS_PRELUDE_LOG_EVERY_NS;
+	return p;
+}
+
+void ws_prelude_free(ws_prelude *p)
+{
+	if (!p)
+		return;
+	while (p->n)
+		drop_at(p, p->n - 1, true);
+	flush_log(p, ws_clock_ns(), true);
+	if (p->reserve_fd >= 0)
+		close(p->reserve_fd);
+	ws_tlv_writer_free(&p->w);
+	free(p->q);
+	free(p);
+}
+
+unsigned ws_prelude_capacity(const ws_prelude *p)
+{
+	return p->cap;
+}
+
+unsigned ws_prelude_pending(const ws_prelude *p)
+{
+	return p->n;
+}
+
+/* How readily a pending connection is closed for room, lowest first: one that sent part
+ * of a frame and stopped (a slowloris), one that sent nothing yet (it may have just
+ * connected, its HELLO on the way), one that sent a whole HELLO (in authentication). */
+static int keep_rank(const pending *c)
+{
+	if (c->st != P_HELLO)
+		return 2;
+	return c->fr.hgot == 0 && c->fr.pgot == 0 ? 1 : 0;
+}
+
+/* A connection too young to be closed for the per-source cap unless it stalled mid-frame:
+ * a host that starts many clients at once sends all their HELLOs within milliseconds. */
+static int64_t grace_ns(const ws_prelude *p)
+{
+	int64_t g = p->cfg.hello_timeout_ns / 2;
+	return g < GRACE_NS ? g : GRACE_NS;
+}
+
+/* The connection to close for room: among those from src (all when src is NULL), the
+ * oldest of the lowest keep_rank. With src, only one that stalled mid-frame or is past
+ * its grace period qualifies (none: returns p->n). Sets *same to how many match. */
+static unsigned victim(const ws_prelude *p, const char *src, unsigned *same)
+{
+	unsigned v = p->n;
+	int64_t young = ws_clock_ns() - grace_ns(p);
+	*same = 0;
+	for (unsigned i = 0; i < p->n; i++) {
+		const pending *c = p->q[i];
+		if (src && strcmp(c->src, src) != 0)
+			continue;
+		++*same;
+		if (src && keep_rank(c) > 0 && c->born > young)
+			continue;
+		if (v == p->n || keep_rank(c) < keep_rank(p->q[v]))
+			v = i;
+	}
+	return v;
+}
+
+/* Make room for one more connection from src: the oldest from that address past its cap,
+ * then the oldest overall past the total cap. */
+static void make_room(ws_prelude *p, const char *src)
+{
+	char t[400];
+	unsigned same, v = victim(p, src, &same);
+	if (same >= p->cfg.max_pending_per_source) {
+		/* Take any HELLO that arrived since, so that a real client is admitted (or moves
+		 * on to authentication) before a victim is chosen among those still silent. */
+		for (unsigned i = p->n; i-- > 0;)
+			if (strcmp(p->q[i]->src, src) == 0)
+				on_readable(p, i);
+		v = victim(p, src, &same);
+	}
+	if (same >= p->cfg.max_pending_per_source && v < p->n) {
+		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
+		snprintf(t + h, sizeof(t) - (size_t)h, "%u connections from %s were waiting to start a session, past this "
+						       "daemon's limit per address (warpspeed serve --max-pending-per-source %u), and this one had stalled longest",
+			 same + 1, src, p->cfg.max_pending_per_source);
+		refuse_log(p, v, C_EVICT_SRC, WS_E_LIMIT, t, t + h);
+	}
+	if (p->n >= p->cap && (v = victim(p, NULL, &same)) < p->n) {
+		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
+		snprintf(t + h, sizeof(t) - (size_t)h, "%u connections were waiting to start a session, past this daemon's "
+						       "limit (warpspeed serve --max-pending %u), and this was the oldest",
+			 p->n + 1, p->cap);
+		refuse_log(p, v, C_EVICT_ALL, WS_E_LIMIT, t, t + h);
+	}
+}
+
+void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
+{
+	pending *c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	c->fd = fd;
+	c->peer = *peer;
+	c->id = p->cfg.new_id(p->cfg.ctx);
+	c->born = ws_clock_ns();
+	c->deadline = c->born + p->cfg.hello_timeout_ns;
+	ws_addr_format(peer, c->src, sizeof(c->src));
+	ws_addr_format_port(peer, c->peer_text, sizeof(c->peer_text));
+	ws_framer_init(&c->fr, c->buf, sizeof(c->buf));
+	make_room(p, c->src);
+	p->q[p->n++] = c;
+	/* A client sends HELLO right after connecting: it is often here already, and taking it
+	 * now admits the client before newer connections could push it out. */
+	on_readable(p, p->n - 1);
+}
+
+void ws_prelude_accept(ws_prelude *p, int lfd)
+{
+	for (int k = 0; k < ACCEPT_BATCH; k++) {
+		ws_addr peer;
+		memset(&peer, 0, sizeof(peer));
+		peer.len = sizeof(peer.ss);
+		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd >= 0) {
+			ws_prelude_add(p, fd, &peer);
+			continue;
+		}
+		if (errno == EINTR || errno == ECONNABORTED)
+			continue;
+		if (errno != EMFILE && errno != ENFILE)
+			return; /* EAGAIN: the queue is empty */
+		/* Out of descriptors: the listener stays readable, so without this the loop spins.
+		 * The reserve descriptor makes room to accept and close the newcomer. */
+		if (p->reserve_fd >= 0) {
+			close(p->reserve_fd);
+			fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
+			if (fd >= 0) {
+				static const char text[] = "the daemon has no file descriptor left for this connection "
+							   "(its ulimit -n); try again when sessions have ended";
+				char t[80];
+				ws_addr_format_port(&peer, t, sizeof(t));
+				count(p, C_NOFD, t, "%s", text);
+				ws_msg_put_error(&p->w, WS_E_LIMIT, text);
+				if (ws_tlv_finish(&p->w, NULL) == 0)
+					send(fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+				drain_close(fd);
+			}
+			p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		}
+		p->accept_resume_ns = ws_clock_ns() + ACCEPT_PAUSE_NS;
+		return;
+	}
+}
+
+bool ws_prelude_accept_paused(const ws_prelude *p)
+{
+	return ws_clock_ns() < p->accept_resume_ns;
+}
+
+size_t ws_prelude_fill(ws_prelude *p, struct pollfd *pfd, size_t max)
+{
+	size_t n = p->n < max ? p->n : max;
+	for (size_t i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){.fd = p->q[i]->fd, .events = POLLIN};
+	return n;
+}
+
+int ws_prelude_timeout_ms(const ws_prelude *p)
+{
+	int64_t now = ws_clock_ns(), next = INT64_MAX;
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->q[i]->deadline < next)
+			next = p->q[i]->deadline;
+	if (p->dirty && p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS < next)
+		next = p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS;
+	if (p->accept_resume_ns > now && p->accept_resume_ns < next)
+		next = p->accept_resume_ns;
+	if (next == INT64_MAX)
+		return -1;
+	if (next <= now)
+		return 0;
+	int64_t ms = (next - now + WS_NS_PER_MS - 1) / WS_NS_PER_MS;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
+{
+	/* From the end, so that dropping entry i leaves entries 0..i-1 where pfd has them. */
+	for (size_t i = n; i-- > 0;)
+		if (i < p->n && p->q[i]->fd == pfd[i].fd && pfd[i].revents)
+			on_readable(p, (unsigned)i);
+	int64_t now = ws_clock_ns();
+	char t[200];
+	for (unsigned i = p->n; i-- > 0;)
+		if (now >= p->q[i]->deadline) {
+			snprintf(t, sizeof(t), "%s not complete within %.3g s (warpspeed serve --hello-timeout)",
+				 p->cfg.psk ? "HELLO and authentication" : "HELLO",
+				 (double)p->cfg.hello_timeout_ns / WS_NS_PER_SEC);
+			refuse(p, i, C_TIMEOUT, WS_E_TIMEDOUT, t);
+		}
+	flush_log(p, now, false);
+}
