@@ -434,9 +434,49 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	on_readable(p, p->n - 1);
 }
 
+/* With every descriptor in use: give up the reserve one, accept the next newcomer on it,
+ * answer it with an ERROR that says why and close it, then take the reserve back. 1 when
+ * one was refused, 0 when the queue is empty, -1 when there is no reserve to give up or
+ * the descriptor it freed was taken first. */
+static int refuse_with_reserve(ws_prelude *p, int lfd)
+{
+	/* Another thread (a session's sysconf reads a /sys file) can take the descriptor
+	 * between the close and the accept, and then the reserve cannot be reopened at once:
+	 * it is taken back at the next chance, never given up for good. */
+	if (p->reserve_fd < 0)
+		p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (p->reserve_fd < 0)
+		return -1;
+	close(p->reserve_fd);
+	ws_addr peer;
+	memset(&peer, 0, sizeof(peer));
+	peer.len = sizeof(peer.ss);
+	int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
+	if (fd >= 0) {
+		static const char text[] = "the daemon has no file descriptor left for this connection "
+					   "(its ulimit -n); try again when sessions have ended";
+		char t[80];
+		ws_addr_format_port(&peer, t, sizeof(t));
+		count(p, C_NOFD, t, "%s", text);
+		ws_msg_put_error(&p->w, WS_E_LIMIT, text);
+		if (ws_tlv_finish(&p->w, NULL) == 0)
+			send(fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		drain_close(fd);
+	}
+	int again = fd < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return 1;
+	return again ? 0 : -1;
+}
+
 void ws_prelude_accept(ws_prelude *p, int lfd)
 {
 	for (int k = 0; k < ACCEPT_BATCH; k++) {
+		/* The reserve first: a descriptor freed since it was lost must become the
+		 * reserve again, not one more session that leaves none for refusals. */
+		if (p->reserve_fd < 0)
+			p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		ws_addr peer;
 		memset(&peer, 0, sizeof(peer));
 		peer.len = sizeof(peer.ss);
@@ -450,24 +490,13 @@ void ws_prelude_accept(ws_prelude *p, int lfd)
 		if (errno != EMFILE && errno != ENFILE)
 			return; /* EAGAIN: the queue is empty */
 		/* Out of descriptors: the listener stays readable, so without this the loop spins.
-		 * The reserve descriptor makes room to accept and close the newcomer. */
-		if (p->reserve_fd >= 0) {
-			close(p->reserve_fd);
-			fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
-			if (fd >= 0) {
-				static const char text[] = "the daemon has no file descriptor left for this connection "
-							   "(its ulimit -n); try again when sessions have ended";
-				char t[80];
-				ws_addr_format_port(&peer, t, sizeof(t));
-				count(p, C_NOFD, t, "%s", text);
-				ws_msg_put_error(&p->w, WS_E_LIMIT, text);
-				if (ws_tlv_finish(&p->w, NULL) == 0)
-					send(fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
-				drain_close(fd);
-			}
-			p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		}
-		p->accept_resume_ns = ws_clock_ns() + ACCEPT_PAUSE_NS;
+		 * The reserve descriptor makes room to accept the newcomers one by one and tell
+		 * each why it is closed; only when that is impossible does accepting pause. */
+		int r = refuse_with_reserve(p, lfd);
+		if (r > 0)
+			continue;
+		if (r < 0)
+			p->accept_resume_ns = ws_clock_ns() + ACCEPT_PAUSE_NS;
 		return;
 	}
 }

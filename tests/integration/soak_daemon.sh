@@ -141,7 +141,7 @@ time.sleep(5)
 PY
 	epid=$!
 	WS_PIDS+=("$epid")
-	for _ in $(seq 1 60); do [ -s "$WS_TMP/emfile.out" ] && break; sleep 0.05; done
+	for _ in $(seq 1 120); do [ -s "$WS_TMP/emfile.out" ] && break; sleep 0.05; done
 	cpu0=$(awk '{print $14 + $15}' "/proc/$DAEMON_PID/stat")
 	sleep 1
 	cpu1=$(awk '{print $14 + $15}' "/proc/$DAEMON_PID/stat")
