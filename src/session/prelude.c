@@ -434,6 +434,14 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	on_readable(p, p->n - 1);
 }
 
+/* The spare descriptor kept for refusals, opened again if it is missing. True when held. */
+static bool take_reserve(ws_prelude *p)
+{
+	if (p->reserve_fd < 0)
+		p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return p->reserve_fd >= 0;
+}
+
 /* With every descriptor in use: give up the reserve one, accept the next newcomer on it,
  * answer it with an ERROR that says why and close it, then take the reserve back. 1 when
  * one was refused, 0 when the queue is empty, -1 when there is no reserve to give up or
@@ -443,9 +451,7 @@ static int refuse_with_reserve(ws_prelude *p, int lfd)
 	/* Another thread (a session's sysconf reads a /sys file) can take the descriptor
 	 * between the close and the accept, and then the reserve cannot be reopened at once:
 	 * it is taken back at the next chance, never given up for good. */
-	if (p->reserve_fd < 0)
-		p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (p->reserve_fd < 0)
+	if (!take_reserve(p))
 		return -1;
 	close(p->reserve_fd);
 	ws_addr peer;
@@ -464,7 +470,8 @@ static int refuse_with_reserve(ws_prelude *p, int lfd)
 		drain_close(fd);
 	}
 	int again = fd < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-	p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	p->reserve_fd = -1;
+	take_reserve(p);
 	if (fd >= 0)
 		return 1;
 	return again ? 0 : -1;
@@ -475,8 +482,7 @@ void ws_prelude_accept(ws_prelude *p, int lfd)
 	for (int k = 0; k < ACCEPT_BATCH; k++) {
 		/* The reserve first: a descriptor freed since it was lost must become the
 		 * reserve again, not one more session that leaves none for refusals. */
-		if (p->reserve_fd < 0)
-			p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		take_reserve(p);
 		ws_addr peer;
 		memset(&peer, 0, sizeof(peer));
 		peer.len = sizeof(peer.ss);
