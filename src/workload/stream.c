@@ -121,10 +121,11 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
 			return 0;
 		if (o == RX_FAILED)
 			return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
-		/* a silent sender gets the stall verdict; one still sending, the overrun one */
-		int rc = o == RX_TIMEOUT ? check_stall(last, stall_ns, end_ns, "sender", err) : 0;
-		if (rc == 0)
-			rc = check_overrun(now, end_ns, err);
+		/* a silent sender gets the stall verdict; one still sending (data arrived on
+		 * this call), the overrun one. A timeout is never an overrun: the sender sent
+		 * nothing, and the stall rule ends the wait once it has been quiet long enough. */
+		int rc = o == RX_TIMEOUT ? check_stall(last, stall_ns, end_ns, "sender", err)
+					 : check_overrun(now, end_ns, err);
 		if (rc < 0)
 			return rc;
 	}
