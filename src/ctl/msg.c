@@ -47,6 +47,11 @@ static const struct field_map spec_fields[] = {
 	F(123, K_BOOL, ws_test_spec, local.measure_cpu),
 	F(124, K_U16, ws_test_spec, local.data_port),
 	F(125, K_U32, ws_test_spec, rcvlowat),
+	F(126, K_U32, ws_test_spec, req_size),
+	F(127, K_U32, ws_test_spec, rsp_size),
+	F(128, K_U32, ws_test_spec, burst),
+	F(129, K_I64, ws_test_spec, rr_timeout_ns),
+	F(130, K_F64, ws_test_spec, rate),
 	F(140, K_U32, ws_test_spec, remote.sndbuf),
 	F(141, K_U32, ws_test_spec, remote.rcvbuf),
 	F(142, K_INT, ws_test_spec, remote.cpu),
@@ -99,6 +104,13 @@ static const struct field_map side_fields[] = {
 	F(241, K_U64, ws_side_result, tcp_retrans),
 	F(242, K_U32, ws_side_result, rcvlowat),
 	F(243, K_U64, ws_side_result, dgrams_jumps),
+	F(244, K_U64, ws_side_result, transactions),
+	F(245, K_U64, ws_side_result, trans_lost),
+	F(246, K_U64, ws_side_result, late_replies),
+	F(247, K_U64, ws_side_result, trans_scheduled),
+	F(248, K_I64, ws_side_result, max_lag_ns),
+	F(249, K_U64, ws_side_result, connects),
+	F(250, K_U64, ws_side_result, connect_errors),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

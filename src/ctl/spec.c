@@ -50,12 +50,15 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->streams = 1;
 	s->local_threads = 1;
 	s->remote_threads = 1;
+	s->req_size = 1;
+	s->rsp_size = 1;
 }
 
 void ws_side_result_free(ws_side_result *r)
 {
 	free(r->flows);
 	free(r->threads);
+	free(r->latency);
 	r->flows = NULL;
 	r->threads = NULL;
 	r->nflows = r->nthreads = 0;
@@ -90,6 +93,27 @@ int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
 /* Larger than any kernel grants (net.core.*mem_max is an int): keeps later arithmetic in range. */
 #define WS_MAX_SOCKBUF (1U << 30)
 #define WS_MAX_MSG (1U << 30)
+
+/* The request/response fields, checked for every test (a stream test carries the
+ * defaults), so that no engine sees a size of 0 or a rate that is not a number. */
+static int validate_rr(const ws_test_spec *s, ws_err *err)
+{
+	uint32_t max = s->type == WS_TEST_UDP_RR ? WS_RR_MAX_UDP : WS_MAX_MSG;
+	if (s->req_size < 1 || s->req_size > max || s->rsp_size < 1 || s->rsp_size > max)
+		return ws_err_set(err, WS_E_INVAL,
+				  "request,response sizes %u,%u are invalid; expected 1 to %u bytes each%s",
+				  s->req_size, s->rsp_size, max, s->type == WS_TEST_UDP_RR ? " for UDP" : "");
+	if (s->burst > WS_RR_MAX_BURST)
+		return ws_err_set(err, WS_E_INVAL, "a first burst of %u is invalid; expected 0 to %u",
+				  s->burst, WS_RR_MAX_BURST);
+	if (s->rr_timeout_ns < 0 || s->rr_timeout_ns > WS_RR_MAX_TIMEOUT_NS)
+		return ws_err_set(err, WS_E_INVAL, "a receive timeout of %lld ns is invalid; expected 0 to %lld",
+				  (long long)s->rr_timeout_ns, (long long)WS_RR_MAX_TIMEOUT_NS);
+	if (!isfinite(s->rate) || s->rate < 0 || s->rate > WS_RR_MAX_RATE)
+		return ws_err_set(err, WS_E_INVAL, "a rate of %g transactions/s is invalid; expected 0 (closed loop) or a positive rate of at most %g",
+				  s->rate, WS_RR_MAX_RATE);
+	return 0;
+}
 
 int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 {
@@ -144,5 +168,5 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 	if (s->send_size > WS_MAX_MSG || s->recv_size > WS_MAX_MSG)
 		return ws_err_set(err, WS_E_INVAL, "message size %u is too large; expected at most %u",
 				  s->send_size > s->recv_size ? s->send_size : s->recv_size, WS_MAX_MSG);
-	return 0;
+	return validate_rr(s, err);
 }

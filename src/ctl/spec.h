@@ -15,6 +15,12 @@
 #define WS_HOST_MAX 256
 #define WS_MAX_STREAMS 10000
 #define WS_MAX_CPU_LIST 64
+/* Request/response bounds: the largest UDP payload over IPv4, the deepest first burst, the
+ * longest UDP_RR timeout (-e) and the fastest open-loop rate per flow. */
+#define WS_RR_MAX_UDP 65507u
+#define WS_RR_MAX_BURST 10000u
+#define WS_RR_MAX_TIMEOUT_NS (3600LL * 1000000000LL)
+#define WS_RR_MAX_RATE 1e9
 
 enum ws_test_type {
 	WS_TEST_TCP_STREAM = 1,
@@ -59,6 +65,13 @@ typedef struct ws_test_spec {
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
 	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
 	enum ws_family family;
+	/* Request/response tests (TCP_RR, UDP_RR, TCP_CRR); see workload/rr.h. */
+	uint32_t req_size;        /* -r: request bytes per transaction, default 1 */
+	uint32_t rsp_size;        /* -r: response bytes per transaction, default 1 */
+	uint32_t burst;           /* -b: transactions in flight beyond the first (netperf's first burst) */
+	int64_t rr_timeout_ns;    /* -e: UDP_RR client: an unanswered transaction is lost after this;
+	                           * 0 = WS_RR_DEFAULT_TIMEOUT_NS */
+	double rate;              /* --rate: open loop, transactions/s per flow; 0 = closed loop */
 	/* Many flows in one run (warpspeed's --streams, --threads, --cpus). */
 	uint32_t streams;          /* flows, default 1 */
 	uint32_t local_threads;    /* client worker threads, default 1 (at most streams) */
@@ -80,6 +93,10 @@ typedef struct ws_flow_result {
 	uint32_t thread;     /* worker thread index that ran it */
 	int32_t error;       /* 0, or the negative code that failed it */
 	char why[80];        /* the failure, "" when it completed */
+	/* Request/response flows, filled by the client's engine only (not carried on the wire). */
+	uint64_t transactions;          /* completed */
+	uint64_t trans_lost;            /* UDP_RR: timed out */
+	uint64_t lat_p50_ns, lat_p99_ns; /* this flow's round trips */
 } ws_flow_result;
 
 /* One worker thread of a side. */
@@ -117,6 +134,17 @@ typedef struct ws_side_result {
 	uint64_t send_errors;              /* sends refused by the kernel (ENOBUFS, ECONNREFUSED) */
 	uint64_t bad_dgrams;               /* received datagrams that were not ours or malformed */
 	uint64_t dgrams_jumps;             /* datagrams with an implausible sequence number (udp_acct.h) */
+	/* Request/response tests. */
+	uint64_t transactions;             /* completed: answered (client), answered requests (server) */
+	uint64_t trans_lost;               /* UDP_RR client: transactions that timed out (then retried) */
+	uint64_t late_replies;             /* UDP_RR client: replies after their timeout, discarded */
+	uint64_t trans_scheduled;          /* open loop (--rate): transactions the schedule called for */
+	int64_t max_lag_ns;                /* open loop: the most a request went out behind its schedule */
+	uint64_t connects;                 /* TCP_CRR: connections made (client), accepted (server) */
+	uint64_t connect_errors;           /* TCP_CRR client: connects that failed (EADDRNOTAVAIL, ...) */
+	struct ws_hist *latency;           /* client: round-trip times, from the intended send time in
+	                                    * open loop (measure/hist.h); heap, owned by the result
+	                                    * (ws_side_result_free); NULL for the server and streams */
 	/* TCP_INFO at the end of a TCP test (valid when tcp_info_valid). */
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;

@@ -1,0 +1,11 @@
+/* rr: the single-flow, closed-loop request/response engine; see rr.h. */
+#include "workload/rr.h"
+
+#include "util/err.h"
+
+int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
+{
+	(void)p;
+	(void)res;
+	return ws_err_set(err, WS_E_INVAL, "the request/response engine is not built yet");
+}
