@@ -359,8 +359,7 @@ int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
 	}
 	if (l->connect_errors > 0) {
 		fprintf(out, "warpspeed: warning: %" PRIu64 " of %" PRIu64 " connects failed "
-			     "(ephemeral ports exhausted or refused); see the TCP_CRR notes in "
-			     "warpspeed(1)\n",
+			     "(ephemeral ports exhausted, or refused)\n",
 			l->connect_errors, l->connects + l->connect_errors);
 		n++;
 	}
