@@ -164,13 +164,15 @@ static int serve_one(void *ctx, const ws_node_rx_item *it)
 }
 
 /* Reads what the sockets hold, in arrival order across both, a bounded number of batches
- * so that neither the streams nor a stop starves. Returns 0, or -errno for a socket error
- * that will not go away (*bad: which socket). */
-static int drain(ws_node *n, int *bad)
+ * so that neither the streams nor a stop starves; ready and poll_ns are what the poll
+ * before it saw (node_rx.h). Returns 0, or -errno for a socket error that will not go
+ * away (*bad: which socket). */
+static int drain(ws_node *n, unsigned ready, int64_t poll_ns, int *bad)
 {
 	int fds[2] = {n->fd, n->bfd};
 	for (int round = 0; round < 16 && !ws_node_stopping(n); round++) {
-		int r = ws_node_rx_round(&n->rx, fds, serve_one, n, bad);
+		int r = ws_node_rx_round(&n->rx, fds, round ? WS_NODE_RX_UNKNOWN : ready, poll_ns,
+					 serve_one, n, bad);
 		if (r <= 0 || n->n_streams)
 			return r < 0 ? r : 0;
 	}
@@ -204,17 +206,19 @@ int ws_node_run(ws_node *n, ws_err *err)
 			wait = 0;
 		if (ws_node_stopping(n))
 			break;
+		int64_t poll_ns = ws_clock_wall_ns();
 		if (wait_input(p, np, wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ws_err_errno(err, "node: poll");
 		}
-		int any = 0, bad = 0;
+		unsigned ready = 0;
+		int bad = 0;
 		for (nfds_t i = 1; i < np; i++)
-			any |= p[i].revents & (POLLIN | POLLERR);
-		if (!any && !ws_node_rx_pending(&n->rx))
+			ready |= p[i].revents & (POLLIN | POLLERR) ? 1u << (i - 1) : 0;
+		if (!ready && !ws_node_rx_pending(&n->rx))
 			continue;
-		int r = drain(n, &bad);
+		int r = drain(n, ready, poll_ns, &bad);
 		if (r < 0) {
 			errno = -r;
 			return ws_err_errno(err, "node: recvmmsg on port %d",

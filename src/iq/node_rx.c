@@ -19,30 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int ws_node_rx_init(ws_node_rx *rx, int nsock, size_t slot_size)
-{
-	memset(rx, 0, sizeof *rx);
-	rx->slot_size = slot_size;
-	rx->nsock = nsock;
-	for (int s = 0; s < nsock; s++) {
-		rx->s[s].buf = malloc(slot_size * WS_NODE_RX_BATCH);
-		/* Only a two-socket node holds datagrams back. */
-		rx->s[s].dbuf = nsock > 1 ? malloc(slot_size * WS_NODE_RX_BATCH) : NULL;
-		if (!rx->s[s].buf || (nsock > 1 && !rx->s[s].dbuf))
-			return -1;
-	}
-	return 0;
-}
-
-void ws_node_rx_free(ws_node_rx *rx)
-{
-	for (int s = 0; s < 2; s++) {
-		free(rx->s[s].buf);
-		free(rx->s[s].dbuf);
-		rx->s[s].buf = rx->s[s].dbuf = NULL;
-	}
-}
-
 int64_t ws_node_rx_arrival(const struct msghdr *h)
 {
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
@@ -55,12 +31,11 @@ int64_t ws_node_rx_arrival(const struct msghdr *h)
 	return 0;
 }
 
-/* Appends up to vlen fresh datagrams of fd to S->seq. Returns how many were read (0 when
- * the socket is empty or the error passes), or -errno. */
-static int read_batch(ws_node_rx *rx, int sock, int fd, unsigned vlen)
+/* The message headers of slots [0, k): the kernel rewrites their name and control
+ * lengths, so only the slots a read filled are set again. */
+static void reset_slots(ws_node_rx *rx, ws_node_rx_sock *S, unsigned k)
 {
-	ws_node_rx_sock *S = &rx->s[sock];
-	for (unsigned i = 0; i < vlen; i++) {
+	for (unsigned i = 0; i < k; i++) {
 		S->iov[i] = (struct iovec){.iov_base = S->buf + i * rx->slot_size,
 					   .iov_len = rx->slot_size};
 		S->msg[i].msg_hdr = (struct msghdr){.msg_name = &S->from[i],
@@ -70,6 +45,13 @@ static int read_batch(ws_node_rx *rx, int sock, int fd, unsigned vlen)
 						    .msg_control = S->ctl[i],
 						    .msg_controllen = sizeof S->ctl[i]};
 	}
+}
+
+/* Appends up to vlen fresh datagrams of fd to S->seq. Returns how many were read (0 when
+ * the socket is empty or the error passes), or -errno. */
+static int read_batch(ws_node_rx *rx, int sock, int fd, unsigned vlen)
+{
+	ws_node_rx_sock *S = &rx->s[sock];
 	int r = recvmmsg(fd, S->msg, vlen, MSG_DONTWAIT, NULL);
 	if (r < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ENOMEM ||
@@ -87,7 +69,33 @@ static int read_batch(ws_node_rx *rx, int sock, int fd, unsigned vlen)
 						       .pkt = S->iov[i].iov_base, .len = len,
 						       .arrival = ws_node_rx_arrival(h)};
 	}
+	reset_slots(rx, S, (unsigned)r);
 	return r;
+}
+
+int ws_node_rx_init(ws_node_rx *rx, int nsock, size_t slot_size)
+{
+	memset(rx, 0, sizeof *rx);
+	rx->slot_size = slot_size;
+	rx->nsock = nsock;
+	for (int s = 0; s < nsock; s++) {
+		rx->s[s].buf = malloc(slot_size * WS_NODE_RX_BATCH);
+		/* Only a two-socket node holds datagrams back. */
+		rx->s[s].dbuf = nsock > 1 ? malloc(slot_size * WS_NODE_RX_BATCH) : NULL;
+		if (!rx->s[s].buf || (nsock > 1 && !rx->s[s].dbuf))
+			return -1;
+		reset_slots(rx, &rx->s[s], WS_NODE_RX_BATCH);
+	}
+	return 0;
+}
+
+void ws_node_rx_free(ws_node_rx *rx)
+{
+	for (int s = 0; s < 2; s++) {
+		free(rx->s[s].buf);
+		free(rx->s[s].dbuf);
+		rx->s[s].buf = rx->s[s].dbuf = NULL;
+	}
 }
 
 /* Keeps S->seq[k..n_seq) for the next round: the held-back slots move down, fresh ones are
@@ -109,10 +117,32 @@ static void hold_back(ws_node_rx *rx, ws_node_rx_sock *S, unsigned k)
 	S->n_held = n;
 }
 
-int ws_node_rx_round(ws_node_rx *rx, const int *fds, ws_node_rx_fn fn, void *ctx, int *bad)
+/* Whether the broadcast socket can go unread this round: poll found it empty and the
+ * unicast socket not, and every fresh unicast datagram was queued before poll looked (the
+ * first one was there when it looked; later ones only if stamped before poll began), so
+ * an earlier broadcast would have been seen. Saves a recvmmsg (about 1 us) per round of a
+ * Write IQ stream. */
+static int skip_second(const ws_node_rx *rx, unsigned ready, int64_t poll_ns)
+{
+	const ws_node_rx_sock *A = &rx->s[0];
+	if (ready != 1 || A->n_held || rx->s[1].n_held || A->n_seq == 0)
+		return 0;
+	for (unsigned i = 1; i < A->n_seq; i++)
+		if (A->seq[i].arrival == 0 || A->seq[i].arrival >= poll_ns)
+			return 0;
+	return 1;
+}
+
+int ws_node_rx_round(ws_node_rx *rx, const int *fds, unsigned ready, int64_t poll_ns,
+		     ws_node_rx_fn fn, void *ctx, int *bad)
 {
 	for (int s = 0; s < rx->nsock; s++) {
 		ws_node_rx_sock *S = &rx->s[s];
+		if (s == 1 && skip_second(rx, ready, poll_ns)) {
+			S->n_seq = 0;
+			S->full = 0;
+			continue;
+		}
 		unsigned vlen = WS_NODE_RX_BATCH - S->n_held;
 		S->n_seq = S->n_held;
 		S->full = 1; /* no room to read: as good as full */

@@ -59,10 +59,14 @@ int ws_node_rx_init(ws_node_rx *rx, int nsock, size_t slot_size);
 void ws_node_rx_free(ws_node_rx *rx);
 
 /* One round: reads a batch from fds[0], then from fds[1] (when nsock is 2), and calls fn
- * for every datagram that can be served in arrival order. Returns 1 when a socket may hold
- * more (its batch was full), 0 otherwise, or -errno for a socket error that will not go
- * away, with *bad = the index of that socket. */
-int ws_node_rx_round(ws_node_rx *rx, const int *fds, ws_node_rx_fn fn, void *ctx, int *bad);
+ * for every datagram that can be served in arrival order. ready is what the poll just
+ * before found readable (bit 0: fds[0], bit 1: fds[1]) and poll_ns the wall-clock time
+ * that poll began; WS_NODE_RX_UNKNOWN when no poll came just before (fds[1] is then always
+ * read). Returns 1 when a socket may hold more (its batch was full), 0 otherwise, or
+ * -errno for a socket error that will not go away, with *bad = the index of that socket. */
+#define WS_NODE_RX_UNKNOWN (~0u)
+int ws_node_rx_round(ws_node_rx *rx, const int *fds, unsigned ready, int64_t poll_ns,
+		     ws_node_rx_fn fn, void *ctx, int *bad);
 
 /* Datagrams held back for the next round: the caller must not sleep while there are any. */
 static inline unsigned ws_node_rx_pending(const ws_node_rx *rx)
