@@ -3,7 +3,8 @@
  *
  * 1a: a trigger broadcast to the node's second port and the Read IQ sent right behind it
  * on the first are served in arrival order, 1000 times, each round with its own TX data
- * so that a stale read is caught byte for byte. Write, trigger and read are sent back to
+ * so that a stale read is caught byte for byte; node_rx alone keeps send order across two
+ * sockets when one's batch comes back full. Write, trigger and read are sent back to
  * back without waiting, so all three are usually queued when the node reads: a loop that
  * empties one socket before the other serves the read first. 1b: the NOT_READY status
  * words are the firmware's bytes (offset + 4, (length + 1) << 2), and warpspeed's host
