@@ -2,9 +2,9 @@
  * the entry point and shared pieces (banner, CPU columns) of the RR layouts (classic_rr.h).
  *
  * Scripts in the wild scrape netperf's tables by column position, so the layouts here
- * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the only
- * deliberate differences are that the banner's address parentheses are filled in and the
- * "MIGRATED" / " : histogram : interval : demo" decorations are gone. TCP_STREAM,
+ * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the banner is
+ * netperf 2.7.0's as Debian ships it (tests/goldens/netperf: "MIGRATED ...", " : demo"),
+ * and the only deliberate difference is that its address parentheses are filled in. TCP_STREAM,
  * TCP_SENDFILE and TCP_MAERTS share one layout: the columns are defined by which side
  * sent and which received, so MAERTS is the same table with the roles swapped.
  * UDP_STREAM has netperf's two-row table: the local sender's row (socket size, message
@@ -21,6 +21,7 @@
 #include "ctl/spec.h"
 
 struct ws_err;
+struct ws_confidence;
 
 /* What the user asked for on the command line that shapes the output. */
 typedef struct ws_classic_opts {

@@ -3,12 +3,13 @@
  * Harnesses drive netperf through its output selectors: a CSV header and value line
  * (-o), aligned columns with netperf's four-line wrapped headers (-O), or NAME=value
  * lines (-k). They parse those by name, so the names, the human headers and the value
- * formats here are netperf 2.7.0's (tests/goldens/netperf/*_o*.txt, *_O*.txt, *_k*.txt),
- * in netperf's order (omni_O_names.txt), including the sentinel values netperf prints for
- * figures it does not know (-1, 0xffffffff, "Deprecated", ...). warpspeed's own names
- * (P99_9_LATENCY, P99_99_LATENCY, STREAMS, FAIRNESS, IO_PATH, per-thread CPU) follow
- * netperf's list, before OUTPUT_END is never printed. Every printer (these three, JSON)
- * reads a value through the same getter, so no two outputs disagree on a figure.
+ * formats here are netperf 2.7.0's (goldens tcp_rr_o_all.txt, tcp_rr_O_all.txt and
+ * tcp_rr_k_all.txt), in netperf's order (omni_O_names.txt), including the sentinel
+ * values netperf prints for figures it does not know (-1, 0xffffffff, "Deprecated", ...).
+ * warpspeed's own names (P99_9_LATENCY, P99_99_LATENCY, STREAMS, FAIRNESS, the I/O path,
+ * per-thread CPU) follow netperf's list after OUTPUT_END, so that "all" and "?" are
+ * exactly netperf's. Every printer (these three, JSON) reads a value through the same
+ * getter, so no two outputs disagree on a figure.
  *
  * The table lives in outputs_table.c; the selection parser and the three printers in
  * outputs.c. Library code: nothing here prints except to the FILE it is given. */
@@ -34,9 +35,14 @@ typedef struct ws_report_ctx {
 	const ws_latency_stats *lat;  /* NULL: computed from r->local.latency when needed */
 	const char *brand;            /* -B; NULL: RESULT_BRAND has no value, as netperf */
 	const char *uuid;             /* test UUID; NULL: "" */
+	const char *local_cong, *remote_cong; /* TCP congestion control in use; NULL: "" */
 	char fmt;                     /* -f letter; 0 = the test's default (m, or x for RR) */
 	bool local_cpu, remote_cpu;   /* -c / -C given */
-	bool histogram;               /* -j given (latency names are computed anyway) */
+	/* Latency statistics wanted: -j, or a latency name selected by a list or "all" (as
+	 * netperf, which computes MIN_LATENCY .. STDDEV_LATENCY only then and prints -1
+	 * otherwise, e.g. for names read from a selection file without -j). ws_out_print
+	 * turns it on for a selection that wants them; JSON sets it. */
+	bool want_stats;
 } ws_report_ctx;
 
 /* A value as the getter produced it. NONE is netperf's "no display value": -k skips the
@@ -72,8 +78,8 @@ typedef struct ws_out_name {
 	bool warpspeed;      /* a warpspeed addition, not in netperf 2.7 */
 } ws_out_name;
 
-/* The table, in netperf's order (OUTPUT_NONE first, then netperf's names up to
- * COMMAND_LINE, warpspeed's additions, OUTPUT_END last). */
+/* The table, in netperf's order (OUTPUT_NONE first, netperf's names, OUTPUT_END), then
+ * warpspeed's additions after OUTPUT_END (so "all" and "?" stay netperf's). */
 size_t ws_out_count(void);
 const ws_out_name *ws_out_at(size_t i); /* NULL when i >= ws_out_count() */
 /* Index of a name (case-insensitive), or -1. */
@@ -103,6 +109,7 @@ typedef struct ws_out_selection {
 	uint16_t ids[WS_OUT_MAX_BLOCKS][WS_OUT_MAX_PER_BLOCK]; /* indexes into the table */
 	uint16_t n[WS_OUT_MAX_BLOCKS];
 	bool list_names;      /* "?": print the names (ws_out_print_names) and exit */
+	bool want_stats;      /* a latency name came from a list or "all" (see want_stats) */
 } ws_out_selection;
 
 /* Parse a selector as netperf does: "all"; "?"; a list of names separated by ',' (or
@@ -123,7 +130,9 @@ void ws_out_select_default(const ws_test_spec *s, bool cpu, ws_out_selection *se
 int ws_out_print(const ws_out_selection *sel, ws_out_mode mode, bool headers,
 		 const ws_report_ctx *c, FILE *out);
 
-/* "?": every name, one per line, OUTPUT_NONE to OUTPUT_END (netperf's `-O ?`). */
-int ws_out_print_names(FILE *out);
+/* "?": every netperf name, one per line, OUTPUT_NONE to OUTPUT_END, exactly netperf's
+ * `-O ?` (omni_O_names.txt) on out; warpspeed's additions go to extra (NULL = not at all),
+ * one per line after a heading, so that out stays identical to netperf's list. */
+int ws_out_print_names(FILE *out, FILE *extra);
 
 #endif
