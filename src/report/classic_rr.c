@@ -105,11 +105,12 @@ static void print_banner(const ws_test_result *r, const struct rr_layout *L,
 			 const ws_classic_opts *o, FILE *out)
 {
 	char suffix[64];
-	int n = snprintf(suffix, sizeof(suffix), "%s", r->spec.nodelay ? " : nodelay" : "");
-	if (L->first_burst && n >= 0 && (size_t)n < sizeof(suffix))
-		snprintf(suffix + n, sizeof(suffix) - (size_t)n, " : first burst %" PRIu32,
+	suffix[0] = 0;
+	if (L->first_burst && !o->omni) /* netperf's omni banner has no first burst */
+		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32,
 			 r->spec.burst);
-	ws_classic_banner(r, L->title, suffix, o, out);
+	const char *title = ws_classic_title(r, o);
+	ws_classic_banner(r, title ? title : L->title, suffix, o, out);
 }
 
 static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu,
