@@ -52,11 +52,11 @@ int ws_confidence_setup(ws_confidence *c, const ws_confidence_args *a, ws_err *e
 	int level = a->I_given && a->level ? a->level : WS_CONF_DEFAULT_LEVEL;
 	if (ws_confidence_t(level, 1) == 0.0)
 		return ws_err_set(err, WS_E_INVAL,
-				  "-I: confidence level %d is not supported; expected 95 or 99", level);
+				  "confidence level %d is not supported; expected 95 or 99", level);
 	double width = a->I_given && a->width != 0.0 ? a->width : WS_CONF_DEFAULT_WIDTH;
 	if (!(width > 0.0 && width <= 100.0))
 		return ws_err_set(err, WS_E_INVAL,
-				  "-I: confidence width %g%% is out of range; expected more than 0 and at "
+				  "confidence width %g%% is out of range; expected more than 0 and at "
 				  "most 100 (%% of the mean, full width)",
 				  width);
 	int max = a->i_given && a->max ? a->max : WS_CONF_DEFAULT_MAX;

@@ -9,6 +9,7 @@
 #include "measure/confidence.h"
 #include "measure/cpu.h"
 #include "report/classic_rr.h"
+#include "report/conf_warning.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -358,6 +359,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  o->fmt);
 	if (o->print_headers)
 		ws_classic_banner(r, ws_classic_title(r, o), NULL, o, out);
+	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
 	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);
