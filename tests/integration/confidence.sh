@@ -60,35 +60,36 @@ check tcp_stream_conf 0 -t TCP_STREAM -l 1 -i 3,3 -I 99,5
 check tcp_maerts_conf 3 -t TCP_MAERTS -l 1 -i 3,3 -I 99,5
 check udp_stream_conf 6 -t UDP_STREAM -l 1 -i 3,3 -I 99,5 -- -m 1472
 
-# --streams: whole multi-stream tests are the iterations; the banner carries the suffix.
-before=$(sessions)
-if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -i 3,3 --streams 2 >"$WS_TMP/streams.out" 2>"$WS_TMP/streams.err"; then
+# iterations NAME SUFFIX_REGEX ARGS...: a run that is not compared with a golden: 3 tests
+# logged, the banner with the suffix; skipped while the daemon does not serve the test.
+iterations() {
+	local name=$1 suffix=$2 out=$WS_TMP/$1.out err=$WS_TMP/$1.err before n
+	shift 2
+	before=$(sessions)
+	if ! "$WS_BIN" -H 127.0.0.1 -p "$P" "$@" >"$out" 2>"$err"; then
+		if grep -qE "not supported|not built" "$err"; then
+			skip "$name" "not served yet: $(cat "$err")"
+		else
+			fail "$name" "$(cat "$err")"
+		fi
+		return
+	fi
 	wait_sessions $((before + 3))
 	n=$(sessions)
-	if [ "$n" -eq $((before + 3)) ] && head -n 1 "$WS_TMP/streams.out" | grep -q ' : +/-2.500% @ 99% conf.  : demo$'; then
-		pass streams_iterations
+	if [ "$n" -eq $((before + 3)) ] && head -n 1 "$out" | grep -qE "$suffix"; then
+		pass "$name"
 	else
-		fail streams_iterations "$((n - before)) tests logged, output: $(cat "$WS_TMP/streams.out")"
+		fail "$name" "$((n - before)) tests logged, output: $(cat "$out")"
 	fi
-else
-	fail streams_iterations "exit $?: $(cat "$WS_TMP/streams.err")"
-fi
+}
 
-# TCP_RR (once the daemon serves it): 3 tests, the banner suffix before " : first burst".
-before=$(sessions)
-if "$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_RR -l 1 -i 3,3 -I 95,5 >"$WS_TMP/rr.out" 2>"$WS_TMP/rr.err"; then
-	wait_sessions $((before + 3))
-	n=$(sessions)
-	if [ "$n" -eq $((before + 3)) ] && head -n 1 "$WS_TMP/rr.out" | grep -q ' : +/-2.500% @ 95% conf.  : demo'; then
-		pass rr_iterations
-	else
-		fail rr_iterations "$((n - before)) tests logged, output: $(cat "$WS_TMP/rr.out")"
-	fi
-elif grep -qE "not supported|not built" "$WS_TMP/rr.err"; then
-	skip rr_iterations "TCP_RR is not served yet: $(cat "$WS_TMP/rr.err")"
-else
-	fail rr_iterations "$(cat "$WS_TMP/rr.err")"
-fi
+# --streams: whole multi-stream tests are the iterations.
+iterations streams_iterations ' : \+/-2\.500% @ 99% conf\.  : demo$' -l 1 -i 3,3 --streams 2
+# TCP_RR (once the daemon serves it): the suffix comes before " : first burst".
+iterations rr_iterations ' : \+/-2\.500% @ 95% conf\.  : demo' -t TCP_RR -l 1 -i 3,3 -I 95,5
+iterations udp_rr_iterations ' : \+/-5\.000% @ 99% conf\.  : demo' -t UDP_RR -l 1 -i 3,3 -I 99,10
+# -r: the throughput alone is judged; the run and its banner are the same.
+iterations r_iterations ' : \+/-2\.500% @ 99% conf\.  : demo$' -l 1 -i 3,3 -r -c
 
 # Bad values are refused before any test runs, naming the value and what is accepted.
 before=$(sessions)
