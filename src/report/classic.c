@@ -108,7 +108,9 @@ int ws_classic_banner_conf(const struct ws_confidence *conf, char *buf, size_t n
 	buf[0] = 0;
 	if (!conf || !conf->asked || conf->max_iterations <= 1)
 		return 0;
-	int len = snprintf(buf, n, " : +/-%.3f%% @ %2d%% conf. ", conf->width / 2.0, conf->level);
+	/* netperf's "%s" after "conf. " holds " on result only" under -r. */
+	int len = snprintf(buf, n, " : +/-%.3f%% @ %2d%% conf. %s", conf->width / 2.0, conf->level,
+			   conf->throughput_only ? " on result only" : "");
 	return len < 0 ? 0 : ((size_t)len < n ? len : (int)n - 1);
 }
 

@@ -451,6 +451,11 @@ static void test_block(void)
 	CHECK_INT("95 render", ws_classic_render_string(&r, &o, &text, &err), 0);
 	CHECK("95 suffix", text && strstr(text, "AF_INET : +/-2.500% @ 95% conf.  : demo\n"));
 	free(text);
+	/* -r: netperf's banner says so (its "%s" after "conf. "). */
+	c.throughput_only = true;
+	CHECK_INT("-r render", ws_classic_render_string(&r, &o, &text, &err), 0);
+	CHECK("-r suffix", text && strstr(text, "AF_INET : +/-2.500% @ 95% conf.  on result only : demo\n"));
+	free(text);
 }
 
 int main(void)
