@@ -308,23 +308,6 @@ static void test_combine(void)
 
 /* ---- against netperf 2.7.0 -------------------------------------------------------- */
 
-static char *slurp(const char *name)
-{
-	const char *root = getenv("WS_ROOT");
-	char path[1024];
-	snprintf(path, sizeof(path), "%s%stests/goldens/netperf/%s.txt", root ? root : "",
-		 root ? "/" : "", name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = buf ? fread(buf, 1, (1 << 16) - 256, f) : 0;
-	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	return buf;
-}
-
 /* warpspeed's one documented banner difference: the address inside the parentheses. */
 static void fill_address(char *buf)
 {
@@ -353,7 +336,7 @@ static void expect_golden(const char *name, const ws_test_result *r, double tput
 	ws_classic_opts o;
 	ws_classic_opts_init(&o);
 	o.conf = &c;
-	char *want = slurp(name), *got = NULL;
+	char *want = ws_t_golden(name, 64), *got = NULL;
 	WS_T_REPORT(want != NULL, name, "cannot read the golden %s.txt (WS_ROOT=%s)", name,
 		    getenv("WS_ROOT") ? getenv("WS_ROOT") : "unset, cwd");
 	if (!want)
