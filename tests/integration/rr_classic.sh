@@ -1,7 +1,7 @@
 # TCP_RR, UDP_RR and TCP_CRR against a real `warpspeed serve` on loopback, printed as netperf
 # 2.7.0 prints them: each case's output is compared with its golden from
-# tests/goldens/netperf/ line for line, the banner after warpspeed's two documented
-# substitutions (the address inside the parentheses, no " : demo"), the header lines byte
+# tests/goldens/netperf/ line for line, the banner after warpspeed's one documented
+# substitution (the address inside the parentheses), the header lines byte
 # for byte, and the value rows by shape (every number replaced by N, runs of blanks
 # squeezed, so column order, separators and trailing blanks must match while the figures
 # may differ). At -v 2 netperf's lines come first, then warpspeed's histogram and
@@ -14,7 +14,7 @@ P=$DAEMON_PORT
 
 # netperf's text as warpspeed must print it, shapes for the value lines.
 expected() { # golden file
-	sed -E '1{/^MIGRATED/{s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/; s/ : demo//}}' "$1"
+	sed -E '1{/^MIGRATED/{s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/}}' "$1"
 }
 shape() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'; }
 

@@ -588,6 +588,64 @@ static void test_stats_rule(void)
 	free(got);
 }
 
+/* The option forms: -o/-O/-k take the next word unless it is an option; -t omni's test
+ * comes from -d and -T; -d/-T without -t omni are refused by name. */
+static int parse(const char *line, ws_cli_options *o, ws_err *err)
+{
+	static char buf[512];
+	char *argv[32];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	return ws_cli_parse(argc, argv, o, err);
+}
+
+static void test_options(void)
+{
+	ws_cli_options o;
+	ws_err err = {0};
+	CHECK_INT("-o alone", parse("w -- -o -m 64", &o, &err), 0);
+	CHECK_INT("-o alone", o.out_mode, WS_OUT_MODE_CSV);
+	CHECK("-o alone", o.out_spec == NULL);
+	CHECK_INT("-o alone", o.spec.send_size, 64);
+	CHECK_INT("-O list", parse("w -- -O THROUGHPUT,MEAN_LATENCY", &o, &err), 0);
+	CHECK_STR("-O list", o.out_spec, "THROUGHPUT,MEAN_LATENCY");
+	CHECK_INT("-O list", o.out_mode, WS_OUT_MODE_HUMAN);
+	CHECK_INT("-kall", parse("w -- -kall", &o, &err), 0);
+	CHECK_STR("-kall", o.out_spec, "all");
+	CHECK_INT("-kall", o.out_mode, WS_OUT_MODE_KEYVAL);
+	CHECK_INT("-j", parse("w -j -t TCP_RR", &o, &err), 0);
+	CHECK("-j", o.histogram);
+	struct {
+		const char *line;
+		enum ws_test_type type;
+	} omni[] = {
+		{"w -t omni", WS_TEST_TCP_STREAM},
+		{"w -t OMNI -- -d recv", WS_TEST_TCP_MAERTS},
+		{"w -t omni -- -d rr", WS_TEST_TCP_RR},
+		{"w -t omni -- -T udp", WS_TEST_UDP_STREAM},
+		{"w -t omni -- -T UDP -d send|recv", WS_TEST_UDP_RR},
+		{"w -t omni -- -d stream -T tcp", WS_TEST_TCP_STREAM},
+	};
+	for (size_t i = 0; i < sizeof(omni) / sizeof(omni[0]); i++) {
+		CHECK_INT(omni[i].line, parse(omni[i].line, &o, &err), 0);
+		CHECK_INT(omni[i].line, o.spec.type, omni[i].type);
+		CHECK(omni[i].line, o.omni);
+		CHECK_INT(omni[i].line, ws_cli_output_mode(&o), WS_OUT_MODE_HUMAN);
+	}
+	CHECK("-d recv udp", parse("w -t omni -- -d recv -T udp", &o, &err) < 0);
+	CHECK("-d recv udp", strstr(err.msg, "-d send or -d rr") != NULL);
+	CHECK("-d bad", parse("w -t omni -- -d sideways", &o, &err) < 0);
+	CHECK("-d bad", strstr(err.msg, "'sideways' is not a direction") != NULL);
+	CHECK("-T sctp", parse("w -t omni -- -T sctp", &o, &err) < 0);
+	CHECK("-T sctp", strstr(err.msg, "expected tcp or udp") != NULL);
+	CHECK("-d no omni", parse("w -t TCP_STREAM -- -d send", &o, &err) < 0);
+	CHECK("-d no omni", strstr(err.msg, "test option -d applies to -t omni only") != NULL);
+	CHECK_INT("classic", parse("w -t TCP_STREAM", &o, &err), 0);
+	CHECK_INT("classic", ws_cli_output_mode(&o), WS_OUT_MODE_NONE);
+}
+
 int main(void)
 {
 	const char *root = getenv("WS_ROOT");
@@ -602,6 +660,7 @@ int main(void)
 	RUN(test_lookup);
 	RUN(test_parse_forms);
 	RUN(test_stats_rule);
+	RUN(test_options);
 	RUN(test_selector_goldens);
 	RUN(test_all_banners);
 	TEST_MAIN_END();
