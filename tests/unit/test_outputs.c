@@ -524,6 +524,7 @@ static void test_parse_forms(void)
 	CHECK_INT("all", ws_out_parse_selection("ALL", &sel, &err), 0);
 	CHECK_INT("all", sel.n[0], ws_out_find("RESPONSE_SIZE") - ws_out_find("SOCKET_TYPE") + 1);
 	CHECK_INT("all", sel.ids[3][sel.n[3] - 1], ws_out_find("COMMAND_LINE"));
+	CHECK("all stats", sel.want_stats); /* netperf's -k all has latency without -j */
 	CHECK_INT("?", ws_out_parse_selection("?", &sel, &err), 0);
 	CHECK("?", sel.list_names);
 	CHECK_INT("none", ws_out_parse_selection(NULL, &sel, &err), 0);
