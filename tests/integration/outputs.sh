@@ -35,27 +35,12 @@ classes() { # mode: csv | kv | cols
 	}'
 }
 
-# served TYPE: false (after one SKIP line) while the daemon or this build lacks the test.
-declare -A SERVED=()
-served() {
-	local t=$1 err=$WS_TMP/probe.$1.err
-	if [ -z "${SERVED[$t]:-}" ]; then
-		SERVED[$t]=yes
-		if ! "$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l -10 >/dev/null 2>"$err" &&
-			grep -qE "not supported|not built" "$err"; then
-			SERVED[$t]=no
-			skip "outputs_$t" "$t is not served yet: $(cat "$err")"
-		fi
-	fi
-	[ "${SERVED[$t]}" = yes ]
-}
-
 # check NAME MODE TYPE ARGS...: run warpspeed with ARGS, compare with NAME's golden.
 # MODE is the output form (csv, kv, cols) that decides how value lines are compared.
 check() {
 	local name=$1 mode=$2 type=$3 out=$WS_TMP/$1.out err=$WS_TMP/$1.err rc i
 	shift 3
-	served "$type" || return 0
+	ws_served outputs "$type" || return 0
 	"$WS_BIN" -H 127.0.0.1 -p "$P" "$@" >"$out" 2>"$err"
 	rc=$?
 	[ "$rc" -eq 0 ] || { fail "$name" "exit $rc: $(cat "$err")"; return; }

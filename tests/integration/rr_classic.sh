@@ -18,27 +18,12 @@ expected() { # golden file
 }
 shape() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'; }
 
-# served TYPE: false (after one SKIP line) while the daemon or this build lacks the test.
-declare -A SERVED=()
-served() {
-	local t=$1 err=$WS_TMP/probe.$1.err
-	if [ -z "${SERVED[$t]:-}" ]; then
-		SERVED[$t]=yes
-		if ! "$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l -10 >/dev/null 2>"$err" &&
-			grep -qE "not supported|not built" "$err"; then
-			SERVED[$t]=no
-			skip "rr_classic_$t" "$t is not served yet: $(cat "$err")"
-		fi
-	fi
-	[ "${SERVED[$t]}" = yes ]
-}
-
 # case NAME (the golden's) then warpspeed's arguments; the first `head` lines of the output
 # are netperf's (all of them unless -v 2).
 check() {
 	local name=$1 out=$WS_TMP/$1.out err=$WS_TMP/$1.err want=$WS_TMP/$1.want n rc
 	shift
-	served "$(cut -d_ -f1,2 <<<"$name" | tr a-z A-Z)" || return 0
+	ws_served rr_classic "$(cut -d_ -f1,2 <<<"$name" | tr a-z A-Z)" || return 0
 	"$WS_BIN" -p "$P" "$@" >"$out" 2>"$err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
