@@ -136,6 +136,16 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 		suffix ? suffix : "", o->cpu_bind ? " : cpu bind" : "");
 }
 
+void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, FILE *out)
+{
+	char suffix[48] = "";
+	bool migrated_rr = r->spec.type == WS_TEST_TCP_RR || r->spec.type == WS_TEST_UDP_RR;
+	if (migrated_rr && !o->omni) /* netperf's omni banner has no first burst */
+		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32, r->spec.burst);
+	const char *title = ws_classic_title(r, o);
+	ws_classic_banner(r, title ? title : "", suffix, o, out);
+}
+
 const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 {
 	static const struct {
@@ -360,7 +370,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  "G M K (2^30/2^20/2^10 bytes/s) or g m k (10^9/10^6/10^3 bits/s)",
 				  o->fmt);
 	if (o->print_headers)
-		ws_classic_banner(r, ws_classic_title(r, o), NULL, o, out);
+		ws_classic_test_banner(r, o, out);
 	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
 	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {

@@ -63,6 +63,10 @@ const char *ws_classic_units_label(char fmt);
 void ws_classic_banner(const ws_test_result *r, const char *title, const char *suffix,
 		       const ws_classic_opts *o, FILE *out);
 
+/* The banner of r's own test (ws_classic_title, and " : first burst N" for the migrated
+ * TCP_RR and UDP_RR), as the classic tables and the output selectors print it. */
+void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, FILE *out);
+
 /* The confidence decoration netperf puts in the banner, " : +/-2.500% @ 99% conf. "
  * (half the -I width, the level), into buf; "" when conf is NULL, not asked, or at most
  * one iteration can run. Returns the length written. */

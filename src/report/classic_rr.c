@@ -5,7 +5,7 @@
  * row formats are netperf's (nettest_bsd.c's send_tcp_rr family): they cannot come from a
  * table because -Wformat=2 wants literal formats, so the table holds only what differs
  * between the three tests (separators and trailing blanks) and the printf calls are
- * shared. The banner and the CPU columns come from classic.c. */
+ * shared. The banner (titles and first burst) and the CPU columns come from classic.c. */
 #include "report/classic_rr.h"
 
 #include "measure/hist.h"
@@ -20,8 +20,6 @@
 /* What netperf prints differently for each of the three tests. */
 struct rr_layout {
 	enum ws_test_type type;
-	const char *title;     /* banner, before " from " */
-	bool first_burst;      /* banner ends " : first burst N" */
 	const char *cpu_sep;   /* between the rate and the local CPU column */
 	const char *cpu_tail;  /* after the remote service demand */
 	bool cpu_letters;      /* the CPU header names the method ("% S") */
@@ -31,12 +29,9 @@ struct rr_layout {
 };
 
 static const struct rr_layout layouts[] = {
-	{WS_TEST_TCP_RR, "MIGRATED TCP REQUEST/RESPONSE TEST", true, "  ", " \n", true, true, 1,
-	 "request/response"},
-	{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", true, "   ", " \n", true, true, 0,
-	 "request/response"},
-	{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST", false, "   ", "\n", false,
-	 false, 2, "connect/request/response/close"},
+	{WS_TEST_TCP_RR, "  ", " \n", true, true, 1, "request/response"},
+	{WS_TEST_UDP_RR, "   ", " \n", true, true, 0, "request/response"},
+	{WS_TEST_TCP_CRR, "   ", "\n", false, false, 2, "connect/request/response/close"},
 };
 
 static const struct rr_layout *layout_of(enum ws_test_type t)
@@ -100,18 +95,6 @@ static ws_classic_cpu rr_cpu(const ws_test_result *r, const ws_side_result *s, b
 	uint64_t out, in;
 	rr_bytes(r, s, &out, &in);
 	return ws_classic_side_cpu(s, requested, out + in, 1024.0);
-}
-
-static void print_banner(const ws_test_result *r, const struct rr_layout *L,
-			 const ws_classic_opts *o, FILE *out)
-{
-	char suffix[64];
-	suffix[0] = 0;
-	if (L->first_burst && !o->omni) /* netperf's omni banner has no first burst */
-		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32,
-			 r->spec.burst);
-	const char *title = ws_classic_title(r, o);
-	ws_classic_banner(r, title ? title : L->title, suffix, o, out);
 }
 
 static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu,
@@ -338,7 +321,7 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 				  "(10^9/10^6/10^3 bits/s)",
 				  o->fmt);
 	if (o->print_headers)
-		print_banner(r, L, o, out);
+		ws_classic_test_banner(r, o, out);
 	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
 	if (o->verbosity <= 0) {
 		print_figure(r, L, o, out);

@@ -38,6 +38,7 @@ typedef struct ws_report_ctx {
 	const char *local_cong, *remote_cong; /* TCP congestion control in use; NULL: "" */
 	char fmt;                     /* -f letter; 0 = the test's default (m, or x for RR) */
 	bool local_cpu, remote_cpu;   /* -c / -C given */
+	bool omni;                    /* -t omni (netperf reports its socket type as "Stream") */
 	/* Latency statistics wanted: -j, or a latency name selected by a list or "all" (as
 	 * netperf, which computes MIN_LATENCY .. STDDEV_LATENCY only then and prints -1
 	 * otherwise, e.g. for names read from a selection file without -j). ws_out_print

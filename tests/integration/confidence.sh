@@ -91,6 +91,22 @@ iterations udp_rr_iterations ' : \+/-5\.000% @ 99% conf\.  : demo' -t UDP_RR -l 
 # -r: the throughput alone is judged, and the banner says so as netperf's does.
 iterations r_iterations ' : \+/-2\.500% @ 99% conf\.  on result only : demo$' -l 1 -i 3,3 -r -c
 
+# -k: the confidence names carry the run's figures; the banner keeps its suffix.
+before=$(sessions)
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -i 3,3 -- -k THROUGHPUT,CONFIDENCE_LEVEL,CONFIDENCE_ITERATION,THROUGHPUT_CONFID,LOCAL_CPU_CONFID \
+	>"$WS_TMP/k.out" 2>"$WS_TMP/k.err"; then
+	wait_sessions $((before + 3))
+	if [ "$(sessions)" -eq $((before + 3)) ] && head -n 1 "$WS_TMP/k.out" | grep -q ' : +/-2.500% @ 99% conf.  : demo$' &&
+		grep -qx 'CONFIDENCE_LEVEL=99' "$WS_TMP/k.out" && grep -qx 'CONFIDENCE_ITERATION=3' "$WS_TMP/k.out" &&
+		grep -qE '^THROUGHPUT_CONFID=[0-9]+\.[0-9]{3}$' "$WS_TMP/k.out" && grep -qx 'LOCAL_CPU_CONFID=0.000' "$WS_TMP/k.out"; then
+		pass keyval_confidence
+	else
+		fail keyval_confidence "$(cat "$WS_TMP/k.out")"
+	fi
+else
+	fail keyval_confidence "$(cat "$WS_TMP/k.err")"
+fi
+
 # Bad values are refused before any test runs, naming the value and what is accepted.
 before=$(sessions)
 "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -I 97,5 >"$WS_TMP/bad.out" 2>"$WS_TMP/bad.err"

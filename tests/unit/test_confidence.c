@@ -12,6 +12,7 @@
 #include "measure/hist.h"
 #include "report/classic.h"
 #include "report/conf_warning.h"
+#include "report/outputs.h"
 #include "session/iterate.h"
 #include "util/err.h"
 
@@ -441,6 +442,44 @@ static void test_block(void)
 	free(text);
 }
 
+/* The confidence names of -o/-O/-k read the same struct: widths under -i, 0.000 for a CPU
+ * figure not measured (netperf's constant -1 has no spread), netperf's -1 without -i. */
+static const char *selected(const char *name, const ws_report_ctx *c, char *buf, size_t n)
+{
+	int i = ws_out_find(name);
+	WS_T_REPORT(i >= 0, name, "%s is not in the output table", name);
+	if (i < 0)
+		return "";
+	ws_out_value v;
+	ws_out_value_of(ws_out_at((size_t)i), c, &v);
+	ws_out_format_value(ws_out_at((size_t)i), &v, buf, n);
+	return buf;
+}
+
+static void test_selectors(void)
+{
+	ws_test_result r;
+	base(&r, WS_TEST_TCP_STREAM);
+	r.local.elapsed_ns = SEC;
+	r.remote.bytes_recv = 1589017500ULL;
+	ws_confidence c = setup_ok("sel", (ws_confidence_args){.i_given = true, .max = 5, .min = 3});
+	ws_confidence_sample s[4] = {{100, 10, -1}, {150, 20, -1}, {50, 30, -1}, {120, 20, -1}};
+	ws_confidence_update(&c, s, 4);
+	ws_report_ctx ctx = {.r = &r, .conf = &c};
+	char buf[64], want[64];
+	CHECK_STR("CONFIDENCE_LEVEL", selected("CONFIDENCE_LEVEL", &ctx, buf, sizeof(buf)), "99");
+	CHECK_STR("CONFIDENCE_ITERATION", selected("CONFIDENCE_ITERATION", &ctx, buf, sizeof(buf)), "4");
+	snprintf(want, sizeof(want), "%.3f", c.throughput_width);
+	CHECK_STR("THROUGHPUT_CONFID", selected("THROUGHPUT_CONFID", &ctx, buf, sizeof(buf)), want);
+	snprintf(want, sizeof(want), "%.3f", c.local_cpu_width);
+	CHECK_STR("LOCAL_CPU_CONFID", selected("LOCAL_CPU_CONFID", &ctx, buf, sizeof(buf)), want);
+	CHECK_STR("REMOTE_CPU_CONFID", selected("REMOTE_CPU_CONFID", &ctx, buf, sizeof(buf)), "0.000");
+	ctx.conf = NULL;
+	CHECK_STR("no -i THROUGHPUT_CONFID", selected("THROUGHPUT_CONFID", &ctx, buf, sizeof(buf)), "-1.000");
+	CHECK_STR("no -i REMOTE_CPU_CONFID", selected("REMOTE_CPU_CONFID", &ctx, buf, sizeof(buf)), "-1.000");
+	CHECK_STR("no -i CONFIDENCE_ITERATION", selected("CONFIDENCE_ITERATION", &ctx, buf, sizeof(buf)), "1");
+}
+
 int main(void)
 {
 	RUN(test_t_table);
@@ -451,5 +490,6 @@ int main(void)
 	RUN(test_combine);
 	RUN(test_goldens);
 	RUN(test_block);
+	RUN(test_selectors);
 	TEST_MAIN_END();
 }
