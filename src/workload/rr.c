@@ -268,6 +268,10 @@ static int tcp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 		int rc = recv_exact(r, r->req, r->s->req_size, true, err);
 		if (rc <= 0) {
 			*t_end = ws_clock_ns();
+			/* Everything is answered: end the requester's wait for EOF now rather than
+			 * when the caller gets round to closing the socket. */
+			if (rc == 0)
+				shutdown(r->fd, SHUT_WR);
 			return rc;
 		}
 		rc = send_all(r, r->rsp, r->s->rsp_size, err);

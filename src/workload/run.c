@@ -251,10 +251,13 @@ void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost 
 	ws_units_format_iec(c->each, each, sizeof(each));
 	const char *name = ws_test_type_name(spec->type);
 	if (c->rr) {
+		char req[32], rsp[32];
+		ws_units_format_size(spec->req_size, req, sizeof(req));
+		ws_units_format_size(spec->rsp_size, rsp, sizeof(rsp));
 		snprintf(buf, bufsz,
-			 "%s with %u flow%s needs %s of buffers (%u request+response buffer%s of %s, -r %u,%u)",
+			 "%s with %u flow%s needs %s of buffers (%u request+response buffer%s of %s, -r %s,%s)",
 			 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", total,
-			 c->buffers, c->buffers == 1 ? "" : "s", each, spec->req_size, spec->rsp_size);
+			 c->buffers, c->buffers == 1 ? "" : "s", each, req, rsp);
 		return;
 	}
 	snprintf(buf, bufsz, "%s with %u flow%s on %u thread%s needs %s of buffers (%u %s buffer%s of %s)",
