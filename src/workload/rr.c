@@ -47,7 +47,7 @@ typedef struct rr_run {
 	unsigned char *req, *rsp; /* the request and the response buffer */
 	uint64_t issued, done;    /* requests sent, transactions completed */
 	int64_t t0, last;         /* the role's start, the last progress */
-	uint64_t seen;            /* progress counter when `last` was taken (responder) */
+	uint64_t seen;            /* bytes moved when `last` was last updated on a wake-up */
 	ws_side_result *res;
 } rr_run;
 
@@ -70,6 +70,18 @@ static bool may_issue(const rr_run *r, int64_t now, uint64_t in_flight)
 	return now < r->p->end_ns;
 }
 
+/* Bytes that moved since the last wake-up are progress (a 1G response on a slow link, a
+ * responder's requests), noticed when a timeout wakes the role rather than timed on the
+ * hot path; the stall clock thus starts at most one socket timeout late. */
+static void note_progress(rr_run *r, int64_t now)
+{
+	uint64_t moved = r->res->bytes_recv + r->res->bytes_sent;
+	if (moved != r->seen) {
+		r->seen = moved;
+		r->last = now;
+	}
+}
+
 /* A blocked call timed out (EAGAIN): the cap, the stall rule and, past a timed test's
  * end, the shorter end-of-test stall rule. `what` names what the role was waiting for. */
 static int check_wait(rr_run *r, int64_t now, const char *what, ws_err *err)
@@ -77,6 +89,7 @@ static int check_wait(rr_run *r, int64_t now, const char *what, ws_err *err)
 	const ws_rr_params *p = r->p;
 	if (p->cap_ns && now >= p->cap_ns)
 		return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
+	note_progress(r, now);
 	int64_t quiet = now - r->last;
 	if (p->end_ns && now >= p->end_ns + WS_STREAM_END_STALL_NS && quiet >= WS_STREAM_END_STALL_NS)
 		return ws_err_set(err, WS_E_TIMEDOUT, "%s: nothing for %.1f s, and the test should have ended %.1f s ago",
@@ -162,10 +175,6 @@ static int recv_exact(rr_run *r, unsigned char *buf, size_t n, bool eof_ok, ws_e
 		if (r->p->is_client) {
 			tcp_waiting(r, got, what, sizeof(what));
 		} else {
-			if (r->done != r->seen || got) { /* the responder's progress, seen on a wake-up */
-				r->seen = r->done;
-				r->last = now;
-			}
 			snprintf(what, sizeof(what), "waiting for a request of %zu bytes (-r %u,%u) after %llu transactions",
 				 n, r->s->req_size, r->s->rsp_size, (unsigned long long)r->done);
 		}
@@ -444,10 +453,7 @@ static int udp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 		if (!timed_out())
 			return ws_err_errno(err, "UDP_RR: receive on the data socket");
 		int64_t now = ws_clock_ns();
-		if (r->done != r->seen) {
-			r->seen = r->done;
-			r->last = now;
-		}
+		note_progress(r, now);
 		/* A timed test whose end markers were all lost ends on the silence after it. */
 		if (r->p->end_ns && now >= r->p->end_ns + WS_STREAM_END_STALL_NS &&
 		    now - r->last >= WS_STREAM_END_STALL_NS) {
@@ -502,7 +508,7 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	else
 		rc = p->udp ? udp_responder(&r, &t_end, err) : tcp_responder(&r, &t_end, err);
 	res->transactions = r.done;
-	res->elapsed_ns = (r.done ? t_end : ws_clock_ns()) - r.t0;
+	res->elapsed_ns = (rc == 0 && r.done ? t_end : ws_clock_ns()) - r.t0;
 	free(slots);
 	free(buf);
 	return rc;

@@ -422,6 +422,44 @@ static void test_tcp_partial_request(void)
 	close(sv[1]);
 }
 
+/* A request that trickles in (a byte every 150 ms, stall time 400 ms) is progress, not a
+ * stall; a request that stops half-way is a stall, even though the receive call that
+ * waits for its rest had already read part of it. */
+static void test_tcp_trickle(void)
+{
+	const char *name = "tcp trickle";
+	ws_test_spec s;
+	spec_rr(&s, WS_TEST_TCP_RR, 6, 1, 0, 1);
+	for (int stop = 0; stop < 2; stop++) {
+		int sv[2];
+		CHECK_INT(name, socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		role srv;
+		role_init(&srv, &s, false, false, sv[1]);
+		srv.p.stall_ns = 400 * WS_NS_PER_MS;
+		pthread_t t;
+		pthread_create(&t, NULL, role_thread, &srv);
+		for (int i = 0; i < (stop ? 3 : 6); i++) {
+			ws_clock_sleep_ns(150 * WS_NS_PER_MS);
+			CHECK_INT(name, send(sv[0], "r", 1, 0), 1);
+		}
+		if (!stop) {
+			char b;
+			CHECK_INT(name, recv(sv[0], &b, 1, 0), 1);
+			shutdown(sv[0], SHUT_WR);
+		}
+		pthread_join(t, NULL);
+		if (stop) {
+			CHECK_INT(name, srv.rc, -WS_E_TIMEDOUT);
+			CHECK(name, strstr(srv.err.msg, "waiting for a request of 6 bytes (-r 6,1) after 0 transactions: nothing for 0.") != NULL);
+		} else {
+			WS_T_REPORT(srv.rc == 0, name, "%d %s", srv.rc, srv.err.msg);
+			CHECK_U64(name, srv.res.transactions, 1);
+		}
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tcp_exact);
@@ -434,5 +472,6 @@ int main(void)
 	RUN(test_tcp_wrong_size);
 	RUN(test_tcp_silent);
 	RUN(test_tcp_partial_request);
+	RUN(test_tcp_trickle);
 	TEST_MAIN_END();
 }
