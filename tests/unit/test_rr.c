@@ -248,12 +248,12 @@ static void run_fake(const ws_test_spec *s, enum fake_kind kind, role *cli, fake
 }
 
 /* Every 10th request is dropped: 100 transactions take 111 requests, 11 of them lost and
- * retried; the losses are not in the histogram, and nothing stalls. */
-static void test_udp_loss(void)
+ * retried; the losses are not in the histogram, and nothing stalls. With a burst, the
+ * other slots go on while a lost one waits for its own deadline. */
+static void udp_loss_case(const char *name, uint32_t burst)
 {
-	const char *name = "udp loss";
 	ws_test_spec s;
-	spec_rr(&s, WS_TEST_UDP_RR, 32, 32, 0, 100);
+	spec_rr(&s, WS_TEST_UDP_RR, 32, 32, burst, 100);
 	s.rr_timeout_ns = 100 * WS_NS_PER_MS;
 	role cli;
 	fake f;
@@ -269,8 +269,41 @@ static void test_udp_loss(void)
 	CHECK_INT(name, f.markers, 1);
 	/* 11 timeouts of 0.1 s, not a stall of seconds */
 	int64_t took = ws_clock_ns() - t0;
-	WS_T_REPORT(took >= 1100 * WS_NS_PER_MS && took < 4 * WS_NS_PER_SEC, name, "took %lld ns", (long long)took);
+	WS_T_REPORT(took >= (burst ? 100 : 1100) * WS_NS_PER_MS && took < 4 * WS_NS_PER_SEC, name, "took %lld ns",
+		    (long long)took);
 	ws_side_result_free(&cli.res);
+}
+
+static void test_udp_loss(void)
+{
+	udp_loss_case("udp loss", 0);
+	udp_loss_case("udp loss burst 3", 3);
+}
+
+/* A timed UDP_RR responder whose end markers never come ends on the silence after the
+ * test's end (WS_STREAM_END_STALL_NS), successfully, with what it answered. */
+static void test_udp_responder_silence(void)
+{
+	const char *name = "udp responder silence";
+	ws_test_spec s;
+	spec_rr(&s, WS_TEST_UDP_RR, 4, 4, 0, 0);
+	s.duration_s = 0.01;
+	int sv[2];
+	CHECK_INT(name, udp_pair(sv), 0);
+	role srv;
+	role_init(&srv, &s, false, true, sv[1]);
+	CHECK_INT(name, send(sv[0], "abcd", 4, 0), 4);
+	int64_t t0 = ws_clock_ns();
+	role_thread(&srv);
+	int64_t took = ws_clock_ns() - t0;
+	WS_T_REPORT(srv.rc == 0, name, "%d %s", srv.rc, srv.err.msg);
+	CHECK_U64(name, srv.res.transactions, 1);
+	char b[8];
+	CHECK_INT(name, recv(sv[0], b, sizeof(b), MSG_DONTWAIT), 4);
+	CHECK_MEM(name, b, "abcd", 4); /* the tag (all 4 bytes) copied back */
+	WS_T_REPORT(took >= 3 * WS_NS_PER_SEC && took < 5 * WS_NS_PER_SEC, name, "took %lld ns", (long long)took);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /* The 5th reply comes after 150 ms (timeout 100 ms): one loss, one late reply discarded,
@@ -466,6 +499,7 @@ int main(void)
 	RUN(test_udp_exact);
 	RUN(test_timed);
 	RUN(test_udp_loss);
+	RUN(test_udp_responder_silence);
 	RUN(test_udp_late);
 	RUN(test_udp_wrong_size);
 	RUN(test_udp_bad_request);
