@@ -3,7 +3,8 @@
 # classic rows, the first burst in the banner, -D, -4/-6, the bad inputs (exit 2 with the
 # value and the range), a daemon whose responses are the wrong size (tests/tools/
 # ws_rr_liar: a failure naming the sizes within 5 s, never a hang), and on the test bed
-# with 1% loss a 3 s UDP_RR that ends within 1 s of its length and reports its losses.
+# with 1% loss a 3 s UDP_RR that ends within 1 s of its length (its measured interval;
+# the whole command within 5.5 s) and reports its losses.
 source "$(dirname "$0")/../lib.sh"
 start_daemon || { fail daemon_start "could not start warpspeed serve"; finish; }
 P=$DAEMON_PORT
@@ -168,12 +169,14 @@ else
 		el=$(sed -n 7p "$out" | awk '{print $5}')
 		if [ $rc -ne 0 ]; then
 			fail udp_rr_lossy "exit $rc after $ms ms: $(cat "$WS_TMP/lossy.err")"
-		elif [ $ms -gt 4000 ]; then
-			fail udp_rr_lossy "a 3 s test took $ms ms (want within 1 s of its length)"
+		elif ! in_range "$el" 2.9 4.0; then
+			fail udp_rr_lossy "elapsed $el s is not within 1 s of the test's 3 s"
+		elif [ $ms -gt 5500 ]; then
+			# the whole command, with its set-up and the result exchange on a loaded machine;
+			# a daemon left waiting for lost end markers would take 3 s more
+			fail udp_rr_lossy "a 3 s test took $ms ms from start to exit"
 		elif [ -z "$done_n" ] || [ "$done_n" -lt 100 ] || [ -z "$lost_n" ] || [ "$lost_n" -lt 1 ]; then
 			fail udp_rr_lossy "no transactions and losses reported: '$line'"
-		elif ! in_range "$el" 2.9 3.5; then
-			fail udp_rr_lossy "elapsed $el s is not about 3 s"
 		else
 			echo "# lossy gige (1% each way): $line; $ms ms in all"
 			pass udp_rr_lossy
