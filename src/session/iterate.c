@@ -156,6 +156,12 @@ int ws_iterate_combine(ws_test_result *it, int n, ws_test_result *mean, ws_err *
 	memset(mean, 0, sizeof(*mean));
 	if (!it || n < 1)
 		return ws_err_set(err, WS_E_INVAL, "iterations: %d results to combine; expected at least 1", n);
+	if (n == 1) { /* one run (no -i/-I): the result itself, bit for bit */
+		*mean = it[0];
+		memset(&it[0].local, 0, sizeof(it[0].local));
+		memset(&it[0].remote, 0, sizeof(it[0].remote));
+		return 0;
+	}
 	int rc;
 	ws_hist *lat = merge_latency(it, n, &rc, err);
 	if (rc < 0)

@@ -305,6 +305,16 @@ static void test_combine(void)
 	r.local.bytes_recv = 7;
 	CHECK_DBL("maerts figure", ws_iterate_figure(&r), 7.0, 0);
 	CHECK_INT("combine none", ws_iterate_combine(&r, 0, &mean, &err), -WS_E_INVAL);
+	/* One run is passed through bit for bit (a double would round 2^60 + 1). */
+	r.spec.type = WS_TEST_TCP_STREAM;
+	r.remote.bytes_recv = (1ULL << 60) + 1;
+	r.local.latency = malloc(sizeof(ws_hist));
+	ws_hist_init(r.local.latency);
+	ws_hist *h = r.local.latency;
+	CHECK_INT("combine one", ws_iterate_combine(&r, 1, &mean, &err), 0);
+	CHECK_U64("one exact", mean.remote.bytes_recv, (1ULL << 60) + 1);
+	CHECK("one latency moved", mean.local.latency == h && r.local.latency == NULL);
+	ws_test_result_free(&mean);
 }
 
 /* ---- against netperf 2.7.0 -------------------------------------------------------- */
