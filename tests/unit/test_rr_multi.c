@@ -1,0 +1,363 @@
+/* test_rr_multi: the epoll request/response engine (workload/rr_multi.c), both roles in
+ * one process over loopback: exact counts, exact UDP loss, the open-loop schedule, and
+ * coordinated omission against a responder that stalls. */
+#include "harness.h"
+
+#include "measure/flowhist.h"
+#include "measure/hist.h"
+#include "util/clock.h"
+#include "util/err.h"
+#include "workload/rr.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAXF 16
+
+/* n connected TCP pairs over a loopback listener: cli[i] talks to srv[i]. */
+static int tcp_pairs(uint32_t n, int *cli, int *srv)
+{
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t al = sizeof a;
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) < 0 || listen(l, 64) < 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &al) < 0)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		cli[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (connect(cli[i], (struct sockaddr *)&a, sizeof a) < 0)
+			return -1;
+		srv[i] = accept(l, NULL, NULL);
+		int one = 1;
+		setsockopt(cli[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		setsockopt(srv[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	}
+	close(l);
+	return 0;
+}
+
+/* n UDP pairs, each socket connected to the other. */
+static int udp_pairs(uint32_t n, int *cli, int *srv)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct sockaddr_in a[2];
+		int fd[2];
+		for (int k = 0; k < 2; k++) {
+			socklen_t al = sizeof a[k];
+			a[k] = (struct sockaddr_in){.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+			fd[k] = socket(AF_INET, SOCK_DGRAM, 0);
+			if (fd[k] < 0 || bind(fd[k], (struct sockaddr *)&a[k], sizeof a[k]) < 0 ||
+			    getsockname(fd[k], (struct sockaddr *)&a[k], &al) < 0)
+				return -1;
+		}
+		if (connect(fd[0], (struct sockaddr *)&a[1], sizeof a[1]) < 0 ||
+		    connect(fd[1], (struct sockaddr *)&a[0], sizeof a[0]) < 0)
+			return -1;
+		cli[i] = fd[0];
+		srv[i] = fd[1];
+	}
+	return 0;
+}
+
+static void close_all(uint32_t n, int *a, int *b)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		close(a[i]);
+		close(b[i]);
+	}
+}
+
+static ws_test_spec rr_spec(bool udp, uint32_t req, uint32_t rsp, uint32_t burst)
+{
+	ws_test_spec s;
+	ws_test_spec_init(&s);
+	s.type = udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
+	s.req_size = req;
+	s.rsp_size = rsp;
+	s.burst = burst;
+	return s;
+}
+
+static ws_rr_params rr_params(const ws_test_spec *s, bool client, const int *fds, uint32_t n, uint32_t threads)
+{
+	int64_t now = ws_clock_ns();
+	return (ws_rr_params){.spec = s, .is_client = client, .udp = s->type == WS_TEST_UDP_RR, .fds = fds,
+			      .nfds = n, .threads = threads, .start_ns = now,
+			      .end_ns = s->end == WS_END_TIME ? now + (int64_t)(s->duration_s * 1e9) : 0,
+			      .end_count = s->end == WS_END_TRANSACTIONS ? s->end_count : 0,
+			      .stall_ns = 10 * WS_NS_PER_SEC, .listen_fd = -1, .wake_fd = -1};
+}
+
+struct side {
+	ws_rr_params p;
+	ws_side_result res;
+	ws_err err;
+	int rc;
+	pthread_t th;
+};
+
+static void *side_main(void *arg)
+{
+	struct side *s = arg;
+	s->rc = ws_rr_multi_run(&s->p, &s->res, &s->err);
+	return NULL;
+}
+
+/* Both roles with the engine: the responder in a thread, the requester here. */
+static void run_both(const ws_test_spec *spec, uint32_t n, uint32_t threads, struct side *cli, struct side *srv)
+{
+	int c[MAXF], s[MAXF];
+	bool udp = spec->type == WS_TEST_UDP_RR;
+	CHECK_INT("pairs", udp ? udp_pairs(n, c, s) : tcp_pairs(n, c, s), 0);
+	*srv = (struct side){.p = rr_params(spec, false, s, n, threads)};
+	*cli = (struct side){.p = rr_params(spec, true, c, n, threads)};
+	pthread_create(&srv->th, NULL, side_main, srv);
+	side_main(cli);
+	pthread_join(srv->th, NULL);
+	close_all(n, c, s);
+}
+
+static void test_flowhist(void)
+{
+	ws_flowhist h;
+	ws_flowhist_init(&h);
+	CHECK_U64("empty", ws_flowhist_percentile(&h, 50), 0);
+	for (uint64_t v = 1; v <= 1000; v++)
+		ws_flowhist_record(&h, v * 1000);
+	CHECK_U64("min", ws_flowhist_percentile(&h, 0), 1000);
+	CHECK_U64("max", ws_flowhist_percentile(&h, 100), 1000000);
+	uint64_t p50 = ws_flowhist_percentile(&h, 50), p99 = ws_flowhist_percentile(&h, 99);
+	CHECK("p50 within 1/16", p50 >= 500000 && p50 < 500000 + 500000 / 16);
+	CHECK("p99 within 1/16", p99 >= 990000 && p99 < 990000 + 990000 / 16);
+	ws_flowhist_record(&h, 500ull * WS_NS_PER_SEC); /* above the range: top bucket, exact max */
+	CHECK_U64("max over range", ws_flowhist_percentile(&h, 100), 500ull * WS_NS_PER_SEC);
+	CHECK("size bounded", sizeof(ws_flowhist) <= 2300);
+}
+
+/* 8 flows on 2 threads, a transaction count: each flow's share is exact, and so are the
+ * bytes on both sides. */
+static void counted(bool udp)
+{
+	const char *name = udp ? "udp counted" : "tcp counted";
+	ws_test_spec spec = rr_spec(udp, 10, 20, udp ? 0 : 3);
+	spec.end = WS_END_TRANSACTIONS;
+	spec.end_count = 8003;
+	struct side cli, srv;
+	run_both(&spec, 8, 2, &cli, &srv);
+	CHECK_INT(name, cli.rc, 0);
+	CHECK_INT(name, srv.rc, 0);
+	if (cli.rc || srv.rc)
+		printf("  %s / %s\n", cli.err.msg, srv.err.msg);
+	CHECK_U64(name, cli.res.transactions, 8003);
+	CHECK_U64(name, srv.res.transactions, 8003);
+	CHECK_U64(name, cli.res.bytes_sent, 8003 * 10);
+	CHECK_U64(name, cli.res.bytes_recv, 8003 * 20);
+	CHECK_U64(name, srv.res.bytes_recv, 8003 * 10);
+	CHECK_U64(name, srv.res.bytes_sent, 8003 * 20);
+	CHECK_U64(name, cli.res.trans_lost, 0);
+	CHECK_INT(name, cli.res.nflows, 8);
+	CHECK_INT(name, cli.res.nthreads, 2);
+	for (uint32_t i = 0; i < 8 && cli.res.flows; i++) {
+		CHECK_U64(name, cli.res.flows[i].transactions, i < 3 ? 1001 : 1000);
+		CHECK_INT(name, cli.res.flows[i].thread, i % 2);
+		CHECK_INT(name, cli.res.flows[i].error, 0);
+		CHECK(name, cli.res.flows[i].lat_p50_ns > 0 && cli.res.flows[i].lat_p50_ns <= cli.res.flows[i].lat_p99_ns);
+	}
+	CHECK_U64(name, cli.res.latency ? ws_hist_count(cli.res.latency) : 0, 8003);
+	CHECK_INT(name, cli.res.threads ? cli.res.threads[1].flows : 0, 4);
+	ws_side_result_free(&cli.res);
+	ws_side_result_free(&srv.res);
+}
+
+static void test_tcp_counted(void)
+{
+	counted(false);
+}
+
+static void test_udp_counted(void)
+{
+	counted(true);
+}
+
+/* A UDP responder that drops the first drop[i] requests of flow i and answers the rest,
+ * echoing the tag; it may also answer one flow with the wrong size. */
+struct lossy {
+	int fds[MAXF];
+	uint32_t n;
+	uint32_t drop[MAXF];
+	int wrong_flow; /* this flow's responses are one byte long; -1 = none */
+	uint32_t rsp;
+	uint32_t stall_after; /* TCP (1 flow): sleep stall_ms once after this many requests */
+	int stall_ms;
+	pthread_t th;
+};
+
+static void *lossy_main(void *arg)
+{
+	struct lossy *l = arg;
+	struct pollfd pf[MAXF];
+	uint32_t seen[MAXF] = {0}, ended = 0;
+	char buf[2048] = {0};
+	for (uint32_t i = 0; i < l->n; i++)
+		pf[i] = (struct pollfd){.fd = l->fds[i], .events = POLLIN};
+	while (ended < l->n && poll(pf, l->n, 5000) > 0) {
+		for (uint32_t i = 0; i < l->n; i++) {
+			if (!(pf[i].revents & POLLIN))
+				continue;
+			ssize_t r = recv(pf[i].fd, buf, sizeof buf, 0);
+			if (r == 0) {
+				pf[i].fd = -1;
+				ended++;
+				continue;
+			}
+			if (r < 0 || seen[i]++ < l->drop[i])
+				continue;
+			send(pf[i].fd, buf, (int)i == l->wrong_flow ? 1 : l->rsp, 0);
+		}
+	}
+	return NULL;
+}
+
+static void test_udp_loss(void)
+{
+	ws_test_spec spec = rr_spec(true, 16, 16, 1);
+	spec.end = WS_END_TRANSACTIONS;
+	spec.end_count = 8 * 40;
+	spec.rr_timeout_ns = 20 * WS_NS_PER_MS;
+	int c[MAXF];
+	struct lossy l = {.n = 8, .wrong_flow = 5, .rsp = 16};
+	CHECK_INT("pairs", udp_pairs(8, c, l.fds), 0);
+	for (uint32_t i = 0; i < 8; i++)
+		l.drop[i] = i;
+	pthread_create(&l.th, NULL, lossy_main, &l);
+	struct side cli = {.p = rr_params(&spec, true, c, 8, 2)};
+	side_main(&cli);
+	pthread_join(l.th, NULL);
+	close_all(8, c, l.fds);
+	CHECK_INT("loss rc", cli.rc, 0);
+	for (uint32_t i = 0; i < 8 && cli.res.flows; i++) {
+		const ws_flow_result *f = &cli.res.flows[i];
+		if (i == 5) { /* the wrong size fails this flow alone, with both sizes named */
+			CHECK("wrong size", f->error != 0 && strstr(f->why, "a response of 1 bytes; expected 16"));
+			continue;
+		}
+		CHECK_U64("lost", f->trans_lost, i);
+		CHECK_U64("done", f->transactions, 40);
+		CHECK_INT("error", f->error, 0);
+	}
+	CHECK_U64("lost total", cli.res.trans_lost, 0 + 1 + 2 + 3 + 4 + 6 + 7 + cli.res.flows[5].trans_lost);
+	CHECK_U64("late", cli.res.late_replies, 0);
+	ws_side_result_free(&cli.res);
+}
+
+/* Open loop, 4 flows at 2000/s each for 1 s: the schedule and what was achieved. */
+static void test_open_loop_rate(void)
+{
+	for (int udp = 0; udp < 2; udp++) {
+		ws_test_spec spec = rr_spec(udp, 8, 8, 0);
+		spec.duration_s = 1;
+		spec.rate = 2000;
+		struct side cli, srv;
+		run_both(&spec, 4, 2, &cli, &srv);
+		CHECK_INT("open rc", cli.rc, 0);
+		CHECK_INT("open srv rc", srv.rc, 0);
+		double sched = (double)cli.res.trans_scheduled / 4;
+		CHECK("scheduled within 1% of 2000 per flow", sched >= 1980 && sched <= 2020);
+		for (uint32_t i = 0; i < 4 && cli.res.flows; i++)
+			CHECK("achieved >= 90%", cli.res.flows[i].transactions >= 1800);
+		CHECK("no more than scheduled", cli.res.transactions <= cli.res.trans_scheduled);
+		printf("  open loop %s: scheduled %llu, done %llu, max lag %lld us, p50 %llu ns\n", udp ? "UDP" : "TCP",
+		       (unsigned long long)cli.res.trans_scheduled, (unsigned long long)cli.res.transactions,
+		       (long long)(cli.res.max_lag_ns / 1000),
+		       (unsigned long long)(cli.res.latency ? ws_hist_percentile(cli.res.latency, 50) : 0));
+		ws_side_result_free(&cli.res);
+		ws_side_result_free(&srv.res);
+	}
+}
+
+/* A blocking TCP responder for one flow that stalls once. */
+static void *staller_main(void *arg)
+{
+	struct lossy *l = arg;
+	char b[64];
+	uint32_t seen = 0;
+	ssize_t r;
+	while ((r = recv(l->fds[0], b, sizeof b, 0)) > 0) {
+		for (ssize_t k = 0; k < r; k++) {
+			if (++seen == l->stall_after)
+				usleep((useconds_t)l->stall_ms * 1000);
+			send(l->fds[0], b, 1, MSG_NOSIGNAL);
+		}
+	}
+	shutdown(l->fds[0], SHUT_WR);
+	return NULL;
+}
+
+static uint64_t count_at_least(const ws_hist *h, uint64_t ns)
+{
+	uint64_t n = ws_hist_overflow(h);
+	for (unsigned i = 0; i < WS_HIST_BUCKETS; i++)
+		if (ws_hist_bucket_low(i) >= ns)
+			n += h->bucket[i];
+	return n;
+}
+
+static void stalled(double rate, ws_side_result *res)
+{
+	ws_test_spec spec = rr_spec(false, 1, 1, 0);
+	spec.duration_s = 1;
+	spec.rate = rate;
+	int c[1];
+	struct lossy l = {.n = 1, .stall_after = 300, .stall_ms = 200};
+	CHECK_INT("pairs", tcp_pairs(1, c, l.fds), 0);
+	pthread_create(&l.th, NULL, staller_main, &l);
+	struct side cli = {.p = rr_params(&spec, true, c, 1, 1)};
+	side_main(&cli);
+	pthread_join(l.th, NULL);
+	close_all(1, c, l.fds);
+	CHECK_INT("stall rc", cli.rc, 0);
+	*res = cli.res;
+}
+
+/* Coordinated omission: the 200 ms stall delays every request intended during it, so open
+ * loop records about rate x (0.2 s - L) samples of at least L (L = 100 ms: 0.1 x rate; the
+ * check allows 10% less), and its schedule shows the lag; closed loop sends nothing while
+ * it waits and records the one stalled transaction only. */
+static void test_coordinated_omission(void)
+{
+	const double rate = 2000;
+	ws_side_result open, closed;
+	stalled(rate, &open);
+	stalled(0, &closed);
+	uint64_t o100 = open.latency ? count_at_least(open.latency, 100 * WS_NS_PER_MS) : 0;
+	uint64_t o10 = open.latency ? count_at_least(open.latency, 10 * WS_NS_PER_MS) : 0;
+	uint64_t c100 = closed.latency ? count_at_least(closed.latency, 100 * WS_NS_PER_MS) : 0;
+	printf("  open: %llu >= 100 ms, %llu >= 10 ms, max lag %lld ms; closed: %llu >= 100 ms of %llu\n",
+	       (unsigned long long)o100, (unsigned long long)o10, (long long)(open.max_lag_ns / WS_NS_PER_MS),
+	       (unsigned long long)c100, (unsigned long long)closed.transactions);
+	CHECK("open >= 100 ms", o100 >= (uint64_t)(0.09 * rate));
+	CHECK("open >= 10 ms", o10 >= (uint64_t)(0.18 * rate));
+	CHECK("lag shows the stall", open.max_lag_ns >= 100 * WS_NS_PER_MS);
+	CHECK("closed hides it", c100 >= 1 && c100 <= 2);
+	CHECK_INT("closed has no schedule", closed.trans_scheduled, 0);
+	ws_side_result_free(&open);
+	ws_side_result_free(&closed);
+}
+
+int main(void)
+{
+	RUN(test_flowhist);
+	RUN(test_tcp_counted);
+	RUN(test_udp_counted);
+	RUN(test_udp_loss);
+	RUN(test_open_loop_rate);
+	RUN(test_coordinated_omission);
+	TEST_MAIN_END();
+}
