@@ -168,8 +168,8 @@ static void maybe_finish(struct rworker *w, struct rflow *f)
 
 /* --- requester: sending ----------------------------------------------------------- */
 
-/* TCP: write what is owed, a bounded number of calls. */
-static void tcp_flush(struct rworker *w, struct rflow *f, uint32_t i)
+/* TCP: write what is owed, a bounded number of calls; now is the caller's clock read. */
+static void tcp_flush(struct rworker *w, struct rflow *f, uint32_t i, int64_t now)
 {
 	for (int k = 0; k < CALLS_PER_WAKE && f->tx_left > 0; k++) {
 		size_t n = f->tx_left < SCRATCH ? (size_t)f->tx_left : SCRATCH;
@@ -178,7 +178,7 @@ static void tcp_flush(struct rworker *w, struct rflow *f, uint32_t i)
 			f->tx_left -= (uint64_t)r;
 			f->bytes_sent += (uint64_t)r;
 			f->send_calls++;
-			f->last_progress = ws_clock_ns();
+			f->last_progress = now;
 			continue;
 		}
 		if (r < 0 && transient(errno))
@@ -204,14 +204,14 @@ static void pump(struct rworker *w, uint32_t i)
 		maybe_finish(w, f);
 		return;
 	}
+	int64_t now = ws_clock_ns();
 	if (!c->udp && f->tx_left > 0) {
-		tcp_flush(w, f, i);
+		tcp_flush(w, f, i, now);
 		if (f->tx_left > 0 || f->phase != PH_RUN)
 			return;
 	}
 	/* Closed loop stops at the end; open loop sends, late if need be, every request the
 	 * schedule called for before the end (trans_scheduled). */
-	int64_t now = ws_clock_ns();
 	if (c->timed && !c->open && now >= c->p->end_ns) {
 		f->phase = PH_COLLECT;
 		maybe_finish(w, f);
@@ -230,7 +230,8 @@ static void pump(struct rworker *w, uint32_t i)
 			w->buf[b] = (char)(seq >> (8 * (c->tagn - 1 - b)));
 		ssize_t r = send(f->fd, w->buf, c->p->spec->req_size, 0);
 		if (r < 0 && (transient(errno) || errno == ENOBUFS)) {
-			set_out(w, f, i, true);
+			/* a full buffer says when it drains; ENOBUFS does not: the next tick retries */
+			set_out(w, f, i, errno != ENOBUFS);
 			return;
 		}
 		if (r < 0 && errno != ECONNREFUSED) { /* refused: the request is lost, times out */
@@ -257,7 +258,7 @@ static void pump(struct rworker *w, uint32_t i)
 		f->issued += m;
 		f->pending += m;
 		f->tx_left += m * c->p->spec->req_size;
-		tcp_flush(w, f, i);
+		tcp_flush(w, f, i, now);
 	}
 	if (f->phase == PH_RUN && c->open && c->timed && intended(w, f, f->issued) >= c->p->end_ns)
 		f->phase = PH_COLLECT;
@@ -293,8 +294,8 @@ static void tcp_responses(struct rworker *w, uint32_t i)
 			if (f->phase == PH_EOF && f->rx_off == 0 && owed == 0)
 				end_flow(w, f, PH_DONE);
 			else
-				fail(w, f, -WS_E_PROTO, "the responder closed %u bytes into a %u-byte response, %llu outstanding",
-				     f->rx_off, rsp, (unsigned long long)(f->issued - f->head));
+				fail(w, f, -WS_E_PROTO, "the responder closed %u bytes into a %u-byte response to %u-byte requests",
+				     f->rx_off, rsp, c->p->spec->req_size);
 			return;
 		}
 		int64_t now = ws_clock_ns();
@@ -385,7 +386,7 @@ static void tcp_answer(struct rworker *w, uint32_t i)
 	uint32_t req = c->p->spec->req_size;
 	for (int k = 0; k < CALLS_PER_WAKE && f->phase == PH_RUN; k++) {
 		if (f->tx_left > 0) {
-			tcp_flush(w, f, i);
+			tcp_flush(w, f, i, ws_clock_ns());
 			if (f->tx_left > 0 || f->phase != PH_RUN)
 				return;
 		}
@@ -474,7 +475,7 @@ static void requester_checks(struct rworker *w, uint32_t i, int64_t now)
 		f->phase = PH_COLLECT; /* open loop, still blocked: the rest of the schedule is dropped */
 	if (c->udp && f->phase != PH_EOF) {
 		udp_expire(w, f, now);
-		if (f->phase == PH_COLLECT && now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
+		if (f->phase == PH_COLLECT && c->timed && now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
 			f->lost += f->pending; /* unanswered at the collection limit */
 			f->pending = 0;
 		}

@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAXF 16
+#define MAXF 1000
 
 /* n connected TCP pairs over a loopback listener: cli[i] talks to srv[i]. */
 static int tcp_pairs(uint32_t n, int *cli, int *srv)
@@ -351,11 +351,94 @@ static void test_coordinated_omission(void)
 	ws_side_result_free(&closed);
 }
 
+/* Timed, closed loop, 8 flows on 2 threads with a burst: every request the requester
+ * counted was answered by the responder, and the end handshake completes every flow. */
+static void test_tcp_timed(void)
+{
+	ws_test_spec spec = rr_spec(false, 100, 200, 2);
+	spec.duration_s = 0.5;
+	struct side cli, srv;
+	int64_t t0 = ws_clock_ns();
+	run_both(&spec, 8, 2, &cli, &srv);
+	int64_t took = ws_clock_ns() - t0;
+	CHECK_INT("timed rc", cli.rc, 0);
+	CHECK_INT("timed srv rc", srv.rc, 0);
+	CHECK("some transactions", cli.res.transactions > 100);
+	CHECK_U64("both sides agree", srv.res.transactions, cli.res.transactions);
+	CHECK_U64("bytes", cli.res.bytes_recv, cli.res.transactions * 200);
+	CHECK_U64("bytes", srv.res.bytes_recv, cli.res.transactions * 100);
+	CHECK_U64("closed loop, nothing scheduled", cli.res.trans_scheduled, 0);
+	CHECK("ends promptly", took < 3 * WS_NS_PER_SEC);
+	for (uint32_t i = 0; i < 8 && cli.res.flows && srv.res.flows; i++) {
+		CHECK_INT("flow ok", cli.res.flows[i].error, 0);
+		CHECK_INT("flow ok", srv.res.flows[i].error, 0);
+		CHECK_U64("per flow", srv.res.flows[i].transactions, cli.res.flows[i].transactions);
+	}
+	ws_side_result_free(&cli.res);
+	ws_side_result_free(&srv.res);
+}
+
+/* A requester that stops 3 bytes into a 10-byte request fails its flow alone, the message
+ * naming the sizes; the other flow is answered and ends at its EOF. */
+static void test_tcp_partial_request(void)
+{
+	ws_test_spec spec = rr_spec(false, 10, 4, 0);
+	spec.end = WS_END_TRANSACTIONS;
+	int c[2], s[2];
+	CHECK_INT("pairs", tcp_pairs(2, c, s), 0);
+	struct side srv = {.p = rr_params(&spec, false, s, 2, 2)};
+	pthread_create(&srv.th, NULL, side_main, &srv);
+	char req[20] = {0}, rsp[16];
+	CHECK_INT("partial", send(c[0], req, 3, 0), 3);
+	CHECK_INT("two requests", send(c[1], req, 20, 0), 20);
+	shutdown(c[0], SHUT_WR);
+	shutdown(c[1], SHUT_WR);
+	ssize_t got = 0, r;
+	while ((r = recv(c[1], rsp + got, sizeof rsp - (size_t)got, 0)) > 0)
+		got += r;
+	CHECK_INT("two responses then EOF", got, 8);
+	pthread_join(srv.th, NULL);
+	close_all(2, c, s);
+	CHECK_INT("one flow completed", srv.rc, 0);
+	if (srv.res.flows) {
+		CHECK("flow 0 failed", srv.res.flows[0].error != 0 &&
+		      strstr(srv.res.flows[0].why, "3 bytes into a 10-byte request"));
+		CHECK_INT("flow 1 ok", srv.res.flows[1].error, 0);
+		CHECK_U64("flow 1 answered", srv.res.flows[1].transactions, 2);
+	}
+	ws_side_result_free(&srv.res);
+}
+
+/* 1000 flows on 2 threads, counted, open loop at 50/s each: shares exact, the schedule is
+ * the count. */
+static void test_many_flows_open(void)
+{
+	ws_test_spec spec = rr_spec(false, 1, 1, 0);
+	spec.end = WS_END_TRANSACTIONS;
+	spec.end_count = 10007;
+	spec.rate = 50;
+	struct side cli, srv;
+	run_both(&spec, 1000, 2, &cli, &srv);
+	CHECK_INT("many rc", cli.rc, 0);
+	CHECK_INT("many srv rc", srv.rc, 0);
+	CHECK_U64("many total", cli.res.transactions, 10007);
+	CHECK_U64("many srv total", srv.res.transactions, 10007);
+	CHECK_U64("many scheduled", cli.res.trans_scheduled, 10007);
+	for (uint32_t i = 0; i < 1000 && cli.res.flows; i++)
+		if (cli.res.flows[i].transactions != (i < 7 ? 11u : 10u))
+			CHECK_U64("many share", cli.res.flows[i].transactions, i < 7 ? 11 : 10);
+	ws_side_result_free(&cli.res);
+	ws_side_result_free(&srv.res);
+}
+
 int main(void)
 {
 	RUN(test_flowhist);
 	RUN(test_tcp_counted);
 	RUN(test_udp_counted);
+	RUN(test_tcp_timed);
+	RUN(test_tcp_partial_request);
+	RUN(test_many_flows_open);
 	RUN(test_udp_loss);
 	RUN(test_open_loop_rate);
 	RUN(test_coordinated_omission);
