@@ -46,14 +46,7 @@ uint64_t ws_flowhist_percentile(const ws_flowhist *h, double p)
 {
 	if (h->count == 0)
 		return 0;
-	if (!(p > 0))
-		p = 0;
-	if (p > 100)
-		p = 100;
-	double x = p * (double)h->count / 100.0 * (1 - 1e-12);
-	uint64_t rank = x >= (double)h->count ? h->count : (uint64_t)x;
-	if ((double)rank < x)
-		rank++;
+	uint64_t rank = ws_hist_rank(h->count, p);
 	if (rank <= 1)
 		return h->min;
 	if (rank >= h->count)

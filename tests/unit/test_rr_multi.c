@@ -225,22 +225,31 @@ static void *lossy_main(void *arg)
 	return NULL;
 }
 
+/* The engine's requester against one of the responders above, run in a thread. */
+static void against(struct lossy *l, void *(*responder)(void *), const ws_test_spec *spec, uint32_t threads,
+		    struct side *cli)
+{
+	int c[MAXF];
+	bool udp = spec->type == WS_TEST_UDP_RR;
+	CHECK_INT("pairs", udp ? udp_pairs(l->n, c, l->fds) : tcp_pairs(l->n, c, l->fds), 0);
+	pthread_create(&l->th, NULL, responder, l);
+	*cli = (struct side){.p = rr_params(spec, true, c, l->n, threads)};
+	side_main(cli);
+	pthread_join(l->th, NULL);
+	close_all(l->n, c, l->fds);
+}
+
 static void test_udp_loss(void)
 {
 	ws_test_spec spec = rr_spec(true, 16, 16, 1);
 	spec.end = WS_END_TRANSACTIONS;
 	spec.end_count = 8 * 40;
 	spec.rr_timeout_ns = 20 * WS_NS_PER_MS;
-	int c[MAXF];
 	struct lossy l = {.n = 8, .wrong_flow = 5, .rsp = 16};
-	CHECK_INT("pairs", udp_pairs(8, c, l.fds), 0);
 	for (uint32_t i = 0; i < 8; i++)
 		l.drop[i] = i;
-	pthread_create(&l.th, NULL, lossy_main, &l);
-	struct side cli = {.p = rr_params(&spec, true, c, 8, 2)};
-	side_main(&cli);
-	pthread_join(l.th, NULL);
-	close_all(8, c, l.fds);
+	struct side cli;
+	against(&l, lossy_main, &spec, 2, &cli);
 	CHECK_INT("loss rc", cli.rc, 0);
 	for (uint32_t i = 0; i < 8 && cli.res.flows; i++) {
 		const ws_flow_result *f = &cli.res.flows[i];
@@ -314,14 +323,9 @@ static void stalled(double rate, ws_side_result *res)
 	ws_test_spec spec = rr_spec(false, 1, 1, 0);
 	spec.duration_s = 1;
 	spec.rate = rate;
-	int c[1];
 	struct lossy l = {.n = 1, .stall_after = 300, .stall_ms = 200};
-	CHECK_INT("pairs", tcp_pairs(1, c, l.fds), 0);
-	pthread_create(&l.th, NULL, staller_main, &l);
-	struct side cli = {.p = rr_params(&spec, true, c, 1, 1)};
-	side_main(&cli);
-	pthread_join(l.th, NULL);
-	close_all(1, c, l.fds);
+	struct side cli;
+	against(&l, staller_main, &spec, 1, &cli);
 	CHECK_INT("stall rc", cli.rc, 0);
 	*res = cli.res;
 }
