@@ -291,7 +291,7 @@ static void udp_responses(struct ws_rr_worker *w, uint32_t i)
 		uint64_t s = f->head + ((tag - f->head) & mask);
 		while (s < f->issued && f->ring[s % c->cap] == ANSWERED && mask != UINT64_MAX && s + mask + 1 > s)
 			s += mask + 1;
-		if (s >= f->issued || f->ring[s % c->cap] == ANSWERED) {
+		if (s < f->head || s >= f->issued || f->ring[s % c->cap] == ANSWERED) {
 			f->late++; /* its transaction timed out already */
 			continue;
 		}

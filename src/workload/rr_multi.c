@@ -88,7 +88,7 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 	memset(w->buf, 0x5a, WS_RR_SCRATCH);
 	if (w->lat)
 		ws_hist_init(w->lat);
-	if (ws_sched_init(&w->sched, w->ep, c->nflows / c->nthreads + 1, &t->err) < 0)
+	if (ws_sched_init(&w->sched, w->ep, c->nflows / c->nthreads + 1, true, &t->err) < 0)
 		return;
 	for (uint32_t i = w->id; i < c->nflows; i += c->nthreads) {
 		int fd = c->flows[i].fd;

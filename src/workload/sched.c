@@ -9,7 +9,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-int ws_sched_init(ws_sched *s, int ep, uint32_t cap, ws_err *err)
+int ws_sched_init(ws_sched *s, int ep, uint32_t cap, bool pwait2, ws_err *err)
 {
 	*s = (ws_sched){.ep = ep, .tfd = -1, .cap = cap};
 	s->heap = calloc(cap ? cap : 1, sizeof(*s->heap));
@@ -18,7 +18,7 @@ int ws_sched_init(ws_sched *s, int ep, uint32_t cap, ws_err *err)
 #ifdef SYS_epoll_pwait2
 	struct epoll_event ev;
 	struct timespec zero = {0, 0};
-	if (syscall(SYS_epoll_pwait2, ep, &ev, 1, &zero, NULL, 0) >= 0) {
+	if (pwait2 && syscall(SYS_epoll_pwait2, ep, &ev, 1, &zero, NULL, 0) >= 0) {
 		s->pwait2 = true;
 		return 0;
 	}

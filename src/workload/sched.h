@@ -31,8 +31,9 @@ typedef struct ws_sched {
 	uint32_t n, cap;
 } ws_sched;
 
-/* cap: the most items at once. Returns 0 or an error (no memory, no timer). */
-int ws_sched_init(ws_sched *s, int ep, uint32_t cap, ws_err *err);
+/* cap: the most items at once; pwait2: use epoll_pwait2 when the kernel has it (false
+ * forces the timerfd, for tests). Returns 0 or an error (no memory, no timer). */
+int ws_sched_init(ws_sched *s, int ep, uint32_t cap, bool pwait2, ws_err *err);
 void ws_sched_free(ws_sched *s);
 
 /* Items: push (the caller keeps each id in at most once, within cap), the earliest, pop. */
