@@ -320,6 +320,68 @@ static void *staller_main(void *arg)
 	return NULL;
 }
 
+/* A blocking TCP responder for one flow that answers each request with rsp + extra bytes,
+ * one byte per send (the requester must reassemble them). */
+static void *dribbler_main(void *arg)
+{
+	struct lossy *l = arg;
+	char b[64];
+	ssize_t r;
+	uint32_t have = 0;
+	while ((r = recv(l->fds[0], b, sizeof b, 0)) > 0) {
+		for (have += (uint32_t)r; have >= 5; have -= 5)
+			for (uint32_t k = 0; k < l->rsp + l->drop[0]; k++) {
+				send(l->fds[0], b, 1, MSG_NOSIGNAL);
+				usleep(50);
+			}
+	}
+	shutdown(l->fds[0], SHUT_WR);
+	return NULL;
+}
+
+/* Responses that come a byte at a time are reassembled; a responder that sends more than
+ * the response size fails the flow, with the size named. */
+static void test_tcp_partial_responses(void)
+{
+	for (uint32_t extra = 0; extra < 2; extra++) {
+		ws_test_spec spec = rr_spec(false, 5, 7, 1);
+		spec.end = WS_END_TRANSACTIONS;
+		spec.end_count = 20;
+		struct lossy l = {.n = 1, .rsp = 7, .drop = {extra}, .late_flow = -1, .wrong_flow = -1};
+		struct side cli;
+		against(&l, dribbler_main, &spec, 1, &cli);
+		if (!extra) {
+			CHECK_INT("dribble rc", cli.rc, 0);
+			CHECK_U64("dribble done", cli.res.transactions, 20);
+			CHECK_U64("dribble bytes", cli.res.bytes_recv, 140);
+			CHECK("reassembled", cli.res.recv_calls > 20);
+		} else {
+			CHECK("extra bytes fail", cli.rc < 0 && strstr(cli.err.msg, "beyond the 7-byte responses"));
+		}
+		ws_side_result_free(&cli.res);
+	}
+}
+
+/* The daemon's time cap ends a responder whose requester never ends, with the cap's error. */
+static void test_cap(void)
+{
+	for (int udp = 0; udp < 2; udp++) {
+		ws_test_spec spec = rr_spec(udp, 1, 1, 0);
+		int c[2], s[2];
+		CHECK_INT("pairs", udp ? udp_pairs(2, c, s) : tcp_pairs(2, c, s), 0);
+		struct side srv = {.p = rr_params(&spec, false, s, 2, 1)};
+		srv.p.cap_ns = ws_clock_ns() + 300 * WS_NS_PER_MS;
+		int64_t t0 = ws_clock_ns();
+		side_main(&srv);
+		int64_t took = ws_clock_ns() - t0;
+		close_all(2, c, s);
+		CHECK_INT("capped", srv.rc, -WS_E_LIMIT);
+		CHECK("cap message", strstr(srv.err.msg, "time cap") != NULL);
+		CHECK("cap on time", took >= 300 * WS_NS_PER_MS && took < 2 * WS_NS_PER_SEC);
+		ws_side_result_free(&srv.res);
+	}
+}
+
 static uint64_t count_at_least(const ws_hist *h, uint64_t ns)
 {
 	uint64_t n = ws_hist_overflow(h);
@@ -489,6 +551,8 @@ int main(void)
 	RUN(test_tcp_partial_request);
 	RUN(test_many_flows_open);
 	RUN(test_udp_loss);
+	RUN(test_tcp_partial_responses);
+	RUN(test_cap);
 	RUN(test_open_loop_rate);
 	RUN(test_coordinated_omission);
 	TEST_MAIN_END();
