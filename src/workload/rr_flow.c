@@ -248,6 +248,11 @@ static void tcp_responses(struct ws_rr_worker *w, uint32_t i)
 			f->pending--;
 		}
 		ws_rr_pump(w, i);
+		/* A short read drained the socket, and a read of all that was owed leaves only the
+		 * requests just sent, whose answers cannot be there yet: either way another recv
+		 * would be an EAGAIN, and the level-triggered epoll says when there is more. */
+		if ((size_t)r < n || (uint64_t)r == owed)
+			return;
 	}
 }
 
@@ -301,7 +306,10 @@ static void udp_responses(struct ws_rr_worker *w, uint32_t i)
 		f->pending--;
 		f->last_progress = now;
 		udp_expire(w, f, now);
+		bool others = f->pending > 0;
 		ws_rr_pump(w, i);
+		if (!others) /* only requests sent just now are out: no reply can be queued yet */
+			return;
 	}
 }
 
@@ -346,6 +354,8 @@ static void tcp_answer(struct ws_rr_worker *w, uint32_t i)
 		/* answer at once: the requester waits for these, and no event would come for them
 		 * if this call ended here with them unsent */
 		tcp_flush(w, f, i, f->last_progress);
+		if ((size_t)r < WS_RR_SCRATCH && f->tx_left == 0)
+			return; /* drained (a short read): epoll reports what comes next, or the EOF */
 	}
 }
 
