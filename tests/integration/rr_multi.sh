@@ -6,13 +6,8 @@ start_daemon || { fail daemon_start "no daemon"; finish; }
 P=$DAEMON_PORT
 ws() { timeout 60 "$WS_BIN" -H 127.0.0.1 -p "$P" "$@"; }
 
-# Until this build serves the RR tests (the CLI and dispatch come with the single-flow
-# engine), one SKIP line and nothing else.
-if ! ws -t TCP_RR -l -10 --streams 2 >/dev/null 2>"$WS_TMP/probe.err" &&
-	grep -qE "not supported|not built|not implemented" "$WS_TMP/probe.err"; then
-	skip rr_multi "the RR tests are not served yet: $(cat "$WS_TMP/probe.err")"
-	finish
-fi
+# Until this build serves the RR tests, one SKIP line and nothing else.
+ws_served rr_multi TCP_RR || finish
 
 # The per-flow rows of -v 2 ("Flow Thread Transactions ..."): "rows sum min max".
 flow_rows() {
