@@ -109,6 +109,12 @@ typedef struct ws_iq_config {
 	uint32_t budget_ms;      /* most time one command takes over all its attempts, and
 				    a trigger's confirmation over all its re-sends: default
 				    2000; 0 also means 2000 */
+	uint64_t write_rate_bps; /* Write IQ: most Ethernet frame bits per second sent to
+				    this node (UDP payload + 42 bytes per packet), 0 (default)
+				    = unpaced. For a host on a faster link than the node's
+				    (10 GbE host, 1 GbE boards behind a switch): the switch
+				    drops what its port cannot queue. Sleeps between batches
+				    and lets at most one batch (64 packets) run ahead. */
 } ws_iq_config;
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */

@@ -50,12 +50,16 @@ static const char usage[] =
 	"       warpspeed iq write NODE --rf A[,B...] -i FILE [--start S] [--format F]\n"
 	"       warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
 	"       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
-	"       warpspeed iq bench [NODE] --trials T --samples N[,N...] [--rf A[,B]] [--json]\n"
+	"       warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...] [--rf A[,B]]\n"
+	"                 [--format raw|ci16|cf32] [--json]\n"
 	"                 [--json-file PATH]   (the table, and the JSON rows into PATH)\n"
-	"  NODE is ADDR[:PORT] (port 9000 by default). Files: raw cf32 or ci16 (interleaved\n"
-	"  little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data, cf32_le or ci16_le), from\n"
-	"  the extension or --format cf32|ci16|sigmf; --datatype cf32_le|ci16_le for a SigMF\n"
-	"  recording written by read (default ci16_le, the node's own samples).\n"
+	"  NODE is ADDR[:PORT] (port 9000 by default); read, write and bench take several,\n"
+	"  NODE,NODE,..., served at once (read: -o F1,F2,... one per node; write: -i one file\n"
+	"  for all or one per node; bench: a row per node and an aggregate). Files: raw cf32\n"
+	"  or ci16 (interleaved little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data,\n"
+	"  cf32_le or ci16_le), from the extension or --format cf32|ci16|sigmf; --datatype\n"
+	"  cf32_le|ci16_le for a SigMF recording written by read (default ci16_le, the node's\n"
+	"  own samples).\n"
 	"  bench without NODE runs a built-in node emulator on loopback.\n"
 	"  Transport: --node-id N (0) --host-id N (250) --max-payload B (8964)\n"
 	"    --timeout-ms MS (100: a command's first wait, doubling up to 200)\n"
@@ -64,6 +68,8 @@ static const char usage[] =
 	"    --idle-ms MS (10) --window SIZE\n"
 	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
 	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
+	"    --write-rate MBPS (0: unpaced; the node's link rate, e.g. 1000, when the host's\n"
+	"      link is faster, as a 10 GbE host with GbE nodes behind a switch)\n"
 	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
 	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
 	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
@@ -181,7 +187,7 @@ static int parse_sizes(const char *s, iq_opts *o)
 enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
        O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
        O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
-       O_BUDGET };
+       O_BUDGET, O_WRATE };
 
 static const struct option longopts[] = {
 	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
@@ -189,7 +195,7 @@ static const struct option longopts[] = {
 	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
 	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
 	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
-	{"budget-ms", 1, NULL, O_BUDGET},
+	{"budget-ms", 1, NULL, O_BUDGET}, {"write-rate", 1, NULL, O_WRATE},
 	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
 	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
 	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
@@ -217,6 +223,13 @@ static int parse_transport(int c, const char *a, const char *name, ws_iq_config 
 	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
 	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
 	case O_PACE: r = parse_u32(name, a, 0, 1000000, &v, 0); cfg->pace_ns = v * 1000; break;
+	case O_WRATE: { /* 10^6 bits/s of Ethernet frames */
+		double mbps;
+		if (ws_units_parse_double(a, 0, 1e6, &mbps, NULL) < 0)
+			return bad(name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
+		cfg->write_rate_bps = (uint64_t)(mbps * 1e6);
+		break;
+	}
 	case O_TPORT: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->trigger_port = (int)v; break;
 	case O_WMODE:
 		if (!strcmp(a, "auto"))

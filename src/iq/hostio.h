@@ -41,6 +41,7 @@ struct ws_iq_node {
 	int offline;               /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
 	uint32_t op;               /* call counter, owner tag of seq_op */
+	int64_t rate_next;         /* write_rate_bps: when the node's link has sent all so far */
 	size_t slot;               /* receive slot bytes */
 	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */
 	uint8_t *stage;            /* WS_IQ_HOST_BATCH converted sample payloads for Write IQ */
