@@ -48,6 +48,10 @@ struct ws_iq_node {
 	uint32_t *seq_pkt, *seq_op; /* acknowledged writes: seq -> packet of call op */
 	struct mmsghdr mm[WS_IQ_HOST_BATCH];
 	struct iovec iov[WS_IQ_HOST_BATCH][2];
+	int gso_off;               /* the path refused a UDP GSO send: one packet per message */
+	struct mmsghdr gmm[WS_IQ_HOST_BATCH]; /* GSO messages of a send batch */
+	unsigned gpk[WS_IQ_HOST_BATCH];       /* packets in each */
+	uint8_t gctl[WS_IQ_HOST_BATCH][32];   /* their UDP_SEGMENT control messages */
 	uint8_t hdr[WS_IQ_HOST_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 };
 
