@@ -8,10 +8,9 @@
 #include "iq/hostio.h"
 
 #include "util/clock.h"
+#include "util/udp_gso.h"
 
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/udp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
 #define IQ_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
 const char *ws_iq_host_rf_name(unsigned bit)
@@ -140,6 +136,23 @@ int ws_iq_host_send_one(ws_iq_node *n, const uint8_t *b, size_t len, ws_err *err
 	return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full", n->name);
 }
 
+/* After a send that did not go: a real error, or a full socket waited on (at most 1000
+ * times in a row, 10 ms each). Returns 0 to try again or the error. */
+static int send_wait(ws_iq_node *n, int *stuck, ws_err *err)
+{
+	int e = errno;
+	if (e != EAGAIN && e != ENOBUFS)
+		return sock_error(n, e, err);
+	if (++*stuck > 1000)
+		return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
+				  n->name);
+	struct pollfd p = {.fd = n->fd, .events = POLLOUT};
+	poll(&p, 1, 10);
+	if (e == ENOBUFS)
+		ws_clock_sleep_ns(20 * WS_NS_PER_US);
+	return 0;
+}
+
 /* Bytes of the packet in slot i. */
 static size_t pkt_len(const ws_iq_node *n, unsigned i)
 {
@@ -164,16 +177,8 @@ static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
 		}
 		struct msghdr *h = &n->gmm[nm].msg_hdr;
 		*h = (struct msghdr){.msg_iov = n->iov[i], .msg_iovlen = 2 * (size_t)cnt};
-		if (cnt > 1) {
-			h->msg_control = n->gctl[nm];
-			h->msg_controllen = CMSG_SPACE(sizeof(uint16_t));
-			struct cmsghdr *c = CMSG_FIRSTHDR(h);
-			c->cmsg_level = SOL_UDP;
-			c->cmsg_type = UDP_SEGMENT;
-			c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-			uint16_t gs = (uint16_t)seg;
-			memcpy(CMSG_DATA(c), &gs, sizeof gs);
-		}
+		if (cnt > 1)
+			ws_udp_gso_cmsg(h, n->gctl[nm], (uint16_t)seg);
 		n->gpk[nm] = cnt;
 		i += cnt;
 	}
@@ -214,15 +219,8 @@ static int send_gso(ws_iq_node *n, unsigned k, ws_err *err)
 			n->gso_off = 1; /* no checksum offload or a segment above the MTU */
 			return (int)sent;
 		}
-		if (r < 0 && errno != EAGAIN && errno != ENOBUFS)
-			return sock_error(n, errno, err);
-		if (++stuck > 1000)
-			return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
-					  n->name);
-		struct pollfd p = {.fd = n->fd, .events = POLLOUT};
-		poll(&p, 1, 10);
-		if (errno == ENOBUFS)
-			ws_clock_sleep_ns(20 * WS_NS_PER_US);
+		if ((r = send_wait(n, &stuck, err)) < 0)
+			return r;
 	}
 	return (int)sent;
 }
@@ -246,15 +244,8 @@ int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err)
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 && errno != EAGAIN && errno != ENOBUFS)
-			return sock_error(n, errno, err);
-		if (++stuck > 1000)
-			return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
-					  n->name);
-		struct pollfd p = {.fd = n->fd, .events = POLLOUT};
-		poll(&p, 1, 10);
-		if (errno == ENOBUFS)
-			ws_clock_sleep_ns(20 * WS_NS_PER_US);
+		if ((r = send_wait(n, &stuck, err)) < 0)
+			return r;
 	}
 	return 0;
 }

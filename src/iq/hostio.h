@@ -51,7 +51,7 @@ struct ws_iq_node {
 	int gso_off;               /* the path refused a UDP GSO send: one packet per message */
 	struct mmsghdr gmm[WS_IQ_HOST_BATCH]; /* GSO messages of a send batch */
 	unsigned gpk[WS_IQ_HOST_BATCH];       /* packets in each */
-	uint8_t gctl[WS_IQ_HOST_BATCH][32];   /* their UDP_SEGMENT control messages */
+	uint64_t gctl[WS_IQ_HOST_BATCH][4];   /* their UDP_SEGMENT control messages (32 B) */
 	uint8_t hdr[WS_IQ_HOST_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 };
 
