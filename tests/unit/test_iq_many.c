@@ -190,9 +190,51 @@ static void test_render_many(void)
 	free(buf);
 }
 
+/* write_rate_bps paces Write IQ: 2^19 samples are 235 jumbo packets in chunks of 64, 64,
+ * 64 and 43, 46 ms each at 100 Mb/s for a full one (9004-byte frames). A batch goes once
+ * the link has at most one batch left, so the chunks go at 0, 0, 46 and 92 ms: a paced
+ * write takes at least 92 ms (unpaced on loopback: a few ms). Only a lower bound is
+ * checked (a loaded machine only adds time); the data still arrives whole. */
+static void test_write_rate(void)
+{
+	ws_node_config c;
+	ws_node_thread *t;
+	ws_err e;
+	ws_node_builtin_config(&c, 2, 8964);
+	c.tx_samples = c.rx_samples = 1u << 19;
+	CHECK("node", ws_node_thread_start(&c, &t, &e) == 0);
+	ws_node_info ni;
+	ws_node_get_info(ws_node_thread_node(t), &ni);
+	ws_iq_config hc;
+	ws_iq_config_default(&hc);
+	hc.addr = "127.0.0.1";
+	hc.port = ni.port;
+	hc.write_rate_bps = 100000000;
+	ws_iq_node *h;
+	ws_iq_error er;
+	CHECK("open", ws_iq_open(&hc, &h, &er) == 0);
+	uint32_t n = 1u << 19;
+	int16_t *w = malloc(4 * (size_t)n), *r = malloc(4 * (size_t)n);
+	for (uint32_t i = 0; i < 2 * n; i++)
+		w[i] = (int16_t)(i * 40503u);
+	const void *src[1] = {w};
+	void *dst[1] = {r};
+	ws_iq_many_item it = {.node = h, .rf_mask = WS_IQ_RF_A, .count = n, .src = src};
+	CHECK_INT("paced write", ws_iq_write_many(&it, 1, WS_IQ_FMT_CI16, &er), 0);
+	CHECK("took its time", it.elapsed_ns >= 90000000);
+	CHECK("trigger", ws_iq_trigger(h, 1, &er) >= 0);
+	CHECK_INT("read", ws_iq_read(h, WS_IQ_RF_A, 0, n, WS_IQ_FMT_CI16, dst, &er), 0);
+	CHECK("whole", memcmp(w, r, 4 * (size_t)n) == 0);
+	free(w);
+	free(r);
+	ws_iq_close(h);
+	ws_node_thread_stop(t, NULL);
+}
+
 int main(void)
 {
 	RUN(test_roundtrip);
+	RUN(test_write_rate);
 	RUN(test_bench_many);
 	RUN(test_render_many);
 	TEST_MAIN_END();
