@@ -125,9 +125,10 @@ bench_star4() {
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+softirq_ticks() { awk '/^cpu / { print $8 }' /proc/stat; }
 
 bench_10g() {
-	local name=ws-iqt$$ env node s d n0 n1 b0 b1 ceiling=9915.6 t0 t1 calls
+	local name=ws-iqt$$ env node s d n0 n1 b0 b1 ceiling=9915.6 q0 q1 t0 t1
 	env=$("$tb" up 10gige-jumbo --name "$name") || { check fail "10g: bench/testbed up: $env"; return; }
 	beds+=("$name")
 	eval "$env"
@@ -137,30 +138,36 @@ bench_10g() {
 	pids+=("$node")
 	for _ in $(seq 1 50); do "$tb" exec A "$ws" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && break; sleep 0.1; done
 	echo "== 10gige-jumbo: iq bench $WS_B --trials $((rounds + 5)) per size; ceiling $ceiling Mb/s; load $(load); $(nproc) CPUs"
-	printf '%9s %10s %6s %10s %6s %9s %9s %9s %9s\n' samples write %ceil read %ceil \
-		host_w host_r node busy
-	printf '%9s %10s %6s %10s %6s %9s %9s %9s %9s\n' "" Mb/s "" Mb/s "" ns/smp ns/smp "%core" "%cores"
+	printf '%9s %10s %6s %10s %6s %9s %9s %9s %9s %9s\n' samples write %ceil read %ceil \
+		host_w host_r node softirq busy
+	printf '%9s %10s %6s %10s %6s %9s %9s %9s %9s %9s\n' "" Mb/s "" Mb/s "" ns/smp ns/smp \
+		"%core" "%core" "%cores"
 	for s in 1048576 2097152 4194304 8388608 16777216 33554432; do
-		n0=$(cpu_ticks "$node") b0=$(busy_ticks) t0=$(date +%s%N)
+		n0=$(cpu_ticks "$node") b0=$(busy_ticks) q0=$(softirq_ticks) t0=$(date +%s%N)
 		"$tb" exec A "$ws" iq bench "$WS_B" --trials "$((rounds + 5))" --samples "$s" --json \
 			>"$out/t.json" 2>/dev/null || { check fail "10g: iq bench at $s"; continue; }
-		n1=$(cpu_ticks "$node") b1=$(busy_ticks) t1=$(date +%s%N)
-		calls=$(( (t1 - t0) / 10000000 )) # run time in ticks of 10 ms
-		local w r hw hr
+		n1=$(cpu_ticks "$node") b1=$(busy_ticks) q1=$(softirq_ticks) t1=$(date +%s%N)
+		local w r hw hr wm rm
 		w=$(field "$out/t.json" write median_mbps) r=$(field "$out/t.json" read median_mbps)
 		hw=$(field "$out/t.json" write cpu_us_per_mb) hr=$(field "$out/t.json" read cpu_us_per_mb)
+		wm=$(field "$out/t.json" write avg_ms) rm=$(field "$out/t.json" read avg_ms)
+		# node: share of the calls' own time (trials x (write + read) mean); softirq and
+		# busy: of the whole run's wall time; in 10 ms ticks.
 		awk -v s="$s" -v w="$w" -v r="$r" -v c="$ceiling" -v hw="$hw" -v hr="$hr" \
-			-v n="$((n1 - n0))" -v b="$((b1 - b0))" -v t="$calls" 'BEGIN {
-			printf "%9d %10.1f %6.1f %10.1f %6.1f %9.2f %9.2f %9.0f %9.0f\n", s, w, 100 * w / c,
-				r, 100 * r / c, hw / 250, hr / 250, 100 * n / t, 100 * b / t }'
+			-v n="$((n1 - n0))" -v q="$((q1 - q0))" -v b="$((b1 - b0))" -v wall="$(( (t1 - t0) / 10000000 ))" \
+			-v t="$(awk -v k="$((rounds + 5))" -v a="$wm" -v b="$rm" 'BEGIN { print k * (a + b) / 10 }')" 'BEGIN {
+			printf "%9d %10.1f %6.1f %10.1f %6.1f %9.2f %9.2f %9.0f %9.0f %9.0f\n", s, w,
+				100 * w / c, r, 100 * r / c, hw / 250, hr / 250, 100 * n / t, 100 * q / wall,
+				100 * b / wall }'
 		for d in w r; do
 			v=$w; [ $d = r ] && v=$r
 			ge "$v" "$(awk -v c="$ceiling" 'BEGIN { print 0.95 * c }')" ||
 				echo "   below 95 %: $([ $d = w ] && echo write || echo read) at $s"
 		done
 	done
-	echo "   (host ns/smp: the calling thread's CPU per IQ sample; node %core and busy %cores:"
-	echo "    the node process and the whole machine over the run, /proc; load after: $(load))"
+	echo "   (host ns/smp: the calling thread's CPU per IQ sample, per direction; node: the node"
+	echo "    process per the calls' own time; softirq and busy: the machine's softirq and all"
+	echo "    its busy time (other users' too) per the run's wall time; /proc; load after: $(load))"
 }
 
 case $what in
