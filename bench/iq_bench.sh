@@ -11,11 +11,8 @@
 # figures (reference/warplab-wire.md). tbf's bucket lets a transfer start with a burst
 # of free bytes, so a short one can beat the ceiling: each size's allowance (the most the
 # bucket can add, from the bed's real burst) is printed beside it, and no trial may exceed
-# it (checked, with 0.5 % for timing). These 1 Gb/s beds use a 0.25 ms bucket (36 KB,
-# four jumbo frames; WS_TBF_BURST_MS overrides) instead of the bed's 1 ms: a 2^20 read
-# then gains at most 0.9 % instead of 3 %, 2^23 and up at most 0.1 %, and in A/B runs the
-# large sizes' medians did not move. One frame (0.2 % at 2^20, the most a bucket can be
-# cut to) cost 5-10 % to tbf's timer slack on these 2 busy cores.
+# it (checked, with 0.5 % for timing). WS_TBF_BURST_MS=0.25 runs the beds on a 36 KB
+# bucket (2^20 then gains at most 0.9 % instead of 3 %); docs/iq.md has the A/B figures.
 # Usage: bench/iq_bench.sh [build-dir] [trials]   (root; exits 1 when a check fails)
 # Each bed is torn down on exit, also after a failure or ^C.
 set -u
@@ -68,7 +65,7 @@ fi
 # $out/PROFILE.*, and keep the buckets of both directions (PROFILE.burst: A->B B->A).
 bed() {
 	local p=$1 sizes=$2 name=ws-iq$$-${#beds[@]} env
-	env=$(WS_TBF_BURST_MS=${WS_TBF_BURST_MS:-0.25} "$tb" up "$p" --name "$name") || { echo "FAIL $p: bench/testbed up: $env"; rc=1; return 1; }
+	env=$("$tb" up "$p" --name "$name") || { echo "FAIL $p: bench/testbed up: $env"; rc=1; return 1; }
 	beds+=("$name")
 	eval "$env"
 	export WS_TESTBED_NAME # other beds may be up: bench/testbed exec must pick this one

@@ -3,7 +3,8 @@
  *
  * 1a: a trigger broadcast to the node's second port and the Read IQ sent right behind it
  * on the first are served in arrival order, 1000 times, each round with its own TX data
- * so that a stale read is caught byte for byte. Write, trigger and read are sent back to
+ * so that a stale read is caught byte for byte; node_rx alone keeps send order across two
+ * sockets when one's batch comes back full. Write, trigger and read are sent back to
  * back without waiting, so all three are usually queued when the node reads: a loop that
  * empties one socket before the other serves the read first. 1b: the NOT_READY status
  * words are the firmware's bytes (offset + 4, (length + 1) << 2), and warpspeed's host
@@ -15,6 +16,7 @@
 
 #include "iq/hostio.h"
 #include "iq/node_board.h"
+#include "iq/node_rx.h"
 #include "iq/node_thread.h"
 #include "iq/wire.h"
 #include "util/clock.h"
@@ -220,9 +222,82 @@ static void test_lazy_trigger_at_max_lengths(void)
 	ws_node_destroy(n);
 }
 
+/* ---- node_rx on its own: the merge and the hold-back behind a full batch ------------- */
+
+typedef struct order {
+	uint32_t got[256];
+	int sock[256];
+	unsigned n;
+} order;
+
+static int note(void *ctx, const ws_node_rx_item *it)
+{
+	order *o = ctx;
+	if (o->n < 256 && it->len == 4) {
+		o->got[o->n] = ws_get_be32(it->pkt);
+		o->sock[o->n++] = it->sock;
+	}
+	return 0;
+}
+
+static int udp_on_loopback(int *port)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1, big = 1 << 20;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof a;
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+	bind(fd, (struct sockaddr *)&a, sizeof a);
+	getsockname(fd, (struct sockaddr *)&a, &sl);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+/* 30 datagrams to socket 0, one to socket 1, 40 more to socket 0, one more to socket 1:
+ * socket 0's first batch comes back full (64), so the second broadcast, later than that
+ * batch's last datagram, must wait for the round that serves the remaining 6. */
+static void test_rx_order_behind_a_full_batch(void)
+{
+	CHECK("arrival stamps", ws_node_rx_wait_stamps(2 * WS_NS_PER_SEC));
+	int port[2], fds[2] = {udp_on_loopback(&port[0]), udp_on_loopback(&port[1])};
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	static const int to[] = {0, 1, 0, 1}, count[] = {30, 1, 40, 1};
+	uint32_t seq = 0;
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < count[k]; i++) {
+			uint8_t b[4];
+			ws_put_be32(b, seq++);
+			send_to(s, port[to[k]], b, 4);
+		}
+	ws_clock_sleep_ns(20 * WS_NS_PER_MS);
+	ws_node_rx rx;
+	CHECK_INT("init", ws_node_rx_init(&rx, 2, 64), 0);
+	order o = {.n = 0};
+	int bad = -1;
+	CHECK_INT("round 1: socket 0 was full", ws_node_rx_round(&rx, fds, WS_NODE_RX_UNKNOWN, 0,
+								   note, &o, &bad), 1);
+	CHECK_INT("round 1 served up to socket 0's 64th", o.n, 65);
+	CHECK_INT("held back", ws_node_rx_pending(&rx), 1);
+	CHECK_INT("round 2", ws_node_rx_round(&rx, fds, WS_NODE_RX_UNKNOWN, 0, note, &o, &bad), 0);
+	CHECK_INT("all served", o.n, 72);
+	CHECK_INT("nothing held", ws_node_rx_pending(&rx), 0);
+	int in_order = 1;
+	for (unsigned i = 0; i < o.n; i++)
+		in_order &= o.got[i] == i;
+	CHECK("served in the order sent", in_order);
+	CHECK_INT("the first broadcast between the 30th and 31st", o.sock[30], 1);
+	CHECK_INT("the second last", o.sock[71], 1);
+	CHECK_U64("copied aside", rx.held_back, 1);
+	ws_node_rx_free(&rx);
+	close(s);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	RUN(test_not_ready_words);
+	RUN(test_rx_order_behind_a_full_batch);
 	RUN(test_trigger_then_read_across_ports);
 	RUN(test_lazy_trigger_at_max_lengths);
 	TEST_MAIN_END();
