@@ -56,7 +56,7 @@
 /* The end marker's connect is retried (port pressure) for at most this long. */
 #define MARKER_WAIT_NS (2 * WS_NS_PER_SEC)
 
-enum cphase { C_IDLE, C_WAIT, C_SEND, C_RECV, C_DONE, C_FAILED };
+enum cphase { C_IDLE, C_WAIT, C_SEND, C_RECV, C_EOF, C_DONE, C_FAILED };
 
 struct cflow {
 	int fd;
@@ -268,7 +268,8 @@ static void connected(struct cworker *w, struct cflow *f)
 	w->in_a_row = 0;
 }
 
-/* The response is complete: the second clock read, and the connection is closed (FIN). */
+/* The response is complete: the second clock read. The connection is closed once the
+ * daemon's close has arrived (netperf's order; see crr_serve.h). */
 static void complete(struct cworker *w, struct cflow *f)
 {
 	int64_t t1 = ws_clock_ns();
@@ -278,8 +279,29 @@ static void complete(struct cworker *w, struct cflow *f)
 		ws_hist_record(f->hist, lat);
 	f->trans++;
 	f->last = t1;
-	close_flow_fd(f);
-	f->phase = C_IDLE;
+	f->phase = C_EOF;
+}
+
+/* After the response, EOF: a byte more means the daemon's response is longer than asked. */
+static bool do_eof(struct cworker *w, struct cflow *f)
+{
+	const ws_test_spec *spec = w->c->p->spec;
+	char extra[64];
+	ssize_t r = recv(f->fd, extra, sizeof(extra), MSG_DONTWAIT);
+	if (r == 0 || (r < 0 && errno == ECONNRESET)) {
+		close_flow_fd(f);
+		f->phase = C_IDLE;
+		return true;
+	}
+	if (r > 0) {
+		f->trans--; /* not a transaction of the asked sizes after all */
+		fail_flow(w, f, -WS_E_PROTO,
+			  "the daemon sent more than the %u-byte response (request %u bytes) before closing the connection",
+			  spec->rsp_size, spec->req_size);
+	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+		fail_flow(w, f, -errno, "waiting for the daemon's close: %s", strerror(errno));
+	}
+	return false;
 }
 
 static void do_send(struct cworker *w, struct cflow *f, int64_t now)
@@ -324,7 +346,7 @@ static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 			if (f->done < spec->rsp_size)
 				continue;
 			complete(w, f);
-			return true;
+			return do_eof(w, f); /* the FIN usually came with the response */
 		}
 		if (r == 0) {
 			fail_flow(w, f, -WS_E_PROTO,
@@ -378,6 +400,10 @@ static void step(struct cworker *w, struct cflow *f, uint32_t ready, int64_t now
 				return;
 			now = f->last;
 			break;
+		case C_EOF:
+			if (!ready || !do_eof(w, f))
+				return;
+			break;
 		default:
 			return;
 		}
@@ -388,7 +414,7 @@ static uint32_t wanted(const struct cflow *f)
 {
 	if (f->fd < 0)
 		return 0;
-	return f->phase == C_SEND ? EPOLLOUT : f->phase == C_RECV ? EPOLLIN : 0;
+	return f->phase == C_SEND ? EPOLLOUT : f->phase == C_RECV || f->phase == C_EOF ? EPOLLIN : 0;
 }
 
 static void sync_reg(struct cworker *w, struct cflow *f, uint32_t i)
@@ -416,10 +442,13 @@ static uint32_t scan(struct cworker *w, int64_t now, int64_t *wake)
 		struct cflow *f = &c->flows[i];
 		if (f->phase == C_IDLE || f->phase == C_WAIT)
 			step(w, f, 0, now);
-		if ((f->phase == C_SEND || f->phase == C_RECV) && now - f->last > p->stall_ns)
+		if ((f->phase == C_SEND || f->phase == C_RECV || f->phase == C_EOF) && now - f->last > p->stall_ns)
 			fail_flow(w, f, -WS_E_TIMEDOUT, "a transaction made no progress for %.0f s (%s)",
 				  (double)p->stall_ns / WS_NS_PER_SEC,
-				  f->phase == C_SEND && !f->connected ? "connecting" : f->phase == C_SEND ? "sending the request" : "waiting for the response");
+				  f->phase == C_SEND && !f->connected ? "connecting"
+				  : f->phase == C_SEND		       ? "sending the request"
+				  : f->phase == C_RECV		       ? "waiting for the response"
+								       : "waiting for the daemon's close");
 		if (p->cap_ns && now >= p->cap_ns && !mine_done(f->phase))
 			fail_flow(w, f, -WS_E_LIMIT, "stopped by the time cap");
 		if (!mine_done(f->phase) && atomic_load_explicit(&c->abort, memory_order_relaxed)) {
@@ -462,7 +491,7 @@ static void run_worker(struct cworker *w)
 		if (mine == 1) {
 			/* one flow: poll() on its socket, the cheapest wait */
 			struct pollfd pf = {.fd = only->fd, .events = (short)(only->phase == C_SEND ? POLLOUT : POLLIN)};
-			bool waits = only->fd >= 0 && (only->phase == C_SEND || only->phase == C_RECV);
+			bool waits = only->fd >= 0 && (only->phase == C_SEND || only->phase == C_RECV || only->phase == C_EOF);
 			int n = poll(&pf, waits ? 1 : 0, ms);
 			now = ws_clock_ns();
 			if (n > 0)

@@ -27,7 +27,7 @@
 /* epoll tags below the connection slots */
 enum { TAG_LISTEN, TAG_WAKE, TAG_END, TAG_CONN };
 
-enum sphase { S_FREE, S_REQ, S_RSP, S_EOF };
+enum sphase { S_FREE, S_REQ, S_RSP };
 
 struct sconn {
 	int fd;
@@ -185,12 +185,10 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 			c->last = now;
 			if (c->done < spec->rsp_size)
 				continue;
-			bool was_waiting = c->phase == S_RSP;
+			/* the responder closes first, as netserver does: the FIN follows the
+			 * response, and TIME_WAIT stays here, not on the client's ports */
 			w->trans++;
-			c->phase = S_EOF;
-			c->done = 0;
-			if (was_waiting)
-				want_events(w, i, EPOLLIN);
+			conn_close(w, i);
 			return;
 		}
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
@@ -218,15 +216,7 @@ static void serve(struct sworker *w, uint32_t i, int64_t now)
 		return;
 	}
 	for (;;) {
-		size_t n = c->phase == S_REQ ? spec->req_size - c->done : w->bufsz;
-		ssize_t r = recv(c->fd, w->buf, n, MSG_DONTWAIT);
-		if (r > 0 && c->phase == S_EOF) {
-			fail(w, WS_E_PROTO,
-			     "the client sent %zd bytes after its %u-byte request on a TCP_CRR connection (one request, then its close, is expected)",
-			     r, spec->req_size);
-			conn_close(w, i);
-			return;
-		}
+		ssize_t r = recv(c->fd, w->buf, spec->req_size - c->done, MSG_DONTWAIT);
 		if (r > 0) {
 			c->done += (uint32_t)r;
 			w->recvd += (uint64_t)r;
@@ -241,9 +231,8 @@ static void serve(struct sworker *w, uint32_t i, int64_t now)
 		}
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return;
-		if (c->phase == S_EOF || (r == 0 && c->done == 0)) {
-			if (c->phase == S_REQ) /* closed before sending a byte: the end marker */
-				end_marker(w, now);
+		if (r == 0 && c->done == 0) { /* closed before sending a byte: the end marker */
+			end_marker(w, now);
 			conn_close(w, i);
 			return;
 		}

@@ -1,8 +1,9 @@
 /* crr_serve: TCP_CRR's responder, the daemon's half of crr.c.
  *
  * The daemon accepts the client's connections on the session's data listener and serves
- * each one transaction: it reads req_size bytes, sends rsp_size bytes, waits for the
- * client's close (EOF) and closes. Worker threads (remote_threads, at most one per flow)
+ * each one transaction: it reads req_size bytes, sends rsp_size bytes and closes first,
+ * as netserver does (so TIME_WAIT stays on the daemon, whose state accepts a new SYN on an
+ * old 4-tuple, and the client's ports are free again at once; docs/rr.md). Worker threads (remote_threads, at most one per flow)
  * each own an epoll set holding the shared listener (EPOLLEXCLUSIVE, so one wakes per
  * connection), the daemon's wake pipe and their own connections. Only connections from
  * the control peer's address are served; others are closed at once and counted in
@@ -17,8 +18,7 @@
 struct ws_err;
 
 /* Serve until the end marker (0), the stall or cap rule, the wake fd, or a connection that
- * breaks the protocol (a request cut short, bytes after the request: an error naming the
- * sizes). Fills transactions, connects (served), connect_errors (strangers), bytes, calls,
+ * breaks the protocol (a request cut short: an error naming the sizes). Fills transactions, connects (served), connect_errors (strangers), bytes, calls,
  * elapsed (start to the end marker), and with several threads the per-thread array. */
 int ws_crr_serve(const ws_rr_params *p, ws_side_result *res, struct ws_err *err);
 

@@ -265,9 +265,11 @@ static void test_server_ends(void)
 	close(lfd);
 }
 
-/* A responder that answers short and closes: the client names the sizes, no hang. */
+/* A responder that answers with the wrong size and closes: the client names the sizes,
+ * no hang. */
 struct fake {
 	int lfd;
+	size_t answer;
 };
 
 static void *short_responder(void *v)
@@ -276,20 +278,21 @@ static void *short_responder(void *v)
 	int fd = ws_sock_accept(f->lfd, NULL, ws_clock_ns() + 5 * WS_NS_PER_SEC, -1, NULL);
 	if (fd < 0)
 		return NULL;
-	char buf[8];
+	char buf[200];
+	memset(buf, 'r', sizeof(buf));
 	ws_sock_read_exact(fd, buf, 8, ws_clock_ns() + 5 * WS_NS_PER_SEC, NULL);
-	ws_sock_write_all(fd, "abc", 3, ws_clock_ns() + WS_NS_PER_SEC, NULL);
+	ws_sock_write_all(fd, buf, f->answer, ws_clock_ns() + WS_NS_PER_SEC, NULL);
 	close(fd);
 	return NULL;
 }
 
-static void test_short_response(void)
+static void wrong_size(const char *name, size_t answer, int want_rc, const char *want_msg)
 {
 	ws_test_spec spec;
 	spec_for(&spec, 8, 100, 5, 1, 1);
 	ws_addr a, data;
 	ws_addr_resolve("127.0.0.1", 0, 4, 1, &a, NULL);
-	struct fake f = {.lfd = ws_sock_listen(&a, -1, 0, 0, 16, NULL)};
+	struct fake f = {.lfd = ws_sock_listen(&a, -1, 0, 0, 16, NULL), .answer = answer};
 	ws_sock_local_addr(f.lfd, &data);
 	pthread_t t;
 	pthread_create(&t, NULL, short_responder, &f);
@@ -297,11 +300,18 @@ static void test_short_response(void)
 	run_client(&cli, &spec, &data);
 	pthread_join(t, NULL);
 	close(f.lfd);
-	CHECK_INT("short", cli.rc, -WS_E_PROTO);
-	CHECK_STR("short", cli.err.msg,
-		  "the daemon closed the connection after 3 of 100 response bytes (request 8 bytes)");
-	CHECK_U64("short", cli.res.transactions, 0);
+	CHECK_INT(name, cli.rc, want_rc);
+	CHECK_STR(name, cli.err.msg, want_msg);
+	CHECK_U64(name, cli.res.transactions, 0);
 	ws_side_result_free(&cli.res);
+}
+
+static void test_wrong_response(void)
+{
+	wrong_size("short", 3, -WS_E_PROTO,
+		   "the daemon closed the connection after 3 of 100 response bytes (request 8 bytes)");
+	wrong_size("long", 101, -WS_E_PROTO,
+		   "the daemon sent more than the 100-byte response (request 8 bytes) before closing the connection");
 }
 
 int main(void)
@@ -313,6 +323,6 @@ int main(void)
 	RUN(test_fixed_port);
 	RUN(test_stranger);
 	RUN(test_server_ends);
-	RUN(test_short_response);
+	RUN(test_wrong_response);
 	TEST_MAIN_END();
 }
