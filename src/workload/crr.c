@@ -84,7 +84,6 @@ struct crr_client {
 struct cworker {
 	struct crr_client *c;
 	uint32_t id;
-	pthread_t thread;
 	int ep;            /* epoll set with several flows, else -1 */
 	char *buf;
 	ws_hist *hist;
@@ -663,24 +662,15 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 		if (c.nflows > 1 && c.nflows <= FLOW_HIST_MAX && (c.flows[i].hist = malloc(sizeof(ws_hist))))
 			ws_hist_init(c.flows[i].hist);
 	}
-	uint32_t started = 0;
-	for (; rc == 0 && started < c.nthreads; started++) {
-		w[started] = (struct cworker){.c = &c, .id = started, .ep = -1,
-					      .cpu = p->ncpus ? p->cpus[started % p->ncpus] : -1};
-		if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0) {
-			atomic_store(&c.abort, true);
-			rc = ws_err_set(err, EAGAIN, "could not start client worker thread %u of %u", started,
-					c.nthreads);
-			break;
-		}
-	}
-	for (uint32_t t = 0; t < started; t++)
-		pthread_join(w[t].thread, NULL);
+	for (uint32_t t = 0; rc == 0 && t < c.nthreads; t++)
+		w[t] = (struct cworker){.c = &c, .id = t, .ep = -1, .cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
+	if (rc == 0)
+		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client", err);
 	/* also after a failure: the daemon need not wait for its stall timer */
 	send_marker(p, rc < 0 || atomic_load(&c.abort));
 	if (rc == 0)
 		rc = fill_client(&c, w, res, err);
-	for (uint32_t t = 0; w && t < started; t++)
+	for (uint32_t t = 0; w && t < c.nthreads; t++)
 		free(w[t].hist);
 	for (uint32_t i = 0; c.flows && i < c.nflows; i++)
 		free(c.flows[i].hist);

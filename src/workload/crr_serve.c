@@ -49,7 +49,6 @@ struct crr_server {
 struct sworker {
 	struct crr_server *s;
 	uint32_t id;
-	pthread_t thread;
 	int ep;
 	char *buf;
 	uint32_t bufsz;
@@ -67,6 +66,26 @@ void ws_crr_thread_times(int64_t *user, int64_t *sys)
 	getrusage(RUSAGE_THREAD, &ru);
 	*user = (int64_t)ru.ru_utime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_utime.tv_usec * 1000;
 	*sys = (int64_t)ru.ru_stime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+int ws_crr_run_threads(void *(*fn)(void *), void *args, size_t size, uint32_t n, atomic_bool *stop,
+		       const char *role, ws_err *err)
+{
+	pthread_t *t = malloc(n * sizeof(*t));
+	if (!t)
+		return ws_err_set(err, ENOMEM, "no memory for %u %s threads", n, role);
+	uint32_t started = 0;
+	int rc = 0;
+	for (; started < n; started++)
+		if (pthread_create(&t[started], NULL, fn, (char *)args + started * size) != 0) {
+			atomic_store(stop, true);
+			rc = ws_err_set(err, EAGAIN, "could not start %s worker thread %u of %u", role, started, n);
+			break;
+		}
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return rc;
 }
 
 static int fail(struct sworker *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -399,23 +418,13 @@ int ws_crr_serve(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 		return ws_err_errno(err, "pipe");
 	struct sworker *w = calloc(s.nthreads, sizeof(*w));
 	int rc = w ? 0 : ws_err_set(err, ENOMEM, "no memory for %u server workers", s.nthreads);
-	uint32_t started = 0;
-	for (; rc == 0 && started < s.nthreads; started++) {
-		w[started] = (struct sworker){.s = &s, .id = started, .ep = -1, .free_head = UINT32_MAX,
-					      .cpu = p->ncpus ? p->cpus[started % p->ncpus] : -1};
-		if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0) {
-			atomic_store(&s.failed, true);
-			rc = ws_err_set(err, EAGAIN, "could not start server worker thread %u of %u", started,
-					s.nthreads);
-			break;
-		}
-	}
-	for (uint32_t t = 0; t < started; t++)
-		pthread_join(w[t].thread, NULL);
-	if (rc == 0) {
-		s.nthreads = started;
+	for (uint32_t t = 0; rc == 0 && t < s.nthreads; t++)
+		w[t] = (struct sworker){.s = &s, .id = t, .ep = -1, .free_head = UINT32_MAX,
+					.cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
+	if (rc == 0)
+		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), s.nthreads, &s.failed, "server", err);
+	if (rc == 0)
 		rc = fill_server(&s, w, res, err);
-	}
 	free(w);
 	close(s.endpipe[0]);
 	close(s.endpipe[1]);

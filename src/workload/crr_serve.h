@@ -15,12 +15,21 @@
 
 #include "workload/rr.h"
 
+#include <stdatomic.h>
+#include <stddef.h>
+
 struct ws_err;
 
 /* Serve until the end marker (0), the stall or cap rule, the wake fd, or a connection that
  * breaks the protocol (a request cut short: an error naming the sizes). Fills transactions, connects (served), connect_errors (strangers), bytes, calls,
  * elapsed (start to the end marker), and with several threads the per-thread array. */
 int ws_crr_serve(const ws_rr_params *p, ws_side_result *res, struct ws_err *err);
+
+/* Both roles' workers: run fn on n threads, thread i on (char *)args + i * size, and join
+ * them. When a thread cannot start, *stop is set (the started ones end early), they are
+ * joined, and -EAGAIN is returned naming the role ("client", "server"). */
+int ws_crr_run_threads(void *(*fn)(void *), void *args, size_t size, uint32_t n, atomic_bool *stop,
+		       const char *role, struct ws_err *err);
 
 /* The calling thread's CPU time (RUSAGE_THREAD), for both roles' workers. */
 void ws_crr_thread_times(int64_t *user_ns, int64_t *sys_ns);
