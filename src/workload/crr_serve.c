@@ -32,6 +32,7 @@ enum sphase { S_FREE, S_REQ, S_RSP };
 struct sconn {
 	int fd;
 	enum sphase phase;
+	bool reg;          /* in the worker's epoll set */
 	uint32_t done;
 	int64_t last;
 	uint32_t next_free;
@@ -140,54 +141,16 @@ static void end_marker(struct sworker *w, int64_t now)
 	(void)r;
 }
 
-static void accept_some(struct sworker *w, int64_t now)
-{
-	const ws_rr_params *p = w->s->p;
-	for (int k = 0; k < ACCEPTS_PER_WAKE; k++) {
-		ws_addr peer;
-		memset(&peer, 0, sizeof(peer));
-		peer.len = sizeof(peer.ss);
-		int fd = accept4(p->listen_fd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED)
-				return;
-			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-				fail(w, -errno, "accept of a TCP_CRR connection: %s (the daemon's descriptor or memory limit)",
-				     strerror(errno));
-				return;
-			}
-			fail(w, -errno, "accept of a TCP_CRR connection: %s", strerror(errno));
-			return;
-		}
-		char a[64];
-		ws_addr_format(&peer, a, sizeof(a));
-		if (strcmp(a, w->s->want) != 0) { /* not the client's address: not served */
-			close(fd);
-			w->strangers++;
-			continue;
-		}
-		uint32_t i = conn_slot(w);
-		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = TAG_CONN + (uint64_t)i};
-		if (i == UINT32_MAX || epoll_ctl(w->ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
-			close(fd);
-			if (i != UINT32_MAX) {
-				w->conns[i].next_free = w->free_head;
-				w->free_head = i;
-			}
-			fail(w, ENOMEM, "no room for another TCP_CRR connection");
-			return;
-		}
-		w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
-		w->live++;
-		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
-	}
-}
-
 static void want_events(struct sworker *w, uint32_t i, uint32_t events)
 {
+	struct sconn *c = &w->conns[i];
 	struct epoll_event ev = {.events = events, .data.u64 = TAG_CONN + (uint64_t)i};
-	if (epoll_ctl(w->ep, EPOLL_CTL_MOD, w->conns[i].fd, &ev) < 0)
+	if (epoll_ctl(w->ep, c->reg ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev) < 0) {
 		fail(w, -errno, "epoll_ctl: %s", strerror(errno));
+		conn_close(w, i);
+		return;
+	}
+	c->reg = true;
 }
 
 /* Send (the rest of) the response; on a full socket wait for EPOLLOUT. */
@@ -211,9 +174,10 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 			return;
 		}
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-			if (c->phase != S_RSP)
-				want_events(w, i, EPOLLOUT);
+			bool first = c->phase != S_RSP;
 			c->phase = S_RSP;
+			if (first)
+				want_events(w, i, EPOLLOUT); /* (which closes it on failure) */
 			return;
 		}
 		if (errno == EPIPE || errno == ECONNRESET) { /* the client gave up on this one */
@@ -262,6 +226,49 @@ static void serve(struct sworker *w, uint32_t i, int64_t now)
 			fail(w, -errno, "receive of a %u-byte TCP_CRR request: %s", spec->req_size, strerror(errno));
 		conn_close(w, i);
 		return;
+	}
+}
+
+static void accept_some(struct sworker *w, int64_t now)
+{
+	const ws_rr_params *p = w->s->p;
+	for (int k = 0; k < ACCEPTS_PER_WAKE; k++) {
+		ws_addr peer;
+		memset(&peer, 0, sizeof(peer));
+		peer.len = sizeof(peer.ss);
+		int fd = accept4(p->listen_fd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED)
+				return;
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+				fail(w, -errno, "accept of a TCP_CRR connection: %s (the daemon's descriptor or memory limit)",
+				     strerror(errno));
+				return;
+			}
+			fail(w, -errno, "accept of a TCP_CRR connection: %s", strerror(errno));
+			return;
+		}
+		char a[64];
+		ws_addr_format(&peer, a, sizeof(a));
+		if (strcmp(a, w->s->want) != 0) { /* not the client's address: not served */
+			close(fd);
+			w->strangers++;
+			continue;
+		}
+		uint32_t i = conn_slot(w);
+		if (i == UINT32_MAX) {
+			close(fd);
+			fail(w, ENOMEM, "no memory for another TCP_CRR connection");
+			return;
+		}
+		w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
+		w->live++;
+		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
+		/* The request often arrived with the handshake's last ACK: serve it now, and
+		 * only a connection that must wait joins the epoll set. */
+		serve(w, i, now);
+		if (w->conns[i].fd == fd && !w->conns[i].reg)
+			want_events(w, i, EPOLLIN);
 	}
 }
 
