@@ -25,6 +25,8 @@ else fail crr_timed "exit $?: $(cat "$WS_TMP/l1.out")"; fi
 if ws -l -100 -P 0 -- -r 64,1024 >"$WS_TMP/r.out" 2>&1 &&
 	wait_log "TCP_CRR [0-9.]+ s, 6400 bytes received, 102400 sent, ok"; then
 	pass crr_sizes
+elif grep -q "test option -r is a netperf option that warpspeed does not support yet" "$WS_TMP/r.out"; then
+	skip crr_sizes "this build's command line has no -r yet (branch rr)"
 else fail crr_sizes "$(cat "$WS_TMP/r.out"; tail -n 1 "$DAEMON_LOG")"; fi
 
 # --- many flows: an exact total over 4 flows on 2 threads each side, and a timed run ------
