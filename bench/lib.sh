@@ -81,7 +81,7 @@ ws_report() {
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	}
 	function fmt(v) { return (v == "" ? "-" : sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v)) }
-	FNR == NR { meta[$1, $2] = $3; next }
+	FILENAME == ARGV[1] { meta[$1, $2] = $3; next }
 	{
 		k = $1 SUBSEP $2 SUBSEP $3
 		if (!(k in cnt)) { order[++nk] = k; unit[k] = $4 }

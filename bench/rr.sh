@@ -40,7 +40,7 @@ p50_udp    sockperf  p50_rtt       usec     <=1.05
 p50_tcp    sockperf  p50_rtt       usec     <=1.05
 multi      netperf   transactions  trans/s  >=1.2
 '
-known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table")
+known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table"),clock
 
 rounds=5 secs=3 only= pin=both streams=8 threads=2 outdir=$root/bench/results
 while [ $# -gt 0 ]; do
@@ -68,6 +68,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$pin" = both ] && modes="pinned unpinned" || modes=$pin
+want_clock=0
+[ -z "$only" ] || [[ $only == *,clock,* ]] && want_clock=1
 scenarios=$(awk -v only="$only" 'NF && (only == "" || index(only, "," $1 ",")) { printf "%s%s", (n++ ? " " : ""), $1 }' <<<"$scenario_table")
 
 ws_bin=${WS_BIN:-$root/build/warpspeed}
@@ -292,6 +294,20 @@ for round in $(seq 1 "$rounds"); do
 	done
 done
 
+# The clock reads' cost (bench/rr_clock.c), when built: its own ping-pong, its own rounds.
+clock_bin=$(dirname "$ws_bin")/bench/rr_clock
+: >"$work/clock.txt"
+if [ "$want_clock" = 1 ]; then
+	if [ -x "$clock_bin" ]; then
+		echo "== $clock_bin -r $rounds"
+		"$clock_bin" -r "$rounds" >"$work/clock.txt" 2>&1 || note "rr_clock failed: $(head -c 300 "$work/clock.txt")"
+		cat "$work/clock.txt"
+		[ -n "$ext_notes" ] && grep '^rr_clock: estimated' "$work/clock.txt" >>"$ext_notes"
+	else
+		note "clock cost skipped: $clock_bin is not built (make bench-bins)"
+	fi
+fi
+
 # --- the report ------------------------------------------------------------------------------
 mkdir -p "$outdir" || ws_die "cannot create $outdir"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -312,7 +328,7 @@ for s in $scenarios; do
 	done
 done
 header="host: $(uname -n), kernel $(uname -r), $(nproc) CPUs; run $stamp; $rounds rounds of $secs s on loopback, the tools taking turns within each round; netperf $(netperf -V 2>&1 | awk '{ print $NF; exit }'), sockperf $(sockperf --version 2>&1 | awk '/version/ { print $3; exit }' | tr -d ',')"
-awk -F'\t' -v md="$md" -v js="$json" -v header="$header" -v cmdsf="$cmds" -v notesf="$notes" '
+awk -F'\t' -v md="$md" -v js="$json" -v header="$header" -v cmdsf="$cmds" -v notesf="$notes" -v clockf="$work/clock.txt" -v clockcmd="$clock_bin -r $rounds" '
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 function fmt(v) { return sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v) }
 { n++; for (i = 1; i <= 11; i++) f[n, i] = $i; med[$1, $2] = $6 }
@@ -353,6 +369,13 @@ END {
 		printf "%s\n    {\"run\": %s, \"command\": %s}", (i > 1 ? "," : ""), jstr(order[i]), jstr(cmd[order[i]]) > js
 	}
 	print "```" > md
+	printf "\n  ],\n  \"clock\": [" > js
+	nl = 0
+	while ((getline line < clockf) > 0) {
+		if (!nl) { print "" > md; print "## Clock cost: " clockcmd > md; print "" > md; print "```" > md }
+		print line > md; printf "%s\n    %s", (nl++ ? "," : ""), jstr(line) > js
+	}
+	if (nl) print "```" > md
 	printf "\n  ],\n  \"notes\": [" > js
 	print "" > md; print "## Notes" > md; print "" > md
 	nn = 0
