@@ -7,6 +7,7 @@
 #include "report/classic.h"
 
 #include "measure/cpu.h"
+#include "report/classic_rr.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -22,11 +23,6 @@ struct stream_roles {
 	const ws_side_result *sender, *receiver;
 };
 
-/* One side's CPU columns: -1 for a side not requested or not measured, as netperf. */
-struct side_cpu {
-	double util, sd;
-	char method;
-};
 
 void ws_classic_opts_init(ws_classic_opts *o)
 {
@@ -104,35 +100,42 @@ static bool is_unspecified(const char *addr)
 	       strcmp(addr, "::0") == 0;
 }
 
-static void print_banner(const ws_test_result *r, const struct stream_roles *roles,
-			 const ws_classic_opts *o, FILE *out)
+void ws_classic_banner(const ws_test_result *r, const char *title, const char *suffix,
+		       const ws_classic_opts *o, FILE *out)
 {
 	bool v6 = r->family_used == WS_FAMILY_INET6 ||
 		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
 	const char *host = r->remote_host[0] ? r->remote_host : r->remote_addr;
-	fprintf(out, "%s from ", roles->banner);
+	fprintf(out, "%s from ", title);
 	if (is_unspecified(r->local_addr))
 		fputs(v6 ? "::0 (::)" : "0.0.0.0 (0.0.0.0)", out);
 	else
 		fprintf(out, "%s (%s)", r->local_addr, r->local_addr);
-	fprintf(out, " port 0 %s to %s (%s) port 0 %s%s\n", af, host, r->remote_addr, af,
-		o->cpu_bind ? " : cpu bind" : "");
+	fprintf(out, " port 0 %s to %s (%s) port 0 %s%s%s\n", af, host, r->remote_addr, af,
+		suffix ? suffix : "", o->cpu_bind ? " : cpu bind" : "");
 }
 
-/* A side's service demand counts the bytes it moved itself over its own interval; netperf
- * charges both sides with the local count instead. */
-static struct side_cpu side_cpu(const ws_side_result *side, bool requested, bool is_sender)
+ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
+				  uint64_t units, double unit_bytes)
 {
-	struct side_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
+	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
 		c.method = side->cpu_method;
 	if (!requested || !side->cpu_measured)
 		return c;
-	uint64_t bytes = is_sender ? side->bytes_sent : side->bytes_recv;
 	c.util = side->cpu_util;
-	c.sd = ws_cpu_service_demand(side->cpu_util, side->ncpus, side->elapsed_ns, bytes, KB);
+	c.sd = ws_cpu_service_demand(side->cpu_util, side->ncpus, side->elapsed_ns, units,
+				     unit_bytes);
 	return c;
+}
+
+/* A side's service demand counts the bytes it moved itself over its own interval; netperf
+ * charges both sides with the local count instead. */
+static ws_classic_cpu side_cpu(const ws_side_result *side, bool requested, bool is_sender)
+{
+	return ws_classic_side_cpu(side, requested, is_sender ? side->bytes_sent : side->bytes_recv,
+				   KB);
 }
 
 static void print_table(const ws_test_result *r, const struct stream_roles *roles,
@@ -148,8 +151,8 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 	char unit[32];
 	if (o->local_cpu || o->remote_cpu) {
 		bool local_sends = roles->sender == &r->local;
-		struct side_cpu lc = side_cpu(&r->local, o->local_cpu, local_sends);
-		struct side_cpu rc = side_cpu(&r->remote, o->remote_cpu, !local_sends);
+		ws_classic_cpu lc = side_cpu(&r->local, o->local_cpu, local_sends);
+		ws_classic_cpu rc = side_cpu(&r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
@@ -188,8 +191,8 @@ static void print_udp_table(const ws_test_result *r, const ws_classic_opts *o, F
 	double r_tput = ws_classic_throughput(rcv->bytes_recv, rcv->elapsed_ns, o->fmt);
 	const char *label = ws_classic_units_label(o->fmt);
 	if (o->local_cpu || o->remote_cpu) {
-		struct side_cpu lc = side_cpu(snd, o->local_cpu, true);
-		struct side_cpu rc = side_cpu(rcv, o->remote_cpu, false);
+		ws_classic_cpu lc = side_cpu(snd, o->local_cpu, true);
+		ws_classic_cpu rc = side_cpu(rcv, o->remote_cpu, false);
 		if (o->print_headers) {
 			fputs("Socket  Message  Elapsed      Messages                   CPU      Service\n"
 			      "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n",
@@ -225,7 +228,7 @@ static void print_figure(const ws_test_result *r, const struct stream_roles *rol
 	if (o->local_cpu || o->remote_cpu) {
 		bool local = o->local_cpu;
 		const ws_side_result *side = local ? &r->local : &r->remote;
-		struct side_cpu c = side_cpu(side, true, roles->sender == side);
+		ws_classic_cpu c = side_cpu(side, true, roles->sender == side);
 		fprintf(out, "%6.3f %c %s\n", c.sd, c.method, brand);
 		return;
 	}
@@ -297,6 +300,8 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
 		      ws_err *err)
 {
+	if (r && ws_classic_rr_handles(r->spec.type))
+		return ws_classic_rr_render(r, o, out, err); /* its own defaults: -f x */
 	ws_classic_opts defaults;
 	if (!o) {
 		ws_classic_opts_init(&defaults);
@@ -314,7 +319,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  "G M K (2^30/2^20/2^10 bytes/s) or g m k (10^9/10^6/10^3 bits/s)",
 				  o->fmt);
 	if (o->print_headers)
-		print_banner(r, &roles, o, out);
+		ws_classic_banner(r, roles.banner, NULL, o, out);
 	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);
@@ -378,6 +383,12 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 		const ws_side_result *s = sides[i];
 		n += clamp_warning(names[i], "receive", "net.core.rmem_max", s->rcvbuf_req, s->rcvbuf_set, out);
 		n += clamp_warning(names[i], "send", "net.core.wmem_max", s->sndbuf_req, s->sndbuf_set, out);
+	}
+	if (ws_classic_rr_handles(r->spec.type)) {
+		int m = ws_classic_rr_warnings(r, out);
+		if (m < 0)
+			return m;
+		n += m;
 	}
 	if (r->spec.type == WS_TEST_UDP_STREAM) {
 		const ws_side_result *rcv = &r->remote;

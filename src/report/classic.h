@@ -1,4 +1,5 @@
-/* classic: netperf's classic human output for the TCP STREAM family and UDP_STREAM.
+/* classic: netperf's classic human output for the TCP STREAM family and UDP_STREAM, and
+ * the entry point and shared pieces (banner, CPU columns) of the RR layouts (classic_rr.h).
  *
  * Scripts in the wild scrape netperf's tables by column position, so the layouts here
  * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the only
@@ -25,7 +26,7 @@ struct ws_err;
 typedef struct ws_classic_opts {
 	bool print_headers; /* -P 1 (default): banner and column headers */
 	int verbosity;      /* -v: 0 figure of merit only, 1 table (default), 2 table + detail */
-	char fmt;           /* -f: G M K g m k; 0 means the default 'm' */
+	char fmt;           /* -f: G M K g m k; 0 means the default 'm' (RR: 'x' or 0 = trans/s) */
 	bool local_cpu;     /* -c given */
 	bool remote_cpu;    /* -C given */
 	const char *brand;  /* -B, printed after the -v 0 figure; NULL = none */
@@ -45,13 +46,32 @@ double ws_classic_throughput(uint64_t bytes, int64_t elapsed_ns, char fmt);
  * their layout does). fmt 0 means 'm'. Returns NULL for any other letter. */
 const char *ws_classic_units_label(char fmt);
 
+/* The banner line shared by every layout: "<title> from <local> (<local>) port 0 <AF> to
+ * <host> (<addr>) port 0 <AF><suffix>", then " : cpu bind" for -T. suffix (NULL = none)
+ * holds the test's own decorations in netperf's order (" : nodelay", " : first burst N"). */
+void ws_classic_banner(const ws_test_result *r, const char *title, const char *suffix,
+		       const ws_classic_opts *o, FILE *out);
+
+/* One side's CPU columns: util and sd -1 for a side not requested or not measured, as
+ * netperf prints them; method is the side's letter ('S' when unset). */
+typedef struct ws_classic_cpu {
+	double util, sd;
+	char method;
+} ws_classic_cpu;
+
+/* The side's utilisation and its service demand over its own interval: CPU microseconds
+ * per (units / unit_bytes), i.e. us/KB for bytes with 1024, us/Tr for transactions with 1. */
+ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
+				  uint64_t units, double unit_bytes);
+
 /* Render r as netperf's TCP_STREAM/TCP_MAERTS/TCP_SENDFILE or UDP_STREAM output to out (o
  * NULL = the defaults). Verbosity 2 adds, for the TCP family, netperf's alignment/bytes
  * per call/MSS block (not its histogram), then for every test warpspeed's lines: the I/O
  * path each side ran (and why a requested one fell back), zerocopy counts, TCP_INFO per
  * side, and UDP's lost/reordered/duplicated/bad counts. Returns 0; -WS_E_INVAL with err
  * naming the problem for a test type without a layout here or an unknown fmt letter
- * (nothing is written then); or a negative errno when writing to out fails. */
+ * (nothing is written then); or a negative errno when writing to out fails. TCP_RR,
+ * UDP_RR and TCP_CRR are rendered by report/classic_rr.h (same contract). */
 int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
 		      struct ws_err *err);
 
@@ -63,7 +83,8 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
 /* Warnings for people (the CLI prints them on stderr, never on stdout): a socket buffer
  * the kernel clamped below the request on either side (naming the sysctl to raise), and
  * for UDP_STREAM datagrams lost (with the reordered and duplicated counts) or ignored as
- * malformed. One line each, starting "warpspeed: warning: ". Returns how many lines were
+ * malformed; for the RR family classic_rr.h's warnings. One line each, starting
+ * "warpspeed: warning: ". Returns how many lines were
  * written (0 when all is well), or a negative errno when writing fails or r/out is NULL. */
 int ws_classic_warnings(const ws_test_result *r, FILE *out);
 

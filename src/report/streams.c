@@ -3,6 +3,7 @@
 
 #include "measure/streams.h"
 #include "report/classic.h"
+#include "report/classic_rr.h"
 
 #include <stdlib.h>
 
@@ -35,6 +36,15 @@ static void render_threads(const char *who, const ws_side_result *s, FILE *out)
 
 void ws_streams_render(const ws_test_result *r, char fmt, FILE *out)
 {
+	if (ws_classic_rr_handles(r->spec.type)) {
+		/* classic_rr prints the RR flows (transactions, not bytes); the threads are
+		 * the same story as for streams. */
+		if (r->local.nthreads || r->remote.nthreads)
+			fputc('\n', out);
+		render_threads("local", &r->local, out);
+		render_threads("remote", &r->remote, out);
+		return;
+	}
 	const ws_side_result *rx = receiver_of(r);
 	if (rx->nflows < 1)
 		return;

@@ -12,7 +12,8 @@
 #include <stdio.h>
 
 /* The per-stream block (-v 2) for a result with flows; prints nothing otherwise.
- * fmt is the -f unit letter of the table. */
+ * fmt is the -f unit letter of the table. For TCP_RR, UDP_RR and TCP_CRR only the thread
+ * lines: their per-flow rows are classic_rr's (transactions, not bytes). */
 void ws_streams_render(const ws_test_result *r, char fmt, FILE *out);
 
 /* One line per failed stream ("warpspeed: stream 3 of 8 (remote) failed: ..."). */

@@ -314,15 +314,16 @@ static void test_errors(void)
 	CHECK("no text", text == NULL);
 	CHECK("names -f", strstr(err.msg, "-f 'x'") != NULL);
 
+	/* A type with no layout (the RR family has its own: test_classic_rr). */
 	o.fmt = 'm';
-	r.spec.type = WS_TEST_TCP_RR;
+	r.spec.type = (enum ws_test_type)99;
 	char buf[256];
 	memset(buf, 0, sizeof(buf));
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
-	CHECK_INT("rr", ws_classic_render(&r, &o, f, &err), -WS_E_INVAL);
+	CHECK_INT("no layout", ws_classic_render(&r, &o, f, &err), -WS_E_INVAL);
 	fclose(f);
 	CHECK_STR("nothing written", buf, "");
-	CHECK("names the test", strstr(err.msg, "TCP_RR") != NULL);
+	CHECK("names the test", strstr(err.msg, "unknown (99)") != NULL);
 
 	/* NULL options mean netperf's defaults. */
 	r.spec.type = WS_TEST_TCP_STREAM;
