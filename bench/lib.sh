@@ -236,15 +236,10 @@ ws_sockperf_rtt() {
 	}'
 }
 
-# ws_rr_p50 FILE: warpspeed's P50 round trip in usec from its -v 2 latency line, spelt
-# "P50 12.3", "P50=12.3", "p50: 12.3" or with a "us" suffix.
+# ws_rr_p50 FILE: warpspeed's P50 round trip in usec, from its -v 2 latency line
+# "Round trips (us): min 4.100 mean 13.000 p50 12.300 p90 ... (N samples)".
 ws_rr_p50() {
-	awk '{ for (i = 1; i <= NF; i++) if (tolower($i) ~ /^p50[=:]?/) {
-		v = $i; sub(/^[pP]50[=:]?/, "", v)
-		if (v == "" && i < NF) v = $(i + 1)
-		sub(/us(ec)?$/, "", v)
-		if (v ~ /^[0-9]+(\.[0-9]+)?$/) { print v; exit }
-	} }' "$1"
+	awk '/^Round trips \(us\):/ { for (i = 4; i < NF; i++) if ($i == "p50") { print $(i + 1); exit } }' "$1"
 }
 
 # ws_rr_busy ROUND: read thread samples "sample role tid cpu ticks" (/proc/PID/task/TID/stat

@@ -37,10 +37,10 @@ EOF
 expect sockperf_rtt_doubled "23.192" "$(ws_sockperf_rtt "$WS_TMP/sockperf.out")"
 
 p50() { printf '%s\n' "$@" >"$WS_TMP/p50.out"; ws_rr_p50 "$WS_TMP/p50.out"; }
-expect p50_spaced "12.3" "$(p50 "Latency usec: min 4.1 mean 13.0 P50 12.3 P90 20.1 P99 40.2")"
-expect p50_equals "7.5" "$(p50 "round trip: p50=7.5us p99=9.0us")"
-expect p50_colon "3.25" "$(p50 "16384 131072 1 1 1.00 1000.00" "min 1.0 P50: 3.25 P99 9")"
-expect p50_none "" "$(p50 "16384  131072 1        1       1.00     164550.07" "P99 3.0")"
+expect p50_line "12.300" "$(p50 "16384  131072 1        1       1.00     1000.00" "" \
+	"Round trips (us): min 4.100 mean 13.000 p50 12.300 p90 20.100 p99 40.200 p99.9 50.000 p99.99 60.000 max 70.000 stddev 3.000 (1000 samples)" \
+	"" "Flow   Thread Transactions     Trans/s      P50 us     P99 us     Lost" "0      0      500              500.00       11.000     12.000     0")"
+expect p50_no_samples "" "$(p50 "Round trips (us): no samples" "Flow   Thread Transactions     Trans/s      P50 us     P99 us     Lost")"
 
 # Thread samples "sample role tid cpu ticks": client thread 7 runs on CPU 0 (30 ticks),
 # server thread 9 on CPU 1 (20) then CPU 0 (10); server thread 8 is nearly idle (1 tick,
