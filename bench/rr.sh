@@ -196,6 +196,9 @@ finish() { # KEY SERVER: sample while the clients run, wait for them; 1 if one f
 	return $rc
 }
 
+# oneline FILE: a tool's output for a note: colour codes out, one line, at most 300 bytes.
+oneline() { sed 's/\x1b\[[0-9;]*m//g' "$1" | tr -s '[:space:][:cntrl:]' ' ' | head -c 300; }
+
 test_of() { # SCENARIO -> the netperf test name
 	case $1 in tcp_rr | p50_tcp | multi) echo TCP_RR ;; udp_rr | p50_udp) echo UDP_RR ;; tcp_crr) echo TCP_CRR ;; esac
 }
@@ -239,7 +242,7 @@ run_one() {
 		launch "$out.1" "${cmd[@]}" ;;
 	esac
 	if ! finish "$key" "$srv"; then
-		echo "$s/$m: $tool failed: $(head -c 300 "$out.1" | tr '\n' ' ')" >"$work/why"
+		echo "$s/$m: $tool failed: $(oneline "$out.1")" >"$work/why"
 		return 1
 	fi
 	[ -n "$probe" ] && : >"$work/where.$key" # the probe's placement is not the benchmark's
@@ -252,7 +255,7 @@ run_one() {
 		*) x=$(ws_rr_rate "$out.$i") ;;
 		esac
 		if ! [[ $x =~ ^[0-9]+(\.[0-9]+)?$ ]] || ! awk -v x="$x" 'BEGIN { exit !(x > 0) }'; then
-			echo "$s/$m: cannot read $tool's figure from: $(head -c 300 "$out.$i" | tr '\n' ' ')" >"$work/why"
+			echo "$s/$m: cannot read $tool's figure from: $(oneline "$out.$i")" >"$work/why"
 			return 1
 		fi
 		v=$(awk -v a="$v" -v b="$x" 'BEGIN { printf "%.3f", a + b }')
@@ -329,7 +332,7 @@ for s in $scenarios; do
 done
 header="host: $(uname -n), kernel $(uname -r), $(nproc) CPUs; run $stamp; $rounds rounds of $secs s on loopback, the tools taking turns within each round; netperf $(netperf -V 2>&1 | awk '{ print $NF; exit }'), sockperf $(sockperf --version 2>&1 | awk '/version/ { print $3; exit }' | tr -d ',')"
 awk -F'\t' -v md="$md" -v js="$json" -v header="$header" -v cmdsf="$cmds" -v notesf="$notes" -v clockf="$work/clock.txt" -v clockcmd="$clock_bin -r $rounds" '
-function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/[[:cntrl:]]/, " ", s); return "\"" s "\"" }
 function fmt(v) { return sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v) }
 { n++; for (i = 1; i <= 11; i++) f[n, i] = $i; med[$1, $2] = $6 }
 END {

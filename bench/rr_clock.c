@@ -173,9 +173,10 @@ int main(int argc, char **argv)
 	ws_hist_init(h);
 
 	/* One clock read, and one record of values like round trips (16..33 us). */
-	int64_t sink = 0, t0 = ws_clock_ns();
+	uint64_t sink = 0; /* wraps by design: it only keeps the loops from being optimised away */
+	int64_t t0 = ws_clock_ns();
 	for (int i = 0; i < CLOCK_CALLS; i++)
-		sink += ws_clock_ns();
+		sink += (uint64_t)ws_clock_ns();
 	double clock_ns = (double)(ws_clock_ns() - t0) / CLOCK_CALLS;
 	uint64_t x = 88172645463325252ull;
 	t0 = ws_clock_ns();
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 	t0 = ws_clock_ns();
 	for (int i = 0; i < CLOCK_CALLS; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		sink += (int64_t)(16384 + (x >> 50));
+		sink += 16384 + (x >> 50);
 	}
 	double rng = (double)(ws_clock_ns() - t0) / CLOCK_CALLS;
 	double record_ns = rec_rng > rng ? rec_rng - rng : 0;

@@ -69,6 +69,23 @@ bad bad_seconds "--seconds 'x': expected a positive integer" --seconds x
 bad bad_only "--only: unknown scenario 'tcp_stream' (known: tcp_rr,udp_rr,tcp_crr,p50_udp,p50_tcp,multi,clock)" --only tcp_rr,tcp_stream
 bad bad_pin "--pin 'some': expected both, pinned or unpinned" --pin some
 
+# --- rr_clock: every timed transaction is in its histogram, bad counts refused ------------
+clock=${WS_BUILD:-$root/build}/bench/rr_clock
+if [ -x "$clock" ]; then
+	if "$clock" -n 1000 -r 3 >"$WS_TMP/clock.out" 2>&1 && [ "$(grep -c '^rr_clock: ' "$WS_TMP/clock.out")" -eq 4 ] &&
+		grep -q ' 1000 transactions x 3 rounds each way, alternating by 1000: .*, 3000 samples$' "$WS_TMP/clock.out" &&
+		grep -qE '^rr_clock: estimated cost \(2 x [0-9.]+ \+ [0-9.]+ ns\) / [0-9.]+ us = [0-9.]+% of a transaction \(goal < 2%\): (PASS|MISS)$' "$WS_TMP/clock.out"; then
+		pass rr_clock_run
+	else fail rr_clock_run "$(cat "$WS_TMP/clock.out")"; fi
+	"$clock" -n 999 >"$WS_TMP/clock.out" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF "rr_clock: -n '999': expected an integer from 1000 to 100000000" "$WS_TMP/clock.out"; then
+		pass rr_clock_bad_count
+	else fail rr_clock_bad_count "exit $rc: $(cat "$WS_TMP/clock.out")"; fi
+else
+	skip rr_clock "$clock is not built (make bench-bins)"
+fi
+
 # --- a short real run ----------------------------------------------------------------------
 missing=
 for t in netperf netserver sockperf taskset; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
