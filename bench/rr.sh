@@ -158,8 +158,9 @@ done
 # (/proc/PID/task/TID/stat field 39 and utime+stime). After LIMIT samples it ends the
 # clients: a netperf UDP_RR that lost a datagram would wait forever.
 sampler() {
-	local limit=$1 srv=$2 n=0 p files
+	local limit=$1 srv=$2 n=0 p files nap=
 	shift 2
+	trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM # no sleep outlives it
 	while :; do
 		n=$((n + 1))
 		files=()
@@ -170,7 +171,9 @@ sampler() {
 			print n, (index(cl, " " f[3] " ") ? "client" : "server"), f[5], v[37], v[12] + v[13]
 		}'
 		[ "$n" -ge "$limit" ] && kill "$@" 2>/dev/null
-		sleep 0.25
+		sleep 0.25 &
+		nap=$!
+		wait "$nap"
 	done
 }
 

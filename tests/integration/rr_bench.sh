@@ -135,7 +135,7 @@ for p in $ports; do ss -Hltun "sport = :$p" | grep -q . && left="$left $p"; done
 if [ -n "$ports" ] && [ -z "$left" ]; then pass rr_bench_servers_gone
 else fail rr_bench_servers_gone "ports '$ports', still listening:$left"; fi
 
-# Interrupted mid-run: every server it started ends with it.
+# Interrupted mid-run: every server it started, and what they forked, ends with it.
 "$root/bench/rr.sh" --rounds 3 --seconds 2 --only tcp_rr --pin unpinned --out "$res" >"$WS_TMP/int.out" 2>&1 &
 rr=$!
 WS_PIDS+=("$rr")
@@ -146,6 +146,7 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 all=$(pgrep -P "$rr" | tr '\n' ' ')
+for p in $all; do all="$all $(pgrep -P "$p" | tr '\n' ' ')"; done # netserver's test children too
 kill -TERM "$rr"
 wait "$rr" 2>/dev/null
 alive=
