@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--only)
-		for s in ${2//,/ }; do
+		for s in ${2:+${2//,/ }}; do
 			[[ ,$known, == *",$s,"* ]] || ws_usage_die "--only: unknown scenario '$s' (known: $known)"
 		done
 		[ -n "${2:-}" ] || ws_usage_die "--only needs scenario names (known: $known)"
