@@ -62,13 +62,17 @@ static double per_sec(uint64_t n, int64_t elapsed_ns)
 	return elapsed_ns > 0 ? (double)n * 1e9 / (double)elapsed_ns : 0.0;
 }
 
-/* The bytes a side sent and received; an engine that counts only transactions gets the
- * sizes times the count, as the wire carried them. */
+/* The bytes a side sent and received; for an engine that counts only transactions, the
+ * sizes times the count as the wire carried them (the client sends requests, the server
+ * responses). */
 static void rr_bytes(const ws_test_result *r, const ws_side_result *s, uint64_t *out,
 		     uint64_t *in)
 {
-	*out = s->bytes_sent ? s->bytes_sent : (uint64_t)r->spec.req_size * s->transactions;
-	*in = s->bytes_recv ? s->bytes_recv : (uint64_t)r->spec.rsp_size * s->transactions;
+	uint64_t req = (uint64_t)r->spec.req_size * s->transactions;
+	uint64_t rsp = (uint64_t)r->spec.rsp_size * s->transactions;
+	bool client = s == &r->local;
+	*out = s->bytes_sent ? s->bytes_sent : client ? req : rsp;
+	*in = s->bytes_recv ? s->bytes_recv : client ? rsp : req;
 }
 
 /* The figure of merit: transactions per second, or both directions' bytes in the -f unit
@@ -83,11 +87,18 @@ static double rr_rate(const ws_test_result *r, char fmt)
 	return ws_classic_throughput(out + in, l->elapsed_ns, fmt);
 }
 
-/* us/Tr over the side's own transactions and interval (netperf uses the local count for
- * both). */
-static ws_classic_cpu rr_cpu(const ws_side_result *s, bool requested)
+/* Service demand over the side's own count and interval (netperf uses the client's count
+ * for both): us per transaction for -f x; for another -f letter netperf takes the test as
+ * a bidirectional bulk transfer and charges per KB of both directions' bytes (under the
+ * same "us/Tr" header), and so does this. */
+static ws_classic_cpu rr_cpu(const ws_test_result *r, const ws_side_result *s, bool requested,
+			     char fmt)
 {
-	return ws_classic_side_cpu(s, requested, s->transactions, 1.0);
+	if (is_trans_fmt(fmt))
+		return ws_classic_side_cpu(s, requested, s->transactions, 1.0);
+	uint64_t out, in;
+	rr_bytes(r, s, &out, &in);
+	return ws_classic_side_cpu(s, requested, out + in, 1024.0);
 }
 
 static void print_banner(const ws_test_result *r, const struct rr_layout *L,
@@ -140,7 +151,8 @@ static void print_table(const ws_test_result *r, const struct rr_layout *L,
 {
 	const ws_side_result *l = &r->local, *m = &r->remote;
 	bool cpu = o->local_cpu || o->remote_cpu;
-	ws_classic_cpu lc = rr_cpu(l, o->local_cpu), rc = rr_cpu(m, o->remote_cpu);
+	ws_classic_cpu lc = rr_cpu(r, l, o->local_cpu, o->fmt);
+	ws_classic_cpu rc = rr_cpu(r, m, o->remote_cpu, o->fmt);
 	if (o->print_headers)
 		print_headers(L, o, cpu, lc.method, rc.method, out);
 	double secs = (double)l->elapsed_ns / 1e9, rate = rr_rate(r, o->fmt);
@@ -164,7 +176,7 @@ static void print_figure(const ws_test_result *r, const struct rr_layout *L,
 {
 	const char *brand = o->brand ? o->brand : "";
 	if (o->local_cpu || o->remote_cpu) {
-		ws_classic_cpu c = o->local_cpu ? rr_cpu(&r->local, true) : rr_cpu(&r->remote, true);
+		ws_classic_cpu c = rr_cpu(r, o->local_cpu ? &r->local : &r->remote, true, o->fmt);
 		if (L->figure_brand)
 			fprintf(out, "%6.3f %c %s\n", c.sd, c.method, brand);
 		else
@@ -359,8 +371,7 @@ int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
 	}
 	if (l->connect_errors > 0) {
 		fprintf(out, "warpspeed: warning: %" PRIu64 " of %" PRIu64 " connects failed "
-			     "(ephemeral ports exhausted or refused); see the TCP_CRR notes in "
-			     "warpspeed(1)\n",
+			     "(ephemeral ports exhausted, or refused)\n",
 			l->connect_errors, l->connects + l->connect_errors);
 		n++;
 	}

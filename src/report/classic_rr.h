@@ -7,7 +7,8 @@
  * Connect/Request/Response TEST" without the burst), the "Local /Remote" block whose first
  * row is the local socket sizes, request and response sizes, elapsed time and the rate
  * (transactions per second for -f x, the default, else request plus response bytes in
- * the -f unit), with CPU and service demand in us/Tr for -c/-C, and whose second row is
+ * the -f unit), with CPU and service demand in us/Tr for -c/-C (per KB, as netperf, for
+ * an -f letter other than x), and whose second row is
  * the remote socket sizes. The three tests differ in small ways netperf has (separators,
  * trailing blanks, CRR's CPU header without method letters, the -v 2 blocks), kept as data
  * in one table. warpspeed's own lines come after netperf's: at -v 2 the decade histogram
