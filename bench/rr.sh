@@ -83,10 +83,20 @@ done
 work=$(mktemp -d)
 pids=()    # the servers, ended by ws_bench_cleanup
 running=() # the clients and the sampler of the run in progress
+# The servers' own children (netserver forks one per test) go first, so that their parent
+# is still there to reap them.
 cleanup() {
-	local p
+	local p kids=() _
 	for p in ${running[@]+"${running[@]}"}; do kill "$p" 2>/dev/null; done
 	for p in ${running[@]+"${running[@]}"}; do wait "$p" 2>/dev/null; done
+	for p in ${pids[@]+"${pids[@]}"}; do kids+=($(pgrep -P "$p")); done
+	if [ ${#kids[@]} -gt 0 ]; then
+		kill "${kids[@]}" 2>/dev/null
+		for _ in $(seq 1 20); do
+			kill -0 "${kids[@]}" 2>/dev/null || break
+			sleep 0.05
+		done
+	fi
 	ws_bench_cleanup
 }
 trap cleanup EXIT
@@ -160,7 +170,7 @@ done
 sampler() {
 	local limit=$1 srv=$2 n=0 p files nap=
 	shift 2
-	trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM # no sleep outlives it
+	trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null && wait "$nap"; exit 0' TERM # no sleep outlives it
 	while :; do
 		n=$((n + 1))
 		files=()
