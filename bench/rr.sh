@@ -102,7 +102,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 samples=$work/samples.tsv cmds=$work/commands.tsv notes=$work/notes.txt
-: >"$samples"; : >"$cmds"; : >"$notes"
+: >"$samples"; : >"$cmds"; : >"$notes"; : >"$work/rounds.tsv"
 
 note() {
 	echo "note: $*"
@@ -276,6 +276,7 @@ run_one() {
 	[ -n "$probe" ] && return 0
 	local metric unit
 	read -r _ _ metric unit _ < <(awk -v s="$s" '$1 == s' <<<"$scenario_table")
+	printf '%s/%s\t%s\t%s\t%s\n' "$s" "$m" "$tool" "$round" "$v" >>"$work/rounds.tsv"
 	printf '%s/%s\t%s\t%s\t%s\t%s\n' "$s" "$m" "$tool" "$metric" "$unit" "$v" | tee -a "$samples" |
 		{ [ -n "$ext_samples" ] && sed 's|^|rr/|' >>"$ext_samples" || cat >/dev/null; }
 	[ "$n" -gt 1 ] && cmd=("${cmd[@]}" "(x$n in parallel, process i: -T (i-1)%2,i%2 when pinned)")
@@ -338,8 +339,14 @@ for s in $scenarios; do
 			k=$s/$m
 			read -r med mn mx n < <(awk -F'\t' -v k="$k" -v t="$tool" '$1 == k && $2 == t { print $5 }' "$samples" | ws_stats)
 			[ "$n" -gt 0 ] || continue
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$tool" "$metric" "$unit" "$n" \
-				"$med" "$mn" "$mx" "$ref" "$goal" "$(ws_rr_where 2>/dev/null <"$work/where.$s-$m.$tool" || echo -)" >>"$rows"
+			# The median of the per-round ratios (rounds where both ran): drift between
+			# rounds cancels in it, unlike in the ratio of the medians the verdict uses.
+			rr=$(awk -F'\t' -v k="$k" -v ref="$ref" '$1 == k { v[$2, $3] = $4 }
+				END { for (i in v) { split(i, p, SUBSEP); if (p[1] == "warpspeed" && (ref, p[2]) in v && v[ref, p[2]] > 0) print v[i] / v[ref, p[2]] } }' \
+				"$work/rounds.tsv" | ws_stats | awk '$4 > 0 { printf "%.3f", $1 }')
+			[ "$tool" = warpspeed ] && [ -n "$rr" ] || rr=-
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$tool" "$metric" "$unit" "$n" \
+				"$med" "$mn" "$mx" "$ref" "$goal" "$(ws_rr_where 2>/dev/null <"$work/where.$s-$m.$tool" || echo -)" "$rr" >>"$rows"
 		done
 	done
 done
@@ -347,14 +354,14 @@ header="host: $(uname -n), kernel $(uname -r), $(nproc) CPUs; run $stamp; $round
 awk -F'\t' -v md="$md" -v js="$json" -v header="$header" -v cmdsf="$cmds" -v notesf="$notes" -v clockf="$work/clock.txt" -v clockcmd="$clock_bin -r $rounds" '
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/[[:cntrl:]]/, " ", s); return "\"" s "\"" }
 function fmt(v) { return sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v) }
-{ n++; for (i = 1; i <= 11; i++) f[n, i] = $i; med[$1, $2] = $6 }
+{ n++; for (i = 1; i <= 12; i++) f[n, i] = $i; med[$1, $2] = $6 }
 END {
 	print "# warpspeed RR benchmark" > md
 	print "" > md; print header > md; print "" > md
 	print "sockperf reports half round trips: its figures here are doubled (full round trips)." > md
 	print "" > md
-	print "| scenario | tool | metric | unit | rounds | median | min | max | ratio to reference | goal | result | where it ran (busy threads) |" > md
-	print "|---|---|---|---|---:|---:|---:|---:|---:|---|---|---|" > md
+	print "| scenario | tool | metric | unit | rounds | median | min | max | ratio to reference | goal | result | median of round ratios | where it ran (busy threads) |" > md
+	print "|---|---|---|---|---:|---:|---:|---:|---:|---|---|---:|---|" > md
 	printf "{\n  \"header\": %s,\n  \"rows\": [", jstr(header) > js
 	for (r = 1; r <= n; r++) {
 		ratio = ""; goal = "-"; res = "-"
@@ -366,12 +373,13 @@ END {
 			} else res = "SKIP"
 			goal = "ratio " goal
 		}
-		printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", f[r, 1], f[r, 2], f[r, 3], f[r, 4],
+		printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[r, 1], f[r, 2], f[r, 3], f[r, 4],
 			f[r, 5], fmt(f[r, 6]), fmt(f[r, 7]), fmt(f[r, 8]), (ratio == "" ? "-" : sprintf("%.3f", ratio)),
-			goal, res, f[r, 11] > md
-		printf "%s\n    {\"scenario\": %s, \"tool\": %s, \"metric\": %s, \"unit\": %s, \"rounds\": %d, \"median\": %s, \"min\": %s, \"max\": %s, \"reference\": %s, \"ratio\": %s, \"goal\": %s, \"result\": %s, \"where\": %s}",
+			goal, res, f[r, 12], f[r, 11] > md
+		printf "%s\n    {\"scenario\": %s, \"tool\": %s, \"metric\": %s, \"unit\": %s, \"rounds\": %d, \"median\": %s, \"min\": %s, \"max\": %s, \"reference\": %s, \"ratio\": %s, \"goal\": %s, \"result\": %s, \"round_ratio_median\": %s, \"where\": %s}",
 			(r > 1 ? "," : ""), jstr(f[r, 1]), jstr(f[r, 2]), jstr(f[r, 3]), jstr(f[r, 4]), f[r, 5], f[r, 6], f[r, 7],
-			f[r, 8], jstr(f[r, 9]), (ratio == "" ? "null" : sprintf("%.4f", ratio)), jstr(goal), jstr(res), jstr(f[r, 11]) > js
+			f[r, 8], jstr(f[r, 9]), (ratio == "" ? "null" : sprintf("%.4f", ratio)), jstr(goal), jstr(res),
+			(f[r, 12] == "-" ? "null" : f[r, 12]), jstr(f[r, 11]) > js
 	}
 	printf "\n  ],\n  \"commands\": [" > js
 	print "" > md; print "## Commands (the last round of each)" > md; print "" > md; print "```" > md
@@ -405,6 +413,6 @@ echo
 echo "wrote $md and $json"
 if [ -n "$ext_notes" ]; then
 	awk -F'|' '$3 ~ /warpspeed/ && $12 ~ /PASS|MISS|SKIP/ {
-		gsub(/ +/, " "); printf "rr %s: warpspeed %s, ratio %s (goal %s): %s\n", $2, $7, $10, $11, $12 }' "$md" >>"$ext_notes"
+		gsub(/ +/, " "); printf "rr %s: warpspeed %s, ratio %s (goal %s): %s; median of round ratios %s\n", $2, $7, $10, $11, $12, $13 }' "$md" >>"$ext_notes"
 fi
 exit 0

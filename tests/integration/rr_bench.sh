@@ -118,7 +118,7 @@ else fail rr_bench_commands "$(sed -n '/## Commands/,$p' "$md")"; fi
 # warpspeed's half: a row with a ratio and a verdict once the daemon serves TCP_RR, else
 # a note that says why it was skipped.
 if "$WS_BIN" -V >/dev/null 2>&1 && start_daemon && "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_RR -l 1 -P 0 >/dev/null 2>&1; then
-	if row tcp_rr/pinned warpspeed | grep -qE '\| [0-9]+\.[0-9]{3} \| ratio >=1.0 \| (PASS|MISS) \| client 1 thr: cpu0 100%; server'; then
+	if row tcp_rr/pinned warpspeed | grep -qE '\| [0-9]+\.[0-9]{3} \| ratio >=1.0 \| (PASS|MISS) \| [0-9.]+ \| client 1 thr: cpu0 100%; server'; then
 		pass rr_bench_warpspeed_row
 	else fail rr_bench_warpspeed_row "$(cat "$md")"; fi
 elif grep -q "^- warpspeed skipped in tcp_rr: " "$md"; then
