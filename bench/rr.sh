@@ -14,8 +14,9 @@
 # and netperf process i -T i%2,(i+1)%2. Unpinned is the scheduler's placement. Either way a
 # sampler reads /proc/PID/task/*/stat of both sides every 0.25 s (field 39, the CPU a
 # thread last ran on, and its CPU ticks) and the report says on which CPUs the busy threads
-# of each side ran. The ratio is warpspeed's median over the reference's median. A MISS
-# is a measurement, not an error: the script exits 0 unless a run fails.
+# of each side ran. The ratio is warpspeed's median over the reference's median (the
+# verdict's), shown beside the median of the per-round ratios. A MISS is a measurement, not
+# an error: the script exits 0 unless a server cannot start.
 #
 #   bench/rr.sh [--rounds N] [--seconds S] [--only LIST] [--pin both|pinned|unpinned]
 #               [--streams N] [--threads T] [--out DIR]
