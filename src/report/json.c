@@ -185,32 +185,33 @@ void ws_json_array_end(ws_json *j) { close_(j, "]"); }
 
 /* ---- values ------------------------------------------------------------------------------- */
 
+/* A value already in its JSON text. */
+static void raw(ws_json *j, const char *key, const char *text)
+{
+	if (lead(j, key))
+		puts_(j, text);
+}
+
 void ws_json_str(ws_json *j, const char *key, const char *s)
 {
-	if (!lead(j, key))
-		return;
-	if (s)
+	if (!s)
+		raw(j, key, "null");
+	else if (lead(j, key))
 		string(j, s);
-	else
-		puts_(j, "null");
 }
 
 void ws_json_int(ws_json *j, const char *key, int64_t v)
 {
 	char b[32];
-	if (!lead(j, key))
-		return;
 	snprintf(b, sizeof(b), "%" PRId64, v);
-	puts_(j, b);
+	raw(j, key, b);
 }
 
 void ws_json_uint(ws_json *j, const char *key, uint64_t v)
 {
 	char b[32];
-	if (!lead(j, key))
-		return;
 	snprintf(b, sizeof(b), "%" PRIu64, v);
-	puts_(j, b);
+	raw(j, key, b);
 }
 
 int ws_json_format_double(double v, char *buf, size_t n)
@@ -238,22 +239,18 @@ int ws_json_format_double(double v, char *buf, size_t n)
 void ws_json_double(ws_json *j, const char *key, double v)
 {
 	char b[40];
-	if (!lead(j, key))
-		return;
 	ws_json_format_double(v, b, sizeof(b));
-	puts_(j, b);
+	raw(j, key, b);
 }
 
 void ws_json_bool(ws_json *j, const char *key, bool v)
 {
-	if (lead(j, key))
-		puts_(j, v ? "true" : "false");
+	raw(j, key, v ? "true" : "false");
 }
 
 void ws_json_null(ws_json *j, const char *key)
 {
-	if (lead(j, key))
-		puts_(j, "null");
+	raw(j, key, "null");
 }
 
 int ws_json_finish(ws_json *j)

@@ -8,6 +8,7 @@
 #include "report/json.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- figures read through the output-name table ------------------------------------------ */
@@ -181,53 +182,70 @@ static void io(ws_json *j, const ws_side_result *s)
 	ws_json_object_end(j);
 }
 
-static void udp(ws_json *j, enum ws_test_type t, const ws_side_result *s)
+/* Counter blocks of a side as tables: member name, field, width. */
+enum fkind { F_U32, F_U64, F_I64 };
+struct field {
+	const char *key;
+	size_t off;
+	enum fkind kind;
+};
+#define FLD(key, member, kind) {key, offsetof(ws_side_result, member), kind}
+
+static const struct field udp_fields[] = {
+	FLD("datagrams_sent", dgrams_sent, F_U64), FLD("datagrams_received", dgrams_recv, F_U64),
+	FLD("lost", dgrams_lost, F_U64),           FLD("reordered", dgrams_reordered, F_U64),
+	FLD("duplicated", dgrams_dup, F_U64),      FLD("send_errors", send_errors, F_U64),
+	FLD("bad", bad_dgrams, F_U64),             FLD("sequence_jumps", dgrams_jumps, F_U64),
+};
+static const struct field rr_fields[] = {
+	FLD("transactions", transactions, F_U64), FLD("lost", trans_lost, F_U64),
+	FLD("late", late_replies, F_U64),         FLD("scheduled", trans_scheduled, F_U64),
+	FLD("max_lag_ns", max_lag_ns, F_I64),     FLD("connects", connects, F_U64),
+	FLD("connect_errors", connect_errors, F_U64),
+};
+static const struct field tcp_info_fields[] = {
+	FLD("mss", tcp_mss, F_U32),           FLD("rtt_us", tcp_rtt_us, F_U32),
+	FLD("rttvar_us", tcp_rttvar_us, F_U32), FLD("snd_cwnd", tcp_snd_cwnd, F_U32),
+	FLD("retrans", tcp_retrans, F_U64),
+};
+static const struct field socket_fields[] = {
+	FLD("sndbuf_requested", sndbuf_req, F_U32), FLD("rcvbuf_requested", rcvbuf_req, F_U32),
+	FLD("sndbuf_initial", sndbuf_set, F_U32),   FLD("rcvbuf_initial", rcvbuf_set, F_U32),
+	FLD("sndbuf_final", sndbuf_end, F_U32),     FLD("rcvbuf_final", rcvbuf_end, F_U32),
+};
+static const struct field counter_fields[] = {
+	FLD("send_size", send_size, F_U32),     FLD("recv_size", recv_size, F_U32),
+	FLD("bytes_sent", bytes_sent, F_U64),   FLD("bytes_received", bytes_recv, F_U64),
+	FLD("send_calls", send_calls, F_U64),   FLD("recv_calls", recv_calls, F_U64),
+	FLD("elapsed_ns", elapsed_ns, F_I64),
+};
+#undef FLD
+#define NF(t) (sizeof(t) / sizeof((t)[0]))
+
+static void fields(ws_json *j, const ws_side_result *s, const struct field *f, size_t n)
 {
-	if (!is_udp(t)) {
-		ws_json_null(j, "udp");
-		return;
+	const char *base = (const char *)s;
+	for (size_t i = 0; i < n; i++) {
+		const void *p = base + f[i].off;
+		if (f[i].kind == F_U32)
+			ws_json_uint(j, f[i].key, *(const uint32_t *)p);
+		else if (f[i].kind == F_U64)
+			ws_json_uint(j, f[i].key, *(const uint64_t *)p);
+		else
+			ws_json_int(j, f[i].key, *(const int64_t *)p);
 	}
-	ws_json_object_begin(j, "udp");
-	ws_json_uint(j, "datagrams_sent", s->dgrams_sent);
-	ws_json_uint(j, "datagrams_received", s->dgrams_recv);
-	ws_json_uint(j, "lost", s->dgrams_lost);
-	ws_json_uint(j, "reordered", s->dgrams_reordered);
-	ws_json_uint(j, "duplicated", s->dgrams_dup);
-	ws_json_uint(j, "send_errors", s->send_errors);
-	ws_json_uint(j, "bad", s->bad_dgrams);
-	ws_json_uint(j, "sequence_jumps", s->dgrams_jumps);
-	ws_json_object_end(j);
 }
 
-static void rr(ws_json *j, enum ws_test_type t, const ws_side_result *s)
+/* An object of counters, or null when it does not apply to the test. */
+static void block(ws_json *j, const char *key, bool applies, const ws_side_result *s,
+		  const struct field *f, size_t n)
 {
-	if (!is_rr(t)) {
-		ws_json_null(j, "rr");
+	if (!applies) {
+		ws_json_null(j, key);
 		return;
 	}
-	ws_json_object_begin(j, "rr");
-	ws_json_uint(j, "transactions", s->transactions);
-	ws_json_uint(j, "lost", s->trans_lost);
-	ws_json_uint(j, "late", s->late_replies);
-	ws_json_uint(j, "scheduled", s->trans_scheduled);
-	ws_json_int(j, "max_lag_ns", s->max_lag_ns);
-	ws_json_uint(j, "connects", s->connects);
-	ws_json_uint(j, "connect_errors", s->connect_errors);
-	ws_json_object_end(j);
-}
-
-static void tcp_info(ws_json *j, const ws_side_result *s)
-{
-	if (!s->tcp_info_valid) {
-		ws_json_null(j, "tcp_info");
-		return;
-	}
-	ws_json_object_begin(j, "tcp_info");
-	ws_json_uint(j, "mss", s->tcp_mss);
-	ws_json_uint(j, "rtt_us", s->tcp_rtt_us);
-	ws_json_uint(j, "rttvar_us", s->tcp_rttvar_us);
-	ws_json_uint(j, "snd_cwnd", s->tcp_snd_cwnd);
-	ws_json_uint(j, "retrans", s->tcp_retrans);
+	ws_json_object_begin(j, key);
+	fields(j, s, f, n);
 	ws_json_object_end(j);
 }
 
@@ -285,21 +303,8 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	enum ws_test_type t = c->r->spec.type;
 	ws_json_object_begin(j, local ? "local" : "remote");
 	str_or_null(j, "hostname", s->hostname);
-	ws_json_object_begin(j, "socket");
-	ws_json_uint(j, "sndbuf_requested", s->sndbuf_req);
-	ws_json_uint(j, "rcvbuf_requested", s->rcvbuf_req);
-	ws_json_uint(j, "sndbuf_initial", s->sndbuf_set);
-	ws_json_uint(j, "rcvbuf_initial", s->rcvbuf_set);
-	ws_json_uint(j, "sndbuf_final", s->sndbuf_end);
-	ws_json_uint(j, "rcvbuf_final", s->rcvbuf_end);
-	ws_json_object_end(j);
-	ws_json_uint(j, "send_size", s->send_size);
-	ws_json_uint(j, "recv_size", s->recv_size);
-	ws_json_uint(j, "bytes_sent", s->bytes_sent);
-	ws_json_uint(j, "bytes_received", s->bytes_recv);
-	ws_json_uint(j, "send_calls", s->send_calls);
-	ws_json_uint(j, "recv_calls", s->recv_calls);
-	ws_json_int(j, "elapsed_ns", s->elapsed_ns);
+	block(j, "socket", true, s, socket_fields, NF(socket_fields));
+	fields(j, s, counter_fields, NF(counter_fields));
 	cpu(j, c, local);
 	thread_cpu(j, c, local);
 	if (s->cpu_bound_to >= 0)
@@ -307,9 +312,9 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	else
 		ws_json_null(j, "cpu_bound_to");
 	io(j, s);
-	udp(j, t, s);
-	rr(j, t, s);
-	tcp_info(j, s);
+	block(j, "udp", is_udp(t), s, udp_fields, NF(udp_fields));
+	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
+	block(j, "tcp_info", s->tcp_info_valid, s, tcp_info_fields, NF(tcp_info_fields));
 	flows(j, is_rr(t), s);
 	threads(j, s);
 	ws_json_object_end(j);

@@ -6,6 +6,9 @@
  * for NaN and Infinity, integer extremes, misuse and write errors reported. */
 #include "harness.h"
 
+#include "cli/options.h"
+#include "util/err.h"
+
 #include "measure/hist.h"
 #include "measure/latency.h"
 #include "report/json.h"
@@ -351,6 +354,34 @@ static void test_interval(void)
 	free(buf);
 }
 
+/* The options: --json, --json-lines (before or after --), and refused with a selector. */
+static int parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
+{
+	ws_err_clear(err);
+	return ws_cli_parse(argc, argv, o, err);
+}
+
+static void test_options(void)
+{
+	static ws_cli_options o;
+	ws_err err;
+	char *a1[] = {"warpspeed", "--json", NULL};
+	CHECK_INT("--json", parse(2, a1, &o, &err), 0);
+	CHECK_INT("--json", o.json, 1);
+	char *a2[] = {"warpspeed", "-t", "TCP_RR", "--", "--json-lines", NULL};
+	CHECK_INT("--json-lines after --", parse(5, a2, &o, &err), 0);
+	CHECK_INT("--json-lines", o.json, 2);
+	char *a3[] = {"warpspeed", NULL};
+	CHECK_INT("default", parse(1, a3, &o, &err), 0);
+	CHECK_INT("default", o.json, 0);
+	char *a4[] = {"warpspeed", "--json", "--", "-k", "THROUGHPUT", NULL};
+	CHECK("with -k", parse(5, a4, &o, &err) < 0);
+	CHECK_STR("with -k", err.msg,
+		  "option --json and the output selectors (-o/-O/-k) both choose the output; expected one of them");
+	char *a5[] = {"warpspeed", "--json=1", NULL};
+	CHECK("a switch takes no value", parse(2, a5, &o, &err) < 0);
+}
+
 int main(void)
 {
 	RUN(test_layout_compact);
@@ -363,5 +394,6 @@ int main(void)
 	RUN(test_result_rr);
 	RUN(test_result_stream_cpu);
 	RUN(test_interval);
+	RUN(test_options);
 	TEST_MAIN_END();
 }
