@@ -66,11 +66,6 @@ static bool is_rr(enum ws_test_type t)
 	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
 }
 
-static bool is_udp(enum ws_test_type t)
-{
-	return t == WS_TEST_UDP_STREAM || t == WS_TEST_UDP_RR;
-}
-
 static void str_or_null(ws_json *j, const char *key, const char *s)
 {
 	ws_json_str(j, key, s && *s ? s : NULL);
@@ -312,7 +307,8 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	else
 		ws_json_null(j, "cpu_bound_to");
 	io(j, s);
-	block(j, "udp", is_udp(t), s, udp_fields, NF(udp_fields));
+	/* UDP_STREAM's sequence-numbered datagrams; UDP_RR counts its losses under "rr". */
+	block(j, "udp", t == WS_TEST_UDP_STREAM, s, udp_fields, NF(udp_fields));
 	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
 	block(j, "tcp_info", s->tcp_info_valid, s, tcp_info_fields, NF(tcp_info_fields));
 	flows(j, is_rr(t), s);

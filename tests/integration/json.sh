@@ -23,8 +23,13 @@ run() {
 	local name=$1 t=$2 out=$WS_TMP/$1.json err=$WS_TMP/$1.err msg
 	shift 2
 	ws_served json "$t" || return 0
-	if ! "$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l 1 "$@" >"$out" 2>"$err"; then
-		fail "$name" "exit $?: $(cat "$err")"
+	"$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l 1 "$@" >"$out" 2>"$err"
+	local rc=$?
+	if [ "$rc" -ne 0 ] && grep -qE "not built|not supported" "$err"; then
+		skip "$name" "not served yet: $(cat "$err")" # e.g. the multi-flow RR engine
+		return
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(cat "$err")"
 		return
 	fi
 	local streams=0
