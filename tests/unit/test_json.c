@@ -337,6 +337,23 @@ static void test_result_stream_cpu(void)
 	free(t);
 }
 
+/* Every output name the mapping reads exists (a renamed one would silently give null). */
+static void test_names_exist(void)
+{
+	const char *names[] = {"THROUGHPUT", "THROUGHPUT_UNITS", "ELAPSED_TIME", "TRANSACTION_RATE",
+			       "RT_LATENCY", "FAIRNESS", "SD_UNITS", "PROTOCOL", "DIRECTION"};
+	const char *side[] = {"_CPU_UTIL", "_CPU_PERCENT_USER", "_CPU_PERCENT_SYSTEM",
+			      "_CPU_PERCENT_SWINTR", "_SD", "_THREAD_CPU"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		WS_T_REPORT(ws_out_find(names[i]) >= 0, "names", "%s is not in the table", names[i]);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++)
+		for (int l = 0; l < 2; l++) {
+			char n[64];
+			snprintf(n, sizeof(n), "%s%s", l ? "LOCAL" : "REMOTE", side[i]);
+			WS_T_REPORT(ws_out_find(n) >= 0, "names", "%s is not in the table", n);
+		}
+}
+
 static void test_interval(void)
 {
 	char *buf = NULL;
@@ -393,6 +410,7 @@ int main(void)
 	RUN(test_misuse);
 	RUN(test_result_rr);
 	RUN(test_result_stream_cpu);
+	RUN(test_names_exist);
 	RUN(test_interval);
 	RUN(test_options);
 	TEST_MAIN_END();
