@@ -401,6 +401,7 @@ static void confidence(ws_json *j, const ws_confidence *k)
 
 static void interim_members(ws_json *j, const ws_json_interim *iv)
 {
+	ws_json_uint(j, "index", iv->index);
 	if (iv->stream >= 0)
 		ws_json_int(j, "stream", iv->stream);
 	else
@@ -411,6 +412,8 @@ static void interim_members(ws_json *j, const ws_json_interim *iv)
 	ws_json_str(j, "units", iv->units ? iv->units : "");
 	ws_json_uint(j, "bytes", iv->bytes);
 	ws_json_uint(j, "transactions", iv->transactions);
+	ws_json_int(j, "ending_unix_ns", iv->ending_wall_ns);
+	ws_json_bool(j, "final", iv->final);
 }
 
 static void hosts(ws_json *j, const ws_test_result *r)
@@ -460,14 +463,13 @@ int ws_json_result_write(FILE *out, const ws_report_ctx *c, const ws_json_interi
 	return ws_json_finish(&j);
 }
 
-int ws_json_interval_write(FILE *out, const ws_json_interim *iv, uint32_t index)
+int ws_json_interval_write(FILE *out, const ws_json_interim *iv)
 {
 	ws_json j;
 	ws_json_init(&j, out, 0);
 	ws_json_object_begin(&j, NULL);
 	ws_json_str(&j, "type", "interval");
 	ws_json_int(&j, "schema_version", WS_JSON_SCHEMA_VERSION);
-	ws_json_uint(&j, "index", index);
 	interim_members(&j, iv);
 	ws_json_object_end(&j);
 	return ws_json_finish(&j);

@@ -12,6 +12,7 @@
 #ifndef WS_REPORT_JSON_RESULT_H
 #define WS_REPORT_JSON_RESULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,10 +23,12 @@
  * meaning or goes away (adding a field raises it too, as the schema is strict). */
 #define WS_JSON_SCHEMA_VERSION 1
 
-/* One interim sample (-D): the place where section 4's interim helper puts its figures.
- * The document's "interim" array holds these in order; --json-lines prints each as an
- * "interval" object when it ends. */
+/* One interim sample (-D): the place where section 4's interim helper puts its figures
+ * (one per measure/interim.h sample: flow, index, units by kind, the CLI's figure in
+ * -f units, the interval's end on the wall clock, final). The document's "interim" array
+ * holds these in order; --json-lines prints each as an "interval" object when it ends. */
 typedef struct ws_json_interim {
+	uint32_t index;       /* the sample's number within its stream (or the aggregate), from 0 */
 	int32_t stream;       /* -1 = the aggregate, else the flow index */
 	double start_s;       /* interval start, seconds since the test started */
 	double end_s;         /* interval end */
@@ -33,6 +36,8 @@ typedef struct ws_json_interim {
 	const char *units;    /* the THROUGHPUT_UNITS text ("10^6bits/s", "Trans/s") */
 	uint64_t bytes;       /* moved in the interval (stream tests; 0 for RR) */
 	uint64_t transactions; /* RR tests (0 for stream tests) */
+	int64_t ending_wall_ns; /* the interval's end, CLOCK_REALTIME ns (netperf's "ending at") */
+	bool final;           /* the last, partial interval */
 } ws_json_interim;
 
 /* The whole document for c (c->r required; c->conf, c->lat, c->command_line may be NULL).
@@ -42,8 +47,8 @@ typedef struct ws_json_interim {
 int ws_json_result_write(FILE *out, const ws_report_ctx *c, const ws_json_interim *interim,
 			 size_t ninterim, bool summary);
 
-/* One --json-lines interval object ("type": "interval") on one line; index counts the
- * intervals from 0. Returns 0 or a negative errno. */
-int ws_json_interval_write(FILE *out, const ws_json_interim *iv, uint32_t index);
+/* One --json-lines interval object ("type": "interval") on one line. Returns 0 or a
+ * negative errno. */
+int ws_json_interval_write(FILE *out, const ws_json_interim *iv);
 
 #endif

@@ -138,9 +138,12 @@ def main(argv):
         kinds = [d["type"] for d in docs]
         if kinds[-1] != "summary" or any(k != "interval" for k in kinds[:-1]):
             die("%s: line types %s, expected intervals then one summary" % (path, kinds))
-        idx = [d["index"] for d in docs[:-1]]
-        if idx != list(range(len(idx))):
-            die("%s: interval indexes %s" % (path, idx))
+        per = {}
+        for d in docs[:-1]:
+            per.setdefault(d["stream"], []).append(d["index"])
+        for stream, idx in per.items():
+            if idx != list(range(len(idx))):
+                die("%s: interval indexes of stream %s: %s" % (path, stream, idx))
         semantic(docs[-1], path + " summary", test, streams)
     elif mode == "negative":
         doc = parse(text, path)

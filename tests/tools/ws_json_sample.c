@@ -106,8 +106,10 @@ int main(int argc, char **argv)
 			      .width = 5.0, .iterations = 4, .met = true, .throughput_width = 1.25,
 			      .local_cpu_width = -1, .remote_cpu_width = 3.5};
 	ws_json_interim iv[2] = {
-		{.stream = -1, .start_s = 0, .end_s = 0.5, .throughput = 20000, .units = "Trans/s", .transactions = 10000},
-		{.stream = 2, .start_s = 0.5, .end_s = 1.0, .throughput = 19000.5, .units = "Trans/s", .transactions = 9500},
+		{.index = 0, .stream = -1, .start_s = 0, .end_s = 0.5, .throughput = 20000, .units = "Trans/s",
+		 .transactions = 10000, .ending_wall_ns = 1764636000500000000},
+		{.index = 1, .stream = -1, .start_s = 0.5, .end_s = 1.0, .throughput = 19000.5, .units = "Trans/s",
+		 .transactions = 9500, .ending_wall_ns = 1764636001000000000, .final = true},
 	};
 	ws_report_ctx c = {.r = &r, .command_line = "warpspeed -t TCP_RR --json", .want_stats = true,
 			   .local_cpu = true, .remote_cpu = true};
@@ -122,9 +124,9 @@ int main(int argc, char **argv)
 		rc = ws_json_result_write(stdout, &c, NULL, 0, false);
 	} else if (!strcmp(what, "lines")) {
 		rr(&r, &h, fl, th);
-		rc = ws_json_interval_write(stdout, &iv[0], 0);
+		rc = ws_json_interval_write(stdout, &iv[0]);
 		if (rc == 0)
-			rc = ws_json_interval_write(stdout, &iv[1], 1);
+			rc = ws_json_interval_write(stdout, &iv[1]);
 		if (rc == 0)
 			rc = ws_json_result_write(stdout, &c, iv, 2, true);
 	} else {

@@ -359,15 +359,16 @@ static void test_interval(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	ws_json_interim iv = {.stream = -1, .start_s = 0, .end_s = 0.25, .throughput = 940.5,
-			      .units = "10^6bits/s", .bytes = 29390625};
-	CHECK_INT("interval", f ? ws_json_interval_write(f, &iv, 3) : -1, 0);
+	ws_json_interim iv = {.index = 3, .stream = -1, .start_s = 0, .end_s = 0.25, .throughput = 940.5,
+			      .units = "10^6bits/s", .bytes = 29390625, .ending_wall_ns = 1764636000250000000,
+			      .final = true};
+	CHECK_INT("interval", f ? ws_json_interval_write(f, &iv) : -1, 0);
 	if (f)
 		fclose(f);
 	CHECK_STR("interval", buf,
 		  "{\"type\":\"interval\",\"schema_version\":1,\"index\":3,\"stream\":null,\"start_s\":0,"
 		  "\"end_s\":0.25,\"throughput\":940.5,\"units\":\"10^6bits/s\",\"bytes\":29390625,"
-		  "\"transactions\":0}\n");
+		  "\"transactions\":0,\"ending_unix_ns\":1764636000250000000,\"final\":true}\n");
 	free(buf);
 }
 
