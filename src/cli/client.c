@@ -244,13 +244,15 @@ int ws_cli_client_main(int argc, char **argv)
 	co.cpu_bind = o.cpu_bind_given;
 	co.conf = o.conf.asked ? &o.conf : NULL;
 	int status = 0;
-	if (ws_cli_output_mode(&o)) {
+	if (o.json) {
+		status = ws_cli_json_print(&o, &res, argc, argv);
+	} else if (ws_cli_output_mode(&o)) {
 		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
 	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		status = 1;
 	}
-	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o))
+	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o) && !o.json)
 		ws_streams_render(&res, co.fmt, stdout);
 	fflush(stdout);
 	ws_streams_warn(&res, stderr);
