@@ -1,6 +1,7 @@
 /* longopts: warpspeed's own --name options; see longopts.h. */
 #include "cli/longopts.h"
 
+#include "cli/harnessopts.h"
 #include "cli/optvalue.h"
 #include "util/err.h"
 
@@ -118,6 +119,8 @@ static const struct long_def long_opts[] = {
 	{"threads", lopt_threads, "T[,remoteT]"},
 	{"cpus", lopt_cpus, "cpu[,cpu...]"},
 	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
+	{"pace", ws_cli_lopt_pace, "RATE"},
+	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{NULL, NULL, NULL},
 };
 

@@ -7,6 +7,7 @@
  * implement yet sit in the tables without a handler and are refused by name. */
 #include "cli/options.h"
 
+#include "cli/harnessopts.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
 
@@ -394,26 +395,27 @@ static const struct opt_def global_opts[] = {
 	{'v', OPT_VALUE, false, opt_verbosity, "0|1|2"},
 	{'V', OPT_FLAG, false, ws_cli_opt_version, NULL},
 	{'Z', OPT_VALUE, false, opt_passphrase, "passphrase"},
+	/* Options harnesses pass (cli/harnessopts.c). */
+	{'a', OPT_VALUE, false, ws_cli_opt_align, "sendalign[,recvalign]"},
+	{'A', OPT_VALUE, false, ws_cli_opt_align, "sendalign[,recvalign]"},
+	{'b', OPT_VALUE, false, ws_cli_opt_burst, "burst[,remoteburst]"},
+	{'d', OPT_FLAG, false, ws_cli_opt_debug, NULL},
+	{'k', OPT_VALUE, false, ws_cli_opt_dirty, "dirty[,clean]"},
+	{'K', OPT_VALUE, false, ws_cli_opt_dirty, "dirty[,clean]"},
+	{'o', OPT_VALUE, false, ws_cli_opt_offset, "sendoffset[,recvoffset]"},
+	{'O', OPT_VALUE, false, ws_cli_opt_offset, "sendoffset[,recvoffset]"},
+	{'s', OPT_VALUE, false, ws_cli_opt_wait, "secs"},
+	{'S', OPT_FLAG, false, ws_cli_opt_keepalive, NULL},
+	{'w', OPT_VALUE, false, ws_cli_opt_interval, "interval[,remoteinterval]"},
+	{'W', OPT_VALUE, false, ws_cli_opt_width, "send[,recv]"},
+	{'y', OPT_VALUE, false, ws_cli_opt_priority, "local[,remote]"},
+	{'Y', OPT_VALUE, false, ws_cli_opt_tos, "local[,remote]"},
 	/* netperf options not supported yet: refused by name. */
-	{'a', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
-	{'A', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
-	{'b', OPT_VALUE, false, NULL, "burst"},
-	{'d', OPT_FLAG, false, NULL, NULL},
 	{'i', OPT_VALUE, false, NULL, "max[,min]"},
 	{'I', OPT_VALUE, false, NULL, "level[,width]"},
 	{'j', OPT_FLAG, false, NULL, NULL},
-	{'k', OPT_VALUE, false, NULL, "dirty[,clean]"},
-	{'K', OPT_VALUE, false, NULL, "dirty[,clean]"},
 	{'N', OPT_FLAG, false, NULL, NULL},
-	{'o', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
-	{'O', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
 	{'r', OPT_FLAG, false, NULL, NULL},
-	{'s', OPT_VALUE, false, NULL, "secs"},
-	{'S', OPT_FLAG, false, NULL, NULL},
-	{'w', OPT_VALUE, false, NULL, "interval"},
-	{'W', OPT_VALUE, false, NULL, "send[,recv]"},
-	{'y', OPT_VALUE, false, NULL, "local[,remote]"},
-	{'Y', OPT_VALUE, false, NULL, "local[,remote]"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -426,14 +428,15 @@ static const struct opt_def test_opts[] = {
 	{'P', OPT_VALUE, false, topt_data_ports, "lport[,rport]"},
 	{'s', OPT_VALUE, false, topt_local_bufs, "send[,recv]"},
 	{'S', OPT_VALUE, false, topt_remote_bufs, "send[,recv]"},
+	/* Options harnesses pass (cli/harnessopts.c). */
+	{'C', OPT_FLAG, false, ws_cli_topt_cork, NULL},
+	{'G', OPT_VALUE, false, ws_cli_topt_maxseg, "mss"},
+	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
+	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
+	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	/* netperf test options not supported yet. */
 	{'b', OPT_VALUE, false, NULL, "burst"},
-	{'C', OPT_FLAG, false, NULL, NULL},
-	{'G', OPT_VALUE, false, NULL, "mss"},
-	{'H', OPT_VALUE, false, NULL, "host[,family]"},
 	{'k', OPT_VALUE, false, NULL, "list"},
-	{'K', OPT_VALUE, false, NULL, "cc[,cc]"},
-	{'L', OPT_VALUE, false, NULL, "host[,family]"},
 	{'o', OPT_VALUE, false, NULL, "list"},
 	{'O', OPT_VALUE, false, NULL, "list"},
 	{'r', OPT_VALUE, false, NULL, "req[,rsp]"},
@@ -551,6 +554,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "option -Z and option --psk-file both give a key; expected one of them");
 	int prc = ws_cli_check_io_paths(s, err);
+	if (prc == 0)
+		prc = ws_cli_harness_finalize(o, err);
 	if (prc < 0)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
