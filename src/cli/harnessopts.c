@@ -334,12 +334,14 @@ int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
 	/* netperf (netsh.c) resets 'x' silently to 'm' for a test that is not RR. */
 	if (o->format == 'x' && is_stream(s->type))
 		o->format = 'm';
-	if (o->data_family != WS_FAMILY_ANY && s->family != WS_FAMILY_ANY && o->data_family != s->family)
+	/* The data go in the control connection's family (-H, -L, -4, -6 before --). */
+	enum ws_family ctl = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
+	if (o->data_family != WS_FAMILY_ANY && ctl != WS_FAMILY_ANY && o->data_family != ctl)
 		return ws_err_set(err, WS_E_INVAL,
 				  "test options -H/-L ask for IPv%d data but the control connection is IPv%d; expected one address family",
-				  (int)o->data_family, (int)s->family);
-	if (o->data_family != WS_FAMILY_ANY)
-		s->family = o->data_family;
+				  (int)o->data_family, (int)ctl);
+	if (o->data_family != WS_FAMILY_ANY && ctl == WS_FAMILY_ANY)
+		o->remote_family = o->data_family;
 	bool udp = s->type == WS_TEST_UDP_STREAM;
 	if ((s->udp_flow_control || s->udp_pace_bps > 0) && !udp)
 		return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to UDP_STREAM",

@@ -47,8 +47,6 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->family = WS_FAMILY_ANY;
 	s->local.cpu = -1;
 	s->remote.cpu = -1;
-	s->local.tos = s->remote.tos = -1;
-	s->local.priority = s->remote.priority = -1;
 	s->streams = 1;
 	s->local_threads = 1;
 	s->remote_threads = 1;
@@ -136,9 +134,9 @@ static int validate_harness(const ws_test_spec *s, ws_err *err)
 	for (int i = 0; i < 2; i++) {
 		const ws_side_spec *d = sides[i];
 		const char *who = i ? "remote" : "local";
-		if (d->tos < -1 || d->tos > 255)
+		if (d->tos < 0 || d->tos > 255)
 			return ws_err_set(err, WS_E_INVAL, "%s IP_TOS %d is invalid; expected 0 to 255", who, d->tos);
-		if (d->priority < -1)
+		if (d->priority < 0)
 			return ws_err_set(err, WS_E_INVAL, "%s SO_PRIORITY %d is invalid; expected 0 to %d", who,
 					  d->priority, WS_MAX_PRIORITY);
 		if (!cong_name_ok(d->cong, sizeof(d->cong)))

@@ -45,8 +45,9 @@ typedef struct ws_side_spec {
 	bool measure_cpu;   /* -c (local) / -C (remote) */
 	uint16_t data_port; /* test option -P, 0 = ephemeral */
 	/* Data-socket options harnesses pass (see net/sockopt.h); the remote ones travel. */
-	int tos;            /* -Y: IP_TOS (IPv6: IPV6_TCLASS) byte, -1 = leave the default */
-	int priority;       /* -y: SO_PRIORITY, -1 = leave the default */
+	int tos;            /* -Y: IP_TOS (IPv6: IPV6_TCLASS) byte; 0 = leave the default (0),
+	                     * as netperf never sets -Y 0 */
+	int priority;       /* -y: SO_PRIORITY; 0 = leave the default (0) */
 	char cong[16];      /* test option -K: TCP_CONGESTION, "" = the system's default */
 } ws_side_spec;
 

@@ -120,9 +120,9 @@ void ws_sockopt_read(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out)
 	memset(out, 0, sizeof(*out));
 	out->tos = out->priority = -1;
 	bool v6 = is_v6(fd);
-	if (r->tos >= 0)
+	if (r->tos > 0)
 		out->tos = get_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS);
-	if (r->priority >= 0)
+	if (r->priority > 0)
 		out->priority = get_int(fd, SOL_SOCKET, SO_PRIORITY);
 	if (r->tcp)
 		read_tcp(fd, out);
@@ -131,9 +131,9 @@ void ws_sockopt_read(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out)
 int ws_sockopt_apply(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out, ws_err *err)
 {
 	bool v6 = is_v6(fd);
-	if (r->tos >= 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS, r->tos) < 0)
+	if (r->tos > 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS, r->tos) < 0)
 		return ws_err_errno(err, "setsockopt %s 0x%02x (-Y)", v6 ? "IPV6_TCLASS" : "IP_TOS", r->tos);
-	if (r->priority >= 0 && set_int(fd, SOL_SOCKET, SO_PRIORITY, r->priority) < 0)
+	if (r->priority > 0 && set_int(fd, SOL_SOCKET, SO_PRIORITY, r->priority) < 0)
 		return ws_err_errno(err, "setsockopt SO_PRIORITY %d (-y; above 6 needs CAP_NET_ADMIN)",
 				    r->priority);
 	if (r->tcp && r->keepalive && set_int(fd, SOL_SOCKET, SO_KEEPALIVE, 1) < 0)

@@ -14,7 +14,7 @@
 
 struct ws_err;
 
-/* What to apply to one data socket; -1 / "" / 0 / false leave the default. */
+/* What to apply to one data socket; 0 / "" / false leave the default. */
 typedef struct ws_sockopt_req {
 	int tos;            /* IP_TOS, or IPV6_TCLASS on an IPv6 socket */
 	int priority;       /* SO_PRIORITY */

@@ -26,14 +26,14 @@ void ws_report_harness_detail(const ws_test_result *r, FILE *out)
 		fprintf(out, "UDP sending: %s\n", mode);
 	}
 	const ws_side_result *l = &r->local;
-	bool asked = s->local.tos >= 0 || s->local.priority >= 0 || s->keepalive || s->cork || s->maxseg ||
+	bool asked = s->local.tos > 0 || s->local.priority > 0 || s->keepalive || s->cork || s->maxseg ||
 		     s->local.cong[0];
 	if (!asked)
 		return;
 	fputs("Data socket options (local):", out);
-	if (l->tos_set >= 0 && s->local.tos >= 0)
+	if (l->tos_set >= 0 && s->local.tos > 0)
 		fprintf(out, " IP_TOS 0x%02x", l->tos_set);
-	if (l->priority_set >= 0 && s->local.priority >= 0)
+	if (l->priority_set >= 0 && s->local.priority > 0)
 		fprintf(out, " SO_PRIORITY %d", l->priority_set);
 	if (s->keepalive)
 		fprintf(out, " SO_KEEPALIVE %d", l->keepalive_set ? 1 : 0);

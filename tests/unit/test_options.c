@@ -206,7 +206,7 @@ static void test_output(void)
 	const char *units = "GMKgmkx";
 	for (const char *u = units; *u; u++) {
 		char line[16];
-		snprintf(line, sizeof(line), "-f %c", *u);
+		snprintf(line, sizeof(line), "-t TCP_RR -f %c", *u);
 		ok("output", line, &o);
 		CHECK_INT("output", o.format, *u);
 		CHECK("output", o.format_given);
@@ -494,7 +494,7 @@ static void test_errors_more(void)
 	bad("errors+", "-- -m", "-m", "bytes");
 	bad("errors+", "-i 10,3", "-i", "not support");
 	bad("errors+", "-- -r 1,1", "-r", "not support");
-	bad("errors+", "-- -H", "-H", "not support");
+	bad("errors+", "-- -H", "-H", "needs a value");
 	bad("errors+", "-tUDP_STREAM -- -m 65508", "-m", "65508");
 }
 
