@@ -134,10 +134,18 @@ int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 			close(fd);
 			return rc;
 		}
-		if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+		/* TCP_SENDFILE sends the file itself, so it must have a size; a fill source only
+		 * fills the buffers, so a device (/dev/urandom) or a pipe does, as in netperf. */
+		bool sendfile = spec->type == WS_TEST_TCP_SENDFILE;
+		bool source = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
 			close(fd);
-			return ws_err_set(err, WS_E_INVAL, "the file to send (-F %s) is %s; expected a regular, non-empty file",
-					  spec->fill_file, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+			return ws_err_set(err, WS_E_INVAL, "the file %s (-F %s) is %s; expected %s",
+					  sendfile ? "to send" : "that fills the buffers", spec->fill_file,
+					  S_ISREG(st.st_mode)                 ? "empty"
+					  : S_ISDIR(st.st_mode) && !sendfile ? "a directory"
+									      : "not a regular file",
+					  sendfile ? "a regular, non-empty file" : "a non-empty file, a device such as /dev/urandom or a pipe");
 		}
 		return fd;
 	}

@@ -54,9 +54,11 @@ uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
 /* Which role the client (is_client) or the daemon plays in a test type. */
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client);
 
-/* Open the file TCP_SENDFILE sends: spec->fill_file, or a 16 MiB temporary file of
- * random bytes (already unlinked). Returns an fd, or an error naming the file when it is
- * missing, unreadable, empty or not a regular file: callers check this before connecting. */
+/* Open the file TCP_SENDFILE sends (spec->fill_file, or a 16 MiB temporary file of random
+ * bytes, already unlinked), or the -F source that fills the other tests' send buffers.
+ * Returns an fd, or an error naming the file when it is missing, unreadable, empty, or not
+ * a regular file (TCP_SENDFILE) or not a regular file, device or pipe (a fill source, as
+ * netperf's fill file: -F /dev/urandom works); callers check this before connecting. */
 int ws_workload_open_fill(const ws_test_spec *spec, struct ws_err *err);
 
 /* Check that the CPUs this side would pin to (-T and --cpus / --remote-cpus) exist,
