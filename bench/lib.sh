@@ -221,3 +221,33 @@ ws_bench_args() {
 		esac
 	done
 }
+
+# ws_tbf_burst NS DEV: the bucket (burst) in bytes of the tbf on DEV in namespace NS, or 0.
+ws_tbf_burst() {
+	local b
+	b=$(tc -n "$1" -j qdisc show dev "$2" 2>/dev/null | tr ',{}' '\n' |
+		awk -F: '$1 == "\"burst\"" { print $2; exit }')
+	[[ ${b:-} =~ ^[0-9]+$ ]] && echo "$b" || echo 0
+}
+
+# ws_iq_bound_mbps RATE_BPS SAMPLES SPP BURST: the most Mb/s of IQ payload one transfer of
+# SAMPLES samples, SPP to a packet, can show on a tbf link of RATE whose bucket holds BURST
+# bytes when it starts. tbf charges a sample packet 76 + 4n bytes (pad and WARPLab headers
+# 34, UDP 8, IPv4 20, Ethernet 14) and lets the first BURST of them through at once, so
+# the transfer takes at least (wire bytes - BURST) / RATE. With BURST 0 this is the
+# physical ceiling of that size (991.6 Mb/s for whole jumbo packets at 1 Gb/s).
+ws_iq_bound_mbps() {
+	awk -v r="$1" -v s="$2" -v spp="$3" -v b="$4" 'BEGIN {
+		k = int((s + spp - 1) / spp); w = 76 * k + 4 * s - b
+		if (w <= 0) { print "inf"; exit }
+		printf "%.2f\n", r * 4 * s / w / 1e6 }'
+}
+
+# ws_iq_json_field FILE DIR SAMPLES KEY: KEY (median_mbps, max_mbps, ...) of direction DIR
+# (read or write) in the row of SAMPLES of an `iq bench --json-file` result.
+ws_iq_json_field() {
+	awk -v s="\"samples\": $3," -v d="\"$2\":" -v k="\"$4\": " '
+		index($0, s) { row = 1; next }
+		row && index($0, d) { i = index($0, k); if (!i) exit
+			v = substr($0, i + length(k)); sub(/[,}].*/, "", v); print v; exit }' "$1"
+}

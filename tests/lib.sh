@@ -36,6 +36,22 @@ start_daemon() {
 	return 1
 }
 
+# ws_served PREFIX TYPE: false (after one SKIP line, PREFIX_TYPE) while the daemon started by
+# start_daemon or this build lacks test TYPE; the daemon is asked once per type.
+declare -A WS_SERVED=()
+ws_served() {
+	local t=$2 err=$WS_TMP/probe.$2.err
+	if [ -z "${WS_SERVED[$t]:-}" ]; then
+		WS_SERVED[$t]=yes
+		if ! "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t "$t" -l -10 >/dev/null 2>"$err" &&
+			grep -qE "not supported|not built" "$err"; then
+			WS_SERVED[$t]=no
+			skip "$1_$t" "$t is not served yet: $(cat "$err")"
+		fi
+	fi
+	[ "${WS_SERVED[$t]}" = yes ]
+}
+
 # True once the daemon's log matches an extended regex (it logs a session when the client
 # confirms or leaves, a moment after the client has printed its result); waits up to 2 s.
 wait_log() {

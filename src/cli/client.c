@@ -7,6 +7,7 @@
 
 #include "cli/harnessopts.h"
 #include "cli/options.h"
+#include "cli/outprint.h"
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
@@ -160,6 +161,10 @@ int ws_cli_client_main(int argc, char **argv)
 		print_version();
 		return 0;
 	}
+	ws_out_selection sel;
+	int early = 0;
+	if (!ws_cli_output_prepare(&o, &sel, &early))
+		return early;
 	ws_cli_print_notes(&o, stderr);
 	if (o.demo_interval_s > 0)
 		fprintf(stderr, "warpspeed: note: interim results (-D) are not implemented yet; ignoring -D\n");
@@ -216,11 +221,13 @@ int ws_cli_client_main(int argc, char **argv)
 	co.brand = o.brand[0] ? o.brand : NULL;
 	co.cpu_bind = o.cpu_bind_given;
 	int status = 0;
-	if (ws_classic_render(&res, &co, stdout, &err) < 0) {
+	if (ws_cli_output_mode(&o)) {
+		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
+	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		status = 1;
 	}
-	if (status == 0 && o.verbosity >= 2)
+	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o))
 		ws_streams_render(&res, co.fmt, stdout);
 	fflush(stdout);
 	if (status == 0 && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */

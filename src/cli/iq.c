@@ -11,13 +11,12 @@
 
 #include "iq/bench.h"
 #include "iq/iqfile.h"
-#include "iq/node.h"
+#include "iq/node_thread.h"
 #include "util/err.h"
 #include "util/units.h"
 
 #include <arpa/inet.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,53 +514,25 @@ static void print_stats(ws_iq_node *n)
 		(unsigned long long)s.triggers_unconfirmed);
 }
 
-typedef struct builtin {
-	ws_node *node;
-	pthread_t tid;
-	int running;
-} builtin;
-
-static void *builtin_main(void *a)
-{
-	ws_node_run(a, NULL);
-	return NULL;
-}
-
-static int builtin_start(builtin *b, iq_opts *o, FILE *note)
+/* The built-in node (no NODE given): the library runs it, this only says so. */
+static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
 {
 	ws_node_config c;
 	ws_err e;
-	ws_node_config_default(&c);
-	c.bind_addr = "127.0.0.1";
-	c.port = 0;
-	c.bcast_port = -1;
-	c.rf = o->rf & (WS_IQ_RF_C | WS_IQ_RF_D) ? 4 : 2;
-	c.max_payload = o->cfg.max_payload;
-	c.reply_rate_bps = 0; /* it benchmarks this host, so no reply cap (said below) */
-	if (ws_node_create(&c, &b->node, &e) < 0) {
+	ws_node_builtin_config(&c, o->rf & (WS_IQ_RF_C | WS_IQ_RF_D) ? 4 : 2, o->cfg.max_payload);
+	if (ws_node_thread_start(&c, b, &e) < 0) {
 		fprintf(stderr, "warpspeed iq: built-in node: %s\n", e.msg);
 		return 1;
 	}
 	ws_node_info ni;
-	ws_node_get_info(b->node, &ni);
+	ws_node_get_info(ws_node_thread_node(*b), &ni);
 	snprintf(o->addr, sizeof o->addr, "127.0.0.1");
 	o->cfg.addr = o->addr;
 	o->cfg.port = ni.port;
 	o->have_node = 1;
-	pthread_create(&b->tid, NULL, builtin_main, b->node);
-	b->running = 1;
 	fprintf(note, "no NODE given: benchmarking a built-in node emulator (warpspeed node, "
 		"%d RF) on 127.0.0.1:%d, loopback, no rate limit\n", c.rf, ni.port);
 	return 0;
-}
-
-static void builtin_stop(builtin *b)
-{
-	if (!b->running)
-		return;
-	ws_node_stop(b->node);
-	pthread_join(b->tid, NULL);
-	ws_node_destroy(b->node);
 }
 
 static int cmd_bench(iq_opts *o)
@@ -573,7 +544,7 @@ static int cmd_bench(iq_opts *o)
 	}
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
-	builtin b = {0};
+	ws_node_thread *b = NULL;
 	ws_iq_node *n = NULL;
 	int r = o->have_node ? 0 : builtin_start(&b, o, o->json ? stderr : stdout);
 	if (r == 0)
@@ -608,7 +579,7 @@ static int cmd_bench(iq_opts *o)
 		print_stats(n);
 	free(rows);
 	ws_iq_close(n);
-	builtin_stop(&b);
+	ws_node_thread_stop(b, NULL);
 	return r;
 }
 

@@ -10,6 +10,7 @@
 #include "cli/harnessopts.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
+#include "cli/outopts.h"
 
 #include "util/err.h"
 #include "util/units.h"
@@ -26,6 +27,7 @@ enum opt_kind {
 	OPT_FLAG,   /* no value; more letters may follow in the same word (-cC) */
 	OPT_VALUE,  /* a value, attached (-l10) or in the next word (-l 10) */
 	OPT_OPTVAL, /* a value only when the rest looks like a number, as netperf's -c [rate] */
+	OPT_OPTWORD, /* a value attached, or the next word unless it starts with '-' (-o [list]) */
 };
 
 struct opt_def;
@@ -122,7 +124,8 @@ static int opt_ctl_port(ws_cli_options *o, const char *val, ws_err *err)
 
 static int opt_test(ws_cli_options *o, const char *val, ws_err *err)
 {
-	if (ws_test_type_from_name(val, &o->spec.type) == 0)
+	o->omni = ws_cli_is_omni(val);
+	if (o->omni || ws_test_type_from_name(val, &o->spec.type) == 0)
 		return 0;
 	char names[256] = "";
 	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++) {
@@ -130,7 +133,8 @@ static int opt_test(ws_cli_options *o, const char *val, ws_err *err)
 		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
 			 ws_test_type_name((enum ws_test_type)t));
 	}
-	return ws_err_set(err, WS_E_INVAL, "unknown test '%s'; expected one of %s", val, names);
+	return ws_err_set(err, WS_E_INVAL, "unknown test '%s'; expected one of %s or omni", val,
+			  names);
 }
 
 /* The sign of -l decides the end kind, but -t may come later, so finalize() applies it. */
@@ -413,7 +417,7 @@ static const struct opt_def global_opts[] = {
 	/* netperf options not supported yet: refused by name. */
 	{'i', OPT_VALUE, false, NULL, "max[,min]"},
 	{'I', OPT_VALUE, false, NULL, "level[,width]"},
-	{'j', OPT_FLAG, false, NULL, NULL},
+	{'j', OPT_FLAG, false, ws_cli_opt_histogram, NULL},
 	{'N', OPT_FLAG, false, NULL, NULL},
 	{'r', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
@@ -422,12 +426,17 @@ static const struct opt_def global_opts[] = {
 static const struct opt_def test_opts[] = {
 	{'4', OPT_FLAG, false, opt_inet4, NULL},
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
+	{'d', OPT_VALUE, false, ws_cli_topt_direction, "send|recv|rr"},
 	{'D', OPT_FLAG, false, topt_nodelay, NULL},
+	{'k', OPT_OPTWORD, false, ws_cli_topt_keyval, "[list|file|all|?]"},
 	{'m', OPT_VALUE, false, topt_send_size, "bytes"},
 	{'M', OPT_VALUE, false, topt_recv_size, "bytes"},
+	{'o', OPT_OPTWORD, false, ws_cli_topt_csv, "[list|file|all|?]"},
+	{'O', OPT_OPTWORD, false, ws_cli_topt_human, "[list|file|all|?]"},
 	{'P', OPT_VALUE, false, topt_data_ports, "lport[,rport]"},
 	{'s', OPT_VALUE, false, topt_local_bufs, "send[,recv]"},
 	{'S', OPT_VALUE, false, topt_remote_bufs, "send[,recv]"},
+	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
 	/* Options harnesses pass (cli/harnessopts.c). */
 	{'C', OPT_FLAG, false, ws_cli_topt_cork, NULL},
 	{'G', OPT_VALUE, false, ws_cli_topt_maxseg, "mss"},
@@ -436,9 +445,6 @@ static const struct opt_def test_opts[] = {
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	/* netperf test options not supported yet. */
 	{'b', OPT_VALUE, false, NULL, "burst"},
-	{'k', OPT_VALUE, false, NULL, "list"},
-	{'o', OPT_VALUE, false, NULL, "list"},
-	{'O', OPT_VALUE, false, NULL, "list"},
 	{'r', OPT_VALUE, false, NULL, "req[,rsp]"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
@@ -526,6 +532,11 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 			p = rest;
 			continue;
 		}
+		if (d->kind == OPT_OPTWORD) {
+			if (!*rest && next && next[0] != '-')
+				rest = argv[(*i)++];
+			return apply(o, d, test, *rest ? rest : NULL, err);
+		}
 		if (d->kind == OPT_OPTVAL) {
 			if (!*rest && next && starts_value(next))
 				rest = argv[(*i)++];
@@ -553,6 +564,9 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	if (o->psk_file && o->psk_pass)
 		return ws_err_set(err, WS_E_INVAL,
 				  "option -Z and option --psk-file both give a key; expected one of them");
+	int orc = ws_cli_omni_finalize(o, err);
+	if (orc < 0)
+		return orc;
 	int prc = ws_cli_check_io_paths(s, err);
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);

@@ -52,6 +52,15 @@ typedef struct ws_cli_options {
 	const char *psk_file;            /* --psk-file FILE */
 	const char *psk_pass;            /* -Z passphrase (cleartext: visible in ps) */
 
+	/* Output forms (cli/outopts.h, report/outputs.h). */
+	int out_mode;                    /* ws_out_mode of -o/-O/-k; 0 = the classic table */
+	const char *out_spec;            /* their list, "all", "?" or file (points into argv);
+	                                  * NULL = the test's default list */
+	bool omni;                       /* -t omni: the test comes from -d and -T */
+	char omni_dir;                   /* -d: 's' send, 'r' recv, 'b' rr; 0 = not given */
+	bool omni_udp, omni_proto_given; /* -T udp / -T given */
+	bool histogram;                  /* -j: keep latency statistics for the selectors */
+
 	/* Options harnesses pass (cli/harnessopts.h). */
 	double start_wait_s;             /* -s secs: wait between setup and start; 0 = none */
 	enum ws_family data_family;      /* test options -H/-L host,family */

@@ -54,25 +54,30 @@ void ws_iq_host_release(ws_iq_node *n)
 }
 
 /* WARPLab's NOT_READY wait: (remaining bytes / 160) us + 100 us, the remaining air time of
- * the longer of the TX and RX buffers at 40 MS/s, from the six status words. */
+ * the longer of the TX and RX buffers at 40 MS/s (160 bytes a microsecond). The six status
+ * words are the firmware's byte pointers and lengths. */
+static int64_t wait_for_bytes(uint64_t rem)
+{
+	return (int64_t)(rem * WS_NS_PER_US / 160) + 100 * WS_NS_PER_US;
+}
+
 int64_t ws_iq_host_not_ready_wait_ns(const uint32_t *w, size_t nw)
 {
 	uint64_t rem = 0;
 	if (nw >= 6) {
 		uint64_t tx = w[2] > w[1] ? (uint64_t)(w[2] - w[1]) : 0;
 		uint64_t rx = w[5] > w[4] ? (uint64_t)(w[5] - w[4]) : 0;
-		rem = 4 * (tx > rx ? tx : rx);
+		rem = tx > rx ? tx : rx;
 	}
-	return (int64_t)(rem * WS_NS_PER_US / 160) + 100 * WS_NS_PER_US;
+	return wait_for_bytes(rem);
 }
 
 int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size_t nw)
 {
 	uint32_t big = n->info.max_tx_samples > n->info.max_rx_samples ? n->info.max_tx_samples
 								       : n->info.max_rx_samples;
-	uint32_t whole[6] = {0, 0, big, 0, 0, 0};
 	int64_t wait = ws_iq_host_not_ready_wait_ns(w, nw);
-	int64_t cap = ws_iq_host_not_ready_wait_ns(whole, 6);
+	int64_t cap = wait_for_bytes(4 * (uint64_t)big);
 	return wait < cap ? wait : cap;
 }
 

@@ -114,8 +114,9 @@ void ws_iq_host_not_ready_pause(ws_iq_node *n, const uint32_t *w, size_t nw);
 int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size_t nw);
 
 /* WARPLab's wait after NOT_READY, in ns: (remaining bytes / 160) us + 100 us, remaining
- * bytes = 4 * the larger of (TX length - TX pointer) and (RX length - RX pointer) from the
- * six status words w[0..5] (fewer than six words: just the 100 us). */
+ * bytes = the larger of (TX length - TX pointer) and (RX length - RX pointer) from the six
+ * status words w[0..5], which the firmware reports in bytes (fewer than six words: just the
+ * 100 us). */
 int64_t ws_iq_host_not_ready_wait_ns(const uint32_t *w, size_t nw);
 
 #endif

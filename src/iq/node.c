@@ -155,57 +155,26 @@ void ws_node_feed(ws_node *n, const uint8_t *pkt, size_t len)
 
 /* ---- socket loop --------------------------------------------------------------------------- */
 
-static int64_t arrival_of(const struct msghdr *h)
+static int serve_one(void *ctx, const ws_node_rx_item *it)
 {
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-			memcpy(&ts, CMSG_DATA(c), sizeof ts);
-			return (int64_t)ts.tv_sec * WS_NS_PER_SEC + ts.tv_nsec;
-		}
-	}
-	return 0;
+	ws_node *n = ctx;
+	ws_node_peer p = {.fd = it->sock ? n->bfd : n->fd, .addr = it->from};
+	receive(n, &p, it->pkt, it->len, it->arrival);
+	return ws_node_stopping(n);
 }
 
-static void recv_reset(ws_node *n)
+/* Reads what the sockets hold, in arrival order across both, a bounded number of batches
+ * so that neither the streams nor a stop starves; ready and poll_ns are what the poll
+ * before it saw (node_rx.h). Returns 0, or -errno for a socket error that will not go
+ * away (*bad: which socket). */
+static int drain(ws_node *n, unsigned ready, int64_t poll_ns, int *bad)
 {
-	for (unsigned i = 0; i < WS_NODE_BATCH; i++) {
-		n->riov[i] = (struct iovec){.iov_base = n->rbuf + i * n->slot_size,
-					    .iov_len = n->slot_size};
-		n->rmsg[i].msg_hdr = (struct msghdr){.msg_name = &n->rfrom[i],
-						     .msg_namelen = sizeof n->rfrom[i],
-						     .msg_iov = &n->riov[i],
-						     .msg_iovlen = 1,
-						     .msg_control = n->rctl[i],
-						     .msg_controllen = sizeof n->rctl[i]};
-	}
-}
-
-/* Reads what fd holds, a bounded number of batches so neither socket, the streams nor a
- * stop starves. Returns 0, or -errno for a socket error that will not go away. */
-static int drain(ws_node *n, int fd)
-{
+	int fds[2] = {n->fd, n->bfd};
 	for (int round = 0; round < 16 && !ws_node_stopping(n); round++) {
-		recv_reset(n);
-		int r = recvmmsg(fd, n->rmsg, WS_NODE_BATCH, MSG_DONTWAIT, NULL);
-		if (r < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-			    errno == ENOMEM || errno == ENOBUFS || errno == ECONNREFUSED)
-				return 0;
-			return -errno;
-		}
-		for (int i = 0; i < r && !ws_node_stopping(n); i++) {
-			struct msghdr *h = &n->rmsg[i].msg_hdr;
-			ws_node_peer p = {.fd = fd, .addr = n->rfrom[i]};
-			size_t len = n->rmsg[i].msg_len;
-			if (h->msg_flags & MSG_TRUNC) /* beyond any payload we accept */
-				len = n->slot_size;
-			if (h->msg_namelen != sizeof p.addr || p.addr.sin_family != AF_INET)
-				continue;
-			receive(n, &p, n->riov[i].iov_base, len, arrival_of(h));
-		}
-		if (r < WS_NODE_BATCH || n->n_streams)
-			return 0;
+		int r = ws_node_rx_round(&n->rx, fds, round ? WS_NODE_RX_UNKNOWN : ready, poll_ns,
+					 serve_one, n, bad);
+		if (r <= 0 || n->n_streams)
+			return r < 0 ? r : 0;
 	}
 	return 0;
 }
@@ -233,22 +202,27 @@ int ws_node_run(ws_node *n, ws_err *err)
 	nfds_t np = n->bfd >= 0 ? 3 : 2;
 	while (!ws_node_stopping(n)) {
 		int64_t wait = serve_streams(n);
+		if (ws_node_rx_pending(&n->rx))
+			wait = 0;
 		if (ws_node_stopping(n))
 			break;
+		int64_t poll_ns = ws_clock_wall_ns();
 		if (wait_input(p, np, wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ws_err_errno(err, "node: poll");
 		}
-		for (nfds_t i = 1; i < np; i++) {
-			if (!(p[i].revents & (POLLIN | POLLERR)))
-				continue;
-			int r = drain(n, p[i].fd);
-			if (r < 0) {
-				errno = -r;
-				return ws_err_errno(err, "node: recvmmsg on port %d",
-						    i == 1 ? n->info.port : n->info.bcast_port);
-			}
+		unsigned ready = 0;
+		int bad = 0;
+		for (nfds_t i = 1; i < np; i++)
+			ready |= p[i].revents & (POLLIN | POLLERR) ? 1u << (i - 1) : 0;
+		if (!ready && !ws_node_rx_pending(&n->rx))
+			continue;
+		int r = drain(n, ready, poll_ns, &bad);
+		if (r < 0) {
+			errno = -r;
+			return ws_err_errno(err, "node: recvmmsg on port %d",
+					    bad ? n->info.bcast_port : n->info.port);
 		}
 	}
 	return 0;
@@ -285,7 +259,9 @@ static int open_udp(ws_node *n, struct in_addr addr, int port, int reuse, int *b
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	set_buf(fd, SO_RCVBUFFORCE, SO_RCVBUF, n->cfg.sock_buf);
 	set_buf(fd, SO_SNDBUFFORCE, SO_SNDBUF, n->cfg.sock_buf);
-	if (n->cfg.rx_slots &&
+	/* Arrival times order the two sockets' datagrams (node_rx.h) and feed the board's
+	 * slot model. */
+	if ((n->cfg.rx_slots || n->cfg.bcast_port >= 0) &&
 	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0)
 		n->info.timestamps = 1;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
@@ -316,6 +292,9 @@ static int open_sockets(ws_node *n, const ws_node_config *c, struct in_addr addr
 		if (n->bfd < 0)
 			return n->bfd;
 	}
+	/* Arrival order across the two sockets needs arrival stamps from the first datagram. */
+	if (n->bfd >= 0 && n->info.timestamps)
+		n->info.timestamps = ws_node_rx_wait_stamps(2 * WS_NS_PER_SEC);
 	socklen_t sl = sizeof n->info.rcvbuf;
 	getsockopt(n->fd, SOL_SOCKET, SO_RCVBUF, &n->info.rcvbuf, &sl);
 	sl = sizeof n->info.sndbuf;
@@ -369,12 +348,12 @@ static int alloc_state(ws_node *n, ws_err *err)
 		return ws_err_set(err, ENOMEM, "node: out of memory for buffer tables");
 	/* One byte more than the largest accepted datagram, so a longer one is seen as such. */
 	n->slot_size = (size_t)n->cfg.max_payload + WS_WIRE_PAD_LEN + 1;
-	n->rbuf = malloc(n->slot_size * WS_NODE_BATCH);
+	int rx = ws_node_rx_init(&n->rx, n->cfg.bcast_port >= 0 ? 2 : 1, n->slot_size);
 	n->hbuf = malloc(n->slot_size * WS_NODE_HOLD_MAX);
 	for (unsigned i = 0; i < WS_NODE_HOLD_MAX; i++)
 		n->free_slots[n->n_free++] = i;
 	int board = ws_node_board_init(&n->board, &n->cfg);
-	if (!n->rbuf || !n->hbuf || board < 0)
+	if (rx < 0 || !n->hbuf || board < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for receive buffers");
 	ws_node_rate_init(&n->rate, n->cfg.reply_rate_bps, n->cfg.reply_burst);
 	return 0;
@@ -466,7 +445,7 @@ void ws_node_destroy(ws_node *n)
 		close(n->bfd);
 	if (n->efd >= 0)
 		close(n->efd);
-	free(n->rbuf);
+	ws_node_rx_free(&n->rx);
 	free(n->hbuf);
 	ws_node_board_free(&n->board);
 	free(n);

@@ -2,8 +2,8 @@
  *
  * SDR transport code needs a board to talk to, and benchmarks need one that is never the
  * bottleneck. This engine answers everything reference/warplab-wire.md describes from one
- * thread: a unicast socket and a broadcast socket, each source's requests one at a time and
- * in order, Read IQ streamed with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
+ * thread: a unicast socket and a broadcast socket, their datagrams served in arrival order
+ * as the board's one Ethernet port would, each source's requests one at a time and in order, Read IQ streamed with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
  * words, so nothing is converted), several packets per message with UDP GSO where the
  * path allows it, Write IQ copied into place. It never prints:
  * what a person should see goes through the caller's log callback, and what happened is in
@@ -119,7 +119,8 @@ typedef struct ws_node_counters {
 typedef struct ws_node_info {
 	int port, bcast_port;     /* bound ports (-1 when absent) */
 	int rcvbuf, sndbuf;       /* what the kernel applied */
-	int timestamps;           /* kernel RX timestamps in use (board fidelity) */
+	int timestamps;           /* kernel arrival timestamps in use: order across the two
+				   * sockets (node_rx.h) and board fidelity */
 	int gso;                  /* Read IQ uses UDP GSO (0 after the path refused it) */
 	char bind_addr[16];       /* the address the sockets are bound to */
 	char allow[WS_NODE_ALLOW_TEXT]; /* the allow list in force, "any" or "a.b.c.d/n,..." */

@@ -50,17 +50,32 @@ int ws_node_board_busy(const ws_node_board *b, int64_t now)
 	return b->not_ready && now < b->busy_until_ns;
 }
 
+/* The board's registers count bytes: the pointer holds the byte offset of the sample
+ * playing (0 .. 4 * (length - 1)) and the length register holds samples - 1; the firmware
+ * reports offset + 4 and (length + 1) << 2, so both words are bytes and the pointer word
+ * reaches the length word when the buffer has played. Saturated at the largest multiple of
+ * 4 in 32 bits, which only a buffer of 2^30 samples (beyond any board) reaches. */
+static uint32_t bytes_word(uint64_t samples)
+{
+	uint64_t b = samples << 2;
+	return b > 0xFFFFFFFCu ? 0xFFFFFFFCu : (uint32_t)b;
+}
+
+static void buffer_words(uint64_t done, uint32_t length, uint32_t *w)
+{
+	uint64_t at = length ? (done < length - 1u ? done : length - 1u) : 0;
+	w[0] = 1;
+	w[1] = bytes_word(at + 1);
+	w[2] = bytes_word(length);
+}
+
 void ws_node_board_not_ready_words(const ws_node_board *b, int64_t now, uint32_t tx_length,
 				   uint32_t rx_length, uint32_t *w)
 {
-	uint64_t done = (uint64_t)(now - b->busy_from_ns) * (WS_NODE_SAMPLE_RATE / 1000000u) /
-			1000u;
-	w[0] = 1;
-	w[1] = (uint32_t)(done < tx_length ? done : tx_length);
-	w[2] = tx_length;
-	w[3] = 1;
-	w[4] = (uint32_t)(done < rx_length ? done : rx_length);
-	w[5] = rx_length;
+	int64_t since = now > b->busy_from_ns ? now - b->busy_from_ns : 0;
+	uint64_t done = (uint64_t)since * (WS_NODE_SAMPLE_RATE / 1000000u) / 1000u;
+	buffer_words(done, tx_length, w);
+	buffer_words(done, rx_length, w + 3);
 }
 
 int ws_node_board_admit(ws_node_board *b, int write_iq, int64_t t, int64_t *done)

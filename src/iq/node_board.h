@@ -41,9 +41,11 @@ void ws_node_board_trigger(ws_node_board *b, uint32_t longest);
 /* 1 while the NOT_READY window lasts at monotonic time now (never when not_ready is off). */
 int ws_node_board_busy(const ws_node_board *b, int64_t now);
 
-/* The six NOT_READY status words at now: TX status, pointer, length, RX status, pointer,
- * length (status 1 = running; the pointers advance at 40 MS/s from the trigger and stop at
- * the lengths tx_length / rx_length). */
+/* The six NOT_READY status words at now, in the firmware's units (bytes): TX status,
+ * pointer, length, RX status, pointer, length. Status 1 = running; a pointer word is the
+ * byte offset of the sample playing + 4 (the sample advances at 40 MS/s from the trigger
+ * and stops at the last one), a length word is 4 * the buffer's samples (the register's
+ * (length + 1) << 2). tx_length / rx_length are in samples. */
 void ws_node_board_not_ready_words(const ws_node_board *b, int64_t now, uint32_t tx_length,
 				   uint32_t rx_length, uint32_t *w);
 

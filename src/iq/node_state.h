@@ -15,6 +15,7 @@
 #include "iq/node_board.h"
 #include "iq/node_mem.h"
 #include "iq/node_rate.h"
+#include "iq/node_rx.h"
 #include "iq/wire.h"
 
 #include <netinet/in.h>
@@ -25,7 +26,6 @@
 #define WS_NODE_MAX_RF 4
 #define WS_NODE_BATCH 64     /* datagrams per recvmmsg, stream packets per sendmmsg batch */
 #define WS_NODE_SEEN_MAX 64  /* distinct unknown commands logged once each */
-#define WS_NODE_CTL_LEN 64
 #define WS_NODE_STREAMS 16   /* Read IQ streams served at once (one per source) */
 #define WS_NODE_HOLD_MAX 64  /* datagrams held behind their source's stream, in all */
 #define WS_NODE_HOLD_PER_SOURCE 16
@@ -75,13 +75,9 @@ struct ws_node {
 	ws_node_board board;
 	ws_node_allow allow;
 	ws_node_rate rate;
-	/* receive batch */
-	uint8_t *rbuf;
+	/* receive batches of both sockets, served in arrival order */
+	ws_node_rx rx;
 	size_t slot_size;
-	struct mmsghdr rmsg[WS_NODE_BATCH];
-	struct iovec riov[WS_NODE_BATCH];
-	struct sockaddr_in rfrom[WS_NODE_BATCH];
-	uint64_t rctl[WS_NODE_BATCH][WS_NODE_CTL_LEN / 8];
 	/* held datagrams, in arrival order */
 	uint8_t *hbuf;
 	ws_node_held held[WS_NODE_HOLD_MAX];

@@ -6,6 +6,7 @@
  * UDP_STREAM always sends from the client, so its sender row is the local side. */
 #include "report/classic.h"
 
+#include "measure/confidence.h"
 #include "measure/cpu.h"
 #include "report/classic_rr.h"
 #include "report/harness.h"
@@ -20,7 +21,6 @@
 
 /* Who sent and who received; every column is defined from these two. */
 struct stream_roles {
-	const char *banner; /* "TCP STREAM TEST" */
 	const ws_side_result *sender, *receiver;
 };
 
@@ -74,16 +74,16 @@ static int stream_roles(const ws_test_result *r, struct stream_roles *roles, ws_
 {
 	switch (r->spec.type) {
 	case WS_TEST_TCP_STREAM:
-		*roles = (struct stream_roles){"TCP STREAM TEST", &r->local, &r->remote};
+		*roles = (struct stream_roles){&r->local, &r->remote};
 		return 0;
 	case WS_TEST_TCP_SENDFILE:
-		*roles = (struct stream_roles){"TCP SENDFILE TEST", &r->local, &r->remote};
+		*roles = (struct stream_roles){&r->local, &r->remote};
 		return 0;
 	case WS_TEST_TCP_MAERTS:
-		*roles = (struct stream_roles){"TCP MAERTS TEST", &r->remote, &r->local};
+		*roles = (struct stream_roles){&r->remote, &r->local};
 		return 0;
 	case WS_TEST_UDP_STREAM:
-		*roles = (struct stream_roles){"UDP STREAM TEST", &r->local, &r->remote};
+		*roles = (struct stream_roles){&r->local, &r->remote};
 		return 0;
 	default: {
 		const char *name = ws_test_type_name(r->spec.type);
@@ -101,6 +101,17 @@ static bool is_unspecified(const char *addr)
 	       strcmp(addr, "::0") == 0;
 }
 
+int ws_classic_banner_conf(const struct ws_confidence *conf, char *buf, size_t n)
+{
+	if (!n)
+		return 0;
+	buf[0] = 0;
+	if (!conf || !conf->asked || conf->max_iterations <= 1)
+		return 0;
+	int len = snprintf(buf, n, " : +/-%.3f%% @ %2d%% conf. ", conf->width / 2.0, conf->level);
+	return len < 0 ? 0 : ((size_t)len < n ? len : (int)n - 1);
+}
+
 void ws_classic_banner(const ws_test_result *r, const char *title, const char *suffix,
 		       const ws_classic_opts *o, FILE *out)
 {
@@ -108,13 +119,50 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
 	const char *host = r->remote_host[0] ? r->remote_host : r->remote_addr;
+	char conf[96];
+	ws_classic_banner_conf(o->conf, conf, sizeof(conf));
 	fprintf(out, "%s from ", title);
 	if (is_unspecified(r->local_addr))
 		fputs(v6 ? "::0 (::)" : "0.0.0.0 (0.0.0.0)", out);
 	else
 		fprintf(out, "%s (%s)", r->local_addr, r->local_addr);
-	fprintf(out, " port 0 %s to %s (%s) port 0 %s%s%s\n", af, host, r->remote_addr, af,
+	/* netperf's order; " : demo" on every banner as Debian's netperf (built with demo
+	 * support) prints it, so that scripts matching the whole line keep matching. */
+	fprintf(out, " port %u %s to %s (%s) port %u %s%s%s : demo%s%s\n",
+		(unsigned)r->spec.local.data_port, af, host, r->remote_addr,
+		(unsigned)r->spec.remote.data_port, af, conf, r->spec.nodelay ? " : nodelay" : "",
 		suffix ? suffix : "", o->cpu_bind ? " : cpu bind" : "");
+}
+
+void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, FILE *out)
+{
+	char suffix[48] = "";
+	bool migrated_rr = r->spec.type == WS_TEST_TCP_RR || r->spec.type == WS_TEST_UDP_RR;
+	if (migrated_rr && !o->omni) /* netperf's omni banner has no first burst */
+		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32, r->spec.burst);
+	const char *title = ws_classic_title(r, o);
+	ws_classic_banner(r, title ? title : "", suffix, o, out);
+}
+
+const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
+{
+	static const struct {
+		enum ws_test_type type;
+		const char *migrated, *omni;
+	} titles[] = {
+		{WS_TEST_TCP_STREAM, "MIGRATED TCP STREAM TEST", "OMNI Send TEST"},
+		{WS_TEST_TCP_MAERTS, "MIGRATED TCP MAERTS TEST", "OMNI Receive TEST"},
+		{WS_TEST_TCP_SENDFILE, "TCP SENDFILE TEST", "TCP SENDFILE TEST"},
+		{WS_TEST_UDP_STREAM, "MIGRATED UDP STREAM TEST", "OMNI Send TEST"},
+		{WS_TEST_TCP_RR, "MIGRATED TCP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
+		{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
+		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
+		 "OMNI Connect|Send|Recv TEST"},
+	};
+	for (size_t i = 0; r && i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (titles[i].type == r->spec.type)
+			return o && o->omni ? titles[i].omni : titles[i].migrated;
+	return NULL;
 }
 
 ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
@@ -310,7 +358,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 	}
 	if (!r || !out)
 		return ws_err_set(err, WS_E_INVAL, "classic report: no result or no output stream");
-	struct stream_roles roles = {"", &r->local, &r->remote};
+	struct stream_roles roles = {&r->local, &r->remote};
 	int rc = stream_roles(r, &roles, err);
 	if (rc)
 		return rc;
@@ -320,7 +368,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  "G M K (2^30/2^20/2^10 bytes/s) or g m k (10^9/10^6/10^3 bits/s)",
 				  o->fmt);
 	if (o->print_headers)
-		ws_classic_banner(r, roles.banner, NULL, o, out);
+		ws_classic_test_banner(r, o, out);
 	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);

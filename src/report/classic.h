@@ -2,9 +2,9 @@
  * the entry point and shared pieces (banner, CPU columns) of the RR layouts (classic_rr.h).
  *
  * Scripts in the wild scrape netperf's tables by column position, so the layouts here
- * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the only
- * deliberate differences are that the banner's address parentheses are filled in and the
- * "MIGRATED" / " : histogram : interval : demo" decorations are gone. TCP_STREAM,
+ * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the banner is
+ * netperf 2.7.0's as Debian ships it (tests/goldens/netperf: "MIGRATED ...", " : demo"),
+ * and the only deliberate difference is that its address parentheses are filled in. TCP_STREAM,
  * TCP_SENDFILE and TCP_MAERTS share one layout: the columns are defined by which side
  * sent and which received, so MAERTS is the same table with the roles swapped.
  * UDP_STREAM has netperf's two-row table: the local sender's row (socket size, message
@@ -21,6 +21,7 @@
 #include "ctl/spec.h"
 
 struct ws_err;
+struct ws_confidence;
 
 /* What the user asked for on the command line that shapes the output. */
 typedef struct ws_classic_opts {
@@ -31,6 +32,11 @@ typedef struct ws_classic_opts {
 	bool remote_cpu;    /* -C given */
 	const char *brand;  /* -B, printed after the -v 0 figure; NULL = none */
 	bool cpu_bind;      /* -T given: the banner ends " : cpu bind" */
+	/* -i/-I (measure/confidence.h; NULL = not asked): the banner adds netperf's
+	 * " : +/-W% @ L% conf. " (ws_classic_banner_conf) when conf->asked and more than one
+	 * iteration may run. */
+	const struct ws_confidence *conf;
+	bool omni;          /* -t omni: OMNI banners, output selectors by default */
 } ws_classic_opts;
 
 /* netperf's defaults: headers on, verbosity 1, 'm', no CPU, no brand, no binding. */
@@ -46,11 +52,30 @@ double ws_classic_throughput(uint64_t bytes, int64_t elapsed_ns, char fmt);
  * their layout does). fmt 0 means 'm'. Returns NULL for any other letter. */
 const char *ws_classic_units_label(char fmt);
 
-/* The banner line shared by every layout: "<title> from <local> (<local>) port 0 <AF> to
- * <host> (<addr>) port 0 <AF><suffix>", then " : cpu bind" for -T. suffix (NULL = none)
- * holds the test's own decorations in netperf's order (" : nodelay", " : first burst N"). */
+/* The banner line shared by every layout, as netperf 2.7.0 (Debian's build) prints it:
+ * "<title> from <local> (<local>) port <lport> <AF> to <host> (<addr>) port <rport> <AF>"
+ * then, in netperf's order: the confidence suffix (o->conf, ws_classic_banner_conf),
+ * " : nodelay" (spec.nodelay), " : demo" (always: Debian's netperf is built with demo
+ * support and prints it on every banner), suffix (NULL = none: the test's own decoration,
+ * " : first burst N" for the migrated RR tests), " : cpu bind" (-T). The ports are the
+ * data ports given with -- -P (0 when not given). The one difference from netperf: the
+ * remote address inside the parentheses is filled in. */
 void ws_classic_banner(const ws_test_result *r, const char *title, const char *suffix,
 		       const ws_classic_opts *o, FILE *out);
+
+/* The banner of r's own test (ws_classic_title, and " : first burst N" for the migrated
+ * TCP_RR and UDP_RR), as the classic tables and the output selectors print it. */
+void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, FILE *out);
+
+/* The confidence decoration netperf puts in the banner, " : +/-2.500% @ 99% conf. "
+ * (half the -I width, the level), into buf; "" when conf is NULL, not asked, or at most
+ * one iteration can run. Returns the length written. */
+int ws_classic_banner_conf(const struct ws_confidence *conf, char *buf, size_t n);
+
+/* The banner title of r's test as netperf prints it ("MIGRATED TCP STREAM TEST",
+ * "TCP SENDFILE TEST", and with o->omni "OMNI Send TEST", "OMNI Receive TEST",
+ * "OMNI Send|Recv TEST"); NULL for a test without one. */
+const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o);
 
 /* One side's CPU columns: util and sd -1 for a side not requested or not measured, as
  * netperf prints them; method is the side's letter ('S' when unset). */

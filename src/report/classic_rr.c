@@ -5,7 +5,7 @@
  * row formats are netperf's (nettest_bsd.c's send_tcp_rr family): they cannot come from a
  * table because -Wformat=2 wants literal formats, so the table holds only what differs
  * between the three tests (separators and trailing blanks) and the printf calls are
- * shared. The banner and the CPU columns come from classic.c. */
+ * shared. The banner (titles and first burst) and the CPU columns come from classic.c. */
 #include "report/classic_rr.h"
 
 #include "measure/hist.h"
@@ -19,8 +19,6 @@
 /* What netperf prints differently for each of the three tests. */
 struct rr_layout {
 	enum ws_test_type type;
-	const char *title;     /* banner, before " from " */
-	bool first_burst;      /* banner ends " : first burst N" */
 	const char *cpu_sep;   /* between the rate and the local CPU column */
 	const char *cpu_tail;  /* after the remote service demand */
 	bool cpu_letters;      /* the CPU header names the method ("% S") */
@@ -30,12 +28,9 @@ struct rr_layout {
 };
 
 static const struct rr_layout layouts[] = {
-	{WS_TEST_TCP_RR, "MIGRATED TCP REQUEST/RESPONSE TEST", true, "  ", " \n", true, true, 1,
-	 "request/response"},
-	{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", true, "   ", " \n", true, true, 0,
-	 "request/response"},
-	{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST", false, "   ", "\n", false,
-	 false, 2, "connect/request/response/close"},
+	{WS_TEST_TCP_RR, "  ", " \n", true, true, 1, "request/response"},
+	{WS_TEST_UDP_RR, "   ", " \n", true, true, 0, "request/response"},
+	{WS_TEST_TCP_CRR, "   ", "\n", false, false, 2, "connect/request/response/close"},
 };
 
 static const struct rr_layout *layout_of(enum ws_test_type t)
@@ -99,17 +94,6 @@ static ws_classic_cpu rr_cpu(const ws_test_result *r, const ws_side_result *s, b
 	uint64_t out, in;
 	rr_bytes(r, s, &out, &in);
 	return ws_classic_side_cpu(s, requested, out + in, 1024.0);
-}
-
-static void print_banner(const ws_test_result *r, const struct rr_layout *L,
-			 const ws_classic_opts *o, FILE *out)
-{
-	char suffix[64];
-	int n = snprintf(suffix, sizeof(suffix), "%s", r->spec.nodelay ? " : nodelay" : "");
-	if (L->first_burst && n >= 0 && (size_t)n < sizeof(suffix))
-		snprintf(suffix + n, sizeof(suffix) - (size_t)n, " : first burst %" PRIu32,
-			 r->spec.burst);
-	ws_classic_banner(r, L->title, suffix, o, out);
 }
 
 static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu,
@@ -336,7 +320,7 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 				  "(10^9/10^6/10^3 bits/s)",
 				  o->fmt);
 	if (o->print_headers)
-		print_banner(r, L, o, out);
+		ws_classic_test_banner(r, o, out);
 	if (o->verbosity <= 0) {
 		print_figure(r, L, o, out);
 	} else {

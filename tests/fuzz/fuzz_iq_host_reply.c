@@ -117,7 +117,7 @@ static int feed(ws_iq_node *n, fuzz_xfer *x, const uint8_t *d, size_t len, uint8
 			abort();
 		ws_iq_cmd_trigger_count_of(&rep, &c);
 		if (ws_iq_host_not_ready_cap_ns(n, rep.w, rep.nw < 6 ? rep.nw : 6) >
-		    ws_iq_host_not_ready_wait_ns((const uint32_t[6]){0, 0, 1u << 16, 0, 0, 0}, 6))
+		    ws_iq_host_not_ready_wait_ns((const uint32_t[6]){0, 0, 4u << 16, 0, 0, 0}, 6))
 			abort();
 	}
 	return 1;

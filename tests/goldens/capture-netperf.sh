@@ -7,6 +7,8 @@
 # and one line per command to netperf/MANIFEST (name, exact command line, exit status).
 # Rerunnable: same names, same layout; the figures differ run to run.
 # Usage: tests/goldens/capture-netperf.sh [OUTDIR]   (default: next to this script)
+# CAPTURE_ONLY='name|name2' (an extended regex of names) runs only those cases; use it with
+# a temporary OUTDIR and copy the new files and their MANIFEST lines over.
 set -u
 set -f                                  # the table holds no globs; keep '?' and ',' literal
 
@@ -55,9 +57,14 @@ start_netserver "$P4" 127.0.0.1,inet
 P6=$(free_port $((P4 + 1)))
 start_netserver "$P6" ::1,inet6
 CLOSED=$(free_port $((P6 + 1)))         # nothing listens here: the connection-refused case
+DP1=$(free_port $((CLOSED + 1)))        # free data ports for the -- -P cases
+DP2=$(free_port $((DP1 + 1))); DP3=$(free_port $((DP2 + 1)))
+DP4=$(free_port $((DP3 + 1))); DP5=$(free_port $((DP4 + 1)))
 
 # The table: name<TAB>arguments after "netperf". @H4@ / @H6@ are the script's own
-# netservers (IPv4 127.0.0.1 / IPv6 ::1), @CLOSED@ a loopback port nobody listens on.
+# netservers (IPv4 127.0.0.1 / IPv6 ::1), @CLOSED@ a loopback port nobody listens on,
+# @DPn@ free data ports, @SEL@ the selection files in selectors/ beside this script (the
+# commands run in this script's directory, so the MANIFEST holds a relative path).
 TABLE=$(cat <<'TABLE_END'
 tcp_rr	@H4@ -t TCP_RR -l 1
 tcp_rr_cC	@H4@ -t TCP_RR -l 1 -c -C
@@ -154,10 +161,43 @@ err_bad_test	@H4@ -t NO_SUCH_TEST -l 1
 err_closed_port	-H 127.0.0.1 -p @CLOSED@ -t TCP_RR -l 1
 err_bad_test_option	@H4@ -t TCP_RR -l 1 -- -Q
 err_bad_selector	@H4@ -t TCP_RR -l 1 -- -o NO_SUCH_SELECTOR
+tcp_stream_k_all	@H4@ -t TCP_STREAM -l 1 -- -k all
+tcp_stream_cC_k_all	@H4@ -t TCP_STREAM -l 1 -c -C -- -k all
+tcp_maerts_k_all	@H4@ -t TCP_MAERTS -l 1 -- -k all
+tcp_sendfile_k_all	@H4@ -t TCP_SENDFILE -l 1 -- -k all
+udp_stream_k_all	@H4@ -t UDP_STREAM -l 1 -- -m 1472 -k all
+udp_rr_k_all	@H4@ -t UDP_RR -l 1 -- -k all
+tcp_crr_k_all	@H4@ -t TCP_CRR -l 1 -- -k all
+tcp_rr_cC_o	@H4@ -t TCP_RR -l 1 -c -C -- -o
+tcp_stream_cC_O	@H4@ -t TCP_STREAM -l 1 -c -C -- -O
+tcp_maerts_o	@H4@ -t TCP_MAERTS -l 1 -- -o
+tcp_maerts_O	@H4@ -t TCP_MAERTS -l 1 -- -O
+tcp_rr_k_lat	@H4@ -t TCP_RR -l 1 -- -k MIN_LATENCY,MAX_LATENCY,P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY
+tcp_stream_k_lat	@H4@ -t TCP_STREAM -l 1 -- -k THROUGHPUT,MIN_LATENCY,P50_LATENCY,MEAN_LATENCY,RT_LATENCY,TRANSACTION_RATE
+tcp_rr_o_file	@H4@ -t TCP_RR -l 1 -- -o @SEL@/rr.sel
+tcp_rr_O_file	@H4@ -t TCP_RR -l 1 -- -O @SEL@/rr.sel
+tcp_rr_k_file	@H4@ -t TCP_RR -l 1 -- -k @SEL@/rr.sel
+tcp_rr_O_blocks	@H4@ -t TCP_RR -l 1 -- -O THROUGHPUT,THROUGHPUT_UNITS;ELAPSED_TIME,REQUEST_SIZE
+tcp_rr_k_mixed	@H4@ -t TCP_RR -l 1 -- -k throughput,NO_SUCH_NAME,Mean_Latency
+tcp_rr_k_one	@H4@ -t TCP_RR -l 1 -- -k TRANSACTION_RATE
+tcp_rr_P0_o	@H4@ -t TCP_RR -l 1 -P 0 -- -o
+tcp_rr_P0_O	@H4@ -t TCP_RR -l 1 -P 0 -- -O THROUGHPUT,MEAN_LATENCY
+tcp_rr_o_brand	@H4@ -t TCP_RR -l 1 -B mybrand -- -o RESULT_BRAND,THROUGHPUT
+tcp_stream_ports	@H4@ -t TCP_STREAM -l 1 -- -P @DP1@,@DP2@
+tcp_rr_ports	@H4@ -t TCP_RR -l 1 -- -P @DP3@,@DP4@
+udp_rr_ports1	@H4@ -t UDP_RR -l 1 -- -P @DP5@
+tcp_stream_nodelay	@H4@ -t TCP_STREAM -l 1 -- -D
+tcp_stream_4	@H4@ -4 -t TCP_STREAM -l 1
+udp_stream_6	@H6@ -t UDP_STREAM -l 1 -- -m 1472
+tcp_maerts_6	@H6@ -t TCP_MAERTS -l 1
+omni_send_k	@H4@ -t omni -l 1 -- -d send -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
+omni_udp_rr_k	@H4@ -t omni -l 1 -- -T udp -d rr -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
 TABLE_END
 )
 
 mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+cd "$here" || die "cannot enter $here"
 rm -f "$out"/*.txt "$out"/*.err "$out"/MANIFEST "$out"/VERSION
 {
 	echo "netperf: $version"
@@ -175,6 +215,9 @@ while IFS=$'\t' read -r name args; do
 	args=${args//@H4@/-H 127.0.0.1 -p $P4}
 	args=${args//@H6@/-H ::1 -p $P6 -6}
 	args=${args//@CLOSED@/$CLOSED}
+	args=${args//@SEL@/selectors}
+	for d in 1 2 3 4 5; do v=DP$d; args=${args//@DP$d@/${!v}}; done
+	if [ -n "${CAPTURE_ONLY:-}" ] && ! [[ $name =~ ^(${CAPTURE_ONLY})$ ]]; then continue; fi
 	read -ra argv <<<"$args"
 	timeout "$PER_CMD_TIMEOUT" "$NETPERF" "${argv[@]}" >"$out/$name.txt" 2>"$out/$name.err" </dev/null
 	rc=$?

@@ -7,7 +7,7 @@ P=$DAEMON_PORT
 # --- the seed command: warpspeed -H 127.0.0.1 -c -C -- -s 128K -S 128K ---------------
 out=$WS_TMP/seed.out
 if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -c -C -- -s 128K -S 128K >"$out" 2>"$WS_TMP/seed.err"; then
-	banner="TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
+	banner="MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo"
 	expect_hdr=$CLASSIC_TCP_CPU_HEADERS
 	row=$(sed -n 7p "$out")
 	# Linux doubles SO_SNDBUF/SO_RCVBUF: 128K asked is 262144 granted, as netperf shows.

@@ -1,7 +1,7 @@
 # TCP_RR, UDP_RR and TCP_CRR against a real `warpspeed serve` on loopback, printed as netperf
 # 2.7.0 prints them: each case's output is compared with its golden from
-# tests/goldens/netperf/ line for line, the banner after warpspeed's two documented
-# substitutions (the address inside the parentheses, no " : demo"), the header lines byte
+# tests/goldens/netperf/ line for line, the banner after warpspeed's one documented
+# substitution (the address inside the parentheses), the header lines byte
 # for byte, and the value rows by shape (every number replaced by N, runs of blanks
 # squeezed, so column order, separators and trailing blanks must match while the figures
 # may differ). At -v 2 netperf's lines come first, then warpspeed's histogram and
@@ -14,31 +14,16 @@ P=$DAEMON_PORT
 
 # netperf's text as warpspeed must print it, shapes for the value lines.
 expected() { # golden file
-	sed -E '1{/^MIGRATED/{s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/; s/ : demo//}}' "$1"
+	sed -E '1{/^MIGRATED/{s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/}}' "$1"
 }
 shape() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'; }
-
-# served TYPE: false (after one SKIP line) while the daemon or this build lacks the test.
-declare -A SERVED=()
-served() {
-	local t=$1 err=$WS_TMP/probe.$1.err
-	if [ -z "${SERVED[$t]:-}" ]; then
-		SERVED[$t]=yes
-		if ! "$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l -10 >/dev/null 2>"$err" &&
-			grep -qE "not supported|not built" "$err"; then
-			SERVED[$t]=no
-			skip "rr_classic_$t" "$t is not served yet: $(cat "$err")"
-		fi
-	fi
-	[ "${SERVED[$t]}" = yes ]
-}
 
 # case NAME (the golden's) then warpspeed's arguments; the first `head` lines of the output
 # are netperf's (all of them unless -v 2).
 check() {
 	local name=$1 out=$WS_TMP/$1.out err=$WS_TMP/$1.err want=$WS_TMP/$1.want n rc
 	shift
-	served "$(cut -d_ -f1,2 <<<"$name" | tr a-z A-Z)" || return 0
+	ws_served rr_classic "$(cut -d_ -f1,2 <<<"$name" | tr a-z A-Z)" || return 0
 	"$WS_BIN" -p "$P" "$@" >"$out" 2>"$err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then

@@ -98,7 +98,7 @@ if ws -l 1 -t TCP_MAERTS -v 2 -- -M 128K >"$out" 2>"$WS_TMP/maerts.err"; then
 	bytes=${5:-0} psend=${6:-0} sends=${7:-0} precv=${8:-0} recvs=${9:-0}
 	row=$(sed -n 7p "$out")
 	dline=$(log_line $((n + 1)))
-	if ! grep -q '^TCP MAERTS TEST from ' "$out"; then fail maerts_time "banner: $(head -n 1 "$out")"
+	if ! grep -q '^MIGRATED TCP MAERTS TEST from ' "$out"; then fail maerts_time "banner: $(head -n 1 "$out")"
 	elif ! grep -qx 'I/O path: local recv, remote send' "$out"; then fail maerts_time "path: $(grep '^I/O path' "$out")"
 	elif ! grep -qx 'Receive wake threshold (local): 131072 bytes (SO_RCVLOWAT)' "$out" \
 		|| grep -q '^Receive wake threshold (remote)' "$out"; then
@@ -144,7 +144,7 @@ FILE=$WS_TMP/random.1M
 head -c 1048576 /dev/urandom >"$FILE"
 out=$WS_TMP/sf.out
 if ws -l 1 -c -C -tTCP_SENDFILE -F "$FILE" >"$out" 2>"$WS_TMP/sf.err"; then
-	banner="TCP SENDFILE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
+	banner="TCP SENDFILE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo"
 	expect_hdr=$CLASSIC_TCP_CPU_HEADERS
 	row=$(sed -n 7p "$out")
 	if [ "$(sed -n 1p "$out")" != "$banner" ]; then fail sendfile_seed "banner: '$(sed -n 1p "$out")'"

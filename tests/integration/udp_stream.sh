@@ -31,7 +31,7 @@ rows_ok() {
 # --- default run, netperf's layout -----------------------------------------------------
 out=$WS_TMP/udp.out
 if ws -- -m 1472 >"$out" 2>"$WS_TMP/udp.err"; then
-	banner="UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET"
+	banner="MIGRATED UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo"
 	hdr=$(printf '%s\n' \
 		"Socket  Message  Elapsed      Messages                " \
 		"Size    Size     Time         Okay Errors   Throughput" \

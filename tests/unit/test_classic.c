@@ -23,7 +23,7 @@
 	"Socket Socket  Message  Elapsed              \n"                                     \
 	"Size   Size    Size     Time     Throughput  \n"
 #define PLAIN_UNITS_M "bytes  bytes   bytes    secs.    10^6bits/sec  \n\n"
-#define BANNER_LO "TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+#define BANNER_LO "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo\n"
 
 /* The first sample of netperf-outputs.md: 262144-byte buffers and sends, 5 s, both sides
  * at 100% of 2 CPUs; 10733393750 bytes in 5 s is 17173.43 10^6bits/s. */
@@ -194,7 +194,7 @@ static void test_ipv6_banner(void)
 	ws_classic_opts o = opts(false, false);
 	o.cpu_bind = true;
 	expect_render("ipv6", &r, &o,
-		      "TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : cpu bind\n"
+		      "MIGRATED TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : demo : cpu bind\n"
 		      PLAIN_HEAD PLAIN_UNITS_M
 		      "131072  16384  16384    2.01     15821.06   \n");
 	/* Family not recorded: the address decides; "::" is the unspecified bind. */
@@ -204,7 +204,7 @@ static void test_ipv6_banner(void)
 	o.cpu_bind = false;
 	o.verbosity = 0;
 	expect_render("ipv6 inferred", &r, &o,
-		      "TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6\n"
+		      "MIGRATED TCP STREAM TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : demo\n"
 		      "15821.06 \n");
 }
 
@@ -220,7 +220,7 @@ static void test_sendfile_banner_local_addr(void)
 	o.verbosity = 0;
 	expect_render("sendfile", &r, &o,
 		      "TCP SENDFILE TEST from 192.0.2.1 (192.0.2.1) port 0 AF_INET to peer.example "
-		      "(192.0.2.7) port 0 AF_INET\n"
+		      "(192.0.2.7) port 0 AF_INET : demo\n"
 		      "17173.43 \n");
 }
 
@@ -247,7 +247,7 @@ static void test_maerts_swap(void)
 	r.remote.elapsed_ns = 3 * SEC;
 	ws_classic_opts o = opts(false, false);
 	expect_render("maerts", &r, &o,
-		      "TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+		      "MIGRATED TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo\n"
 		      PLAIN_HEAD PLAIN_UNITS_M
 		      "131072  16384  16384    3.00     12289.74   \n");
 	/* SD: local (receiver) from bytes_recv, remote (sender) from bytes_sent:
@@ -334,7 +334,7 @@ static void test_errors(void)
 
 /* ---- UDP_STREAM ------------------------------------------------------------------------ */
 
-#define UDP_BANNER "UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n"
+#define UDP_BANNER "MIGRATED UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo\n"
 #define UDP_CPU_HEAD                                                                     \
 	"Socket  Message  Elapsed      Messages                   CPU      Service\n"       \
 	"Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"        \

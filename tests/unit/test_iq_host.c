@@ -401,17 +401,18 @@ static void test_acked_mode_and_pacing(void)
 
 static void test_helpers(void)
 {
-	uint32_t w[6] = {1, 100, 32768, 1, 200, 32768 + 16000};
-	/* RX remaining 48568 samples (more than TX's 32668) = 194272 bytes -> 1214.2 + 100 us. */
+	/* The firmware's words are bytes: TX 400 of 131072, RX 800 of 195072. */
+	uint32_t w[6] = {1, 400, 131072, 1, 800, 131072 + 64000};
+	/* RX remaining 194272 bytes (more than TX's 130672) -> 1214.2 + 100 us. */
 	CHECK_INT("not ready wait", ws_iq_host_not_ready_wait_ns(w, 6), 1314200);
 	CHECK_INT("no words", ws_iq_host_not_ready_wait_ns(w, 0), 100000);
-	/* A node's words are untrusted: 2^32 - 1 samples to go would be 107 s of sleep; the
+	/* A node's words are untrusted: 2^32 - 1 bytes to go would be 26.8 s of sleep; the
 	 * pause is capped at the node's larger buffer (2^20 samples: 26214.4 + 100 us). */
 	static ws_iq_node fake;
 	fake.info.max_tx_samples = 1u << 16;
 	fake.info.max_rx_samples = 1u << 20;
 	uint32_t huge[6] = {0, 0, 0xFFFFFFFFu, 0, 0, 0xFFFFFFFFu};
-	CHECK_INT("uncapped", ws_iq_host_not_ready_wait_ns(huge, 6), 107374282375LL);
+	CHECK_INT("uncapped", ws_iq_host_not_ready_wait_ns(huge, 6), 26843645593LL);
 	CHECK_INT("capped", ws_iq_host_not_ready_cap_ns(&fake, huge, 6), 26314400);
 	CHECK_INT("below the cap", ws_iq_host_not_ready_cap_ns(&fake, w, 6), 1314200);
 	float f[8] = {1.0f, -1.0f, 0.5f, -0.25f, 2.0f, -3.0f, NAN, 1.0f / 65536};

@@ -666,7 +666,11 @@ static void test_not_ready(void)
 	CHECK_INT("NOT_READY read reply", host_recv(s, b, sizeof b, 2000), 34 + 24);
 	CHECK_U64("transport flag", ws_get_be16(b + 12), WS_WIRE_FLAG_NODE_NOT_READY);
 	CHECK_INT("sample flag", b[24], WS_WIRE_SFLAG_IQ_NOT_READY);
-	CHECK_U64("rx length word", ws_get_be32(b + 34 + 20), 32768);
+	/* Bytes, as the firmware reports: 2^15 samples are (length register + 1) << 2. */
+	CHECK_U64("tx length word", ws_get_be32(b + 34 + 8), 131072);
+	CHECK_U64("rx length word", ws_get_be32(b + 34 + 20), 131072);
+	uint32_t ptr = ws_get_be32(b + 34 + 4);
+	CHECK("tx pointer word: byte offset + 4", ptr % 4 == 0 && ptr >= 4 && ptr <= 131072);
 	int match;
 	/* The NOT_READY ack is 34 + 24 bytes, which host_write does not take: -1. */
 	CHECK_INT("write NOT_READY", host_write(s, t.port, 1, x, 8, 2232, &match), -1);

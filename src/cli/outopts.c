@@ -1,0 +1,106 @@
+/* outopts: -o/-O/-k, -d/-T for -t omni, and -j; see outopts.h. */
+#include "cli/outopts.h"
+
+#include "report/outputs.h"
+#include "util/err.h"
+
+#include <string.h>
+#include <strings.h>
+
+static int set_output(ws_cli_options *o, int mode, const char *val)
+{
+	o->out_mode = mode;
+	o->out_spec = val; /* NULL: the test's default list (netperf's set_output_list_by_test) */
+	return 0;
+}
+
+int ws_cli_topt_csv(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)err;
+	return set_output(o, WS_OUT_MODE_CSV, val);
+}
+
+int ws_cli_topt_human(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)err;
+	return set_output(o, WS_OUT_MODE_HUMAN, val);
+}
+
+int ws_cli_topt_keyval(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)err;
+	return set_output(o, WS_OUT_MODE_KEYVAL, val);
+}
+
+int ws_cli_opt_histogram(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->histogram = true;
+	return 0;
+}
+
+bool ws_cli_is_omni(const char *name)
+{
+	return name && !strcasecmp(name, "omni");
+}
+
+/* netperf's direction words (nettest_omni.c's parse_direction), case-insensitive. */
+static const struct {
+	const char *word;
+	char dir; /* 's' send, 'r' receive, 'b' both: request/response */
+} directions[] = {
+	{"send", 's'}, {"xmit", 's'}, {"transmit", 's'}, {"stream", 's'},
+	{"recv", 'r'}, {"receive", 'r'}, {"maerts", 'r'},
+	{"rr", 'b'}, {"send|recv", 'b'}, {"recv|send", 'b'},
+};
+
+int ws_cli_topt_direction(ws_cli_options *o, const char *val, ws_err *err)
+{
+	for (size_t i = 0; i < sizeof(directions) / sizeof(directions[0]); i++)
+		if (!strcasecmp(val, directions[i].word)) {
+			o->omni_dir = directions[i].dir;
+			return 0;
+		}
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not a direction; expected send, recv or rr (or netperf's xmit, "
+			  "stream, receive, maerts, send|recv)",
+			  val);
+}
+
+int ws_cli_topt_protocol(ws_cli_options *o, const char *val, ws_err *err)
+{
+	if (!strcasecmp(val, "tcp") || !strcasecmp(val, "udp")) {
+		o->omni_udp = !strcasecmp(val, "udp");
+		o->omni_proto_given = true;
+		return 0;
+	}
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not a protocol warpspeed runs; expected tcp or udp (netperf's sctp, "
+			  "dccp and udplite are not supported)",
+			  val);
+}
+
+int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
+{
+	if (!o->omni) {
+		if (o->omni_dir || o->omni_proto_given)
+			return ws_err_set(err, WS_E_INVAL,
+					  "test option -%c applies to -t omni only; with -t %s drop it, or "
+					  "use -t omni -- -d send|recv|rr -T tcp|udp",
+					  o->omni_dir ? 'd' : 'T', ws_test_type_name(o->spec.type));
+		return 0;
+	}
+	char dir = o->omni_dir ? o->omni_dir : 's'; /* netperf's omni default: send */
+	if (dir == 'r' && o->omni_udp)
+		return ws_err_set(err, WS_E_INVAL,
+				  "-t omni -- -d recv -T udp has no warpspeed test (UDP is measured "
+				  "from the client's sends); expected -d send or -d rr with -T udp");
+	if (dir == 's')
+		o->spec.type = o->omni_udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
+	else if (dir == 'r')
+		o->spec.type = WS_TEST_TCP_MAERTS;
+	else
+		o->spec.type = o->omni_udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
+	return 0;
+}

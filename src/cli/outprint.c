@@ -1,0 +1,100 @@
+/* outprint: output selectors in the client; see outprint.h. The figures a result lacks
+ * (the test's UUID, the command line, the congestion control in use) are gathered here,
+ * once, so that the report library stays free of I/O. */
+#include "cli/outprint.h"
+
+#include "report/classic.h"
+#include "util/err.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ws_cli_output_mode(const ws_cli_options *o)
+{
+	if (o->out_mode)
+		return o->out_mode;
+	return o->omni ? WS_OUT_MODE_HUMAN : WS_OUT_MODE_NONE;
+}
+
+bool ws_cli_output_prepare(const ws_cli_options *o, ws_out_selection *sel, int *status)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (!ws_cli_output_mode(o))
+		return true;
+	ws_err err;
+	ws_err_clear(&err);
+	if (o->out_spec && ws_out_parse_selection(o->out_spec, sel, &err) < 0) {
+		printf("%s\n", err.msg); /* netperf's own line, where netperf prints it */
+		fflush(stdout);
+		*status = 255;
+		return false;
+	}
+	if (sel->list_names) {
+		ws_out_print_names(stdout, stderr);
+		*status = 1;
+		return false;
+	}
+	if (!o->out_spec) {
+		bool cpu = o->spec.local.measure_cpu || o->spec.remote.measure_cpu;
+		ws_out_select_default(&o->spec, cpu, sel);
+	}
+	return true;
+}
+
+/* One line of a /proc file without its newline; "" when unreadable. */
+static void read_line(const char *path, char *buf, size_t n)
+{
+	buf[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)n, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static void join_argv(int argc, char **argv, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < argc && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
+}
+
+int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
+			const ws_test_result *res, int argc, char **argv)
+{
+	char uuid[64], cong[64], cmd[1000];
+	read_line("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid));
+	read_line("/proc/sys/net/ipv4/tcp_congestion_control", cong, sizeof(cong));
+	join_argv(argc, argv, cmd, sizeof(cmd));
+	ws_report_ctx c = {
+		.r = res,
+		.command_line = cmd,
+		.brand = o->brand[0] ? o->brand : NULL,
+		.uuid = uuid,
+		.local_cong = cong,
+		/* The daemon does not report its algorithm; on one host it is the same sysctl. */
+		.remote_cong = res->shared_host ? cong : "",
+		.fmt = o->format,
+		.local_cpu = o->spec.local.measure_cpu,
+		.remote_cpu = o->spec.remote.measure_cpu,
+		.omni = o->omni,
+		.want_stats = o->histogram,
+	};
+	if (o->print_headers) {
+		ws_classic_opts co;
+		ws_classic_opts_init(&co);
+		co.cpu_bind = o->cpu_bind_given;
+		co.omni = o->omni;
+		ws_classic_test_banner(res, &co, stdout);
+	}
+	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,
+			      stdout);
+	if (rc < 0) {
+		fprintf(stderr, "warpspeed: writing the selected output failed (error %d)\n", -rc);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* outprint: the client's output-selector printing (-o/-O/-k, -t omni): check the selection
+ * before the test runs, then print the banner and the selected values after it. */
+#ifndef WS_CLI_OUTPRINT_H
+#define WS_CLI_OUTPRINT_H
+
+#include "cli/options.h"
+#include "report/outputs.h"
+
+#include <stdbool.h>
+
+/* Before the test. Returns false when the client is done already (*status is its exit
+ * status): "?" lists the names (exit 1, as netperf's -O ?), and a selection netperf would
+ * refuse prints netperf's message on stdout (exit 255). true: run the test; *sel holds the
+ * selection (mode 0 when the classic table is wanted). */
+bool ws_cli_output_prepare(const ws_cli_options *o, ws_out_selection *sel, int *status);
+
+/* After the test: the banner (unless -P 0) and the selected values on stdout. argv is the
+ * command line for COMMAND_LINE. Returns 0 or 1 (writing failed, reported on stderr). */
+int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
+			const ws_test_result *res, int argc, char **argv);
+
+/* The mode the client prints in: -o/-O/-k, or -O's for -t omni without one; 0 = classic. */
+int ws_cli_output_mode(const ws_cli_options *o);
+
+#endif
