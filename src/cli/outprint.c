@@ -74,9 +74,11 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		.command_line = cmd,
 		.brand = o->brand[0] ? o->brand : NULL,
 		.uuid = uuid,
-		.local_cong = cong,
-		/* The daemon does not report its algorithm; on one host it is the same sysctl. */
-		.remote_cong = res->shared_host ? cong : "",
+		/* The client's data socket as read back at setup (test option -K or the default). */
+		.local_cong = res->local.cong_set[0] ? res->local.cong_set : cong,
+		/* The daemon does not report its algorithm: test option -K's remote value (the daemon
+		 * fails the test if it cannot set it), else on one host the same sysctl. */
+		.remote_cong = res->spec.remote.cong[0] ? res->spec.remote.cong : res->shared_host ? cong : "",
 		.fmt = o->format,
 		.local_cpu = o->spec.local.measure_cpu,
 		.remote_cpu = o->spec.remote.measure_cpu,

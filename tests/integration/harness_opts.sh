@@ -53,6 +53,18 @@ else
 	fi
 fi
 
+# --- the output names netperf fills from these options (-k), as netperf 2.7.0 prints them --
+ws -l 1 -P 0 -Y 0x10,0x20 -y 3,4 -- -K "$lcc,$rcc" \
+	-k LOCAL_SOCKET_TOS,REMOTE_SOCKET_TOS,LOCAL_SOCKET_PRIO,REMOTE_SOCKET_PRIO,LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL \
+	>"$WS_TMP/k.out" 2>"$WS_TMP/k.err"; rc=$?
+want=$(printf '%s\n' LOCAL_SOCKET_TOS=0x10 REMOTE_SOCKET_TOS=0x20 LOCAL_SOCKET_PRIO=3 REMOTE_SOCKET_PRIO=4 \
+	"LOCAL_CONG_CONTROL=$lcc" "REMOTE_CONG_CONTROL=$rcc")
+if [ $rc -eq 0 ] && [ "$(cat "$WS_TMP/k.out")" = "$want" ]; then pass opts_output_names
+else fail opts_output_names "exit $rc: $(cat "$WS_TMP/k.out" "$WS_TMP/k.err")"; fi
+ws -l 1 -P 0 -- -k LOCAL_SOCKET_TOS,REMOTE_SOCKET_PRIO >"$WS_TMP/k0.out" 2>&1
+if [ "$(cat "$WS_TMP/k0.out")" = "$(printf '%s\n' LOCAL_SOCKET_TOS=0xffffffff REMOTE_SOCKET_PRIO=-1)" ]; then pass opts_output_names_unset
+else fail opts_output_names_unset "$(cat "$WS_TMP/k0.out")"; fi
+
 # --- a congestion control the kernel lacks: the error names the ones it has ---------------
 ws -l 1 -- -K nosuchcc >"$WS_TMP/cc.out" 2>&1; rc=$?
 want="warpspeed: data connection 1 of 1: local data socket: TCP congestion control 'nosuchcc' is not available on this host; expected one of: ${ccs[*]} (/proc/sys/net/ipv4/tcp_available_congestion_control)"
