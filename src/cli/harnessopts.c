@@ -114,24 +114,39 @@ static int check_counts(const char *val, const char *what, ws_err *err)
 	return rc;
 }
 
+/* The options accepted without effect: what their values are, and why they change nothing. */
+enum noted_opt { N_ALIGN, N_BURST, N_WIDTH, N_OFFSET, N_DIRTY };
+static const struct {
+	const char *name, *what, *why;
+} noted_opts[] = {
+	[N_ALIGN] = {"-a/-A", "an alignment in bytes",
+		     "warpspeed's data buffers are page-aligned (4096 bytes), which satisfies any alignment up to a page; the option is accepted and changes nothing"},
+	[N_BURST] = {"-b", "a burst size",
+		     "packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE"},
+	[N_WIDTH] = {"-W", "a number of buffers",
+		     "warpspeed sends from one buffer per thread (no ring to cycle through the cache); accepted and ignored"},
+	[N_OFFSET] = {"-o/-O", "an offset in bytes",
+		      "buffer offsets are not applied (warpspeed's buffers stay page-aligned); accepted and ignored"},
+	[N_DIRTY] = {"-k/-K", "a count",
+		     "dirty/clean buffer counts exist only in netperf builds with --enable-dirty (Debian's netperf says \"I don't know how to get dirty.\"); ignored"},
+};
+
+static int noted(ws_cli_options *o, const char *val, enum noted_opt which, ws_err *err)
+{
+	int rc = check_counts(val, noted_opts[which].what, err);
+	if (rc == 0)
+		ws_cli_add_note(o, "%s %s: %s", noted_opts[which].name, val, noted_opts[which].why);
+	return rc;
+}
+
 int ws_cli_opt_align(ws_cli_options *o, const char *val, ws_err *err)
 {
-	int rc = check_counts(val, "an alignment in bytes", err);
-	if (rc == 0)
-		ws_cli_add_note(o, "-a/-A %s: warpspeed's data buffers are page-aligned (4096 bytes), which "
-				   "satisfies any alignment up to a page; the option is accepted and changes nothing",
-				val);
-	return rc;
+	return noted(o, val, N_ALIGN, err);
 }
 
 int ws_cli_opt_burst(ws_cli_options *o, const char *val, ws_err *err)
 {
-	int rc = check_counts(val, "a burst size", err);
-	if (rc == 0)
-		ws_cli_add_note(o, "-b %s: packet burst size is not compiled in, as in Debian's netperf 2.7.0 "
-				   "(built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE",
-				val);
-	return rc;
+	return noted(o, val, N_BURST, err);
 }
 
 int ws_cli_opt_interval(ws_cli_options *o, const char *val, ws_err *err)
@@ -151,32 +166,17 @@ int ws_cli_opt_interval(ws_cli_options *o, const char *val, ws_err *err)
 
 int ws_cli_opt_width(ws_cli_options *o, const char *val, ws_err *err)
 {
-	int rc = check_counts(val, "a number of buffers", err);
-	if (rc == 0)
-		ws_cli_add_note(o, "-W %s: warpspeed sends from one buffer per thread (no ring to cycle through "
-				   "the cache); accepted and ignored",
-				val);
-	return rc;
+	return noted(o, val, N_WIDTH, err);
 }
 
 int ws_cli_opt_offset(ws_cli_options *o, const char *val, ws_err *err)
 {
-	int rc = check_counts(val, "an offset in bytes", err);
-	if (rc == 0)
-		ws_cli_add_note(o, "-o/-O %s: buffer offsets are not applied (warpspeed's buffers stay "
-				   "page-aligned); accepted and ignored",
-				val);
-	return rc;
+	return noted(o, val, N_OFFSET, err);
 }
 
 int ws_cli_opt_dirty(ws_cli_options *o, const char *val, ws_err *err)
 {
-	int rc = check_counts(val, "a count", err);
-	if (rc == 0)
-		ws_cli_add_note(o, "-k/-K %s: dirty/clean buffer counts exist only in netperf builds with "
-				   "--enable-dirty (Debian's netperf says \"I don't know how to get dirty.\"); ignored",
-				val);
-	return rc;
+	return noted(o, val, N_DIRTY, err);
 }
 
 int ws_cli_opt_debug(ws_cli_options *o, const char *val, ws_err *err)
@@ -232,31 +232,13 @@ int ws_cli_topt_maxseg(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
-static int parse_fam(const char *s, enum ws_family *out, ws_err *err)
-{
-	static const struct {
-		const char *name;
-		enum ws_family fam;
-	} names[] = {
-		{"4", WS_FAMILY_INET}, {"inet", WS_FAMILY_INET}, {"af_inet", WS_FAMILY_INET},
-		{"6", WS_FAMILY_INET6}, {"inet6", WS_FAMILY_INET6}, {"af_inet6", WS_FAMILY_INET6},
-		{"0", WS_FAMILY_ANY}, {"unspec", WS_FAMILY_ANY}, {"af_unspec", WS_FAMILY_ANY},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(s, names[i].name) == 0) {
-			*out = names[i].fam;
-			return 0;
-		}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
-}
-
 /* host[,family]; a single value sets only the host, as netperf's -H and -L. */
 static int data_addr(ws_cli_options *o, const char *val, char *dst, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc == 0 && hb)
-		rc = parse_fam(b, &o->data_family, err);
+		rc = ws_cli_parse_family(b, &o->data_family, err);
 	if (rc == 0 && ha) {
 		size_t n = strlen(a);
 		if (n >= WS_DATA_ADDR_MAX)

@@ -48,25 +48,6 @@ static bool is_stream_test(enum ws_test_type t)
 	       t == WS_TEST_UDP_STREAM;
 }
 
-static int parse_family(const char *s, enum ws_family *out, ws_err *err)
-{
-	static const struct {
-		const char *name;
-		enum ws_family fam;
-	} names[] = {
-		{"4", WS_FAMILY_INET}, {"inet", WS_FAMILY_INET}, {"af_inet", WS_FAMILY_INET},
-		{"6", WS_FAMILY_INET6}, {"inet6", WS_FAMILY_INET6}, {"af_inet6", WS_FAMILY_INET6},
-		{"0", WS_FAMILY_ANY}, {"unspec", WS_FAMILY_ANY}, {"af_unspec", WS_FAMILY_ANY},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(s, names[i].name) == 0) {
-			*out = names[i].fam;
-			return 0;
-		}
-	return ws_err_set(err, WS_E_INVAL,
-			  "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
-}
-
 static int copy_host(char *dst, const char *src, ws_err *err)
 {
 	size_t n = strlen(src);
@@ -86,7 +67,7 @@ static int host_family(const char *val, char *host, enum ws_family *fam, bool *h
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc == 0 && hb)
-		rc = parse_family(b, fam, err);
+		rc = ws_cli_parse_family(b, fam, err);
 	if (rc == 0 && ha)
 		rc = copy_host(host, a, err);
 	if (rc == 0 && ha && host_given)

@@ -2,6 +2,7 @@
  * (net/sockopt.c) on real sockets, and their report lines (report/harness.c), with exact
  * values and messages. */
 #include "harness.h"
+#include "cli_line.h"
 
 #include "cli/harnessopts.h"
 #include "cli/options.h"
@@ -16,26 +17,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static int parse_line(const char *line, ws_cli_options *o, ws_err *err)
-{
-	static char buf[2048];
-	char *argv[64], *save = NULL;
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "warpspeed %s", line);
-	for (char *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	ws_err_clear(err);
-	return ws_cli_parse(argc, argv, o, err);
-}
-
-static void ok(const char *name, const char *line, ws_cli_options *o)
-{
-	ws_err err;
-	int rc = parse_line(line, o, &err);
-	WS_T_REPORT(rc == 0, name, "'%s' failed (%d): %s", line, rc, err.msg);
-}
 
 /* A line that must fail with exactly this message. */
 static void bad(const char *name, const char *line, const char *msg)

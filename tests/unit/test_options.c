@@ -3,6 +3,7 @@
  * The Makefile links the CLI's modules (all but main.o) into unit tests; the parser never
  * prints, which is what makes it testable. */
 #include "harness.h"
+#include "cli_line.h"
 
 #include "cli/options.h"
 #include "cli/usage.h"
@@ -11,28 +12,6 @@
 #include <string.h>
 
 #include <stdlib.h>
-
-/* Split a line on spaces into argv (argv[0] = "warpspeed") and parse it. */
-static int parse_line(const char *line, ws_cli_options *o, ws_err *err)
-{
-	static char buf[2048];
-	char *argv[64], *save = NULL;
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "warpspeed %s", line);
-	for (char *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	ws_err_clear(err);
-	return ws_cli_parse(argc, argv, o, err);
-}
-
-/* Parse a line that must succeed; report the message if it does not. */
-static void ok(const char *name, const char *line, ws_cli_options *o)
-{
-	ws_err err;
-	int rc = parse_line(line, o, &err);
-	WS_T_REPORT(rc == 0, name, "'%s' failed (%d): %s", line, rc, err.msg);
-}
 
 /* A line that must fail with a message naming the option and the bad value. */
 static void bad(const char *name, const char *line, const char *opt, const char *value)
