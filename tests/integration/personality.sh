@@ -9,12 +9,14 @@ mkdir -p "$bin"
 ln -s "$WS_BIN" "$bin/netserver"
 ln -s "$WS_BIN" "$bin/netperf"
 
-# A loopback port nobody listens on (the daemonized netserver cannot report port 0's pick).
+# A loopback port no socket uses, below the ephemeral range so that no connection takes it
+# meanwhile (the daemonized netserver cannot report port 0's pick).
 free_port() {
-	local p
+	local p lo
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
 	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
-		[ -z "$(ss -Hltn "sport = :$p" 2>/dev/null)" ] && { echo "$p"; return 0; }
+		p=$((10000 + RANDOM % (lo - 10000)))
+		[ -z "$(ss -Htan "sport = :$p" 2>/dev/null)" ] && { echo "$p"; return 0; }
 	done
 	return 1
 }
