@@ -531,6 +531,8 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 	getpeername(fd, (struct sockaddr *)&peer, &pl);
 	ws_udp_acct_init(&r->acct, ws_udp_tag(ntohs(((struct sockaddr_in *)&peer)->sin_port),
 					      ntohs(((struct sockaddr_in *)&me)->sin_port)));
+	if (!spec->udp_flow_control) /* a blasting sender may run far ahead of a stalled receiver */
+		r->acct.jump_max = WS_UDP_JUMP_MAX_BLAST;
 	uint32_t size = spec->send_size ? spec->send_size : WS_UDP_MAX_MSG;
 	if (spec->send_size && (size < WS_UDP_MIN_MSG || size > WS_UDP_MAX_MSG))
 		return ws_udp_msg_size(spec, 0, &size, err);

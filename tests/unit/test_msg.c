@@ -96,6 +96,7 @@ static void test_harness_fields(void)
 	CHECK(t, ws_tlv_get_str(&m, 139, str, sizeof(str)) == 0 &&
 		       strcmp(str, "2001:db8::ffff:ffff:ffff:ffff:ffff:ffff") == 0);
 	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	ws_tlv_writer_free(&w);
 	CHECK_INT(t, out.local.tos, 0);
 	CHECK_INT(t, out.local.priority, 0);
 	CHECK_STR(t, out.local.cong, "");
