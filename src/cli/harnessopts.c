@@ -122,7 +122,7 @@ static const struct {
 	[N_ALIGN] = {"-a/-A", "an alignment in bytes",
 		     "warpspeed's data buffers are page-aligned (4096 bytes), which satisfies any alignment up to a page; the option is accepted and changes nothing"},
 	[N_BURST] = {"-b", "a burst size",
-		     "packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE"},
+		     "packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --). For paced UDP_STREAM use --pace RATE"},
 	[N_WIDTH] = {"-W", "a number of buffers",
 		     "warpspeed sends from one buffer per thread (no ring to cycle through the cache); accepted and ignored"},
 	[N_OFFSET] = {"-o/-O", "an offset in bytes",
@@ -324,15 +324,8 @@ int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
 				  (int)o->data_family, (int)ctl);
 	if (o->data_family != WS_FAMILY_ANY && ctl == WS_FAMILY_ANY)
 		o->remote_family = o->data_family;
-	bool udp = s->type == WS_TEST_UDP_STREAM;
-	if ((s->udp_flow_control || s->udp_pace_bps > 0) && !udp)
-		return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to UDP_STREAM",
-				  s->udp_flow_control ? "--flow-control" : "--pace",
-				  ws_test_type_name(s->type) ? ws_test_type_name(s->type) : "this test");
+	/* --pace, --flow-control, -C, -G and -K on a test they do not apply to: cli/applies.c */
 	bool tcp = s->type != WS_TEST_UDP_STREAM && s->type != WS_TEST_UDP_RR;
-	if (!tcp && (s->cork || s->maxseg || s->local.cong[0] || s->remote.cong[0]))
-		return ws_err_set(err, WS_E_INVAL, "test option %s applies to TCP tests, not %s",
-				  s->cork ? "-C" : s->maxseg ? "-G" : "-K", ws_test_type_name(s->type));
 	if (!tcp && s->keepalive)
 		ws_cli_add_note(o, "-S: SO_KEEPALIVE is a TCP option; %s has no connection to keep alive, so it is not set",
 				ws_test_type_name(s->type));

@@ -41,8 +41,9 @@ int ws_cli_lopt_flow_control(ws_cli_options *o, const char *val, struct ws_err *
  * case), e.g. "900m", "2.5g". Returns 0 or an error naming the value. */
 int ws_cli_parse_bitrate(const char *s, double *bps, struct ws_err *err);
 
-/* Checks that need the whole line (called by finalize): -f x on a stream test falls back to
- * 10^6bits/s as netperf's does; the data addresses' family agrees with -4/-6. */
+/* Checks that need the whole line (called by finalize, after cli/applies.c's table): -f x
+ * on a stream test falls back to 10^6bits/s as netperf's does; the data addresses' family
+ * agrees with -4/-6; -S on a UDP test gets a note. */
 int ws_cli_harness_finalize(ws_cli_options *o, struct ws_err *err);
 
 /* Append one note (a line without "warpspeed: note: ") for the CLI to print. */

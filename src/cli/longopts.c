@@ -4,6 +4,7 @@
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
 #include "util/err.h"
+#include "util/units.h"
 
 #include <string.h>
 
@@ -103,6 +104,35 @@ static int lopt_remote_cpus(ws_cli_options *o, const char *val, ws_err *err)
 	return cpu_list(o->spec.remote_cpus, sizeof(o->spec.remote_cpus), val, err);
 }
 
+/* --rate R: transactions/s per flow, a decimal number with an optional k or m (10^3,
+ * 10^6; K and M mean the same here, as a rate is a count, not a size). */
+static int lopt_rate(ws_cli_options *o, const char *val, ws_err *err)
+{
+	static const struct {
+		char suffix;
+		double scale;
+	} scales[] = {{'k', 1e3}, {'K', 1e3}, {'m', 1e6}, {'M', 1e6}};
+	char num[64];
+	size_t n = strlen(val);
+	double scale = 1, v;
+	for (size_t i = 0; n > 1 && i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (val[n - 1] == scales[i].suffix) {
+			scale = scales[i].scale;
+			n--;
+		}
+	if (n < sizeof(num)) {
+		memcpy(num, val, n);
+		num[n] = '\0';
+	}
+	if (n >= sizeof(num) || ws_units_parse_double(num, 0, 1e300, &v, NULL) < 0 || !(v * scale > 0) ||
+	    v * scale > WS_RR_MAX_RATE)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a rate; expected transactions/s per flow above 0 and at most %g, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k",
+				  val, WS_RR_MAX_RATE);
+	o->spec.rate = v * scale;
+	return 0;
+}
+
 static const struct long_def long_opts[] = {
 	{"help", ws_cli_opt_help, NULL},
 	{"version", ws_cli_opt_version, NULL},
@@ -119,6 +149,7 @@ static const struct long_def long_opts[] = {
 	{"threads", lopt_threads, "T[,remoteT]"},
 	{"cpus", lopt_cpus, "cpu[,cpu...]"},
 	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
+	{"rate", lopt_rate, "R"},
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{NULL, NULL, NULL},
@@ -151,38 +182,4 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 	}
 	return ws_err_set(err, WS_E_INVAL,
 			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
-}
-
-/* The I/O path switches and the tests whose data they change: a switch that would be
- * silently ignored by the chosen test is an error instead, so a result never looks like it
- * measured a path that did not run. */
-#define TESTS_TCP_SEND ((1u << WS_TEST_TCP_STREAM) | (1u << WS_TEST_TCP_MAERTS))
-#define TESTS_TCP_RECV (TESTS_TCP_SEND | (1u << WS_TEST_TCP_SENDFILE))
-#define TESTS_UDP (1u << WS_TEST_UDP_STREAM)
-int ws_cli_check_io_paths(const ws_test_spec *s, ws_err *err)
-{
-	const struct {
-		bool on;
-		const char *name;
-		unsigned tests;
-		const char *accepted;
-	} paths[] = {
-		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
-		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->splice, "--splice", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->rcvlowat != 0, "--rcvlowat", TESTS_TCP_RECV, "the TCP stream tests"},
-		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
-		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
-		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
-		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (paths[i].on && ((unsigned)s->type >= 32 || !(paths[i].tests & (1u << s->type))))
-			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", paths[i].name,
-					  ws_test_type_name(s->type) ? ws_test_type_name(s->type) : "this test",
-					  paths[i].accepted);
-	if (s->skip_rx_copy && s->splice)
-		return ws_err_set(err, WS_E_INVAL,
-				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
-	return 0;
 }

@@ -1,5 +1,5 @@
-/* longopts: warpspeed's own --name options (I/O paths, many streams, the key file), and
- * the check that each I/O path switch applies to the chosen test. netperf has no long
+/* longopts: warpspeed's own --name options (I/O paths, many streams, the open-loop rate,
+ * the key file); which tests each applies to is cli/applies.h's table. netperf has no long
  * options, so these never clash with a netperf script; they are accepted before or after
  * `--`. */
 #ifndef WS_CLI_LONGOPTS_H
@@ -14,9 +14,6 @@ typedef int (*opt_fn)(ws_cli_options *o, const char *val, struct ws_err *err);
 
 /* --name, --name VALUE or --name=VALUE at argv[*i]; *i is advanced past what was used. */
 int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, struct ws_err *err);
-
-/* An I/O path switch that the chosen test would silently ignore is an error instead. */
-int ws_cli_check_io_paths(const ws_test_spec *s, struct ws_err *err);
 
 /* -h/--help and -V/--version, shared by both tables. */
 int ws_cli_opt_help(ws_cli_options *o, const char *val, struct ws_err *err);

@@ -8,10 +8,12 @@
 #include "cli/options.h"
 
 #include "cli/harnessopts.h"
+#include "cli/applies.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
 
+#include "util/clock.h"
 #include "util/err.h"
 #include "util/units.h"
 
@@ -39,6 +41,25 @@ struct opt_def {
 	opt_fn fn;          /* NULL: a netperf option not supported yet */
 	const char *form;   /* what the value looks like, for messages */
 };
+
+/* What to use instead of an unsupported option whose letter means something else in the
+ * other table. (netperf's global -b, packets per -w interval, is now accepted with a note
+ * that points at the test option -b, the first burst: cli/harnessopts.c.) */
+static const struct {
+	bool test;
+	char letter;
+	const char *hint;
+} unsupported_hints[] = {
+	{false, 'b', " (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --)"},
+};
+
+static const char *unsupported_hint(bool test, char letter)
+{
+	for (size_t i = 0; i < sizeof(unsupported_hints) / sizeof(unsupported_hints[0]); i++)
+		if (unsupported_hints[i].test == test && unsupported_hints[i].letter == letter)
+			return unsupported_hints[i].hint;
+	return "";
+}
 
 /* ---- value helpers ---------------------------------------------------------------- */
 
@@ -357,6 +378,54 @@ static int topt_data_ports(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
+/* -r req[,rsp]: a single value sets both, as netperf 2.7 does (-r 64 is 64,64); ,rsp sets
+ * only the response. UDP_RR's bound is checked in finalize(), against the test's type. */
+static int topt_rr_sizes(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
+	const char *parts[2] = {a, b};
+	int have[2] = {ha, hb};
+	uint32_t *size[2] = {&o->spec.req_size, &o->spec.rsp_size};
+	static const char *const what[2] = {"request", "response"};
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		uint64_t v;
+		if (!have[i])
+			continue;
+		if (ws_units_parse_size(parts[i], &v, NULL) < 0 || v < 1 || v > WS_CLI_MAX_SIZE)
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s' is not a %s size; expected req[,rsp] with sizes from 1 to 1G bytes (at most %u for UDP_RR), e.g. 64 or 1K,64K",
+					  parts[i], what[i], WS_RR_MAX_UDP);
+		*size[i] = (uint32_t)v;
+	}
+	return rc;
+}
+
+/* -b N: netperf's first burst, N requests in flight beyond the first. */
+static int topt_burst(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	char what[64];
+	snprintf(what, sizeof(what), "a first burst from 0 to %u", WS_RR_MAX_BURST);
+	int rc = ws_cli_parse_ranged(val, 0, WS_RR_MAX_BURST, what, &v, err);
+	if (rc == 0)
+		o->spec.burst = (uint32_t)v;
+	return rc;
+}
+
+/* -e secs: how long UDP_RR waits for a response before it counts the transaction lost. */
+static int topt_rr_timeout(ws_cli_options *o, const char *val, ws_err *err)
+{
+	double secs;
+	double max = (double)WS_RR_MAX_TIMEOUT_NS / (double)WS_NS_PER_SEC;
+	if (ws_units_parse_double(val, 1e-6, max, &secs, NULL) < 0)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a receive timeout; expected seconds from 0.000001 to %.0f (fractions allowed, e.g. 0.05)",
+				  val, max);
+	o->spec.rr_timeout_ns = (int64_t)(secs * (double)WS_NS_PER_SEC + 0.5);
+	return 0;
+}
+
 /* ---- tables --------------------------------------------------------------------------- */
 
 static const struct opt_def global_opts[] = {
@@ -418,15 +487,15 @@ static const struct opt_def test_opts[] = {
 	{'s', OPT_VALUE, false, topt_local_bufs, "send[,recv]"},
 	{'S', OPT_VALUE, false, topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
+	{'r', OPT_VALUE, false, topt_rr_sizes, "req[,rsp]"},
+	{'b', OPT_VALUE, true, topt_burst, "burst"},
+	{'e', OPT_VALUE, false, topt_rr_timeout, "secs"},
 	/* Options harnesses pass (cli/harnessopts.c). */
 	{'C', OPT_FLAG, false, ws_cli_topt_cork, NULL},
 	{'G', OPT_VALUE, false, ws_cli_topt_maxseg, "mss"},
 	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
-	/* netperf test options not supported yet. */
-	{'b', OPT_VALUE, false, NULL, "burst"},
-	{'r', OPT_VALUE, false, NULL, "req[,rsp]"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -465,8 +534,8 @@ static int apply(ws_cli_options *o, const struct opt_def *d, bool test, const ch
 	const char *sect = test ? "test option" : "option";
 	if (!d->fn)
 		return ws_err_set(err, WS_E_INVAL,
-				  "%s -%c is a netperf option that warpspeed does not support yet", sect,
-				  d->letter);
+				  "%s -%c is a netperf option that warpspeed does not support yet%s", sect,
+				  d->letter, unsupported_hint(test, d->letter));
 	int rc = d->fn(o, val, err);
 	if (rc < 0) {
 		ws_err_prefix(err, "%s -%c", sect, d->letter);
@@ -548,13 +617,17 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	int orc = ws_cli_omni_finalize(o, err);
 	if (orc < 0)
 		return orc;
-	int prc = ws_cli_check_io_paths(s, err);
+	int prc = ws_cli_check_applies(o, err);
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);
 	if (prc < 0)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
 		s->end = WS_END_TRANSACTIONS;
+	if (s->type == WS_TEST_UDP_RR && (s->req_size > WS_RR_MAX_UDP || s->rsp_size > WS_RR_MAX_UDP))
+		return ws_err_set(err, WS_E_INVAL,
+				  "test option -r: %u,%u is too large for UDP_RR; expected request and response sizes from 1 to %u bytes (the largest UDP payload)",
+				  s->req_size, s->rsp_size, WS_RR_MAX_UDP);
 	if (s->type == WS_TEST_UDP_STREAM && s->send_size &&
 	    (s->send_size > WS_CLI_UDP_MAX_MSG || s->send_size < WS_CLI_UDP_MIN_MSG))
 		return ws_err_set(err, WS_E_INVAL,

@@ -160,9 +160,10 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "%u streams exceed this daemon's limit of %u (warpspeed serve --max-streams)",
 				  spec->streams, d->cfg.max_streams);
-	/* UDP runs a thread per flow; TCP the threads asked for. */
-	uint32_t threads = ws_workload_is_udp(spec->type) && spec->streams > 1 ? spec->streams
-									    : spec->remote_threads;
+	/* UDP_STREAM runs a thread per flow; TCP and the RR tests the threads asked for. */
+	uint32_t threads = ws_workload_is_udp(spec->type) && !ws_workload_is_rr(spec->type) && spec->streams > 1
+				   ? spec->streams
+				   : spec->remote_threads;
 	if (threads > d->cfg.max_threads)
 		return ws_err_set(err, WS_E_LIMIT,
 				  "%u worker threads exceed this daemon's limit of %u (warpspeed serve --max-threads)",

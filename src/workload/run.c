@@ -10,6 +10,7 @@
 #include "util/features.h"
 #include "util/units.h"
 #include "workload/multi.h"
+#include "workload/rr.h"
 #include "workload/stream.h"
 #include "workload/udp_stream.h"
 
@@ -40,15 +41,21 @@
 #define UDP_DEFAULT_RCVBUF (8u << 20)
 #define UDP_DEFAULT_SNDBUF (1u << 20)
 
+/* For the request/response tests the sender role is the requester (the client, which
+ * times the transactions) and the receiver role the responder. */
 static const struct workload_def {
 	enum ws_test_type type;
 	enum ws_role client_role;
 	bool udp;
+	bool rr;
 } registry[] = {
-	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER, false},
-	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER, false},
-	{WS_TEST_TCP_SENDFILE, WS_ROLE_SENDER, false},
-	{WS_TEST_UDP_STREAM, WS_ROLE_SENDER, true},
+	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER, false, false},
+	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER, false, false},
+	{WS_TEST_TCP_SENDFILE, WS_ROLE_SENDER, false, false},
+	{WS_TEST_UDP_STREAM, WS_ROLE_SENDER, true, false},
+	{WS_TEST_TCP_RR, WS_ROLE_SENDER, false, true},
+	{WS_TEST_UDP_RR, WS_ROLE_SENDER, true, true},
+	{WS_TEST_TCP_CRR, WS_ROLE_SENDER, false, true},
 };
 
 static const struct workload_def *find_def(enum ws_test_type t)
@@ -70,6 +77,12 @@ bool ws_workload_is_udp(enum ws_test_type t)
 	return d && d->udp;
 }
 
+bool ws_workload_is_rr(enum ws_test_type t)
+{
+	const struct workload_def *d = find_def(t);
+	return d && d->rr;
+}
+
 void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *sndbuf,
 			 uint32_t *rcvbuf, int *force)
 {
@@ -77,9 +90,11 @@ void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *snd
 	*sndbuf = me->sndbuf;
 	*rcvbuf = me->rcvbuf;
 	*force = 0;
-	/* netperf's UDP_STREAM blasts on the system's default buffers, so its rows line up
-	 * with netperf's; only the opt-in sending modes get the large ones they are tuned for. */
-	if (!ws_workload_is_udp(spec->type) || !(spec->udp_flow_control || spec->udp_pace_bps > 0))
+	/* RR sockets hold a few requests at most: the system defaults, as netperf. And netperf's
+	 * UDP_STREAM blasts on the system's default buffers, so its rows line up with netperf's;
+	 * only the opt-in sending modes get the large ones they are tuned for. */
+	if (!ws_workload_is_udp(spec->type) || ws_workload_is_rr(spec->type) ||
+	    !(spec->udp_flow_control || spec->udp_pace_bps > 0))
 		return;
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	if (role == WS_ROLE_RECEIVER && !*rcvbuf) {
@@ -242,7 +257,15 @@ void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	memset(c, 0, sizeof(*c));
 	c->receive = role == WS_ROLE_RECEIVER;
-	if (ws_workload_is_udp(spec->type)) {
+	if (ws_workload_is_rr(spec->type)) {
+		/* A request and a response buffer per flow, on either side (rr.c, rr_multi.c). */
+		c->rr = true;
+		c->each = (uint64_t)spec->req_size + spec->rsp_size;
+		c->buffers = spec->streams;
+		c->threads = spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
+		if (c->threads == 0)
+			c->threads = 1;
+	} else if (ws_workload_is_udp(spec->type)) {
 		c->threads = c->buffers = spec->streams;
 		c->each = ws_udp_buffer_bytes(spec, !c->receive, setup->sndbuf_set);
 	} else {
@@ -263,6 +286,16 @@ void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost 
 	ws_units_format_iec(c->bytes, total, sizeof(total));
 	ws_units_format_iec(c->each, each, sizeof(each));
 	const char *name = ws_test_type_name(spec->type);
+	if (c->rr) {
+		char req[32], rsp[32];
+		ws_units_format_size(spec->req_size, req, sizeof(req));
+		ws_units_format_size(spec->rsp_size, rsp, sizeof(rsp));
+		snprintf(buf, bufsz,
+			 "%s with %u flow%s needs %s of buffers (%u request+response buffer%s of %s, -r %s,%s)",
+			 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", total,
+			 c->buffers, c->buffers == 1 ? "" : "s", each, req, rsp);
+		return;
+	}
 	snprintf(buf, bufsz, "%s with %u flow%s on %u thread%s needs %s of buffers (%u %s buffer%s of %s)",
 		 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", c->threads,
 		 c->threads == 1 ? "" : "s", total, c->buffers, c->receive ? "receive" : "send",
@@ -358,6 +391,42 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 	return rc;
 }
 
+/* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
+ * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
+static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
+		  uint32_t nfds, int64_t cap_ns, ws_side_result *res, ws_err *err)
+{
+	if (spec->type == WS_TEST_TCP_CRR)
+		return ws_err_set(err, WS_E_INVAL, "test TCP_CRR is not built into this warpspeed yet");
+	int cpus[WS_MAX_CPU_LIST];
+	int ncpus = thread_cpus(spec, is_client, cpus, err);
+	if (ncpus < 0)
+		return ncpus;
+	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
+	int64_t start = ws_clock_ns();
+	ws_rr_params p = {
+		.spec = spec,
+		.is_client = is_client,
+		.udp = spec->type == WS_TEST_UDP_RR,
+		.fds = fds,
+		.nfds = nfds,
+		.threads = threads > nfds ? nfds : (threads ? threads : 1),
+		.cpus = ncpus ? cpus : NULL,
+		.ncpus = (uint32_t)ncpus,
+		.start_ns = start,
+		.end_ns = spec->end == WS_END_TIME ? start + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0,
+		.end_count = spec->end == WS_END_TIME ? 0 : spec->end_count,
+		.stall_ns = WS_STALL_NS,
+		.cap_ns = cap_ns,
+		.listen_fd = -1,
+		.wake_fd = -1,
+	};
+	int rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+	if (!p.udp)
+		record_tcp_info(fds[0], res);
+	return rc;
+}
+
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, ws_err *err)
 {
@@ -379,7 +448,7 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
 	/* With a cap, a finer tick: a blocked call must notice the cap soon after it passed. */
-	int rc = multi ? 0 : ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
+	int rc = multi || spec->rate > 0 ? 0 : ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	int file_fd = -1;
 	if (rc == 0 && role == WS_ROLE_SENDER && (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
@@ -390,7 +459,9 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
-	if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
+	if (rc == 0 && ws_workload_is_rr(spec->type))
+		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, res, err);
+	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
 		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
 		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns, res, err);
@@ -405,7 +476,7 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 		rc = ws_cpu_snapshot_take(&snap[1], err);
 	if (rc == 0) {
 		rc = ws_cpu_fill_side(res, &snap[0], &snap[1], err);
-		if (multi) { /* the workers' time, not the idle main thread's */
+		if (multi || spec->rate > 0) { /* the workers' time, not the idle main thread's */
 			res->thread_user_ns = worker_user;
 			res->thread_sys_ns = worker_sys;
 		}

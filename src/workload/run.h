@@ -51,6 +51,9 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, struct ws_so
  * get no automatic threshold (ws_features_rcvlowat_safe). */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
 
+/* True for the request/response tests (TCP_RR, UDP_RR, TCP_CRR). */
+bool ws_workload_is_rr(enum ws_test_type t);
+
 /* Which role the client (is_client) or the daemon plays in a test type. */
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client);
 
@@ -76,6 +79,7 @@ typedef struct ws_workload_cost {
 	uint32_t buffers;
 	uint32_t threads;   /* worker threads that run the flows */
 	bool receive;       /* receive buffers, else send buffers */
+	bool rr;            /* request/response: each buffer is a request and a response */
 } ws_workload_cost;
 
 /* setup holds the socket sizes applied at setup (sndbuf_set, rcvbuf_set), as for

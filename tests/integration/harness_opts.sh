@@ -111,7 +111,7 @@ fi
 # --- accepted with a note: -b, -w (Debian's netperf lacks intervals), -a --------------------
 ws -l 1 -P 0 -b 4 -w 10 -a 8 >"$WS_TMP/n.out" 2>"$WS_TMP/n.err"; rc=$?
 if [ $rc -eq 0 ] &&
-	grep -qx "warpspeed: note: -b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE" "$WS_TMP/n.err" &&
+	grep -qx "warpspeed: note: -b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --). For paced UDP_STREAM use --pace RATE" "$WS_TMP/n.err" &&
 	grep -qx "warpspeed: note: -w 10: packet rate control is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE" "$WS_TMP/n.err" &&
 	grep -q "^warpspeed: note: -a/-A 8: " "$WS_TMP/n.err" && ! grep -q note "$WS_TMP/n.out"; then
 	pass notes_on_stderr

@@ -93,7 +93,7 @@ static void test_notes(void)
 	ws_cli_options o;
 	ok(t, "-b 4 -w 10", &o);
 	CHECK_STR(t, o.notes,
-		  "-b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE\n"
+		  "-b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --). For paced UDP_STREAM use --pace RATE\n"
 		  "-w 10: packet rate control is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE\n");
 	ok(t, "-a 8,8 -A 16", &o);
 	CHECK(t, strstr(o.notes, "-a/-A 8,8: warpspeed's data buffers are page-aligned (4096 bytes)") != NULL);
@@ -112,7 +112,7 @@ static void test_notes(void)
 	ws_cli_print_notes(&o, f);
 	fclose(f);
 	CHECK_STR(t, text,
-		  "warpspeed: note: -b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE\n");
+		  "warpspeed: note: -b 4: packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --). For paced UDP_STREAM use --pace RATE\n");
 	free(text);
 }
 
@@ -130,8 +130,9 @@ static void test_test_options(void)
 	bad(t, "-- -K ../x",
 	    "test option -K: '../x' is not a congestion control name; expected a name like cubic or reno (letters, digits, '_', '-'; at most 15)");
 	bad(t, "-- -G 87", "test option -G: '87' is not valid; expected an MSS from 88 to 65535 bytes");
-	bad(t, "-t UDP_STREAM -- -C", "test option -C applies to TCP tests, not UDP_STREAM");
-	bad(t, "-t UDP_STREAM -- -K reno", "test option -K applies to TCP tests, not UDP_STREAM");
+	bad(t, "-t UDP_STREAM -- -C", "test option -C does not apply to UDP_STREAM; it applies to the TCP tests");
+	bad(t, "-t UDP_RR -- -K reno", "test option -K does not apply to UDP_RR; it applies to the TCP tests");
+	bad(t, "-t UDP_STREAM -- -G 1000", "test option -G does not apply to UDP_STREAM; it applies to the TCP tests");
 	ok(t, "-- -H 192.0.2.7 -L 192.0.2.8", &o);
 	CHECK_STR(t, o.spec.data_host, "192.0.2.7");
 	CHECK_STR(t, o.spec.data_local, "192.0.2.8");

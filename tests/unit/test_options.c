@@ -472,9 +472,113 @@ static void test_errors_more(void)
 	bad("errors+", "-- -Q", "unknown test option -Q", "only test options");
 	bad("errors+", "-- -m", "-m", "bytes");
 	bad("errors+", "-i 10,3", "-i", "not support");
-	bad("errors+", "-- -r 1,1", "-r", "not support");
 	bad("errors+", "-- -H", "-H", "needs a value");
 	bad("errors+", "-tUDP_STREAM -- -m 65508", "-m", "65508");
+}
+
+/* A line that must fail with exactly this message. */
+static void bad_exact(const char *name, const char *line, const char *msg)
+{
+	ws_cli_options o;
+	ws_err err;
+	int rc = parse_line(line, &o, &err);
+	WS_T_REPORT(rc == -WS_E_INVAL, name, "'%s' returned %d, want %d", line, rc, -WS_E_INVAL);
+	WS_T_REPORT(strcmp(err.msg, msg) == 0, name, "'%s': message\n   [%s]\n want [%s]", line, err.msg, msg);
+}
+
+/* The request/response options: netperf's -r (a single value sets both, as netperf 2.7's
+ * TCP_RR -- -r 64 runs 64,64), -b, -e; warpspeed's --rate; the defaults. */
+static void test_rr_options(void)
+{
+	const char *t = "rr options";
+	ws_cli_options o;
+	ok(t, "-t TCP_RR", &o);
+	CHECK_INT(t, o.spec.req_size, 1);
+	CHECK_INT(t, o.spec.rsp_size, 1);
+	CHECK_INT(t, o.spec.burst, 0);
+	CHECK_INT(t, o.format, 'x');
+	CHECK(t, o.spec.rate == 0 && o.spec.rr_timeout_ns == 0);
+	ok(t, "-t TCP_RR -- -r 64", &o);
+	CHECK_INT(t, o.spec.req_size, 64);
+	CHECK_INT(t, o.spec.rsp_size, 64);
+	ok(t, "-t TCP_RR -- -r 64,1K", &o);
+	CHECK_INT(t, o.spec.req_size, 64);
+	CHECK_INT(t, o.spec.rsp_size, 1024);
+	ok(t, "-t TCP_RR -- -r ,2k", &o);
+	CHECK_INT(t, o.spec.req_size, 1);
+	CHECK_INT(t, o.spec.rsp_size, 2000);
+	ok(t, "-t TCP_RR -- -r 1G,1", &o);
+	CHECK_INT(t, o.spec.req_size, 1u << 30);
+	ok(t, "-t UDP_RR -- -r 65507 -b 4 -e 0.25", &o);
+	CHECK_INT(t, o.spec.req_size, 65507);
+	CHECK_INT(t, o.spec.rsp_size, 65507);
+	CHECK_INT(t, o.spec.burst, 4);
+	CHECK_U64(t, (uint64_t)o.spec.rr_timeout_ns, 250000000u);
+	ok(t, "-t UDP_RR -- -e 0.0005", &o);
+	CHECK_U64(t, (uint64_t)o.spec.rr_timeout_ns, 500000u);
+	ok(t, "-t TCP_RR -- -b10000", &o);
+	CHECK_INT(t, o.spec.burst, 10000);
+	ok(t, "-t TCP_RR --rate 2500", &o);
+	CHECK_DBL(t, o.spec.rate, 2500.0, 0);
+	ok(t, "-t UDP_RR -- --rate=1.5k", &o);
+	CHECK_DBL(t, o.spec.rate, 1500.0, 0);
+	ok(t, "--rate 2m -t TCP_RR", &o);
+	CHECK_DBL(t, o.spec.rate, 2e6, 0);
+	ok(t, "-t TCP_RR -l -1000", &o);
+	CHECK_INT(t, o.spec.end, WS_END_TRANSACTIONS);
+	CHECK_U64(t, o.spec.end_count, 1000);
+	ok(t, "-t TCP_RR -- -s 64K -S 128K,1M -D -P 5000,6000 -6", &o);
+	CHECK(t, o.spec.nodelay);
+	CHECK_INT(t, o.spec.local.sndbuf, 65536);
+	CHECK_INT(t, o.spec.remote.rcvbuf, 1u << 20);
+}
+
+/* Bad request/response values, and options that the chosen test would ignore: exact
+ * messages, each naming the option, the value or the test, and what is accepted. */
+static void test_rr_errors(void)
+{
+	const char *t = "rr errors";
+	bad_exact(t, "-t TCP_RR -- -r 0",
+		  "test option -r: '0' is not a request size; expected req[,rsp] with sizes from 1 to 1G bytes (at most 65507 for UDP_RR), e.g. 64 or 1K,64K");
+	bad_exact(t, "-t TCP_RR -- -r 64,0",
+		  "test option -r: '0' is not a response size; expected req[,rsp] with sizes from 1 to 1G bytes (at most 65507 for UDP_RR), e.g. 64 or 1K,64K");
+	bad_exact(t, "-t TCP_RR -- -r 2G",
+		  "test option -r: '2G' is not a request size; expected req[,rsp] with sizes from 1 to 1G bytes (at most 65507 for UDP_RR), e.g. 64 or 1K,64K");
+	bad_exact(t, "-t UDP_RR -- -r 64,65508",
+		  "test option -r: 64,65508 is too large for UDP_RR; expected request and response sizes from 1 to 65507 bytes (the largest UDP payload)");
+	bad_exact(t, "-t TCP_RR -- -b -1", "test option -b: '-1' is not valid; expected a first burst from 0 to 10000");
+	bad_exact(t, "-t TCP_RR -- -b 10001", "test option -b: '10001' is not valid; expected a first burst from 0 to 10000");
+	bad_exact(t, "-t UDP_RR -- -e 0",
+		  "test option -e: '0' is not a receive timeout; expected seconds from 0.000001 to 3600 (fractions allowed, e.g. 0.05)");
+	bad_exact(t, "-t TCP_RR --rate 0",
+		  "option --rate: '0' is not a rate; expected transactions/s per flow above 0 and at most 1e+09, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k");
+	bad_exact(t, "-t TCP_RR --rate 5x",
+		  "option --rate: '5x' is not a rate; expected transactions/s per flow above 0 and at most 1e+09, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k");
+	bad_exact(t, "-t TCP_RR --rate 2000m",
+		  "option --rate: '2000m' is not a rate; expected transactions/s per flow above 0 and at most 1e+09, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k");
+	/* stream-only options with RR tests */
+	bad_exact(t, "-t TCP_RR --gso", "--gso does not apply to TCP_RR; it applies to UDP_STREAM");
+	bad_exact(t, "-t UDP_RR -- --gro", "--gro does not apply to UDP_RR; it applies to UDP_STREAM");
+	bad_exact(t, "-t TCP_RR -- --zerocopy",
+		  "--zerocopy does not apply to TCP_RR; it applies to TCP_STREAM and TCP_MAERTS (sendfile never copies)");
+	bad_exact(t, "-t TCP_CRR --splice", "--splice does not apply to TCP_CRR; it applies to the TCP stream tests");
+	bad_exact(t, "-t TCP_RR --skip-rx-copy", "--skip-rx-copy does not apply to TCP_RR; it applies to the TCP stream tests");
+	bad_exact(t, "-t TCP_RR --rcvlowat 1K", "--rcvlowat does not apply to TCP_RR; it applies to the TCP stream tests");
+	bad_exact(t, "-t TCP_RR -- -m 64",
+		  "test option -m does not apply to TCP_RR; it applies to the stream tests (RR tests size their messages with -r)");
+	bad_exact(t, "-t UDP_RR -- -M 64",
+		  "test option -M does not apply to UDP_RR; it applies to the stream tests (RR tests size their messages with -r)");
+	bad_exact(t, "-t TCP_RR -F /etc/hosts", "option -F does not apply to TCP_RR; it applies to the stream tests");
+	/* RR-only options with stream tests */
+	bad_exact(t, "-t TCP_STREAM -- -r 64", "test option -r does not apply to TCP_STREAM; it applies to TCP_RR, UDP_RR and TCP_CRR");
+	bad_exact(t, "-- -b 2", "test option -b does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");
+	bad_exact(t, "-t TCP_CRR -- -b 2", "test option -b does not apply to TCP_CRR; it applies to TCP_RR and UDP_RR");
+	bad_exact(t, "-t TCP_RR -- -e 1", "test option -e does not apply to TCP_RR; it applies to UDP_RR");
+	bad_exact(t, "-t TCP_STREAM --rate 10", "--rate does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");
+	/* netperf's global -b is another option: accepted with a note (as Debian's netperf, built
+	 * without intervals), pointing at the test option */
+	ok(t, "-b 4", &o);
+	CHECK(t, strstr(o.notes, "the first burst of TCP_RR and UDP_RR is the test option -b, after --") != NULL);
 }
 
 /* -Z (netperf's passphrase) and --psk-file give the key; only one of them. */
@@ -538,5 +642,7 @@ int main(void)
 	RUN(test_errors_more);
 	RUN(test_errors_argv);
 	RUN(test_key_options);
+	RUN(test_rr_options);
+	RUN(test_rr_errors);
 	TEST_MAIN_END();
 }

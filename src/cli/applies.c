@@ -1,0 +1,56 @@
+/* applies: the option-to-tests table; see applies.h. */
+#include "cli/applies.h"
+
+#include "util/err.h"
+
+#define T(x) (1u << (x))
+#define TESTS_TCP_SEND (T(WS_TEST_TCP_STREAM) | T(WS_TEST_TCP_MAERTS))
+#define TESTS_TCP_RECV (TESTS_TCP_SEND | T(WS_TEST_TCP_SENDFILE))
+#define TESTS_STREAM (TESTS_TCP_RECV | T(WS_TEST_UDP_STREAM))
+#define TESTS_UDP T(WS_TEST_UDP_STREAM)
+#define TESTS_RR_ALL (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR))
+#define TESTS_RR_LOOP (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
+#define TESTS_TCP (TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR))
+
+int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
+{
+	const ws_test_spec *s = &o->spec;
+	const struct {
+		bool on;
+		const char *name;
+		unsigned tests;
+		const char *accepted;
+	} rows[] = {
+		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
+		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->splice, "--splice", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->rcvlowat != 0, "--rcvlowat", TESTS_TCP_RECV, "the TCP stream tests"},
+		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
+		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
+		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
+		{ws_cli_given(o, true, 'm'), "test option -m", TESTS_STREAM,
+		 "the stream tests (RR tests size their messages with -r)"},
+		{ws_cli_given(o, true, 'M'), "test option -M", TESTS_STREAM,
+		 "the stream tests (RR tests size their messages with -r)"},
+		{ws_cli_given(o, false, 'F'), "option -F", TESTS_STREAM, "the stream tests"},
+		{ws_cli_given(o, true, 'r'), "test option -r", TESTS_RR_ALL, "TCP_RR, UDP_RR and TCP_CRR"},
+		{ws_cli_given(o, true, 'b'), "test option -b", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
+		{ws_cli_given(o, true, 'e'), "test option -e", T(WS_TEST_UDP_RR), "UDP_RR"},
+		{s->rate != 0, "--rate", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
+		{s->udp_flow_control, "--flow-control", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_pace_bps > 0, "--pace", TESTS_UDP, "UDP_STREAM"},
+		{ws_cli_given(o, true, 'C'), "test option -C", TESTS_TCP, "the TCP tests"},
+		{ws_cli_given(o, true, 'G'), "test option -G", TESTS_TCP, "the TCP tests"},
+		{ws_cli_given(o, true, 'K'), "test option -K", TESTS_TCP, "the TCP tests"},
+	};
+	const char *test = ws_test_type_name(s->type);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].on && ((unsigned)s->type >= 32 || !(rows[i].tests & (1u << s->type))))
+			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", rows[i].name,
+					  test ? test : "this test", rows[i].accepted);
+	if (s->skip_rx_copy && s->splice)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
+	return 0;
+}
