@@ -577,6 +577,7 @@ static void test_rr_errors(void)
 	bad_exact(t, "-t TCP_STREAM --rate 10", "--rate does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");
 	/* netperf's global -b is another option: accepted with a note (as Debian's netperf, built
 	 * without intervals), pointing at the test option */
+	ws_cli_options o;
 	ok(t, "-b 4", &o);
 	CHECK(t, strstr(o.notes, "the first burst of TCP_RR and UDP_RR is the test option -b, after --") != NULL);
 }
