@@ -8,6 +8,7 @@
 #define WS_WORKLOAD_RUN_H
 
 #include "ctl/spec.h"
+#include "workload/rr.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -105,5 +106,12 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
  * after 2.5 s, N bytes received"). The daemon's --max-duration. */
 int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 			   int64_t cap_ns, ws_side_result *res, struct ws_err *err);
+
+/* TCP_CRR, one side, inside the same CPU bracket: no data connection exists beforehand.
+ * endpoints gives where connections go (client: remote, bind_local, local) or come from
+ * (daemon: listen_fd, expect_peer, wake_fd); the rest of ws_rr_params is filled here from
+ * the spec (threads, CPUs, end, stall, cap_ns: the daemon's time cap, 0 = none). */
+int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+			int64_t cap_ns, ws_side_result *res, struct ws_err *err);
 
 #endif
