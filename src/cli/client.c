@@ -15,6 +15,7 @@
 #include "report/streams.h"
 #include "session/client.h"
 #include "session/daemon.h"
+#include "session/iterate.h"
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
@@ -111,8 +112,8 @@ static int load_key(const ws_cli_options *o, ws_psk **k, ws_err *err)
 }
 
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
-static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec,
-				 ws_test_result *res, ws_err *err)
+static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
+				 ws_test_result *res, bool note, ws_err *err)
 {
 	ws_daemon_config dc;
 	ws_daemon_config_init(&dc);
@@ -128,9 +129,10 @@ static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec
 		return -1;
 	int rc = ws_daemon_start_thread(d, err);
 	if (rc == 0) {
-		fprintf(stderr,
-			"warpspeed: no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
-			cfg->host, cfg->port, ws_daemon_port(d));
+		if (note)
+			fprintf(stderr,
+				"warpspeed: no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
+				cfg->host, cfg->port, ws_daemon_port(d));
 		ws_client_config local = *cfg;
 		local.psk = NULL; /* its daemon asks for none; no note that it did not */
 		local.host = "127.0.0.1";
@@ -141,6 +143,32 @@ static int run_with_local_daemon(ws_client_config *cfg, const ws_test_spec *spec
 		snprintf(res->remote_host, sizeof(res->remote_host), "%s", cfg->host);
 	}
 	ws_daemon_free(d);
+	return rc;
+}
+
+/* One whole test for the iteration loop (session/iterate.h): -i/-I runs several. */
+struct run_ctx {
+	const ws_client_config *cfg;
+	const ws_cli_options *o;
+	bool local_noted; /* the in-process daemon's notice is printed once */
+};
+
+static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
+{
+	(void)iteration;
+	struct run_ctx *c = arg;
+	int rc = ws_client_run_test(c->cfg, &c->o->spec, res, err);
+	/* The in-process daemon has no key (it serves only this process, on loopback). */
+	if (rc == -ECONNREFUSED && !c->o->remote_host_given && c->o->ctl_port == WS_DEFAULT_CTL_PORT) {
+		ws_test_result_free(res);
+		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
+		rc = run_with_local_daemon(c->cfg, &c->o->spec, res, !c->local_noted, err);
+		c->local_noted = true;
+	}
+	if (rc < 0) {
+		ws_test_result_free(res);
+		memset(res, 0, sizeof(*res));
+	}
 	return rc;
 }
 
@@ -197,10 +225,8 @@ int ws_cli_client_main(int argc, char **argv)
 		cfg.note = print_note;
 
 	ws_test_result res;
-	int rc = ws_client_run_test(&cfg, &o.spec, &res, &err);
-	/* The in-process daemon has no key (it serves only this process, on loopback). */
-	if (rc == -ECONNREFUSED && !o.remote_host_given && o.ctl_port == WS_DEFAULT_CTL_PORT)
-		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
+	struct run_ctx run = {&cfg, &o, false};
+	int rc = ws_iterate_run(&o.conf, run_one, &run, &res, &err);
 	if (key) {
 		ws_psk_wipe(key);
 		free(key);
@@ -220,6 +246,7 @@ int ws_cli_client_main(int argc, char **argv)
 	co.remote_cpu = o.spec.remote.measure_cpu;
 	co.brand = o.brand[0] ? o.brand : NULL;
 	co.cpu_bind = o.cpu_bind_given;
+	co.conf = o.conf.asked ? &o.conf : NULL;
 	int status = 0;
 	if (o.json) {
 		status = ws_cli_json_print(&o, &res, argc, argv);

@@ -315,6 +315,47 @@ static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
+/* -i max[,min]: whole-test iterations; the clamping to 3..30 is measure/confidence's. */
+static int opt_iterations(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	long long v;
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
+	o->conf_args.i_given = true;
+	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, 1000000, "max iterations", &v, err)) == 0)
+		o->conf_args.max = (int)v;
+	if (rc == 0 && hb && (rc = ws_cli_parse_ranged(b, 1, 1000000, "min iterations", &v, err)) == 0)
+		o->conf_args.min = (int)v;
+	return rc;
+}
+
+/* -I level[,width]: checked at once so that the message names -I. */
+static int opt_conf_level(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	long long v;
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
+	o->conf_args.I_given = true;
+	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, 100, "confidence level (95 or 99)", &v, err)) == 0)
+		o->conf_args.level = (int)v;
+	if (rc == 0 && hb && ws_units_parse_double(b, 1e-9, 100, &o->conf_args.width, NULL) < 0)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a confidence width; expected a full width in %% of the mean, more than 0 and at most 100 (5 = +/-2.5%%)",
+				  b);
+	ws_confidence_args only = {.I_given = true, .level = o->conf_args.level, .width = o->conf_args.width};
+	ws_confidence check;
+	return rc ? rc : ws_confidence_setup(&check, &only, err);
+}
+
+/* -r: netperf judges the throughput alone, not the CPU figures. */
+static int opt_result_only(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->conf_args.throughput_only = true;
+	return 0;
+}
+
 /* ---- test option handlers (after --) ------------------------------------------------ */
 
 /* -s / -S send[,recv]: a single value sets both buffers. */
@@ -439,11 +480,14 @@ static const struct opt_def global_opts[] = {
 	{'F', OPT_VALUE, false, opt_fill_file, "file[,remotefile]"},
 	{'h', OPT_FLAG, false, ws_cli_opt_help, NULL},
 	{'H', OPT_VALUE, false, opt_remote_host, "host[,family]"},
+	{'i', OPT_VALUE, false, opt_iterations, "max[,min]"},
+	{'I', OPT_VALUE, false, opt_conf_level, "level[,width]"},
 	{'l', OPT_VALUE, true, opt_length, "secs or -count"},
 	{'L', OPT_VALUE, false, opt_local_host, "host[,family]"},
 	{'n', OPT_VALUE, false, opt_ncpus, "ncpus"},
 	{'p', OPT_VALUE, false, opt_ctl_port, "port[,localport]"},
 	{'P', OPT_VALUE, false, opt_headers, "0|1"},
+	{'r', OPT_FLAG, false, opt_result_only, NULL},
 	{'t', OPT_VALUE, false, opt_test, "testname"},
 	{'T', OPT_VALUE, false, opt_cpu_bind, "lcpu[,rcpu]"},
 	{'v', OPT_VALUE, false, opt_verbosity, "0|1|2"},
@@ -465,11 +509,8 @@ static const struct opt_def global_opts[] = {
 	{'y', OPT_VALUE, false, ws_cli_opt_priority, "local[,remote]"},
 	{'Y', OPT_VALUE, false, ws_cli_opt_tos, "local[,remote]"},
 	/* netperf options not supported yet: refused by name. */
-	{'i', OPT_VALUE, false, NULL, "max[,min]"},
-	{'I', OPT_VALUE, false, NULL, "level[,width]"},
 	{'j', OPT_FLAG, false, ws_cli_opt_histogram, NULL},
 	{'N', OPT_FLAG, false, NULL, NULL},
-	{'r', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -624,6 +665,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);
 	if (prc < 0)
+		return prc;
+	if ((prc = ws_confidence_setup(&o->conf, &o->conf_args, err)) < 0)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
 		s->end = WS_END_TRANSACTIONS;

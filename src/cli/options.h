@@ -10,6 +10,7 @@
 #define WS_CLI_OPTIONS_H
 
 #include "ctl/spec.h"
+#include "measure/confidence.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +47,8 @@ typedef struct ws_cli_options {
 	int ncpus;                       /* -n; 0 = count the online CPUs */
 	double demo_interval_s;          /* -D [secs[,units]]; 0 = no interim results */
 	uint64_t demo_units;             /* -D ,units: initial guess of units/s; 0 = none */
+	ws_confidence_args conf_args;    /* -i max[,min], -I level[,width], -r as given */
+	ws_confidence conf;              /* netperf's rules applied (asked false: one run) */
 
 	/* The pre-shared key's source (pointers into argv; NULL when not given). The client
 	 * also reads WARPSPEED_PSK_FILE when neither is given. */

@@ -89,6 +89,7 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		.remote_cpu = o->spec.remote.measure_cpu,
 		.omni = o->omni,
 		.want_stats = o->histogram,
+		.conf = o->conf.asked ? &o->conf : NULL,
 	};
 	return c;
 }
@@ -117,6 +118,7 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		ws_classic_opts_init(&co);
 		co.cpu_bind = o->cpu_bind_given;
 		co.omni = o->omni;
+		co.conf = o->conf.asked ? &o->conf : NULL; /* netperf's suffix, in every mode */
 		ws_classic_test_banner(res, &co, stdout);
 	}
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,

@@ -9,6 +9,7 @@
 #include "measure/confidence.h"
 #include "measure/cpu.h"
 #include "report/classic_rr.h"
+#include "report/conf_warning.h"
 #include "report/harness.h"
 #include "util/err.h"
 
@@ -108,7 +109,9 @@ int ws_classic_banner_conf(const struct ws_confidence *conf, char *buf, size_t n
 	buf[0] = 0;
 	if (!conf || !conf->asked || conf->max_iterations <= 1)
 		return 0;
-	int len = snprintf(buf, n, " : +/-%.3f%% @ %2d%% conf. ", conf->width / 2.0, conf->level);
+	/* netperf's "%s" after "conf. " holds " on result only" under -r. */
+	int len = snprintf(buf, n, " : +/-%.3f%% @ %2d%% conf. %s", conf->width / 2.0, conf->level,
+			   conf->throughput_only ? " on result only" : "");
 	return len < 0 ? 0 : ((size_t)len < n ? len : (int)n - 1);
 }
 
@@ -369,6 +372,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 				  o->fmt);
 	if (o->print_headers)
 		ws_classic_test_banner(r, o, out);
+	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
 	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);

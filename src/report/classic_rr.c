@@ -10,6 +10,7 @@
 
 #include "measure/hist.h"
 #include "measure/latency.h"
+#include "report/conf_warning.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -321,6 +322,7 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 				  o->fmt);
 	if (o->print_headers)
 		ws_classic_test_banner(r, o, out);
+	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
 	if (o->verbosity <= 0) {
 		print_figure(r, L, o, out);
 	} else {

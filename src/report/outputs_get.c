@@ -316,9 +316,16 @@ static bool conf_on(const ws_report_ctx *c)
 void ws_og_conf_level(const ws_report_ctx *c, ws_out_value *v) { v_int(v, conf_on(c) ? c->conf->level : 0); }
 void ws_og_conf_interval(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_on(c) ? c->conf->width : -1.0); }
 void ws_og_conf_iter(const ws_report_ctx *c, ws_out_value *v) { v_int(v, conf_on(c) && c->conf->iterations > 0 ? c->conf->iterations : 1); }
-void ws_og_tput_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_on(c) ? c->conf->throughput_width : -1.0); }
-void ws_og_loc_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_on(c) ? c->conf->local_cpu_width : -1.0); }
-void ws_og_rem_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_on(c) ? c->conf->remote_cpu_width : -1.0); }
+/* Under -i/-I netperf prints 100 * (interval - margin) for each figure, the width; a CPU
+ * figure it did not measure is a constant -1 there, so its width is 0.000, as in the
+ * warning block. Without -i/-I: -1. */
+static double conf_width(const ws_report_ctx *c, double w)
+{
+	return conf_on(c) ? (w > 0.0 ? w : 0.0) : -1.0;
+}
+void ws_og_tput_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->throughput_width : -1.0)); }
+void ws_og_loc_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->local_cpu_width : -1.0)); }
+void ws_og_rem_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->remote_cpu_width : -1.0)); }
 
 /* ---- getters: RR, transport ------------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int ws_t_failed, ws_t_passed;
@@ -67,5 +68,26 @@ static int ws_t_failed, ws_t_passed;
 	} while (0)
 
 #define TEST_MAIN_END() return ws_t_failed ? 1 : 0
+
+/* A golden file, tests/goldens/netperf/<name>.txt below $WS_ROOT (or the working
+ * directory), read whole into a heap buffer with `spare` bytes free after its end for
+ * in-place substitutions; NULL when it cannot be read. The caller frees it. */
+static inline char *ws_t_golden(const char *name, size_t spare)
+{
+	const char *root = getenv("WS_ROOT");
+	char path[1024];
+	snprintf(path, sizeof(path), "%s%stests/goldens/netperf/%s.txt", root ? root : "",
+		 root ? "/" : "", name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = (1 << 16) + spare;
+	char *buf = calloc(1, cap + 1);
+	size_t n = buf ? fread(buf, 1, cap - spare, f) : 0;
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	return buf;
+}
 
 #endif

@@ -471,7 +471,9 @@ static void test_errors_more(void)
 	bad("errors+", "-- --nosuch", "unknown option", "'--nosuch'");
 	bad("errors+", "-- -Q", "unknown test option -Q", "only test options");
 	bad("errors+", "-- -m", "-m", "bytes");
-	bad("errors+", "-i 10,3", "-i", "not support");
+	bad("errors+", "-I 97", "-I", "97");
+	bad("errors+", "-I 99,0", "-I", "'0'");
+	bad("errors+", "-i x", "-i", "'x'");
 	bad("errors+", "-- -H", "-H", "needs a value");
 	bad("errors+", "-tUDP_STREAM -- -m 65508", "-m", "65508");
 }
@@ -583,6 +585,29 @@ static void test_rr_errors(void)
 }
 
 /* -Z (netperf's passphrase) and --psk-file give the key; only one of them. */
+/* -i/-I/-r: parsed here, netperf's rules applied by measure/confidence (test_confidence). */
+static void test_confidence_options(void)
+{
+	ws_cli_options o;
+	ok("conf", "-i 5,4 -I 95,10 -r", &o);
+	CHECK("conf asked", o.conf.asked);
+	CHECK_INT("conf max", o.conf.max_iterations, 5);
+	CHECK_INT("conf min", o.conf.min_iterations, 4);
+	CHECK_INT("conf level", o.conf.level, 95);
+	CHECK_DBL("conf width", o.conf.width, 10.0, 0);
+	CHECK("conf -r", o.conf.throughput_only);
+	ok("conf I first", "-I 95 -i 4", &o);
+	CHECK_INT("I first max", o.conf.max_iterations, 4);
+	CHECK_INT("I first level", o.conf.level, 95);
+	ok("conf i alone", "-i3,2", &o);
+	CHECK_INT("i alone min", o.conf.min_iterations, 3);
+	CHECK_INT("i alone level", o.conf.level, 99);
+	CHECK_DBL("i alone width", o.conf.width, 5.0, 0);
+	ok("conf none", "-l 1", &o);
+	CHECK("conf none", !o.conf.asked);
+	CHECK_INT("conf none max", o.conf.max_iterations, 1);
+}
+
 static void test_key_options(void)
 {
 	const char *t = "key_options";
@@ -643,6 +668,7 @@ int main(void)
 	RUN(test_errors_more);
 	RUN(test_errors_argv);
 	RUN(test_key_options);
+	RUN(test_confidence_options);
 	RUN(test_rr_options);
 	RUN(test_rr_errors);
 	TEST_MAIN_END();
