@@ -309,8 +309,8 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 	}
 }
 
-static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec, ws_test_result *out,
-		     ws_err *err)
+static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec,
+		     struct ws_interim *interim, ws_test_result *out, ws_err *err)
 {
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
 	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
@@ -319,7 +319,7 @@ static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec, ws_test
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	rc = ws_workload_run(spec, true, fds, spec->streams, &out->local, err);
+	rc = ws_workload_run_interim(spec, fds, spec->streams, interim, &out->local, err);
 	close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -383,7 +383,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	if (rc == 0)
 		rc = setup_data(&ch, spec, &peer, c, out, fds, err);
 	if (rc == 0)
-		rc = run_local(&ch, fds, spec, out, err);
+		rc = run_local(&ch, fds, spec, c->interim, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);

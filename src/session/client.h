@@ -28,6 +28,9 @@ typedef struct ws_client_config {
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);
 	void *note_ctx;
+	/* -D (NULL: none): interim results of the client's side (measure/interim.h), with
+	 * a counter per flow (nflows >= spec->streams); see ws_workload_run_interim. */
+	struct ws_interim *interim;
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);

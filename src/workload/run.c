@@ -2,6 +2,7 @@
 #include "workload/run.h"
 
 #include "measure/cpu.h"
+#include "measure/interim.h"
 #include "net/sock.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -267,10 +268,11 @@ void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost 
 }
 
 static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
-		      int64_t cap_ns, ws_side_result *res, ws_err *err)
+		      int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	p.cap_ns = cap_ns;
+	p.progress = progress;
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
@@ -321,18 +323,19 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err
 }
 
 static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
-			 const int *fds, uint32_t nfds, int fill_fd, int64_t cap_ns, ws_side_result *res,
-			 ws_err *err)
+			 const int *fds, uint32_t nfds, int fill_fd, int64_t cap_ns,
+			 ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, res, err);
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, progress, res, err);
 }
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
-		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_side_result *res, ws_err *err)
+		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
+		     ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
@@ -349,6 +352,7 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 		.io = stream_params(spec, role, -1, file_fd, res),
 	};
 	p.io.cap_ns = cap_ns;
+	p.io.progress = progress;
 	int rc = ws_multi_run(&p, res, err);
 	if (rc == 0)
 		record_tcp_info(fds[0], res);
@@ -358,7 +362,8 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 /* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
-		  uint32_t nfds, int64_t cap_ns, ws_side_result *res, ws_err *err)
+		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
+		  ws_err *err)
 {
 	if (spec->type == WS_TEST_TCP_CRR)
 		return ws_err_set(err, WS_E_INVAL, "test TCP_CRR is not built into this warpspeed yet");
@@ -384,12 +389,16 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.cap_ns = cap_ns,
 		.listen_fd = -1,
 		.wake_fd = -1,
+		.progress = progress,
 	};
 	int rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
 	return rc;
 }
+
+static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
 
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, ws_err *err)
@@ -399,6 +408,18 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 
 int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 			   int64_t cap_ns, ws_side_result *res, ws_err *err)
+{
+	return run_side(spec, is_client, fds, nfds, cap_ns, NULL, res, err);
+}
+
+int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
+			    struct ws_interim *interim, ws_side_result *res, ws_err *err)
+{
+	return run_side(spec, true, fds, nfds, 0, interim, res, err);
+}
+
+static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err)
 {
 	if (!ws_workload_supported(spec->type))
 		return ws_err_set(err, WS_E_INVAL, "test %s is not implemented yet",
@@ -423,16 +444,22 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 	}
 	if (rc == 0)
 		rc = ws_cpu_snapshot_take(&snap[0], err);
+	/* -D: the interim counters, one per flow, and the reporter over this role's span. */
+	ws_interim_counter *prog = ws_interim_flow(interim, 0);
+	if (rc == 0)
+		rc = ws_interim_begin(interim, ws_clock_ns(), ws_clock_wall_ns(), err);
 	if (rc == 0 && ws_workload_is_rr(spec->type))
-		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, res, err);
+		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
-		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns, res, err);
+		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
+					      prog, res, err);
 	else if (rc == 0 && multi)
-		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
+		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0)
-		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, res, err);
+		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
+	ws_interim_stop(interim);
 	if (file_fd >= 0)
 		close(file_fd);
 	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct ws_err;
+struct ws_interim;
 
 enum ws_role { WS_ROLE_SENDER, WS_ROLE_RECEIVER };
 
@@ -95,5 +96,12 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
  * after 2.5 s, N bytes received"). The daemon's --max-duration. */
 int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 			   int64_t cap_ns, ws_side_result *res, struct ws_err *err);
+
+/* The client's ws_workload_run with -D: the engine bumps interim's counters (one per flow,
+ * measure/interim.h) and the reporter runs from right before the engine starts
+ * (ws_interim_begin) to right after it returns (ws_interim_stop, which reports the last,
+ * partial interval). interim NULL is ws_workload_run. */
+int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
+			    struct ws_interim *interim, ws_side_result *res, struct ws_err *err);
 
 #endif

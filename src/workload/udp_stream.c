@@ -6,6 +6,7 @@
  * reason lands in io_note. The clock is read once per call, never per datagram. */
 #include "workload/udp_stream.h"
 
+#include "measure/interim.h"
 #include "util/clock.h"
 #include "util/bytes.h"
 #include "util/err.h"
@@ -98,6 +99,7 @@ typedef struct udp_tx {
 	bool end_acked, refused;
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
+	ws_interim_counter *progress; /* -D: the bytes sent, or NULL */
 } udp_tx;
 
 static uint8_t *alloc_pattern(size_t n)
@@ -357,11 +359,12 @@ static void tx_end(udp_tx *t)
 }
 
 static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_ns,
-			 ws_side_result *res, ws_err *err)
+			 ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	udp_tx *t = calloc(1, sizeof(*t));
 	if (!t)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
+	t->progress = progress;
 	int rc = tx_setup(t, spec, fd, fill_fd, res, err);
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
@@ -385,6 +388,7 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 		now = ws_clock_ns();
 		if (sent > 0) {
 			t->seq += (uint64_t)sent;
+			ws_interim_add(t->progress, (uint64_t)sent * t->size);
 			last = now;
 			if (t->dontroute_probe)
 				tx_route_proven(t);
@@ -693,11 +697,18 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, int64_t cap_ns, ws_si
 	return rc;
 }
 
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
-		    ws_side_result *res, ws_err *err)
+int ws_udp_run_role_progress(const ws_test_spec *spec, bool sender, int fd, int fill_fd,
+			     int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
+			     ws_err *err)
 {
 	res->io_path[0] = res->io_note[0] = '\0';
 	res->send_size = res->recv_size = 0;
-	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, res, err)
+	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, progress, res, err)
 		      : udp_recv_role(spec, fd, cap_ns, res, err);
+}
+
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, ws_err *err)
+{
+	return ws_udp_run_role_progress(spec, sender, fd, fill_fd, cap_ns, NULL, res, err);
 }
