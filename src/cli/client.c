@@ -4,6 +4,7 @@
  * in-process daemon when the default host has none, and prints netperf's classic table
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
 #include "cli/client.h"
+#include "cli/demo.h"
 
 #include "cli/options.h"
 #include "cli/outprint.h"
@@ -163,8 +164,6 @@ int ws_cli_client_main(int argc, char **argv)
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
-	if (o.demo_interval_s > 0)
-		fprintf(stderr, "warpspeed: note: interim results (-D) are not implemented yet; ignoring -D\n");
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
 				"receives, so %s is checked but not used\n",
@@ -191,12 +190,18 @@ int ws_cli_client_main(int argc, char **argv)
 	cfg.psk = key;
 	if (o.verbosity >= 2)
 		cfg.note = print_note;
+	ws_cli_demo demo;
+	if (ws_cli_demo_setup(&o, &demo, &cfg, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 1;
+	}
 
 	ws_test_result res;
 	int rc = ws_client_run_test(&cfg, &o.spec, &res, &err);
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
 	if (rc == -ECONNREFUSED && !o.remote_host_given && o.ctl_port == WS_DEFAULT_CTL_PORT)
 		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
+	ws_cli_demo_free(&demo);
 	if (key) {
 		ws_psk_wipe(key);
 		free(key);
@@ -216,6 +221,7 @@ int ws_cli_client_main(int argc, char **argv)
 	co.remote_cpu = o.spec.remote.measure_cpu;
 	co.brand = o.brand[0] ? o.brand : NULL;
 	co.cpu_bind = o.cpu_bind_given;
+	co.banner_done = o.banner_done;
 	int status = 0;
 	if (ws_cli_output_mode(&o)) {
 		status = ws_cli_output_print(&o, &sel, &res, argc, argv);

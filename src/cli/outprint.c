@@ -88,6 +88,7 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		ws_classic_opts_init(&co);
 		co.cpu_bind = o->cpu_bind_given;
 		co.omni = o->omni;
+		co.banner_done = o->banner_done;
 		ws_classic_test_banner(res, &co, stdout);
 	}
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,

@@ -169,7 +169,7 @@ int ws_interim_begin(ws_interim *ip, int64_t mono_ns, int64_t wall_ns, ws_err *e
 {
 	if (!ip)
 		return 0;
-	ws_interim_stop(ip); /* a begin without a stop: end the previous run first */
+	ws_interim_stop(ip, 0); /* a begin without a stop: end the previous run first */
 	int64_t ns = (int64_t)(ip->cfg.interval_s * (double)WS_NS_PER_SEC + 0.5);
 	for (uint32_t i = 0; i <= ip->cfg.nflows; i++) {
 		ws_interim_clock_init(&ip->clocks[i], ns, mono_ns, wall_ns);
@@ -188,7 +188,7 @@ int ws_interim_begin(ws_interim *ip, int64_t mono_ns, int64_t wall_ns, ws_err *e
 	return 0;
 }
 
-void ws_interim_stop(ws_interim *ip)
+void ws_interim_stop(ws_interim *ip, int64_t until_ns)
 {
 	if (!ip)
 		return;
@@ -199,8 +199,9 @@ void ws_interim_stop(ws_interim *ip)
 	if (ip->running)
 		pthread_join(ip->thread, NULL);
 	ip->running = false;
+	int64_t now = ws_clock_ns();
 	if (ip->begun)
-		sample_all(ip, ws_clock_ns(), true);
+		sample_all(ip, until_ns > 0 && until_ns < now ? until_ns : now, true);
 	ip->begun = false;
 }
 
@@ -208,7 +209,7 @@ void ws_interim_free(ws_interim *ip)
 {
 	if (!ip)
 		return;
-	ws_interim_stop(ip);
+	ws_interim_stop(ip, 0);
 	pthread_cond_destroy(&ip->cv);
 	pthread_mutex_destroy(&ip->mu);
 	free(ip->flows);

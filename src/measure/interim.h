@@ -100,10 +100,13 @@ int ws_interim_create(const ws_interim_config *cfg, ws_interim **out, struct ws_
  * (the next -i iteration) starts a new numbering. NULL is fine (returns 0). */
 int ws_interim_begin(ws_interim *ip, int64_t mono_ns, int64_t wall_ns, struct ws_err *err);
 
-/* The data phase ended now: stop the reporter, then report the partial interval since the
- * last sample (when any time passed since it). Called right after the engine returns.
- * Safe without begin, twice, and with NULL. */
-void ws_interim_stop(ws_interim *ip);
+/* The data phase ended: stop the reporter, then report the partial interval from the last
+ * sample to until_ns (monotonic; 0 or later than now = now), when any time passed between
+ * them. Called right after the engine returns, with until_ns the test's nominal end for a
+ * timed test: what follows it is the sender's drain or the requester's last replies,
+ * whose interval would show a rate of nearly nothing (netperf's last interval ends with
+ * its send loop too). Safe without begin, twice, and with NULL. */
+void ws_interim_stop(ws_interim *ip, int64_t until_ns);
 
 /* Stop and release; NULL is fine. */
 void ws_interim_free(ws_interim *ip);

@@ -382,6 +382,8 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		fds[i] = -1;
 	if (rc == 0)
 		rc = setup_data(&ch, spec, &peer, c, out, fds, err);
+	if (rc == 0 && c->on_start)
+		c->on_start(c->start_ctx, out);
 	if (rc == 0)
 		rc = run_local(&ch, fds, spec, c->interim, out, err);
 	free(fds);

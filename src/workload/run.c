@@ -446,8 +446,9 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		rc = ws_cpu_snapshot_take(&snap[0], err);
 	/* -D: the interim counters, one per flow, and the reporter over this role's span. */
 	ws_interim_counter *prog = ws_interim_flow(interim, 0);
+	int64_t begin = ws_clock_ns();
 	if (rc == 0)
-		rc = ws_interim_begin(interim, ws_clock_ns(), ws_clock_wall_ns(), err);
+		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
 	if (rc == 0 && ws_workload_is_rr(spec->type))
 		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
@@ -459,7 +460,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0)
 		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
-	ws_interim_stop(interim);
+	ws_interim_stop(interim, spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0);
 	if (file_fd >= 0)
 		close(file_fd);
 	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;

@@ -1,0 +1,65 @@
+/* demo: -D's reporter callback and early banner; see demo.h. */
+#include "cli/demo.h"
+
+#include "cli/outprint.h"
+#include "report/classic.h"
+#include "report/interim.h"
+#include "util/err.h"
+#include "workload/run.h"
+
+#include <string.h>
+
+static void print_sample(void *ctx, const ws_interim_sample *s)
+{
+	ws_cli_demo *d = ctx;
+	ws_report_interim(s, (ws_out_mode)d->mode, d->fmt, d->out);
+	fflush(d->out); /* live, also through a pipe */
+}
+
+static void print_banner(void *ctx, const ws_test_result *r)
+{
+	ws_cli_demo *d = ctx;
+	if (d->o->banner_done || !d->o->print_headers)
+		return;
+	ws_classic_opts co;
+	ws_classic_opts_init(&co);
+	co.cpu_bind = d->o->cpu_bind_given;
+	co.omni = d->o->omni;
+	ws_classic_test_banner(r, &co, d->out);
+	fflush(d->out);
+	d->o->banner_done = true;
+}
+
+int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, ws_err *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->o = o;
+	if (!(o->demo_interval_s > 0))
+		return 0;
+	d->mode = ws_cli_output_mode(o);
+	d->fmt = o->format;
+	d->out = stdout;
+	bool rr = ws_workload_is_rr(o->spec.type);
+	ws_interim_config ic = {
+		.interval_s = o->demo_interval_s,
+		.precise = o->demo_precise,
+		.nflows = o->spec.streams ? o->spec.streams : 1,
+		.per_flow = o->verbosity >= 2 && o->spec.streams > 1,
+		.kind = rr ? WS_INTERIM_TRANSACTIONS : WS_INTERIM_BYTES,
+		.cb = print_sample,
+		.ctx = d,
+	};
+	int rc = ws_interim_create(&ic, &d->ip, err);
+	if (rc < 0)
+		return rc;
+	cfg->interim = d->ip;
+	cfg->on_start = print_banner;
+	cfg->start_ctx = d;
+	return 0;
+}
+
+void ws_cli_demo_free(ws_cli_demo *d)
+{
+	ws_interim_free(d->ip);
+	d->ip = NULL;
+}
