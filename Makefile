@@ -72,6 +72,12 @@ ATOMIC_PROBE := printf '\043include <stdint.h>\nstatic _Atomic uint64_t x;\nint 
 	| $(CC) -std=c11 -x c - -o /dev/null -pthread >/dev/null 2>&1 || echo -latomic
 LIBATOMIC := $(shell $(ATOMIC_PROBE))
 LDLIBS   += $(LIBATOMIC)
+# The IQ sample conversions (src/iq/iqconv.c) are written for the vectorizer; gcc -O2
+# vectorizes only loops without an epilogue and keeps FP compares that could trap, so that
+# file gets these flags where the compiler takes them (check: make iqconv-vec-report).
+VEC_PROBE := for f in -ftree-vectorize -fvect-cost-model=dynamic -fno-trapping-math; do \
+	echo 'int x;' | $(CC) -Werror $$f -x c -c - -o /dev/null >/dev/null 2>&1 && printf '%s ' $$f; done
+VEC_FLAGS := $(shell $(VEC_PROBE))
 
 LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
@@ -90,7 +96,7 @@ Q :=
 endif
 
 .PHONY: all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
-	cross cross-test man FORCE
+	cross cross-test man iqconv-vec-report FORCE
 all: $(BIN) $(LIB)
 
 # Linked files depend on the link command, so STATIC=1 after a dynamic build relinks.
@@ -104,6 +110,14 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/src/iq/iqconv.o: CFLAGS += $(VEC_FLAGS)
+
+# The vectorizer's report on the IQ conversions, for $(CC) and each cross compiler present.
+iqconv-vec-report:
+	@for cc in $(CC) $(CROSS_CCS); do command -v $$cc >/dev/null 2>&1 || continue; \
+	  echo "== $$cc"; $$cc $(CPPFLAGS) -std=c11 $(OPT) $(VEC_FLAGS) -fopt-info-vec-optimized \
+	    -c src/iq/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
 
 $(LIB): $(LIB_OBJ)
 	@echo "  AR      $@"

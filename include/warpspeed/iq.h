@@ -109,6 +109,12 @@ typedef struct ws_iq_config {
 	uint32_t budget_ms;      /* most time one command takes over all its attempts, and
 				    a trigger's confirmation over all its re-sends: default
 				    2000; 0 also means 2000 */
+	uint64_t write_rate_bps; /* Write IQ: most Ethernet frame bits per second sent to
+				    this node (UDP payload + 42 bytes per packet), 0 (default)
+				    = unpaced. For a host on a faster link than the node's
+				    (10 GbE host, 1 GbE boards behind a switch): the switch
+				    drops what its port cannot queue. Sleeps between batches
+				    and lets at most one batch (64 packets) run ahead. */
 } ws_iq_config;
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
@@ -216,6 +222,34 @@ int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
  * on; one Write IQ per buffer, one after another. */
 int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
 		      ws_iq_format fmt, const void *const *src, ws_iq_error *err);
+
+/* One node's part of ws_iq_read_many / ws_iq_write_many. The caller fills node, rf_mask,
+ * start, count and dst (read: one pointer per set bit of rf_mask, as ws_iq_read) or src
+ * (write: one per set bit, as ws_iq_write_multi); the call fills the rest. Each node may
+ * have its own mask and range. */
+typedef struct ws_iq_many_item {
+	ws_iq_node *node;
+	unsigned rf_mask;
+	uint32_t start, count;
+	void *const *dst;
+	const void *const *src;
+	int result;              /* out: 0 or this node's negative code */
+	ws_iq_error err;         /* out: this node's error ("" when it succeeded) */
+	int64_t elapsed_ns;      /* out: this node's call, monotonic clock */
+	int64_t cpu_ns;          /* out: CPU time of the thread that served this node */
+} ws_iq_many_item;
+
+/* Most nodes in one many-node call. */
+#define WS_IQ_MANY_MAX 64
+
+/* Read IQ from (write IQ to) n nodes at once, 1 <= n <= WS_IQ_MANY_MAX, every node on a
+ * different handle: one thread per node (the calling thread serves the first), each doing
+ * what ws_iq_read (ws_iq_write_multi) does on its handle, so the nodes' links fill in
+ * parallel. Returns when every node is done: 0 when all succeeded, otherwise the first
+ * failing node's code, with err naming that node (address:port) and how many failed; each
+ * item says what happened to its node. */
+int ws_iq_read_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, ws_iq_error *err);
+int ws_iq_write_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, ws_iq_error *err);
 
 /* TX_BUFF_EN and RX_BUFF_EN: which buffers transmit / capture on the next trigger (a zero
  * mask sends nothing for that direction). Acknowledged commands. */

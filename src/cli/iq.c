@@ -25,8 +25,12 @@
 
 typedef struct iq_opts {
 	ws_iq_config cfg;
-	char addr[64];
+	char addr[64];             /* the first NODE's address (cfg.addr, cfg.port) */
 	int have_node;
+	size_t nnodes;             /* NODE,NODE,...: read, write and bench take several */
+	char node_addr[WS_IQ_MANY_MAX][64];
+	int node_port[WS_IQ_MANY_MAX];
+	const char *format;        /* --format as given ("raw" only for bench) */
 	unsigned rf;
 	uint32_t samples, start;
 	int have_samples;
@@ -46,12 +50,16 @@ static const char usage[] =
 	"       warpspeed iq write NODE --rf A[,B...] -i FILE [--start S] [--format F]\n"
 	"       warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
 	"       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
-	"       warpspeed iq bench [NODE] --trials T --samples N[,N...] [--rf A[,B]] [--json]\n"
+	"       warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...] [--rf A[,B]]\n"
+	"                 [--format raw|ci16|cf32] [--json]\n"
 	"                 [--json-file PATH]   (the table, and the JSON rows into PATH)\n"
-	"  NODE is ADDR[:PORT] (port 9000 by default). Files: raw cf32 or ci16 (interleaved\n"
-	"  little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data, cf32_le or ci16_le), from\n"
-	"  the extension or --format cf32|ci16|sigmf; --datatype cf32_le|ci16_le for a SigMF\n"
-	"  recording written by read (default ci16_le, the node's own samples).\n"
+	"  NODE is ADDR[:PORT] (port 9000 by default); read, write and bench take several,\n"
+	"  NODE,NODE,..., served at once (read: -o F1,F2,... one per node; write: -i one file\n"
+	"  for all or one per node; bench: a row per node and an aggregate). Files: raw cf32\n"
+	"  or ci16 (interleaved little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data,\n"
+	"  cf32_le or ci16_le), from the extension or --format cf32|ci16|sigmf; --datatype\n"
+	"  cf32_le|ci16_le for a SigMF recording written by read (default ci16_le, the node's\n"
+	"  own samples).\n"
 	"  bench without NODE runs a built-in node emulator on loopback.\n"
 	"  Transport: --node-id N (0) --host-id N (250) --max-payload B (8964)\n"
 	"    --timeout-ms MS (100: a command's first wait, doubling up to 200)\n"
@@ -60,6 +68,8 @@ static const char usage[] =
 	"    --idle-ms MS (10) --window SIZE\n"
 	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
 	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
+	"    --write-rate MBPS (0: unpaced; the node's link rate, e.g. 1000, when the host's\n"
+	"      link is faster, as a 10 GbE host with GbE nodes behind a switch)\n"
 	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
 	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
 	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
@@ -89,23 +99,46 @@ static int parse_rf(const char *s, unsigned *mask)
 	return *mask ? 0 : bad("--rf", s, "at least one of A..D");
 }
 
-static int parse_node(const char *s, iq_opts *o)
+static int parse_one_node(const char *s, char addr[64], int *port)
 {
 	const char *colon = strrchr(s, ':');
 	size_t n = colon ? (size_t)(colon - s) : strlen(s);
 	struct in_addr a;
-	if (n >= sizeof o->addr)
+	if (n >= 64)
 		return bad("NODE", s, "ADDR[:PORT] with an IPv4 address");
-	memcpy(o->addr, s, n);
-	o->addr[n] = 0;
-	if (inet_pton(AF_INET, o->addr, &a) != 1)
+	memcpy(addr, s, n);
+	addr[n] = 0;
+	if (inet_pton(AF_INET, addr, &a) != 1)
 		return bad("NODE", s, "ADDR[:PORT] with an IPv4 address, e.g. 10.0.0.1:9000");
 	if (colon) {
 		long long p;
 		if (ws_units_parse_int(colon + 1, 1, 65535, &p, NULL) < 0)
 			return bad("NODE port", colon + 1, "1..65535");
-		o->cfg.port = (int)p;
+		*port = (int)p;
 	}
+	return 0;
+}
+
+/* NODE or NODE,NODE,... (at most WS_IQ_MANY_MAX); the first also into cfg. */
+static int parse_node(const char *s, iq_opts *o)
+{
+	char buf[WS_IQ_MANY_MAX * 32];
+	if (strlen(s) >= sizeof buf)
+		return bad("NODE", s, "a shorter list of ADDR[:PORT]");
+	strcpy(buf, s);
+	o->nnodes = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nnodes == WS_IQ_MANY_MAX)
+			return bad("NODE", s, "at most 64 nodes");
+		o->node_port[o->nnodes] = o->cfg.port;
+		if (parse_one_node(t, o->node_addr[o->nnodes], &o->node_port[o->nnodes]))
+			return 2;
+		o->nnodes++;
+	}
+	if (!o->nnodes)
+		return bad("NODE", s, "ADDR[:PORT][,ADDR[:PORT]...]");
+	memcpy(o->addr, o->node_addr[0], sizeof o->addr);
+	o->cfg.port = o->node_port[0];
 	o->cfg.addr = o->addr;
 	o->have_node = 1;
 	return 0;
@@ -154,7 +187,7 @@ static int parse_sizes(const char *s, iq_opts *o)
 enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
        O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
        O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
-       O_BUDGET };
+       O_BUDGET, O_WRATE };
 
 static const struct option longopts[] = {
 	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
@@ -162,7 +195,7 @@ static const struct option longopts[] = {
 	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
 	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
 	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
-	{"budget-ms", 1, NULL, O_BUDGET},
+	{"budget-ms", 1, NULL, O_BUDGET}, {"write-rate", 1, NULL, O_WRATE},
 	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
 	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
 	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
@@ -190,6 +223,13 @@ static int parse_transport(int c, const char *a, const char *name, ws_iq_config 
 	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
 	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
 	case O_PACE: r = parse_u32(name, a, 0, 1000000, &v, 0); cfg->pace_ns = v * 1000; break;
+	case O_WRATE: { /* 10^6 bits/s of Ethernet frames */
+		double mbps;
+		if (ws_units_parse_double(a, 0, 1e6, &mbps, NULL) < 0)
+			return bad(name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
+		cfg->write_rate_bps = (uint64_t)(mbps * 1e6);
+		break;
+	}
 	case O_TPORT: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->trigger_port = (int)v; break;
 	case O_WMODE:
 		if (!strcmp(a, "auto"))
@@ -217,8 +257,9 @@ static int parse_one(int c, const char *a, const char *name, iq_opts *o)
 	case O_SAMPLES: return parse_sizes(a, o);
 	case O_START: return parse_u32(name, a, 0, 1u << 30, &o->start, 1);
 	case O_FORMAT:
-		if (ws_iqfile_kind_parse(a, &o->kind, &e) < 0)
-			return bad(name, a, "cf32, ci16 or sigmf");
+		o->format = a;
+		if (strcmp(a, "raw") && ws_iqfile_kind_parse(a, &o->kind, &e) < 0)
+			return bad(name, a, "cf32, ci16 or sigmf (files); raw, ci16 or cf32 (bench)");
 		return 0;
 	case O_DATATYPE:
 		if (strcmp(a, "cf32_le") && strcmp(a, "ci16_le"))
@@ -296,9 +337,66 @@ static int open_node(const iq_opts *o, ws_iq_node **n)
 
 static int need_node(const iq_opts *o, const char *cmd)
 {
-	if (o->have_node)
+	if (o->have_node && (o->nnodes == 1 || !strcmp(cmd, "read") || !strcmp(cmd, "write") ||
+			     !strcmp(cmd, "bench")))
 		return 0;
-	fprintf(stderr, "warpspeed iq %s: NODE (ADDR[:PORT]) is required\n", cmd);
+	fprintf(stderr, "warpspeed iq %s: %s is required\n", cmd, o->have_node ? "exactly one "
+		"NODE" : "NODE (ADDR[:PORT])");
+	return 2;
+}
+
+/* Opens every NODE of the list into n[0..nnodes); on failure none stays open. */
+static int open_nodes(const iq_opts *o, ws_iq_node **n)
+{
+	for (size_t k = 0; k < o->nnodes; k++) {
+		ws_iq_config c = o->cfg;
+		c.addr = o->node_addr[k];
+		c.port = o->node_port[k];
+		ws_iq_error e;
+		if (ws_iq_open(&c, &n[k], &e) < 0) {
+			fprintf(stderr, "warpspeed iq: %s\n", e.msg);
+			while (k-- > 0)
+				ws_iq_close(n[k]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void close_nodes(ws_iq_node **n, size_t nn)
+{
+	for (size_t k = 0; k < nn; k++)
+		ws_iq_close(n[k]);
+}
+
+/* A file list "F" or "F1,F2,..." for nn nodes: one per node, or (shared) one for all. */
+static int split_files(const char *opt, const char *s, size_t nn, int shared, char *buf,
+		       size_t cap, const char **out)
+{
+	size_t k = 0;
+	if (strlen(s) >= cap)
+		return bad(opt, s, "a shorter list of files");
+	strcpy(buf, s);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (k < nn)
+			out[k++] = t;
+		else
+			return bad(opt, s, "one file per NODE");
+	if (k == 1 && shared)
+		while (k < nn)
+			out[k++] = out[0];
+	if (k != nn)
+		return bad(opt, s, shared ? "one file, or one per NODE" : "one file per NODE, "
+			   "separated by commas");
+	return 0;
+}
+
+static int refuse_raw(const iq_opts *o, const char *cmd)
+{
+	if (!o->format || strcmp(o->format, "raw"))
+		return 0;
+	fprintf(stderr, "warpspeed iq %s: --format raw is for bench; files are cf32, ci16 or "
+		"sigmf\n", cmd);
 	return 2;
 }
 
@@ -351,89 +449,140 @@ static int cmd_ping(const iq_opts *o)
 
 /* ---- read, write ---- */
 
+/* The read files' kind and the format read into memory. */
+static int read_kind(const iq_opts *o, const char *path, ws_iqfile_kind *kind,
+		     ws_iq_format *fmt)
+{
+	*kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path);
+	if (*kind == WS_IQFILE_AUTO)
+		return bad("-o", path, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
+			   "or --format cf32|ci16|sigmf");
+	*fmt = *kind == WS_IQFILE_CF32 || (*kind == WS_IQFILE_SIGMF && o->sigmf_cf32)
+		       ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
+	return 0;
+}
+
+/* Saves node k's samples into its file; prints what was read. */
+static int save_read(const iq_opts *o, size_t k, ws_iq_node *n, const char *path,
+		     ws_iqfile_kind kind, ws_iq_format fmt, const void *buf)
+{
+	ws_iq_info i;
+	ws_err fe;
+	char hw[96];
+	ws_iq_get_info(n, &i);
+	snprintf(hw, sizeof hw, "WARP v3 W3-a-%05u, WARPLab %u.%u.%u, RF_%c", i.serial,
+		 i.wl_major, i.wl_minor, i.wl_rev, 'A' + __builtin_ctz(o->rf));
+	if (ws_iqfile_save(path, kind, fmt, buf, o->samples, WS_IQ_BENCH_RATE, hw, &fe) < 0) {
+		fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
+		return 1;
+	}
+	printf("read %u samples of RF_%c from %s:%d into %s\n", o->samples,
+	       'A' + __builtin_ctz(o->rf), o->node_addr[k], o->node_port[k], path);
+	return 0;
+}
+
 static int cmd_read(const iq_opts *o)
 {
 	int r = need_node(o, "read");
-	if (r)
+	if (r || (r = refuse_raw(o, "read")))
 		return r;
 	if (!o->rf || (o->rf & (o->rf - 1)) || !o->have_samples || !o->out) {
 		fprintf(stderr, "warpspeed iq read: needs --rf with one interface, --samples N and "
-				"-o FILE\n");
+				"-o FILE (one per NODE, separated by commas)\n");
 		return 2;
 	}
-	ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(o->out);
-	if (kind == WS_IQFILE_AUTO)
-		return bad("-o", o->out, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
-			   "or --format cf32|ci16|sigmf");
-	ws_iq_format fmt = kind == WS_IQFILE_CF32 || (kind == WS_IQFILE_SIGMF && o->sigmf_cf32)
-				   ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
-	ws_iq_node *n;
-	if ((r = open_node(o, &n)))
+	size_t nn = o->nnodes;
+	char names[4096];
+	const char *path[WS_IQ_MANY_MAX];
+	ws_iqfile_kind kind[WS_IQ_MANY_MAX];
+	ws_iq_format fmt[WS_IQ_MANY_MAX] = {WS_IQ_FMT_CI16};
+	if ((r = split_files("-o", o->out, nn, 0, names, sizeof names, path)))
 		return r;
-	void *buf = malloc((size_t)o->samples * ws_iq_format_size(fmt));
-	void *dst[1] = {buf};
-	ws_iq_error e;
-	ws_err fe;
-	ws_iq_info i;
-	ws_iq_get_info(n, &i);
-	char hw[96];
-	snprintf(hw, sizeof hw, "WARP v3 W3-a-%05u, WARPLab %u.%u.%u, RF_%c", i.serial,
-		 i.wl_major, i.wl_minor, i.wl_rev, 'A' + __builtin_ctz(o->rf));
-	if (!buf) {
-		fprintf(stderr, "warpspeed iq read: out of memory for %u samples\n", o->samples);
-		r = 1;
-	} else if (ws_iq_read(n, o->rf, o->start, o->samples, fmt, dst, &e) < 0) {
-		fprintf(stderr, "warpspeed iq: %s (no file written)\n", e.msg);
-		r = 1;
-	} else if (ws_iqfile_save(o->out, kind, fmt, buf, o->samples, WS_IQ_BENCH_RATE, hw,
-				  &fe) < 0) {
-		fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
-		r = 1;
-	} else {
-		printf("read %u samples of RF_%c from %s:%d into %s\n", o->samples,
-		       'A' + __builtin_ctz(o->rf), o->addr, o->cfg.port, o->out);
+	for (size_t k = 0; k < nn; k++)
+		if ((r = read_kind(o, path[k], &kind[k], &fmt[k])))
+			return r;
+	for (size_t k = 1; k < nn; k++)
+		if (fmt[k] != fmt[0])
+			return bad("-o", o->out, "files of one sample type (all cf32 or all ci16)");
+	ws_iq_node *n[WS_IQ_MANY_MAX];
+	if ((r = open_nodes(o, n)))
+		return r;
+	void *buf[WS_IQ_MANY_MAX] = {0};
+	ws_iq_many_item it[WS_IQ_MANY_MAX];
+	for (size_t k = 0; k < nn; k++) {
+		buf[k] = malloc((size_t)o->samples * ws_iq_format_size(fmt[0]));
+		it[k] = (ws_iq_many_item){.node = n[k], .rf_mask = o->rf, .start = o->start,
+					  .count = o->samples, .dst = &buf[k]};
+		if (!buf[k])
+			r = 1;
 	}
-	free(buf);
-	ws_iq_close(n);
+	ws_iq_error e;
+	if (r)
+		fprintf(stderr, "warpspeed iq read: out of memory for %u samples\n", o->samples);
+	else if (ws_iq_read_many(it, nn, fmt[0], &e) < 0) {
+		fprintf(stderr, "warpspeed iq: %s (no file written)\n", nn > 1 ? e.msg : it[0].err.msg);
+		r = 1;
+	}
+	for (size_t k = 0; r == 0 && k < nn; k++)
+		r = save_read(o, k, n[k], path[k], kind[k], fmt[0], buf[k]);
+	for (size_t k = 0; k < nn; k++)
+		free(buf[k]);
+	close_nodes(n, nn);
 	return r;
 }
 
 static int cmd_write(const iq_opts *o)
 {
 	int r = need_node(o, "write");
-	if (r)
+	if (r || (r = refuse_raw(o, "write")))
 		return r;
 	if (!o->rf || !o->in) {
-		fprintf(stderr, "warpspeed iq write: needs --rf A[,B...] and -i FILE\n");
+		fprintf(stderr, "warpspeed iq write: needs --rf A[,B...] and -i FILE (one for all "
+				"NODEs, or one per NODE)\n");
 		return 2;
 	}
-	ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(o->in);
-	if (kind == WS_IQFILE_AUTO)
-		return bad("-i", o->in, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
-			   "or --format cf32|ci16|sigmf");
-	ws_iq_node *n;
-	if ((r = open_node(o, &n)))
+	size_t nn = o->nnodes;
+	char names[4096];
+	const char *path[WS_IQ_MANY_MAX];
+	if ((r = split_files("-i", o->in, nn, 1, names, sizeof names, path)))
 		return r;
-	ws_iq_info i;
-	ws_iq_get_info(n, &i);
-	ws_iqfile_data d;
-	ws_err fe;
+	ws_iq_node *n[WS_IQ_MANY_MAX];
+	if ((r = open_nodes(o, n)))
+		return r;
+	ws_iqfile_data d[WS_IQ_MANY_MAX] = {0};
+	const void *src[WS_IQ_MANY_MAX][4];
+	ws_iq_many_item it[WS_IQ_MANY_MAX];
+	for (size_t k = 0; r == 0 && k < nn; k++) {
+		ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path[k]);
+		ws_iq_info i;
+		ws_err fe;
+		ws_iq_get_info(n[k], &i);
+		uint32_t room = o->start < i.max_tx_samples ? i.max_tx_samples - o->start : 0;
+		if (kind == WS_IQFILE_AUTO)
+			r = bad("-i", path[k], "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
+				"or --format cf32|ci16|sigmf");
+		else if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
+			fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
+			r = 1;
+		} else if (d[k].fmt != d[0].fmt || d[k].count != d[0].count) {
+			r = bad("-i", o->in, "files of one sample type and length");
+		}
+		for (int b = 0; b < 4; b++)
+			src[k][b] = d[k].samples;
+		it[k] = (ws_iq_many_item){.node = n[k], .rf_mask = o->rf, .start = o->start,
+					  .count = d[k].count, .src = src[k]};
+	}
 	ws_iq_error e;
-	uint32_t room = o->start < i.max_tx_samples ? i.max_tx_samples - o->start : 0;
-	if (ws_iqfile_load(o->in, kind, room, &d, &fe) < 0) {
-		fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
-		ws_iq_close(n);
-		return 1;
-	}
-	if (ws_iq_write(n, o->rf, o->start, d.count, d.fmt, d.samples, &e) < 0) {
-		fprintf(stderr, "warpspeed iq: %s\n", e.msg);
+	if (r == 0 && ws_iq_write_many(it, nn, d[0].fmt, &e) < 0) {
+		fprintf(stderr, "warpspeed iq: %s\n", nn > 1 ? e.msg : it[0].err.msg);
 		r = 1;
-	} else {
-		printf("wrote %u samples from %s to TX buffer mask 0x%x of %s:%d\n", d.count, o->in,
-		       o->rf, o->addr, o->cfg.port);
 	}
-	ws_iqfile_free(&d);
-	ws_iq_close(n);
+	for (size_t k = 0; r == 0 && k < nn; k++)
+		printf("wrote %u samples from %s to TX buffer mask 0x%x of %s:%d\n", d[k].count,
+		       path[k], o->rf, o->node_addr[k], o->node_port[k]);
+	for (size_t k = 0; k < nn; k++)
+		ws_iqfile_free(&d[k]);
+	close_nodes(n, nn);
 	return r;
 }
 
@@ -535,50 +684,76 @@ static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
 	return 0;
 }
 
+/* The table or JSON to f; heads of every node. */
+static void bench_print(FILE *f, const iq_opts *o, int json, const ws_iq_bench_head *h,
+			const ws_iq_bench_row *rows, const ws_iq_bench_row *agg)
+{
+	const ws_iq_bench_row *a = o->nnodes > 1 ? agg : NULL;
+	if (json)
+		ws_iq_bench_json_many(f, h, o->nnodes, rows, a, o->nsizes);
+	else
+		ws_iq_bench_table_many(f, h, o->nnodes, rows, a, o->nsizes);
+}
+
 static int cmd_bench(iq_opts *o)
 {
+	ws_iq_format fmt = WS_IQ_FMT_BE32;
 	if (!o->trials || !o->nsizes) {
 		fprintf(stderr, "warpspeed iq bench: needs --trials T (> %d) and --samples "
 				"N[,N...]\n", WS_IQ_BENCH_DROP);
 		return 2;
 	}
+	if (o->format && ws_iq_bench_format_parse(o->format, &fmt) < 0)
+		return bad("--format", o->format, "raw, ci16 or cf32 for bench");
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
 	ws_node_thread *b = NULL;
-	ws_iq_node *n = NULL;
+	ws_iq_node *n[WS_IQ_MANY_MAX] = {0};
 	int r = o->have_node ? 0 : builtin_start(&b, o, o->json ? stderr : stdout);
+	if (!o->nnodes) { /* the built-in node */
+		o->nnodes = 1;
+		memcpy(o->node_addr[0], o->addr, sizeof o->addr);
+		o->node_port[0] = o->cfg.port;
+	}
+	size_t nn = o->nnodes;
 	if (r == 0)
-		r = open_node(o, &n);
-	ws_iq_bench_row *rows = calloc(o->nsizes, sizeof *rows);
+		r = open_nodes(o, n);
+	ws_iq_bench_row *rows = calloc(o->nsizes * nn, sizeof *rows);
+	ws_iq_bench_row *agg = calloc(o->nsizes, sizeof *agg);
 	ws_iq_bench_config c = {.trials = o->trials, .sizes = o->sizes, .nsizes = o->nsizes,
-				.rf_mask = o->rf, .seed = 1};
+				.rf_mask = o->rf, .seed = 1, .fmt = fmt};
 	ws_err e;
-	if (r == 0 && ws_iq_bench_run(n, &c, rows, &e) < 0) {
+	if (r == 0 && (!rows || !agg)) {
+		fprintf(stderr, "warpspeed iq bench: out of memory\n");
+		r = 1;
+	} else if (r == 0 && ws_iq_bench_run_many(n, nn, &c, rows, agg, &e) < 0) {
 		fprintf(stderr, "warpspeed iq: %s\n", e.msg);
 		r = e.code == WS_E_INVAL ? 2 : 1;
 	}
 	if (r == 0) {
-		ws_iq_info i;
-		ws_iq_bench_head h;
-		ws_iq_get_info(n, &i);
-		ws_iq_bench_head_from(&h, &i, o->cfg.node_id);
-		if (o->json)
-			ws_iq_bench_json(stdout, &h, rows, o->nsizes);
-		else
-			ws_iq_bench_table(stdout, &h, rows, o->nsizes);
+		ws_iq_bench_head h[WS_IQ_MANY_MAX];
+		for (size_t k = 0; k < nn; k++) {
+			ws_iq_info i;
+			ws_iq_get_info(n[k], &i);
+			ws_iq_bench_head_from(&h[k], &i, o->cfg.node_id);
+			ws_iq_bench_head_format(&h[k], fmt);
+		}
+		bench_print(stdout, o, o->json, h, rows, agg);
 		FILE *jf = o->json_file ? fopen(o->json_file, "w") : NULL;
 		if (o->json_file && !jf) {
 			perror(o->json_file);
 			r = 1;
 		} else if (jf) {
-			ws_iq_bench_json(jf, &h, rows, o->nsizes);
+			bench_print(jf, o, 1, h, rows, agg);
 			r = fclose(jf) == 0 ? 0 : 1;
 		}
 	}
-	if (n && o->verbose)
-		print_stats(n);
+	for (size_t k = 0; k < nn && o->verbose; k++)
+		if (n[k])
+			print_stats(n[k]);
 	free(rows);
-	ws_iq_close(n);
+	free(agg);
+	close_nodes(n, nn);
 	ws_node_thread_stop(b, NULL);
 	return r;
 }

@@ -61,6 +61,7 @@ void ws_side_result_free(ws_side_result *r)
 	free(r->latency);
 	r->flows = NULL;
 	r->threads = NULL;
+	r->latency = NULL;
 	r->nflows = r->nthreads = 0;
 }
 

@@ -26,6 +26,7 @@ typedef struct ws_iq_bench_config {
 	size_t nsizes;
 	unsigned rf_mask;           /* buffers per call (write: different data to each) */
 	uint32_t seed;              /* write data pattern */
+	ws_iq_format fmt;           /* caller memory measured; WS_IQ_FMT_BE32 is "raw" */
 } ws_iq_bench_config;
 
 /* Figures of the kept trials of one direction. Times are per buffer (call time divided by
@@ -41,6 +42,7 @@ typedef struct ws_iq_bench_stat {
 typedef struct ws_iq_bench_row {
 	uint32_t samples;
 	int trials, kept, buffers;
+	int nodes;                  /* 1 for a node's row, N for the aggregate of N nodes */
 	ws_iq_bench_stat write, read;
 } ws_iq_bench_row;
 
@@ -49,12 +51,20 @@ typedef struct ws_iq_bench_head {
 	unsigned id;
 	char wlver[16];             /* "7.7.1" */
 	char serial[16];            /* "W3-a-00006" */
-	const char *transport;      /* "warpspeed UDP" */
+	const char *transport;      /* "warpspeed UDP", "warpspeed UDP cf32" */
+	const char *format;         /* "raw", "ci16", "cf32" */
 	uint32_t pkt_size;          /* 8962 */
 } ws_iq_bench_head;
 
-/* The head for a node opened as info with node ID id. */
+/* The head for a node opened as info with node ID id (format raw). */
 void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned id);
+
+/* --format's names: "raw" (WS_IQ_FMT_BE32), "ci16", "cf32"; -WS_E_INVAL for others. */
+int ws_iq_bench_format_parse(const char *name, ws_iq_format *out);
+
+/* The head's format name and transport cell for fmt ("warpspeed UDP" for raw, else with
+ * the format's name, so a table says which path it measured). */
+void ws_iq_bench_head_format(ws_iq_bench_head *h, ws_iq_format fmt);
 
 /* Compute one direction's figures from per-call times (ns) and CPU times (ns) of all
  * trials, dropping the first WS_IQ_BENCH_DROP. trials must exceed the drop count. */
@@ -68,6 +78,13 @@ void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *
 int ws_iq_bench_run(ws_iq_node *n, const ws_iq_bench_config *c, ws_iq_bench_row *rows,
 		    struct ws_err *err);
 
+/* The same on nn nodes at once (1..WS_IQ_MANY_MAX, ws_iq_write_many / ws_iq_read_many per
+ * trial): rows holds nsizes * nn rows, size-major (rows[size * nn + node]), each node's
+ * own call time; agg (nsizes rows, may be NULL) times the whole many-node call, Mb/s of
+ * all nodes' payload, ms per buffer as the node rows, CPU of all the nodes' threads. */
+int ws_iq_bench_run_many(ws_iq_node *const *nodes, size_t nn, const ws_iq_bench_config *c,
+			 ws_iq_bench_row *rows, ws_iq_bench_row *agg, struct ws_err *err);
+
 /* WARPLab's table: a header line with exactly the reference's twelve columns, a rule,
  * one line per row. */
 void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
@@ -76,5 +93,19 @@ void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row
 /* The same rows as one JSON object with min / median / max and CPU per MB as well. */
 void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
 		      size_t n);
+
+/* The table of nn nodes (heads h[0..nn), rows as ws_iq_bench_run_many): per size one row
+ * per node, then with nn > 1 and agg an aggregate row (ID "all", Serial "N nodes",
+ * Transport "aggregate"). */
+void ws_iq_bench_table_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
+			    const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
+			    size_t nsizes);
+
+/* The JSON of nn nodes: "rows" (each with "node": 1..nn and "format"), and with agg an
+ * "aggregate" object beside them: nodes, samples, format, "write" and "read" figures of
+ * the first size, and "by_size" with the same for every size. */
+void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
+			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
+			   size_t nsizes);
 
 #endif

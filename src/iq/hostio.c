@@ -8,6 +8,7 @@
 #include "iq/hostio.h"
 
 #include "util/clock.h"
+#include "util/udp_gso.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#define IQ_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
 const char *ws_iq_host_rf_name(unsigned bit)
 {
@@ -138,9 +141,104 @@ int ws_iq_host_send_one(ws_iq_node *n, const uint8_t *b, size_t len, ws_err *err
 	return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full", n->name);
 }
 
+/* After a send that did not go: a real error, or a full socket waited on (at most 1000
+ * times in a row, 10 ms each). Returns 0 to try again or the error. */
+static int send_wait(ws_iq_node *n, int *stuck, ws_err *err)
+{
+	int e = errno;
+	if (e != EAGAIN && e != ENOBUFS)
+		return sock_error(n, e, err);
+	if (++*stuck > 1000)
+		return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
+				  n->name);
+	struct pollfd p = {.fd = n->fd, .events = POLLOUT};
+	poll(&p, 1, 10);
+	if (e == ENOBUFS)
+		ws_clock_sleep_ns(20 * WS_NS_PER_US);
+	return 0;
+}
+
+/* Bytes of the packet in slot i. */
+static size_t pkt_len(const ws_iq_node *n, unsigned i)
+{
+	return n->iov[i][0].iov_len + n->iov[i][1].iov_len;
+}
+
+/* Messages for slots [from, k) as UDP GSO runs: consecutive packets of the first one's
+ * length (a shorter one, the last of a write, ends its run), at most IQ_GSO_MAX_BYTES per
+ * message (one IP datagram before segmentation). A run's iovecs are the slots' own,
+ * adjacent in n->iov. Returns the number of messages in n->gmm. */
+static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
+{
+	unsigned nm = 0;
+	for (unsigned i = from; i < k; nm++) {
+		size_t seg = pkt_len(n, i), total = seg;
+		unsigned cnt = 1;
+		while (i + cnt < k && total + pkt_len(n, i + cnt) <= IQ_GSO_MAX_BYTES &&
+		       pkt_len(n, i + cnt) <= seg) {
+			total += pkt_len(n, i + cnt);
+			if (pkt_len(n, i + cnt++) < seg)
+				break;
+		}
+		struct msghdr *h = &n->gmm[nm].msg_hdr;
+		*h = (struct msghdr){.msg_iov = n->iov[i], .msg_iovlen = 2 * (size_t)cnt};
+		if (cnt > 1)
+			ws_udp_gso_cmsg(h, n->gctl[nm], (uint16_t)seg);
+		n->gpk[nm] = cnt;
+		i += cnt;
+	}
+	return nm;
+}
+
+/* Whether slots [0, k) are the packets build_packet laid out (two iovecs of their own
+ * slot each), which a GSO run can send as one message. */
+static int gso_fits(const ws_iq_node *n, unsigned k)
+{
+	if (n->gso_off || k < 2)
+		return 0;
+	for (unsigned i = 0; i < k; i++)
+		if (n->mm[i].msg_hdr.msg_iov != n->iov[i] || n->mm[i].msg_hdr.msg_iovlen != 2)
+			return 0;
+	return 1;
+}
+
+/* Sends slots [0, k) as GSO runs; returns how many packets went (all, or fewer when the
+ * path refused GSO, which then stays off for the handle), or an error. */
+static int send_gso(ws_iq_node *n, unsigned k, ws_err *err)
+{
+	unsigned sent = 0;
+	int stuck = 0;
+	while (sent < k) {
+		unsigned nm = gso_msgs(n, sent, k);
+		int r = sendmmsg(n->fd, n->gmm, nm, 0);
+		if (r > 0) {
+			for (int m = 0; m < r; m++)
+				sent += n->gpk[m];
+			stuck = 0;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EIO || errno == EMSGSIZE || errno == EINVAL ||
+			      errno == EOPNOTSUPP)) {
+			n->gso_off = 1; /* no checksum offload or a segment above the MTU */
+			return (int)sent;
+		}
+		if ((r = send_wait(n, &stuck, err)) < 0)
+			return r;
+	}
+	return (int)sent;
+}
+
 int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err)
 {
 	unsigned done = n->offline ? k : 0;
+	if (!n->offline && gso_fits(n, k)) {
+		int r = send_gso(n, k, err);
+		if (r < 0)
+			return r;
+		done = (unsigned)r;
+	}
 	int stuck = 0;
 	while (done < k) {
 		int r = sendmmsg(n->fd, n->mm + done, k - done, 0);
@@ -151,15 +249,8 @@ int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err)
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 && errno != EAGAIN && errno != ENOBUFS)
-			return sock_error(n, errno, err);
-		if (++stuck > 1000)
-			return ws_err_set(err, WS_E_TIMEDOUT, "iq: send to %s: the socket stayed full",
-					  n->name);
-		struct pollfd p = {.fd = n->fd, .events = POLLOUT};
-		poll(&p, 1, 10);
-		if (errno == ENOBUFS)
-			ws_clock_sleep_ns(20 * WS_NS_PER_US);
+		if ((r = send_wait(n, &stuck, err)) < 0)
+			return r;
 	}
 	return 0;
 }

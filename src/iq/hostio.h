@@ -41,12 +41,17 @@ struct ws_iq_node {
 	int offline;               /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
 	uint32_t op;               /* call counter, owner tag of seq_op */
+	int64_t rate_next;         /* write_rate_bps: when the node's link has sent all so far */
 	size_t slot;               /* receive slot bytes */
 	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */
 	uint8_t *stage;            /* WS_IQ_HOST_BATCH converted sample payloads for Write IQ */
 	uint32_t *seq_pkt, *seq_op; /* acknowledged writes: seq -> packet of call op */
 	struct mmsghdr mm[WS_IQ_HOST_BATCH];
 	struct iovec iov[WS_IQ_HOST_BATCH][2];
+	int gso_off;               /* the path refused a UDP GSO send: one packet per message */
+	struct mmsghdr gmm[WS_IQ_HOST_BATCH]; /* GSO messages of a send batch */
+	unsigned gpk[WS_IQ_HOST_BATCH];       /* packets in each */
+	uint64_t gctl[WS_IQ_HOST_BATCH][4];   /* their UDP_SEGMENT control messages (32 B) */
 	uint8_t hdr[WS_IQ_HOST_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 };
 

@@ -73,9 +73,31 @@ static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned
 	return ws_get_be32(data + 4 * ((size_t)cnt - 1));
 }
 
+/* Sends slots [0, k) as one sendmmsg at write_rate_bps: the handle's rate_next is when
+ * the node's link has sent everything before them (fast chunks and acknowledged windows
+ * alike); the batch goes once that is at most one full batch ahead, so a slower port
+ * beyond a switch queues at most two batches (about 1.2 MB jumbo). */
+static int send_rated(ws_iq_node *n, unsigned k, ws_err *err)
+{
+	int64_t *next = &n->rate_next;
+	uint64_t bits = 0, full = (uint64_t)WS_IQ_HOST_BATCH * (n->info.packet_size + 42) * 8;
+	for (unsigned i = 0; i < k; i++)
+		bits += (n->iov[i][0].iov_len + n->iov[i][1].iov_len + 42) * 8;
+	int64_t ahead = (int64_t)(full * WS_NS_PER_SEC / n->cfg.write_rate_bps);
+	int64_t now = ws_clock_ns();
+	if (*next - now > ahead)
+		ws_clock_sleep_ns(*next - now - ahead);
+	int r = ws_iq_host_send_batch(n, k, err);
+	now = ws_clock_ns();
+	*next = (*next > now ? *next : now) + (int64_t)(bits * WS_NS_PER_SEC / n->cfg.write_rate_bps);
+	return r;
+}
+
 /* Sends slots [0, k): one sendmmsg, or one packet at a time on the pacing clock. */
 static int send_slots(ws_iq_node *n, unsigned k, int64_t *next, ws_err *err)
 {
+	if (n->cfg.write_rate_bps && !n->cfg.pace_ns)
+		return send_rated(n, k, err);
 	if (!n->cfg.pace_ns)
 		return ws_iq_host_send_batch(n, k, err);
 	for (unsigned i = 0; i < k; i++) {

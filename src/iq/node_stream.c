@@ -10,10 +10,10 @@
  * packet per gap) models a board behind a slow link. */
 #include "iq/node_stream.h"
 
+#include "util/udp_gso.h"
 #include "util/clock.h"
 
 #include <errno.h>
-#include <netinet/udp.h>
 #include <string.h>
 
 /* A packet of the largest payload (65505 bytes, 32 of header) spans at most two chunks, so
@@ -24,9 +24,6 @@ _Static_assert((65505 - 32) / 4 < WS_NODE_CHUNK_SAMPLES, "a packet must fit in t
 #define NODE_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
 /* Fallbacks for C libraries older than the kernel feature (the PowerPC cross build). */
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
 #ifndef SOL_UDP
 #define SOL_UDP 17
 #endif
@@ -80,14 +77,7 @@ static unsigned stream_msgs(ws_node *n, const ws_node_peer *p, unsigned from, un
 				     .msg_iov = &n->siov[n->piov[i]],
 				     .msg_iovlen = n->piov[i + cnt] - n->piov[i]};
 		if (cnt > 1) {
-			h->msg_control = n->sctl[nm];
-			h->msg_controllen = CMSG_SPACE(sizeof(uint16_t));
-			struct cmsghdr *c = CMSG_FIRSTHDR(h);
-			c->cmsg_level = SOL_UDP;
-			c->cmsg_type = UDP_SEGMENT;
-			c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-			uint16_t gs = (uint16_t)seg;
-			memcpy(CMSG_DATA(c), &gs, sizeof gs);
+			ws_udp_gso_cmsg(h, n->sctl[nm], (uint16_t)seg);
 		}
 		n->smsg_pkts[nm] = cnt;
 		i += cnt;

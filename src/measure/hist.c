@@ -171,20 +171,26 @@ double ws_hist_stddev(const ws_hist *h)
 	return var > 0 ? sqrt(var) : 0;
 }
 
-uint64_t ws_hist_percentile(const ws_hist *h, double p)
+uint64_t ws_hist_rank(uint64_t count, double p)
 {
-	if (h->count == 0)
-		return 0;
 	if (!(p > 0))
 		p = 0;
 	if (p > 100)
 		p = 100;
 	/* A rank within a relative 1e-12 above an integer is that integer, so that
 	 * p = 100 * k / count gives rank k despite rounding in p. */
-	double x = p * (double)h->count / 100.0 * (1 - 1e-12);
-	uint64_t rank = x >= (double)h->count ? h->count : (uint64_t)x;
+	double x = p * (double)count / 100.0 * (1 - 1e-12);
+	uint64_t rank = x >= (double)count ? count : (uint64_t)x;
 	if ((double)rank < x)
 		rank++;
+	return rank < 1 ? 1 : rank;
+}
+
+uint64_t ws_hist_percentile(const ws_hist *h, double p)
+{
+	if (h->count == 0)
+		return 0;
+	uint64_t rank = ws_hist_rank(h->count, p);
 	if (rank <= 1)
 		return h->min;
 	if (rank >= h->count)

@@ -48,6 +48,8 @@ double ws_hist_stddev(const ws_hist *h); /* population (divides by n); 0 below 2
  * gives max (a rank within 1e-12 above an integer is that integer), else the highest value equivalent to the rank's bucket clamped to [min, max];
  * the rank in the overflow bucket gives max. p outside [0,100] is clamped; empty: 0. */
 uint64_t ws_hist_percentile(const ws_hist *h, double p);
+/* That rank rule alone, 1..count for count > 0 (shared with measure/flowhist.h). */
+uint64_t ws_hist_rank(uint64_t count, double p);
 
 /* Layout helpers (for tests and renderers). */
 unsigned ws_hist_index(uint64_t ns); /* ns <= WS_HIST_MAX_NS */

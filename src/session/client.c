@@ -237,9 +237,39 @@ static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws
 	return rc;
 }
 
-/* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams). */
+/* TCP_CRR makes its connections during the test: the setup only says where they go
+ * (the data port of TEST_ACK) and from where (-L, -P lport), and records the socket sizes
+ * that -s/-S give each of them, from a socket that is never connected. */
+static int crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
+			 ws_test_result *out, ws_rr_params *ep, ws_err *err)
+{
+	memset(ep, 0, sizeof(*ep));
+	ep->listen_fd = -1;
+	ep->wake_fd = -1;
+	ep->remote = *data;
+	if (c->local_host || spec->local.data_port) {
+		int rc = local_data_addr(c, spec, data, &ep->local, err);
+		if (rc < 0)
+			return rc;
+		ep->bind_local = true;
+	}
+	uint32_t snd, rcv;
+	int force;
+	ws_workload_buffers(spec, true, &snd, &rcv, &force);
+	int fd = socket(data->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ws_err_errno(err, "socket for the TCP_CRR connections");
+	int rc = ws_sock_set_buffers(fd, snd, rcv, err);
+	ws_sock_get_buffers(fd, &out->local.sndbuf_set, &out->local.rcvbuf_set);
+	close(fd);
+	return rc;
+}
+
+/* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams), or for TCP_CRR the
+ * endpoints of its connections in *crr. */
 static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
-		      const ws_client_config *c, ws_test_result *out, int *fds, ws_err *err)
+		      const ws_client_config *c, ws_test_result *out, int *fds, ws_rr_params *crr,
+		      ws_err *err)
 {
 	bool udp = ws_workload_is_udp(spec->type);
 	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
@@ -281,6 +311,8 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		return rc;
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
+	if (spec->type == WS_TEST_TCP_CRR)
+		return crr_endpoints(c, spec, &data, out, crr, err);
 	for (uint32_t i = 0; i < spec->streams; i++) {
 		fds[i] = connect_tcp(c, spec, &data, cookie_copy, i, out, err);
 		if (fds[i] < 0) {
@@ -309,7 +341,7 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 	}
 }
 
-static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec,
+static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
 		     struct ws_interim *interim, ws_test_result *out, ws_err *err)
 {
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
@@ -319,7 +351,7 @@ static int run_local(ws_channel *ch, int *fds, const ws_test_spec *spec,
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	rc = ws_workload_run_interim(spec, fds, spec->streams, interim, &out->local, err);
+	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
 	close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -380,12 +412,13 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", spec->streams);
 	for (uint32_t i = 0; fds && i < spec->streams; i++)
 		fds[i] = -1;
+	ws_rr_params crr;
 	if (rc == 0)
-		rc = setup_data(&ch, spec, &peer, c, out, fds, err);
+		rc = setup_data(&ch, spec, &peer, c, out, fds, &crr, err);
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
-		rc = run_local(&ch, fds, spec, c->interim, out, err);
+		rc = run_local(&ch, fds, &crr, spec, c->interim, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);

@@ -257,6 +257,8 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	if (ws_workload_is_udp(spec->type))
 		return open_udp_flows(s, spec, req, &local, d, res, err);
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
+	if (spec->type == WS_TEST_TCP_CRR) /* a connection per transaction: never drop a SYN */
+		backlog = LISTEN_BACKLOG;
 	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
 	if (d->lfd < 0)
 		return d->lfd;
@@ -276,6 +278,26 @@ static void put_ports(ws_tlv_writer *w, const data_setup *d)
 		ws_sock_local_addr(d->fds[i], &bound);
 		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
 	}
+}
+
+/* TCP_CRR: no connection is accepted at setup; after START the listener goes to the
+ * workload, which accepts a connection per transaction from the client's address. The
+ * listener is the session's data fd meanwhile, so that a stopping daemon shuts it down. */
+static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint64_t charged,
+		   ws_side_result *res, ws_err *err)
+{
+	set_data_fds(s, &d->lfd, 1);
+	int rc = wait_start(s, err);
+	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
+	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
+	if (rc == 0)
+		rc = ws_workload_run_crr(spec, false, &ep, cap, res, err);
+	if (rc == -WS_E_LIMIT)
+		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
+	set_data_fds(s, NULL, 0);
+	close_setup(d);
+	ws_budget_release(&s->d->budget, charged);
+	return rc;
 }
 
 /* Set up the data sockets, pass the barrier, run the role. Returns the result in *res;
@@ -302,6 +324,8 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 		ws_msg_put_side(&s->ch.tx, res);
 		rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 	}
+	if (rc == 0 && spec->type == WS_TEST_TCP_CRR)
+		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
 		rc = accept_flows(s, d.lfd, cookie, d.n, d.fds, err);
 		close(d.lfd);

@@ -9,6 +9,7 @@
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "workload/pool.h"
 #include "workload/udp_stream.h"
 
 #include <errno.h>
@@ -43,50 +44,16 @@ struct flow {
 	char why[80];
 };
 
-/* A barrier whose party count can shrink: if a worker thread cannot be created, the main
- * thread lowers the count instead of leaving the started ones parked forever. */
-struct gate {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned parties, arrived, generation;
-};
-
-static void gate_wait(struct gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	unsigned gen = g->generation;
-	if (++g->arrived >= g->parties) {
-		g->arrived = 0;
-		g->generation++;
-		pthread_cond_broadcast(&g->cv);
-	} else {
-		while (gen == g->generation)
-			pthread_cond_wait(&g->cv, &g->mu);
-	}
-	pthread_mutex_unlock(&g->mu);
-}
-
 struct worker {
 	const ws_multi_params *p;
 	uint32_t id;
-	pthread_t thread;
-	struct gate *barrier;
 	struct flow *flows; /* all flows; this worker touches those with i % nthreads == id */
 	char *buf;
 	int64_t t0;
-	int64_t user_ns, sys_ns;
-	int cpu;
+	int ep;
 	uint32_t nmine;
 	ws_err err;         /* set when the thread could not start (pinning, epoll) */
 };
-
-static void thread_cpu(int64_t *user, int64_t *sys)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	*user = (int64_t)ru.ru_utime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_utime.tv_usec * 1000;
-	*sys = (int64_t)ru.ru_stime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_stime.tv_usec * 1000;
-}
 
 static void fail_flow(struct flow *f, int ep, int fd, int code, const char *why)
 {
@@ -277,65 +244,48 @@ static void run_loop(struct worker *w, int ep)
 	}
 }
 
-static void *worker_main(void *arg)
+static void worker_setup(void *ctx, ws_pool_thread *t)
 {
-	struct worker *w = arg;
+	struct worker *w = (struct worker *)ctx + t->id;
 	const ws_multi_params *p = w->p;
-	w->cpu = p->ncpus > 0 ? p->cpus[w->id % (uint32_t)p->ncpus] : -1;
-	int ep = epoll_create1(EPOLL_CLOEXEC);
+	w->ep = epoll_create1(EPOLL_CLOEXEC);
 	/* Only the role's own size: a receiver never sends, a draining sender reads with its
 	 * send size (ws_workload_cost_of counts the same). */
 	size_t bsz = p->sender ? p->io.send_size : p->io.recv_size;
 	w->buf = malloc(bsz ? bsz : 1);
 	if (w->buf)
 		memset(w->buf, 0x5a, bsz);
-	if (ep < 0 || !w->buf)
-		ws_err_set(&w->err, ENOMEM, "worker %u could not start", w->id);
+	if (w->ep < 0 || !w->buf)
+		ws_err_set(&t->err, ENOMEM, "worker %u could not start", w->id);
 	else if (p->sender && p->io.file_fd >= 0 && p->io.tx != WS_TX_SENDFILE &&
 		 ws_stream_fill_from_file(w->buf, bsz, p->io.file_fd) < 0)
-		ws_err_errno(&w->err, "cannot read the file that fills the send buffer (-F)");
-	else if (w->cpu >= 0)
-		ws_affinity_pin_self(w->cpu, &w->err);
-	if (w->err.code == 0)
-		setup_flows(w, ep);
-	gate_wait(w->barrier);
-	/* A second barrier lets the main thread see every start-up error before any data. */
-	gate_wait(w->barrier);
-	int64_t u0, s0, u1, s1;
-	thread_cpu(&u0, &s0);
-	w->t0 = ws_clock_ns();
-	if (w->err.code == 0)
-		run_loop(w, ep);
-	thread_cpu(&u1, &s1);
-	w->user_ns = u1 - u0;
-	w->sys_ns = s1 - s0;
+		ws_err_errno(&t->err, "cannot read the file that fills the send buffer (-F)");
+	else if (setup_flows(w, w->ep) < 0)
+		t->err = w->err;
+}
+
+static void worker_run(void *ctx, ws_pool_thread *t)
+{
+	struct worker *w = (struct worker *)ctx + t->id;
+	w->t0 = t->t0;
+	run_loop(w, w->ep);
+}
+
+static void worker_teardown(void *ctx, ws_pool_thread *t)
+{
+	struct worker *w = (struct worker *)ctx + t->id;
+	const ws_multi_params *p = w->p;
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
 		ws_tcpio_close(&w->flows[i].io);
-	if (ep >= 0)
-		close(ep);
+	if (w->ep >= 0)
+		close(w->ep);
 	free(w->buf);
-	return NULL;
 }
 
-/* Returns how many threads started; on a failure the gate counts only those. */
-static uint32_t start_workers(const ws_multi_params *p, struct worker *w, struct flow *flows,
-			      struct gate *g, ws_err *err)
-{
-	for (uint32_t t = 0; t < p->nthreads; t++) {
-		w[t] = (struct worker){.p = p, .id = t, .barrier = g, .flows = flows};
-		if (pthread_create(&w[t].thread, NULL, worker_main, &w[t]) != 0) {
-			pthread_mutex_lock(&g->mu);
-			g->parties = t + 1;
-			pthread_mutex_unlock(&g->mu);
-			ws_err_set(err, EAGAIN, "could not start worker thread %u of %u", t, p->nthreads);
-			return t;
-		}
-	}
-	return p->nthreads;
-}
+static const ws_pool_ops worker_ops = {worker_setup, worker_run, worker_teardown};
 
-static void collect(const ws_multi_params *p, struct worker *w, struct flow *flows, int64_t t0,
-		    ws_side_result *res)
+static void collect(const ws_multi_params *p, const ws_pool_thread *th, const struct worker *w,
+		    struct flow *flows, int64_t t0, ws_side_result *res)
 {
 	for (uint32_t i = 0; i < p->nflows; i++) {
 		ws_flow_result *fr = &res->flows[i];
@@ -357,10 +307,10 @@ static void collect(const ws_multi_params *p, struct worker *w, struct flow *flo
 		res->zc_copied += f->io.zc_copied;
 	}
 	for (uint32_t t = 0; t < p->nthreads; t++) {
-		res->threads[t] = (ws_thread_result){.user_ns = w[t].user_ns, .sys_ns = w[t].sys_ns,
-						     .cpu = w[t].cpu, .flows = w[t].nmine};
-		res->thread_user_ns += w[t].user_ns;
-		res->thread_sys_ns += w[t].sys_ns;
+		res->threads[t] = (ws_thread_result){.user_ns = th[t].user_ns, .sys_ns = th[t].sys_ns,
+						     .cpu = th[t].cpu, .flows = w[t].nmine};
+		res->thread_user_ns += th[t].user_ns;
+		res->thread_sys_ns += th[t].sys_ns;
 	}
 	const ws_tcpio *io0 = &flows[0].io;
 	snprintf(res->io_path, sizeof(res->io_path), "%s",
@@ -373,11 +323,13 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 {
 	struct flow *flows = calloc(p->nflows, sizeof(*flows));
 	struct worker *w = calloc(p->nthreads, sizeof(*w));
+	ws_pool_thread *th = calloc(p->nthreads, sizeof(*th));
 	res->flows = calloc(p->nflows, sizeof(*res->flows));
 	res->threads = calloc(p->nthreads, sizeof(*res->threads));
-	if (!flows || !w || !res->flows || !res->threads) {
+	if (!flows || !w || !th || !res->flows || !res->threads) {
 		free(flows);
 		free(w);
+		free(th);
 		ws_side_result_free(res);
 		return ws_err_set(err, ENOMEM, "no memory for %u flows", p->nflows);
 	}
@@ -385,32 +337,15 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	res->nthreads = p->nthreads;
 	for (uint32_t i = 0; i < p->nflows; i++)
 		flows[i].limit = p->io.byte_limit / p->nflows + (i < p->io.byte_limit % p->nflows ? 1 : 0);
-	struct gate g = {.parties = p->nthreads + 1};
-	pthread_mutex_init(&g.mu, NULL);
-	pthread_cond_init(&g.cv, NULL);
-	ws_err_clear(err);
-	uint32_t started = start_workers(p, w, flows, &g, err);
-	int rc = err ? err->code : (started == p->nthreads ? 0 : -EAGAIN);
-	gate_wait(&g);
-	for (uint32_t t = 0; t < started && rc == 0; t++)
-		if (w[t].err.code) {
-			if (err)
-				*err = w[t].err;
-			rc = w[t].err.code;
-		}
-	if (rc < 0) /* tell every worker to skip the loop */
-		for (uint32_t t = 0; t < started; t++)
-			if (!w[t].err.code)
-				w[t].err.code = rc;
-	int64_t t0 = ws_clock_ns();
-	gate_wait(&g);
-	for (uint32_t t = 0; t < started; t++)
-		pthread_join(w[t].thread, NULL);
+	for (uint32_t t = 0; t < p->nthreads; t++)
+		w[t] = (struct worker){.p = p, .id = t, .flows = flows, .ep = -1};
+	uint32_t started;
+	int64_t t0;
+	int rc = ws_pool_run(p->nthreads, p->cpus, p->ncpus > 0 ? (uint32_t)p->ncpus : 0, &worker_ops, w, th,
+			     &started, &t0, err);
 	res->elapsed_ns = ws_clock_ns() - t0;
 	if (started == p->nthreads)
-		collect(p, w, flows, t0, res);
-	pthread_mutex_destroy(&g.mu);
-	pthread_cond_destroy(&g.cv);
+		collect(p, th, w, flows, t0, res);
 	uint32_t done = 0;
 	bool capped = false;
 	for (uint32_t i = 0; i < p->nflows; i++) {
@@ -419,6 +354,7 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	}
 	free(flows);
 	free(w);
+	free(th);
 	if (rc == 0 && capped)
 		rc = ws_stream_capped(t0, p->sender ? res->bytes_sent : res->bytes_recv,
 				      p->sender ? "sent" : "received", err);
@@ -437,7 +373,7 @@ struct udp_flow {
 	int fill_fd;
 	int cpu;
 	int64_t cap_ns;
-	struct gate *gate;
+	ws_gate *gate;
 	pthread_t thread;
 	ws_side_result res;
 	ws_err err;
@@ -451,13 +387,13 @@ static void *udp_flow_main(void *arg)
 	struct udp_flow *f = arg;
 	if (f->cpu >= 0)
 		f->rc = ws_affinity_pin_self(f->cpu, &f->err);
-	gate_wait(f->gate);
+	ws_gate_wait(f->gate);
 	int64_t u0, s0, u1, s1;
-	thread_cpu(&u0, &s0);
+	ws_thread_cpu_ns(&u0, &s0);
 	if (f->rc == 0)
 		f->rc = ws_udp_run_role_progress(f->spec, f->sender, f->fd, f->fill_fd, f->cap_ns,
 						 f->progress, &f->res, &f->err);
-	thread_cpu(&u1, &s1);
+	ws_thread_cpu_ns(&u1, &s1);
 	f->user_ns = u1 - u0;
 	f->sys_ns = s1 - s0;
 	return NULL;
@@ -507,9 +443,8 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 		ws_side_result_free(res);
 		return ws_err_set(err, ENOMEM, "no memory for %u flows", nflows);
 	}
-	struct gate g = {.parties = nflows + 1};
-	pthread_mutex_init(&g.mu, NULL);
-	pthread_cond_init(&g.cv, NULL);
+	ws_gate g;
+	ws_gate_init(&g, nflows + 1);
 	uint32_t started = 0;
 	for (; started < nflows; started++) {
 		struct udp_flow *u = &f[started];
@@ -518,14 +453,12 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 		u->res.sndbuf_set = res->sndbuf_set;
 		u->res.rcvbuf_set = res->rcvbuf_set;
 		if (pthread_create(&u->thread, NULL, udp_flow_main, u) != 0) {
-			pthread_mutex_lock(&g.mu);
-			g.parties = started + 1;
-			pthread_mutex_unlock(&g.mu);
+			ws_gate_shrink(&g, started + 1);
 			break;
 		}
 	}
 	int64_t t0 = ws_clock_ns();
-	gate_wait(&g);
+	ws_gate_wait(&g);
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(f[i].thread, NULL);
 	uint32_t done = 0, capped = 0;
@@ -539,8 +472,7 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	res->recv_size = f[0].res.recv_size;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", f[0].res.io_path);
 	snprintf(res->io_note, sizeof(res->io_note), "%s", f[0].res.io_note);
-	pthread_mutex_destroy(&g.mu);
-	pthread_cond_destroy(&g.cv);
+	ws_gate_destroy(&g);
 	int rc = 0;
 	if (started < nflows)
 		rc = ws_err_set(err, EAGAIN, "could not start thread %u of %u", started, nflows);

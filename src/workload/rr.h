@@ -20,7 +20,10 @@
  *    transaction's. A zero-length datagram from the requester is the end marker (sent a few
  *    times); the responder also ends after WS_STREAM_END_STALL_NS of silence past the
  *    test's end.
- *  - TCP_CRR: per transaction, connect, send the request, read the response, close.
+ *  - TCP_CRR: per transaction, connect, send the request, read the response, close. The
+ *    responder closes first, after its response (netserver's order: TIME_WAIT stays on
+ *    the responder); the requester reads that EOF, then closes. A connection that closes
+ *    before sending a request byte is warpspeed's end marker (docs/rr.md).
  * A response of the wrong size (UDP), or a byte stream that does not end on a response
  * boundary at EOF (TCP), fails the test with a message naming both sizes. */
 #ifndef WS_WORKLOAD_RR_H

@@ -359,14 +359,50 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 	return rc;
 }
 
+/* The CPU bracket of every role: cpu_begin takes the first snapshot; cpu_end (given the
+ * role's rc) the second, fills the side's CPU fields, keeps the worker threads' own times
+ * when `workers` ran the role (not the idle calling thread's), records the host identity
+ * and frees the snapshots. */
+static int cpu_begin(ws_cpu_snapshot **snap, ws_err *err)
+{
+	*snap = malloc(2 * sizeof(**snap));
+	if (!*snap)
+		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
+	return ws_cpu_snapshot_take(&(*snap)[0], err);
+}
+
+static int cpu_end(const ws_test_spec *spec, bool is_client, bool workers, ws_cpu_snapshot *snap,
+		   int rc, ws_side_result *res, ws_err *err)
+{
+	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
+	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;
+	if (rc == 0)
+		rc = ws_cpu_snapshot_take(&snap[1], err);
+	if (rc == 0) {
+		rc = ws_cpu_fill_side(res, &snap[0], &snap[1], err);
+		if (workers) {
+			res->thread_user_ns = worker_user;
+			res->thread_sys_ns = worker_sys;
+		}
+		if (!me->measure_cpu) {
+			/* The system-wide figure was not asked for; thread times are always kept. */
+			res->cpu_measured = false;
+			res->cpu_util = res->cpu_user = res->cpu_system = res->cpu_softirq = -1.0;
+		}
+	}
+	ws_cpu_identify_host(res);
+	free(snap);
+	return rc;
+}
+
 /* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
 		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
 		  ws_err *err)
 {
-	if (spec->type == WS_TEST_TCP_CRR)
-		return ws_err_set(err, WS_E_INVAL, "test TCP_CRR is not built into this warpspeed yet");
+	if (spec->type == WS_TEST_TCP_CRR) /* it has no data socket beforehand */
+		return ws_err_set(err, WS_E_INVAL, "TCP_CRR runs through ws_workload_run_crr");
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
@@ -399,6 +435,8 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 
 static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
+static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
 
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, ws_err *err)
@@ -413,9 +451,18 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 }
 
 int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
-			    struct ws_interim *interim, ws_side_result *res, ws_err *err)
+			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
+			    ws_err *err)
 {
+	if (spec->type == WS_TEST_TCP_CRR)
+		return crr_side(spec, true, crr, 0, interim, res, err);
 	return run_side(spec, true, fds, nfds, 0, interim, res, err);
+}
+
+/* -D's last interval ends at a timed test's nominal end (ws_interim_stop). */
+static int64_t interim_until(const ws_test_spec *spec, int64_t begin)
+{
+	return spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0;
 }
 
 static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
@@ -426,11 +473,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 				  ws_test_type_name(spec->type));
 	if (nfds < 1)
 		return ws_err_set(err, WS_E_INVAL, "no data socket");
-	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
 	bool multi = nfds > 1 || spec->streams > 1;
-	ws_cpu_snapshot *snap = malloc(2 * sizeof(*snap));
-	if (!snap)
-		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
 	/* With a cap, a finer tick: a blocked call must notice the cap soon after it passed. */
 	int rc = multi || spec->rate > 0 ? 0 : ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
@@ -442,8 +485,9 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		file_fd = ws_workload_open_fill(spec, err);
 		rc = file_fd < 0 ? file_fd : 0;
 	}
+	ws_cpu_snapshot *snap = NULL;
 	if (rc == 0)
-		rc = ws_cpu_snapshot_take(&snap[0], err);
+		rc = cpu_begin(&snap, err);
 	/* -D: the interim counters, one per flow, and the reporter over this role's span. */
 	ws_interim_counter *prog = ws_interim_flow(interim, 0);
 	int64_t begin = ws_clock_ns();
@@ -460,26 +504,50 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0)
 		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
-	ws_interim_stop(interim, spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0);
+	ws_interim_stop(interim, interim_until(spec, begin));
 	if (file_fd >= 0)
 		close(file_fd);
-	int64_t worker_user = res->thread_user_ns, worker_sys = res->thread_sys_ns;
-	if (rc == 0)
-		rc = ws_cpu_snapshot_take(&snap[1], err);
-	if (rc == 0) {
-		rc = ws_cpu_fill_side(res, &snap[0], &snap[1], err);
-		if (multi || spec->rate > 0) { /* the workers' time, not the idle main thread's */
-			res->thread_user_ns = worker_user;
-			res->thread_sys_ns = worker_sys;
-		}
-		if (!me->measure_cpu) {
-			/* The system-wide figure was not asked for; thread times are always kept. */
-			res->cpu_measured = false;
-			res->cpu_util = res->cpu_user = res->cpu_system = res->cpu_softirq = -1.0;
-		}
-	}
+	/* the workers' time, not the idle main thread's, where workers ran the role */
+	rc = cpu_end(spec, is_client, multi || spec->rate > 0, snap, rc, res, err);
 	ws_sock_get_buffers(fds[0], &res->sndbuf_end, &res->rcvbuf_end);
-	ws_cpu_identify_host(res);
-	free(snap);
 	return rc;
+}
+
+int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+			int64_t cap_ns, ws_side_result *res, ws_err *err)
+{
+	return crr_side(spec, is_client, endpoints, cap_ns, NULL, res, err);
+}
+
+static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err)
+{
+	int cpus[WS_MAX_CPU_LIST];
+	int ncpus = thread_cpus(spec, is_client, cpus, err);
+	if (ncpus < 0)
+		return ncpus;
+	ws_rr_params p = *endpoints;
+	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
+	p.spec = spec;
+	p.is_client = is_client;
+	p.udp = false;
+	p.fds = NULL;
+	p.nfds = 0;
+	p.threads = threads < 1 ? 1 : threads > spec->streams ? spec->streams : threads;
+	p.cpus = ncpus > 0 ? cpus : NULL;
+	p.ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
+	p.end_count = spec->end == WS_END_TRANSACTIONS ? spec->end_count : 0;
+	p.stall_ns = WS_STALL_NS;
+	p.cap_ns = cap_ns;
+	ws_cpu_snapshot *snap = NULL;
+	int rc = cpu_begin(&snap, err);
+	p.start_ns = ws_clock_ns();
+	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	p.progress = ws_interim_flow(interim, 0);
+	if (rc == 0)
+		rc = ws_interim_begin(interim, p.start_ns, ws_clock_wall_ns(), err);
+	if (rc == 0)
+		rc = ws_crr_run(&p, res, err);
+	ws_interim_stop(interim, interim_until(spec, p.start_ns));
+	return cpu_end(spec, is_client, true, snap, rc, res, err);
 }

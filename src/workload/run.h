@@ -8,6 +8,7 @@
 #define WS_WORKLOAD_RUN_H
 
 #include "ctl/spec.h"
+#include "workload/rr.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,11 +98,20 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 			   int64_t cap_ns, ws_side_result *res, struct ws_err *err);
 
+/* TCP_CRR, one side, inside the same CPU bracket: no data connection exists beforehand.
+ * endpoints gives where connections go (client: remote, bind_local, local) or come from
+ * (daemon: listen_fd, expect_peer, wake_fd); the rest of ws_rr_params is filled here from
+ * the spec (threads, CPUs, end, stall, cap_ns: the daemon's time cap, 0 = none). */
+int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+			int64_t cap_ns, ws_side_result *res, struct ws_err *err);
+
 /* The client's ws_workload_run with -D: the engine bumps interim's counters (one per flow,
  * measure/interim.h) and the reporter runs from right before the engine starts
  * (ws_interim_begin) to right after it returns (ws_interim_stop, which reports the last,
- * partial interval). interim NULL is ws_workload_run. */
+ * partial interval). TCP_CRR takes crr as ws_workload_run_crr does (and fds, nfds are
+ * unused). interim NULL is ws_workload_run (or ws_workload_run_crr). */
 int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
-			    struct ws_interim *interim, ws_side_result *res, struct ws_err *err);
+			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
+			    struct ws_err *err);
 
 #endif

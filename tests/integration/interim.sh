@@ -4,7 +4,7 @@
 # count for -D 0.5 -l 2 (3 or 4), plausible figures (positive, their mean near the final
 # throughput), intervals that add up to the test's length, epochs in order and near now;
 # the -k groups (NETPERF_INTERIM_RESULT[n] ... from 0) and -o's CSV lines before the final
-# keys; RR tests in Trans/s; -P 0; netperf's negative interval; --streams per-stream lines
+# keys; RR tests in Trans/s (TCP_RR, UDP_RR, TCP_CRR, several RR flows); -P 0; netperf's negative interval; --streams per-stream lines
 # at -v 2; and nothing on stderr.
 source "$(dirname "$0")/../lib.sh"
 : "${WS_ROOT:?WS_ROOT must point at the source tree}"
@@ -103,6 +103,20 @@ for t in TCP_RR UDP_RR; do
 		fi
 	fi
 done
+
+# TCP_CRR, and RR over several flows (the epoll engine): Trans/s, per stream at -v 2
+if ws_served interim TCP_CRR && run tcp_crr -t TCP_CRR -l 1 -D 0.3; then
+	check_lines tcp_crr Trans 2 4 1 "$(awk 'NF == 6 && $1 ~ /^[0-9]+$/ {print $6; exit}' "$WS_TMP/tcp_crr.out")" &&
+		pass tcp_crr
+fi
+if run rr_streams -t TCP_RR -l 1 -D 0.3 --streams 2 -v 2; then
+	f=$WS_TMP/rr_streams.out
+	n0=$(grep -Ec "^Interim result, stream 0: +$NUM Trans/s over $END seconds ending at $END\$" "$f")
+	n1=$(grep -c '^Interim result, stream 1:' "$f")
+	na=$(grep -c '^Interim result:' "$f")
+	{ [ "$na" -ge 2 ] && [ "$n0" -eq "$na" ] && [ "$n1" -eq "$na" ]; } && pass rr_streams ||
+		fail rr_streams "$na aggregate, $n0 and $n1 stream lines: $(cat "$f")"
+fi
 
 # -k: groups of four keys numbered from 0, then the selected keys (tcp_stream_demo_k.txt)
 if run keyval -t TCP_STREAM -l 2 -D 0.5 -- -k THROUGHPUT,THROUGHPUT_UNITS; then
