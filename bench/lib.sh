@@ -81,7 +81,7 @@ ws_report() {
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	}
 	function fmt(v) { return (v == "" ? "-" : sprintf(v >= 1000 ? "%.0f" : v >= 1 ? "%.2f" : "%.4g", v)) }
-	FNR == NR { meta[$1, $2] = $3; next }
+	FILENAME == ARGV[1] { meta[$1, $2] = $3; next }
 	{
 		k = $1 SUBSEP $2 SUBSEP $3
 		if (!(k in cnt)) { order[++nk] = k; unit[k] = $4 }
@@ -250,4 +250,62 @@ ws_iq_json_field() {
 		index($0, s) { row = 1; next }
 		row && index($0, d) { i = index($0, k); if (!i) exit
 			v = substr($0, i + length(k)); sub(/[,}].*/, "", v); print v; exit }' "$1"
+}
+
+# --- bench/rr.sh's readers (here so that tests/integration/rr_bench.sh can check them) ------
+# ws_rr_rate FILE: trans/s of a classic RR table, warpspeed's or netperf's (-P 0 or not):
+# the 6th field of the first data row.
+ws_rr_rate() { awk 'NF >= 6 && $1 ~ /^[0-9]+$/ { print $6; exit }' "$1"; }
+
+# ws_sockperf_rtt FILE: the round trip of sockperf ping-pong's 50th percentile in usec.
+# sockperf reports half round trips ("percentile 50.000 = 11.596"), so this is the double.
+ws_sockperf_rtt() {
+	sed 's/\x1b\[[0-9;]*m//g' "$1" | awk '{
+		for (i = 1; i < NF - 1; i++)
+			if ($i == "percentile" && $(i + 1) + 0 == 50 && $(i + 2) == "=") { printf "%.3f\n", 2 * $(i + 3); exit }
+	}'
+}
+
+# ws_rr_p50 FILE: warpspeed's P50 round trip in usec, from its -v 2 latency line
+# "Round trips (us): min 4.100 mean 13.000 p50 12.300 p90 ... (N samples)".
+ws_rr_p50() {
+	awk '/^Round trips \(us\):/ { for (i = 4; i < NF; i++) if ($i == "p50") { print $(i + 1); exit } }' "$1"
+}
+
+# ws_rr_busy ROUND: read thread samples "sample role tid cpu ticks" (/proc/PID/task/TID/stat
+# fields 39 and 14+15, taken a moment apart), print "role ROUND.tid cpu ticks" for the CPU
+# time each thread used between two samples, charged to the CPU the thread was on at the
+# second (an approximation: a thread can move in between).
+ws_rr_busy() {
+	awk -v r="$1" '
+	{ k = $2 " " $3 }
+	(k in last) && $5 > last[k] { print $2, r "." $3, $4, $5 - last[k] }
+	{ last[k] = $5 }'
+}
+
+# ws_rr_where: read ws_rr_busy lines (of any number of rounds), print where the busy threads
+# ran: "client 1 thr: cpu0 100%; server 1 thr: cpu1 97% cpu0 3%", the share of each side's
+# CPU time per CPU. A thread is busy when its CPU time is at least 10% of its side's busiest
+# thread's; the thread count is that of the round with the most. "-" for no input.
+ws_rr_where() {
+	awk '
+	{ t[$1, $2] += $4; c[$1, $2, $3] += $4; if (t[$1, $2] > top[$1]) top[$1] = t[$1, $2] }
+	END {
+		for (k in t) {
+			split(k, p, SUBSEP)
+			if (t[k] < 0.1 * top[p[1]]) continue
+			busy[k] = 1; split(p[2], q, "."); nr[p[1], q[1]]++
+			if (nr[p[1], q[1]] > thr[p[1]]) thr[p[1]] = nr[p[1], q[1]]
+		}
+		for (k in c) { split(k, p, SUBSEP); if ((p[1], p[2]) in busy) { on[p[1], p[3]] += c[k]; all[p[1]] += c[k] } }
+		n = 0
+		for (ri = 1; ri <= 2; ri++) {
+			role = ri == 1 ? "client" : "server"
+			if (!(role in all)) continue
+			line = line (n++ ? "; " : "") role " " thr[role] " thr:"
+			for (cpu = 0; cpu < 4096; cpu++)
+				if ((role, cpu) in on) line = line sprintf(" cpu%d %.0f%%", cpu, 100 * on[role, cpu] / all[role])
+		}
+		print (n ? line : "-")
+	}'
 }
