@@ -201,7 +201,6 @@ int ws_cli_client_main(int argc, char **argv)
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
 	if (rc == -ECONNREFUSED && !o.remote_host_given && o.ctl_port == WS_DEFAULT_CTL_PORT)
 		rc = run_with_local_daemon(&cfg, &o.spec, &res, &err);
-	ws_cli_demo_free(&demo);
 	if (key) {
 		ws_psk_wipe(key);
 		free(key);
@@ -209,6 +208,7 @@ int ws_cli_client_main(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		ws_test_result_free(&res);
+		ws_cli_demo_free(&demo);
 		return 1;
 	}
 
@@ -238,5 +238,6 @@ int ws_cli_client_main(int argc, char **argv)
 	if (status == 0 && o.print_headers != 0)
 		print_cpu_bound(&res);
 	ws_test_result_free(&res);
+	ws_cli_demo_free(&demo); /* after the reports: demo.kept holds the samples */
 	return status;
 }

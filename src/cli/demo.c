@@ -7,11 +7,28 @@
 #include "util/err.h"
 #include "workload/run.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Samples come one at a time (the reporter thread, then the stop after joining it), so
+ * the array needs no lock. */
+static void keep(ws_cli_demo *d, const ws_interim_sample *s)
+{
+	if (d->nkept == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		ws_interim_sample *k = realloc(d->kept, cap * sizeof(*k));
+		if (!k)
+			return;
+		d->kept = k;
+		d->cap = cap;
+	}
+	d->kept[d->nkept++] = *s;
+}
 
 static void print_sample(void *ctx, const ws_interim_sample *s)
 {
 	ws_cli_demo *d = ctx;
+	keep(d, s);
 	ws_report_interim(s, (ws_out_mode)d->mode, d->fmt, d->out);
 	fflush(d->out); /* live, also through a pipe */
 }
@@ -62,4 +79,7 @@ void ws_cli_demo_free(ws_cli_demo *d)
 {
 	ws_interim_free(d->ip);
 	d->ip = NULL;
+	free(d->kept);
+	d->kept = NULL;
+	d->nkept = d->cap = 0;
 }

@@ -18,6 +18,10 @@ typedef struct ws_cli_demo {
 	int mode;                /* ws_out_mode the lines are printed in */
 	char fmt;
 	FILE *out;
+	/* Every sample of the run, in the order reported (aggregate, then its streams), for a
+	 * report written after the test (--json's interim array); NULL when memory ran out. */
+	ws_interim_sample *kept;
+	size_t nkept, cap;
 } ws_cli_demo;
 
 /* With -D, create the reporter (a counter per stream; per-stream lines at -v 2 with
