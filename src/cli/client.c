@@ -11,6 +11,7 @@
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
+#include "report/json_result.h"
 #include "report/streams.h"
 #include "session/client.h"
 #include "session/daemon.h"
@@ -223,13 +224,18 @@ int ws_cli_client_main(int argc, char **argv)
 	co.cpu_bind = o.cpu_bind_given;
 	co.banner_done = o.banner_done;
 	int status = 0;
-	if (ws_cli_output_mode(&o)) {
+	if (o.json) {
+		ws_json_interim *iv = NULL;
+		size_t niv = ws_cli_demo_json(&demo, &iv);
+		status = ws_cli_json_print(&o, &res, argc, argv, iv, niv);
+		free(iv);
+	} else if (ws_cli_output_mode(&o)) {
 		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
 	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		status = 1;
 	}
-	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o))
+	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o) && !o.json)
 		ws_streams_render(&res, co.fmt, stdout);
 	fflush(stdout);
 	ws_streams_warn(&res, stderr);

@@ -55,6 +55,23 @@ LONG_FLAG(lopt_gro, gro)
 LONG_FLAG(lopt_no_mmsg, no_batch)
 LONG_FLAG(lopt_route, udp_route)
 
+/* --json / --json-lines: the result as JSON on stdout (report/json_result.h). */
+static int lopt_json(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)v;
+	(void)err;
+	o->json = 1;
+	return 0;
+}
+
+static int lopt_json_lines(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)v;
+	(void)err;
+	o->json = 2;
+	return 0;
+}
+
 static int lopt_rcvlowat(ws_cli_options *o, const char *val, ws_err *err)
 {
 	return ws_cli_parse_size32(val, 1, &o->spec.rcvlowat, err);
@@ -149,6 +166,8 @@ static const struct long_def long_opts[] = {
 	{"cpus", lopt_cpus, "cpu[,cpu...]"},
 	{"remote-cpus", lopt_remote_cpus, "cpu[,cpu...]"},
 	{"rate", lopt_rate, "R"},
+	{"json", lopt_json, NULL},
+	{"json-lines", lopt_json_lines, NULL},
 	{NULL, NULL, NULL},
 };
 

@@ -644,6 +644,9 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	int orc = ws_cli_omni_finalize(o, err);
 	if (orc < 0)
 		return orc;
+	if (o->json && o->out_mode)
+		return ws_err_set(err, WS_E_INVAL, "option --json%s and the output selectors (-o/-O/-k) both "
+				  "choose the output; expected one of them", o->json == 2 ? "-lines" : "");
 	int prc = ws_cli_check_applies(o, err);
 	if (prc < 0)
 		return prc;

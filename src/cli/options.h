@@ -65,6 +65,7 @@ typedef struct ws_cli_options {
 	char omni_dir;                   /* -d: 's' send, 'r' recv, 'b' rr; 0 = not given */
 	bool omni_udp, omni_proto_given; /* -T udp / -T given */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
+	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
 
 	bool help;                       /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;                    /* -V / --version */

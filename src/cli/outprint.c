@@ -4,6 +4,7 @@
 #include "cli/outprint.h"
 
 #include "report/classic.h"
+#include "report/json_result.h"
 #include "util/err.h"
 
 #include <stdio.h>
@@ -62,27 +63,54 @@ static void join_argv(int argc, char **argv, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
 }
 
-int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
-			const ws_test_result *res, int argc, char **argv)
-{
+/* The figures a result lacks, gathered once for both the selectors and JSON. */
+struct extras {
 	char uuid[64], cong[64], cmd[1000];
-	read_line("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid));
-	read_line("/proc/sys/net/ipv4/tcp_congestion_control", cong, sizeof(cong));
-	join_argv(argc, argv, cmd, sizeof(cmd));
+};
+
+static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res, int argc,
+			     char **argv, struct extras *x)
+{
+	read_line("/proc/sys/kernel/random/uuid", x->uuid, sizeof(x->uuid));
+	read_line("/proc/sys/net/ipv4/tcp_congestion_control", x->cong, sizeof(x->cong));
+	join_argv(argc, argv, x->cmd, sizeof(x->cmd));
 	ws_report_ctx c = {
 		.r = res,
-		.command_line = cmd,
+		.command_line = x->cmd,
 		.brand = o->brand[0] ? o->brand : NULL,
-		.uuid = uuid,
-		.local_cong = cong,
+		.uuid = x->uuid,
+		.local_cong = x->cong,
 		/* The daemon does not report its algorithm; on one host it is the same sysctl. */
-		.remote_cong = res->shared_host ? cong : "",
+		.remote_cong = res->shared_host ? x->cong : "",
 		.fmt = o->format,
 		.local_cpu = o->spec.local.measure_cpu,
 		.remote_cpu = o->spec.remote.measure_cpu,
 		.omni = o->omni,
 		.want_stats = o->histogram,
 	};
+	return c;
+}
+
+int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
+		      const ws_json_interim *interim, size_t ninterim)
+{
+	struct extras x;
+	ws_report_ctx c = context(o, res, argc, argv, &x);
+	c.want_stats = true;
+	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
+	int rc = ws_json_result_write(stdout, &c, interim, ninterim, o->json == 2);
+	if (rc < 0) {
+		fprintf(stderr, "warpspeed: writing the JSON result failed (error %d)\n", -rc);
+		return 1;
+	}
+	return 0;
+}
+
+int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
+			const ws_test_result *res, int argc, char **argv)
+{
+	struct extras x;
+	ws_report_ctx c = context(o, res, argc, argv, &x);
 	if (o->print_headers) {
 		ws_classic_opts co;
 		ws_classic_opts_init(&co);

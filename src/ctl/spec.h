@@ -167,6 +167,8 @@ typedef struct ws_test_result {
 	char local_addr[64];            /* numeric local bind address */
 	enum ws_family family_used;
 	bool shared_host;               /* both ends on one host: same system-wide CPU */
+	char peer_software[64];         /* the daemon's HELLO_ACK software string ("" if none);
+	                                 * client-side only, not a wire field of the result */
 } ws_test_result;
 
 struct ws_err;

@@ -81,7 +81,8 @@ static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws
 	return rc;
 }
 
-static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_err *err)
+static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_test_result *out,
+		    ws_err *err)
 {
 	uint8_t nc[WS_NONCE_LEN];
 	int rc = ws_random_bytes(nc, sizeof(nc), err);
@@ -104,6 +105,9 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 		return rc;
 	if (m.type != WS_MSG_HELLO_ACK)
 		return ws_err_set(err, WS_E_PROTO, "%s answered HELLO with %s", where, ws_msg_type_name(m.type));
+	/* For the JSON report only; a missing or overlong string leaves it "". */
+	if (ws_tlv_get_str(&m, WS_F_SOFTWARE, out->peer_software, sizeof(out->peer_software)) < 0)
+		out->peer_software[0] = 0;
 	if (c->psk && !challenged && c->note) {
 		char t[400];
 		snprintf(t, sizeof(t), "%s did not ask for authentication; the key from %s was not used", where,
@@ -406,7 +410,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_channel ch;
 	ws_channel_init(&ch, fd);
 	fill_identity(out, c, fd, &peer);
-	rc = do_hello(&ch, where, c, err);
+	rc = do_hello(&ch, where, c, out, err);
 	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
 		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", spec->streams);

@@ -1,0 +1,101 @@
+# --json and --json-lines against a real `warpspeed serve` on loopback, validated against
+# docs/schema/result.schema.json with python3-jsonschema (skipped, with the reason, when it
+# is not installed): one strict JSON document and nothing else on stdout per test type the
+# daemon serves (TCP_STREAM, UDP_STREAM, TCP_RR, UDP_RR, TCP_CRR, and --streams 4), the
+# --json-lines summary, the built documents of tests/tools/ws_json_sample (a latency
+# histogram with overflow, streams and threads, confidence, interim samples, NaN figures),
+# and the negative check: copies with a member removed, mistyped or added must fail.
+source "$(dirname "$0")/../lib.sh"
+: "${WS_ROOT:?WS_ROOT must point at the source tree}"
+SCHEMA=$WS_ROOT/docs/schema/result.schema.json
+CHECK="python3 $WS_ROOT/tests/integration/json_check.py"
+SAMPLE=$WS_BUILD/tools/ws_json_sample
+
+if ! command -v python3 >/dev/null || ! $CHECK have-jsonschema; then
+	skip json "python3 with the jsonschema module (Debian python3-jsonschema) is not installed"
+	finish
+fi
+start_daemon || { fail daemon_start "could not start warpspeed serve"; finish; }
+P=$DAEMON_PORT
+
+# run NAME TEST ARGS...: one --json run; stdout must be the document alone.
+run() {
+	local name=$1 t=$2 out=$WS_TMP/$1.json err=$WS_TMP/$1.err msg
+	shift 2
+	ws_served json "$t" || return 0
+	"$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l 1 "$@" >"$out" 2>"$err"
+	local rc=$?
+	if [ "$rc" -ne 0 ] && grep -qE "not built|not supported" "$err"; then
+		skip "$name" "not served yet: $(cat "$err")" # e.g. the multi-flow RR engine
+		return
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(cat "$err")"
+		return
+	fi
+	local streams=0
+	[[ " $* " == *" --streams 4 "* ]] && streams=4
+	local mode=doc
+	[[ " $* " == *" --json-lines "* ]] && mode=lines
+	if msg=$($CHECK "$mode" "$SCHEMA" "$out" "$t" "$streams"); then
+		pass "$name"
+	else
+		fail "$name" "$msg"
+	fi
+}
+
+run json_tcp_stream TCP_STREAM -c -C --json
+run json_udp_stream UDP_STREAM -c -C --json
+run json_tcp_rr TCP_RR -c -C --json
+run json_udp_rr UDP_RR --json
+run json_tcp_crr TCP_CRR --json
+run json_tcp_maerts TCP_MAERTS --json
+run json_streams4 TCP_STREAM --streams 4 --threads 2 --json
+run json_rr_streams4 TCP_RR --streams 4 --json
+run json_lines TCP_STREAM --json-lines
+run json_lines_rr TCP_RR --json-lines
+
+# -D: the interim samples go into the document (nothing else on stdout, nothing on stderr),
+# and --json-lines prints them as intervals before the summary.
+run json_lines_demo TCP_STREAM --json-lines -D 0.3
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -D 0.3 --json >"$WS_TMP/d.json" 2>"$WS_TMP/d.err" &&
+	! [ -s "$WS_TMP/d.err" ] && msg=$($CHECK doc "$SCHEMA" "$WS_TMP/d.json" TCP_STREAM) &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["interim"]) >= 2 and d["interim"][-1]["final"]))' "$WS_TMP/d.json"; then
+	pass json_stderr_only
+else
+	fail json_stderr_only "${msg:-exit or stderr: $(cat "$WS_TMP/d.err")}"
+fi
+
+# --json with an output selector is refused before the test runs.
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 --json -- -k THROUGHPUT >"$WS_TMP/k.out" 2>"$WS_TMP/k.err"; then
+	fail json_with_selector "accepted: $(cat "$WS_TMP/k.out")"
+elif [ -s "$WS_TMP/k.out" ] || ! grep -q -- "--json and the output selectors" "$WS_TMP/k.err"; then
+	fail json_with_selector "stdout [$(cat "$WS_TMP/k.out")] stderr [$(cat "$WS_TMP/k.err")]"
+else
+	pass json_with_selector
+fi
+
+# Built documents: every optional part filled in.
+for m in rr stream lines; do
+	f=$WS_TMP/sample_$m.json
+	if ! "$SAMPLE" "$m" >"$f"; then
+		fail "json_sample_$m" "ws_json_sample $m exited $?"
+		continue
+	fi
+	mode=doc
+	[ "$m" = lines ] && mode=lines
+	t=""
+	[ "$m" = stream ] && t=UDP_STREAM
+	if msg=$($CHECK "$mode" "$SCHEMA" "$f" "$t"); then pass "json_sample_$m"; else fail "json_sample_$m" "$msg"; fi
+done
+
+# The schema is strict: a member removed, mistyped or unknown fails; so do NaN and a
+# second document. On a real run's document and on the fullest built one.
+for f in "$WS_TMP/json_tcp_stream.json" "$WS_TMP/sample_rr.json"; do
+	[ -s "$f" ] || continue
+	if msg=$($CHECK negative "$SCHEMA" "$f"); then
+		pass "json_negative_$(basename "$f" .json)"
+	else
+		fail "json_negative_$(basename "$f" .json)" "$msg"
+	fi
+done
+finish
