@@ -6,7 +6,8 @@
 #   make SANITIZE=1 test the same under ASan+UBSan (objects in build/san/)
 #   make run             a loopback TCP_STREAM and IQ benchmark against built-in servers
 #   make STATIC=1        static link; CC=... honoured; WERROR=1 turns warnings into errors
-#   make install PREFIX=/usr/local DESTDIR=...   (make uninstall removes exactly that)
+#   make install PREFIX=/usr/local DESTDIR=...   (make uninstall removes exactly that;
+#                        also netperf and netserver symlinks to warpspeed unless NETPERF_LINKS=0)
 #   make CC=powerpc-linux-gnu-gcc STATIC=1   a cross build, in build/<target>/ (target =
 #                        $(CC) -dumpmachine); the native build in build/ is left alone
 #   make cross           static builds for every compiler in CROSS_CCS (binary, tests, bench)
@@ -16,6 +17,7 @@ CC      ?= cc
 AR      ?= ar
 OPT     ?= -O2
 PREFIX  ?= /usr/local
+NETPERF_LINKS ?= 1
 BINDIR  ?= $(PREFIX)/bin
 LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
@@ -226,6 +228,9 @@ cross-test: cross $(BIN)
 # page and a systemd unit for `warpspeed serve` (installed, not enabled). Every file is
 # named, so uninstall removes exactly these and only directories of our own.
 HEADERS := $(notdir $(wildcard include/warpspeed/*.h))
+# Names under which the binary behaves as netperf's programs (cli/personality.h): relative
+# symlinks beside it; uninstall removes only links that still point at warpspeed.
+PERSONALITIES := netperf netserver
 PC_LIBS := -pthread -lm $(LIBATOMIC)
 
 $(BUILD)/warpspeed.pc: packaging/warpspeed.pc.in include/warpspeed/version.h FORCE
@@ -254,12 +259,16 @@ install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service
 	install -m 644 docs/warpspeed.1 $(DESTDIR)$(MANDIR)/man1/warpspeed.1
 	install -m 644 $(BUILD)/warpspeed-serve.service \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
+	$(Q)if [ "$(NETPERF_LINKS)" != 0 ]; then for n in $(PERSONALITIES); do \
+	  ln -sfn warpspeed $(DESTDIR)$(BINDIR)/$$n; done; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/warpspeed $(DESTDIR)$(LIBDIR)/libwarpspeed.a \
 	  $(addprefix $(DESTDIR)$(INCDIR)/warpspeed/,$(HEADERS)) \
 	  $(DESTDIR)$(PKGCONFIGDIR)/warpspeed.pc $(DESTDIR)$(MANDIR)/man1/warpspeed.1 \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
+	$(Q)for n in $(PERSONALITIES); do [ "$$(readlink $(DESTDIR)$(BINDIR)/$$n)" != warpspeed ] || \
+	  rm -f $(DESTDIR)$(BINDIR)/$$n; done
 	rmdir $(DESTDIR)$(INCDIR)/warpspeed 2>/dev/null || true
 
 clean:

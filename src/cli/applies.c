@@ -10,6 +10,7 @@
 #define TESTS_UDP T(WS_TEST_UDP_STREAM)
 #define TESTS_RR_ALL (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR))
 #define TESTS_RR_LOOP (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
+#define TESTS_TCP (TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR))
 
 int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 {
@@ -37,6 +38,11 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{ws_cli_given(o, true, 'b'), "test option -b", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
 		{ws_cli_given(o, true, 'e'), "test option -e", T(WS_TEST_UDP_RR), "UDP_RR"},
 		{s->rate != 0, "--rate", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
+		{s->udp_flow_control, "--flow-control", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_pace_bps > 0, "--pace", TESTS_UDP, "UDP_STREAM"},
+		{ws_cli_given(o, true, 'C'), "test option -C", TESTS_TCP, "the TCP tests"},
+		{ws_cli_given(o, true, 'G'), "test option -G", TESTS_TCP, "the TCP tests"},
+		{ws_cli_given(o, true, 'K'), "test option -K", TESTS_TCP, "the TCP tests"},
 	};
 	const char *test = ws_test_type_name(s->type);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

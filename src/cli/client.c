@@ -6,11 +6,13 @@
 #include "cli/client.h"
 #include "cli/demo.h"
 
+#include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
+#include "report/harness.h"
 #include "report/json_result.h"
 #include "report/streams.h"
 #include "session/client.h"
@@ -165,6 +167,7 @@ int ws_cli_client_main(int argc, char **argv)
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
+	ws_cli_print_notes(&o, stderr);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
 				"receives, so %s is checked but not used\n",
@@ -183,6 +186,7 @@ int ws_cli_client_main(int argc, char **argv)
 	cfg.local_family = o.local_family;
 	cfg.port = o.ctl_port;
 	cfg.local_port = o.local_ctl_port;
+	cfg.start_wait_s = o.start_wait_s;
 	ws_psk *key = NULL;
 	if (load_key(&o, &key, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
@@ -238,6 +242,8 @@ int ws_cli_client_main(int argc, char **argv)
 	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o) && !o.json)
 		ws_streams_render(&res, co.fmt, stdout);
 	fflush(stdout);
+	if (status == 0 && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
+		ws_report_tcp_info_dump(&res, stderr);
 	ws_streams_warn(&res, stderr);
 	if (status == 0)
 		ws_classic_warnings(&res, stderr);

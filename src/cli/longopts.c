@@ -1,6 +1,7 @@
 /* longopts: warpspeed's own --name options; see longopts.h. */
 #include "cli/longopts.h"
 
+#include "cli/harnessopts.h"
 #include "cli/optvalue.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -168,6 +169,8 @@ static const struct long_def long_opts[] = {
 	{"rate", lopt_rate, "R"},
 	{"json", lopt_json, NULL},
 	{"json-lines", lopt_json_lines, NULL},
+	{"pace", ws_cli_lopt_pace, "RATE"},
+	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{NULL, NULL, NULL},
 };
 

@@ -2,10 +2,13 @@
  *
  * `warpspeed serve` is the daemon, `warpspeed node` the WARP node emulator, `warpspeed iq`
  * the IQ host transport; anything else is a netperf command line for the benchmark client,
- * so that netperf scripts work with only the binary name changed. */
+ * so that netperf scripts work with only the binary name changed. Invoked as `netserver`
+ * (argv[0]'s basename, a symlink) it is netserver, and as `netperf` the client
+ * (cli/personality.h), so that they work with no name changed at all. */
 #include "cli/client.h"
 #include "cli/iq.h"
 #include "cli/node.h"
+#include "cli/personality.h"
 #include "cli/serve.h"
 
 #include <string.h>
@@ -24,6 +27,11 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	raise_fd_limit();
+	const char *as = ws_cli_personality(argv[0]);
+	if (as && strcmp(as, "netserver") == 0)
+		return ws_cli_netserver_main(argc, argv);
+	if (as) /* netperf: the client, with no warpspeed role names */
+		return ws_cli_client_main(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "serve") == 0)
 		return ws_cli_serve_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "node") == 0)

@@ -7,6 +7,7 @@
  * implement yet sit in the tables without a handler and are refused by name. */
 #include "cli/options.h"
 
+#include "cli/harnessopts.h"
 #include "cli/applies.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
@@ -43,8 +44,8 @@ struct opt_def {
 };
 
 /* What to use instead of an unsupported option whose letter means something else in the
- * other table (netperf's global -b is packets per -w interval, its test option -b the
- * first burst). */
+ * other table. (netperf's global -b, packets per -w interval, is now accepted with a note
+ * that points at the test option -b, the first burst: cli/harnessopts.c.) */
 static const struct {
 	bool test;
 	char letter;
@@ -69,25 +70,6 @@ static bool is_stream_test(enum ws_test_type t)
 	       t == WS_TEST_UDP_STREAM;
 }
 
-static int parse_family(const char *s, enum ws_family *out, ws_err *err)
-{
-	static const struct {
-		const char *name;
-		enum ws_family fam;
-	} names[] = {
-		{"4", WS_FAMILY_INET}, {"inet", WS_FAMILY_INET}, {"af_inet", WS_FAMILY_INET},
-		{"6", WS_FAMILY_INET6}, {"inet6", WS_FAMILY_INET6}, {"af_inet6", WS_FAMILY_INET6},
-		{"0", WS_FAMILY_ANY}, {"unspec", WS_FAMILY_ANY}, {"af_unspec", WS_FAMILY_ANY},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(s, names[i].name) == 0) {
-			*out = names[i].fam;
-			return 0;
-		}
-	return ws_err_set(err, WS_E_INVAL,
-			  "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
-}
-
 static int copy_host(char *dst, const char *src, ws_err *err)
 {
 	size_t n = strlen(src);
@@ -107,7 +89,7 @@ static int host_family(const char *val, char *host, enum ws_family *fam, bool *h
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	if (rc == 0 && hb)
-		rc = parse_family(b, fam, err);
+		rc = ws_cli_parse_family(b, fam, err);
 	if (rc == 0 && ha)
 		rc = copy_host(host, a, err);
 	if (rc == 0 && ha && host_given)
@@ -471,26 +453,27 @@ static const struct opt_def global_opts[] = {
 	{'v', OPT_VALUE, false, opt_verbosity, "0|1|2"},
 	{'V', OPT_FLAG, false, ws_cli_opt_version, NULL},
 	{'Z', OPT_VALUE, false, opt_passphrase, "passphrase"},
+	/* Options harnesses pass (cli/harnessopts.c). */
+	{'a', OPT_VALUE, false, ws_cli_opt_align, "sendalign[,recvalign]"},
+	{'A', OPT_VALUE, false, ws_cli_opt_align, "sendalign[,recvalign]"},
+	{'b', OPT_VALUE, false, ws_cli_opt_burst, "burst[,remoteburst]"},
+	{'d', OPT_FLAG, false, ws_cli_opt_debug, NULL},
+	{'k', OPT_VALUE, false, ws_cli_opt_dirty, "dirty[,clean]"},
+	{'K', OPT_VALUE, false, ws_cli_opt_dirty, "dirty[,clean]"},
+	{'o', OPT_VALUE, false, ws_cli_opt_offset, "sendoffset[,recvoffset]"},
+	{'O', OPT_VALUE, false, ws_cli_opt_offset, "sendoffset[,recvoffset]"},
+	{'s', OPT_VALUE, false, ws_cli_opt_wait, "secs"},
+	{'S', OPT_FLAG, false, ws_cli_opt_keepalive, NULL},
+	{'w', OPT_VALUE, false, ws_cli_opt_interval, "interval[,remoteinterval]"},
+	{'W', OPT_VALUE, false, ws_cli_opt_width, "send[,recv]"},
+	{'y', OPT_VALUE, false, ws_cli_opt_priority, "local[,remote]"},
+	{'Y', OPT_VALUE, false, ws_cli_opt_tos, "local[,remote]"},
 	/* netperf options not supported yet: refused by name. */
-	{'a', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
-	{'A', OPT_VALUE, false, NULL, "sendalign[,recvalign]"},
-	{'b', OPT_VALUE, false, NULL, "burst"},
-	{'d', OPT_FLAG, false, NULL, NULL},
 	{'i', OPT_VALUE, false, NULL, "max[,min]"},
 	{'I', OPT_VALUE, false, NULL, "level[,width]"},
 	{'j', OPT_FLAG, false, ws_cli_opt_histogram, NULL},
-	{'k', OPT_VALUE, false, NULL, "dirty[,clean]"},
-	{'K', OPT_VALUE, false, NULL, "dirty[,clean]"},
 	{'N', OPT_FLAG, false, NULL, NULL},
-	{'o', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
-	{'O', OPT_VALUE, false, NULL, "sendoffset[,recvoffset]"},
 	{'r', OPT_FLAG, false, NULL, NULL},
-	{'s', OPT_VALUE, false, NULL, "secs"},
-	{'S', OPT_FLAG, false, NULL, NULL},
-	{'w', OPT_VALUE, false, NULL, "interval"},
-	{'W', OPT_VALUE, false, NULL, "send[,recv]"},
-	{'y', OPT_VALUE, false, NULL, "local[,remote]"},
-	{'Y', OPT_VALUE, false, NULL, "local[,remote]"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -511,12 +494,12 @@ static const struct opt_def test_opts[] = {
 	{'r', OPT_VALUE, false, topt_rr_sizes, "req[,rsp]"},
 	{'b', OPT_VALUE, true, topt_burst, "burst"},
 	{'e', OPT_VALUE, false, topt_rr_timeout, "secs"},
-	/* netperf test options not supported yet. */
-	{'C', OPT_FLAG, false, NULL, NULL},
-	{'G', OPT_VALUE, false, NULL, "mss"},
-	{'H', OPT_VALUE, false, NULL, "host[,family]"},
-	{'K', OPT_VALUE, false, NULL, "cc[,cc]"},
-	{'L', OPT_VALUE, false, NULL, "host[,family]"},
+	/* Options harnesses pass (cli/harnessopts.c). */
+	{'C', OPT_FLAG, false, ws_cli_topt_cork, NULL},
+	{'G', OPT_VALUE, false, ws_cli_topt_maxseg, "mss"},
+	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
+	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
+	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -648,6 +631,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL, "option --json%s and the output selectors (-o/-O/-k) both "
 				  "choose the output; expected one of them", o->json == 2 ? "-lines" : "");
 	int prc = ws_cli_check_applies(o, err);
+	if (prc == 0)
+		prc = ws_cli_harness_finalize(o, err);
 	if (prc < 0)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))

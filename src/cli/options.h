@@ -67,6 +67,12 @@ typedef struct ws_cli_options {
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
 	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
 
+	/* Options harnesses pass (cli/harnessopts.h). */
+	double start_wait_s;             /* -s secs: wait between setup and start; 0 = none */
+	enum ws_family data_family;      /* test options -H/-L host,family */
+	char notes[1024];                /* options accepted without effect: one line each, for
+	                                  * the CLI to print on stderr (ws_cli_print_notes) */
+
 	bool help;                       /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;                    /* -V / --version */
 	bool cpu_bind_given;             /* -T was given: the banner adds " : cpu bind" */

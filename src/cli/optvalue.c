@@ -6,6 +6,7 @@
 #include "util/units.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* netperf's two-value syntax. `both` makes a single value set both halves; without it (the
  * -D -F -H -L -p rule) it sets only the first. a and b must hold WS_CLI_PATH_MAX bytes. */
@@ -51,4 +52,23 @@ int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
 				  WS_CLI_MAX_SIZE);
 	*out = (uint32_t)v;
 	return 0;
+}
+
+int ws_cli_parse_family(const char *s, enum ws_family *out, ws_err *err)
+{
+	static const struct {
+		const char *name;
+		enum ws_family fam;
+	} names[] = {
+		{"4", WS_FAMILY_INET}, {"inet", WS_FAMILY_INET}, {"af_inet", WS_FAMILY_INET},
+		{"6", WS_FAMILY_INET6}, {"inet6", WS_FAMILY_INET6}, {"af_inet6", WS_FAMILY_INET6},
+		{"0", WS_FAMILY_ANY}, {"unspec", WS_FAMILY_ANY}, {"af_unspec", WS_FAMILY_ANY},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(s, names[i].name) == 0) {
+			*out = names[i].fam;
+			return 0;
+		}
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not an address family; expected 4, 6, inet, inet6 or unspec", s);
 }

@@ -5,6 +5,8 @@
 #ifndef WS_CLI_OPTVALUE_H
 #define WS_CLI_OPTVALUE_H
 
+#include "ctl/spec.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,6 +22,9 @@ int ws_cli_split2(const char *val, bool both, char *a, char *b, int *have_a, int
 /* A whole number in [min, max]; what says what is accepted. */
 int ws_cli_parse_ranged(const char *s, long long min, long long max, const char *what,
 			long long *out, struct ws_err *err);
+/* An address family as netperf names it: 4, 6, 0 or inet, inet6, unspec (af_ prefix
+ * allowed, any case). */
+int ws_cli_parse_family(const char *s, enum ws_family *out, struct ws_err *err);
 /* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
 int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, struct ws_err *err);
 

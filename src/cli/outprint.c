@@ -79,9 +79,11 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		.command_line = x->cmd,
 		.brand = o->brand[0] ? o->brand : NULL,
 		.uuid = x->uuid,
-		.local_cong = x->cong,
-		/* The daemon does not report its algorithm; on one host it is the same sysctl. */
-		.remote_cong = res->shared_host ? x->cong : "",
+		/* The client's data socket as read back at setup (test option -K or the default). */
+		.local_cong = res->local.cong_set[0] ? res->local.cong_set : x->cong,
+		/* The daemon does not report its algorithm: test option -K's remote value (the daemon
+		 * fails the test if it cannot set it), else on one host the same sysctl. */
+		.remote_cong = res->spec.remote.cong[0] ? res->spec.remote.cong : res->shared_host ? x->cong : "",
 		.fmt = o->format,
 		.local_cpu = o->spec.local.measure_cpu,
 		.remote_cpu = o->spec.remote.measure_cpu,

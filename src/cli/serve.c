@@ -192,6 +192,11 @@ static int load_key(struct key_opts *k, ws_psk *psk, ws_err *err)
 
 int ws_cli_serve_main(int argc, char **argv)
 {
+	return ws_cli_serve_main_ready(argc, argv, NULL, NULL);
+}
+
+int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void *ctx)
+{
 	ws_daemon_config c;
 	ws_daemon_config_init(&c);
 	c.log = log_line;
@@ -219,6 +224,10 @@ int ws_cli_serve_main(int argc, char **argv)
 	}
 	if (!g_daemon) {
 		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
+		return 1;
+	}
+	if (ready && ready(ctx) < 0) {
+		ws_daemon_free(g_daemon);
 		return 1;
 	}
 	struct sigaction sa;

@@ -6,4 +6,9 @@
  * Returns the process exit status: 0 ok, 1 runtime failure, 2 bad usage. */
 int ws_cli_serve_main(int argc, char **argv);
 
+/* The same, calling ready(ctx) once the control port listens and before the first log
+ * line: netserver's personality daemonizes there, so that a port already in use is still
+ * reported on the terminal. A negative return from ready ends the role with status 1. */
+int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void *ctx);
+
 #endif

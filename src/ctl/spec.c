@@ -116,6 +116,46 @@ static int validate_rr(const ws_test_spec *s, ws_err *err)
 	return 0;
 }
 
+/* A congestion control name: terminated, and only the characters kernel names use. */
+static bool cong_name_ok(const char *c, size_t size)
+{
+	if (!memchr(c, 0, size))
+		return false;
+	for (; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			return false;
+	return true;
+}
+
+/* The options harnesses pass (-Y -y -K -G -H -L, --pace): every value a kernel could be
+ * handed is bounded here, so a daemon never applies what the CLI would have refused. */
+static int validate_harness(const ws_test_spec *s, ws_err *err)
+{
+	const ws_side_spec *sides[2] = {&s->local, &s->remote};
+	for (int i = 0; i < 2; i++) {
+		const ws_side_spec *d = sides[i];
+		const char *who = i ? "remote" : "local";
+		if (d->tos < 0 || d->tos > 255)
+			return ws_err_set(err, WS_E_INVAL, "%s IP_TOS %d is invalid; expected 0 to 255", who, d->tos);
+		if (d->priority < 0)
+			return ws_err_set(err, WS_E_INVAL, "%s SO_PRIORITY %d is invalid; expected 0 to %d", who,
+					  d->priority, WS_MAX_PRIORITY);
+		if (!cong_name_ok(d->cong, sizeof(d->cong)))
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s congestion control name is invalid; expected letters, digits, '_' or '-', at most %zu",
+					  who, sizeof(d->cong) - 1);
+	}
+	if (s->maxseg && (s->maxseg < WS_MIN_MAXSEG || s->maxseg > WS_MAX_MAXSEG))
+		return ws_err_set(err, WS_E_INVAL, "TCP_MAXSEG %u is invalid; expected %d to %d bytes", s->maxseg,
+				  WS_MIN_MAXSEG, WS_MAX_MAXSEG);
+	if (!isfinite(s->udp_pace_bps) || s->udp_pace_bps < 0 || s->udp_pace_bps > WS_MAX_PACE_BPS)
+		return ws_err_set(err, WS_E_INVAL, "a pace of %g bits/s is invalid; expected 0 (none) to %g",
+				  s->udp_pace_bps, WS_MAX_PACE_BPS);
+	if (!memchr(s->data_host, 0, sizeof(s->data_host)) || !memchr(s->data_local, 0, sizeof(s->data_local)))
+		return ws_err_set(err, WS_E_INVAL, "data address is not terminated");
+	return 0;
+}
+
 int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 {
 	if (!ws_test_type_name(s->type))
@@ -169,5 +209,6 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 	if (s->send_size > WS_MAX_MSG || s->recv_size > WS_MAX_MSG)
 		return ws_err_set(err, WS_E_INVAL, "message size %u is too large; expected at most %u",
 				  s->send_size > s->recv_size ? s->send_size : s->recv_size, WS_MAX_MSG);
-	return validate_rr(s, err);
+	int hrc = validate_harness(s, err);
+	return hrc < 0 ? hrc : validate_rr(s, err);
 }

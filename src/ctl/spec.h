@@ -44,7 +44,20 @@ typedef struct ws_side_spec {
 	int cpu;            /* CPU to pin to, -1 = none */
 	bool measure_cpu;   /* -c (local) / -C (remote) */
 	uint16_t data_port; /* test option -P, 0 = ephemeral */
+	/* Data-socket options harnesses pass (see net/sockopt.h); the remote ones travel. */
+	int tos;            /* -Y: IP_TOS (IPv6: IPV6_TCLASS) byte; 0 = leave the default (0),
+	                     * as netperf never sets -Y 0 */
+	int priority;       /* -y: SO_PRIORITY; 0 = leave the default (0) */
+	char cong[16];      /* test option -K: TCP_CONGESTION, "" = the system's default */
 } ws_side_spec;
+
+/* Bounds of the harness options (checked by ws_test_spec_validate). */
+#define WS_MAX_PRIORITY 2147483647
+#define WS_MIN_MAXSEG 88       /* the kernel's TCP_MIN_MSS */
+#define WS_MAX_MAXSEG 65535
+#define WS_MAX_PACE_BPS 1e13   /* --pace: 10 Tbit/s */
+#define WS_DATA_ADDR_MAX 64
+#define WS_MAX_START_WAIT_S 60 /* -s: the longest wait between setup and start */
 
 typedef struct ws_test_spec {
 	enum ws_test_type type;
@@ -72,6 +85,20 @@ typedef struct ws_test_spec {
 	int64_t rr_timeout_ns;    /* -e: UDP_RR client: an unanswered transaction is lost after this;
 	                           * 0 = WS_RR_DEFAULT_TIMEOUT_NS */
 	double rate;              /* --rate: open loop, transactions/s per flow; 0 = closed loop */
+	/* Options harnesses pass (netperf's -S, test options -C -G -H -L; warpspeed's UDP modes). */
+	bool keepalive;           /* -S: SO_KEEPALIVE on the TCP data sockets, both sides */
+	bool cork;                /* test option -C: TCP_CORK on the sending side's data sockets */
+	uint32_t maxseg;          /* test option -G: TCP_MAXSEG on the client's data sockets before
+	                           * connect (so the SYN carries it); 0 = leave the default.
+	                           * Client-only, not carried. */
+	bool udp_flow_control;    /* --flow-control: UDP_STREAM sender keeps to the receiver's window */
+	double udp_pace_bps;      /* --pace: UDP_STREAM sender paced to this many bits/s; 0 = not paced.
+	                           * Neither: the sender blasts as netperf does. */
+	char data_host[WS_DATA_ADDR_MAX];  /* test option -H: the daemon's data address (numeric on the
+	                                    * wire; the daemon binds its data sockets there); "" = the
+	                                    * control connection's address */
+	char data_local[WS_DATA_ADDR_MAX]; /* test option -L: the client's data address (numeric on the
+	                                    * wire: the daemon accepts data connections from it) */
 	/* Many flows in one run (warpspeed's --streams, --threads, --cpus). */
 	uint32_t streams;          /* flows, default 1 */
 	uint32_t local_threads;    /* client worker threads, default 1 (at most streams) */
@@ -149,6 +176,13 @@ typedef struct ws_side_result {
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
 	uint64_t tcp_retrans;
+	/* ... the rest of what netperf's DUMP_TCP_INFO prints (client only, not carried). */
+	uint32_t tcp_rto_us, tcp_ato_us, tcp_pmtu, tcp_rcv_ssthresh, tcp_snd_ssthresh, tcp_reordering;
+	/* Data-socket options as getsockopt read them back after setup (net/sockopt.h). */
+	int tos_set, priority_set;         /* -1 = not asked for */
+	char cong_set[16];                 /* TCP_CONGESTION in effect ("" = not read) */
+	uint32_t maxseg_set;               /* TCP_MAXSEG after connect, 0 = not read */
+	bool keepalive_set, cork_set;
 	/* Multi-stream runs: per flow and per thread, heap arrays owned by the result
 	 * (ws_side_result_free); NULL/0 for a single-stream run. */
 	ws_flow_result *flows;

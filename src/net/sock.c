@@ -107,12 +107,22 @@ static int wait_fd(int fd, short events, int64_t deadline_ns, int wake_fd, ws_er
 int ws_sock_connect(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf, uint32_t rcvbuf,
 		    uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns, ws_err *err)
 {
+	return ws_sock_connect_prep(addr, local, sndbuf, rcvbuf, sndbuf_set, rcvbuf_set, deadline_ns, NULL,
+				    NULL, err);
+}
+
+int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf, uint32_t rcvbuf,
+			 uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns,
+			 ws_sock_prep_fn prep, void *prep_ctx, ws_err *err)
+{
 	char where[80];
 	ws_addr_format_port(addr, where, sizeof(where));
 	int fd = socket(addr->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return ws_err_errno(err, "socket for %s", where);
 	int rc = ws_sock_set_buffers(fd, sndbuf, rcvbuf, err);
+	if (rc == 0 && prep)
+		rc = prep(fd, prep_ctx, err);
 	ws_sock_get_buffers(fd, sndbuf_set, rcvbuf_set);
 	if (rc == 0 && local) {
 		int one = 1;

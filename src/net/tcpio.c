@@ -253,5 +253,11 @@ int ws_tcpio_info(int fd, ws_tcp_info *out)
 	out->rttvar_us = ti.tcpi_rttvar;
 	out->snd_cwnd = ti.tcpi_snd_cwnd;
 	out->total_retrans = ti.tcpi_total_retrans;
+	out->rto_us = ti.tcpi_rto;
+	out->ato_us = ti.tcpi_ato;
+	out->pmtu = ti.tcpi_pmtu;
+	out->rcv_ssthresh = ti.tcpi_rcv_ssthresh;
+	out->snd_ssthresh = ti.tcpi_snd_ssthresh;
+	out->reordering = ti.tcpi_reordering;
 	return 0;
 }

@@ -81,6 +81,8 @@ bool ws_tcpio_unacked_shrank(int fd, int *last);
 typedef struct ws_tcp_info {
 	uint32_t mss, rtt_us, rttvar_us, snd_cwnd;
 	uint64_t total_retrans;
+	/* the rest of netperf's DUMP_TCP_INFO fields */
+	uint32_t rto_us, ato_us, pmtu, rcv_ssthresh, snd_ssthresh, reordering;
 } ws_tcp_info;
 
 /* 0 and *out filled, or -1 when TCP_INFO is not available. */

@@ -9,6 +9,7 @@
 #include "measure/confidence.h"
 #include "measure/cpu.h"
 #include "report/classic_rr.h"
+#include "report/harness.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -380,8 +381,10 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 			print_table(r, &roles, o, out);
 		if (o->verbosity >= 2 && !udp)
 			print_netperf_detail(r, &roles, out);
-		if (o->verbosity >= 2)
+		if (o->verbosity >= 2) {
 			print_ws_detail(r, out);
+			ws_report_harness_detail(r, out);
+		}
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return ws_err_errno(err, "classic report: writing the result");

@@ -467,6 +467,30 @@ static bool has_cong(const ws_report_ctx *c)
 	return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR;
 }
 
+/* -y and -Y as asked (each end fails the test if its kernel refuses them; the client's
+ * read-back value where it has one), netperf's -1 when not given. */
+void ws_og_loc_prio(const ws_report_ctx *c, ws_out_value *v)
+{
+	int asked = c->r->spec.local.priority, got = c->r->local.priority_set;
+	v_int(v, asked > 0 ? (got >= 0 ? got : asked) : -1);
+}
+
+void ws_og_rem_prio(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, c->r->spec.remote.priority > 0 ? c->r->spec.remote.priority : -1);
+}
+
+void ws_og_loc_tos(const ws_report_ctx *c, ws_out_value *v)
+{
+	int asked = c->r->spec.local.tos, got = c->r->local.tos_set;
+	v_int(v, asked > 0 ? (got >= 0 ? got : asked) : -1);
+}
+
+void ws_og_rem_tos(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, c->r->spec.remote.tos > 0 ? c->r->spec.remote.tos : -1);
+}
+
 void ws_og_loc_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong(c) ? c->local_cong : ""); }
 void ws_og_rem_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong(c) ? c->remote_cong : ""); }
 

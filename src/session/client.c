@@ -5,6 +5,7 @@
 #include "ctl/msg.h"
 #include "net/addr.h"
 #include "net/sock.h"
+#include "net/sockopt.h"
 #include "session/auth.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -133,12 +134,41 @@ static int expect(ws_channel *ch, uint8_t type, int64_t deadline, ws_tlv_msg *m,
 	return 0;
 }
 
-/* The local data address: -L and test option -P, or the wildcard of the peer's family. */
+/* The local data address: test option -L, else -L, and test option -P, or the wildcard of
+ * the peer's family. */
 static int local_data_addr(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
 			   ws_addr *local, ws_err *err)
 {
-	return ws_addr_resolve(c->local_host, spec->local.data_port,
-			       ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, local, err);
+	const char *host = spec->data_local[0] ? spec->data_local : c->local_host;
+	return ws_addr_resolve(host, spec->local.data_port, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1,
+			       local, err);
+}
+
+/* The harness options on a client data socket before it connects (TCP_MAXSEG must be set
+ * before the SYN); what took effect is read back after the connect. */
+static int prep_data_socket(int fd, void *ctx, ws_err *err)
+{
+	ws_sockopt_req r;
+	ws_workload_sockopts(ctx, true, &r);
+	int rc = ws_sockopt_apply(fd, &r, NULL, err);
+	if (rc < 0)
+		ws_err_prefix(err, "local data socket");
+	return rc;
+}
+
+/* Record what the first data socket carries, for the -v 2 line. */
+static void record_sockopts(int fd, const ws_test_spec *spec, ws_side_result *res)
+{
+	ws_sockopt_req r;
+	ws_sockopt_applied a;
+	ws_workload_sockopts(spec, true, &r);
+	ws_sockopt_read(fd, &r, &a);
+	res->tos_set = a.tos;
+	res->priority_set = a.priority;
+	memcpy(res->cong_set, a.cong, sizeof(res->cong_set));
+	res->maxseg_set = a.maxseg;
+	res->keepalive_set = a.keepalive;
+	res->cork_set = a.cork;
 }
 
 static void close_all(int *fds, uint32_t n)
@@ -168,6 +198,18 @@ static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const w
 		int fd = rc < 0 ? rc
 			       : ws_sock_udp(&local, snd, rcv, force, i ? NULL : &out->local.sndbuf_set,
 					     i ? NULL : &out->local.rcvbuf_set, NULL, err);
+		if (fd >= 0) {
+			ws_sockopt_req r;
+			ws_workload_sockopts(spec, true, &r);
+			rc = ws_sockopt_apply(fd, &r, NULL, err);
+			if (rc < 0) {
+				ws_err_prefix(err, "local data socket");
+				close(fd);
+				fd = rc;
+			} else if (i == 0) {
+				record_sockopts(fd, spec, &out->local);
+			}
+		}
 		if (fd < 0) {
 			close_all(fds, i);
 			return fd;
@@ -186,7 +228,7 @@ static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, cons
 		       const uint8_t *cookie, uint32_t index, ws_test_result *out, ws_err *err)
 {
 	ws_addr local, *lp = NULL;
-	if (c->local_host || spec->local.data_port) {
+	if (c->local_host || spec->local.data_port || spec->data_local[0]) {
 		ws_test_spec one = *spec;
 		if (spec->local.data_port) /* one port per flow: -P is the first */
 			one.local.data_port = (uint16_t)(spec->local.data_port + index);
@@ -198,8 +240,8 @@ static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, cons
 	uint32_t snd, rcv, snd_set, rcv_set;
 	int force;
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = ws_sock_connect(data, lp, snd, rcv, &snd_set, &rcv_set,
-				 ws_clock_ns() + c->connect_timeout_ns, err);
+	int fd = ws_sock_connect_prep(data, lp, snd, rcv, &snd_set, &rcv_set,
+				      ws_clock_ns() + c->connect_timeout_ns, prep_data_socket, (void *)spec, err);
 	if (fd < 0) {
 		ws_err_prefix(err, "data connection %u of %u", index + 1, spec->streams);
 		return fd;
@@ -207,6 +249,7 @@ static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, cons
 	if (index == 0) {
 		out->local.sndbuf_set = snd_set;
 		out->local.rcvbuf_set = rcv_set;
+		record_sockopts(fd, spec, &out->local);
 	}
 	if (spec->nodelay)
 		ws_sock_set_nodelay(fd, 1, NULL);
@@ -251,7 +294,7 @@ static int crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, co
 	ep->listen_fd = -1;
 	ep->wake_fd = -1;
 	ep->remote = *data;
-	if (c->local_host || spec->local.data_port) {
+	if (c->local_host || spec->local.data_port || spec->data_local[0]) {
 		int rc = local_data_addr(c, spec, data, &ep->local, err);
 		if (rc < 0)
 			return rc;
@@ -270,11 +313,20 @@ static int crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, co
 }
 
 /* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams), or for TCP_CRR the
- * endpoints of its connections in *crr. */
-static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_peer,
+ * endpoints of its connections in *crr. The data go to the control peer's address, or to
+ * test option -H's. */
+static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_addr,
 		      const ws_client_config *c, ws_test_result *out, int *fds, ws_rr_params *crr,
 		      ws_err *err)
 {
+	ws_addr data_peer = *ctl_addr;
+	const ws_addr *ctl_peer = &data_peer;
+	if (spec->data_host[0]) {
+		int drc = ws_addr_resolve(spec->data_host, 0, ws_addr_family(ctl_addr) == AF_INET6 ? 6 : 4, 0,
+					  &data_peer, err);
+		if (drc < 0)
+			return drc;
+	}
 	bool udp = ws_workload_is_udp(spec->type);
 	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
 	ws_msg_put_spec(&ch->tx, spec);
@@ -328,6 +380,26 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	return 0;
 }
 
+/* Test options -H and -L name the data addresses; the daemon gets them numeric, in the
+ * control connection's family, so that it binds and checks the same addresses. */
+static int numeric_data_addrs(ws_test_spec *s, const ws_addr *ctl_peer, ws_err *err)
+{
+	char *names[2] = {s->data_host, s->data_local};
+	int fam = ws_addr_family(ctl_peer) == AF_INET6 ? 6 : 4;
+	for (int i = 0; i < 2; i++) {
+		ws_addr a;
+		if (!names[i][0])
+			continue;
+		int rc = ws_addr_resolve(names[i], 0, fam, 0, &a, err);
+		if (rc < 0) {
+			ws_err_prefix(err, "test option %s", i ? "-L" : "-H");
+			return rc;
+		}
+		ws_addr_format(&a, names[i], WS_DATA_ADDR_MAX);
+	}
+	return 0;
+}
+
 static void fill_identity(ws_test_result *out, const ws_client_config *c, int ctl_fd,
 			  const ws_addr *peer)
 {
@@ -346,8 +418,10 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 }
 
 static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
-		     struct ws_interim *interim, ws_test_result *out, ws_err *err)
+		     double wait_s, struct ws_interim *interim, ws_test_result *out, ws_err *err)
 {
+	if (wait_s > 0) /* -s: the data connections stand, nothing moves yet */
+		ws_clock_sleep_ns((int64_t)(wait_s * WS_NS_PER_SEC));
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
 	int rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	ws_tlv_msg m;
@@ -411,6 +485,10 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_channel_init(&ch, fd);
 	fill_identity(out, c, fd, &peer);
 	rc = do_hello(&ch, where, c, out, err);
+	ws_test_spec wire = *spec;
+	if (rc == 0)
+		rc = numeric_data_addrs(&wire, &peer, err);
+	spec = &wire;
 	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
 		rc = ws_err_set(err, ENOMEM, "no memory for %u data sockets", spec->streams);
@@ -422,7 +500,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
-		rc = run_local(&ch, fds, &crr, spec, c->interim, out, err);
+		rc = run_local(&ch, fds, &crr, spec, c->start_wait_s, c->interim, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);

@@ -24,6 +24,8 @@ typedef struct ws_client_config {
 	uint16_t local_port;    /* local control port, 0 = any */
 	int64_t connect_timeout_ns;
 	int64_t hello_timeout_ns;
+	double start_wait_s;    /* -s: wait this long between setup and START (at most
+	                         * WS_MAX_START_WAIT_S, which the daemon's START timeout allows) */
 	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it */
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);

@@ -7,6 +7,7 @@
 #include "measure/cpu.h"
 #include "net/addr.h"
 #include "net/sock.h"
+#include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
 #include "session/test_limits.h"
@@ -32,7 +33,8 @@
 #include <warpspeed/version.h>
 
 #define DATA_CONNECT_TIMEOUT_NS (10 * WS_NS_PER_SEC)
-#define START_TIMEOUT_NS (10 * WS_NS_PER_SEC)
+/* Long enough for the client's -s wait (at most WS_MAX_START_WAIT_S) before START. */
+#define START_TIMEOUT_NS ((WS_MAX_START_WAIT_S + 10) * WS_NS_PER_SEC)
 #define SEND_TIMEOUT_NS (5 * WS_NS_PER_SEC)
 /* A deep accept queue: under a connection flood a SYN dropped for a full queue costs a
  * real client a 1 s retransmit; the pre-session loop drains the queue in batches. */
@@ -89,12 +91,14 @@ static int send_error(ws_session *s, int code, const char *text)
 
 /* Accept the n data connections of this session: each from the control peer's address,
  * carrying the cookie and its flow index, so nobody else can take a slot. */
-static int accept_flows(ws_session *s, int lfd, const uint8_t *cookie, uint32_t n, int *fds,
-			ws_err *err)
+static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const uint8_t *cookie,
+			uint32_t n, int *fds, ws_err *err)
 {
 	int64_t deadline = ws_clock_ns() + DATA_CONNECT_TIMEOUT_NS + (int64_t)n * 10 * WS_NS_PER_MS;
 	char want[64];
 	ws_addr_format(&s->peer, want, sizeof(want));
+	if (spec->data_local[0]) /* test option -L: the client's data come from there */
+		snprintf(want, sizeof(want), "%s", spec->data_local);
 	for (uint32_t got = 0; got < n;) {
 		ws_addr peer;
 		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
@@ -221,8 +225,11 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 		rc = ws_err_set(err, WS_E_PROTO, "a UDP test request needs one client port per stream (%u)", d->n);
 	else
 		rc = 0;
+	ws_addr client = s->peer;
+	if (rc == 0 && spec->data_local[0]) /* test option -L: the client's data address */
+		rc = ws_addr_resolve(spec->data_local, 0, 0, 0, &client, err);
 	for (uint32_t i = 0; rc == 0 && i < d->n; i++) {
-		ws_addr mine = *local, peer = s->peer;
+		ws_addr mine = *local, peer = client;
 		if (spec->remote.data_port)
 			ws_addr_set_port(&mine, (uint16_t)(spec->remote.data_port + i));
 		d->fds[i] = ws_sock_udp(&mine, snd, rcv, force, i ? NULL : &res->sndbuf_set,
@@ -236,11 +243,41 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 	return rc;
 }
 
+/* The harness options (-Y -y -S -K -C remote values) on every data socket of the test,
+ * logged as read back so that an operator (and the tests) can see what took effect. */
+static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fds, uint32_t n,
+			  ws_err *err)
+{
+	ws_sockopt_req r;
+	ws_sockopt_applied a;
+	ws_workload_sockopts(spec, false, &r);
+	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]);
+	for (uint32_t i = 0; asked && i < n; i++) {
+		int rc = ws_sockopt_apply(fds[i], &r, i ? NULL : &a, err);
+		if (rc < 0) {
+			ws_err_prefix(err, "remote data socket");
+			return rc;
+		}
+	}
+	if (asked && n) {
+		char what[160];
+		ws_sockopt_describe(&a, what, sizeof(what));
+		dlog(s->d, "session %llu from %s: data socket options: %s", (unsigned long long)s->id,
+		     s->peer_text, what);
+	}
+	return 0;
+}
+
 static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
 		     data_setup *d, ws_side_result *res, ws_err *err)
 {
 	ws_addr local;
 	ws_sock_local_addr(s->ch.fd, &local);
+	if (spec->data_host[0]) { /* test option -H: this daemon's data address */
+		int arc = ws_addr_resolve(spec->data_host, 0, 0, 0, &local, err);
+		if (arc < 0)
+			return arc;
+	}
 	ws_addr_set_port(&local, spec->remote.data_port);
 	uint32_t snd, rcv;
 	int force;
@@ -327,12 +364,14 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 	if (rc == 0 && spec->type == WS_TEST_TCP_CRR)
 		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
-		rc = accept_flows(s, d.lfd, cookie, d.n, d.fds, err);
+		rc = accept_flows(s, spec, d.lfd, cookie, d.n, d.fds, err);
 		close(d.lfd);
 		d.lfd = -1;
 		for (uint32_t i = 0; rc == 0 && spec->nodelay && i < d.n; i++)
 			ws_sock_set_nodelay(d.fds[i], 1, NULL);
 	}
+	if (rc == 0)
+		rc = apply_sockopts(s, spec, d.fds, d.n, err);
 	if (rc == 0) {
 		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);

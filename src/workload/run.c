@@ -4,6 +4,7 @@
 #include "measure/cpu.h"
 #include "measure/interim.h"
 #include "net/sock.h"
+#include "net/sockopt.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -36,7 +37,8 @@
  * the cap. */
 #define CAP_TICK_NS (100 * WS_NS_PER_MS)
 
-/* UDP receivers ask for this much when the user did not: enough for a plain loopback run. */
+/* UDP receivers of --flow-control or --pace ask for this much when the user did not:
+ * enough for a loopback run that keeps to the window. */
 #define UDP_DEFAULT_RCVBUF (8u << 20)
 #define UDP_DEFAULT_SNDBUF (1u << 20)
 
@@ -89,8 +91,11 @@ void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *snd
 	*sndbuf = me->sndbuf;
 	*rcvbuf = me->rcvbuf;
 	*force = 0;
-	/* RR sockets hold a few requests at most: the system defaults, as netperf. */
-	if (!ws_workload_is_udp(spec->type) || ws_workload_is_rr(spec->type))
+	/* RR sockets hold a few requests at most: the system defaults, as netperf. And netperf's
+	 * UDP_STREAM blasts on the system's default buffers, so its rows line up with netperf's;
+	 * only the opt-in sending modes get the large ones they are tuned for. */
+	if (!ws_workload_is_udp(spec->type) || ws_workload_is_rr(spec->type) ||
+	    !(spec->udp_flow_control || spec->udp_pace_bps > 0))
 		return;
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	if (role == WS_ROLE_RECEIVER && !*rcvbuf) {
@@ -101,6 +106,23 @@ void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *snd
 		*sndbuf = UDP_DEFAULT_SNDBUF;
 		*force = 1;
 	}
+}
+
+void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, ws_sockopt_req *r)
+{
+	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
+	bool stream = spec->type == WS_TEST_TCP_STREAM || spec->type == WS_TEST_TCP_MAERTS ||
+		      spec->type == WS_TEST_TCP_SENDFILE;
+	bool sends = !stream || ws_workload_role(spec->type, is_client) == WS_ROLE_SENDER;
+	*r = (ws_sockopt_req){
+		.tos = me->tos,
+		.priority = me->priority,
+		.cong = me->cong,
+		.tcp = spec->type != WS_TEST_UDP_STREAM && spec->type != WS_TEST_UDP_RR,
+	};
+	r->keepalive = r->tcp && spec->keepalive;
+	r->cork = r->tcp && spec->cork && sends;
+	r->maxseg = r->tcp && is_client ? spec->maxseg : 0;
 }
 
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)
@@ -128,10 +150,18 @@ int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 			close(fd);
 			return rc;
 		}
-		if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+		/* TCP_SENDFILE sends the file itself, so it must have a size; a fill source only
+		 * fills the buffers, so a device (/dev/urandom) or a pipe does, as in netperf. */
+		bool sendfile = spec->type == WS_TEST_TCP_SENDFILE;
+		bool source = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
 			close(fd);
-			return ws_err_set(err, WS_E_INVAL, "the file to send (-F %s) is %s; expected a regular, non-empty file",
-					  spec->fill_file, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+			return ws_err_set(err, WS_E_INVAL, "the file %s (-F %s) is %s; expected %s",
+					  sendfile ? "to send" : "that fills the buffers", spec->fill_file,
+					  S_ISREG(st.st_mode)                 ? "empty"
+					  : S_ISDIR(st.st_mode) && !sendfile ? "a directory"
+									      : "not a regular file",
+					  sendfile ? "a regular, non-empty file" : "a non-empty file, a device such as /dev/urandom or a pipe");
 		}
 		return fd;
 	}
@@ -171,6 +201,12 @@ static void record_tcp_info(int fd, ws_side_result *res)
 	res->tcp_rttvar_us = ti.rttvar_us;
 	res->tcp_snd_cwnd = ti.snd_cwnd;
 	res->tcp_retrans = ti.total_retrans;
+	res->tcp_rto_us = ti.rto_us;
+	res->tcp_ato_us = ti.ato_us;
+	res->tcp_pmtu = ti.pmtu;
+	res->tcp_rcv_ssthresh = ti.rcv_ssthresh;
+	res->tcp_snd_ssthresh = ti.snd_ssthresh;
+	res->tcp_reordering = ti.reordering;
 }
 
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size)

@@ -33,8 +33,13 @@ static void *alloc_buffer(size_t n)
 int ws_stream_fill_from_file(void *buf, size_t n, int fd)
 {
 	size_t got = 0;
+	bool stream = false; /* a pipe or socket: no offsets, read what comes (netperf reads too) */
 	while (got < n) {
-		ssize_t r = pread(fd, (char *)buf + got, n - got, 0);
+		ssize_t r = stream ? read(fd, (char *)buf + got, n - got) : pread(fd, (char *)buf + got, n - got, 0);
+		if (r < 0 && errno == ESPIPE && !stream) {
+			stream = true;
+			continue;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)

@@ -19,16 +19,18 @@ void ws_udp_acct_init(ws_udp_acct *a, uint32_t tag)
 {
 	memset(a, 0, sizeof(*a));
 	a->tag = tag;
+	a->jump_max = WS_UDP_JUMP_MAX;
 }
 
 /* True when seq is too far ahead of head to be believed (see WS_UDP_JUMP_MAX). */
 static bool implausible(const ws_udp_acct *a, uint64_t seq)
 {
-	return seq >= WS_UDP_SEQ_LIMIT || (seq >= a->head && seq - a->head >= WS_UDP_JUMP_MAX);
+	return seq >= WS_UDP_SEQ_LIMIT || (seq >= a->head && seq - a->head >= a->jump_max);
 }
 
 /* Slide the window so that head becomes seq + 1: the slots of [head, seq] drop their old
- * meaning. seq - head < WS_UDP_JUMP_MAX here, and the loop runs at most WIN_WORDS times. */
+ * meaning. A gap of a window or more clears the bitmap at once, so the loop runs at most
+ * WIN_WORDS times whatever the gap. */
 static void slide(ws_udp_acct *a, uint64_t seq)
 {
 	uint64_t gap = seq - a->head + 1;

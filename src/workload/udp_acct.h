@@ -21,6 +21,10 @@
  * grants (65536 datagrams), far more than a sender can have in flight beyond the receiver's
  * last report. */
 #define WS_UDP_JUMP_MAX (1ull << 20)
+/* The same bound for a sender that blasts (no flow control, netperf's UDP_STREAM): it may
+ * run any distance ahead of a receiver that was scheduled out, so only a number that no
+ * run could reach is implausible: 2^40 datagrams, hours at 100 Gbit/s of the smallest. */
+#define WS_UDP_JUMP_MAX_BLAST (1ull << 40)
 /* No sequence number (data or END total) at or above this is believed, so that head and
  * the counters derived from it stay far from wrapping (2^62 datagrams is decades at any
  * line rate). */
@@ -32,7 +36,7 @@
  *   dup        data datagrams whose sequence number was already received
  *   bad        datagrams that were malformed, truncated or carried another tag
  *   jumps      datagrams (data or END) whose sequence number was implausible: at least
- *              WS_UDP_JUMP_MAX beyond the head, or at least WS_UDP_SEQ_LIMIT; they are
+ *              jump_max (WS_UDP_JUMP_MAX unless set) beyond the head, or at least WS_UDP_SEQ_LIMIT; they are
  *              counted only here and change nothing else
  * Sequence numbers more than WS_UDP_WINDOW below the highest seen cannot be told apart
  * from duplicates; they count as reordered (late) arrivals. */
@@ -42,6 +46,7 @@ typedef struct ws_udp_acct {
 	uint64_t unique, bytes, reordered, dup, bad, jumps;
 	bool end_seen;
 	uint64_t end_total;  /* datagrams the sender said it sent (END), when plausible */
+	uint64_t jump_max;   /* WS_UDP_JUMP_MAX (ws_udp_acct_init), or WS_UDP_JUMP_MAX_BLAST */
 	uint64_t bits[WS_UDP_WINDOW / 64]; /* seen flags of [head - WS_UDP_WINDOW, head) */
 } ws_udp_acct;
 

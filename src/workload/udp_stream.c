@@ -52,6 +52,8 @@
 #define WINDOW_INITIAL TX_BATCH      /* until the receiver's first report */
 #define STALL_NS (10 * WS_NS_PER_SEC)
 #define PROBE_NS (200 * WS_NS_PER_MS)     /* window full and no report: send anyway */
+#define REPORT_EVERY 64                   /* blast: batches between reads of the reports */
+#define PACE_SPIN_NS (50 * WS_NS_PER_US)  /* --pace: the last stretch before a send is spun */
 #define END_PHASE_NS (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
 #define RX_TIMEOUT_NS (100 * WS_NS_PER_MS)
 #define RX_GRACE_NS (500 * WS_NS_PER_MS)  /* past the expected end ... */
@@ -96,6 +98,8 @@ typedef struct udp_tx {
 	uint64_t acked;    /* the receiver's head at its last report */
 	uint64_t window;
 	int64_t last_report_ns;
+	double pace_dps;   /* --pace: datagrams per second, 0 = not paced */
+	uint32_t batches;  /* blast mode: reports are read every REPORT_EVERY batches */
 	bool end_acked, refused;
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
@@ -293,6 +297,38 @@ static uint32_t tx_window_room(udp_tx *t, int64_t now)
 	return 0;
 }
 
+/* --pace: how many datagrams the rate allows now, at most want (0: slept until the next
+ * one is due, the caller loops). The schedule runs from the role's start, so a late call
+ * catches up in batches instead of drifting. */
+static uint32_t tx_pace_room(udp_tx *t, int64_t t0, int64_t now, uint32_t want)
+{
+	double due = (double)(now - t0) * t->pace_dps / (double)WS_NS_PER_SEC + 1.0;
+	if ((double)t->seq < due) {
+		double room = due - (double)t->seq;
+		return room < (double)want ? (uint32_t)room : want;
+	}
+	int64_t next = t0 + (int64_t)((double)t->seq * (double)WS_NS_PER_SEC / t->pace_dps);
+	if (next - now > PACE_SPIN_NS)
+		ws_clock_sleep_ns(next - now - PACE_SPIN_NS);
+	ws_clock_spin_until(next);
+	return 0;
+}
+
+/* How many datagrams go out in the next call: netperf's blast by default (reports are
+ * read now and then only, for an END_ACK that ends the test early), the receiver's window
+ * with --flow-control, and the rate with --pace. */
+static uint32_t tx_room(udp_tx *t, const ws_test_spec *spec, int64_t t0, int64_t now)
+{
+	uint32_t n = TX_BATCH;
+	if (spec->udp_flow_control)
+		n = tx_window_room(t, now);
+	else if (++t->batches % REPORT_EVERY == 0)
+		tx_read_reports(t, 0);
+	if (n && t->pace_dps > 0)
+		n = tx_pace_room(t, t0, now, n);
+	return n;
+}
+
 /* netperf keeps SO_DONTROUTE for the whole test so that a UDP flood cannot leave the local
  * network. The first datagram has now proven the peer on-link under it; keeping it would
  * cost a route lookup per datagram (a socket with SO_DONTROUTE never uses its connected
@@ -366,6 +402,8 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
 	t->progress = progress;
 	int rc = tx_setup(t, spec, fd, fill_fd, res, err);
+	if (rc == 0 && spec->udp_pace_bps > 0)
+		t->pace_dps = spec->udp_pace_bps / 8.0 / (double)t->size;
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	bool by_bytes = spec->end == WS_END_BYTES;
@@ -379,7 +417,7 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 			rc = ws_stream_capped(t0, t->seq * t->size, "sent", err);
 			break;
 		}
-		uint32_t n = tx_window_room(t, now);
+		uint32_t n = tx_room(t, spec, t0, now);
 		if (by_bytes && n > limit - t->seq)
 			n = (uint32_t)(limit - t->seq);
 		int sent = n ? tx_send(t, n) : 0;
@@ -497,6 +535,8 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 	getpeername(fd, (struct sockaddr *)&peer, &pl);
 	ws_udp_acct_init(&r->acct, ws_udp_tag(ntohs(((struct sockaddr_in *)&peer)->sin_port),
 					      ntohs(((struct sockaddr_in *)&me)->sin_port)));
+	if (!spec->udp_flow_control) /* a blasting sender may run far ahead of a stalled receiver */
+		r->acct.jump_max = WS_UDP_JUMP_MAX_BLAST;
 	uint32_t size = spec->send_size ? spec->send_size : WS_UDP_MAX_MSG;
 	if (spec->send_size && (size < WS_UDP_MIN_MSG || size > WS_UDP_MAX_MSG))
 		return ws_udp_msg_size(spec, 0, &size, err);

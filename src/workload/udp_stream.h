@@ -8,6 +8,12 @@
  * spaced END markers that carry the number of datagrams it sent; the receiver also ends on
  * its own after an idle gap past the expected end, so a lost END never hangs a test.
  *
+ * Sending modes. By default the sender blasts, as netperf does: no flow control, no pacing,
+ * so a sender faster than its receiver shows loss in the receiver's count. Two modes are
+ * opt-in: --flow-control (spec->udp_flow_control, below) and --pace RATE
+ * (spec->udp_pace_bps: the sender keeps to RATE bits/s from its start, batches catching up
+ * when late, spinning the last 50 us before a send); both may be combined.
+ *
  * Flow control: the receiver reports its progress (highest sequence number seen) and a
  * window sized to half its receive buffer every eighth of that window; the sender keeps no
  * more than that window of datagrams ahead of the last report. A sender faster than its

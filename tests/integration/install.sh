@@ -52,6 +52,33 @@ else
 	pass install_binary
 fi
 
+# --- the netperf and netserver links (NETPERF_LINKS=0 leaves them out) ----------------------
+links_ok=1
+for n in netperf netserver; do
+	if [ "$(readlink "$root/bin/$n")" != warpspeed ]; then
+		fail install_links "bin/$n is not a symlink to warpspeed: $(ls -l "$root/bin/$n" 2>&1)"; links_ok=0
+	fi
+done
+if [ $links_ok = 1 ]; then
+	if "$root/bin/netserver" -V 2>&1 | grep -q '^Netperf version 2.7.0 (warpspeed .* as netserver)$' &&
+		"$root/bin/netperf" -V 2>&1 | grep -q '^warpspeed '; then
+		pass install_links
+	else
+		fail install_links "the links do not run as netserver/netperf: $("$root/bin/netserver" -V 2>&1 | head -c 200)"
+	fi
+fi
+dest0=$WS_TMP/dest0
+mk0=("${mk[@]/#DESTDIR=*/DESTDIR=$dest0}" NETPERF_LINKS=0)
+if "${mk0[@]}" install >"$WS_TMP/install0.log" 2>&1; then
+	if [ -e "$dest0$prefix/bin/netperf" ] || [ -L "$dest0$prefix/bin/netserver" ]; then
+		fail install_no_links "NETPERF_LINKS=0 still installed a link: $(ls -l "$dest0$prefix/bin")"
+	else
+		pass install_no_links
+	fi
+else
+	fail install_no_links "make install NETPERF_LINKS=0 failed: $(tail -n 5 "$WS_TMP/install0.log")"
+fi
+
 # --- pkg-config ------------------------------------------------------------------------------
 export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=
 pcver=$(sed -n 's/^#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' "$WS_ROOT/include/warpspeed/version.h")
@@ -219,7 +246,7 @@ if ! "${mk[@]}" uninstall >"$WS_TMP/uninstall.log" 2>&1; then
 else
 	left=$(cd "$dest" && find . -type f -printf '%P\n' | sort | tr '\n' ' ')
 	want="${prefix#/}/bin/someone-else ${prefix#/}/include/warpspeed/someone-else.h "
-	if [ "$left" = "$want" ]; then
+	if [ "$left" = "$want" ] && [ ! -L "$root/bin/netperf" ] && [ ! -L "$root/bin/netserver" ]; then
 		pass uninstall_exact
 	else
 		fail uninstall_exact "left behind: $left (want only the two foreign files)"

@@ -213,10 +213,21 @@ fill_bad fill_empty "$WS_TMP/empty" "the file to send (-F $WS_TMP/empty) is empt
 fill_bad fill_directory "$WS_TMP/dir" "the file to send (-F $WS_TMP/dir) is not a regular file; expected a regular, non-empty file"
 # -F fills the send buffers of every test the client sends in, so it is checked for all.
 fill_bad fill_missing_stream "$WS_TMP/missing" "cannot open the file to send (-F $WS_TMP/missing): No such file or directory" TCP_STREAM
-fill_bad fill_empty_udp "$WS_TMP/empty" "the file to send (-F $WS_TMP/empty) is empty; expected a regular, non-empty file" UDP_STREAM
+fill_bad fill_empty_udp "$WS_TMP/empty" "the file that fills the buffers (-F $WS_TMP/empty) is empty; expected a non-empty file, a device such as /dev/urandom or a pipe" UDP_STREAM
+fill_bad fill_directory_stream "$WS_TMP/dir" "the file that fills the buffers (-F $WS_TMP/dir) is a directory; expected a non-empty file, a device such as /dev/urandom or a pipe" TCP_STREAM
+fill_bad fill_device_sendfile /dev/urandom "the file to send (-F /dev/urandom) is not a regular file; expected a regular, non-empty file"
 sleep 0.2 # a connection that was made and dropped would be logged by now
 if [ "$(log_lines)" -eq "$n" ]; then pass fill_no_session
 else fail fill_no_session "the daemon logged: $(sed -n "$((n + 1)),\$p" "$LOG")"; fi
+
+# --- non-regular fill sources fill the buffers, as netperf's fill file: a device, a pipe ---
+if ws -l 1 -P 0 -F /dev/urandom >"$WS_TMP/fu.out" 2>"$WS_TMP/fu.err" && [ -s "$WS_TMP/fu.out" ] &&
+	ws -l 1 -P 0 -t UDP_STREAM -F /dev/urandom -- -m 1472 >"$WS_TMP/fuu.out" 2>/dev/null && [ -s "$WS_TMP/fuu.out" ]; then
+	pass fill_dev_urandom
+else fail fill_dev_urandom "$(cat "$WS_TMP/fu.err" "$WS_TMP/fu.out")"; fi
+if ws -l 1 -P 0 -F <(head -c 100000 /dev/urandom) >"$WS_TMP/fp.out" 2>"$WS_TMP/fp.err" && [ -s "$WS_TMP/fp.out" ]; then
+	pass fill_pipe
+else fail fill_pipe "$(cat "$WS_TMP/fp.err")"; fi
 
 # --- a file that shrinks during the test --------------------------------------------------
 BIG=$WS_TMP/random.64M
@@ -255,7 +266,7 @@ if ws -l -1000003 -P 0 -F "$WS_TMP/fill.100k" -- -m 64K >"$WS_TMP/fill_stream.ou
 	&& [[ "$(log_line $((n + 1)))" =~ :\ TCP_STREAM\ [0-9.]+\ s,\ 1000003\ bytes\ received,\ 0\ sent,\ ok$ ]]; then
 	pass fill_stream
 else fail fill_stream "$(cat "$WS_TMP/fill_stream.out" "$WS_TMP/fill_stream.err"; log_line $((n + 1)))"; fi
-if ws -l 1 -P 0 -t UDP_STREAM -F "$WS_TMP/fill.100k" -- -m 1472 >"$WS_TMP/fill_udp.out" 2>"$WS_TMP/fill_udp.err" \
+if ws -l 1 -P 0 -t UDP_STREAM --flow-control -F "$WS_TMP/fill.100k" -- -m 1472 >"$WS_TMP/fill_udp.out" 2>"$WS_TMP/fill_udp.err" \
 	&& [ "$(grep -c . "$WS_TMP/fill_udp.out")" -eq 2 ] && [ ! -s "$WS_TMP/fill_udp.err" ]; then
 	pass fill_udp
 else fail fill_udp "$(cat "$WS_TMP/fill_udp.out" "$WS_TMP/fill_udp.err")"; fi

@@ -478,7 +478,8 @@ static void test_udp_detail(void)
 		      "I/O path: local sendmmsg, remote recvmmsg+UDP_GRO\n"
 		      "I/O note (local): UDP_SEGMENT refused by the kernel (Invalid argument); fell back\n"
 		      "UDP datagrams: sent 946353, received 858590, lost 87763, reordered 3, duplicated 2, "
-		      "bad 1, send errors 4, jumps 5\n");
+		      "bad 1, send errors 4, jumps 5\n"
+		      "UDP sending: blast (netperf's: no flow control, no pacing)\n");
 }
 
 static void test_tcp_detail(void)

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Finish a frame and view its payload as a received message. */
 static int as_msg(ws_tlv_writer *w, ws_tlv_msg *m, ws_err *err)
@@ -52,6 +53,73 @@ static void full_spec(ws_test_spec *s)
 	s->remote.cpu = 65535;
 	s->remote.measure_cpu = true;
 	s->remote.data_port = 12866;
+	s->remote.tos = 0xb8;
+	s->remote.priority = 2147483647;
+	snprintf(s->remote.cong, sizeof(s->remote.cong), "%s", "fifteen-chars-x");
+	s->cork = true;
+	s->keepalive = true;
+	s->udp_flow_control = true;
+	s->udp_pace_bps = 2.5e9;
+	snprintf(s->data_host, sizeof(s->data_host), "%s", "192.0.2.1");
+	snprintf(s->data_local, sizeof(s->data_local), "%s", "2001:db8::ffff:ffff:ffff:ffff:ffff:ffff");
+}
+
+/* The harness options travel under spec ids 131-139 with these exact values, and the
+ * client-only ones (the local -Y -y -K values, -G) do not travel at all. */
+static void test_harness_fields(void)
+{
+	const char *t = "harness_fields";
+	ws_test_spec in, out;
+	ws_tlv_writer w = {0};
+	ws_err err = {0};
+	ws_tlv_msg m;
+	full_spec(&in);
+	in.local.tos = 0x10;
+	in.local.priority = 3;
+	snprintf(in.local.cong, sizeof(in.local.cong), "%s", "reno");
+	in.maxseg = 1000;
+	ws_tlv_begin(&w, WS_MSG_TEST_REQ);
+	ws_msg_put_spec(&w, &in);
+	CHECK_INT(t, as_msg(&w, &m, &err), 0);
+	int64_t i;
+	uint64_t u;
+	double d;
+	char str[80];
+	CHECK(t, ws_tlv_get_i64(&m, 131, &i) == 0 && i == 0xb8);
+	CHECK(t, ws_tlv_get_i64(&m, 132, &i) == 0 && i == 2147483647);
+	CHECK(t, ws_tlv_get_str(&m, 133, str, sizeof(str)) == 0 && strcmp(str, "fifteen-chars-x") == 0);
+	CHECK(t, ws_tlv_get_u64(&m, 134, &u) == 0 && u == 1);
+	CHECK(t, ws_tlv_get_u64(&m, 135, &u) == 0 && u == 1);
+	CHECK(t, ws_tlv_get_u64(&m, 136, &u) == 0 && u == 1);
+	CHECK(t, ws_tlv_get_f64(&m, 137, &d) == 0 && d == 2.5e9);
+	CHECK(t, ws_tlv_get_str(&m, 138, str, sizeof(str)) == 0 && strcmp(str, "192.0.2.1") == 0);
+	CHECK(t, ws_tlv_get_str(&m, 139, str, sizeof(str)) == 0 &&
+		       strcmp(str, "2001:db8::ffff:ffff:ffff:ffff:ffff:ffff") == 0);
+	CHECK_INT(t, ws_msg_get_spec(&m, &out, &err), 0);
+	ws_tlv_writer_free(&w);
+	CHECK_INT(t, out.local.tos, 0);
+	CHECK_INT(t, out.local.priority, 0);
+	CHECK_STR(t, out.local.cong, "");
+	CHECK_INT(t, out.maxseg, 0);
+	CHECK_INT(t, out.remote.tos, 0xb8);
+	CHECK_STR(t, out.remote.cong, "fifteen-chars-x");
+	/* a congestion control name the daemon must never hand the kernel */
+	ws_test_spec_init(&in);
+	snprintf(in.remote.cong, sizeof(in.remote.cong), "%s", "../x");
+	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
+	CHECK(t, strstr(err.msg, "remote congestion control name is invalid") != NULL);
+	in.remote.cong[0] = '\0';
+	in.remote.tos = 256;
+	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
+	CHECK(t, strstr(err.msg, "remote IP_TOS 256 is invalid; expected 0 to 255") != NULL);
+	in.remote.tos = 0;
+	in.maxseg = 87;
+	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
+	CHECK(t, strstr(err.msg, "TCP_MAXSEG 87 is invalid; expected 88 to 65535 bytes") != NULL);
+	in.maxseg = 0;
+	in.udp_pace_bps = -1;
+	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
+	CHECK(t, strstr(err.msg, "a pace of -1 bits/s is invalid") != NULL);
 }
 
 static void full_side(ws_side_result *r)
@@ -436,6 +504,7 @@ static void test_type_names(void)
 int main(void)
 {
 	RUN(test_spec_round_trip);
+	RUN(test_harness_fields);
 	RUN(test_side_round_trip);
 	RUN(test_flow_records);
 	RUN(test_ports);

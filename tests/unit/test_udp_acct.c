@@ -89,11 +89,38 @@ static void test_bounded_work(void)
 	CHECK_U64("jumps", a.jumps, 0);
 }
 
+/* A blasting sender may run more than WS_UDP_JUMP_MAX ahead of a stalled receiver: with
+ * jump_max raised (as the receiver does without --flow-control) that datagram counts and
+ * the head moves on; with the default it is a jump. */
+static void test_blast_jump_max(void)
+{
+	const char *t = "blast_jump_max";
+	ws_udp_acct a;
+	ws_udp_acct_init(&a, TAG);
+	CHECK_U64(t, a.jump_max, WS_UDP_JUMP_MAX);
+	feed(&a, WS_UDP_DATA, 0);
+	feed(&a, WS_UDP_DATA, WS_UDP_JUMP_MAX + 5);
+	CHECK_U64(t, a.jumps, 1);
+	CHECK_U64(t, a.unique, 1);
+	ws_udp_acct_init(&a, TAG);
+	a.jump_max = WS_UDP_JUMP_MAX_BLAST;
+	feed(&a, WS_UDP_DATA, 0);
+	feed(&a, WS_UDP_DATA, WS_UDP_JUMP_MAX + 5);
+	feed(&a, WS_UDP_DATA, WS_UDP_JUMP_MAX + 6);
+	CHECK_U64(t, a.jumps, 0);
+	CHECK_U64(t, a.unique, 3);
+	CHECK_U64(t, a.head, WS_UDP_JUMP_MAX + 7);
+	CHECK_U64(t, ws_udp_acct_lost(&a), WS_UDP_JUMP_MAX + 4);
+	feed(&a, WS_UDP_DATA, WS_UDP_JUMP_MAX + 7 + WS_UDP_JUMP_MAX_BLAST);
+	CHECK_U64(t, a.jumps, 1);
+}
+
 int main(void)
 {
 	alarm(20); /* the old accounting looped for ever on the wrap */
 	RUN(test_wrap);
 	RUN(test_end_totals);
 	RUN(test_bounded_work);
+	RUN(test_blast_jump_max);
 	TEST_MAIN_END();
 }

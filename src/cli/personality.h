@@ -1,0 +1,25 @@
+/* personality: warpspeed invoked as `netperf` or `netserver` (a symlink, installed by
+ * `make install` unless NETPERF_LINKS=0) behaves as that program, so that harnesses which
+ * run those names work with warpspeed installed in their place. `netperf` is the client
+ * (the default role anyway); `netserver` takes netserver 2.7's options and, unless -D is
+ * given, daemonizes as netserver does. */
+#ifndef WS_CLI_PERSONALITY_H
+#define WS_CLI_PERSONALITY_H
+
+#include <stdbool.h>
+
+/* The personality argv[0] names: "netperf", "netserver" or NULL (warpspeed's own). Only
+ * the basename counts, so /usr/local/bin/netserver and ./netserver are the same. */
+const char *ws_cli_personality(const char *argv0);
+
+/* netserver's command line turned into `warpspeed serve`'s: -p port, -4, -6, -L
+ * name[,family], -Z passphrase carried over; -D sets *foreground; -f, -N, -d and -v n are
+ * accepted (warpspeed serves each session on its own thread, never forks, and logs each
+ * session whatever the debug level). out must hold argc * 2 + 2 pointers; returns the new
+ * argc, 0 after -h/-V (printed, *exit_status set), or -1 after a message on stderr. */
+int ws_cli_netserver_args(int argc, char **argv, char **out, bool *foreground, int *exit_status);
+
+/* The `netserver` role: parse, daemonize unless -D, serve. Returns the exit status. */
+int ws_cli_netserver_main(int argc, char **argv);
+
+#endif

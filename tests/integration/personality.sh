@@ -1,0 +1,97 @@
+# personality: the binary run as `netserver` and `netperf` (symlinks in a temp dir, as
+# `make install` makes them). `netserver -D -p PORT` serves a `netperf` client in the
+# foreground; without -D it daemonizes, writes nothing to the terminal, exits 0 and is
+# found (and stopped) by the PID that listens on its port; a port in use is still reported
+# with status 1; netserver's -h, -V and a bad option; `netperf` has no warpspeed roles.
+source "$(dirname "$0")/../lib.sh"
+bin=$WS_TMP/bin
+mkdir -p "$bin"
+ln -s "$WS_BIN" "$bin/netserver"
+ln -s "$WS_BIN" "$bin/netperf"
+
+# A loopback port no socket uses, below the ephemeral range so that no connection takes it
+# meanwhile (the daemonized netserver cannot report port 0's pick).
+free_port() {
+	local p lo
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	for _ in $(seq 1 50); do
+		p=$((10000 + RANDOM % (lo - 10000)))
+		[ -z "$(ss -Htan "sport = :$p" 2>/dev/null)" ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+listener_pid() { ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\),.*/\1/p' | head -n 1; }
+wait_listen() { # port -> 0 once something listens
+	for _ in $(seq 1 100); do [ -n "$(ss -Hltn "sport = :$1")" ] && return 0; sleep 0.05; done
+	return 1
+}
+row_ok() { [[ "$1" =~ ^\ *[0-9]+\ +[0-9]+\ +[0-9]+\ +[0-9]+\.[0-9]{2}\ +[0-9]+\.[0-9]{2}\ *$ ]]; }
+
+if ! command -v ss >/dev/null; then skip personality "needs ss (iproute2)"; finish; fi
+
+# --- netserver -D: foreground, serving a netperf-personality client -----------------------
+P=$(free_port) || { fail personality_port "no free port"; finish; }
+"$bin/netserver" -D -p "$P" -L 127.0.0.1,4 >"$WS_TMP/fg.out" 2>"$WS_TMP/fg.err" &
+fg=$!
+WS_PIDS+=("$fg")
+if ! wait_listen "$P"; then
+	fail netserver_foreground "nothing listens on $P: $(cat "$WS_TMP/fg.err")"
+else
+	"$bin/netperf" -H 127.0.0.1 -p "$P" -l 1 -P 0 >"$WS_TMP/np.out" 2>"$WS_TMP/np.err"; rc=$?
+	if [ $rc -eq 0 ] && row_ok "$(head -n 1 "$WS_TMP/np.out")" && [ "$(listener_pid "$P")" = "$fg" ]; then
+		pass netserver_foreground
+	else
+		fail netserver_foreground "exit $rc: $(cat "$WS_TMP/np.out" "$WS_TMP/np.err")"
+	fi
+	if grep -q "warpspeed serve: listening on 127.0.0.1 port $P" "$WS_TMP/fg.err"; then pass netserver_foreground_log
+	else fail netserver_foreground_log "$(cat "$WS_TMP/fg.err")"; fi
+fi
+kill "$fg" 2>/dev/null; wait "$fg" 2>/dev/null
+
+# --- netserver without -D: daemonized ------------------------------------------------------
+P=$(free_port) || { fail personality_port "no free port"; finish; }
+"$bin/netserver" -p "$P" -L 127.0.0.1 >"$WS_TMP/d.out" 2>"$WS_TMP/d.err"; rc=$?
+dpid=$(listener_pid "$P")
+[ -n "$dpid" ] && WS_PIDS+=("$dpid")
+if [ $rc -ne 0 ] || [ -s "$WS_TMP/d.out" ] || [ -s "$WS_TMP/d.err" ]; then
+	fail netserver_daemon_quiet "exit $rc, stdout [$(cat "$WS_TMP/d.out")], stderr [$(cat "$WS_TMP/d.err")]"
+elif [ -z "$dpid" ]; then
+	fail netserver_daemon_quiet "exit 0 but nothing listens on $P"
+elif [ "$(ps -o sess= -p "$dpid" | tr -d ' ')" != "$dpid" ]; then
+	fail netserver_daemon_quiet "pid $dpid is not a session leader (no setsid): $(ps -o pid,sess,cmd -p "$dpid")"
+else
+	pass netserver_daemon_quiet
+fi
+if [ -n "$dpid" ]; then
+	if "$bin/netperf" -H 127.0.0.1 -p "$P" -l 1 -P 0 >"$WS_TMP/np2.out" 2>&1 && row_ok "$(head -n 1 "$WS_TMP/np2.out")"; then
+		pass netserver_daemon_serves
+	else
+		fail netserver_daemon_serves "$(cat "$WS_TMP/np2.out")"
+	fi
+	# a second one on the same port: the error reaches the terminal, status 1
+	"$bin/netserver" -p "$P" -L 127.0.0.1 >"$WS_TMP/d2.out" 2>"$WS_TMP/d2.err"; rc=$?
+	if [ $rc -eq 1 ] && grep -q "Address already in use" "$WS_TMP/d2.err"; then pass netserver_port_in_use
+	else fail netserver_port_in_use "exit $rc: $(cat "$WS_TMP/d2.out" "$WS_TMP/d2.err")"; fi
+	kill "$dpid"
+	for _ in $(seq 1 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.05; done
+	if kill -0 "$dpid" 2>/dev/null; then fail netserver_daemon_stops "pid $dpid survived SIGTERM"
+	elif [ -n "$(ss -Hltn "sport = :$P")" ]; then fail netserver_daemon_stops "port $P still listens"
+	else pass netserver_daemon_stops; fi
+fi
+
+# --- netserver's -h, -V and a bad option --------------------------------------------------
+"$bin/netserver" -h >"$WS_TMP/h.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q '^Usage: netserver \[options\]' "$WS_TMP/h.out" &&
+	grep -q -- '-D                Do not daemonize' "$WS_TMP/h.out"; then pass netserver_help
+else fail netserver_help "exit $rc: $(cat "$WS_TMP/h.out")"; fi
+if "$bin/netserver" -V | grep -q '^Netperf version 2.7.0 (warpspeed .* as netserver)$'; then pass netserver_version
+else fail netserver_version "$("$bin/netserver" -V 2>&1)"; fi
+"$bin/netserver" -x >"$WS_TMP/x.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "netserver: unknown option '-x'" "$WS_TMP/x.out"; then pass netserver_bad_option
+else fail netserver_bad_option "exit $rc: $(cat "$WS_TMP/x.out")"; fi
+
+# --- netperf: the client only ---------------------------------------------------------------
+"$bin/netperf" serve >"$WS_TMP/ns.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "unexpected argument 'serve'" "$WS_TMP/ns.out"; then pass netperf_no_roles
+else fail netperf_no_roles "exit $rc: $(cat "$WS_TMP/ns.out")"; fi
+finish
