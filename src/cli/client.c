@@ -4,6 +4,7 @@
  * in-process daemon when the default host has none, and prints netperf's classic table
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
 #include "cli/client.h"
+#include "cli/demo.h"
 
 #include "cli/harnessopts.h"
 #include "cli/options.h"
@@ -12,6 +13,7 @@
 #include "measure/cpubound.h"
 #include "report/classic.h"
 #include "report/harness.h"
+#include "report/json_result.h"
 #include "report/streams.h"
 #include "session/client.h"
 #include "session/daemon.h"
@@ -194,8 +196,6 @@ int ws_cli_client_main(int argc, char **argv)
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
 	ws_cli_print_notes(&o, stderr);
-	if (o.demo_interval_s > 0)
-		fprintf(stderr, "warpspeed: note: interim results (-D) are not implemented yet; ignoring -D\n");
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
 				"receives, so %s is checked but not used\n",
@@ -223,6 +223,11 @@ int ws_cli_client_main(int argc, char **argv)
 	cfg.psk = key;
 	if (o.verbosity >= 2)
 		cfg.note = print_note;
+	ws_cli_demo demo;
+	if (ws_cli_demo_setup(&o, &demo, &cfg, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 1;
+	}
 
 	ws_test_result res;
 	struct run_ctx run = {&cfg, &o, false};
@@ -234,6 +239,7 @@ int ws_cli_client_main(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		ws_test_result_free(&res);
+		ws_cli_demo_free(&demo);
 		return 1;
 	}
 
@@ -247,9 +253,13 @@ int ws_cli_client_main(int argc, char **argv)
 	co.brand = o.brand[0] ? o.brand : NULL;
 	co.cpu_bind = o.cpu_bind_given;
 	co.conf = o.conf.asked ? &o.conf : NULL;
+	co.banner_done = o.banner_done;
 	int status = 0;
 	if (o.json) {
-		status = ws_cli_json_print(&o, &res, argc, argv);
+		ws_json_interim *iv = NULL;
+		size_t niv = ws_cli_demo_json(&demo, &iv);
+		status = ws_cli_json_print(&o, &res, argc, argv, iv, niv);
+		free(iv);
 	} else if (ws_cli_output_mode(&o)) {
 		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
 	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
@@ -267,5 +277,6 @@ int ws_cli_client_main(int argc, char **argv)
 	if (status == 0 && o.print_headers != 0)
 		print_cpu_bound(&res);
 	ws_test_result_free(&res);
+	ws_cli_demo_free(&demo); /* after the reports: demo.kept holds the samples */
 	return status;
 }

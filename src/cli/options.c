@@ -37,7 +37,8 @@ struct opt_def;
 struct opt_def {
 	char letter;
 	enum opt_kind kind;
-	bool dash_ok;       /* a separate value may start with '-' (-l -1000) */
+	bool dash_ok;       /* a separate value may start with '-' (-l -1000); on an OPT_OPTVAL,
+	                     * the value may be a signed number (-D -0.5) */
 	opt_fn fn;          /* NULL: a netperf option not supported yet */
 	const char *form;   /* what the value looks like, for messages */
 };
@@ -297,7 +298,8 @@ static int opt_ncpus(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
-/* -D [secs[,units]]: without a value, netperf reports every second. */
+/* -D [+|-][secs[,units]]: without a value, netperf reports every second; a negative
+ * interval is netperf's "precise timing" (kept in demo_precise). */
 static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 {
 	o->demo_interval_s = 1.0;
@@ -305,10 +307,12 @@ static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 		return 0;
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
+	const char *secs = a + (a[0] == '-' || a[0] == '+');
+	o->demo_precise = rc == 0 && ha && a[0] == '-';
 	if (rc == 0 && ha &&
-	    (ws_units_parse_double(a, 0.001, 86400, &o->demo_interval_s, NULL) < 0))
+	    (ws_units_parse_double(secs, 0.001, 86400, &o->demo_interval_s, NULL) < 0))
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not an interval; expected secs[,units] with secs from 0.001 to 86400",
+				  "'%s' is not an interval; expected [+|-]secs[,units] with secs from 0.001 to 86400",
 				  a);
 	if (rc == 0 && hb)
 		rc = ws_units_parse_size(b, &o->demo_units, err);
@@ -475,7 +479,7 @@ static const struct opt_def global_opts[] = {
 	{'B', OPT_VALUE, true, opt_brand, "brand"},
 	{'c', OPT_OPTVAL, false, opt_local_cpu, "[rate]"},
 	{'C', OPT_OPTVAL, false, opt_remote_cpu, "[rate]"},
-	{'D', OPT_OPTVAL, false, opt_demo, "[secs[,units]]"},
+	{'D', OPT_OPTVAL, true, opt_demo, "[[+|-]secs[,units]]"},
 	{'f', OPT_VALUE, false, opt_format, "G|M|K|g|m|k|x"},
 	{'F', OPT_VALUE, false, opt_fill_file, "file[,remotefile]"},
 	{'h', OPT_FLAG, false, ws_cli_opt_help, NULL},
@@ -597,6 +601,12 @@ static bool starts_value(const char *s)
 	return isdigit((unsigned char)s[0]) || s[0] == ',' || s[0] == '.';
 }
 
+/* An optional value that may carry a sign (dash_ok on an OPT_OPTVAL: -D -0.5). */
+static bool starts_optval(const struct opt_def *d, const char *s)
+{
+	return starts_value(s) || (d->dash_ok && (s[0] == '-' || s[0] == '+') && starts_value(s + 1));
+}
+
 /* One word starting with '-': a letter, possibly followed by more flags or by the value.
  * Advances *i past the word and past a separate value if one is consumed. */
 static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test, int argc,
@@ -616,7 +626,7 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 		const char *rest = p + 1, *next = *i < argc ? argv[*i] : NULL;
 		if (next && strcmp(next, "--") == 0)
 			next = NULL; /* the separator is never a value */
-		if (d->kind == OPT_FLAG || (d->kind == OPT_OPTVAL && *rest && !starts_value(rest))) {
+		if (d->kind == OPT_FLAG || (d->kind == OPT_OPTVAL && *rest && !starts_optval(d, rest))) {
 			int rc = apply(o, d, test, NULL, err);
 			if (rc < 0 || o->help || o->version)
 				return rc;
@@ -629,7 +639,7 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 			return apply(o, d, test, *rest ? rest : NULL, err);
 		}
 		if (d->kind == OPT_OPTVAL) {
-			if (!*rest && next && starts_value(next))
+			if (!*rest && next && starts_optval(d, next))
 				rest = argv[(*i)++];
 			return apply(o, d, test, *rest ? rest : NULL, err);
 		}

@@ -45,8 +45,13 @@ typedef struct ws_cli_options {
 	char fill_file[WS_CLI_PATH_MAX];        /* -F file; "" when not given */
 	char remote_fill_file[WS_CLI_PATH_MAX]; /* -F ,rfile (netperf passes it to the daemon) */
 	int ncpus;                       /* -n; 0 = count the online CPUs */
-	double demo_interval_s;          /* -D [secs[,units]]; 0 = no interim results */
-	uint64_t demo_units;             /* -D ,units: initial guess of units/s; 0 = none */
+	double demo_interval_s;          /* -D [+|-][secs[,units]]; 0 = no interim results */
+	bool demo_precise;               /* -D -secs: netperf's "precise timing" (warpspeed's
+	                                  * timing is always precise: measure/interim.h) */
+	uint64_t demo_units;             /* -D ,units: netperf's guess of units per interval,
+	                                  * which only tunes netperf's clock reads; unused */
+	bool banner_done;                /* not an option: the client printed the banner
+	                                  * before the test (-D), the reports skip it */
 	ws_confidence_args conf_args;    /* -i max[,min], -I level[,width], -r as given */
 	ws_confidence conf;              /* netperf's rules applied (asked false: one run) */
 

@@ -94,13 +94,14 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 	return c;
 }
 
-int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv)
+int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
+		      const ws_json_interim *interim, size_t ninterim)
 {
 	struct extras x;
 	ws_report_ctx c = context(o, res, argc, argv, &x);
 	c.want_stats = true;
-	/* No interim samples until -D is implemented: --json-lines is then the summary alone. */
-	int rc = ws_json_result_write(stdout, &c, NULL, 0, o->json == 2);
+	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
+	int rc = ws_json_result_write(stdout, &c, interim, ninterim, o->json == 2);
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: writing the JSON result failed (error %d)\n", -rc);
 		return 1;
@@ -119,6 +120,7 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		co.cpu_bind = o->cpu_bind_given;
 		co.omni = o->omni;
 		co.conf = o->conf.asked ? &o->conf : NULL; /* netperf's suffix, in every mode */
+		co.banner_done = o->banner_done;
 		ws_classic_test_banner(res, &co, stdout);
 	}
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,

@@ -21,7 +21,9 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 
 /* After the test with --json or --json-lines: the JSON document (or the summary line) on
  * stdout, nothing else. Returns 0 or 1 (writing failed, reported on stderr). */
-int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv);
+struct ws_json_interim;
+int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
+		      const struct ws_json_interim *interim, size_t ninterim);
 
 /* The mode the client prints in: -o/-O/-k, or -O's for -t omni without one; 0 = classic. */
 int ws_cli_output_mode(const ws_cli_options *o);

@@ -139,6 +139,8 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 
 void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, FILE *out)
 {
+	if (o->banner_done)
+		return;
 	char suffix[48] = "";
 	bool migrated_rr = r->spec.type == WS_TEST_TCP_RR || r->spec.type == WS_TEST_UDP_RR;
 	if (migrated_rr && !o->omni) /* netperf's omni banner has no first burst */

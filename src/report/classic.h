@@ -37,6 +37,7 @@ typedef struct ws_classic_opts {
 	 * iteration may run. */
 	const struct ws_confidence *conf;
 	bool omni;          /* -t omni: OMNI banners, output selectors by default */
+	bool banner_done;   /* the banner went out before the test (-D): do not repeat it */
 } ws_classic_opts;
 
 /* netperf's defaults: headers on, verbosity 1, 'm', no CPU, no brand, no binding. */

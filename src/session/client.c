@@ -418,7 +418,7 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 }
 
 static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
-		     double wait_s, ws_test_result *out, ws_err *err)
+		     double wait_s, struct ws_interim *interim, ws_test_result *out, ws_err *err)
 {
 	if (wait_s > 0) /* -s: the data connections stand, nothing moves yet */
 		ws_clock_sleep_ns((int64_t)(wait_s * WS_NS_PER_SEC));
@@ -429,10 +429,7 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	if (spec->type == WS_TEST_TCP_CRR)
-		rc = ws_workload_run_crr(spec, true, crr, 0, &out->local, err);
-	else
-		rc = ws_workload_run(spec, true, fds, spec->streams, &out->local, err);
+	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
 	close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -500,8 +497,10 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_rr_params crr;
 	if (rc == 0)
 		rc = setup_data(&ch, spec, &peer, c, out, fds, &crr, err);
+	if (rc == 0 && c->on_start)
+		c->on_start(c->start_ctx, out);
 	if (rc == 0)
-		rc = run_local(&ch, fds, &crr, spec, c->start_wait_s, out, err);
+		rc = run_local(&ch, fds, &crr, spec, c->start_wait_s, c->interim, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);

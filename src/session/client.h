@@ -30,6 +30,14 @@ typedef struct ws_client_config {
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);
 	void *note_ctx;
+	/* -D (NULL: none): interim results of the client's side (measure/interim.h), with
+	 * a counter per flow (nflows >= spec->streams); see ws_workload_run_interim. */
+	struct ws_interim *interim;
+	/* Called once the data connections are up, right before START (NULL: none), with
+	 * the result's identity filled (addresses, family, spec, data ports): what a banner
+	 * printed before the test needs (-D prints its lines under the banner as they come). */
+	void (*on_start)(void *ctx, const ws_test_result *r);
+	void *start_ctx;
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);

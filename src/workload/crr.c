@@ -14,6 +14,7 @@
 #include "workload/rr.h"
 
 #include "measure/hist.h"
+#include "measure/interim.h"
 #include "net/sock.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -277,6 +278,7 @@ static void complete(struct cworker *w, struct cflow *f)
 	if (f->hist)
 		ws_hist_record(f->hist, lat);
 	f->trans++;
+	ws_interim_add(ws_interim_at(w->c->p->progress, (uint32_t)(f - w->c->flows)), 1);
 	f->last = t1;
 	f->phase = C_EOF;
 }

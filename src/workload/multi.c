@@ -5,6 +5,7 @@
  * deadline bounds every epoll_wait, so no thread sleeps past the end of the test. */
 #include "workload/multi.h"
 
+#include "measure/interim.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -101,6 +102,7 @@ static void on_send_ready(struct worker *w, uint32_t i, int ep, int64_t now, boo
 		ssize_t r = ws_tcpio_send(&f->io, n);
 		if (r > 0) {
 			f->moved += (uint64_t)r;
+			ws_interim_add(ws_interim_at(p->io.progress, i), (uint64_t)r);
 			f->calls++;
 			f->last_progress = now;
 			continue;
@@ -126,6 +128,7 @@ static void on_recv_ready(struct worker *w, uint32_t i, int ep, int64_t now)
 		if (r > 0) {
 			if (!w->p->sender) {
 				f->moved += (uint64_t)r;
+				ws_interim_add(ws_interim_at(p->io.progress, i), (uint64_t)r);
 				f->calls++;
 			}
 			f->last_progress = now;
@@ -376,6 +379,7 @@ struct udp_flow {
 	ws_err err;
 	int rc;
 	int64_t user_ns, sys_ns;
+	ws_interim_counter *progress; /* -D: this flow's counter, or NULL */
 };
 
 static void *udp_flow_main(void *arg)
@@ -387,7 +391,8 @@ static void *udp_flow_main(void *arg)
 	int64_t u0, s0, u1, s1;
 	ws_thread_cpu_ns(&u0, &s0);
 	if (f->rc == 0)
-		f->rc = ws_udp_run_role(f->spec, f->sender, f->fd, f->fill_fd, f->cap_ns, &f->res, &f->err);
+		f->rc = ws_udp_run_role_progress(f->spec, f->sender, f->fd, f->fill_fd, f->cap_ns,
+						 f->progress, &f->res, &f->err);
 	ws_thread_cpu_ns(&u1, &s1);
 	f->user_ns = u1 - u0;
 	f->sys_ns = s1 - s0;
@@ -427,8 +432,8 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 }
 
 int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
-		     int fill_fd, const int *cpus, int ncpus, int64_t cap_ns, ws_side_result *res,
-		     ws_err *err)
+		     int fill_fd, const int *cpus, int ncpus, int64_t cap_ns,
+		     ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	struct udp_flow *f = calloc(nflows, sizeof(*f));
 	res->flows = calloc(nflows, sizeof(*res->flows));
@@ -444,7 +449,7 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	for (; started < nflows; started++) {
 		struct udp_flow *u = &f[started];
 		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .fill_fd = fill_fd, .cap_ns = cap_ns, .gate = &g,
-				       .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
+				       .progress = ws_interim_at(progress, started), .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
 		u->res.sndbuf_set = res->sndbuf_set;
 		u->res.rcvbuf_set = res->rcvbuf_set;
 		if (pthread_create(&u->thread, NULL, udp_flow_main, u) != 0) {

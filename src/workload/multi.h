@@ -40,7 +40,7 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, struct ws_err *e
  * control and end handshake are per socket, so flows do not share a thread.) Fills the
  * same totals and arrays as ws_multi_run; the datagram counters are summed. */
 int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint32_t nflows,
-		     int fill_fd, const int *cpus, int ncpus, int64_t cap_ns, ws_side_result *res,
-		     struct ws_err *err);
+		     int fill_fd, const int *cpus, int ncpus, int64_t cap_ns,
+		     struct ws_interim_counter *progress, ws_side_result *res, struct ws_err *err);
 
 #endif

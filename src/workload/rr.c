@@ -13,6 +13,7 @@
 #include "workload/rr.h"
 
 #include "measure/hist.h"
+#include "measure/interim.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/stream.h"
@@ -240,6 +241,7 @@ static int tcp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 		now = ws_clock_ns();
 		ws_hist_record(h, (uint64_t)(now - slots[r->done % nslots].sent));
 		r->done++;
+		ws_interim_add(r->p->progress, 1);
 		r->last = *t_end = now;
 		if (r->p->cap_ns && now >= r->p->cap_ns)
 			return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
@@ -390,6 +392,7 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 			} else {
 				ws_hist_record(h, (uint64_t)(now - slots[i].sent));
 				r->done++;
+				ws_interim_add(r->p->progress, 1);
 				r->last = *t_end = now;
 				slots[i].busy = false;
 				busy--;

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_interim_counter;
 
 /* UDP_RR: a transaction with no reply after this is counted lost and retried (-e). */
 #define WS_RR_DEFAULT_TIMEOUT_NS (100 * 1000000LL)
@@ -63,6 +64,10 @@ typedef struct ws_rr_params {
 	ws_addr expect_peer;     /* daemon: only connections from this address are served
 	                          * (the control peer's, any port) */
 	int wake_fd;             /* daemon: readable when the daemon stops, or -1 */
+	/* -D (client only; NULL = none): interim counters, one per flow (measure/interim.h).
+	 * An engine adds each completed transaction of flow i with the one line
+	 * ws_interim_add(ws_interim_at(p->progress, i), 1); TCP_CRR's flows likewise. */
+	struct ws_interim_counter *progress;
 } ws_rr_params;
 
 /* One flow, closed loop, blocking (TCP_RR, UDP_RR). Fills transactions, bytes, calls,

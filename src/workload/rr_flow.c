@@ -8,6 +8,7 @@
  * per receive call. */
 #include "workload/rr_flow.h"
 
+#include "measure/interim.h"
 #include "util/clock.h"
 #include "workload/stream.h"
 
@@ -245,6 +246,7 @@ static void tcp_responses(struct ws_rr_worker *w, uint32_t i)
 		for (uint64_t j = got / rsp; j > 0; j--, f->head++) {
 			record(w, i, now - (c->open ? ws_rr_intended(w, f, f->head) : f->ring[f->head % c->cap]));
 			f->done++;
+			ws_interim_add(ws_interim_at(c->p->progress, i), 1);
 			f->pending--;
 		}
 		ws_rr_pump(w, i);
@@ -303,6 +305,7 @@ static void udp_responses(struct ws_rr_worker *w, uint32_t i)
 		record(w, i, now - (c->open ? ws_rr_intended(w, f, s) : f->ring[s % c->cap]));
 		f->ring[s % c->cap] = ANSWERED;
 		f->done++;
+		ws_interim_add(ws_interim_at(c->p->progress, i), 1);
 		f->pending--;
 		f->last_progress = now;
 		udp_expire(w, f, now);

@@ -2,6 +2,7 @@
 #include "workload/run.h"
 
 #include "measure/cpu.h"
+#include "measure/interim.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "util/affinity.h"
@@ -303,10 +304,11 @@ void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost 
 }
 
 static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
-		      int64_t cap_ns, ws_side_result *res, ws_err *err)
+		      int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	p.cap_ns = cap_ns;
+	p.progress = progress;
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
@@ -357,18 +359,19 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, ws_err *err
 }
 
 static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_client,
-			 const int *fds, uint32_t nfds, int fill_fd, int64_t cap_ns, ws_side_result *res,
-			 ws_err *err)
+			 const int *fds, uint32_t nfds, int fill_fd, int64_t cap_ns,
+			 ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, res, err);
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, progress, res, err);
 }
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
-		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_side_result *res, ws_err *err)
+		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
+		     ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
@@ -385,6 +388,7 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 		.io = stream_params(spec, role, -1, file_fd, res),
 	};
 	p.io.cap_ns = cap_ns;
+	p.io.progress = progress;
 	int rc = ws_multi_run(&p, res, err);
 	if (rc == 0)
 		record_tcp_info(fds[0], res);
@@ -430,7 +434,8 @@ static int cpu_end(const ws_test_spec *spec, bool is_client, bool workers, ws_cp
 /* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
-		  uint32_t nfds, int64_t cap_ns, ws_side_result *res, ws_err *err)
+		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
+		  ws_err *err)
 {
 	if (spec->type == WS_TEST_TCP_CRR) /* it has no data socket beforehand */
 		return ws_err_set(err, WS_E_INVAL, "TCP_CRR runs through ws_workload_run_crr");
@@ -456,12 +461,18 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.cap_ns = cap_ns,
 		.listen_fd = -1,
 		.wake_fd = -1,
+		.progress = progress,
 	};
 	int rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
 	return rc;
 }
+
+static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
+static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
 
 int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    ws_side_result *res, ws_err *err)
@@ -471,6 +482,27 @@ int ws_workload_run(const ws_test_spec *spec, bool is_client, const int *fds, ui
 
 int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 			   int64_t cap_ns, ws_side_result *res, ws_err *err)
+{
+	return run_side(spec, is_client, fds, nfds, cap_ns, NULL, res, err);
+}
+
+int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
+			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
+			    ws_err *err)
+{
+	if (spec->type == WS_TEST_TCP_CRR)
+		return crr_side(spec, true, crr, 0, interim, res, err);
+	return run_side(spec, true, fds, nfds, 0, interim, res, err);
+}
+
+/* -D's last interval ends at a timed test's nominal end (ws_interim_stop). */
+static int64_t interim_until(const ws_test_spec *spec, int64_t begin)
+{
+	return spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0;
+}
+
+static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err)
 {
 	if (!ws_workload_supported(spec->type))
 		return ws_err_set(err, WS_E_INVAL, "test %s is not implemented yet",
@@ -492,16 +524,23 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 	ws_cpu_snapshot *snap = NULL;
 	if (rc == 0)
 		rc = cpu_begin(&snap, err);
+	/* -D: the interim counters, one per flow, and the reporter over this role's span. */
+	ws_interim_counter *prog = ws_interim_flow(interim, 0);
+	int64_t begin = ws_clock_ns();
+	if (rc == 0)
+		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
 	if (rc == 0 && ws_workload_is_rr(spec->type))
-		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, res, err);
+		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
-		rc = ws_udp_run_role(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns, res, err);
+		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
+					      prog, res, err);
 	else if (rc == 0 && multi)
-		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, res, err);
+		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0)
-		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, res, err);
+		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
+	ws_interim_stop(interim, interim_until(spec, begin));
 	if (file_fd >= 0)
 		close(file_fd);
 	/* the workers' time, not the idle main thread's, where workers ran the role */
@@ -512,6 +551,12 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 
 int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
 			int64_t cap_ns, ws_side_result *res, ws_err *err)
+{
+	return crr_side(spec, is_client, endpoints, cap_ns, NULL, res, err);
+}
+
+static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
+		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
@@ -534,7 +579,11 @@ int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_pa
 	int rc = cpu_begin(&snap, err);
 	p.start_ns = ws_clock_ns();
 	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	p.progress = ws_interim_flow(interim, 0);
+	if (rc == 0)
+		rc = ws_interim_begin(interim, p.start_ns, ws_clock_wall_ns(), err);
 	if (rc == 0)
 		rc = ws_crr_run(&p, res, err);
+	ws_interim_stop(interim, interim_until(spec, p.start_ns));
 	return cpu_end(spec, is_client, true, snap, rc, res, err);
 }

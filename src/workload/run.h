@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct ws_err;
+struct ws_interim;
 
 enum ws_role { WS_ROLE_SENDER, WS_ROLE_RECEIVER };
 
@@ -113,5 +114,14 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
  * the spec (threads, CPUs, end, stall, cap_ns: the daemon's time cap, 0 = none). */
 int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_params *endpoints,
 			int64_t cap_ns, ws_side_result *res, struct ws_err *err);
+
+/* The client's ws_workload_run with -D: the engine bumps interim's counters (one per flow,
+ * measure/interim.h) and the reporter runs from right before the engine starts
+ * (ws_interim_begin) to right after it returns (ws_interim_stop, which reports the last,
+ * partial interval). TCP_CRR takes crr as ws_workload_run_crr does (and fds, nfds are
+ * unused). interim NULL is ws_workload_run (or ws_workload_run_crr). */
+int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
+			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
+			    struct ws_err *err);
 
 #endif

@@ -8,6 +8,7 @@
  * roles give up then instead of after the whole stall time. */
 #include "workload/stream.h"
 
+#include "measure/interim.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -94,13 +95,15 @@ static int check_overrun(int64_t now, int64_t end_ns, ws_err *err)
 
 /* One receive call's outcome, its bytes counted (and *last moved) when it read any: call
  * again, the peer's EOF, the socket timeout (the caller applies its stall rule), or an
- * error left in errno. */
+ * error left in errno. -D's counter (progress, or NULL) gets the bytes too. */
 enum rx_outcome { RX_AGAIN, RX_EOF, RX_TIMEOUT, RX_FAILED };
 
-static enum rx_outcome count_recv(ssize_t r, ws_stream_counts *c, int64_t *last)
+static enum rx_outcome count_recv(ssize_t r, ws_stream_counts *c, int64_t *last,
+				   ws_interim_counter *progress)
 {
 	if (r > 0) {
 		c->bytes_recv += (uint64_t)r;
+		ws_interim_add(progress, (uint64_t)r);
 		c->recv_calls++;
 		*last = ws_clock_ns();
 		return RX_AGAIN;
@@ -118,7 +121,7 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
 {
 	int64_t t0 = ws_clock_ns(), last = t0, stall_ns = p->stall_ns;
 	for (;;) {
-		enum rx_outcome o = count_recv(ws_tcpio_recv(io, n), c, &last);
+		enum rx_outcome o = count_recv(ws_tcpio_recv(io, n), c, &last, p->progress);
 		int64_t now = o == RX_AGAIN ? last : ws_clock_ns();
 		if (p->cap_ns && now >= p->cap_ns)
 			return ws_stream_capped(t0, c->bytes_recv, "received", err);
@@ -146,7 +149,7 @@ static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_
 	int64_t last = ws_clock_ns();
 	int queued = -1;
 	for (;;) {
-		enum rx_outcome o = count_recv(recv(fd, buf, n, 0), c, &last);
+		enum rx_outcome o = count_recv(recv(fd, buf, n, 0), c, &last, NULL);
 		if (cap_ns && ws_clock_ns() >= cap_ns)
 			return ws_stream_capped(t0, c->bytes_sent, "sent", err);
 		if (o == RX_AGAIN)
@@ -193,6 +196,7 @@ static int send_loop(const ws_stream_params *p, ws_tcpio *io, size_t size, ws_st
 		now = ws_clock_ns();
 		if (w > 0) {
 			c->bytes_sent += (uint64_t)w;
+			ws_interim_add(p->progress, (uint64_t)w);
 			c->send_calls++;
 			last = now;
 			continue;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_interim_counter;
 
 /* Past the test's end, this long without progress ends a role with an error. */
 #define WS_STREAM_END_STALL_NS (3 * 1000000000LL)
@@ -35,6 +36,10 @@ typedef struct ws_stream_params {
 	uint32_t rcvlowat;      /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
 	int64_t cap_ns;         /* monotonic time at which the role ends whatever the peer does
 	                         * (the daemon's --max-duration), 0 = none; see ws_stream_capped */
+	/* -D: the flows' interim counters (measure/interim.h, ws_interim_at: flow i's is
+	 * progress + i; one stream is flow 0), bumped by the bytes of this role's direction;
+	 * NULL = none (the daemon, or no -D). */
+	struct ws_interim_counter *progress;
 } ws_stream_params;
 
 typedef struct ws_stream_counts {

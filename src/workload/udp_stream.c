@@ -6,6 +6,7 @@
  * reason lands in io_note. The clock is read once per call, never per datagram. */
 #include "workload/udp_stream.h"
 
+#include "measure/interim.h"
 #include "util/clock.h"
 #include "util/bytes.h"
 #include "util/err.h"
@@ -102,6 +103,7 @@ typedef struct udp_tx {
 	bool end_acked, refused;
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
+	ws_interim_counter *progress; /* -D: the bytes sent, or NULL */
 } udp_tx;
 
 static uint8_t *alloc_pattern(size_t n)
@@ -393,11 +395,12 @@ static void tx_end(udp_tx *t)
 }
 
 static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_ns,
-			 ws_side_result *res, ws_err *err)
+			 ws_interim_counter *progress, ws_side_result *res, ws_err *err)
 {
 	udp_tx *t = calloc(1, sizeof(*t));
 	if (!t)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
+	t->progress = progress;
 	int rc = tx_setup(t, spec, fd, fill_fd, res, err);
 	if (rc == 0 && spec->udp_pace_bps > 0)
 		t->pace_dps = spec->udp_pace_bps / 8.0 / (double)t->size;
@@ -423,6 +426,7 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 		now = ws_clock_ns();
 		if (sent > 0) {
 			t->seq += (uint64_t)sent;
+			ws_interim_add(t->progress, (uint64_t)sent * t->size);
 			last = now;
 			if (t->dontroute_probe)
 				tx_route_proven(t);
@@ -733,11 +737,18 @@ static int udp_recv_role(const ws_test_spec *spec, int fd, int64_t cap_ns, ws_si
 	return rc;
 }
 
-int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
-		    ws_side_result *res, ws_err *err)
+int ws_udp_run_role_progress(const ws_test_spec *spec, bool sender, int fd, int fill_fd,
+			     int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
+			     ws_err *err)
 {
 	res->io_path[0] = res->io_note[0] = '\0';
 	res->send_size = res->recv_size = 0;
-	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, res, err)
+	return sender ? udp_send_role(spec, fd, fill_fd, cap_ns, progress, res, err)
 		      : udp_recv_role(spec, fd, cap_ns, res, err);
+}
+
+int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
+		    ws_side_result *res, ws_err *err)
+{
+	return ws_udp_run_role_progress(spec, sender, fd, fill_fd, cap_ns, NULL, res, err);
 }

@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_interim_counter;
 
 #define WS_UDP_MIN_MSG WS_UDP_HDR_LEN
 #define WS_UDP_MAX_MSG 65507  /* the largest IPv4 UDP payload */
@@ -68,5 +69,12 @@ uint64_t ws_udp_buffer_bytes(const ws_test_spec *spec, bool sender, uint32_t snd
  * receiver ends at its duration + WS_STREAM_END_STALL_NS at the latest. */
 int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, int64_t cap_ns,
 		    ws_side_result *res, struct ws_err *err);
+
+/* ws_udp_run_role with -D's counter of this flow (measure/interim.h; NULL = none): the
+ * sender adds the bytes of the datagrams it sent. The receiver does not count: it runs on
+ * the daemon (the client of UDP_STREAM always sends), which reports no interim results. */
+int ws_udp_run_role_progress(const ws_test_spec *spec, bool sender, int fd, int fill_fd,
+			     int64_t cap_ns, struct ws_interim_counter *progress, ws_side_result *res,
+			     struct ws_err *err);
 
 #endif

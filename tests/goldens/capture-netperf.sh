@@ -192,6 +192,13 @@ udp_stream_6	@H6@ -t UDP_STREAM -l 1 -- -m 1472
 tcp_maerts_6	@H6@ -t TCP_MAERTS -l 1
 omni_send_k	@H4@ -t omni -l 1 -- -d send -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
 omni_udp_rr_k	@H4@ -t omni -l 1 -- -T udp -d rr -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
+tcp_stream_demo_k	@H4@ -t TCP_STREAM -l 2 -D 0.5 -- -k THROUGHPUT,THROUGHPUT_UNITS
+tcp_stream_demo_o	@H4@ -t TCP_STREAM -l 2 -D 0.5 -- -o THROUGHPUT,THROUGHPUT_UNITS
+tcp_stream_demo_fk	@H4@ -t TCP_STREAM -l 2 -D 0.5 -f k
+tcp_stream_demo_neg	@H4@ -t TCP_STREAM -l 2 -D -0.5
+tcp_rr_demo	@H4@ -t TCP_RR -l 2 -D 0.5
+tcp_rr_demo_k	@H4@ -t TCP_RR -l 2 -D 0.5 -- -k THROUGHPUT,THROUGHPUT_UNITS
+udp_rr_demo	@H4@ -t UDP_RR -l 2 -D 0.5
 TABLE_END
 )
 

@@ -54,9 +54,12 @@ run json_rr_streams4 TCP_RR --streams 4 --json
 run json_lines TCP_STREAM --json-lines
 run json_lines_rr TCP_RR --json-lines
 
-# Warnings stay on stderr: -D's note (not implemented yet) must not reach stdout.
-if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -D 1 --json >"$WS_TMP/d.json" 2>"$WS_TMP/d.err" &&
-	grep -q "note" "$WS_TMP/d.err" && msg=$($CHECK doc "$SCHEMA" "$WS_TMP/d.json" TCP_STREAM); then
+# -D: the interim samples go into the document (nothing else on stdout, no -D note on stderr),
+# and --json-lines prints them as intervals before the summary.
+run json_lines_demo TCP_STREAM --json-lines -D 0.3
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -D 0.3 --json >"$WS_TMP/d.json" 2>"$WS_TMP/d.err" &&
+	! grep -qiE 'interim|not implemented' "$WS_TMP/d.err" && msg=$($CHECK doc "$SCHEMA" "$WS_TMP/d.json" TCP_STREAM) &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["interim"]) >= 2 and d["interim"][-1]["final"]))' "$WS_TMP/d.json"; then
 	pass json_stderr_only
 else
 	fail json_stderr_only "${msg:-exit or stderr: $(cat "$WS_TMP/d.err")}"

@@ -253,6 +253,19 @@ static void test_flags_and_misc(void)
 	ok("misc", "-D -H far", &o);
 	CHECK_DBL("misc", o.demo_interval_s, 1.0, 0);
 	CHECK_STR("misc", o.remote_host, "far");
+	CHECK("misc", !o.demo_precise);
+	/* netperf's negative interval (precise timing), separate and attached, and '+' */
+	ok("misc", "-D -0.5 -H far", &o);
+	CHECK_DBL("misc", o.demo_interval_s, 0.5, 0);
+	CHECK("misc", o.demo_precise);
+	CHECK_STR("misc", o.remote_host, "far");
+	ok("misc", "-D-0.25,1m", &o);
+	CHECK_DBL("misc", o.demo_interval_s, 0.25, 0);
+	CHECK("misc", o.demo_precise);
+	CHECK_U64("misc", o.demo_units, 1000000);
+	ok("misc", "-D +2", &o);
+	CHECK_DBL("misc", o.demo_interval_s, 2.0, 0);
+	CHECK("misc", !o.demo_precise);
 }
 
 static void test_help_version(void)

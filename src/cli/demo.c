@@ -1,0 +1,131 @@
+/* demo: -D's reporter callback and early banner; see demo.h. */
+#include "cli/demo.h"
+
+#include "cli/outprint.h"
+#include "report/classic.h"
+#include "report/interim.h"
+#include "report/json_result.h"
+#include "util/err.h"
+#include "workload/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Samples come one at a time (the reporter thread, then the stop after joining it), so
+ * the array needs no lock. */
+static void keep(ws_cli_demo *d, const ws_interim_sample *s)
+{
+	if (d->nkept == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		ws_interim_sample *k = realloc(d->kept, cap * sizeof(*k));
+		if (!k)
+			return;
+		d->kept = k;
+		d->cap = cap;
+	}
+	d->kept[d->nkept++] = *s;
+}
+
+/* A sample in json_result's terms; start_s/end_s count from the run's start (each run
+ * of -i starts again at 0, as its indexes do). */
+static void to_json(ws_cli_demo *d, const ws_interim_sample *s, ws_json_interim *j)
+{
+	const char *u;
+	if (s->flow < 0)
+		d->elapsed_s = s->index == 0 ? s->interval_s : d->elapsed_s + s->interval_s;
+	*j = (ws_json_interim){
+		.index = s->index,
+		.stream = s->flow,
+		.start_s = d->elapsed_s - s->interval_s,
+		.end_s = d->elapsed_s,
+		.throughput = ws_report_interim_value(s, d->fmt, &u),
+		.units = d->units,
+		.bytes = s->kind == WS_INTERIM_BYTES ? s->units : 0,
+		.transactions = s->kind == WS_INTERIM_TRANSACTIONS ? s->units : 0,
+		.ending_wall_ns = s->ending_wall_ns,
+		.final = s->final,
+	};
+}
+
+static void print_sample(void *ctx, const ws_interim_sample *s)
+{
+	ws_cli_demo *d = ctx;
+	keep(d, s);
+	if (d->o->json) {
+		ws_json_interim j;
+		to_json(d, s, &j);
+		if (d->o->json == 2)
+			ws_json_interval_write(d->out, &j);
+	} else {
+		ws_report_interim(s, (ws_out_mode)d->mode, d->fmt, d->out);
+	}
+	fflush(d->out); /* live, also through a pipe */
+}
+
+static void print_banner(void *ctx, const ws_test_result *r)
+{
+	ws_cli_demo *d = ctx;
+	if (d->o->banner_done || !d->o->print_headers || d->o->json)
+		return;
+	ws_classic_opts co;
+	ws_classic_opts_init(&co);
+	co.cpu_bind = d->o->cpu_bind_given;
+	co.omni = d->o->omni;
+	ws_classic_test_banner(r, &co, d->out);
+	fflush(d->out);
+	d->o->banner_done = true;
+}
+
+int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, ws_err *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->o = o;
+	if (!(o->demo_interval_s > 0))
+		return 0;
+	d->mode = ws_cli_output_mode(o);
+	d->fmt = o->format;
+	d->out = stdout;
+	bool rr = ws_workload_is_rr(o->spec.type);
+	ws_interim_config ic = {
+		.interval_s = o->demo_interval_s,
+		.precise = o->demo_precise,
+		.nflows = o->spec.streams ? o->spec.streams : 1,
+		.per_flow = o->verbosity >= 2 && o->spec.streams > 1,
+		.kind = rr ? WS_INTERIM_TRANSACTIONS : WS_INTERIM_BYTES,
+		.cb = print_sample,
+		.ctx = d,
+	};
+	const char *u;
+	ws_interim_sample unit = {.kind = ic.kind};
+	ws_report_interim_value(&unit, d->fmt, &u);
+	snprintf(d->units, sizeof(d->units), "%s/s", u);
+	int rc = ws_interim_create(&ic, &d->ip, err);
+	if (rc < 0)
+		return rc;
+	cfg->interim = d->ip;
+	cfg->on_start = print_banner;
+	cfg->start_ctx = d;
+	return 0;
+}
+
+size_t ws_cli_demo_json(const ws_cli_demo *d, ws_json_interim **out)
+{
+	*out = d->nkept ? malloc(d->nkept * sizeof(**out)) : NULL;
+	if (!*out)
+		return 0;
+	ws_cli_demo tmp = *d; /* to_json's running sum, not the caller's */
+	tmp.elapsed_s = 0;
+	for (size_t i = 0; i < d->nkept; i++)
+		to_json(&tmp, &d->kept[i], &(*out)[i]);
+	return d->nkept;
+}
+
+void ws_cli_demo_free(ws_cli_demo *d)
+{
+	ws_interim_free(d->ip);
+	d->ip = NULL;
+	free(d->kept);
+	d->kept = NULL;
+	d->nkept = d->cap = 0;
+}
