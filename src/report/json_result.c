@@ -203,6 +203,13 @@ static const struct field tcp_info_fields[] = {
 	FLD("rttvar_us", tcp_rttvar_us, F_U32), FLD("snd_cwnd", tcp_snd_cwnd, F_U32),
 	FLD("retrans", tcp_retrans, F_U64),
 };
+/* The rest of TCP_INFO (what netperf's DUMP_TCP_INFO prints): the client reads it, the
+ * daemon does not send it, so the remote side has null there. */
+static const struct field tcp_info_client_fields[] = {
+	FLD("rto_us", tcp_rto_us, F_U32),           FLD("ato_us", tcp_ato_us, F_U32),
+	FLD("pmtu", tcp_pmtu, F_U32),               FLD("rcv_ssthresh", tcp_rcv_ssthresh, F_U32),
+	FLD("snd_ssthresh", tcp_snd_ssthresh, F_U32), FLD("reordering", tcp_reordering, F_U32),
+};
 static const struct field socket_fields[] = {
 	FLD("sndbuf_requested", sndbuf_req, F_U32), FLD("rcvbuf_requested", rcvbuf_req, F_U32),
 	FLD("sndbuf_initial", sndbuf_set, F_U32),   FLD("rcvbuf_initial", rcvbuf_set, F_U32),
@@ -241,6 +248,50 @@ static void block(ws_json *j, const char *key, bool applies, const ws_side_resul
 	}
 	ws_json_object_begin(j, key);
 	fields(j, s, f, n);
+	ws_json_object_end(j);
+}
+
+static void tcp_info(ws_json *j, const ws_side_result *s, bool local)
+{
+	if (!s->tcp_info_valid) {
+		ws_json_null(j, "tcp_info");
+		return;
+	}
+	ws_json_object_begin(j, "tcp_info");
+	fields(j, s, tcp_info_fields, NF(tcp_info_fields));
+	if (local)
+		fields(j, s, tcp_info_client_fields, NF(tcp_info_client_fields));
+	for (size_t i = 0; !local && i < NF(tcp_info_client_fields); i++)
+		ws_json_null(j, tcp_info_client_fields[i].key);
+	ws_json_object_end(j);
+}
+
+/* The data-socket options as getsockopt read them back on the client's first data socket
+ * after setup (net/sockopt.h: the harness options -Y -y -S, test -K -C -G), null where not
+ * asked for or not read. The daemon applies its half but does not report it, and TCP_CRR
+ * has no data socket at setup: null for both. */
+static void socket_options(ws_json *j, const ws_side_result *s, bool local, enum ws_test_type t)
+{
+	if (!local || t == WS_TEST_TCP_CRR) {
+		ws_json_null(j, "socket_options");
+		return;
+	}
+	ws_json_object_begin(j, "socket_options");
+	if (s->tos_set >= 0)
+		ws_json_int(j, "ip_tos", s->tos_set);
+	else
+		ws_json_null(j, "ip_tos");
+	if (s->priority_set >= 0)
+		ws_json_int(j, "so_priority", s->priority_set);
+	else
+		ws_json_null(j, "so_priority");
+	str_or_null(j, "tcp_congestion", s->cong_set);
+	if (s->maxseg_set)
+		ws_json_uint(j, "tcp_maxseg", s->maxseg_set);
+	else
+		ws_json_null(j, "tcp_maxseg");
+	ws_json_bool(j, "so_keepalive", s->keepalive_set);
+	ws_json_bool(j, "tcp_cork", s->cork_set);
 	ws_json_object_end(j);
 }
 
@@ -310,7 +361,8 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	/* UDP_STREAM's sequence-numbered datagrams; UDP_RR counts its losses under "rr". */
 	block(j, "udp", t == WS_TEST_UDP_STREAM, s, udp_fields, NF(udp_fields));
 	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
-	block(j, "tcp_info", s->tcp_info_valid, s, tcp_info_fields, NF(tcp_info_fields));
+	tcp_info(j, s, local);
+	socket_options(j, s, local, t);
 	flows(j, is_rr(t), s);
 	threads(j, s);
 	ws_json_object_end(j);

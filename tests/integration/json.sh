@@ -88,6 +88,22 @@ for m in rr stream lines; do
 	if msg=$($CHECK "$mode" "$SCHEMA" "$f" "$t"); then pass "json_sample_$m"; else fail "json_sample_$m" "$msg"; fi
 done
 
+# The harness options as read back: -Y 0x10 and -S show in the client's socket_options,
+# and the DUMP_TCP_INFO fields in its tcp_info; the remote side has null for both.
+run json_sockopts TCP_STREAM -Y 0x10 -S --json
+if [ -s "$WS_TMP/json_sockopts.json" ]; then
+	if msg=$(python3 - "$WS_TMP/json_sockopts.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o, r = d["local"]["socket_options"], d["remote"]
+assert o["ip_tos"] == 16 and o["so_keepalive"] is True and o["tcp_cork"] is False, o
+assert o["so_priority"] is None and o["tcp_congestion"], o
+assert d["local"]["tcp_info"]["rto_us"] > 0, d["local"]["tcp_info"]
+assert r["socket_options"] is None and r["tcp_info"]["rto_us"] is None, r
+PY
+	2>&1); then pass json_sockopts_values; else fail json_sockopts_values "$msg"; fi
+fi
+
 # The schema is strict: a member removed, mistyped or unknown fails; so do NaN and a
 # second document. On a real run's document and on the fullest built one.
 for f in "$WS_TMP/json_tcp_stream.json" "$WS_TMP/sample_rr.json"; do
