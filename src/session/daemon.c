@@ -211,6 +211,24 @@ static void close_setup(data_setup *d)
 	d->lfd = -1;
 }
 
+/* UDP has no handshake: a daemon that sent datagrams (UDP_RR responses of up to 64 KiB to
+ * 1-byte requests, which anyone can forge) to whatever address a client named would be an
+ * amplifier toward an address that never asked. So a UDP test's data address (test option
+ * -L) must be the control connection's own address, which TCP's handshake proved; two
+ * loopback addresses are one host and are allowed. TCP data connections carry the
+ * session's cookie and need no such rule. */
+static int check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked, ws_err *err)
+{
+	char a[64], b[64];
+	ws_addr_format(client, a, sizeof(a));
+	ws_addr_format(&s->peer, b, sizeof(b));
+	if (strcmp(a, b) == 0 || (ws_addr_is_loopback(client) && ws_addr_is_loopback(&s->peer)))
+		return 0;
+	return ws_err_set(err, WS_E_LIMIT,
+			  "test option -L %s: a UDP test's data must come from the control connection's address %s (this daemon sends no datagrams to an address that did not connect to it)",
+			  asked, b);
+}
+
 static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
 			  const ws_addr *local, data_setup *d, ws_side_result *res, ws_err *err)
 {
@@ -228,6 +246,8 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 	ws_addr client = s->peer;
 	if (rc == 0 && spec->data_local[0]) /* test option -L: the client's data address */
 		rc = ws_addr_resolve(spec->data_local, 0, 0, 0, &client, err);
+	if (rc == 0 && spec->data_local[0])
+		rc = check_udp_peer(s, &client, spec->data_local, err);
 	for (uint32_t i = 0; rc == 0 && i < d->n; i++) {
 		ws_addr mine = *local, peer = client;
 		if (spec->remote.data_port)
