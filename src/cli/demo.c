@@ -116,8 +116,10 @@ size_t ws_cli_demo_json(const ws_cli_demo *d, ws_json_interim **out)
 		return 0;
 	ws_cli_demo tmp = *d; /* to_json's running sum, not the caller's */
 	tmp.elapsed_s = 0;
-	for (size_t i = 0; i < d->nkept; i++)
+	for (size_t i = 0; i < d->nkept; i++) {
 		to_json(&tmp, &d->kept[i], &(*out)[i]);
+		(*out)[i].units = d->units; /* the caller's, which outlives tmp */
+	}
 	return d->nkept;
 }
 
