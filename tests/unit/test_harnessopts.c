@@ -170,25 +170,49 @@ static void test_udp_modes_and_format(void)
 	CHECK_INT(t, o.format, 'x');
 }
 
+/* Whether this process can set TCP_CONGESTION by name. Native Linux always can when the
+ * host lists the name as available; qemu-user (Debian's 7.2) cannot: it passes every
+ * SOL_TCP option as one byte-swapped 32-bit int, so a big-endian guest's "reno" reaches
+ * the kernel as "oner" and is refused with ENOENT although the host lists reno. */
+static bool cong_settable(const char *name)
+{
+	char have[256];
+	ws_sockopt_cong_available(have, sizeof(have));
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	bool ok = fd >= 0 &&
+		  setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)strlen(name)) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!ok && strstr(have, name))
+		printf("  note: sockopt_apply: '%s' is listed in %s but setting it fails here "
+		       "(qemu-user mangles SOL_TCP string options); the congestion-control checks "
+		       "are skipped\n",
+		       name, "/proc/sys/net/ipv4/tcp_available_congestion_control");
+	return ok || !strstr(have, name);
+}
+
 /* The options on real (unconnected) sockets, read back by getsockopt. */
 static void test_sockopt_apply(void)
 {
 	const char *t = "sockopt_apply";
+	bool cong = cong_settable("reno");
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	ws_sockopt_req r = {.tos = 0x10, .priority = 3, .cong = "reno", .keepalive = true, .cork = true,
-			    .maxseg = 1000, .tcp = true};
+	ws_sockopt_req r = {.tos = 0x10, .priority = 3, .cong = cong ? "reno" : NULL, .keepalive = true,
+			    .cork = true, .maxseg = 1000, .tcp = true};
 	ws_sockopt_applied a;
 	ws_err err;
 	ws_err_clear(&err);
 	CHECK_INT(t, ws_sockopt_apply(fd, &r, &a, &err), 0);
 	CHECK_INT(t, a.tos, 0x10);
 	CHECK_INT(t, a.priority, 3);
-	CHECK_STR(t, a.cong, "reno");
+	if (cong)
+		CHECK_STR(t, a.cong, "reno");
 	CHECK(t, a.keepalive && a.cork);
 	char line[160];
 	ws_sockopt_describe(&a, line, sizeof(line));
 	CHECK(t, strncmp(line, "tos 0x10 priority 3 keepalive cork maxseg ", 42) == 0);
-	CHECK(t, strstr(line, " cc reno") != NULL);
+	if (cong)
+		CHECK(t, strstr(line, " cc reno") != NULL);
 	r = (ws_sockopt_req){.cong = "nosuchcc", .tcp = true};
 	CHECK(t, ws_sockopt_apply(fd, &r, &a, &err) < 0);
 	char have[256];

@@ -23,10 +23,13 @@
 #include "util/err.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { ROUNDS = 1000, N = 64 };
@@ -96,8 +99,26 @@ static int check_round(int s, uint32_t r)
 	return 0;
 }
 
+/* Linux has had SO_TIMESTAMPNS since 2.6.22; qemu-user (Debian's 7.2) refuses the option
+ * (ENOPROTOOPT), and without arrival stamps the node cannot order across its two sockets
+ * (docs/node.md). Says so in a note line, which tests/cross-test shows as a skip. */
+static bool stamps_settable(const char *test)
+{
+	int probe = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1;
+	bool ok = setsockopt(probe, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
+	int e = errno;
+	close(probe);
+	if (!ok)
+		printf("  note: %s: setsockopt SO_TIMESTAMPNS fails here (%s; qemu-user does not "
+		       "translate it), so the order across the node's two ports is not checked\n",
+		       test, strerror(e));
+	return ok;
+}
+
 static void test_trigger_then_read_across_ports(void)
 {
+	if (!stamps_settable("trigger_then_read_across_ports"))
+		return;
 	ws_node_config c;
 	ws_node_builtin_config(&c, 2, WS_NODE_DEFAULT_MAX_PAYLOAD);
 	c.bcast_port = 0;
@@ -258,6 +279,8 @@ static int udp_on_loopback(int *port)
  * batch's last datagram, must wait for the round that serves the remaining 6. */
 static void test_rx_order_behind_a_full_batch(void)
 {
+	if (!stamps_settable("rx_order_behind_a_full_batch"))
+		return;
 	CHECK("arrival stamps", ws_node_rx_wait_stamps(2 * WS_NS_PER_SEC));
 	int port[2], fds[2] = {udp_on_loopback(&port[0]), udp_on_loopback(&port[1])};
 	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -87,6 +87,7 @@ struct replay {
 	ws_test_result r;
 	ws_hist lat;
 	bool parsed;
+	char cmd[512]; /* the split command line: o keeps pointers into it (the selector list) */
 };
 
 /* Split cmd into argv (no quoting in the MANIFEST). -i/-I go into conf, and the test
@@ -132,12 +133,11 @@ static int split(char *cmd, char **argv, int max, ws_confidence *conf, struct ta
 
 static void build(struct replay *p, const char *cmd_line)
 {
-	char cmd[512];
 	char *argv[64];
 	memset(p, 0, sizeof(*p));
-	snprintf(cmd, sizeof(cmd), "%s", cmd_line);
+	snprintf(p->cmd, sizeof(p->cmd), "%s", cmd_line);
 	struct taken tk = {0, 0, 0};
-	int argc = split(cmd, argv, 64, &p->conf, &tk);
+	int argc = split(p->cmd, argv, 64, &p->conf, &tk);
 	ws_err err = {0};
 	p->parsed = ws_cli_parse(argc, argv, &p->o, &err) == 0;
 	WS_T_REPORT(p->parsed, cmd_line, "the option parser refused it: %s", err.msg);
