@@ -167,12 +167,20 @@ bench: $(BIN) $(BENCH_BIN)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 # The CLI's modules except main.c, so that the client's option parser can be fuzzed too.
 FUZZ_CLI_SRC := $(filter-out src/cli/main.c,$(CLI_SRC))
-fuzz: $(LIB_SRC) $(FUZZ_CLI_SRC) $(FUZZ_SRC)
-	@mkdir -p build/fuzz
-	$(Q)for f in $(FUZZ_SRC); do n=$$(basename $$f .c); \
-	  echo "  FUZZ    $$n"; \
-	  clang -std=c11 -g -O1 $(CPPFLAGS) -fsanitize=fuzzer,address,undefined \
-	    -o build/fuzz/$$n $$f $(LIB_SRC) $(FUZZ_CLI_SRC) -pthread -lm || exit 1; done
+# The library and CLI objects are compiled once (instrumented, not linked with libFuzzer's
+# main) and shared by every fuzzer; a fuzzer is then one compile and one link.
+FUZZ_FLAGS := -std=c11 -g -O1 $(CPPFLAGS) -pthread
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) $(FUZZ_CLI_SRC))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+fuzz: $(FUZZ_BIN)
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	@echo "  FUZZ    $(@F)"
+	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) -lm
+.SECONDARY: $(FUZZ_OBJ)
+-include $(FUZZ_OBJ:.o=.d)
 
 # Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).
 FUZZ_SECONDS ?= 30
