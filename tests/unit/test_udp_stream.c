@@ -383,10 +383,12 @@ static void check_udp_run(const char *name, bool no_batch, bool gso_gro, const c
 	CHECK(name, r.res.dgrams_recv <= s.res.dgrams_sent);
 	CHECK_U64(name, r.res.bytes_recv, r.res.dgrams_recv * 1472);
 	CHECK_U64(name, r.res.bad_dgrams, 0);
-	/* Elapsed: about the 0.3 s asked for on both ends. */
+	/* Elapsed: about the 0.3 s asked for on both ends. The receiver's runs from its
+	 * first datagram, which a loaded machine (a sanitized build at load 20) delayed by
+	 * 100 ms once. */
 	WS_T_REPORT(s.res.elapsed_ns > 250000000 && s.res.elapsed_ns < 450000000, name,
 		    "sender elapsed %lld ns", (long long)s.res.elapsed_ns);
-	WS_T_REPORT(r.res.elapsed_ns > 200000000 && r.res.elapsed_ns < 450000000, name,
+	WS_T_REPORT(r.res.elapsed_ns > 150000000 && r.res.elapsed_ns < 450000000, name,
 		    "receiver elapsed %lld ns", (long long)r.res.elapsed_ns);
 	close(fds[0]);
 	close(fds[1]);
