@@ -717,7 +717,7 @@ void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n)
 		n = WS_NP_MSG_LEN;
 	memcpy(rd->buf, p, n);
 	rd->got = n;
-	rd->full = 0;
+	rd->full = n == WS_NP_MSG_LEN; /* a whole message: the next read starts another */
 }
 
 int ws_np_reader_read(ws_np_reader *rd, int fd, ws_err *err)

@@ -258,7 +258,9 @@ typedef struct ws_np_reader {
 } ws_np_reader;
 
 void ws_np_reader_init(ws_np_reader *rd);
-/* Start the reader with bytes already taken off the socket (at most WS_NP_MSG_LEN). */
+/* Start the reader with bytes already taken off the socket (at most WS_NP_MSG_LEN). A
+ * whole message is taken as one already returned: rd->buf holds it until the next read,
+ * which starts the next message. */
 void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n);
 /* Returns 1 when a whole message is in rd->buf (the next call starts a new one), 0 when
  * more bytes are needed, -ECONNRESET when the peer closed (the message names how many
