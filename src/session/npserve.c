@@ -691,7 +691,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	case WS_NP_SYSINFO_RESPONSE:
 	case WS_NP_TCP_STREAM_RESPONSE:
 	case WS_NP_TCP_STREAM_RESULTS:
-		snprintf(why, sizeof(why), "a %s (type %ld) sent to the daemon, which only a daemon sends",
+		snprintf(why, sizeof(why), "a message of type %s (%ld) sent to the daemon; only a daemon sends it",
 			 ws_np_type_name(type), (long)type);
 		malformed(s, why);
 		return -1;
