@@ -48,7 +48,7 @@ for t in $TESTS; do
 		np $args >"$out" 2>"$WS_TMP/$name.err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
-			fail "$name" "netperf exit $rc: $(head -c 300 "$WS_TMP/$name.err") $(head -c 300 "$out")"
+			fail "$name" "netperf exit $rc: $(head -c 300 "$WS_TMP/$name.err") $(head -c 300 "$out"); the daemon: $(tail -n 2 "$DAEMON_LOG")"
 		elif ! diff <(layout "$GOLD/$name.txt") <(layout "$out") >"$WS_TMP/$name.diff"; then
 			fail "$name" "layout differs from the real netperf's ($GOLD/$name.txt): $(head -c 400 "$WS_TMP/$name.diff")"
 		elif figures "$out" | grep -q '^-'; then
