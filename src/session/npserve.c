@@ -75,25 +75,6 @@ static void malformed(ws_session *s, const char *why)
 	slog(s, t);
 }
 
-/* The errno netperf prints for a refusal ("netperf: remote error N"). */
-static int32_t np_errno(int code)
-{
-	if (code < 0)
-		code = -code;
-	switch (code) {
-	case WS_E_LIMIT:
-		return EBUSY;
-	case WS_E_TIMEDOUT:
-		return ETIMEDOUT;
-	case WS_E_PROTO:
-		return EPROTO;
-	case WS_E_INVAL:
-		return EINVAL;
-	default:
-		return code > 0 && code < 4000 ? code : EINVAL;
-	}
-}
-
 static int send_msg(ws_session *s, const uint8_t *msg, ws_err *err)
 {
 	return ws_sock_write_all(s->ch.fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err);
@@ -528,19 +509,6 @@ static void send_results(ws_session *s, const np_test *t, const np_run *run, ws_
 	*rc = send_msg(s, m, err);
 }
 
-/* Charge the test's buffers against the daemon's budget; *charged is what to release. */
-static int charge(ws_session *s, const ws_test_spec *sp, const ws_side_result *setup,
-		  uint64_t *charged, ws_err *err)
-{
-	ws_workload_cost cost;
-	ws_workload_cost_of(sp, false, setup, &cost);
-	char what[WS_ERR_MSG_MAX];
-	ws_workload_cost_describe(sp, &cost, what, sizeof(what));
-	int rc = ws_budget_charge(&s->d->budget, cost.bytes, what, err);
-	*charged = rc == 0 ? cost.bytes : 0;
-	return rc;
-}
-
 static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 {
 	ws_sockopt_req r;
@@ -604,15 +572,15 @@ static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
 		sp->end_count = (sp->end_count + ssz - 1) / ssz * ssz;
 	uint64_t charged = 0;
 	if (rc == 0)
-		rc = charge(s, &t->spec, &run.res, &charged, err);
+		rc = ws_daemon_charge_test(s->d, &t->spec, &run.res, &charged, err);
 	if (rc < 0) {
 		char line[WS_ERR_MSG_MAX + 64];
 		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test",
-			 np_errno(err->code), err->msg);
+			 ws_np_errno(err->code), err->msg);
 		slog(s, line);
 		if (dfd >= 0)
 			close(dfd);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
 		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
 	}
 	pthread_mutex_lock(&s->d->mu);
@@ -634,9 +602,9 @@ static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
 	pthread_mutex_unlock(&s->d->mu);
 	char line[WS_ERR_MSG_MAX + 160];
 	if (rc < 0) {
-		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, np_errno(err->code), err->msg);
+		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, ws_np_errno(err->code), err->msg);
 		slog(s, line);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
 		ws_side_result_free(&run.res);
 		return -1;
 	}

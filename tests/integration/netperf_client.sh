@@ -23,15 +23,8 @@ np() { timeout 30 "$NETPERF" -H 127.0.0.1 -p "$P" "$@"; }
 layout() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ $//' "$1"; }
 # The figures of the data rows (lines that start with a number), one per line.
 figures() { grep -E '^ *[0-9]' "$1" | tr -s ' ' '\n' | grep -E '^-?[0-9]'; }
-# wait_log for up to 5 s: the pre-session loop logs a summary line every 2 s at most.
-wait_log_long() {
-	local _
-	for _ in $(seq 1 100); do
-		grep -qE "$1" "$DAEMON_LOG" && return 0
-		sleep 0.05
-	done
-	return 1
-}
+# wait_log for up to 6 s: the pre-session loop logs a summary line every 2 s at most.
+wait_log_long() { wait_log "$1" || wait_log "$1" || wait_log "$1"; }
 # True when |a - b| <= pct% of b.
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
 
