@@ -342,7 +342,9 @@ static void set_data_fd(ws_session *s, int *fd)
 
 /* netperf's datagrams carry no header (warpspeed's UDP_STREAM engine needs its own), so
  * this is a plain receiver: datagrams until a zero-length one, the end of a timed test
- * plus UDP_END_QUIET_NS of silence, a count reached, the cap or the daemon stopping. */
+ * plus UDP_END_QUIET_NS of silence, a count reached, the cap or the daemon stopping. One
+ * blocking recv per datagram, as netserver's; the socket's timeout is the tick at which
+ * the other ends are checked. */
 static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t cap_ns,
 		       ws_side_result *res, ws_err *err)
 {
@@ -350,40 +352,44 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 	char *buf = malloc(BUF);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
-	int64_t start = ws_clock_ns(), last = start;
+	int rc = ws_sock_set_timeouts(fd, UDP_TICK_MS * WS_NS_PER_MS, err);
+	int64_t start = ws_clock_ns(), last = start, stop = 0;
 	int64_t end = sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
-	int rc = 0;
-	for (;;) {
-		ssize_t n = recv(fd, buf, BUF, MSG_DONTWAIT);
-		int64_t now = ws_clock_ns();
+	uint64_t seen = 0; /* datagrams at the last quiet tick */
+	while (rc == 0) {
+		ssize_t n = recv(fd, buf, BUF, 0);
 		if (n > 0) {
 			res->bytes_recv += (uint64_t)n;
 			res->recv_calls++;
-			last = now;
-			if (sp->end == WS_END_BYTES && res->bytes_recv >= sp->end_count)
+			if (sp->end == WS_END_BYTES && res->bytes_recv >= sp->end_count) {
+				stop = ws_clock_ns();
 				break;
+			}
 			continue;
 		}
-		if (n == 0)
-			break; /* netperf's end: three zero-length datagrams */
+		if (n == 0) { /* netperf's end: three zero-length datagrams */
+			stop = ws_clock_ns();
+			break;
+		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNREFUSED) {
 			rc = ws_err_errno(err, "UDP receive");
 			break;
 		}
-		if (cap_ns && now >= cap_ns) {
+		/* a quiet tick: whether it ends the test */
+		int64_t now = ws_clock_ns();
+		if (res->recv_calls != seen) /* the last one came before this tick's wait */
+			last = now - UDP_TICK_MS * WS_NS_PER_MS;
+		seen = res->recv_calls;
+		struct pollfd p = {.fd = s->d->wake[0], .events = POLLIN};
+		if (cap_ns && now >= cap_ns)
 			rc = ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes received",
 					(double)(now - start) / WS_NS_PER_SEC, (unsigned long long)res->bytes_recv);
-			break;
-		}
-		if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
-			break;
-		struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = s->d->wake[0], .events = POLLIN}};
-		if (poll(p, 2, UDP_TICK_MS) > 0 && p[1].revents) {
+		else if (poll(&p, 1, 0) > 0)
 			rc = ws_err_set(err, ECANCELED, "the daemon is stopping");
+		else if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
 			break;
-		}
 	}
-	res->elapsed_ns = last - start;
+	res->elapsed_ns = (stop ? stop : last) - start;
 	res->recv_size = BUF;
 	snprintf(res->io_path, sizeof(res->io_path), "recv");
 	free(buf);
