@@ -42,11 +42,12 @@ typedef struct pending {
 } pending;
 
 /* What the summary line counts: the refusals and drops of the pre-session phase. */
-enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
+enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_NPBAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
 static const char *const cat_what[C_N] = {
 	[C_TIMEOUT] = "timed out",
 	[C_FOREIGN] = "refused a foreign protocol",
-	[C_BAD] = "refused a bad HELLO or netperf message",
+	[C_BAD] = "refused a bad HELLO",
+	[C_NPBAD] = "refused a bad netperf message",
 	[C_AUTH] = "authentication failed",
 	[C_BUSY] = "refused (busy)",
 	[C_EVICT_SRC] = "closed the oldest pending connection",
@@ -351,12 +352,12 @@ static void on_np_readable(ws_prelude *p, unsigned i)
 		if (rc == 0)
 			return;
 		if (rc == -ECONNRESET) {
-			count(p, c->nr.got ? C_BAD : C_LEFT, c->peer_text, "netperf client: %s", err.msg);
+			count(p, c->nr.got ? C_NPBAD : C_LEFT, c->peer_text, "netperf client: %s", err.msg);
 			drop_at(p, i, true);
 			return;
 		}
 		if (rc < 0) {
-			count(p, C_BAD, c->peer_text, "netperf client: %s", err.msg);
+			count(p, C_NPBAD, c->peer_text, "netperf client: %s", err.msg);
 			drop_at(p, i, true);
 			return;
 		}
