@@ -24,7 +24,7 @@
 #define FRAMES_PER_WAKE 4
 #define GRACE_NS WS_NS_PER_SEC
 
-enum pstate { P_HELLO, P_AUTH };
+enum pstate { P_HELLO, P_AUTH, P_NETPERF };
 
 typedef struct pending {
 	int fd;
@@ -37,14 +37,17 @@ typedef struct pending {
 	uint8_t nc[WS_NONCE_LEN], nd[WS_NONCE_LEN];
 	ws_framer fr;
 	uint8_t buf[WS_PRELUDE_MAX_PAYLOAD];
+	ws_np_reader nr;    /* P_NETPERF: the message being read */
+	bool np_authed;     /* P_NETPERF: the passphrase matched */
 } pending;
 
 /* What the summary line counts: the refusals and drops of the pre-session phase. */
-enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
+enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_NPBAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
 static const char *const cat_what[C_N] = {
 	[C_TIMEOUT] = "timed out",
 	[C_FOREIGN] = "refused a foreign protocol",
 	[C_BAD] = "refused a bad HELLO",
+	[C_NPBAD] = "refused a bad netperf message",
 	[C_AUTH] = "authentication failed",
 	[C_BUSY] = "refused (busy)",
 	[C_EVICT_SRC] = "closed the oldest pending connection",
@@ -148,8 +151,17 @@ static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text, const char *logtext)
 {
 	pending *c = p->q[i];
-	ws_msg_put_error(&p->w, code, text);
-	send_now(p, c);
+	if (c->st == P_NETPERF) {
+		/* netserver answers a failed passphrase with nothing: the same here */
+		if (code != WS_E_AUTH) {
+			uint8_t m[WS_NP_MSG_LEN];
+			ws_np_encode_error(0, ws_np_errno(code), m);
+			send(c->fd, m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL);
+		}
+	} else {
+		ws_msg_put_error(&p->w, code, text);
+		send_now(p, c);
+	}
 	size_t n = strlen(cat_what[k]);
 	if (!logtext)
 		logtext = strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
@@ -201,9 +213,12 @@ static void admit(ws_prelude *p, unsigned i, bool authed)
 	a.fd = c->fd;
 	a.peer = c->peer;
 	a.id = c->id;
-	a.authed = authed;
+	a.authed = authed && c->st != P_NETPERF;
+	a.netperf = c->st == P_NETPERF;
+	if (a.netperf)
+		memcpy(a.np_first, c->nr.buf, sizeof(a.np_first));
 	snprintf(a.peer_text, sizeof(a.peer_text), "%s", c->peer_text);
-	if (authed)
+	if (a.authed)
 		ws_auth_prove(p->cfg.psk, WS_AUTH_ROLE_DAEMON, c->nc, c->nd, c->id, a.proof);
 	int fl = fcntl(c->fd, F_GETFL);
 	if (fl >= 0)
@@ -264,8 +279,101 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 	return false;
 }
 
+/* Equal strings, in time that depends on the lengths only. */
+static bool same_secret(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	unsigned char d = na != nb;
+	for (size_t j = 0; j < na && j < nb; j++)
+		d |= (unsigned char)(a[j] ^ b[j]);
+	return d == 0;
+}
+
+/* One whole netperf message on connection i. Returns true while it stays pending. */
+static bool on_np_message(ws_prelude *p, unsigned i)
+{
+	pending *c = p->q[i];
+	int32_t type = ws_np_type(c->nr.buf);
+	if (p->cfg.psk && !p->cfg.np_passphrase) {
+		refuse(p, i, C_AUTH, WS_E_AUTH,
+		       "a netperf client, closed: this daemon requires its key (--psk-file), which netperf "
+		       "cannot prove; start warpspeed serve with -Z PASSPHRASE to admit netperf -Z clients");
+		return false;
+	}
+	if (type == WS_NP_PASSPHRASE) {
+		char text[WS_NP_PASSPHRASE_MAX + 1];
+		ws_err err;
+		if (!p->cfg.np_passphrase)
+			return true; /* netserver without -Z ignores it */
+		if (ws_np_decode_passphrase(c->nr.buf, text, sizeof(text), &err) < 0 ||
+		    !same_secret(text, p->cfg.np_passphrase)) {
+			refuse(p, i, C_AUTH, WS_E_AUTH,
+			       "authentication failed: a netperf PASSPHRASE that does not match -Z (closed without a reply, as netserver does)");
+			return false;
+		}
+		c->np_authed = true;
+		return true;
+	}
+	if (p->cfg.np_passphrase && !c->np_authed) {
+		char t[160];
+		snprintf(t, sizeof(t), "authentication failed: a netperf %s (type %ld) before the -Z passphrase "
+				       "(closed without a reply, as netserver does)",
+			 ws_np_type_name(type), (long)type);
+		refuse(p, i, C_AUTH, WS_E_AUTH, t);
+		return false;
+	}
+	admit(p, i, c->np_authed);
+	return false;
+}
+
+/* Before the first byte is read: a 0 byte is netperf's (see prelude.h). Returns false
+ * when nothing has arrived yet: the framer must not read a byte that came after this
+ * look, or a netperf client would be taken for a foreign peer. */
+static bool detect(pending *c)
+{
+	if (c->st != P_HELLO || c->fr.hgot != 0)
+		return true;
+	uint8_t b;
+	ssize_t r = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return false;
+	if (r == 1 && b == 0)
+		c->st = P_NETPERF;
+	return true;
+}
+
+static void on_np_readable(ws_prelude *p, unsigned i)
+{
+	for (int k = 0; k < FRAMES_PER_WAKE; k++) {
+		pending *c = p->q[i];
+		ws_err err;
+		ws_err_clear(&err);
+		int rc = ws_np_reader_read(&c->nr, c->fd, &err);
+		if (rc == 0)
+			return;
+		if (rc == -ECONNRESET) {
+			count(p, c->nr.got ? C_NPBAD : C_LEFT, c->peer_text, "netperf client: %s", err.msg);
+			drop_at(p, i, true);
+			return;
+		}
+		if (rc < 0) {
+			count(p, C_NPBAD, c->peer_text, "netperf client: %s", err.msg);
+			drop_at(p, i, true);
+			return;
+		}
+		if (!on_np_message(p, i))
+			return;
+	}
+}
+
 static void on_readable(ws_prelude *p, unsigned i)
 {
+	if (!detect(p->q[i]))
+		return;
+	if (p->q[i]->st == P_NETPERF) {
+		on_np_readable(p, i);
+		return;
+	}
 	for (int k = 0; k < FRAMES_PER_WAKE; k++) {
 		pending *c = p->q[i];
 		ws_tlv_msg m;
@@ -345,6 +453,8 @@ unsigned ws_prelude_pending(const ws_prelude *p)
  * connected, its HELLO on the way), one that sent a whole HELLO (in authentication). */
 static int keep_rank(const pending *c)
 {
+	if (c->st == P_NETPERF)
+		return c->np_authed ? 2 : c->nr.got ? 0 : 1;
 	if (c->st != P_HELLO)
 		return 2;
 	return c->fr.hgot == 0 && c->fr.pgot == 0 ? 1 : 0;
@@ -427,6 +537,7 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	ws_addr_format(peer, c->src, sizeof(c->src));
 	ws_addr_format_port(peer, c->peer_text, sizeof(c->peer_text));
 	ws_framer_init(&c->fr, c->buf, sizeof(c->buf));
+	ws_np_reader_init(&c->nr);
 	make_room(p, c->src);
 	p->q[p->n++] = c;
 	/* A client sends HELLO right after connecting: it is often here already, and taking it
@@ -549,7 +660,9 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 	for (unsigned i = p->n; i-- > 0;)
 		if (now >= p->q[i]->deadline) {
 			snprintf(t, sizeof(t), "%s not complete within %.3g s (warpspeed serve --hello-timeout)",
-				 p->cfg.psk ? "HELLO and authentication" : "HELLO",
+				 p->q[i]->st == P_NETPERF ? "a netperf client's first request"
+				 : p->cfg.psk		  ? "HELLO and authentication"
+							  : "HELLO",
 				 (double)p->cfg.hello_timeout_ns / WS_NS_PER_SEC);
 			refuse(p, i, C_TIMEOUT, WS_E_TIMEDOUT, t);
 		}
