@@ -110,6 +110,11 @@ typedef struct ws_test_spec {
 	/* Client-only, never sent to the daemon: -F, the file TCP_SENDFILE sends
 	 * ("" = a temporary file of random bytes). */
 	char fill_file[1024];
+	/* Client-only, never sent: the peer is a stock netserver (session/npclient.h), so the
+	 * engines speak netperf's data conventions: UDP_RR requests carry no tag (netserver
+	 * answers from its own buffer), UDP_STREAM ends with three empty datagrams instead
+	 * of warpspeed's END handshake, and TCP_CRR sends no end marker connection. */
+	bool netperf_peer;
 } ws_test_spec;
 
 /* One flow of a multi-stream run, as one side saw it. */

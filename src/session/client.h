@@ -15,6 +15,10 @@
 struct ws_err;
 struct ws_psk;
 
+/* Which protocol the peer on the control port speaks (--peer). AUTO tells them apart
+ * from the first answer (session/probe.h). */
+enum ws_peer { WS_PEER_AUTO = 0, WS_PEER_WARPSPEED, WS_PEER_NETSERVER };
+
 typedef struct ws_client_config {
 	const char *host;       /* -H, default "localhost" */
 	int host_family;        /* 0, 4, 6 (from -4/-6 or "host,6") */
@@ -26,7 +30,9 @@ typedef struct ws_client_config {
 	int64_t hello_timeout_ns;
 	double start_wait_s;    /* -s: wait this long between setup and START (at most
 	                         * WS_MAX_START_WAIT_S, which the daemon's START timeout allows) */
-	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it */
+	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it,
+	                           * or sent to a netserver as netperf's -Z passphrase */
+	enum ws_peer peer;      /* --peer, default WS_PEER_AUTO */
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);
 	void *note_ctx;
