@@ -181,6 +181,8 @@ typedef struct ws_side_result {
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
 	uint64_t tcp_retrans;
+	bool tcp_retrans_valid;            /* tcp_retrans is known without the rest of TCP_INFO
+	                                    * (a netserver reports only that count) */
 	/* ... the rest of what netperf's DUMP_TCP_INFO prints (client only, not carried). */
 	uint32_t tcp_rto_us, tcp_ato_us, tcp_pmtu, tcp_rcv_ssthresh, tcp_snd_ssthresh, tcp_reordering;
 	/* Data-socket options as getsockopt read them back after setup (net/sockopt.h). */

@@ -348,7 +348,11 @@ static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 }
 
 void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v) { v_int(v, has_tcp_info(c, loc(c)) ? (int64_t)loc(c)->tcp_retrans : -1); }
-void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v) { v_int(v, has_tcp_info(c, rem(c)) ? (int64_t)rem(c)->tcp_retrans : -1); }
+void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v)
+{
+	bool known = has_tcp_info(c, rem(c)) || (rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
+	v_int(v, known ? (int64_t)rem(c)->tcp_retrans : -1);
+}
 void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
 {
 	if (is_udp(c))

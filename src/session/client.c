@@ -8,6 +8,8 @@
 #include "net/sockopt.h"
 #include "session/auth.h"
 #include "session/datasock.h"
+#include "session/npclient.h"
+#include "session/probe.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -83,9 +85,13 @@ static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws
 	return rc;
 }
 
-static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_test_result *out,
-		    ws_err *err)
+/* HELLO, and with probe_ns > 0 (--peer auto) the probe of a silent peer (session/probe.h):
+ * *found says what answered; anything but WS_PROBE_WARPSPEED returns 0 at once and leaves
+ * the connection to the caller. */
+static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, int64_t probe_ns,
+		    enum ws_probe_found *found, ws_test_result *out, ws_err *err)
 {
+	*found = WS_PROBE_WARPSPEED;
 	uint8_t nc[WS_NONCE_LEN];
 	int rc = ws_random_bytes(nc, sizeof(nc), err);
 	if (rc < 0)
@@ -99,6 +105,15 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 		return not_a_daemon(rc, where, c, err);
 	ws_tlv_msg m;
 	int64_t deadline = ws_clock_ns() + c->hello_timeout_ns;
+	if (probe_ns > 0 && (rc = ws_probe_peer(ch->fd, ch->tx.len, probe_ns, deadline, found, err)) < 0) {
+		if (rc != -WS_E_TIMEDOUT && rc != -WS_E_NOTWS)
+			return not_a_daemon(rc, where, c, err);
+		char detail[WS_ERR_MSG_MAX];
+		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
+		return ws_err_set(err, WS_E_NOTWS, "%s is neither a warpspeed daemon nor a netserver: %s", where, detail);
+	}
+	if (*found != WS_PROBE_WARPSPEED)
+		return 0;
 	rc = ws_channel_recv(ch, &m, deadline, err);
 	if (rc < 0)
 		return not_a_daemon(rc, where, c, err);
@@ -308,8 +323,22 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 	return rc;
 }
 
-int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
-		       ws_err *err)
+void ws_client_init(ws_client *cl, const ws_client_config *c)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->cfg = c;
+	cl->np_fd = -1;
+	cl->found = WS_PEER_AUTO;
+}
+
+void ws_client_close(ws_client *cl)
+{
+	ws_np_close(cl->np_fd);
+	cl->np_fd = -1;
+}
+
+/* What every test checks and sets before it connects. */
+static int prepare(const ws_test_spec *spec, ws_test_result *out, ws_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->spec = *spec;
@@ -334,22 +363,58 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
 	out->local.sndbuf_req = snd;
 	out->local.rcvbuf_req = rcv;
-	int family = c->host_family ? c->host_family : (int)spec->family;
-	ws_addr peer;
-	int fd = connect_control(c, family, &peer, err);
-	if (fd < 0)
-		return fd;
+	return 0;
+}
+
+/* A netserver on fd: the passphrase first (-Z), then the test; the connection is kept
+ * for the next test (-i), or closed when this one failed. */
+static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_test_spec *spec,
+			  bool passphrase, ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
+	cl->found = WS_PEER_NETSERVER;
+	int rc = passphrase && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
+	cl->np_fd = fd;
+	cl->np_peer = *peer;
+	fill_identity(out, c, fd, peer);
+	snprintf(out->peer_software, sizeof(out->peer_software), "netserver");
+	if (rc == 0)
+		rc = ws_np_run_test(c, fd, peer, spec, out, err);
+	if (rc < 0) {
+		char pt[80];
+		ws_addr_format_port(peer, pt, sizeof(pt));
+		ws_err_prefix(err, "netserver %s (%s)", c->host, pt);
+		ws_client_close(cl);
+	}
+	return rc;
+}
+
+/* The warpspeed session from HELLO on; *found reports a netserver (or a late daemon, or
+ * a close after the probe) instead, with the connection left open in *ctl_fd. */
+static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t probe_ns,
+			  const ws_test_spec *spec, enum ws_probe_found *found, int *ctl_fd,
+			  ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
 	char where[160];
 	char pt[80];
-	ws_addr_format_port(&peer, pt, sizeof(pt));
+	ws_addr_format_port(peer, pt, sizeof(pt));
 	snprintf(where, sizeof(where), "%s (%s)", c->host, pt);
 	ws_channel ch;
 	ws_channel_init(&ch, fd);
-	fill_identity(out, c, fd, &peer);
-	rc = do_hello(&ch, where, c, out, err);
+	fill_identity(out, c, fd, peer);
+	int rc = do_hello(&ch, where, c, probe_ns, found, out, err);
+	if (rc == 0 && *found != WS_PROBE_WARPSPEED) {
+		*ctl_fd = ch.fd;
+		ch.fd = -1; /* the caller's now */
+		ws_channel_close(&ch);
+		return 0;
+	}
+	if (rc == 0)
+		cl->found = WS_PEER_WARPSPEED;
 	ws_test_spec wire = *spec;
 	if (rc == 0)
-		rc = numeric_data_addrs(&wire, &peer, err);
+		rc = numeric_data_addrs(&wire, peer, err);
 	spec = &wire;
 	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
@@ -358,7 +423,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		fds[i] = -1;
 	ws_rr_params crr;
 	if (rc == 0)
-		rc = setup_data(&ch, spec, &peer, c, out, fds, &crr, err);
+		rc = setup_data(&ch, spec, peer, c, out, fds, &crr, err);
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
@@ -370,5 +435,55 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		out->shared_host = out->local.boot_id[0] && strcmp(out->local.boot_id, out->remote.boot_id) == 0;
 	}
 	ws_channel_close(&ch);
+	return rc;
+}
+
+int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
+	int rc = prepare(spec, out, err);
+	if (rc < 0)
+		return rc;
+	if (cl->np_fd >= 0) /* -i: the next DO_OMNI on the same connection */
+		return netserver_test(cl, cl->np_fd, &cl->np_peer, spec, false, out, err);
+	enum ws_peer mode = c->peer != WS_PEER_AUTO ? c->peer : cl->found;
+	int family = c->host_family ? c->host_family : (int)spec->family;
+	ws_addr peer;
+	int64_t t0 = ws_clock_ns();
+	int fd = connect_control(c, family, &peer, err);
+	if (fd < 0)
+		return fd;
+	if (mode == WS_PEER_NETSERVER)
+		return netserver_test(cl, fd, &peer, spec, true, out, err);
+	enum ws_probe_found found;
+	int64_t probe_ns = mode == WS_PEER_AUTO ? ws_probe_wait_ns(ws_clock_ns() - t0) : 0;
+	int ctl_fd = -1;
+	rc = warpspeed_test(cl, fd, &peer, probe_ns, spec, &found, &ctl_fd, out, err);
+	if (rc < 0 || found == WS_PROBE_WARPSPEED)
+		return rc;
+	if (found == WS_PROBE_NETSERVER)
+		return netserver_test(cl, ctl_fd, &peer, spec, true, out, err);
+	close(ctl_fd);
+	if (found == WS_PROBE_CLOSED && !c->psk)
+		return ws_err_set(err, WS_E_NOTWS,
+				  "%s port %u closed the connection when probed without a word: a netserver started with -Z wants netperf's -Z passphrase first",
+				  c->host, (unsigned)c->port);
+	/* a late warpspeed daemon has the probe's padding in its stream; a netserver that
+	 * wants the passphrase closed on it: either way a fresh connection, without probe */
+	if ((fd = connect_control(c, family, &peer, err)) < 0)
+		return fd;
+	if (found == WS_PROBE_CLOSED)
+		return netserver_test(cl, fd, &peer, spec, true, out, err);
+	rc = warpspeed_test(cl, fd, &peer, 0, spec, &found, &ctl_fd, out, err);
+	return rc;
+}
+
+int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
+		       ws_err *err)
+{
+	ws_client cl;
+	ws_client_init(&cl, c);
+	int rc = ws_client_test(&cl, spec, out, err);
+	ws_client_close(&cl);
 	return rc;
 }

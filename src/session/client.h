@@ -9,6 +9,7 @@
 #define WS_SESSION_CLIENT_H
 
 #include "ctl/spec.h"
+#include "net/addr.h"
 
 #include <stdint.h>
 
@@ -47,6 +48,24 @@ typedef struct ws_client_config {
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);
+
+/* A client that runs tests in turn (-i iterations). A netserver's control connection is
+ * kept between them (netperf sends every iteration's DO_OMNI on one connection); a
+ * warpspeed daemon gets a session per test. What answered the first test is remembered,
+ * so --peer auto probes once. */
+typedef struct ws_client {
+	const ws_client_config *cfg;
+	int np_fd;          /* an open netserver control connection, or -1 */
+	ws_addr np_peer;    /* its address */
+	enum ws_peer found; /* what answered so far (WS_PEER_AUTO before the first test) */
+} ws_client;
+
+void ws_client_init(ws_client *cl, const ws_client_config *c);
+/* One test, as ws_client_run_test; -WS_E_PEER (a usage error) when the peer is a netserver
+ * and the spec asks for what only a warpspeed daemon does. */
+int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out, struct ws_err *err);
+/* Ends a kept netserver session (netperf's half-close); the client may be reused. */
+void ws_client_close(ws_client *cl);
 
 /* Run one test. On success *out holds both sides; call ws_test_result_free(out) after
  * it, whatever the outcome. Errors: -ECONNREFUSED when nothing
