@@ -466,7 +466,7 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 	close(ctl_fd);
 	if (found == WS_PROBE_CLOSED && !c->psk)
 		return ws_err_set(err, WS_E_NOTWS,
-				  "%s port %u closed the connection when probed without a word: a netserver started with -Z wants netperf's -Z passphrase first",
+				  "%s port %u closed the connection without answering the probe: a netserver started with -Z closes unless netperf's passphrase comes first (give -Z)",
 				  c->host, (unsigned)c->port);
 	/* a late warpspeed daemon has the probe's padding in its stream; a netserver that
 	 * wants the passphrase closed on it: either way a fresh connection, without probe */

@@ -52,7 +52,7 @@ static int read_msg(int fd, uint8_t *msg, int64_t deadline_ns, const char *what,
 	int rc = ws_sock_read_exact(fd, msg, WS_NP_MSG_LEN, deadline_ns, err);
 	if (rc == -ECONNRESET)
 		return ws_err_set(err, ECONNRESET,
-				  "the netserver closed the control connection instead of sending %s (a wrong or missing -Z passphrase?)",
+				  "the netserver closed the control connection instead of sending %s (not a netserver, or a wrong or missing -Z passphrase?)",
 				  what);
 	if (rc < 0)
 		ws_err_prefix(err, "waiting for the netserver's %s", what);

@@ -37,7 +37,7 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].on)
 			return ws_err_set(err, WS_E_PEER,
-					  "%s needs a warpspeed daemon (warpspeed serve); a netserver cannot do it (--peer netserver, or a netserver found by --peer auto)",
+					  "%s needs a warpspeed daemon (warpspeed serve); the peer is a stock netserver",
 					  rows[i].what);
 	return 0;
 }
@@ -166,6 +166,8 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->sndbuf_end = nonneg(res->send_buf_size);
 	if (ws_workload_is_rr(s->type))
 		remote->transactions = res->trans_received;
+	if (s->type == WS_TEST_TCP_CRR) /* netserver's connect test: a connection per transaction */
+		remote->connects = res->trans_received;
 	if (s->type == WS_TEST_UDP_STREAM)
 		remote->dgrams_recv = res->recv_calls;
 	double el = res->elapsed_time;
