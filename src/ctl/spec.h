@@ -154,6 +154,9 @@ typedef struct ws_side_result {
 	uint32_t ncpus;                    /* CPUs counted in the utilisation */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
 	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
+	bool sd_local_basis;               /* its service demand is charged with the local side's
+	                                    * units and interval, as netperf charges a netserver
+	                                    * (set on a netserver's remote side) */
 	char io_path[32];                  /* the I/O path that actually ran ("send", "sendfile", ...) */
 	char io_note[96];                  /* why a requested path fell back, "" if none */
 	uint64_t zc_sends;                 /* MSG_ZEROCOPY sends whose completion was reaped */

@@ -263,10 +263,12 @@ static double sd_of(const ws_report_ctx *c, bool local)
 	const ws_side_result *s = local ? loc(c) : rem(c);
 	if (!cpu_known(c, local))
 		return -1.0;
+	/* a netserver is charged with the local counts over the local interval, as netperf does */
+	const ws_side_result *b = s->sd_local_basis ? loc(c) : s;
 	if (is_rr(c))
-		return ws_cpu_service_demand(s->cpu_util, s->ncpus, s->elapsed_ns, loc(c)->transactions, 1.0);
-	uint64_t bytes = s->bytes_sent > s->bytes_recv ? s->bytes_sent : s->bytes_recv;
-	return ws_cpu_service_demand(s->cpu_util, s->ncpus, s->elapsed_ns, bytes, 1024.0);
+		return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, loc(c)->transactions, 1.0);
+	uint64_t bytes = b != s ? b->bytes_sent + b->bytes_recv : s->bytes_sent > s->bytes_recv ? s->bytes_sent : s->bytes_recv;
+	return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, bytes, 1024.0);
 }
 
 static char method_of(const ws_report_ctx *c, bool local)

@@ -130,6 +130,7 @@ int ws_npmap_response(const ws_np_omni_rsp *rsp, const ws_test_spec *s, ws_side_
 	remote->recv_size = nonneg(rsp->receive_size);
 	remote->send_size = nonneg(rsp->send_size);
 	remote->cpu_bound_to = s->remote.cpu; /* netserver pins whenever asked (word 1) */
+	remote->sd_local_basis = true;        /* netperf's rule for the daemon's service demand */
 	remote->tos_set = s->remote.tos ? s->remote.tos : -1;
 	remote->priority_set = s->remote.priority ? s->remote.priority : -1;
 	return 0;
