@@ -461,6 +461,16 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 	rc = warpspeed_test(cl, fd, &peer, probe_ns, spec, &found, &ctl_fd, out, err);
 	if (rc < 0 || found == WS_PROBE_WARPSPEED)
 		return rc;
+	if (c->note) {
+		static const char *const what[] = {
+			[WS_PROBE_NETSERVER] = "is a netserver (it answered the padded HELLO with netperf's error 998); the test runs over netperf's protocol",
+			[WS_PROBE_LATE] = "is a warpspeed daemon that answered only after the probe; reconnecting without it",
+			[WS_PROBE_CLOSED] = "closed the connection on the probe (a netserver that wants -Z first); reconnecting with the passphrase",
+		};
+		char t[300];
+		snprintf(t, sizeof(t), "%s port %u %s", c->host, (unsigned)c->port, what[found]);
+		c->note(c->note_ctx, t);
+	}
 	if (found == WS_PROBE_NETSERVER)
 		return netserver_test(cl, ctl_fd, &peer, spec, true, out, err);
 	close(ctl_fd);
