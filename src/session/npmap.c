@@ -69,10 +69,14 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	r->cpu = s->remote.cpu >= 0 ? s->remote.cpu : -1;
 	r->send_buf_size = size_or_default(s->remote.sndbuf);
 	r->recv_buf_size = size_or_default(s->remote.rcvbuf);
-	if (!rr) { /* the stream tests' -m and -M size whichever side sends or receives */
+	/* -m and -M size the side that sends or receives, whichever end that is; netperf sends
+	 * -1 for the daemon's role it does not play (and for TCP_MAERTS keeps -m to itself, so
+	 * that there a netserver sends its default size while warpspeed's -m sets it). */
+	enum ws_role daemon = ws_workload_role(s->type, false);
+	if (!rr && daemon == WS_ROLE_SENDER)
 		r->send_size = (uint32_t)size_or_default(s->send_size);
+	if (!rr && daemon == WS_ROLE_RECEIVER)
 		r->receive_size = (uint32_t)size_or_default(s->recv_size);
-	}
 	r->request_size = rr ? size_or_default(s->req_size) : -1;
 	r->response_size = rr ? size_or_default(s->rsp_size) : -1;
 	uint32_t f = 0;
@@ -98,9 +102,7 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	r->ipfamily = family == 6 ? 6 : 4;
 	r->socket_type = udp ? WS_NP_SOCK_DGRAM : WS_NP_SOCK_STREAM;
 	r->protocol = udp ? IPPROTO_UDP : IPPROTO_TCP;
-	r->direction = rr ? (WS_NP_DIR_SEND | WS_NP_DIR_RECV)
-		       : ws_workload_role(s->type, false) == WS_ROLE_SENDER ? WS_NP_DIR_SEND
-									     : WS_NP_DIR_RECV;
+	r->direction = rr ? (WS_NP_DIR_SEND | WS_NP_DIR_RECV) : daemon == WS_ROLE_SENDER ? WS_NP_DIR_SEND : WS_NP_DIR_RECV;
 	r->netperf_port = client ? ws_addr_port(client) : 0;
 	addr_words(client, r->netperf_ip);
 	addr_words(data_host, r->netserver_ip);

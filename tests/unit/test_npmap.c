@@ -1,0 +1,261 @@
+/* test_npmap: warpspeed's spec as netperf's DO_OMNI request, and netserver's replies as the
+ * remote side, against what netperf 2.7.0 and netserver really sent (tests/goldens/npwire/).
+ *
+ * Each captured netperf command line is parsed by warpspeed's own parser, mapped, encoded
+ * and compared with netperf's request word by word (only the client's data port and
+ * address differ: they come from the socket). The captured responses and results are
+ * decoded and mapped: sizes, counts, elapsed time, congestion control, and CPU figures
+ * only when the response echoed the CPU flag. Hostile values (NaN, out-of-range
+ * utilisation, a nonzero serv_errno, port 0) are refused or marked unavailable. */
+#include "harness.h"
+#include "npwire.h"
+
+#include "cli/options.h"
+#include "session/npmap.h"
+#include "util/err.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+/* Words of the request that come from the client's data socket, not the command line
+ * (netperf binds it before the request; warpspeed's TCP socket connects after it), and the
+ * widths of netperf's own buffer rings (informational; warpspeed has no rings). */
+#define W_SEND_WIDTH 6
+#define W_RECV_WIDTH 12
+#define W_NETPERF_PORT 27
+#define W_NETPERF_IP 30
+
+static int parse(const char *line, ws_cli_options *o)
+{
+	char buf[512], *argv[32];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "warpspeed %s", line);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	ws_err err;
+	int rc = ws_cli_parse(argc, argv, o, &err);
+	if (rc < 0)
+		printf("  cannot parse '%s': %s\n", line, err.msg);
+	return rc;
+}
+
+static uint32_t word(const uint8_t *m, int i)
+{
+	return (uint32_t)m[4 * i] << 24 | (uint32_t)m[4 * i + 1] << 16 | (uint32_t)m[4 * i + 2] << 8 | m[4 * i + 3];
+}
+
+/* The request built from `line` against capture `name`'s first message. */
+static void request_matches(const char *name, const char *line, int family, const char *data_host)
+{
+	capture c;
+	ws_cli_options o;
+	if (load(name, &c) < 0 || c.n < 1 || parse(line, &o) < 0) {
+		CHECK(name, 0);
+		return;
+	}
+	ws_addr dh, *dhp = NULL;
+	if (data_host) {
+		memset(&dh, 0, sizeof(dh));
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&dh.ss;
+		a->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, data_host, &a->sin6_addr);
+		dh.len = sizeof(*a);
+		dhp = &dh;
+	}
+	ws_np_omni_req r;
+	ws_npmap_request(&o.spec, family, NULL, dhp, &r);
+	uint8_t m[WS_NP_MSG_LEN];
+	ws_np_encode_omni_req(&r, m);
+	for (int i = 0; i < ws_np_conv_words(WS_NP_DO_OMNI); i++) {
+		if (i == W_SEND_WIDTH || i == W_RECV_WIDTH || i == W_NETPERF_PORT ||
+		    (i >= W_NETPERF_IP && i < W_NETPERF_IP + 4))
+			continue;
+		WS_T_REPORT(word(m, i) == word(c.m[0], i), name, "word %d (byte %d) = 0x%08x, netperf sent 0x%08x", i,
+			    4 * i, word(m, i), word(c.m[0], i));
+	}
+	CHECK_MEM(name, m + 160, c.m[0] + 160, WS_NP_MSG_LEN - 160);
+}
+
+static void test_requests_match_netperf(void)
+{
+	request_matches("tcp_stream", "-t TCP_STREAM -l 1", 4, NULL);
+	request_matches("tcp_maerts", "-t TCP_MAERTS -l 1", 4, NULL);
+	request_matches("tcp_rr", "-t TCP_RR -l 1", 4, NULL);
+	request_matches("tcp_crr", "-t TCP_CRR -l 1", 4, NULL);
+	request_matches("udp_rr", "-t UDP_RR -l 1", 4, NULL);
+	request_matches("udp_stream", "-t UDP_STREAM -l 1 -- -m 1472", 4, NULL);
+	request_matches("tcp_stream_cC", "-t TCP_STREAM -l 1 -c -C", 4, NULL);
+	request_matches("tcp_rr_count", "-t TCP_RR -l -1000", 4, NULL);
+	request_matches("tcp_stream_count", "-t TCP_STREAM -l -1000000 -- -m 16K", 4, NULL);
+	request_matches("tcp_rr_T01_r", "-t TCP_RR -l 1 -T 0,1 -- -r 64,1024 -S 64K,32K -P ,23869 -D", 4, NULL);
+	request_matches("tcp_rr_6", "-H ::1 -t TCP_RR -l 1 -- -L ::1 -H ::1", 6, "::1");
+}
+
+/* Decode capture `name`'s response (message 1) and results (message 2) and map them. */
+static int replies(const char *name, const char *line, ws_cli_options *o, ws_np_omni_rsp *rsp,
+		   ws_np_omni_results *res, ws_side_result *remote)
+{
+	capture c;
+	ws_err err;
+	memset(remote, 0, sizeof(*remote));
+	if (load(name, &c) < 0 || c.n < 3 || parse(line, o) < 0 || ws_np_decode_omni_rsp(c.m[1], rsp, &err) < 0 ||
+	    ws_np_decode_omni_results(c.m[2], res, &err) < 0) {
+		CHECK(name, 0);
+		return -1;
+	}
+	int rc = ws_npmap_response(rsp, &o->spec, remote, &err);
+	CHECK_INT(name, rc, 0);
+	bool echoed = o->spec.remote.measure_cpu && (rsp->flags & WS_NP_F_MEASURE_CPU);
+	rc = ws_npmap_results(res, &o->spec, echoed, remote, &err);
+	CHECK_INT(name, rc, 0);
+	return 0;
+}
+
+static void test_stream_replies(void)
+{
+	ws_cli_options o;
+	ws_np_omni_rsp rsp;
+	ws_np_omni_results res;
+	ws_side_result r;
+	if (replies("tcp_stream_cC", "-t TCP_STREAM -l 1 -c -C", &o, &rsp, &res, &r) == 0) {
+		CHECK_U64("cC setup", r.rcvbuf_set, (uint32_t)rsp.recv_buf_size);
+		CHECK_U64("cC setup", r.recv_size, (uint32_t)rsp.receive_size);
+		CHECK_U64("cC bytes", r.bytes_recv, res.bytes_received);
+		CHECK("cC bytes", r.bytes_recv > 0);
+		CHECK_U64("cC calls", r.recv_calls, res.recv_calls);
+		CHECK_DBL("cC elapsed", (double)r.elapsed_ns / 1e9, 1.0, 0.1);
+		CHECK("cC cpu measured", r.cpu_measured);
+		CHECK_INT("cC method", r.cpu_method, 'S');
+		CHECK("cC ncpus", r.ncpus >= 1);
+		CHECK("cC util", r.cpu_util > 0 && r.cpu_util <= 100);
+		CHECK("cC netperf's rule", r.sd_local_basis);
+		CHECK_STR("cC cong", r.cong_set, res.cong_control);
+		CHECK("cC retrans", r.tcp_retrans_valid && !r.tcp_info_valid);
+	}
+	if (replies("tcp_stream", "-t TCP_STREAM -l 1", &o, &rsp, &res, &r) == 0) {
+		CHECK("no -C: unmeasured", !r.cpu_measured);
+		CHECK_DBL("no -C: util", r.cpu_util, -1.0, 0);
+		CHECK("no -C: bytes", r.bytes_recv > 0);
+	}
+	if (replies("udp_stream", "-t UDP_STREAM -l 1 -- -m 1472", &o, &rsp, &res, &r) == 0) {
+		CHECK_U64("udp dgrams", r.dgrams_recv, res.recv_calls);
+		CHECK_U64("udp bytes", r.bytes_recv, 1472ull * res.recv_calls);
+		CHECK("udp retrans unknown", !r.tcp_retrans_valid);
+	}
+}
+
+static void test_rr_replies(void)
+{
+	ws_cli_options o;
+	ws_np_omni_rsp rsp;
+	ws_np_omni_results res;
+	ws_side_result r;
+	if (replies("tcp_rr", "-t TCP_RR -l 1", &o, &rsp, &res, &r) == 0) {
+		CHECK_U64("rr trans", r.transactions, res.trans_received);
+		CHECK("rr trans", r.transactions > 0);
+		CHECK_U64("rr bytes", r.bytes_sent, r.transactions);
+		CHECK_INT("rr no connects", r.connects, 0);
+	}
+	if (replies("tcp_crr", "-t TCP_CRR -l 1", &o, &rsp, &res, &r) == 0) {
+		CHECK("crr trans", r.transactions > 0);
+		CHECK_U64("crr connects", r.connects, r.transactions);
+	}
+	if (replies("udp_rr_cC", "-t UDP_RR -l 1 -c -C", &o, &rsp, &res, &r) == 0) {
+		CHECK("udp_rr cpu", r.cpu_measured && r.ncpus >= 1);
+		CHECK_U64("udp_rr trans", r.transactions, res.trans_received);
+	}
+}
+
+static void test_hostile_replies(void)
+{
+	ws_test_spec s;
+	ws_test_spec_init(&s);
+	s.remote.measure_cpu = true;
+	ws_side_result r;
+	ws_err err;
+	ws_np_omni_rsp rsp;
+	memset(&rsp, 0, sizeof(rsp));
+	rsp.data_port = 0;
+	CHECK_INT("port 0", ws_npmap_response(&rsp, &s, &r, &err), -WS_E_PROTO);
+	CHECK("port 0 named", strstr(err.msg, "data port 0; expected 1 to 65535") != NULL);
+	rsp.data_port = 70000;
+	CHECK_INT("port 70000", ws_npmap_response(&rsp, &s, &r, &err), -WS_E_PROTO);
+	rsp.data_port = 5000;
+	rsp.serv_errno = 98;
+	CHECK_INT("refused", ws_npmap_response(&rsp, &s, &r, &err), -WS_E_REMOTE);
+	CHECK("refused named", strstr(err.msg, "its error 98 (") != NULL);
+	rsp.serv_errno = -7;
+	CHECK_INT("negative errno", ws_npmap_response(&rsp, &s, &r, &err), -WS_E_REMOTE);
+
+	ws_np_omni_results res;
+	memset(&res, 0, sizeof(res));
+	res.elapsed_time = NAN;
+	res.cpu_util = 250.0f;
+	res.num_cpus = 2;
+	res.cpu_method = 8;
+	memset(&r, 0, sizeof(r));
+	CHECK_INT("garbage", ws_npmap_results(&res, &s, true, &r, &err), 0);
+	CHECK_INT("NaN elapsed", r.elapsed_ns, 0);
+	CHECK("250% util unmeasured", !r.cpu_measured && r.cpu_util < 0);
+	res.cpu_util = 50.0f;
+	res.cpu_user = NAN;
+	CHECK_INT("NaN user", ws_npmap_results(&res, &s, true, &r, &err), 0);
+	CHECK("NaN user unmeasured", !r.cpu_measured);
+	res.cpu_user = 10.0f;
+	res.num_cpus = 0;
+	CHECK_INT("0 cpus", ws_npmap_results(&res, &s, true, &r, &err), 0);
+	CHECK("0 cpus unmeasured", !r.cpu_measured);
+	res.num_cpus = 4;
+	res.elapsed_time = 1e30f;
+	CHECK_INT("sane", ws_npmap_results(&res, &s, true, &r, &err), 0);
+	CHECK("sane measured", r.cpu_measured && r.ncpus == 4);
+	CHECK_INT("huge elapsed", r.elapsed_ns, 0);
+	CHECK_INT("unknown method", ws_npmap_cpu_method(99), 'U');
+	CHECK_INT("proc stat", ws_npmap_cpu_method(8), 'S');
+	res.serv_errno = 104;
+	CHECK_INT("results errno", ws_npmap_results(&res, &s, true, &r, &err), -WS_E_REMOTE);
+}
+
+static void test_check_refuses(void)
+{
+	ws_test_spec s;
+	ws_err err;
+	ws_test_spec_init(&s);
+	CHECK_INT("plain", ws_npmap_check(&s, &err), 0);
+	s.zerocopy = true; /* TCP_STREAM: the client sends */
+	CHECK_INT("zerocopy local", ws_npmap_check(&s, &err), 0);
+	s.type = WS_TEST_TCP_MAERTS;
+	CHECK_INT("zerocopy remote", ws_npmap_check(&s, &err), -WS_E_PEER);
+	CHECK_STR("zerocopy remote", err.msg,
+		  "--zerocopy on the daemon's (sending) side needs a warpspeed daemon (warpspeed serve); the peer is a stock netserver");
+	ws_test_spec_init(&s);
+	s.streams = 2;
+	CHECK_INT("streams", ws_npmap_check(&s, &err), -WS_E_PEER);
+	ws_test_spec_init(&s);
+	s.skip_rx_copy = true;
+	CHECK_INT("skip-rx-copy remote", ws_npmap_check(&s, &err), -WS_E_PEER);
+	s.type = WS_TEST_TCP_MAERTS;
+	CHECK_INT("skip-rx-copy local", ws_npmap_check(&s, &err), 0);
+	ws_test_spec_init(&s);
+	s.type = WS_TEST_UDP_RR;
+	s.rate = 1000;
+	CHECK_INT("udp_rr rate", ws_npmap_check(&s, &err), -WS_E_PEER);
+	s.type = WS_TEST_TCP_RR;
+	CHECK_INT("tcp_rr rate", ws_npmap_check(&s, &err), 0);
+	s.end = WS_END_TRANSACTIONS;
+	s.end_count = 2147483648ull;
+	CHECK_INT("count beyond 2^31", ws_npmap_check(&s, &err), -WS_E_PEER);
+	s.end_count = 2147483647ull;
+	CHECK_INT("count 2^31-1", ws_npmap_check(&s, &err), 0);
+}
+
+int main(void)
+{
+	RUN(test_requests_match_netperf);
+	RUN(test_stream_replies);
+	RUN(test_rr_replies);
+	RUN(test_hostile_replies);
+	RUN(test_check_refuses);
+	TEST_MAIN_END();
+}
