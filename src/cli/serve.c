@@ -60,7 +60,9 @@ static const char usage[] =
 	"  --psk-file FILE      require clients to prove this pre-shared key (the file must\n"
 	"                       not be readable by group or others: chmod 600)\n"
 	"  -Z PASSPHRASE        the key as a passphrase: a cleartext secret, visible in the\n"
-	"                       process list (prefer --psk-file)\n"
+	"                       process list (prefer --psk-file). A stock netperf client must\n"
+	"                       send it with its own -Z (in clear text, as netserver wants it);\n"
+	"                       with --psk-file, netperf clients are refused\n"
 	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
 	"  -h, --help           this text\n"
 	"Stop it with SIGINT or SIGTERM. Exit status: 0 stopped cleanly, 1 failure, 2 bad usage.\n";
@@ -211,13 +213,29 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 		fprintf(stderr, "warpspeed serve: no memory for the key\n");
 		return 1;
 	}
+	/* netperf's -Z travels as text: keep it before load_key overwrites the argument */
+	char *np_pass = k.pass ? strdup(k.pass) : NULL;
+	if (k.pass && !np_pass) {
+		fprintf(stderr, "warpspeed serve: no memory for the passphrase\n");
+		free(psk);
+		return 1;
+	}
 	if (psk && load_key(&k, psk, &err) < 0) {
+		if (np_pass) {
+			memset(np_pass, 0, strlen(np_pass));
+			free(np_pass);
+		}
 		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
 		free(psk);
 		return 1;
 	}
 	c.psk = psk;
+	c.np_passphrase = np_pass;
 	g_daemon = ws_daemon_new(&c, &err);
+	if (np_pass) { /* the daemon keeps its own copy */
+		memset(np_pass, 0, strlen(np_pass));
+		free(np_pass);
+	}
 	if (psk) { /* the daemon keeps its own copy */
 		ws_psk_wipe(psk);
 		free(psk);

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 _Static_assert(sizeof(float) == 4, "netperf's floats are IEEE-754 32-bit");
+_Static_assert(sizeof(double) == 8, "the legacy results carry an IEEE-754 64-bit double");
 
 static void put_u32(uint8_t *m, size_t off, uint32_t v)
 {
@@ -108,7 +109,7 @@ int ws_np_conv_words(int32_t type)
 	case WS_NP_PASSPHRASE:
 	case WS_NP_SYSINFO_RESPONSE:
 		return 2;
-	default:
+	default: /* also every legacy message */
 		return WS_NP_WORDS;
 	}
 }
@@ -451,6 +452,139 @@ int ws_np_results_check_cpu(const ws_np_omni_results *r, ws_err *err)
 	return 0;
 }
 
+void ws_np_encode_stream_req(const ws_np_stream_req *r, uint8_t *msg)
+{
+	header(msg, WS_NP_DO_TCP_STREAM, r->cpu);
+	put_i32(msg, 8, r->send_buf_size);
+	put_i32(msg, 12, r->recv_buf_size);
+	put_i32(msg, 16, r->receive_size);
+	put_i32(msg, 20, r->recv_alignment);
+	put_i32(msg, 24, r->recv_offset);
+	put_i32(msg, 28, r->no_delay);
+	put_i32(msg, 32, r->measure_cpu);
+	put_f32(msg, 36, r->cpu_rate);
+	put_i32(msg, 40, r->test_length);
+	put_i32(msg, 44, r->so_rcvavoid);
+	put_i32(msg, 48, r->so_sndavoid);
+	put_i32(msg, 52, r->dirty_count);
+	put_i32(msg, 56, r->clean_count);
+	put_u32(msg, 60, r->data_port);
+	put_u32(msg, 64, r->ipfamily);
+}
+
+int ws_np_decode_stream_req(const uint8_t *msg, ws_np_stream_req *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	int rc = check_type(msg, WS_NP_DO_TCP_STREAM, err);
+	if (rc < 0)
+		return rc;
+	r->cpu = ws_np_word1(msg);
+	r->send_buf_size = get_i32(msg, 8);
+	r->recv_buf_size = get_i32(msg, 12);
+	r->receive_size = get_i32(msg, 16);
+	r->recv_alignment = get_i32(msg, 20);
+	r->recv_offset = get_i32(msg, 24);
+	r->no_delay = get_i32(msg, 28);
+	r->measure_cpu = get_i32(msg, 32);
+	r->cpu_rate = get_f32(msg, 36);
+	r->test_length = get_i32(msg, 40);
+	r->so_rcvavoid = get_i32(msg, 44);
+	r->so_sndavoid = get_i32(msg, 48);
+	r->dirty_count = get_i32(msg, 52);
+	r->clean_count = get_i32(msg, 56);
+	r->data_port = get_u32(msg, 60);
+	r->ipfamily = get_u32(msg, 64);
+	if ((rc = check_port(r->data_port, "data port", err)) < 0)
+		return rc;
+	if (!isfinite(r->cpu_rate) || r->cpu_rate < 0.0f)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf CPU rate %g; a finite rate of 0 or more is accepted",
+				  (double)r->cpu_rate);
+	if (r->test_length == INT32_MIN)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf test length %ld; -2147483647..2147483647 is accepted",
+				  (long)r->test_length);
+	if (r->ipfamily != 0 && r->ipfamily != 4 && r->ipfamily != 6)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf address family %u; 0 (any), 4 or 6 is accepted",
+				  (unsigned)r->ipfamily);
+	return 0;
+}
+
+void ws_np_encode_stream_rsp(const ws_np_stream_rsp *r, uint8_t *msg)
+{
+	header(msg, WS_NP_TCP_STREAM_RESPONSE, r->serv_errno);
+	put_i32(msg, 8, r->recv_buf_size);
+	put_i32(msg, 12, r->receive_size);
+	put_i32(msg, 16, r->no_delay);
+	put_i32(msg, 20, r->measure_cpu);
+	put_i32(msg, 24, r->test_length);
+	put_i32(msg, 28, r->send_buf_size);
+	put_u32(msg, 32, r->data_port);
+	put_f32(msg, 36, r->cpu_rate);
+	put_i32(msg, 40, r->so_rcvavoid);
+	put_i32(msg, 44, r->so_sndavoid);
+}
+
+int ws_np_decode_stream_rsp(const uint8_t *msg, ws_np_stream_rsp *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->serv_errno = ws_np_word1(msg);
+	if (r->serv_errno != 0)
+		return 0;
+	int rc = check_type(msg, WS_NP_TCP_STREAM_RESPONSE, err);
+	if (rc < 0)
+		return rc;
+	r->recv_buf_size = get_i32(msg, 8);
+	r->receive_size = get_i32(msg, 12);
+	r->no_delay = get_i32(msg, 16);
+	r->measure_cpu = get_i32(msg, 20);
+	r->test_length = get_i32(msg, 24);
+	r->send_buf_size = get_i32(msg, 28);
+	r->data_port = get_u32(msg, 32);
+	r->cpu_rate = get_f32(msg, 36);
+	r->so_rcvavoid = get_i32(msg, 40);
+	r->so_sndavoid = get_i32(msg, 44);
+	return check_port(r->data_port, "data port", err);
+}
+
+void ws_np_encode_stream_results(const ws_np_stream_results *r, uint8_t *msg)
+{
+	uint64_t bits;
+	memcpy(&bits, &r->bytes_received, sizeof(bits));
+	header(msg, WS_NP_TCP_STREAM_RESPONSE, r->serv_errno);
+	put_u64(msg, 8, bits);
+	put_u32(msg, 16, r->recv_calls);
+	put_f32(msg, 20, r->elapsed_time);
+	put_f32(msg, 24, r->cpu_util);
+	put_f32(msg, 28, r->serv_dem);
+	put_u32(msg, 32, r->cpu_method);
+	put_u32(msg, 36, r->num_cpus);
+	put_i32(msg, 40, r->recv_buf_size);
+	put_i32(msg, 44, r->send_buf_size);
+}
+
+int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	uint64_t bits = get_u64(msg, 8);
+	r->serv_errno = ws_np_word1(msg);
+	memcpy(&r->bytes_received, &bits, sizeof(bits));
+	r->recv_calls = get_u32(msg, 16);
+	r->elapsed_time = get_f32(msg, 20);
+	r->cpu_util = get_f32(msg, 24);
+	r->serv_dem = get_f32(msg, 28);
+	r->cpu_method = get_u32(msg, 32);
+	r->num_cpus = get_u32(msg, 36);
+	r->recv_buf_size = get_i32(msg, 40);
+	r->send_buf_size = get_i32(msg, 44);
+	if (!isfinite(r->bytes_received) || r->bytes_received < 0)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netserver byte count %g; a finite count of 0 or more is accepted",
+				  r->bytes_received);
+	return 0;
+}
+
 int ws_np_encode_passphrase(const char *text, uint8_t *msg, ws_err *err)
 {
 	size_t n = strlen(text);
@@ -583,7 +717,7 @@ void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n)
 		n = WS_NP_MSG_LEN;
 	memcpy(rd->buf, p, n);
 	rd->got = n;
-	rd->full = 0;
+	rd->full = n == WS_NP_MSG_LEN; /* a whole message: the next read starts another */
 }
 
 int ws_np_reader_read(ws_np_reader *rd, int fd, ws_err *err)

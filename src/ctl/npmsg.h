@@ -138,6 +138,52 @@ typedef struct ws_np_omni_results {
 	char cong_control[16];
 } ws_np_omni_results;
 
+/* The legacy DO_TCP_STREAM exchange (types 10 → 11, results in a reply buffer of type
+ * 11), every word converted. netperf 2.7.0 migrates TCP_STREAM, TCP_MAERTS, TCP_RR,
+ * TCP_CRR, UDP_STREAM and UDP_RR to DO_OMNI but not TCP_SENDFILE, which still sends this
+ * request (found in the captures, tests/goldens/npwire/tcp_sendfile*.hex). */
+enum { WS_NP_DO_TCP_STREAM = 10, WS_NP_TCP_STREAM_RESPONSE = 11, WS_NP_TCP_STREAM_RESULTS = 12 };
+
+typedef struct ws_np_stream_req {
+	int32_t cpu; /* word 1 */
+	int32_t send_buf_size, recv_buf_size; /* -1 = default */
+	int32_t receive_size;                 /* 0 or -1 = default */
+	int32_t recv_alignment, recv_offset;
+	int32_t no_delay, measure_cpu;
+	float cpu_rate;
+	int32_t test_length; /* >0 seconds, <0 -bytes */
+	int32_t so_rcvavoid, so_sndavoid, dirty_count, clean_count;
+	uint32_t data_port; /* 0..65535 */
+	uint32_t ipfamily;
+} ws_np_stream_req;
+
+typedef struct ws_np_stream_rsp {
+	int32_t serv_errno;
+	int32_t recv_buf_size, receive_size, no_delay, measure_cpu, test_length, send_buf_size;
+	uint32_t data_port;
+	float cpu_rate;
+	int32_t so_rcvavoid, so_sndavoid;
+} ws_np_stream_rsp;
+
+typedef struct ws_np_stream_results {
+	int32_t serv_errno;
+	double bytes_received; /* a big-endian IEEE-754 double on the wire */
+	uint32_t recv_calls;
+	float elapsed_time, cpu_util, serv_dem;
+	uint32_t cpu_method, num_cpus;
+	int32_t recv_buf_size, send_buf_size;
+} ws_np_stream_results;
+
+void ws_np_encode_stream_req(const ws_np_stream_req *r, uint8_t *msg);
+/* Refuses a data port over 65535, a non-finite or negative CPU rate, test length
+ * INT32_MIN and a family other than 0, 4 or 6. */
+int ws_np_decode_stream_req(const uint8_t *msg, ws_np_stream_req *r, struct ws_err *err);
+void ws_np_encode_stream_rsp(const ws_np_stream_rsp *r, uint8_t *msg);
+int ws_np_decode_stream_rsp(const uint8_t *msg, ws_np_stream_rsp *r, struct ws_err *err);
+void ws_np_encode_stream_results(const ws_np_stream_results *r, uint8_t *msg);
+/* Refuses a byte count that is not finite or is negative. */
+int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, struct ws_err *err);
+
 /* Word 0 and word 1 of any message (type; CPU in requests, serv_errno in replies). Both
  * are always converted, so these hold for every type. */
 int32_t ws_np_type(const uint8_t *msg);
@@ -212,7 +258,9 @@ typedef struct ws_np_reader {
 } ws_np_reader;
 
 void ws_np_reader_init(ws_np_reader *rd);
-/* Start the reader with bytes already taken off the socket (at most WS_NP_MSG_LEN). */
+/* Start the reader with bytes already taken off the socket (at most WS_NP_MSG_LEN). A
+ * whole message is taken as one already returned: rd->buf holds it until the next read,
+ * which starts the next message. */
 void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n);
 /* Returns 1 when a whole message is in rd->buf (the next call starts a new one), 0 when
  * more bytes are needed, -ECONNRESET when the peer closed (the message names how many

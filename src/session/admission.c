@@ -56,6 +56,9 @@ static ws_session *admit_locked(ws_daemon *d, const ws_prelude_conn *c, char *wh
 	s->since_ns = ws_clock_ns();
 	s->authed = c->authed;
 	memcpy(s->proof, c->proof, sizeof(s->proof));
+	s->netperf = c->netperf;
+	if (c->netperf)
+		memcpy(s->np_first, c->np_first, sizeof(s->np_first));
 	snprintf(s->peer_text, sizeof(s->peer_text), "%s", c->peer_text);
 	ws_channel_init(&s->ch, c->fd);
 	s->next = d->sessions;
@@ -129,6 +132,7 @@ static ws_prelude *new_prelude(struct admit_ctx *a, unsigned max,
 		.max_pending = max,
 		.max_pending_per_source = d->cfg.max_pending_per_source,
 		.psk = d->psk,
+		.np_passphrase = d->np_passphrase,
 		.admit = admit_fn,
 		.new_id = new_id,
 		.log = prelude_log,

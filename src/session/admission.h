@@ -36,6 +36,8 @@ typedef struct ws_session {
 	/* The last test's log line, written once the client confirms with BYE (or says
 	 * nothing and leaves): this side finishing is not the test succeeding. */
 	char pending[192];
+	bool netperf;         /* a stock netperf client: served by session/npserve.c */
+	uint8_t np_first[WS_NP_MSG_LEN]; /* its first request, read by the prelude */
 	struct ws_session *next;
 } ws_session;
 
@@ -51,6 +53,8 @@ struct ws_daemon {
 	unsigned threads;  /* live session threads */
 	unsigned admitted; /* sessions counted against max_sessions (threads and serve_fd) */
 	ws_psk *psk;       /* the daemon's own copy, wiped on free; NULL without a key */
+	char *np_passphrase; /* the same for netperf's -Z passphrase */
+	unsigned long long np_bad; /* malformed netperf messages since start (under mu) */
 	uint64_t next_id;
 	ws_session *sessions;
 	bool stopping;
@@ -65,5 +69,11 @@ void ws_daemon_session_serve(ws_session *s);
 void ws_daemon_session_end(ws_daemon *d, ws_session *s);
 /* daemon.c: a session thread's body (serve, end, count the thread out). */
 void *ws_daemon_session_thread(void *arg);
+/* daemon.c: one log line through the daemon's log callback. */
+void ws_daemon_log(ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* daemon.c: a UDP test's data address (client) must be the control connection's (or both
+ * loopback): no datagram goes to an address that did not connect. asked names it. */
+int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked,
+			     struct ws_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
+#include "session/npserve.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -57,8 +58,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	c->max_pending_per_source = 8;
 }
 
-static void dlog(ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void dlog(ws_daemon *d, const char *fmt, ...)
+void ws_daemon_log(ws_daemon *d, const char *fmt, ...)
 {
 	if (!d->cfg.log)
 		return;
@@ -217,7 +217,7 @@ static void close_setup(data_setup *d)
  * -L) must be the control connection's own address, which TCP's handshake proved; two
  * loopback addresses are one host and are allowed. TCP data connections carry the
  * session's cookie and need no such rule. */
-static int check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked, ws_err *err)
+int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked, ws_err *err)
 {
 	char a[64], b[64];
 	ws_addr_format(client, a, sizeof(a));
@@ -247,7 +247,7 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 	if (rc == 0 && spec->data_local[0]) /* test option -L: the client's data address */
 		rc = ws_addr_resolve(spec->data_local, 0, 0, 0, &client, err);
 	if (rc == 0 && spec->data_local[0])
-		rc = check_udp_peer(s, &client, spec->data_local, err);
+		rc = ws_daemon_check_udp_peer(s, &client, spec->data_local, err);
 	for (uint32_t i = 0; rc == 0 && i < d->n; i++) {
 		ws_addr mine = *local, peer = client;
 		if (spec->remote.data_port)
@@ -282,7 +282,7 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	if (asked && n) {
 		char what[160];
 		ws_sockopt_describe(&a, what, sizeof(what));
-		dlog(s->d, "session %llu from %s: data socket options: %s", (unsigned long long)s->id,
+		ws_daemon_log(s->d, "session %llu from %s: data socket options: %s", (unsigned long long)s->id,
 		     s->peer_text, what);
 	}
 	return 0;
@@ -425,7 +425,7 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
 	if (rc < 0) {
-		dlog(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
+		ws_daemon_log(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
 		     name ? name : "test", err.msg);
 		send_error(s, err.code, err.msg);
 		ws_side_result_free(&res);
@@ -445,7 +445,7 @@ static void log_pending(ws_session *s, bool confirmed)
 {
 	if (!s->pending[0])
 		return;
-	dlog(s->d, "session %llu from %s: %s, %s", (unsigned long long)s->id, s->peer_text, s->pending,
+	ws_daemon_log(s->d, "session %llu from %s: %s, %s", (unsigned long long)s->id, s->peer_text, s->pending,
 	     confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
 	s->pending[0] = '\0';
 }
@@ -467,7 +467,7 @@ static int hello_ack(ws_session *s, ws_err *err)
 	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 }
 
-void ws_daemon_session_serve(ws_session *s)
+static void serve_warpspeed(ws_session *s)
 {
 	ws_err err;
 	ws_err_clear(&err);
@@ -479,7 +479,7 @@ void ws_daemon_session_serve(ws_session *s)
 			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
 			log_pending(s, false);
 			if (!quiet)
-				dlog(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
+				ws_daemon_log(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
 				     s->peer_text, err.msg);
 			break;
 		}
@@ -494,6 +494,14 @@ void ws_daemon_session_serve(ws_session *s)
 		snprintf(t, sizeof(t), "unexpected message type %u (%s) here", m.type, ws_msg_type_name(m.type));
 		send_error(s, WS_E_PROTO, t);
 	}
+}
+
+void ws_daemon_session_serve(ws_session *s)
+{
+	if (s->netperf)
+		ws_npserve_session(s);
+	else
+		serve_warpspeed(s);
 	pthread_mutex_lock(&s->d->mu);
 	s->d->admitted--;
 	pthread_mutex_unlock(&s->d->mu);
@@ -550,6 +558,17 @@ static int open_listeners(ws_daemon *d, ws_err *err)
 	return d->lfd[0] < 0 ? d->lfd[0] : (d->nlfd = 1, 0);
 }
 
+static void wipe_passphrase(ws_daemon *d)
+{
+	if (!d->np_passphrase)
+		return;
+	volatile char *p = d->np_passphrase;
+	while (*p)
+		*p++ = 0;
+	free(d->np_passphrase);
+	d->np_passphrase = NULL;
+}
+
 ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 {
 	ws_daemon *d = calloc(1, sizeof(*d));
@@ -573,7 +592,12 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 		*d->psk = *c->psk;
 		d->cfg.psk = d->psk;
 	}
-	if ((c->psk && !d->psk) || (!c->no_listen && open_listeners(d, err) < 0)) {
+	if (c->np_passphrase && !(d->np_passphrase = strdup(c->np_passphrase)))
+		ws_err_set(err, ENOMEM, "no memory for the netperf passphrase");
+	d->cfg.np_passphrase = d->np_passphrase;
+	if ((c->psk && !d->psk) || (c->np_passphrase && !d->np_passphrase) ||
+	    (!c->no_listen && open_listeners(d, err) < 0)) {
+		wipe_passphrase(d);
 		close(d->wake[0]);
 		close(d->wake[1]);
 		if (d->psk) {
@@ -644,5 +668,6 @@ void ws_daemon_free(ws_daemon *d)
 		ws_psk_wipe(d->psk);
 		free(d->psk);
 	}
+	wipe_passphrase(d);
 	free(d);
 }

@@ -34,6 +34,8 @@ typedef struct ws_daemon_config {
 	unsigned max_pending;     /* connections before their session, in total */
 	unsigned max_pending_per_source; /* the same, per source address */
 	const struct ws_psk *psk; /* NULL: no authentication; copied by ws_daemon_new */
+	const char *np_passphrase; /* netperf -Z: what a stock netperf client must send first
+	                            * (NULL: none); copied by ws_daemon_new */
 	bool no_listen;           /* no listener: only ws_daemon_serve_fd (tests, fuzzers) */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;

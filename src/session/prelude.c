@@ -24,7 +24,7 @@
 #define FRAMES_PER_WAKE 4
 #define GRACE_NS WS_NS_PER_SEC
 
-enum pstate { P_HELLO, P_AUTH };
+enum pstate { P_HELLO, P_AUTH, P_NETPERF };
 
 typedef struct pending {
 	int fd;
@@ -37,6 +37,8 @@ typedef struct pending {
 	uint8_t nc[WS_NONCE_LEN], nd[WS_NONCE_LEN];
 	ws_framer fr;
 	uint8_t buf[WS_PRELUDE_MAX_PAYLOAD];
+	ws_np_reader nr;    /* P_NETPERF: the message being read */
+	bool np_authed;     /* P_NETPERF: the passphrase matched */
 } pending;
 
 /* What the summary line counts: the refusals and drops of the pre-session phase. */
@@ -44,7 +46,7 @@ enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL
 static const char *const cat_what[C_N] = {
 	[C_TIMEOUT] = "timed out",
 	[C_FOREIGN] = "refused a foreign protocol",
-	[C_BAD] = "refused a bad HELLO",
+	[C_BAD] = "refused a bad HELLO or netperf message",
 	[C_AUTH] = "authentication failed",
 	[C_BUSY] = "refused (busy)",
 	[C_EVICT_SRC] = "closed the oldest pending connection",
@@ -145,11 +147,35 @@ static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 
 /* Refuse connection i with an ERROR that says why, count it under k, close it. The log
  * gets logtext (NULL: text without a leading "<what the category says>: "). */
+/* The errno a netperf client gets for a refusal (it prints "remote error N"). */
+static int np_errno(int code)
+{
+	switch (code) {
+	case WS_E_LIMIT:
+		return EBUSY;
+	case WS_E_TIMEDOUT:
+		return ETIMEDOUT;
+	case WS_E_PROTO:
+		return EPROTO;
+	default:
+		return code > 0 && code < 4000 ? code : EINVAL;
+	}
+}
+
 static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text, const char *logtext)
 {
 	pending *c = p->q[i];
-	ws_msg_put_error(&p->w, code, text);
-	send_now(p, c);
+	if (c->st == P_NETPERF) {
+		/* netserver answers a failed passphrase with nothing: the same here */
+		if (code != WS_E_AUTH) {
+			uint8_t m[WS_NP_MSG_LEN];
+			ws_np_encode_error(0, np_errno(code), m);
+			send(c->fd, m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL);
+		}
+	} else {
+		ws_msg_put_error(&p->w, code, text);
+		send_now(p, c);
+	}
 	size_t n = strlen(cat_what[k]);
 	if (!logtext)
 		logtext = strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
@@ -201,9 +227,12 @@ static void admit(ws_prelude *p, unsigned i, bool authed)
 	a.fd = c->fd;
 	a.peer = c->peer;
 	a.id = c->id;
-	a.authed = authed;
+	a.authed = authed && c->st != P_NETPERF;
+	a.netperf = c->st == P_NETPERF;
+	if (a.netperf)
+		memcpy(a.np_first, c->nr.buf, sizeof(a.np_first));
 	snprintf(a.peer_text, sizeof(a.peer_text), "%s", c->peer_text);
-	if (authed)
+	if (a.authed)
 		ws_auth_prove(p->cfg.psk, WS_AUTH_ROLE_DAEMON, c->nc, c->nd, c->id, a.proof);
 	int fl = fcntl(c->fd, F_GETFL);
 	if (fl >= 0)
@@ -264,8 +293,92 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 	return false;
 }
 
+/* Equal strings, in time that depends on the lengths only. */
+static bool same_secret(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	unsigned char d = na != nb;
+	for (size_t j = 0; j < na && j < nb; j++)
+		d |= (unsigned char)(a[j] ^ b[j]);
+	return d == 0;
+}
+
+/* One whole netperf message on connection i. Returns true while it stays pending. */
+static bool on_np_message(ws_prelude *p, unsigned i)
+{
+	pending *c = p->q[i];
+	int32_t type = ws_np_type(c->nr.buf);
+	if (p->cfg.psk && !p->cfg.np_passphrase) {
+		refuse(p, i, C_AUTH, WS_E_AUTH,
+		       "a netperf client, closed: this daemon requires its key (--psk-file), which netperf "
+		       "cannot prove; start warpspeed serve with -Z PASSPHRASE to admit netperf -Z clients");
+		return false;
+	}
+	if (type == WS_NP_PASSPHRASE) {
+		char text[WS_NP_PASSPHRASE_MAX + 1];
+		ws_err err;
+		if (!p->cfg.np_passphrase)
+			return true; /* netserver without -Z ignores it */
+		if (ws_np_decode_passphrase(c->nr.buf, text, sizeof(text), &err) < 0 ||
+		    !same_secret(text, p->cfg.np_passphrase)) {
+			refuse(p, i, C_AUTH, WS_E_AUTH,
+			       "authentication failed: a netperf PASSPHRASE that does not match -Z (closed without a reply, as netserver does)");
+			return false;
+		}
+		c->np_authed = true;
+		return true;
+	}
+	if (p->cfg.np_passphrase && !c->np_authed) {
+		char t[160];
+		snprintf(t, sizeof(t), "authentication failed: a netperf %s (type %ld) before the -Z passphrase "
+				       "(closed without a reply, as netserver does)",
+			 ws_np_type_name(type), (long)type);
+		refuse(p, i, C_AUTH, WS_E_AUTH, t);
+		return false;
+	}
+	admit(p, i, c->np_authed);
+	return false;
+}
+
+/* Before the first byte is read: a 0 byte is netperf's (see prelude.h). */
+static void detect(pending *c)
+{
+	uint8_t b;
+	if (c->st == P_HELLO && c->fr.hgot == 0 && recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 1 && b == 0)
+		c->st = P_NETPERF;
+}
+
+static void on_np_readable(ws_prelude *p, unsigned i)
+{
+	for (int k = 0; k < FRAMES_PER_WAKE; k++) {
+		pending *c = p->q[i];
+		ws_err err;
+		ws_err_clear(&err);
+		int rc = ws_np_reader_read(&c->nr, c->fd, &err);
+		if (rc == 0)
+			return;
+		if (rc == -ECONNRESET) {
+			count(p, c->nr.got ? C_BAD : C_LEFT, c->peer_text, "netperf client: %s", err.msg);
+			drop_at(p, i, true);
+			return;
+		}
+		if (rc < 0) {
+			count(p, C_BAD, c->peer_text, "netperf client: %s", err.msg);
+			drop_at(p, i, true);
+			return;
+		}
+		if (!on_np_message(p, i))
+			return;
+	}
+}
+
 static void on_readable(ws_prelude *p, unsigned i)
 {
+	detect(p->q[i]);
+	if (p->q[i]->st == P_NETPERF) {
+		on_np_readable(p, i);
+		return;
+	}
 	for (int k = 0; k < FRAMES_PER_WAKE; k++) {
 		pending *c = p->q[i];
 		ws_tlv_msg m;
@@ -345,6 +458,8 @@ unsigned ws_prelude_pending(const ws_prelude *p)
  * connected, its HELLO on the way), one that sent a whole HELLO (in authentication). */
 static int keep_rank(const pending *c)
 {
+	if (c->st == P_NETPERF)
+		return c->np_authed ? 2 : c->nr.got ? 0 : 1;
 	if (c->st != P_HELLO)
 		return 2;
 	return c->fr.hgot == 0 && c->fr.pgot == 0 ? 1 : 0;
@@ -427,6 +542,7 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	ws_addr_format(peer, c->src, sizeof(c->src));
 	ws_addr_format_port(peer, c->peer_text, sizeof(c->peer_text));
 	ws_framer_init(&c->fr, c->buf, sizeof(c->buf));
+	ws_np_reader_init(&c->nr);
 	make_room(p, c->src);
 	p->q[p->n++] = c;
 	/* A client sends HELLO right after connecting: it is often here already, and taking it
@@ -549,7 +665,9 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 	for (unsigned i = p->n; i-- > 0;)
 		if (now >= p->q[i]->deadline) {
 			snprintf(t, sizeof(t), "%s not complete within %.3g s (warpspeed serve --hello-timeout)",
-				 p->cfg.psk ? "HELLO and authentication" : "HELLO",
+				 p->q[i]->st == P_NETPERF ? "a netperf client's first request"
+				 : p->cfg.psk		  ? "HELLO and authentication"
+							  : "HELLO",
 				 (double)p->cfg.hello_timeout_ns / WS_NS_PER_SEC);
 			refuse(p, i, C_TIMEOUT, WS_E_TIMEDOUT, t);
 		}

@@ -13,10 +13,19 @@
  * clients at once is served. Only an admitted session is handed to the daemon (the
  * admit callback), which gives it a thread. Every refusal is answered with an
  * ERROR that says what happened and which option changes the limit, and is counted;
- * the log gets at most one summary line per WS_PRELUDE_LOG_EVERY_NS. */
+ * the log gets at most one summary line per WS_PRELUDE_LOG_EVERY_NS.
+ *
+ * A stock netperf on the same port is told apart by its first byte (netperf's messages
+ * begin with a big-endian type below 2^24, so a 0 byte; warpspeed's magic begins "W")
+ * and then read as 656-byte messages by the same loop, under the same deadline and caps:
+ * with a netperf passphrase configured its PASSPHRASE must come first and match, else the
+ * connection is closed without a reply as netserver does; the first other message admits
+ * the session, which the daemon then serves with netperf's protocol (session/npserve.h).
+ * Refusals of a netperf connection are 656-byte error replies carrying an errno. */
 #ifndef WS_SESSION_PRELUDE_H
 #define WS_SESSION_PRELUDE_H
 
+#include "ctl/npmsg.h"
 #include "net/addr.h"
 #include "util/psk.h"
 
@@ -38,6 +47,8 @@ typedef struct ws_prelude_conn {
 	uint64_t id;                  /* the session id (the proofs are bound to it) */
 	bool authed;                  /* the client proved the key */
 	uint8_t proof[WS_SHA256_LEN]; /* the daemon's proof, for HELLO_ACK, when authed */
+	bool netperf;                 /* a netperf client: np_first is its first request */
+	uint8_t np_first[WS_NP_MSG_LEN];
 } ws_prelude_conn;
 
 typedef struct ws_prelude_config {
@@ -45,6 +56,10 @@ typedef struct ws_prelude_config {
 	unsigned max_pending;            /* in total (also bounded by RLIMIT_NOFILE) */
 	unsigned max_pending_per_source; /* per source address */
 	const ws_psk *psk;               /* NULL: no authentication; must outlive the prelude */
+	/* netperf -Z: the passphrase a netperf client must send first (NULL: none, and a
+	 * PASSPHRASE is ignored). With a psk and no passphrase, netperf clients (which cannot
+	 * prove a key) are refused. Must outlive the prelude. */
+	const char *np_passphrase;
 	/* 0: admitted, the session owns c->fd. Negative: refused (busy), with the reason in
 	 * why, which the client gets as ERROR (WS_E_LIMIT). */
 	int (*admit)(void *ctx, const ws_prelude_conn *c, char *why, size_t whysz);

@@ -44,6 +44,7 @@ struct crr_server {
 	int endpipe[2];          /* written once at the end marker: every worker wakes */
 	atomic_bool ending, failed;
 	_Atomic int64_t ending_at, last_activity;
+	_Atomic uint64_t served;  /* transactions, all workers (for idle_end_ns) */
 	char want[64];           /* the client's address, as ws_addr_format writes it */
 };
 
@@ -170,6 +171,8 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 			/* the responder closes first, as netserver does: the FIN follows the
 			 * response, and TIME_WAIT stays here, not on the client's ports */
 			w->trans++;
+			if (w->s->p->idle_end_ns)
+				atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
 			conn_close(w, i);
 			return;
 		}
@@ -272,6 +275,19 @@ static void accept_some(struct sworker *w, int64_t now)
 	}
 }
 
+/* idle_end_ns: the end of a client that sends no end marker (see rr.h). */
+static void idle_end(struct sworker *w, int64_t now)
+{
+	const ws_rr_params *p = w->s->p;
+	if (w->live)
+		return;
+	int64_t last = atomic_load_explicit(&w->s->last_activity, memory_order_relaxed);
+	if (p->end_count && atomic_load_explicit(&w->s->served, memory_order_relaxed) >= p->end_count)
+		end_marker(w, now);
+	else if (!p->end_count && p->end_ns && now >= p->end_ns && now - last >= p->idle_end_ns)
+		end_marker(w, last);
+}
+
 /* Once a second: connections idle for stall_ns are dropped (the client's side times them
  * out itself); no new connection for stall_ns fails the test. */
 static void check_idle(struct sworker *w, int64_t now)
@@ -325,6 +341,8 @@ static void run_server(struct sworker *w)
 		}
 		if (w->err.code)
 			return;
+		if (p->idle_end_ns && !atomic_load(&s->ending))
+			idle_end(w, now);
 		if (atomic_load(&s->ending) &&
 		    (w->live == 0 || now - atomic_load(&s->ending_at) > END_GRACE_NS))
 			return;

@@ -64,6 +64,11 @@ typedef struct ws_rr_params {
 	ws_addr expect_peer;     /* daemon: only connections from this address are served
 	                          * (the control peer's, any port) */
 	int wake_fd;             /* daemon: readable when the daemon stops, or -1 */
+	/* TCP_CRR daemon only, 0 = off: end cleanly without an end marker, as at one, once
+	 * no connection is open and either end_count transactions were served (a count test)
+	 * or end_ns has passed and no connection arrived for this long. A stock netperf sends
+	 * no end marker (netserver ends on a timer). */
+	int64_t idle_end_ns;
 	/* -D (client only; NULL = none): interim counters, one per flow (measure/interim.h).
 	 * An engine adds each completed transaction of flow i with the one line
 	 * ws_interim_add(ws_interim_at(p->progress, i), 1); TCP_CRR's flows likewise. */

@@ -63,6 +63,28 @@ static void results(const uint8_t *m)
 		abort();
 }
 
+/* The legacy DO_TCP_STREAM exchange (TCP_SENDFILE). */
+static void legacy(const uint8_t *m)
+{
+	ws_np_stream_req q, q2;
+	ws_np_stream_rsp r, r2;
+	ws_np_stream_results s;
+	uint8_t out[WS_NP_MSG_LEN];
+	ws_err err;
+	if (ws_np_decode_stream_req(m, &q, &err) == 0) {
+		ws_np_encode_stream_req(&q, out);
+		if (ws_np_decode_stream_req(out, &q2, &err) != 0 || memcmp(&q, &q2, sizeof(q)) != 0)
+			abort();
+	}
+	if (ws_np_decode_stream_rsp(m, &r, &err) == 0 && r.serv_errno == 0) {
+		ws_np_encode_stream_rsp(&r, out);
+		if (ws_np_decode_stream_rsp(out, &r2, &err) != 0 || memcmp(&r, &r2, sizeof(r)) != 0)
+			abort();
+	}
+	if (ws_np_decode_stream_results(m, &s, &err) == 0 && !(s.bytes_received >= 0))
+		abort();
+}
+
 static void others(const uint8_t *m)
 {
 	char text[WS_NP_MSG_LEN], small[8];
@@ -91,6 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	req(m);
 	rsp(m);
 	results(m);
+	legacy(m);
 	others(m);
 	free(m);
 	return 0;

@@ -70,6 +70,7 @@ tcp_stream_cC	127.0.0.1	@N4@	-t TCP_STREAM -l 1 -c -C
 tcp_stream_count	127.0.0.1	@N4@	-t TCP_STREAM -l -1000000 -- -m 16K
 tcp_maerts	127.0.0.1	@N4@	-t TCP_MAERTS -l 1
 tcp_sendfile	127.0.0.1	@N4@	-t TCP_SENDFILE -l 1
+tcp_sendfile_cC	127.0.0.1	@N4@	-t TCP_SENDFILE -l 1 -c -C -- -m 32K -M 64K -s 96K -S 48K
 tcp_rr	127.0.0.1	@N4@	-t TCP_RR -l 1
 tcp_rr_T01_r	127.0.0.1	@N4@	-t TCP_RR -l 1 -T 0,1 -- -r 64,1024 -S 64K,32K -P ,@DP@ -D
 tcp_rr_count	127.0.0.1	@N4@	-t TCP_RR -l -1000

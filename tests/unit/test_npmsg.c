@@ -410,6 +410,64 @@ static void test_misc_replies(void)
 	CHECK_STR("name", ws_np_type_name(-5), "unknown");
 }
 
+/* TCP_SENDFILE: netperf 2.7.0 sends the legacy DO_TCP_STREAM, every word converted. */
+static void test_legacy_stream(void)
+{
+	static const struct {
+		const char *name;
+		int32_t sbuf, rbuf, rsize, cpu;
+	} t[] = {
+		{"tcp_sendfile", -1, -1, 0, 0},
+		/* -c -C -- -m 32K -M 64K -s 96K -S 48K: -S sets both remote buffers */
+		{"tcp_sendfile_cC", 49152, 49152, 65536, 1},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		capture c;
+		ws_err err;
+		uint8_t out[WS_NP_MSG_LEN];
+		if (load(t[i].name, &c) < 0 || c.n != 3) {
+			CHECK(t[i].name, 0);
+			continue;
+		}
+		ws_np_stream_req want = {.cpu = -1, .send_buf_size = t[i].sbuf, .recv_buf_size = t[i].rbuf,
+					 .receive_size = t[i].rsize, .recv_alignment = 8,
+					 .measure_cpu = t[i].cpu, .test_length = 1, .ipfamily = 4};
+		ws_np_stream_req got;
+		CHECK_INT(t[i].name, ws_np_type(c.m[0]), WS_NP_DO_TCP_STREAM);
+		CHECK_INT(t[i].name, ws_np_decode_stream_req(c.m[0], &got, &err), 0);
+		ws_np_encode_stream_req(&want, out);
+		CHECK_MEM(t[i].name, out, c.m[0], WS_NP_MSG_LEN);
+		ws_np_stream_rsp rsp;
+		CHECK_INT(t[i].name, ws_np_decode_stream_rsp(c.m[1], &rsp, &err), 0);
+		ws_np_encode_stream_rsp(&rsp, out);
+		CHECK_MEM(t[i].name, out, c.m[1], WS_NP_MSG_LEN);
+		CHECK(t[i].name, rsp.data_port > 0);
+		CHECK_INT(t[i].name, rsp.measure_cpu, t[i].cpu);
+		ws_np_stream_results res;
+		CHECK_INT(t[i].name, ws_np_decode_stream_results(c.m[2], &res, &err), 0);
+		ws_np_encode_stream_results(&res, out);
+		CHECK_MEM(t[i].name, out + 4, c.m[2] + 4, WS_NP_MSG_LEN - 4);
+		CHECK(t[i].name, res.bytes_received > 1e6 && res.recv_calls > 0);
+		CHECK(t[i].name, res.elapsed_time > 0.9f && res.elapsed_time < 1.5f);
+		if (t[i].cpu) {
+			CHECK_INT(t[i].name, rsp.recv_buf_size, 2 * 49152); /* Linux doubles it */
+			CHECK_INT(t[i].name, rsp.receive_size, 65536);
+			CHECK_DBL(t[i].name, rsp.cpu_rate, 100.0, 0);
+			CHECK_INT(t[i].name, res.cpu_method, WS_NP_CPU_PROC_STAT);
+			CHECK(t[i].name, res.num_cpus >= 1 && res.cpu_util > 0 && res.cpu_util <= 100);
+		}
+	}
+	uint8_t m[WS_NP_MSG_LEN];
+	ws_np_stream_results r = {.bytes_received = -1.0}, back;
+	ws_err err;
+	ws_np_encode_stream_results(&r, m);
+	CHECK_INT("stream results negative", ws_np_decode_stream_results(m, &back, &err), -WS_E_PROTO);
+	ws_np_stream_req q = {.data_port = 70000};
+	ws_np_encode_stream_req(&q, m);
+	ws_np_stream_req got_q;
+	CHECK_INT("stream port", ws_np_decode_stream_req(m, &got_q, &err), -WS_E_PROTO);
+}
+
 /* Hostile values: each refused with a message naming the value and what is accepted. */
 static void test_range_checks(void)
 {
@@ -520,6 +578,7 @@ int main(void)
 	RUN(test_ipv6_words);
 	RUN(test_iterations_and_passphrase);
 	RUN(test_misc_replies);
+	RUN(test_legacy_stream);
 	RUN(test_range_checks);
 	RUN(test_reader);
 	TEST_MAIN_END();

@@ -1,0 +1,737 @@
+/* npserve: a stock netperf client's session on the daemon; see npserve.h. */
+#include "session/npserve.h"
+
+#include "ctl/npmsg.h"
+#include "measure/cpu.h"
+#include "net/addr.h"
+#include "net/sock.h"
+#include "net/sockopt.h"
+#include "session/admission.h"
+#include "session/budget.h"
+#include "session/test_limits.h"
+#include "util/affinity.h"
+#include "util/clock.h"
+#include "util/err.h"
+#include "workload/rr.h"
+#include "workload/run.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SEND_TIMEOUT_NS (5 * WS_NS_PER_SEC)
+/* netserver waits in accept until its padded timer; a data connection comes at once. */
+#define DATA_CONNECT_TIMEOUT_NS (10 * WS_NS_PER_SEC)
+/* TCP_CRR: netperf sends no end marker; past the test's end, this long without a new
+ * connection ends the test (netserver waits for its test length + 4 s timer). */
+#define CRR_IDLE_END_NS (500 * WS_NS_PER_MS)
+/* UDP_STREAM without its zero-length end datagrams (lost): past a timed test's end, or
+ * in a count test at any time, this long without a datagram ends the test. */
+#define UDP_END_QUIET_NS (1 * WS_NS_PER_SEC)
+#define UDP_QUIET_NS (10 * WS_NS_PER_SEC)
+#define UDP_TICK_MS 100
+#define SYSINFO_TEXT ",Deprecated,Deprecated,Deprecated,Deprecated"
+
+/* One netperf test as this daemon runs it: the spec of its side and what the replies
+ * need from the request. */
+typedef struct np_test {
+	ws_test_spec spec;
+	bool legacy;              /* DO_TCP_STREAM (TCP_SENDFILE): legacy replies */
+	uint32_t flags;           /* omni request flags */
+	float cpu_rate;           /* as asked (0: this daemon's rate) */
+	uint32_t send_width, recv_width;
+	uint32_t send_size_asked, recv_size_asked; /* echoed where this side does not use them */
+	uint16_t client_port;     /* UDP: the client's data port */
+	char client_ip[64];       /* netperf_ip, numeric; "" = the control peer's */
+} np_test;
+
+/* What a test leaves for the results. */
+typedef struct np_run {
+	ws_side_result res;
+	char cong[16];            /* TCP_CONGESTION of the data connection at the end */
+} np_run;
+
+static void slog(ws_session *s, const char *what)
+{
+	ws_daemon_log(s->d, "session %llu from %s (netperf): %s", (unsigned long long)s->id, s->peer_text, what);
+}
+
+/* A malformed message: counted daemon-wide, logged; the caller closes the connection. */
+static void malformed(ws_session *s, const char *why)
+{
+	pthread_mutex_lock(&s->d->mu);
+	unsigned long long n = ++s->d->np_bad;
+	pthread_mutex_unlock(&s->d->mu);
+	char t[WS_ERR_MSG_MAX + 96];
+	snprintf(t, sizeof(t), "malformed message (%llu since start): %s; connection closed", n, why);
+	slog(s, t);
+}
+
+/* The errno netperf prints for a refusal ("netperf: remote error N"). */
+static int32_t np_errno(int code)
+{
+	if (code < 0)
+		code = -code;
+	switch (code) {
+	case WS_E_LIMIT:
+		return EBUSY;
+	case WS_E_TIMEDOUT:
+		return ETIMEDOUT;
+	case WS_E_PROTO:
+		return EPROTO;
+	case WS_E_INVAL:
+		return EINVAL;
+	default:
+		return code > 0 && code < 4000 ? code : EINVAL;
+	}
+}
+
+static int send_msg(ws_session *s, const uint8_t *msg, ws_err *err)
+{
+	return ws_sock_write_all(s->ch.fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+}
+
+static void send_error(ws_session *s, int32_t type, int32_t serv_errno)
+{
+	uint8_t m[WS_NP_MSG_LEN];
+	ws_np_encode_error(type, serv_errno, m);
+	send_msg(s, m, NULL);
+}
+
+/* The next message: 1 with msg filled, 0 when the client closed between messages, or a
+ * negative code (a message cut short by EOF: -WS_E_PROTO; the idle timeout; the daemon
+ * stopping, which shuts the socket down and so reads as EOF). */
+static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
+{
+	int64_t deadline = ws_clock_ns() + s->d->cfg.idle_timeout_ns;
+	for (;;) {
+		int rc = ws_np_reader_read(rd, s->ch.fd, err);
+		if (rc == 1)
+			return 1;
+		if (rc == -ECONNRESET)
+			return rd->got ? ws_err_set(err, WS_E_PROTO, "%s", err->msg) : 0;
+		if (rc < 0)
+			return rc;
+		int64_t left = deadline - ws_clock_ns();
+		if (left <= 0)
+			return ws_err_set(err, WS_E_TIMEDOUT, "idle for %.3g s (warpspeed serve --idle-timeout)",
+					  (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC);
+		struct pollfd p = {.fd = s->ch.fd, .events = POLLIN};
+		int ms = left / WS_NS_PER_MS > 1000 ? 1000 : (int)(left / WS_NS_PER_MS) + 1;
+		if (poll(&p, 1, ms) < 0 && errno != EINTR)
+			return ws_err_errno(err, "poll");
+	}
+}
+
+/* --- requests into specs ------------------------------------------------------------ */
+
+static void addr_words_text(const uint32_t w[4], uint32_t family, char *out, size_t n)
+{
+	uint8_t a[16];
+	out[0] = '\0';
+	if (!(w[0] | w[1] | w[2] | w[3]))
+		return;
+	if (family == 6) {
+		ws_np_addr_to_in6(w, a);
+		inet_ntop(AF_INET6, a, out, (socklen_t)n);
+	} else {
+		ws_np_addr_to_in4(w, a);
+		inet_ntop(AF_INET, a, out, (socklen_t)n);
+	}
+}
+
+/* The spec fields both request kinds share. */
+static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t rcvbuf,
+			int32_t length, bool measure, uint32_t port, uint32_t family)
+{
+	ws_test_spec_init(sp);
+	sp->remote.cpu = cpu;
+	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : 0;
+	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : 0;
+	sp->remote.measure_cpu = measure;
+	sp->remote.data_port = (uint16_t)port;
+	sp->family = family == 4 ? WS_FAMILY_INET : family == 6 ? WS_FAMILY_INET6 : WS_FAMILY_ANY;
+	sp->end = WS_END_TIME;
+	sp->duration_s = length > 0 ? (double)length : 0; /* 0: the caller sets the limit */
+	if (length < 0) { /* a count test; INT32_MIN was refused by the codec */
+		sp->end = WS_END_BYTES;
+		sp->end_count = (uint64_t)(-(int64_t)length);
+	}
+}
+
+/* A size netperf sends as u32 with 0xffffffff for "default": 0 here. */
+static uint32_t size_or_default(uint32_t v)
+{
+	return v == 0xffffffffu ? 0 : v;
+}
+
+static int omni_to_test(const ws_np_omni_req *r, np_test *t, ws_err *err)
+{
+	memset(t, 0, sizeof(*t));
+	ws_test_spec *sp = &t->spec;
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
+		    (r->flags & WS_NP_F_MEASURE_CPU) != 0, r->data_port, r->ipfamily);
+	t->flags = r->flags;
+	t->cpu_rate = r->cpu_rate;
+	t->send_width = r->send_width;
+	t->recv_width = r->recv_width;
+	t->send_size_asked = r->send_size;
+	t->recv_size_asked = r->receive_size;
+	t->client_port = (uint16_t)r->netperf_port;
+	addr_words_text(r->netperf_ip, r->ipfamily, t->client_ip, sizeof(t->client_ip));
+	addr_words_text(r->netserver_ip, r->ipfamily, sp->data_host, sizeof(sp->data_host));
+	if (r->ipfamily == 7)
+		return ws_err_set(err, EAFNOSUPPORT, "address family 7 (RDS) is not supported; 0, 4 or 6 is");
+	bool udp = r->socket_type == WS_NP_SOCK_DGRAM;
+	if ((r->socket_type != WS_NP_SOCK_STREAM && !udp) ||
+	    (r->protocol != 0 && r->protocol != (udp ? IPPROTO_UDP : IPPROTO_TCP)))
+		return ws_err_set(err, EPROTONOSUPPORT,
+				  "socket type %u protocol %u is not supported; TCP (1, 6) and UDP (2, 17) are",
+				  (unsigned)r->socket_type, (unsigned)r->protocol);
+	bool rr = r->direction == (WS_NP_DIR_SEND | WS_NP_DIR_RECV);
+	if (rr && (r->request_size < 1 || r->response_size < 1))
+		return ws_err_set(err, EINVAL, "request/response sizes %ld,%ld; at least 1 each is accepted",
+				  (long)r->request_size, (long)r->response_size);
+	if (r->flags & WS_NP_F_CONNECT_TEST)
+		sp->type = udp || !rr ? 0 : WS_TEST_TCP_CRR;
+	else if (rr)
+		sp->type = udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
+	else if (r->direction == WS_NP_DIR_RECV)
+		sp->type = udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
+	else
+		sp->type = udp ? 0 : WS_TEST_TCP_MAERTS;
+	if (!sp->type)
+		return ws_err_set(err, EOPNOTSUPP,
+				  "a %s test with direction 0x%x%s is not supported",
+				  udp ? "UDP" : "TCP", (unsigned)r->direction,
+				  (r->flags & WS_NP_F_CONNECT_TEST) ? " and a connection per transaction" : "");
+	if (rr) {
+		sp->req_size = (uint32_t)r->request_size;
+		sp->rsp_size = (uint32_t)r->response_size;
+		if (sp->end == WS_END_BYTES)
+			sp->end = WS_END_TRANSACTIONS;
+	} else {
+		sp->send_size = size_or_default(r->send_size);
+		sp->recv_size = size_or_default(r->receive_size);
+	}
+	sp->nodelay = (r->flags & WS_NP_F_NODELAY) != 0;
+	sp->keepalive = (r->flags & WS_NP_F_KEEPALIVE) != 0;
+	sp->udp_route = (r->flags & WS_NP_F_ROUTING) != 0;
+	sp->remote.tos = r->socket_tos > 0 ? r->socket_tos : 0;
+	sp->remote.priority = r->socket_prio > 0 ? r->socket_prio : 0;
+	snprintf(sp->remote.cong, sizeof(sp->remote.cong), "%s", r->cong_control);
+	return 0;
+}
+
+static int legacy_to_test(const ws_np_stream_req *r, np_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	ws_test_spec *sp = &t->spec;
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
+		    r->measure_cpu != 0, r->data_port, r->ipfamily);
+	t->legacy = true;
+	t->cpu_rate = r->cpu_rate;
+	sp->type = WS_TEST_TCP_STREAM; /* TCP_SENDFILE's receiver is TCP_STREAM's */
+	sp->recv_size = r->receive_size > 0 ? (uint32_t)r->receive_size : 0;
+	sp->nodelay = r->no_delay != 0;
+	t->flags = (r->no_delay ? WS_NP_F_NODELAY : 0) | (r->measure_cpu ? WS_NP_F_MEASURE_CPU : 0);
+	return 0;
+}
+
+/* The daemon's limits, as for a warpspeed client; also pins the session to -T's CPU. */
+static int check_test(ws_session *s, np_test *t, ws_err *err)
+{
+	ws_daemon *d = s->d;
+	ws_test_spec *sp = &t->spec;
+	if (sp->end == WS_END_TIME && sp->duration_s == 0)
+		sp->duration_s = d->cfg.max_duration_s; /* -l 0: until the client stops */
+	if (sp->remote.cpu < -1)
+		return ws_err_set(err, EINVAL, "CPU %d (-T ,N); -1 (none) or a CPU number is accepted",
+				  sp->remote.cpu);
+	int rc = ws_test_spec_validate(sp, err);
+	if (rc < 0)
+		return rc;
+	if (sp->end == WS_END_TIME && sp->duration_s > d->cfg.max_duration_s)
+		return ws_err_set(err, WS_E_LIMIT,
+				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed serve --max-duration)",
+				  sp->duration_s, d->cfg.max_duration_s);
+	rc = ws_limits_check_ports(sp, ws_workload_is_udp(sp->type), d->cfg.allow_privileged_ports, err);
+	if (rc == 0)
+		rc = ws_workload_check_cpus(sp, false, err);
+	if (rc == 0 && sp->remote.cpu >= 0)
+		rc = ws_affinity_pin_self(sp->remote.cpu, err);
+	return rc;
+}
+
+/* --- the data sockets --------------------------------------------------------------- */
+
+/* Addresses of one host: equal, or both loopback. */
+static bool same_host(const ws_addr *a, const ws_addr *b)
+{
+	char x[64], y[64];
+	ws_addr_format(a, x, sizeof(x));
+	ws_addr_format(b, y, sizeof(y));
+	return strcmp(x, y) == 0 || (ws_addr_is_loopback(a) && ws_addr_is_loopback(b));
+}
+
+/* A TCP listener or a UDP socket connected to the client's data port. netserver ignores
+ * a failed bind to the asked port and takes any; so does this, and the log says so. */
+static int open_data(ws_session *s, const np_test *t, ws_side_result *res, ws_err *err)
+{
+	const ws_test_spec *sp = &t->spec;
+	ws_addr local;
+	ws_sock_local_addr(s->ch.fd, &local);
+	if (sp->data_host[0] && ws_addr_resolve(sp->data_host, 0, 0, 1, &local, err) < 0)
+		return -WS_E_INVAL;
+	ws_addr_set_port(&local, sp->remote.data_port);
+	bool udp = ws_workload_is_udp(sp->type);
+	int fd = -1;
+	for (int tries = 0; tries < 2 && fd < 0; tries++) {
+		if (udp)
+			fd = ws_sock_udp(&local, sp->remote.sndbuf, sp->remote.rcvbuf, 0, NULL, NULL, NULL, err);
+		else
+			fd = ws_sock_listen(&local, -1, sp->remote.sndbuf, sp->remote.rcvbuf,
+					    sp->type == WS_TEST_TCP_CRR ? 1024 : 5, err);
+		if (fd < 0 && tries == 0 && sp->remote.data_port) {
+			char t2[WS_ERR_MSG_MAX + 64];
+			snprintf(t2, sizeof(t2), "data port %u: %s; using any port, as netserver does",
+				 sp->remote.data_port, err->msg);
+			slog(s, t2);
+			ws_addr_set_port(&local, 0);
+		} else if (fd < 0) {
+			return fd;
+		}
+	}
+	ws_sock_get_buffers(fd, &res->sndbuf_set, &res->rcvbuf_set);
+	res->sndbuf_req = sp->remote.sndbuf;
+	res->rcvbuf_req = sp->remote.rcvbuf;
+	if (!udp)
+		return fd;
+	ws_addr client = s->peer;
+	int rc = 0;
+	if (t->client_ip[0] && ws_addr_resolve(t->client_ip, 0, 0, 0, &client, err) == 0)
+		rc = ws_daemon_check_udp_peer(s, &client, t->client_ip, err);
+	client = s->peer; /* the connection's own address family */
+	ws_addr_set_port(&client, t->client_port);
+	if (rc == 0 && t->client_port == 0)
+		rc = ws_err_set(err, EINVAL, "a UDP test without the client's data port");
+	if (rc == 0)
+		rc = ws_sock_udp_connect(fd, &client, err);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* The client's data connection: from the control connection's host only. */
+static int accept_data(ws_session *s, int lfd, ws_err *err)
+{
+	int64_t deadline = ws_clock_ns() + DATA_CONNECT_TIMEOUT_NS;
+	for (;;) {
+		ws_addr peer;
+		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
+		if (fd < 0) {
+			ws_err_prefix(err, "the netperf data connection");
+			return fd;
+		}
+		if (same_host(&peer, &s->peer))
+			return fd;
+		close(fd); /* a stranger: keep waiting */
+	}
+}
+
+static void set_data_fd(ws_session *s, int *fd)
+{
+	pthread_mutex_lock(&s->d->mu);
+	s->data_fds = fd;
+	s->ndata = fd ? 1 : 0;
+	pthread_mutex_unlock(&s->d->mu);
+}
+
+/* --- UDP_STREAM's receiver ---------------------------------------------------------- */
+
+/* netperf's datagrams carry no header (warpspeed's UDP_STREAM engine needs its own), so
+ * this is a plain receiver: datagrams until a zero-length one, the end of a timed test
+ * plus UDP_END_QUIET_NS of silence, a count reached, the cap or the daemon stopping. */
+static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t cap_ns,
+		       ws_side_result *res, ws_err *err)
+{
+	enum { BUF = 65536 };
+	char *buf = malloc(BUF);
+	if (!buf)
+		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
+	int64_t start = ws_clock_ns(), last = start;
+	int64_t end = sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
+	int rc = 0;
+	for (;;) {
+		ssize_t n = recv(fd, buf, BUF, MSG_DONTWAIT);
+		int64_t now = ws_clock_ns();
+		if (n > 0) {
+			res->bytes_recv += (uint64_t)n;
+			res->recv_calls++;
+			last = now;
+			if (sp->end == WS_END_BYTES && res->bytes_recv >= sp->end_count)
+				break;
+			continue;
+		}
+		if (n == 0)
+			break; /* netperf's end: three zero-length datagrams */
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNREFUSED) {
+			rc = ws_err_errno(err, "UDP receive");
+			break;
+		}
+		if (cap_ns && now >= cap_ns) {
+			rc = ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes received",
+					(double)(now - start) / WS_NS_PER_SEC, (unsigned long long)res->bytes_recv);
+			break;
+		}
+		if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
+			break;
+		struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = s->d->wake[0], .events = POLLIN}};
+		if (poll(p, 2, UDP_TICK_MS) > 0 && p[1].revents) {
+			rc = ws_err_set(err, ECANCELED, "the daemon is stopping");
+			break;
+		}
+	}
+	res->elapsed_ns = last - start;
+	res->recv_size = BUF;
+	snprintf(res->io_path, sizeof(res->io_path), "recv");
+	free(buf);
+	return rc;
+}
+
+/* The CPU bracket around udp_receive (the engines of ws_workload_run have their own). */
+static int run_udp_stream(ws_session *s, const ws_test_spec *sp, int fd, int64_t cap_ns,
+			  ws_side_result *res, ws_err *err)
+{
+	ws_cpu_snapshot *snap = malloc(2 * sizeof(*snap));
+	if (!snap)
+		return ws_err_set(err, ENOMEM, "no memory for CPU snapshots");
+	int rc = sp->remote.measure_cpu ? ws_cpu_snapshot_take(&snap[0], err) : 0;
+	if (rc == 0)
+		rc = udp_receive(s, sp, fd, cap_ns, res, err);
+	if (rc == 0 && sp->remote.measure_cpu && (rc = ws_cpu_snapshot_take(&snap[1], err)) == 0)
+		rc = ws_cpu_fill_side(res, &snap[0], &snap[1], err);
+	free(snap);
+	ws_sock_get_buffers(fd, &res->sndbuf_end, &res->rcvbuf_end);
+	return rc;
+}
+
+/* --- one test ----------------------------------------------------------------------- */
+
+static int32_t width(uint32_t asked, uint32_t buf, uint32_t size)
+{
+	if (asked)
+		return (int32_t)asked;
+	return size ? (int32_t)(buf / size + 1) : 1;
+}
+
+static void send_response(ws_session *s, const np_test *t, const ws_side_result *setup,
+			  uint16_t port, ws_err *err, int *rc)
+{
+	const ws_test_spec *sp = &t->spec;
+	bool measure = sp->remote.measure_cpu;
+	float rate = measure ? (t->cpu_rate > 0 ? t->cpu_rate : 100.0f) : 0.0f;
+	uint8_t m[WS_NP_MSG_LEN];
+	if (t->legacy) {
+		ws_np_stream_rsp r = {
+			.recv_buf_size = (int32_t)setup->rcvbuf_set,
+			.receive_size = (int32_t)(sp->recv_size ? sp->recv_size : setup->rcvbuf_set),
+			.no_delay = sp->nodelay,
+			.measure_cpu = measure,
+			.send_buf_size = (int32_t)setup->sndbuf_set,
+			.data_port = port,
+			.cpu_rate = rate,
+		};
+		ws_np_encode_stream_rsp(&r, m);
+	} else {
+		bool rr = ws_workload_is_rr(sp->type);
+		enum ws_role role = ws_workload_role(sp->type, false);
+		uint32_t rsz = sp->recv_size ? sp->recv_size : setup->rcvbuf_set;
+		uint32_t ssz = sp->send_size ? sp->send_size : setup->sndbuf_set;
+		ws_np_omni_rsp r = {
+			.recv_buf_size = (int32_t)setup->rcvbuf_set,
+			.receive_size = rr ? (int32_t)sp->req_size
+				       : role == WS_ROLE_RECEIVER ? (int32_t)rsz : (int32_t)t->recv_size_asked,
+			.recv_width = width(t->recv_width, setup->rcvbuf_set, rr ? sp->req_size : rsz),
+			.send_buf_size = (int32_t)setup->sndbuf_set,
+			.send_size = rr ? (int32_t)sp->rsp_size
+				    : role == WS_ROLE_SENDER ? (int32_t)ssz : (int32_t)t->send_size_asked,
+			.send_width = width(t->send_width, setup->sndbuf_set, rr ? sp->rsp_size : ssz),
+			.flags = t->flags & (WS_NP_F_NODELAY | WS_NP_F_MEASURE_CPU),
+			.cpu_rate = rate,
+			.data_port = port,
+			.socket_prio = sp->remote.priority > 0 ? sp->remote.priority : -1,
+			.socket_tos = sp->remote.tos > 0 ? sp->remote.tos : -1,
+		};
+		ws_np_encode_omni_rsp(&r, m);
+	}
+	*rc = send_msg(s, m, err);
+}
+
+static void send_results(ws_session *s, const np_test *t, const np_run *run, ws_err *err, int *rc)
+{
+	const ws_side_result *r = &run->res;
+	const ws_test_spec *sp = &t->spec;
+	bool cpu = sp->remote.measure_cpu && r->cpu_measured;
+	bool rr = ws_workload_is_rr(sp->type);
+	uint64_t units = rr ? r->transactions : r->bytes_recv + r->bytes_sent;
+	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units, rr ? 1 : 1024) : 0;
+	uint8_t m[WS_NP_MSG_LEN];
+	if (t->legacy) {
+		ws_np_stream_results x = {
+			.bytes_received = (double)r->bytes_recv,
+			.recv_calls = (uint32_t)r->recv_calls,
+			.elapsed_time = (float)r->elapsed_ns / WS_NS_PER_SEC,
+			.cpu_util = cpu ? (float)r->cpu_util : 0,
+			.serv_dem = sd,
+			.cpu_method = cpu ? WS_NP_CPU_PROC_STAT : 0,
+			.num_cpus = cpu ? r->ncpus : 0,
+			.recv_buf_size = (int32_t)r->rcvbuf_end,
+			.send_buf_size = (int32_t)r->sndbuf_end,
+		};
+		ws_np_encode_stream_results(&x, m);
+	} else {
+		bool tcp_one = !ws_workload_is_udp(sp->type) && sp->type != WS_TEST_TCP_CRR;
+		ws_np_omni_results x = {
+			.bytes_received = r->bytes_recv,
+			.recv_calls = (uint32_t)r->recv_calls,
+			.recv_buf_size = (int32_t)r->rcvbuf_end,
+			.bytes_sent = r->bytes_sent,
+			.send_calls = (uint32_t)r->send_calls,
+			.send_buf_size = (int32_t)r->sndbuf_end,
+			.trans_received = (uint32_t)r->transactions,
+			.elapsed_time = (float)r->elapsed_ns / WS_NS_PER_SEC,
+			.cpu_util = cpu ? (float)r->cpu_util : 0,
+			.cpu_user = cpu ? (float)r->cpu_user : 0,
+			.cpu_system = cpu ? (float)r->cpu_system : 0,
+			.cpu_softirq = cpu ? (float)r->cpu_softirq : 0,
+			.serv_dem = sd,
+			.cpu_method = cpu ? WS_NP_CPU_PROC_STAT : 0,
+			.num_cpus = cpu ? r->ncpus : 0,
+			.peak_cpu_id = -1,
+			.transport_retrans = tcp_one && r->tcp_info_valid ? (int32_t)r->tcp_retrans : -1,
+		};
+		if (tcp_one && (t->flags & WS_NP_F_ROUTING))
+			snprintf(x.cong_control, sizeof(x.cong_control), "%s", run->cong);
+		ws_np_encode_omni_results(&x, m);
+	}
+	*rc = send_msg(s, m, err);
+}
+
+/* Charge the test's buffers against the daemon's budget; *charged is what to release. */
+static int charge(ws_session *s, const ws_test_spec *sp, const ws_side_result *setup,
+		  uint64_t *charged, ws_err *err)
+{
+	ws_workload_cost cost;
+	ws_workload_cost_of(sp, false, setup, &cost);
+	char what[WS_ERR_MSG_MAX];
+	ws_workload_cost_describe(sp, &cost, what, sizeof(what));
+	int rc = ws_budget_charge(&s->d->budget, cost.bytes, what, err);
+	*charged = rc == 0 ? cost.bytes : 0;
+	return rc;
+}
+
+static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
+{
+	ws_sockopt_req r;
+	ws_workload_sockopts(sp, false, &r);
+	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]))
+		*rc = ws_sockopt_apply(fd, &r, NULL, err);
+}
+
+/* After the response: the data phase, on warpspeed's engines. */
+static int run_data(ws_session *s, const np_test *t, int *dfd, np_run *run, ws_err *err)
+{
+	const ws_test_spec *sp = &t->spec;
+	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
+	int rc = 0;
+	if (sp->type == WS_TEST_TCP_CRR) {
+		ws_rr_params ep = {.listen_fd = *dfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0],
+				   .idle_end_ns = CRR_IDLE_END_NS};
+		return ws_workload_run_crr(sp, false, &ep, cap, &run->res, err);
+	}
+	if (sp->type == WS_TEST_UDP_STREAM)
+		return run_udp_stream(s, sp, *dfd, cap, &run->res, err);
+	if (!ws_workload_is_udp(sp->type)) {
+		int fd = accept_data(s, *dfd, err);
+		if (fd < 0)
+			return fd;
+		close(*dfd);
+		*dfd = fd;
+		if (sp->nodelay)
+			ws_sock_set_nodelay(fd, 1, NULL);
+		apply_sockopts(sp, fd, err, &rc);
+	}
+	if (rc == 0)
+		rc = ws_workload_run_capped(sp, false, dfd, 1, cap, &run->res, err);
+	if (!ws_workload_is_udp(sp->type)) {
+		socklen_t n = sizeof(run->cong) - 1;
+		if (getsockopt(*dfd, IPPROTO_TCP, TCP_CONGESTION, run->cong, &n) < 0)
+			run->cong[0] = '\0';
+	}
+	return rc;
+}
+
+/* One DO_OMNI or DO_TCP_STREAM: checks, response, data phase, results. Returns 0 to go on
+ * serving, negative to close the connection (after an error reply, as netserver exits). */
+static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
+{
+	const char *name = ws_test_type_name(t->spec.type);
+	if (t->legacy)
+		name = "TCP_SENDFILE (legacy TCP_STREAM)";
+	np_run run;
+	memset(&run, 0, sizeof(run));
+	run.res.cpu_bound_to = t->spec.remote.cpu;
+	if (rc == 0)
+		rc = check_test(s, t, err);
+	int dfd = rc == 0 ? open_data(s, t, &run.res, err) : -1;
+	if (rc == 0 && dfd < 0)
+		rc = dfd;
+	uint64_t charged = 0;
+	if (rc == 0)
+		rc = charge(s, &t->spec, &run.res, &charged, err);
+	if (rc < 0) {
+		char line[WS_ERR_MSG_MAX + 64];
+		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test",
+			 np_errno(err->code), err->msg);
+		slog(s, line);
+		if (dfd >= 0)
+			close(dfd);
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
+	}
+	pthread_mutex_lock(&s->d->mu);
+	s->test = name;
+	pthread_mutex_unlock(&s->d->mu);
+	ws_addr bound;
+	ws_sock_local_addr(dfd, &bound);
+	send_response(s, t, &run.res, ws_addr_port(&bound), err, &rc);
+	set_data_fd(s, &dfd);
+	if (rc == 0)
+		rc = run_data(s, t, &dfd, &run, err);
+	if (rc == -WS_E_LIMIT)
+		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
+	set_data_fd(s, NULL);
+	close(dfd);
+	ws_budget_release(&s->d->budget, charged);
+	pthread_mutex_lock(&s->d->mu);
+	s->test = NULL;
+	pthread_mutex_unlock(&s->d->mu);
+	char line[WS_ERR_MSG_MAX + 160];
+	if (rc < 0) {
+		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, np_errno(err->code), err->msg);
+		slog(s, line);
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		ws_side_result_free(&run.res);
+		return -1;
+	}
+	send_results(s, t, &run, err, &rc);
+	snprintf(line, sizeof(line), "%s %.2f s, %llu bytes received, %llu sent%s%s", name,
+		 (double)run.res.elapsed_ns / WS_NS_PER_SEC, (unsigned long long)run.res.bytes_recv,
+		 (unsigned long long)run.res.bytes_sent, rc < 0 ? "; the results could not be sent: " : "",
+		 rc < 0 ? err->msg : "");
+	slog(s, line);
+	ws_side_result_free(&run.res);
+	return rc < 0 ? -1 : 0;
+}
+
+/* --- the session -------------------------------------------------------------------- */
+
+/* One message. Returns 0 to read the next, negative to close the connection. */
+static int on_message(ws_session *s, const uint8_t *msg)
+{
+	int32_t type = ws_np_type(msg);
+	ws_err err;
+	ws_err_clear(&err);
+	uint8_t m[WS_NP_MSG_LEN];
+	np_test t;
+	char why[WS_ERR_MSG_MAX + 64];
+	switch (type) {
+	case WS_NP_DO_OMNI: {
+		ws_np_omni_req r;
+		int rc = ws_np_decode_omni_req(msg, &r, &err);
+		if (rc < 0) {
+			malformed(s, err.msg);
+			send_error(s, WS_NP_OMNI_RESPONSE, EINVAL);
+			return -1;
+		}
+		return serve_test(s, &t, omni_to_test(&r, &t, &err), &err);
+	}
+	case WS_NP_DO_TCP_STREAM: {
+		ws_np_stream_req r;
+		if (ws_np_decode_stream_req(msg, &r, &err) < 0) {
+			malformed(s, err.msg);
+			send_error(s, WS_NP_TCP_STREAM_RESPONSE, EINVAL);
+			return -1;
+		}
+		return serve_test(s, &t, legacy_to_test(&r, &t), &err);
+	}
+	case WS_NP_CPU_CALIBRATE:
+		/* /proc/stat needs no calibration: netserver's Linux answer */
+		ws_np_encode_calibrate_reply(100.0f, (int32_t)ws_cpu_online_count(), m);
+		return send_msg(s, m, NULL) < 0 ? -1 : 0;
+	case WS_NP_DO_SYSINFO:
+		ws_np_encode_sysinfo_reply(0, SYSINFO_TEXT, m);
+		return send_msg(s, m, NULL) < 0 ? -1 : 0;
+	case WS_NP_PASSPHRASE:
+		return 0; /* checked (or ignored) before the session; no reply */
+	case WS_NP_DEBUG_OK:
+	case WS_NP_OMNI_RESPONSE:
+	case WS_NP_OMNI_RESULTS:
+	case WS_NP_SYSINFO_RESPONSE:
+	case WS_NP_TCP_STREAM_RESPONSE:
+	case WS_NP_TCP_STREAM_RESULTS:
+		snprintf(why, sizeof(why), "a message of type %s (%ld) sent to the daemon; only a daemon sends it",
+			 ws_np_type_name(type), (long)type);
+		malformed(s, why);
+		return -1;
+	default:
+		break;
+	}
+	if (ws_np_is_legacy_request(type)) {
+		snprintf(why, sizeof(why), "legacy request %s (type %ld) refused with remote error %d: only the "
+					   "omni tests (netperf 2.7's) and TCP_SENDFILE are served",
+			 ws_np_type_name(type), (long)type, EOPNOTSUPP);
+		slog(s, why);
+		send_error(s, type + 1, EOPNOTSUPP);
+		return 0;
+	}
+	snprintf(why, sizeof(why), "unknown message type %ld answered with remote error %d", (long)type,
+		 WS_NP_ERRNO_UNKNOWN);
+	slog(s, why);
+	send_error(s, 0, WS_NP_ERRNO_UNKNOWN);
+	return 0;
+}
+
+void ws_npserve_session(ws_session *s)
+{
+	ws_np_reader rd;
+	ws_np_reader_init(&rd);
+	ws_np_reader_prime(&rd, s->np_first, sizeof(s->np_first));
+	int rc = on_message(s, rd.buf);
+	while (rc == 0) {
+		ws_err err;
+		ws_err_clear(&err);
+		int r = read_msg(s, &rd, &err);
+		if (r == 0)
+			break; /* the client is done */
+		if (r < 0) {
+			if (r == -WS_E_PROTO)
+				malformed(s, err.msg);
+			else
+				slog(s, err.msg);
+			break;
+		}
+		rc = on_message(s, rd.buf);
+	}
+}
