@@ -3,8 +3,9 @@
 # local and remote counts must agree (TCP: exactly); one -i 3,3 run on one control
 # connection; the --peer forms and the options a netserver cannot honour (exit 2); the
 # cost of detection (auto against netserver within ~250 ms of --peer netserver, nothing
-# measurable against warpspeed serve); a warpspeed daemon that answers only after the
-# probe; -Z right, wrong and missing; IPv6; --json against the schema. netserver runs in
+# measurable against warpspeed serve); --peer netserver against warpspeed serve (which
+# speaks netperf's protocol too); a warpspeed daemon that answers only after the probe;
+# -Z right, wrong and missing; IPv6; --json against the schema. netserver runs in
 # the foreground (-D) on private ports and is stopped by PID. SKIP when it is not installed.
 source "$(dirname "$0")/../lib.sh"
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
@@ -194,6 +195,17 @@ for _ in 1 2 3; do
 done
 ma=$(median3 "${a[@]}"); mf=$(median3 "${f[@]}")
 if [ $((ma - mf)) -le 60 ]; then pass detect_warpspeed_cost; else fail detect_warpspeed_cost "auto took $ma ms, --peer warpspeed $mf ms (runs ${a[*]} / ${f[*]}); want no measurable difference"; fi
+
+# --- --peer netserver against warpspeed serve, which answers netperf's protocol too -------
+for t in $TESTS; do
+	name=ws_serve_as_netserver_$(echo "$t" | tr 'A-Z' 'a-z')
+	len=1; [ "$t" = TCP_CRR ] && len=-2000
+	if out=$(timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" --peer netserver -t "$t" -l $len -P 0 -v 0 2>"$WS_TMP/$name.err") && gt0 "$out"; then
+		pass "$name"
+	else
+		fail "$name" "got '$out': $(cat "$WS_TMP/$name.err")"
+	fi
+done
 
 # --- a warpspeed daemon that answers only after the probe: reconnected, test runs --------
 kill -STOP "$DAEMON_PID"
