@@ -9,6 +9,7 @@
 #include "session/auth.h"
 #include "session/datasock.h"
 #include "session/npclient.h"
+#include "session/npmap.h"
 #include "session/probe.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -366,8 +367,29 @@ static int prepare(const ws_test_spec *spec, ws_test_result *out, ws_err *err)
 	return 0;
 }
 
+/* One more control connection to the netserver at peer, for --streams (from -L's address,
+ * never -p's local port, which the first connection holds), with the passphrase (-Z). */
+static int connect_more(const ws_client_config *c, const ws_addr *peer, ws_err *err)
+{
+	ws_addr local, *lp = NULL;
+	if (c->local_host) {
+		int rc = ws_addr_resolve(c->local_host, 0, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, &local, err);
+		if (rc < 0)
+			return rc;
+		lp = &local;
+	}
+	int fd = ws_sock_connect(peer, lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns, err);
+	int rc = fd >= 0 && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 /* A netserver on fd: the passphrase first (-Z), then the test; the connection is kept
- * for the next test (-i), or closed when this one failed. */
+ * for the next test (-i), or closed when this one failed. --streams N adds N - 1 control
+ * connections (a netserver child each) for this test only. */
 static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_test_spec *spec,
 			  bool passphrase, ws_test_result *out, ws_err *err)
 {
@@ -378,8 +400,25 @@ static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_t
 	cl->np_peer = *peer;
 	fill_identity(out, c, fd, peer);
 	snprintf(out->peer_software, sizeof(out->peer_software), "netserver");
+	uint32_t n = spec->streams > 0 ? spec->streams : 1;
+	int *ctl = rc == 0 ? calloc(n, sizeof(*ctl)) : NULL;
+	if (rc == 0 && !ctl)
+		rc = ws_err_set(err, ENOMEM, "no memory for %u control connections", n);
+	for (uint32_t i = 0; ctl && i < n; i++)
+		ctl[i] = i == 0 ? fd : -1;
 	if (rc == 0)
-		rc = ws_np_run_test(c, fd, peer, spec, out, err);
+		rc = ws_npmap_check(spec, err); /* before connections it would refuse */
+	for (uint32_t i = 1; rc == 0 && i < n; i++)
+		if ((ctl[i] = connect_more(c, peer, err)) < 0) {
+			rc = ctl[i];
+			ws_err_prefix(err, "control connection %u of %u", i + 1, n);
+		}
+	if (rc == 0)
+		rc = ws_np_run_test(c, ctl, peer, spec, out, err);
+	for (uint32_t i = 1; ctl && i < n; i++)
+		if (ctl[i] >= 0)
+			ws_np_close(ctl[i]);
+	free(ctl);
 	if (rc < 0) {
 		char pt[80];
 		ws_addr_format_port(peer, pt, sizeof(pt));

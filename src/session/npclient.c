@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -74,9 +75,9 @@ static int data_peer(const ws_test_spec *spec, const ws_addr *ctl_peer, ws_addr 
 	return rc;
 }
 
-/* DO_OMNI → OMNI response; returns the data port, or a negative code. */
+/* DO_OMNI → OMNI response into *remote; returns the data port, or a negative code. */
 static int request(int fd, const ws_test_spec *spec, const ws_addr *data, bool data_given,
-		   const ws_addr *client, ws_test_result *out, bool *cpu_echoed, ws_err *err)
+		   const ws_addr *client, ws_side_result *remote, bool *cpu_echoed, ws_err *err)
 {
 	ws_np_omni_req req;
 	ws_npmap_request(spec, ws_addr_family(data) == AF_INET6 ? 6 : 4, client, data_given ? data : NULL, &req);
@@ -90,26 +91,10 @@ static int request(int fd, const ws_test_spec *spec, const ws_addr *data, bool d
 	if ((rc = read_msg(fd, msg, ws_clock_ns() + RESPONSE_TIMEOUT_NS, "OMNI response", err)) < 0)
 		return rc;
 	ws_np_omni_rsp rsp;
-	if ((rc = ws_np_decode_omni_rsp(msg, &rsp, err)) < 0 ||
-	    (rc = ws_npmap_response(&rsp, spec, &out->remote, err)) < 0)
+	if ((rc = ws_np_decode_omni_rsp(msg, &rsp, err)) < 0 || (rc = ws_npmap_response(&rsp, spec, remote, err)) < 0)
 		return rc;
 	*cpu_echoed = spec->remote.measure_cpu && (rsp.flags & WS_NP_F_MEASURE_CPU);
 	return (int)rsp.data_port;
-}
-
-/* The data socket (UDP: opened before the request, so that the request names its port),
- * or for TCP_CRR the endpoints of its connections. */
-static int connect_data(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
-			int udp_fd, ws_test_result *out, int *fd, ws_rr_params *crr, ws_err *err)
-{
-	if (ws_workload_is_udp(spec->type)) {
-		*fd = udp_fd;
-		return ws_sock_udp_connect(udp_fd, data, err);
-	}
-	if (spec->type == WS_TEST_TCP_CRR)
-		return ws_ds_crr_endpoints(c, spec, data, out, crr, err);
-	*fd = ws_ds_connect_tcp(c, spec, data, 0, out, err);
-	return *fd < 0 ? *fd : 0;
 }
 
 static int64_t results_deadline(const ws_test_spec *spec)
@@ -133,7 +118,62 @@ static int read_results(int fd, const ws_test_spec *spec, bool cpu_echoed, ws_si
 	return rc;
 }
 
-int ws_np_run_test(const ws_client_config *c, int fd, const ws_addr *ctl_peer, const ws_test_spec *spec_in,
+/* One flow's netserver child: its control connection, its data socket, its view. */
+struct np_flow {
+	int ctl, fd;
+	bool cpu_echoed;
+	ws_side_result remote;
+};
+
+/* Before the measured interval, every flow: DO_OMNI, the response, the data connection
+ * (UDP: the sockets were bound before, so that each request names its port), or for
+ * TCP_CRR the endpoints of its connections in *crr. */
+static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data_in,
+		       bool data_given, struct np_flow *fl, ws_test_result *out, ws_rr_params *crr, ws_err *err)
+{
+	bool udp = ws_workload_is_udp(spec->type);
+	for (uint32_t i = 0; i < spec->streams; i++) {
+		ws_addr client, data = *data_in;
+		if (udp)
+			ws_sock_local_addr(fl[i].fd, &client);
+		int rc = request(fl[i].ctl, spec, &data, data_given, udp ? &client : NULL, &fl[i].remote,
+				 &fl[i].cpu_echoed, err);
+		if (rc < 0)
+			return rc;
+		ws_addr_set_port(&data, (uint16_t)rc);
+		if (udp)
+			rc = ws_sock_udp_connect(fl[i].fd, &data, err);
+		else if (spec->type == WS_TEST_TCP_CRR)
+			rc = ws_ds_crr_endpoints(c, spec, &data, out, crr, err);
+		else
+			rc = fl[i].fd = ws_ds_connect_tcp(c, spec, &data, i, out, err);
+		if (rc < 0)
+			return rc;
+	}
+	out->remote = fl[0].remote; /* the setup sizes, for the banner and -v 2 */
+	return 0;
+}
+
+/* After the data phase: every flow's results, merged into the remote side. */
+static int collect(const ws_test_spec *spec, struct np_flow *fl, ws_side_result *remote, ws_err *err)
+{
+	uint32_t n = spec->streams;
+	if (n > 1 && !(remote->flows = calloc(n, sizeof(*remote->flows))))
+		return ws_err_set(err, ENOMEM, "no memory for %u flow results", n);
+	remote->nflows = n > 1 ? n : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = read_results(fl[i].ctl, spec, fl[i].cpu_echoed, &fl[i].remote, err);
+		if (rc < 0) {
+			if (n > 1)
+				ws_err_prefix(err, "flow %u of %u", i + 1, n);
+			return rc;
+		}
+		ws_npmap_merge(remote, &fl[i].remote, spec, i);
+	}
+	return 0;
+}
+
+int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer, const ws_test_spec *spec_in,
 		   ws_test_result *out, ws_err *err)
 {
 	int rc = ws_npmap_check(spec_in, err);
@@ -146,37 +186,38 @@ int ws_np_run_test(const ws_client_config *c, int fd, const ws_addr *ctl_peer, c
 	bool data_given;
 	if ((rc = data_peer(&spec, ctl_peer, &data, &data_given, err)) < 0)
 		return rc;
-	int udp_fd = -1, dfd = -1;
-	uint16_t port = 0;
-	ws_addr client, *clientp = NULL;
-	if (ws_workload_is_udp(spec.type)) {
-		if ((rc = ws_ds_open_udp(c, &spec, &data, out, &udp_fd, &port, err)) < 0)
-			return rc;
-		ws_sock_local_addr(udp_fd, &client);
-		clientp = &client;
+	uint32_t n = spec.streams;
+	struct np_flow *fl = calloc(n, sizeof(*fl));
+	int *fds = calloc(n, sizeof(*fds));
+	uint16_t *ports = calloc(n, sizeof(*ports));
+	if (!fl || !fds || !ports)
+		rc = ws_err_set(err, ENOMEM, "no memory for %u flows", n);
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		fl[i].ctl = ctl[i];
+		fl[i].fd = fds[i] = -1;
 	}
-	bool cpu_echoed = false;
-	rc = request(fd, &spec, &data, data_given, clientp, out, &cpu_echoed, err);
+	if (rc == 0 && ws_workload_is_udp(spec.type) && (rc = ws_ds_open_udp(c, &spec, &data, out, fds, ports, err)) == 0)
+		for (uint32_t i = 0; i < n; i++)
+			fl[i].fd = fds[i];
 	ws_rr_params crr;
-	if (rc > 0) {
-		ws_addr_set_port(&data, (uint16_t)rc);
-		rc = connect_data(c, &spec, &data, udp_fd, out, &dfd, &crr, err);
-	}
-	if (rc < 0) {
-		if (udp_fd >= 0)
-			close(udp_fd);
-		return rc;
-	}
-	if (c->on_start)
+	if (rc == 0)
+		rc = setup_flows(c, &spec, &data, data_given, fl, out, &crr, err);
+	for (uint32_t i = 0; fl && fds && i < n; i++)
+		fds[i] = fl[i].fd;
+	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
-	if (c->start_wait_s > 0)
+	if (rc == 0 && c->start_wait_s > 0)
 		ws_clock_sleep_ns((int64_t)(c->start_wait_s * WS_NS_PER_SEC));
-	rc = ws_workload_run_interim(&spec, &dfd, 1, &crr, c->interim, &out->local, err);
-	if (dfd >= 0)
-		close(dfd);
-	if (rc < 0)
-		return rc;
-	return read_results(fd, &spec, cpu_echoed, &out->remote, err);
+	if (rc == 0)
+		rc = ws_workload_run_interim(&spec, fds, n, &crr, c->interim, &out->local, err);
+	if (fds)
+		ws_ds_close_all(fds, n);
+	if (rc == 0)
+		rc = collect(&spec, fl, &out->remote, err);
+	free(fl);
+	free(fds);
+	free(ports);
+	return rc;
 }
 
 void ws_np_close(int fd)

@@ -23,10 +23,12 @@ struct ws_psk;
  * be text: at most 647 bytes without a NUL. */
 int ws_np_send_passphrase(int fd, const struct ws_psk *psk, struct ws_err *err);
 
-/* Run one test on the netserver connection fd (ctl_peer: its address). out has the
- * identity filled by the caller; this fills both sides. A failure that leaves the
- * connection in an unknown state returns a negative code; the caller then closes it. */
-int ws_np_run_test(const ws_client_config *c, int fd, const ws_addr *ctl_peer, const ws_test_spec *spec,
+/* Run one test on netserver control connections ctl[0..spec->streams) (ctl_peer: their
+ * address): --streams N is N netserver children, one flow each, started together and
+ * merged into one remote side (netperf's super_netperf, built in). out has the identity
+ * filled by the caller; this fills both sides. A failure that leaves the connections in an
+ * unknown state returns a negative code; the caller then closes them. */
+int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer, const ws_test_spec *spec,
 		   ws_test_result *out, struct ws_err *err);
 
 /* End the session as netperf does: half-close, wait briefly for the daemon's close,

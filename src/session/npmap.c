@@ -22,8 +22,7 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 		bool on;
 		const char *what;
 	} rows[] = {
-		{s->streams > 1, "--streams (several flows)"},
-		{s->remote_threads > 1, "--threads ,N (the daemon's threads)"},
+		{s->streams > 1 && s->type == WS_TEST_TCP_CRR, "--streams with TCP_CRR (one data port for all flows)"},
 		{s->remote_cpus[0] != 0, "--remote-cpus"},
 		{s->zerocopy && remote_sends, "--zerocopy on the daemon's (sending) side"},
 		{s->skip_rx_copy && remote_receives, "--skip-rx-copy on the daemon's (receiving) side"},
@@ -193,4 +192,47 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 		remote->ncpus = res->num_cpus;
 	}
 	return 0;
+}
+
+void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s, uint32_t i)
+{
+	if (i == 0) {
+		ws_flow_result *keep = into->flows;
+		uint32_t n = into->nflows;
+		*into = *flow;
+		into->flows = keep;
+		into->nflows = n;
+	} else {
+		into->bytes_sent += flow->bytes_sent;
+		into->bytes_recv += flow->bytes_recv;
+		into->send_calls += flow->send_calls;
+		into->recv_calls += flow->recv_calls;
+		into->transactions += flow->transactions;
+		into->connects += flow->connects;
+		into->dgrams_recv += flow->dgrams_recv;
+		into->tcp_retrans += flow->tcp_retrans;
+		into->tcp_retrans_valid = into->tcp_retrans_valid && flow->tcp_retrans_valid;
+		if (flow->elapsed_ns > into->elapsed_ns)
+			into->elapsed_ns = flow->elapsed_ns;
+		/* every netserver child measured the same host: their mean */
+		if (into->cpu_measured && flow->cpu_measured) {
+			into->cpu_util = (into->cpu_util * i + flow->cpu_util) / (i + 1);
+			into->cpu_user = (into->cpu_user * i + flow->cpu_user) / (i + 1);
+			into->cpu_system = (into->cpu_system * i + flow->cpu_system) / (i + 1);
+			into->cpu_softirq = (into->cpu_softirq * i + flow->cpu_softirq) / (i + 1);
+		} else if (into->cpu_measured) {
+			into->cpu_measured = false;
+			into->cpu_util = into->cpu_user = into->cpu_system = into->cpu_softirq = -1.0;
+		}
+	}
+	if (i < into->nflows) {
+		bool sends = ws_workload_role(s->type, false) == WS_ROLE_SENDER;
+		ws_flow_result *f = &into->flows[i];
+		memset(f, 0, sizeof(*f));
+		f->bytes = sends ? flow->bytes_sent : flow->bytes_recv;
+		f->calls = sends ? flow->send_calls : flow->recv_calls;
+		f->elapsed_ns = flow->elapsed_ns;
+		f->thread = i; /* a netserver child per flow */
+		f->transactions = flow->transactions;
+	}
 }

@@ -19,7 +19,8 @@
 
 struct ws_err;
 
-/* Refuse what a netserver cannot do: several streams, the daemon's threads or CPUs, an
+/* Refuse what a netserver cannot do: several TCP_CRR streams (its flows share one data
+ * port, and each netserver child has its own), the daemon's CPUs, an
  * I/O path or mode on the daemon's side, UDP_RR open loop (netserver's replies carry no
  * tag), a count beyond netperf's 32-bit test length. -WS_E_PEER with a message naming the
  * option and saying it needs a warpspeed daemon. */
@@ -43,6 +44,13 @@ int ws_npmap_response(const ws_np_omni_rsp *rsp, const ws_test_spec *spec, ws_si
  * serv_errno. */
 int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *spec, bool cpu_echoed,
 		     ws_side_result *remote, struct ws_err *err);
+
+/* --streams N against a netserver (netperf's super_netperf, built in): flow i's remote
+ * side, from its own netserver child, into the aggregate. Flow 0 sets it up; the others add
+ * their counts, the longest elapsed time is kept and the CPU figures (every child measures
+ * the same host) are averaged, or unmeasured when any flow lacks them. into->flows, when
+ * allocated with nflows entries, gets flow i's bytes, calls and elapsed time. */
+void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s, uint32_t i);
 
 /* netperf's letter for a cpu_method number ('S' for /proc/stat), 'U' when unknown. */
 char ws_npmap_cpu_method(uint32_t method);

@@ -1,7 +1,8 @@
 # warpspeed's client against a stock netserver 2.7 on loopback (issue 16, the client half):
 # each of the seven tests plain, with -c -C, with -P 0 -v 0 and with an -o selector whose
 # local and remote counts must agree (TCP: exactly); one -i 3,3 run on one control
-# connection; the --peer forms and the options a netserver cannot honour (exit 2); the
+# connection; --streams 3 (a netserver child per flow, merged); the --peer forms and the
+# options a netserver cannot honour (exit 2); the
 # cost of detection (auto against netserver within ~250 ms of --peer netserver, nothing
 # measurable against warpspeed serve); --peer netserver against warpspeed serve (which
 # speaks netperf's protocol too); a warpspeed daemon that answers only after the probe;
@@ -170,12 +171,32 @@ while IFS='|' read -r name args want; do
 	ws -l 1 $args >/dev/null 2>"$WS_TMP/$name.err"; rc=$?
 	if [ $rc = 2 ] && grep -qF -- "$want needs a warpspeed daemon" "$WS_TMP/$name.err"; then pass "$name"; else fail "$name" "exit $rc: $(cat "$WS_TMP/$name.err")"; fi
 done <<'EOF'
-needs_ws_streams_forced|--peer netserver --streams 2|--streams (several flows)
-needs_ws_streams_found|--streams 2|--streams (several flows)
+needs_ws_crr_streams_forced|--peer netserver -t TCP_CRR --streams 2|--streams with TCP_CRR (one data port for all flows)
+needs_ws_crr_streams_found|-t TCP_CRR --streams 2|--streams with TCP_CRR (one data port for all flows)
 needs_ws_zerocopy_maerts|-t TCP_MAERTS --zerocopy|--zerocopy on the daemon's (sending) side
 needs_ws_flow_control|-t UDP_STREAM --flow-control|--flow-control (the receiver's reports)
 needs_ws_remote_cpus|--peer netserver --remote-cpus 0|--remote-cpus
 EOF
+
+# --- --streams 3: three netserver children, started together, merged ---------------------
+for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
+	name=streams_$(echo "$t" | tr 'A-Z' 'a-z')
+	out=$WS_TMP/$name.out
+	if ! ws -t $t -l 1 --streams 3 -v 2 -- -o LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,STREAMS >"$out" 2>"$WS_TMP/$name.err"; then
+		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
+		continue
+	fi
+	IFS=, read -r ls rr lr rs n <<<"$(sed -n 3p "$out")"
+	why=
+	case $t in
+	TCP_STREAM) [ "$ls" = "$rr" ] && gt0 "$rr" || why="sent $ls, the netservers received $rr" ;;
+	TCP_MAERTS) gt0 "$rs" && in_range $((lr - rs)) 0 $((3 * 16384)) || why="the netservers sent $rs, received $lr" ;;
+	UDP_STREAM) gt0 "$rr" && in_range "$rr" 1 "$ls" || why="sent $ls, the netservers received $rr" ;;
+	*) [ "$ls" = "$rr" ] || [ "$t" = UDP_RR ] && gt0 "$rr" || why="sent $ls, the netservers received $rr" ;;
+	esac
+	[ "$n" = 3 ] || why="$why; STREAMS is '$n'"
+	if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+done
 
 # --- detection time: medians of 3 alternating runs ----------------------------------------
 median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }

@@ -253,8 +253,10 @@ static void test_check_refuses(void)
 	CHECK_STR("zerocopy remote", err.msg,
 		  "--zerocopy on the daemon's (sending) side needs a warpspeed daemon (warpspeed serve); the peer is a stock netserver");
 	ws_test_spec_init(&s);
-	s.streams = 2;
-	CHECK_INT("streams", ws_npmap_check(&s, &err), -WS_E_PEER);
+	s.streams = 2; /* a netserver child per flow */
+	CHECK_INT("streams", ws_npmap_check(&s, &err), 0);
+	s.type = WS_TEST_TCP_CRR;
+	CHECK_INT("crr streams", ws_npmap_check(&s, &err), -WS_E_PEER);
 	ws_test_spec_init(&s);
 	s.skip_rx_copy = true;
 	CHECK_INT("skip-rx-copy remote", ws_npmap_check(&s, &err), -WS_E_PEER);
@@ -273,6 +275,49 @@ static void test_check_refuses(void)
 	CHECK_INT("count 2^31-1", ws_npmap_check(&s, &err), 0);
 }
 
+/* --streams: three netserver children merged into one remote side. */
+static void test_merge(void)
+{
+	ws_test_spec s;
+	ws_test_spec_init(&s); /* TCP_STREAM: the daemon receives */
+	s.streams = 3;
+	ws_side_result into, f[3];
+	memset(&into, 0, sizeof(into));
+	into.flows = calloc(3, sizeof(*into.flows));
+	into.nflows = 3;
+	for (int i = 0; i < 3; i++) {
+		memset(&f[i], 0, sizeof(f[i]));
+		f[i].bytes_recv = 1000u * (i + 1);
+		f[i].recv_calls = 10u * (i + 1);
+		f[i].elapsed_ns = 1000000000LL + i;
+		f[i].cpu_measured = true;
+		f[i].cpu_util = 10.0 * (i + 1);
+		f[i].cpu_user = f[i].cpu_system = f[i].cpu_softirq = 1.0;
+		f[i].ncpus = 4;
+		f[i].rcvbuf_set = 131072;
+		f[i].tcp_retrans = (uint64_t)i;
+		f[i].tcp_retrans_valid = true;
+		ws_npmap_merge(&into, &f[i], &s, (uint32_t)i);
+	}
+	CHECK_U64("bytes", into.bytes_recv, 6000);
+	CHECK_U64("calls", into.recv_calls, 60);
+	CHECK_INT("elapsed: the longest", into.elapsed_ns, 1000000002LL);
+	CHECK_DBL("cpu: the mean", into.cpu_util, 20.0, 1e-9);
+	CHECK("cpu measured", into.cpu_measured && into.ncpus == 4);
+	CHECK_U64("retrans", into.tcp_retrans, 3);
+	CHECK("retrans valid", into.tcp_retrans_valid);
+	CHECK_INT("nflows kept", into.nflows, 3);
+	CHECK_U64("flow 2 bytes", into.flows[2].bytes, 3000);
+	CHECK_U64("flow 1 calls", into.flows[1].calls, 20);
+	CHECK_INT("flow 2 thread", into.flows[2].thread, 2);
+	/* one flow without CPU figures: the aggregate has none */
+	f[1].cpu_measured = false;
+	ws_npmap_merge(&into, &f[0], &s, 0);
+	ws_npmap_merge(&into, &f[1], &s, 1);
+	CHECK("cpu unmeasured", !into.cpu_measured && into.cpu_util < 0);
+	free(into.flows);
+}
+
 int main(void)
 {
 	RUN(test_requests_match_netperf);
@@ -280,5 +325,6 @@ int main(void)
 	RUN(test_rr_replies);
 	RUN(test_hostile_replies);
 	RUN(test_check_refuses);
+	RUN(test_merge);
 	TEST_MAIN_END();
 }
