@@ -111,7 +111,7 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 			return not_a_daemon(rc, where, c, err);
 		char detail[WS_ERR_MSG_MAX];
 		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
-		return ws_err_set(err, WS_E_NOTWS, "%s is neither a warpspeed daemon nor a netserver: %s", where, detail);
+		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon, nor a netserver: %s", where, detail);
 	}
 	if (*found != WS_PROBE_WARPSPEED)
 		return 0;

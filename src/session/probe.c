@@ -102,10 +102,13 @@ int ws_probe_peer(int fd, size_t hello_len, int64_t wait_ns, int64_t deadline_ns
 	}
 	uint8_t msg[WS_NP_MSG_LEN];
 	rc = ws_sock_read_exact(fd, msg, sizeof(msg), deadline_ns, err);
-	if (rc < 0) {
-		ws_err_prefix(err, "answer to the 656-byte netperf probe");
-		return rc == -ECONNRESET || rc == -WS_E_TIMEDOUT ? ws_err_set(err, WS_E_NOTWS, "%s", err ? err->msg : "") : rc;
+	if (rc == -ECONNRESET || rc == -WS_E_TIMEDOUT) { /* half an answer: not netserver's */
+		char detail[WS_ERR_MSG_MAX];
+		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
+		return ws_err_set(err, WS_E_NOTWS, "its answer to the 656-byte netperf probe was cut short: %s", detail);
 	}
+	if (rc < 0)
+		return rc;
 	int32_t e = ws_np_word1(msg);
 	if (e != WS_NP_ERRNO_UNKNOWN)
 		return ws_err_set(err, WS_E_NOTWS,
