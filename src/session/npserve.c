@@ -597,6 +597,11 @@ static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
 	int dfd = rc == 0 ? open_data(s, t, &run.res, err) : -1;
 	if (rc == 0 && dfd < 0)
 		rc = dfd;
+	/* a count test's sender stops after whole sends, as netserver's (-l -N: >= N bytes) */
+	ws_test_spec *sp = &t->spec;
+	uint32_t ssz = sp->send_size ? sp->send_size : run.res.sndbuf_set;
+	if (rc == 0 && sp->type == WS_TEST_TCP_MAERTS && sp->end == WS_END_BYTES && ssz)
+		sp->end_count = (sp->end_count + ssz - 1) / ssz * ssz;
 	uint64_t charged = 0;
 	if (rc == 0)
 		rc = charge(s, &t->spec, &run.res, &charged, err);

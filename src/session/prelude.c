@@ -340,12 +340,20 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 	return false;
 }
 
-/* Before the first byte is read: a 0 byte is netperf's (see prelude.h). */
-static void detect(pending *c)
+/* Before the first byte is read: a 0 byte is netperf's (see prelude.h). Returns false
+ * when nothing has arrived yet: the framer must not read a byte that came after this
+ * look, or a netperf client would be taken for a foreign peer. */
+static bool detect(pending *c)
 {
+	if (c->st != P_HELLO || c->fr.hgot != 0)
+		return true;
 	uint8_t b;
-	if (c->st == P_HELLO && c->fr.hgot == 0 && recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 1 && b == 0)
+	ssize_t r = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return false;
+	if (r == 1 && b == 0)
 		c->st = P_NETPERF;
+	return true;
 }
 
 static void on_np_readable(ws_prelude *p, unsigned i)
@@ -374,7 +382,8 @@ static void on_np_readable(ws_prelude *p, unsigned i)
 
 static void on_readable(ws_prelude *p, unsigned i)
 {
-	detect(p->q[i]);
+	if (!detect(p->q[i]))
+		return;
 	if (p->q[i]->st == P_NETPERF) {
 		on_np_readable(p, i);
 		return;

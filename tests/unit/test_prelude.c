@@ -6,11 +6,14 @@
 
 #include "ctl/channel.h"
 #include "ctl/msg.h"
+#include "ctl/npmsg.h"
 #include "net/addr.h"
 #include "session/prelude.h"
 #include "util/clock.h"
 #include "util/err.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +23,8 @@
 
 struct seen {
 	int admitted;
+	int netperf;          /* admitted netperf clients */
+	int32_t first_type;   /* the last one's first request */
 	uint64_t ids;
 	int lines;
 	char log[4][1536];
@@ -31,6 +36,10 @@ static int on_admit(void *ctx, const ws_prelude_conn *c, char *why, size_t n)
 	(void)n;
 	struct seen *s = ctx;
 	s->admitted++;
+	if (c->netperf) {
+		s->netperf++;
+		s->first_type = ws_np_type(c->np_first);
+	}
 	close(c->fd);
 	return 0;
 }
@@ -138,8 +147,100 @@ static void test_caps_deadline_and_log(void)
 	close(b2);
 }
 
+/* What the daemon side sent a netperf client: "eof" (closed without a reply), or the
+ * reply's "type,serv_errno". */
+static void np_reply(int fd, char *out, size_t n)
+{
+	uint8_t m[WS_NP_MSG_LEN];
+	size_t got = 0;
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	while (got < sizeof(m) && poll(&p, 1, 1000) > 0) {
+		ssize_t r = read(fd, m + got, sizeof(m) - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got == sizeof(m))
+		snprintf(out, n, "%ld,%ld", (long)ws_np_type(m), (long)ws_np_word1(m));
+	else
+		snprintf(out, n, got ? "short" : "eof");
+}
+
+/* A stock netperf on the same port: told apart by its first byte, its passphrase checked
+ * as netserver does (a wrong or missing one: closed without a reply), its first request
+ * handed to the admission; a netperf connection stalled mid-message is the one the
+ * per-source cap closes, with a 656-byte EBUSY reply, and the deadline's reply is
+ * ETIMEDOUT. */
+static void test_netperf(void)
+{
+	const char *t = "netperf";
+	struct seen s = {0};
+	ws_prelude_config c = {.hello_timeout_ns = 300 * WS_NS_PER_MS, .max_pending = 8,
+			       .max_pending_per_source = 2, .np_passphrase = "sesame", .admit = on_admit,
+			       .new_id = on_id, .log = on_log, .ctx = &s};
+	ws_prelude *p = ws_prelude_new(&c, NULL);
+	uint8_t pass[WS_NP_MSG_LEN], wrong[WS_NP_MSG_LEN], omni[WS_NP_MSG_LEN];
+	char got[64];
+	ws_np_omni_req r;
+	ws_np_omni_req_defaults(&r);
+	ws_np_encode_omni_req(&r, omni);
+	ws_np_encode_passphrase("sesame", pass, NULL);
+	ws_np_encode_passphrase("sesamf", wrong, NULL);
+	/* The passphrase, then DO_OMNI in two pieces: admitted as netperf with its request. */
+	int n1 = add(p, "10.0.0.1", 1001);
+	CHECK_INT(t, write(n1, pass, sizeof(pass)), WS_NP_MSG_LEN);
+	CHECK_INT(t, write(n1, omni, 100), 100);
+	step(p);
+	CHECK_INT(t, s.admitted, 0);
+	CHECK_INT(t, write(n1, omni + 100, sizeof(omni) - 100), WS_NP_MSG_LEN - 100);
+	step(p);
+	CHECK_INT(t, s.admitted, 1);
+	CHECK_INT(t, s.netperf, 1);
+	CHECK_INT(t, s.first_type, WS_NP_DO_OMNI);
+	/* A wrong passphrase, and a request without one: closed, no reply. */
+	int n2 = add(p, "10.0.0.2", 2001);
+	CHECK_INT(t, write(n2, wrong, sizeof(wrong)), WS_NP_MSG_LEN);
+	int n3 = add(p, "10.0.0.3", 3001);
+	CHECK_INT(t, write(n3, omni, sizeof(omni)), WS_NP_MSG_LEN);
+	step(p);
+	np_reply(n2, got, sizeof(got));
+	CHECK_STR(t, got, "eof");
+	np_reply(n3, got, sizeof(got));
+	CHECK_STR(t, got, "eof");
+	CHECK_INT(t, s.admitted, 1);
+	/* Stalled mid-message, then two more from that address: the stalled one goes. */
+	int n4 = add(p, "10.0.0.4", 4001);
+	CHECK_INT(t, write(n4, pass, 300), 300);
+	step(p);
+	int n5 = add(p, "10.0.0.4", 4002);
+	int n6 = add(p, "10.0.0.4", 4003);
+	np_reply(n4, got, sizeof(got));
+	char want[32];
+	snprintf(want, sizeof(want), "0,%d", EBUSY);
+	CHECK_STR(t, got, want);
+	CHECK_INT(t, ws_prelude_pending(p), 2);
+	/* n5 began as netperf and stops; past the deadline it is told ETIMEDOUT. */
+	CHECK_INT(t, write(n5, "\0\0", 2), 2);
+	step(p);
+	ws_clock_sleep_ns(310 * WS_NS_PER_MS);
+	step(p);
+	np_reply(n5, got, sizeof(got));
+	snprintf(want, sizeof(want), "0,%d", ETIMEDOUT);
+	CHECK_STR(t, got, want);
+	CHECK_INT(t, ws_prelude_pending(p), 0);
+	ws_prelude_free(p);
+	CHECK(t, s.lines >= 1 && strstr(s.log[0], "authentication failed from 10.0.0.") != NULL);
+	close(n1);
+	close(n2);
+	close(n3);
+	close(n4);
+	close(n5);
+	close(n6);
+}
+
 int main(void)
 {
 	RUN(test_caps_deadline_and_log);
+	RUN(test_netperf);
 	TEST_MAIN_END();
 }

@@ -1,0 +1,249 @@
+# A stock netperf 2.7 client against `warpspeed serve` on loopback (issue 16, the daemon
+# half). For each of the seven tests: the classic layout with and without -c -C against the
+# goldens of the real netperf/netserver pair (tests/goldens/netperf, numbers masked),
+# -P 0 -v 0, and an -o selector whose figures must agree with each other (the client's
+# throughput and the daemon's byte count); exact counts with -l -N; one -i 3,3 run on one
+# connection; -Z right, wrong and missing; malformed messages (cut short, a results
+# message first, unknown types, a stall) that close only their own connection while a
+# test runs beside them; and a client killed mid-test, after which the daemon holds no
+# more descriptors or threads than before. Every netperf runs under timeout.
+source "$(dirname "$0")/../lib.sh"
+NETPERF=${NETPERF:-netperf}
+if ! command -v "$NETPERF" >/dev/null 2>&1; then
+	skip netperf_client "netperf is not installed (Debian: add non-free to the apt sources, apt-get install netperf)"
+	finish
+fi
+ROOT=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+GOLD=$ROOT/tests/goldens/netperf
+start_daemon -L 127.0.0.1 || { fail daemon_start "could not start warpspeed serve"; finish; }
+P=$DAEMON_PORT
+np() { timeout 30 "$NETPERF" -H 127.0.0.1 -p "$P" "$@"; }
+
+# Numbers masked, blanks squeezed: what must match the real netperf's output line by line.
+layout() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ $//' "$1"; }
+# The figures of the data rows (lines that start with a number), one per line.
+figures() { grep -E '^ *[0-9]' "$1" | tr -s ' ' '\n' | grep -E '^-?[0-9]'; }
+# wait_log for up to 5 s: the pre-session loop logs a summary line every 2 s at most.
+wait_log_long() {
+	local _
+	for _ in $(seq 1 100); do
+		grep -qE "$1" "$DAEMON_LOG" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# True when |a - b| <= pct% of b.
+near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
+
+TESTS="TCP_STREAM TCP_MAERTS TCP_SENDFILE TCP_RR TCP_CRR UDP_STREAM UDP_RR"
+for t in $TESTS; do
+	lc=$(echo "$t" | tr 'A-Z' 'a-z')
+	# --- plain and -c -C: the golden layout, plausible figures, the daemon's log line ---
+	for v in "" _cC; do
+		name=${lc}${v}
+		out=$WS_TMP/$name.out
+		args="-t $t -l 1"
+		[ -n "$v" ] && args="$args -c -C"
+		# shellcheck disable=SC2086
+		np $args >"$out" 2>"$WS_TMP/$name.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			fail "$name" "netperf exit $rc: $(head -c 300 "$WS_TMP/$name.err") $(head -c 300 "$out"); the daemon: $(tail -n 2 "$DAEMON_LOG")"
+		elif ! diff <(layout "$GOLD/$name.txt") <(layout "$out") >"$WS_TMP/$name.diff"; then
+			fail "$name" "layout differs from the real netperf's ($GOLD/$name.txt): $(head -c 400 "$WS_TMP/$name.diff")"
+		elif figures "$out" | grep -q '^-'; then
+			fail "$name" "a negative figure (an unmeasured remote value?): $(grep -E '^ *[0-9]' "$out" | head -2)"
+		elif ! figures "$out" | awk '$1 > 0 { n++ } END { exit !(n >= 3) }'; then
+			fail "$name" "figures not plausible: $(grep -E '^ *[0-9]' "$out" | head -2)"
+		elif ! wait_log "\(netperf\): $t.* [0-9.]+ s, [0-9]+ bytes received"; then
+			fail "$name" "no session line in the daemon's log: $(tail -n 2 "$DAEMON_LOG")"
+		else
+			pass "$name"
+		fi
+	done
+	# --- -P 0 -v 0: the figure of merit alone ---
+	name=${lc}_P0_v0
+	out=$WS_TMP/$name.out
+	if ! np -t "$t" -l 1 -P 0 -v 0 >"$out" 2>"$WS_TMP/$name.err"; then
+		fail "$name" "netperf failed: $(head -c 300 "$WS_TMP/$name.err")"
+	elif ! grep -qxE '[0-9]+\.[0-9]+ ?' "$out" || [ "$(wc -l <"$out")" -ne 1 ] ||
+		! awk '{ exit !($1 > 0) }' "$out"; then
+		fail "$name" "expected one positive figure, got: $(head -c 200 "$out")"
+	else
+		pass "$name"
+	fi
+	# --- -C -- -o: the client's figure against the daemon's counts ---
+	name=${lc}_o
+	out=$WS_TMP/$name.out
+	if [ "$t" = TCP_SENDFILE ]; then
+		skip "$name" "netperf 2.7.0 runs TCP_SENDFILE as a legacy test, which has no -o"
+		continue
+	fi
+	case $t in
+	TCP_MAERTS) sel=THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_SENT,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;;
+	*) sel=THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_RECVD,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;;
+	esac
+	if ! np -t "$t" -l 1 -C -- -o "$sel" >"$out" 2>"$WS_TMP/$name.err"; then
+		fail "$name" "netperf failed: $(head -c 300 "$WS_TMP/$name.err")"
+		continue
+	fi
+	IFS=, read -r tput el bytes util meth < <(sed -n 3p "$out")
+	# what the client's figure implies the daemon moved: bits for streams, 1-byte requests for RR
+	case $t in
+	*_RR | TCP_CRR) implied=$(awk -v a="$tput" -v e="$el" 'BEGIN { printf "%.0f", a * e }') ;;
+	*) implied=$(awk -v a="$tput" -v e="$el" 'BEGIN { printf "%.0f", a * e * 1e6 / 8 }') ;;
+	esac
+	if [ "$(sed -n 2p "$out" | tr -cd , | wc -c)" -ne 4 ]; then
+		fail "$name" "expected a title line of 5 columns: $(head -c 300 "$out")"
+	elif ! near "$bytes" "$implied" 3; then
+		fail "$name" "the daemon's byte count $bytes is not within 3% of the client's figure ($tput over $el s: $implied)"
+	elif ! in_range "$util" 0.01 100.5 || [ "$meth" != S ]; then
+		fail "$name" "remote CPU $util % method '$meth'; expected 0..100 and S (/proc/stat)"
+	else
+		pass "$name"
+	fi
+done
+
+# --- count tests: exact figures on the daemon's side -------------------------------------
+while IFS='|' read -r name args want; do
+	# shellcheck disable=SC2086
+	if ! np $args -P 0 >"$WS_TMP/$name.out" 2>&1; then
+		fail "$name" "netperf failed: $(head -c 300 "$WS_TMP/$name.out")"
+	elif ! wait_log "$want"; then
+		fail "$name" "expected '$want' in the daemon's log: $(tail -n 1 "$DAEMON_LOG")"
+	else
+		pass "$name"
+	fi
+done <<'EOF'
+count_tcp_rr|-t TCP_RR -l -1000 -- -r 32,64|TCP_RR [0-9.]+ s, 32000 bytes received, 64000 sent
+count_tcp_crr|-t TCP_CRR -l -500|TCP_CRR [0-9.]+ s, 500 bytes received, 500 sent
+count_tcp_stream|-t TCP_STREAM -l -1000000 -- -m 16K|TCP_STREAM [0-9.]+ s, 1015808 bytes received, 0 sent
+count_tcp_maerts|-t TCP_MAERTS -l -1000000 -- -m ,16K|TCP_MAERTS [0-9.]+ s, 0 bytes received, 1015808 sent
+EOF
+
+# --- -i 3,3: three DO_OMNI on one connection ----------------------------------------------
+out=$WS_TMP/iter.out
+before=$(grep -c '(netperf): TCP_RR 1' "$DAEMON_LOG")
+if ! np -t TCP_RR -l 1 -i 3,3 >"$out" 2>"$WS_TMP/iter.err"; then
+	fail iterations_3 "netperf failed: $(head -c 300 "$WS_TMP/iter.err")"
+elif ! head -n 1 "$out" | grep -qF ': +/-2.500% @ 99% conf.'; then
+	fail iterations_3 "banner without the confidence suffix: $(head -n 1 "$out")"
+else
+	sleep 0.2
+	sessions=$(grep '(netperf): TCP_RR 1' "$DAEMON_LOG" | tail -n 3 | sed 's/.*session \([0-9]*\) .*/\1/' | sort -u | wc -l)
+	after=$(grep -c '(netperf): TCP_RR 1' "$DAEMON_LOG")
+	if [ $((after - before)) -ne 3 ] || [ "$sessions" -ne 1 ]; then
+		fail iterations_3 "expected 3 TCP_RR tests in one session, the log has $((after - before)) in $sessions"
+	else
+		pass iterations_3
+	fi
+fi
+
+# --- robustness: bad messages close their own connection only -----------------------------
+cat >"$WS_TMP/probe.py" <<'EOF'
+import socket, struct, sys
+L = 656
+port, case = int(sys.argv[1]), sys.argv[2]
+def msg(t, w1=-1):
+    return struct.pack('>ii', t, w1) + bytes(L - 8)
+def reply(s):
+    b = b''
+    while len(b) < L:
+        try:
+            d = s.recv(L - len(b))
+        except OSError:
+            return 'reset'
+        if not d:
+            return 'eof'
+        b += d
+    return '%d,%d' % struct.unpack('>ii', b[:8])
+s = socket.create_connection(('127.0.0.1', port), timeout=10)
+if case == 'short':
+    s.sendall(bytes(100)); s.shutdown(socket.SHUT_WR); print(reply(s))
+elif case == 'results_first':
+    s.sendall(msg(99, 0)); print(reply(s))
+elif case == 'unknown':
+    out = []
+    for t in (1234, 600, 13, 5):
+        s.sendall(msg(t)); out.append(reply(s))
+    print(' '.join(out))
+elif case == 'stall':
+    s.sendall(bytes(300)); print(reply(s))
+EOF
+probe() { timeout 20 python3 "$WS_TMP/probe.py" "$P" "$1"; }
+if ! command -v python3 >/dev/null; then
+	skip malformed "python3 is not installed"
+else
+	# a stalled connection sits in the pre-session loop while a test runs beside it
+	probe stall >"$WS_TMP/stall.out" 2>&1 &
+	stall_pid=$!
+	WS_PIDS+=("$stall_pid")
+	beside=$(np -t TCP_RR -l 1 -P 0 -v 0 2>&1)
+	wait "$stall_pid"
+	while IFS='|' read -r name got want logre; do
+		[ "$name" = stall ] || got=$(probe "$name" 2>&1)
+		[ "$name" = stall ] && got=$(cat "$WS_TMP/stall.out")
+		if [ "$got" != "$want" ]; then
+			fail "malformed_$name" "expected '$want', got '$got'"
+		elif ! wait_log_long "$logre"; then
+			fail "malformed_$name" "the daemon's log lacks '$logre': $(tail -n 2 "$DAEMON_LOG")"
+		else
+			pass "malformed_$name"
+		fi
+	done <<'EOF'
+short||eof|closed the connection after 100 bytes of a 656-byte message
+results_first||eof|malformed message \([0-9]+ since start\): a message of type OMNI_RESULTS
+unknown||0,998 601,0 14,95 5,0|unknown message type 1234 answered with remote error 998
+stall||0,110|netperf client's first request not complete within 2 s
+EOF
+	if awk -v v="$beside" 'BEGIN { exit !(v + 0 > 0) }'; then
+		pass malformed_beside_a_test
+	else
+		fail malformed_beside_a_test "a TCP_RR beside the stalled connection gave: $beside"
+	fi
+fi
+
+# --- a client killed mid-test: everything released ---------------------------------------
+fds() { ls "/proc/$DAEMON_PID/fd" 2>/dev/null | wc -l; }
+threads() { ls "/proc/$DAEMON_PID/task" 2>/dev/null | wc -l; }
+fd0=$(fds) th0=$(threads)
+for t in TCP_STREAM TCP_MAERTS TCP_RR UDP_STREAM; do
+	"$NETPERF" -H 127.0.0.1 -p "$P" -t "$t" -l 10 -P 0 >/dev/null 2>&1 &
+	k=$!
+	sleep 0.7
+	kill -9 "$k" 2>/dev/null
+	wait "$k" 2>/dev/null
+done
+for _ in $(seq 1 60); do
+	[ "$(fds)" -le "$fd0" ] && [ "$(threads)" -le "$th0" ] && break
+	sleep 0.25
+done
+if [ "$(fds)" -le "$fd0" ] && [ "$(threads)" -le "$th0" ]; then
+	pass killed_client_released
+else
+	fail killed_client_released "the daemon holds $(fds) descriptors and $(threads) threads, $fd0 and $th0 before"
+fi
+
+# --- -Z: netperf's passphrase ----------------------------------------------------------------
+start_daemon -L 127.0.0.1 -Z sesame || { fail daemon_start_Z "could not start warpspeed serve -Z"; finish; }
+PZ=$DAEMON_PORT
+if out=$(timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PZ" -t TCP_RR -l 1 -P 0 -v 0 -Z sesame 2>&1) &&
+	awk -v v="$out" 'BEGIN { exit !(v + 0 > 0) }'; then
+	pass passphrase_right
+else
+	fail passphrase_right "netperf -Z sesame: $out"
+fi
+for z in wrong none; do
+	zarg=(-Z "$z")
+	[ $z = none ] && zarg=()
+	want="a netperf PASSPHRASE that does not match -Z"
+	[ $z = none ] && want="a netperf DO_OMNI \(type 97\) before the -Z passphrase"
+	if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PZ" -t TCP_RR -l 1 -P 0 -v 0 "${zarg[@]}" >"$WS_TMP/z.out" 2>&1; then
+		fail "passphrase_$z" "netperf succeeded: $(head -c 200 "$WS_TMP/z.out")"
+	elif ! wait_log_long "authentication failed .*($want|and [0-9]+ more)"; then
+		fail "passphrase_$z" "no refusal in the log: $(tail -n 2 "$DAEMON_LOG")"
+	else
+		pass "passphrase_$z"
+	fi
+done
+finish
