@@ -3,8 +3,10 @@
  *
  * Connects (trying every address of the host), exchanges HELLO, sends the spec, builds
  * the data connection before the measured interval, passes the START barrier, runs the
- * local role and collects the daemon's half. A peer that is not a warpspeed daemon is
- * named as such instead of hanging or printing garbage. */
+ * local role and collects the daemon's half. A stock netserver is found by the probe of
+ * session/probe.h (--peer auto) or named (--peer netserver), and the test then runs over
+ * netperf's protocol (session/npclient.h); a peer that is neither is named as such
+ * instead of hanging or printing garbage. */
 #ifndef WS_SESSION_CLIENT_H
 #define WS_SESSION_CLIENT_H
 
@@ -70,8 +72,9 @@ void ws_client_close(ws_client *cl);
 /* Run one test. On success *out holds both sides; call ws_test_result_free(out) after
  * it, whatever the outcome. Errors: -ECONNREFUSED when nothing
  * listens (the CLI may then start an in-process daemon), -WS_E_NOTWS when the peer is
- * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, -WS_E_AUTH when the key is
- * missing or refused or the daemon failed to prove it, others as named. */
+ * neither a warpspeed daemon nor a netserver, -WS_E_LIMIT when the daemon refused,
+ * -WS_E_AUTH when the key is missing or refused or the daemon failed to prove it,
+ * -WS_E_PEER for what a netserver cannot do, others as named. */
 int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
 		       struct ws_err *err);
 
