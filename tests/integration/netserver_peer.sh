@@ -6,7 +6,8 @@
 # cost of detection (auto against netserver within ~250 ms of --peer netserver, nothing
 # measurable against warpspeed serve); --peer netserver against warpspeed serve (which
 # speaks netperf's protocol too); a warpspeed daemon that answers only after the probe;
-# -Z right, wrong and missing; IPv6; --json against the schema. netserver runs in
+# -Z right, wrong and missing; IPv6; --json against the schema; a lying netserver (bad
+# replies end the test at once, naming them). netserver runs in
 # the foreground (-D) on private ports and is stopped by PID. SKIP when it is not installed.
 source "$(dirname "$0")/../lib.sh"
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
@@ -288,6 +289,56 @@ else
 			fail "json_$t" "$msg $(cat "$WS_TMP/j.err")"
 		fi
 	done
+fi
+
+# --- a lying netserver: bad replies end the test at once with the reason, never a hang ----
+# (a fake that answers the probe with 998 and DO_OMNI with MODE: a data port of 0, an errno,
+# or a close)
+if command -v python3 >/dev/null; then
+	liar() {
+		exec python3 - "$1" <<'PY'
+import socket, struct, sys
+mode = sys.argv[1]
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept()
+def msg():
+    d = b""
+    while len(d) < 656:
+        m = c.recv(656 - len(d))
+        if not m:
+            sys.exit(0)
+        d += m
+    return d
+msg(); c.sendall(struct.pack(">II", 0, 998) + bytes(648))       # the probe
+msg()                                                           # DO_OMNI
+if mode == "port0":
+    c.sendall(struct.pack(">II", 98, 0) + bytes(648))
+elif mode == "errno":
+    c.sendall(struct.pack(">II", 98, 98) + bytes(648))
+c.close()
+PY
+	}
+	while IFS='|' read -r mode want; do
+		liar "$mode" >"$WS_TMP/liar.port" &
+		lpid=$!
+		WS_PIDS+=("$lpid")
+		lport=
+		for _ in $(seq 1 100); do lport=$(head -n 1 "$WS_TMP/liar.port"); [ -n "$lport" ] && break; sleep 0.05; done
+		start=$(date +%s%N)
+		timeout 20 "$WS_BIN" -H 127.0.0.1 -p "$lport" -t TCP_RR -l 1 >/dev/null 2>"$WS_TMP/liar.err"; rc=$?
+		ms=$((($(date +%s%N) - start) / 1000000))
+		if [ $rc = 1 ] && grep -qF -- "$want" "$WS_TMP/liar.err" && [ $ms -lt 3000 ]; then
+			pass "lying_netserver_$mode"
+		else
+			fail "lying_netserver_$mode" "exit $rc after $ms ms: $(cat "$WS_TMP/liar.err")"
+		fi
+		kill -9 "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
+	done <<'EOF'
+port0|names data port 0; expected 1 to 65535
+errno|the netserver refused the test: its error 98 (Address already in use)
+close|closed the control connection instead of sending OMNI response
+EOF
 fi
 
 # --- against stock netperf on the same netserver: the same order of magnitude --------------
