@@ -50,7 +50,7 @@ gt0() { awk -v a="$1" 'BEGIN { exit !(a + 0 > 0) }'; }
 
 # --- plain: netperf's banner and table, a figure > 0, about 1 s --------------------------
 for t in $TESTS; do
-	name=plain_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=plain_${t,,}
 	out=$WS_TMP/$name.out
 	if ! ws -t "$t" -l 1 >"$out" 2>"$WS_TMP/$name.err"; then
 		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
@@ -74,7 +74,7 @@ done
 
 # --- -c -C: both CPU columns measured (method S, 0 < util <= 100, service demand > 0) ---
 for t in $TESTS; do
-	name=cpu_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=cpu_${t,,}
 	out=$WS_TMP/$name.out
 	len=1; [ "$t" = TCP_CRR ] && len=-2000 # netserver's own timer would add 4 s
 	if ! ws -t "$t" -l $len -c -C -P 0 >"$out" 2>"$WS_TMP/$name.err"; then
@@ -101,7 +101,7 @@ fi
 
 # --- -P 0 -v 0: the figure of merit alone --------------------------------------------------
 for t in $TESTS; do
-	name=terse_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=terse_${t,,}
 	len=1; [ "$t" = TCP_CRR ] && len=-2000
 	out=$(ws -t "$t" -l $len -P 0 -v 0 2>"$WS_TMP/$name.err")
 	if [ "$(echo "$out" | wc -l)" = 1 ] && [ "$(echo "$out" | wc -w)" = 1 ] && gt0 "$out"; then
@@ -117,7 +117,7 @@ done
 # UDP_STREAM: no more arrived than was sent; RR: the transactions on both sides.
 SEL=LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,REMOTE_RECV_CALLS,REMOTE_SEND_CALLS
 for t in $TESTS; do
-	name=selector_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=selector_${t,,}
 	len=1; [ "$t" = TCP_CRR ] && len=-2000
 	if ! out=$(ws -t "$t" -l $len -- -o "$SEL" 2>"$WS_TMP/$name.err"); then
 		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
@@ -181,7 +181,7 @@ EOF
 
 # --- --streams 3: three netserver children, started together, merged ---------------------
 for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
-	name=streams_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=streams_${t,,}
 	out=$WS_TMP/$name.out
 	if ! ws -t $t -l 1 --streams 3 -v 2 -- -o LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,STREAMS >"$out" 2>"$WS_TMP/$name.err"; then
 		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
@@ -220,7 +220,7 @@ if [ $((ma - mf)) -le 60 ]; then pass detect_warpspeed_cost; else fail detect_wa
 
 # --- --peer netserver against warpspeed serve, which answers netperf's protocol too -------
 for t in $TESTS; do
-	name=ws_serve_as_netserver_$(echo "$t" | tr 'A-Z' 'a-z')
+	name=ws_serve_as_netserver_${t,,}
 	len=1; [ "$t" = TCP_CRR ] && len=-2000
 	if out=$(timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" --peer netserver -t "$t" -l $len -P 0 -v 0 2>"$WS_TMP/$name.err") && gt0 "$out"; then
 		pass "$name"
