@@ -42,7 +42,10 @@ void ws_client_config_init(ws_client_config *c)
 	c->hello_timeout_ns = 3 * WS_NS_PER_SEC;
 }
 
-static int connect_control(const ws_client_config *c, int family, ws_addr *used, ws_err *err)
+/* *connect_ns (may be NULL): how long the successful connect took, the round trip that
+ * sizes --peer auto's wait (name resolution and failed addresses not counted). */
+static int connect_control(const ws_client_config *c, int family, ws_addr *used, int64_t *connect_ns,
+			   ws_err *err)
 {
 	ws_addr addrs[MAX_ADDRS], local, *lp = NULL;
 	int n = ws_addr_resolve_all(c->host, c->port, family, addrs, MAX_ADDRS, err);
@@ -57,10 +60,12 @@ static int connect_control(const ws_client_config *c, int family, ws_addr *used,
 				return rc;
 			lp = &local;
 		}
-		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns,
-				     err);
+		int64_t t0 = ws_clock_ns();
+		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, t0 + c->connect_timeout_ns, err);
 		if (rc >= 0) {
 			*used = addrs[i];
+			if (connect_ns)
+				*connect_ns = ws_clock_ns() - t0;
 			return rc;
 		}
 	}
@@ -488,14 +493,14 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 	enum ws_peer mode = c->peer != WS_PEER_AUTO ? c->peer : cl->found;
 	int family = c->host_family ? c->host_family : (int)spec->family;
 	ws_addr peer;
-	int64_t t0 = ws_clock_ns();
-	int fd = connect_control(c, family, &peer, err);
+	int64_t connect_ns = 0;
+	int fd = connect_control(c, family, &peer, &connect_ns, err);
 	if (fd < 0)
 		return fd;
 	if (mode == WS_PEER_NETSERVER)
 		return netserver_test(cl, fd, &peer, spec, true, out, err);
 	enum ws_probe_found found;
-	int64_t probe_ns = mode == WS_PEER_AUTO ? ws_probe_wait_ns(ws_clock_ns() - t0) : 0;
+	int64_t probe_ns = mode == WS_PEER_AUTO ? ws_probe_wait_ns(connect_ns) : 0;
 	int ctl_fd = -1;
 	rc = warpspeed_test(cl, fd, &peer, probe_ns, spec, &found, &ctl_fd, out, err);
 	if (rc < 0 || found == WS_PROBE_WARPSPEED)
@@ -519,7 +524,7 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 				  c->host, (unsigned)c->port);
 	/* a late warpspeed daemon has the probe's padding in its stream; a netserver that
 	 * wants the passphrase closed on it: either way a fresh connection, without probe */
-	if ((fd = connect_control(c, family, &peer, err)) < 0)
+	if ((fd = connect_control(c, family, &peer, NULL, err)) < 0)
 		return fd;
 	if (found == WS_PROBE_CLOSED)
 		return netserver_test(cl, fd, &peer, spec, true, out, err);

@@ -199,15 +199,16 @@ for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
 	if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
 done
 
-# --- detection time: medians of 3 alternating runs ----------------------------------------
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# --- detection time: the fastest of 3 alternating runs each (the cost is what remains when
+# the machine's other work is out of the way; a sanitized build under load varies by 100 ms)
+fastest() { printf '%s\n' "$@" | sort -n | sed -n 1p; }
 time_ms() { local s; s=$(date +%s%N); "$@" >/dev/null 2>&1 || echo "FAILED: $*" >&2; echo $((($(date +%s%N) - s) / 1000000)); }
 a=() f=()
 for _ in 1 2 3; do
 	a+=("$(time_ms ws -t TCP_RR -l -2000 -P 0)")
 	f+=("$(time_ms ws --peer netserver -t TCP_RR -l -2000 -P 0)")
 done
-ma=$(median3 "${a[@]}"); mf=$(median3 "${f[@]}")
+ma=$(fastest "${a[@]}"); mf=$(fastest "${f[@]}")
 if [ $((ma - mf)) -le 250 ]; then pass detect_netserver_cost; else fail detect_netserver_cost "auto took $ma ms, --peer netserver $mf ms (runs ${a[*]} / ${f[*]}); want at most 250 ms more"; fi
 start_daemon || fail daemon_start "could not start warpspeed serve"
 a=() f=()
@@ -215,7 +216,7 @@ for _ in 1 2 3; do
 	a+=("$(time_ms "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_RR -l -2000 -P 0)")
 	f+=("$(time_ms "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" --peer warpspeed -t TCP_RR -l -2000 -P 0)")
 done
-ma=$(median3 "${a[@]}"); mf=$(median3 "${f[@]}")
+ma=$(fastest "${a[@]}"); mf=$(fastest "${f[@]}")
 if [ $((ma - mf)) -le 60 ]; then pass detect_warpspeed_cost; else fail detect_warpspeed_cost "auto took $ma ms, --peer warpspeed $mf ms (runs ${a[*]} / ${f[*]}); want no measurable difference"; fi
 
 # --- --peer netserver against warpspeed serve, which answers netperf's protocol too -------
