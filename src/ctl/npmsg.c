@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -175,107 +176,185 @@ void ws_np_omni_req_defaults(ws_np_omni_req *r)
 	r->socket_prio = r->socket_tos = -1;
 }
 
+/* --- the messages as field tables ----------------------------------------------------
+ * Each message is a list of (wire offset, kind, struct member): one table serves both the
+ * encoder and the decoder, so the two cannot disagree. Word 1 (the CPU in requests,
+ * serv_errno in replies) is the first entry. */
+enum kind { K_I32, K_U32, K_F32, K_U64, K_F64, K_STR };
+
+typedef struct field {
+	uint16_t wire;
+	uint8_t kind;
+	uint16_t mem, size; /* offset and size of the struct member */
+} field;
+
+#define FLD(kind, wire, type, member) \
+	{(wire), (kind), (uint16_t)offsetof(type, member), (uint16_t)sizeof(((type *)0)->member)}
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* Every 32-bit kind must sit in a 4-byte member, the 64-bit ones in 8 bytes: checked by
+ * the tables' round trip in tests/unit/test_npmsg.c and the fuzzer. */
+static void encode(const field *f, size_t n, int32_t type, const void *st, uint8_t *msg)
+{
+	const char *b = st;
+	memset(msg, 0, WS_NP_MSG_LEN);
+	put_i32(msg, 0, type);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = b + f[i].mem;
+		uint32_t u;
+		uint64_t v;
+		switch (f[i].kind) {
+		case K_STR:
+			put_str(msg, f[i].wire, f[i].size, p);
+			break;
+		case K_U64:
+		case K_F64: /* a double as its IEEE-754 bits, big-endian */
+			memcpy(&v, p, sizeof(v));
+			put_u64(msg, f[i].wire, v);
+			break;
+		default: /* i32, u32 and f32 all travel as their 32 bits */
+			memcpy(&u, p, sizeof(u));
+			put_u32(msg, f[i].wire, u);
+		}
+	}
+}
+
+static void decode(const field *f, size_t n, const uint8_t *msg, void *st)
+{
+	char *b = st;
+	for (size_t i = 0; i < n; i++) {
+		char *p = b + f[i].mem;
+		uint32_t u;
+		uint64_t v;
+		switch (f[i].kind) {
+		case K_STR:
+			get_str(msg, f[i].wire, f[i].size, p);
+			break;
+		case K_U64:
+		case K_F64:
+			v = get_u64(msg, f[i].wire);
+			memcpy(p, &v, sizeof(v));
+			break;
+		default:
+			u = get_u32(msg, f[i].wire);
+			memcpy(p, &u, sizeof(u));
+		}
+	}
+}
+
 /* DO_OMNI request: 2 + 38 words converted (bytes 0..159), strings raw from 160. */
+#define R(kind, wire, member) FLD(kind, wire, ws_np_omni_req, member)
+static const field omni_req[] = {
+	R(K_I32, 4, cpu), R(K_I32, 8, send_buf_size), R(K_U32, 12, send_size),
+	R(K_U32, 16, send_alignment), R(K_U32, 20, send_offset), R(K_U32, 24, send_width),
+	R(K_I32, 28, request_size), R(K_I32, 32, recv_buf_size), R(K_U32, 36, receive_size),
+	R(K_U32, 40, recv_alignment), R(K_U32, 44, recv_offset), R(K_U32, 48, recv_width),
+	R(K_I32, 52, response_size), R(K_U32, 56, flags), R(K_F32, 60, cpu_rate),
+	R(K_I32, 64, test_length), R(K_U32, 68, so_rcvavoid), R(K_U32, 72, so_sndavoid),
+	R(K_U32, 76, send_dirty), R(K_U32, 80, recv_dirty), R(K_U32, 84, recv_clean),
+	R(K_U32, 88, data_port), R(K_U32, 92, ipfamily), R(K_U32, 96, socket_type),
+	R(K_U32, 100, protocol), R(K_U32, 104, direction), R(K_U32, 108, netperf_port),
+	R(K_U32, 112, interval_burst), R(K_U32, 116, interval_usecs),
+	R(K_U32, 120, netperf_ip[0]), R(K_U32, 124, netperf_ip[1]), R(K_U32, 128, netperf_ip[2]),
+	R(K_U32, 132, netperf_ip[3]), R(K_U32, 136, netserver_ip[0]),
+	R(K_U32, 140, netserver_ip[1]), R(K_U32, 144, netserver_ip[2]),
+	R(K_U32, 148, netserver_ip[3]), R(K_I32, 152, socket_prio), R(K_I32, 156, socket_tos),
+	R(K_STR, 160, cong_control), R(K_STR, 176, fill_file),
+};
+#undef R
+
+/* OMNI response: 2 + 18 words converted (bytes 0..79), strings raw from 80. */
+#define R(kind, wire, member) FLD(kind, wire, ws_np_omni_rsp, member)
+static const field omni_rsp[] = {
+	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, receive_size),
+	R(K_I32, 16, recv_width), R(K_I32, 20, send_buf_size), R(K_I32, 24, send_size),
+	R(K_I32, 28, send_width), R(K_U32, 32, flags), R(K_F32, 36, cpu_rate),
+	R(K_I32, 40, test_length), R(K_U32, 44, so_rcvavoid), R(K_U32, 48, so_sndavoid),
+	R(K_U32, 52, data_port), R(K_U32, 56, interval_burst), R(K_U32, 60, interval_usecs),
+	R(K_U32, 64, cpu_frequency), R(K_U32, 68, security_info), R(K_I32, 72, socket_prio),
+	R(K_I32, 76, socket_tos), R(K_STR, 80, system_model), R(K_STR, 113, cpu_model),
+	R(K_STR, 193, security_string),
+};
+#undef R
+
+/* Omni results: 2 + 27 words converted (bytes 0..115), strings raw from 116. */
+#define R(kind, wire, member) FLD(kind, wire, ws_np_omni_results, member)
+static const field omni_results[] = {
+	R(K_I32, 4, serv_errno), R(K_U64, 8, bytes_received), R(K_U32, 16, recv_calls),
+	R(K_I32, 20, recv_buf_size), R(K_U64, 24, bytes_sent), R(K_U32, 32, send_calls),
+	R(K_I32, 36, send_buf_size), R(K_U32, 40, failed_sends), R(K_U32, 44, trans_received),
+	R(K_F32, 48, elapsed_time), R(K_F32, 52, cpu_util), R(K_F32, 56, cpu_user),
+	R(K_F32, 60, cpu_system), R(K_F32, 64, cpu_iowait), R(K_F32, 68, cpu_irq),
+	R(K_F32, 72, cpu_softirq), R(K_F32, 76, serv_dem), R(K_U32, 80, cpu_method),
+	R(K_U32, 84, num_cpus), R(K_I32, 88, peak_cpu_id), R(K_F32, 92, peak_cpu_util),
+	R(K_I32, 96, pci_vendor), R(K_I32, 100, pci_device), R(K_I32, 104, pci_subvendor),
+	R(K_I32, 108, pci_subdevice), R(K_I32, 112, transport_retrans), R(K_STR, 116, ifname),
+	R(K_STR, 132, driver), R(K_STR, 164, version), R(K_STR, 196, firmware),
+	R(K_STR, 228, bus), R(K_STR, 260, ifslot), R(K_STR, 276, cong_control),
+};
+#undef R
+
+/* The legacy DO_TCP_STREAM exchange: every word converted. */
+#define R(kind, wire, member) FLD(kind, wire, ws_np_stream_req, member)
+static const field stream_req[] = {
+	R(K_I32, 4, cpu), R(K_I32, 8, send_buf_size), R(K_I32, 12, recv_buf_size),
+	R(K_I32, 16, receive_size), R(K_I32, 20, recv_alignment), R(K_I32, 24, recv_offset),
+	R(K_I32, 28, no_delay), R(K_I32, 32, measure_cpu), R(K_F32, 36, cpu_rate),
+	R(K_I32, 40, test_length), R(K_I32, 44, so_rcvavoid), R(K_I32, 48, so_sndavoid),
+	R(K_I32, 52, dirty_count), R(K_I32, 56, clean_count), R(K_U32, 60, data_port),
+	R(K_U32, 64, ipfamily),
+};
+#undef R
+#define R(kind, wire, member) FLD(kind, wire, ws_np_stream_rsp, member)
+static const field stream_rsp[] = {
+	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, receive_size),
+	R(K_I32, 16, no_delay), R(K_I32, 20, measure_cpu), R(K_I32, 24, test_length),
+	R(K_I32, 28, send_buf_size), R(K_U32, 32, data_port), R(K_F32, 36, cpu_rate),
+	R(K_I32, 40, so_rcvavoid), R(K_I32, 44, so_sndavoid),
+};
+#undef R
+#define R(kind, wire, member) FLD(kind, wire, ws_np_stream_results, member)
+static const field stream_results[] = {
+	R(K_I32, 4, serv_errno), R(K_F64, 8, bytes_received), R(K_U32, 16, recv_calls),
+	R(K_F32, 20, elapsed_time), R(K_F32, 24, cpu_util), R(K_F32, 28, serv_dem),
+	R(K_U32, 32, cpu_method), R(K_U32, 36, num_cpus), R(K_I32, 40, recv_buf_size),
+	R(K_I32, 44, send_buf_size),
+};
+#undef R
+
+/* What both request kinds refuse: a CPU rate that is not a finite rate of 0 or more, the
+ * test length INT32_MIN (its count has no positive value), a family outside families. */
+static int check_request(float rate, int32_t length, uint32_t family, uint32_t max_family,
+			 ws_err *err)
+{
+	if (!isfinite(rate) || rate < 0.0f)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf CPU rate %g; a finite rate of 0 or more is accepted", (double)rate);
+	if (length == INT32_MIN)
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf test length %ld; -2147483647..2147483647 is accepted", (long)length);
+	if (family != 0 && family != 4 && family != 6 && family != max_family)
+		return ws_err_set(err, WS_E_PROTO, "netperf address family %u; 0 (any), 4%s is accepted",
+				  (unsigned)family, max_family == 7 ? ", 6 or 7 (RDS)" : " or 6");
+	return 0;
+}
+
 void ws_np_encode_omni_req(const ws_np_omni_req *r, uint8_t *msg)
 {
-	header(msg, WS_NP_DO_OMNI, r->cpu);
-	put_i32(msg, 8, r->send_buf_size);
-	put_u32(msg, 12, r->send_size);
-	put_u32(msg, 16, r->send_alignment);
-	put_u32(msg, 20, r->send_offset);
-	put_u32(msg, 24, r->send_width);
-	put_i32(msg, 28, r->request_size);
-	put_i32(msg, 32, r->recv_buf_size);
-	put_u32(msg, 36, r->receive_size);
-	put_u32(msg, 40, r->recv_alignment);
-	put_u32(msg, 44, r->recv_offset);
-	put_u32(msg, 48, r->recv_width);
-	put_i32(msg, 52, r->response_size);
-	put_u32(msg, 56, r->flags);
-	put_f32(msg, 60, r->cpu_rate);
-	put_i32(msg, 64, r->test_length);
-	put_u32(msg, 68, r->so_rcvavoid);
-	put_u32(msg, 72, r->so_sndavoid);
-	put_u32(msg, 76, r->send_dirty);
-	put_u32(msg, 80, r->recv_dirty);
-	put_u32(msg, 84, r->recv_clean);
-	put_u32(msg, 88, r->data_port);
-	put_u32(msg, 92, r->ipfamily);
-	put_u32(msg, 96, r->socket_type);
-	put_u32(msg, 100, r->protocol);
-	put_u32(msg, 104, r->direction);
-	put_u32(msg, 108, r->netperf_port);
-	put_u32(msg, 112, r->interval_burst);
-	put_u32(msg, 116, r->interval_usecs);
-	for (int i = 0; i < 4; i++) {
-		put_u32(msg, 120 + 4 * (size_t)i, r->netperf_ip[i]);
-		put_u32(msg, 136 + 4 * (size_t)i, r->netserver_ip[i]);
-	}
-	put_i32(msg, 152, r->socket_prio);
-	put_i32(msg, 156, r->socket_tos);
-	put_str(msg, 160, sizeof(r->cong_control), r->cong_control);
-	put_str(msg, 176, sizeof(r->fill_file), r->fill_file);
+	encode(omni_req, NFIELDS(omni_req), WS_NP_DO_OMNI, r, msg);
 }
 
 int ws_np_decode_omni_req(const uint8_t *msg, ws_np_omni_req *r, ws_err *err)
 {
-	int rc;
 	memset(r, 0, sizeof(*r));
-	if ((rc = check_type(msg, WS_NP_DO_OMNI, err)) < 0)
+	int rc = check_type(msg, WS_NP_DO_OMNI, err);
+	if (rc < 0)
 		return rc;
-	r->cpu = ws_np_word1(msg);
-	r->send_buf_size = get_i32(msg, 8);
-	r->send_size = get_u32(msg, 12);
-	r->send_alignment = get_u32(msg, 16);
-	r->send_offset = get_u32(msg, 20);
-	r->send_width = get_u32(msg, 24);
-	r->request_size = get_i32(msg, 28);
-	r->recv_buf_size = get_i32(msg, 32);
-	r->receive_size = get_u32(msg, 36);
-	r->recv_alignment = get_u32(msg, 40);
-	r->recv_offset = get_u32(msg, 44);
-	r->recv_width = get_u32(msg, 48);
-	r->response_size = get_i32(msg, 52);
-	r->flags = get_u32(msg, 56);
-	r->cpu_rate = get_f32(msg, 60);
-	r->test_length = get_i32(msg, 64);
-	r->so_rcvavoid = get_u32(msg, 68);
-	r->so_sndavoid = get_u32(msg, 72);
-	r->send_dirty = get_u32(msg, 76);
-	r->recv_dirty = get_u32(msg, 80);
-	r->recv_clean = get_u32(msg, 84);
-	r->data_port = get_u32(msg, 88);
-	r->ipfamily = get_u32(msg, 92);
-	r->socket_type = get_u32(msg, 96);
-	r->protocol = get_u32(msg, 100);
-	r->direction = get_u32(msg, 104);
-	r->netperf_port = get_u32(msg, 108);
-	r->interval_burst = get_u32(msg, 112);
-	r->interval_usecs = get_u32(msg, 116);
-	for (int i = 0; i < 4; i++) {
-		r->netperf_ip[i] = get_u32(msg, 120 + 4 * (size_t)i);
-		r->netserver_ip[i] = get_u32(msg, 136 + 4 * (size_t)i);
-	}
-	r->socket_prio = get_i32(msg, 152);
-	r->socket_tos = get_i32(msg, 156);
-	get_str(msg, 160, sizeof(r->cong_control), r->cong_control);
-	get_str(msg, 176, sizeof(r->fill_file), r->fill_file);
-
+	decode(omni_req, NFIELDS(omni_req), msg, r);
 	if ((rc = check_port(r->data_port, "data port", err)) < 0 ||
-	    (rc = check_port(r->netperf_port, "client data port", err)) < 0)
+	    (rc = check_port(r->netperf_port, "client data port", err)) < 0 ||
+	    (rc = check_request(r->cpu_rate, r->test_length, r->ipfamily, 7, err)) < 0)
 		return rc;
-	if (!isfinite(r->cpu_rate) || r->cpu_rate < 0.0f)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf CPU rate %g; a finite rate of 0 or more is accepted",
-				  (double)r->cpu_rate);
-	if (r->test_length == INT32_MIN)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf test length %ld; -2147483647..2147483647 is accepted",
-				  (long)r->test_length);
-	if (r->ipfamily != 0 && r->ipfamily != 4 && r->ipfamily != 6 && r->ipfamily != 7)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf address family %u; 0 (any), 4, 6 or 7 is accepted",
-				  (unsigned)r->ipfamily);
 	if (r->direction == 0 || (r->direction & ~(uint32_t)(WS_NP_DIR_SEND | WS_NP_DIR_RECV)))
 		return ws_err_set(err, WS_E_PROTO,
 				  "netperf direction 0x%x; 0x2 (send), 0x4 (receive) or 0x6 is accepted",
@@ -283,64 +362,28 @@ int ws_np_decode_omni_req(const uint8_t *msg, ws_np_omni_req *r, ws_err *err)
 	return 0;
 }
 
-/* OMNI response: 2 + 18 words converted (bytes 0..79), strings raw from 80. */
+/* A reply with serv_errno set is an error reply whatever its type (netperf checks only
+ * serv_errno): 1 with only that filled in, else 0 after checking the type. */
+static int error_reply(const uint8_t *msg, int32_t type, int32_t *serv_errno, ws_err *err)
+{
+	*serv_errno = ws_np_word1(msg);
+	if (*serv_errno != 0)
+		return 1;
+	return check_type(msg, type, err);
+}
+
 void ws_np_encode_omni_rsp(const ws_np_omni_rsp *r, uint8_t *msg)
 {
-	header(msg, WS_NP_OMNI_RESPONSE, r->serv_errno);
-	put_i32(msg, 8, r->recv_buf_size);
-	put_i32(msg, 12, r->receive_size);
-	put_i32(msg, 16, r->recv_width);
-	put_i32(msg, 20, r->send_buf_size);
-	put_i32(msg, 24, r->send_size);
-	put_i32(msg, 28, r->send_width);
-	put_u32(msg, 32, r->flags);
-	put_f32(msg, 36, r->cpu_rate);
-	put_i32(msg, 40, r->test_length);
-	put_u32(msg, 44, r->so_rcvavoid);
-	put_u32(msg, 48, r->so_sndavoid);
-	put_u32(msg, 52, r->data_port);
-	put_u32(msg, 56, r->interval_burst);
-	put_u32(msg, 60, r->interval_usecs);
-	put_u32(msg, 64, r->cpu_frequency);
-	put_u32(msg, 68, r->security_info);
-	put_i32(msg, 72, r->socket_prio);
-	put_i32(msg, 76, r->socket_tos);
-	put_str(msg, 80, sizeof(r->system_model), r->system_model);
-	put_str(msg, 113, sizeof(r->cpu_model), r->cpu_model);
-	put_str(msg, 193, sizeof(r->security_string), r->security_string);
+	encode(omni_rsp, NFIELDS(omni_rsp), WS_NP_OMNI_RESPONSE, r, msg);
 }
 
 int ws_np_decode_omni_rsp(const uint8_t *msg, ws_np_omni_rsp *r, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	/* netperf checks serv_errno only; a reply of another type is an error reply. */
-	r->serv_errno = ws_np_word1(msg);
-	if (r->serv_errno != 0)
-		return 0;
-	int rc = check_type(msg, WS_NP_OMNI_RESPONSE, err);
-	if (rc < 0)
-		return rc;
-	r->recv_buf_size = get_i32(msg, 8);
-	r->receive_size = get_i32(msg, 12);
-	r->recv_width = get_i32(msg, 16);
-	r->send_buf_size = get_i32(msg, 20);
-	r->send_size = get_i32(msg, 24);
-	r->send_width = get_i32(msg, 28);
-	r->flags = get_u32(msg, 32);
-	r->cpu_rate = get_f32(msg, 36);
-	r->test_length = get_i32(msg, 40);
-	r->so_rcvavoid = get_u32(msg, 44);
-	r->so_sndavoid = get_u32(msg, 48);
-	r->data_port = get_u32(msg, 52);
-	r->interval_burst = get_u32(msg, 56);
-	r->interval_usecs = get_u32(msg, 60);
-	r->cpu_frequency = get_u32(msg, 64);
-	r->security_info = get_u32(msg, 68);
-	r->socket_prio = get_i32(msg, 72);
-	r->socket_tos = get_i32(msg, 76);
-	get_str(msg, 80, sizeof(r->system_model), r->system_model);
-	get_str(msg, 113, sizeof(r->cpu_model), r->cpu_model);
-	get_str(msg, 193, sizeof(r->security_string), r->security_string);
+	int rc = error_reply(msg, WS_NP_OMNI_RESPONSE, &r->serv_errno, err);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	decode(omni_rsp, NFIELDS(omni_rsp), msg, r);
 	if ((rc = check_port(r->data_port, "data port", err)) < 0)
 		return rc;
 	if ((r->flags & WS_NP_F_MEASURE_CPU) && (!isfinite(r->cpu_rate) || r->cpu_rate < 0.0f))
@@ -350,81 +393,16 @@ int ws_np_decode_omni_rsp(const uint8_t *msg, ws_np_omni_rsp *r, ws_err *err)
 	return 0;
 }
 
-/* Omni results: 2 + 27 words converted (bytes 0..115), strings raw from 116. */
 void ws_np_encode_omni_results(const ws_np_omni_results *r, uint8_t *msg)
 {
-	header(msg, WS_NP_OMNI_RESPONSE, r->serv_errno);
-	put_u64(msg, 8, r->bytes_received);
-	put_u32(msg, 16, r->recv_calls);
-	put_i32(msg, 20, r->recv_buf_size);
-	put_u64(msg, 24, r->bytes_sent);
-	put_u32(msg, 32, r->send_calls);
-	put_i32(msg, 36, r->send_buf_size);
-	put_u32(msg, 40, r->failed_sends);
-	put_u32(msg, 44, r->trans_received);
-	put_f32(msg, 48, r->elapsed_time);
-	put_f32(msg, 52, r->cpu_util);
-	put_f32(msg, 56, r->cpu_user);
-	put_f32(msg, 60, r->cpu_system);
-	put_f32(msg, 64, r->cpu_iowait);
-	put_f32(msg, 68, r->cpu_irq);
-	put_f32(msg, 72, r->cpu_softirq);
-	put_f32(msg, 76, r->serv_dem);
-	put_u32(msg, 80, r->cpu_method);
-	put_u32(msg, 84, r->num_cpus);
-	put_i32(msg, 88, r->peak_cpu_id);
-	put_f32(msg, 92, r->peak_cpu_util);
-	put_i32(msg, 96, r->pci_vendor);
-	put_i32(msg, 100, r->pci_device);
-	put_i32(msg, 104, r->pci_subvendor);
-	put_i32(msg, 108, r->pci_subdevice);
-	put_i32(msg, 112, r->transport_retrans);
-	put_str(msg, 116, sizeof(r->ifname), r->ifname);
-	put_str(msg, 132, sizeof(r->driver), r->driver);
-	put_str(msg, 164, sizeof(r->version), r->version);
-	put_str(msg, 196, sizeof(r->firmware), r->firmware);
-	put_str(msg, 228, sizeof(r->bus), r->bus);
-	put_str(msg, 260, sizeof(r->ifslot), r->ifslot);
-	put_str(msg, 276, sizeof(r->cong_control), r->cong_control);
+	encode(omni_results, NFIELDS(omni_results), WS_NP_OMNI_RESPONSE, r, msg);
 }
 
 int ws_np_decode_omni_results(const uint8_t *msg, ws_np_omni_results *r, ws_err *err)
 {
 	(void)err; /* every bit pattern decodes; see ws_np_results_check_cpu */
 	memset(r, 0, sizeof(*r));
-	r->serv_errno = ws_np_word1(msg);
-	r->bytes_received = get_u64(msg, 8);
-	r->recv_calls = get_u32(msg, 16);
-	r->recv_buf_size = get_i32(msg, 20);
-	r->bytes_sent = get_u64(msg, 24);
-	r->send_calls = get_u32(msg, 32);
-	r->send_buf_size = get_i32(msg, 36);
-	r->failed_sends = get_u32(msg, 40);
-	r->trans_received = get_u32(msg, 44);
-	r->elapsed_time = get_f32(msg, 48);
-	r->cpu_util = get_f32(msg, 52);
-	r->cpu_user = get_f32(msg, 56);
-	r->cpu_system = get_f32(msg, 60);
-	r->cpu_iowait = get_f32(msg, 64);
-	r->cpu_irq = get_f32(msg, 68);
-	r->cpu_softirq = get_f32(msg, 72);
-	r->serv_dem = get_f32(msg, 76);
-	r->cpu_method = get_u32(msg, 80);
-	r->num_cpus = get_u32(msg, 84);
-	r->peak_cpu_id = get_i32(msg, 88);
-	r->peak_cpu_util = get_f32(msg, 92);
-	r->pci_vendor = get_i32(msg, 96);
-	r->pci_device = get_i32(msg, 100);
-	r->pci_subvendor = get_i32(msg, 104);
-	r->pci_subdevice = get_i32(msg, 108);
-	r->transport_retrans = get_i32(msg, 112);
-	get_str(msg, 116, sizeof(r->ifname), r->ifname);
-	get_str(msg, 132, sizeof(r->driver), r->driver);
-	get_str(msg, 164, sizeof(r->version), r->version);
-	get_str(msg, 196, sizeof(r->firmware), r->firmware);
-	get_str(msg, 228, sizeof(r->bus), r->bus);
-	get_str(msg, 260, sizeof(r->ifslot), r->ifslot);
-	get_str(msg, 276, sizeof(r->cong_control), r->cong_control);
+	decode(omni_results, NFIELDS(omni_results), msg, r);
 	return 0;
 }
 
@@ -454,22 +432,7 @@ int ws_np_results_check_cpu(const ws_np_omni_results *r, ws_err *err)
 
 void ws_np_encode_stream_req(const ws_np_stream_req *r, uint8_t *msg)
 {
-	header(msg, WS_NP_DO_TCP_STREAM, r->cpu);
-	put_i32(msg, 8, r->send_buf_size);
-	put_i32(msg, 12, r->recv_buf_size);
-	put_i32(msg, 16, r->receive_size);
-	put_i32(msg, 20, r->recv_alignment);
-	put_i32(msg, 24, r->recv_offset);
-	put_i32(msg, 28, r->no_delay);
-	put_i32(msg, 32, r->measure_cpu);
-	put_f32(msg, 36, r->cpu_rate);
-	put_i32(msg, 40, r->test_length);
-	put_i32(msg, 44, r->so_rcvavoid);
-	put_i32(msg, 48, r->so_sndavoid);
-	put_i32(msg, 52, r->dirty_count);
-	put_i32(msg, 56, r->clean_count);
-	put_u32(msg, 60, r->data_port);
-	put_u32(msg, 64, r->ipfamily);
+	encode(stream_req, NFIELDS(stream_req), WS_NP_DO_TCP_STREAM, r, msg);
 }
 
 int ws_np_decode_stream_req(const uint8_t *msg, ws_np_stream_req *r, ws_err *err)
@@ -478,106 +441,36 @@ int ws_np_decode_stream_req(const uint8_t *msg, ws_np_stream_req *r, ws_err *err
 	int rc = check_type(msg, WS_NP_DO_TCP_STREAM, err);
 	if (rc < 0)
 		return rc;
-	r->cpu = ws_np_word1(msg);
-	r->send_buf_size = get_i32(msg, 8);
-	r->recv_buf_size = get_i32(msg, 12);
-	r->receive_size = get_i32(msg, 16);
-	r->recv_alignment = get_i32(msg, 20);
-	r->recv_offset = get_i32(msg, 24);
-	r->no_delay = get_i32(msg, 28);
-	r->measure_cpu = get_i32(msg, 32);
-	r->cpu_rate = get_f32(msg, 36);
-	r->test_length = get_i32(msg, 40);
-	r->so_rcvavoid = get_i32(msg, 44);
-	r->so_sndavoid = get_i32(msg, 48);
-	r->dirty_count = get_i32(msg, 52);
-	r->clean_count = get_i32(msg, 56);
-	r->data_port = get_u32(msg, 60);
-	r->ipfamily = get_u32(msg, 64);
+	decode(stream_req, NFIELDS(stream_req), msg, r);
 	if ((rc = check_port(r->data_port, "data port", err)) < 0)
 		return rc;
-	if (!isfinite(r->cpu_rate) || r->cpu_rate < 0.0f)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf CPU rate %g; a finite rate of 0 or more is accepted",
-				  (double)r->cpu_rate);
-	if (r->test_length == INT32_MIN)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf test length %ld; -2147483647..2147483647 is accepted",
-				  (long)r->test_length);
-	if (r->ipfamily != 0 && r->ipfamily != 4 && r->ipfamily != 6)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf address family %u; 0 (any), 4 or 6 is accepted",
-				  (unsigned)r->ipfamily);
-	return 0;
+	return check_request(r->cpu_rate, r->test_length, r->ipfamily, 6, err);
 }
 
 void ws_np_encode_stream_rsp(const ws_np_stream_rsp *r, uint8_t *msg)
 {
-	header(msg, WS_NP_TCP_STREAM_RESPONSE, r->serv_errno);
-	put_i32(msg, 8, r->recv_buf_size);
-	put_i32(msg, 12, r->receive_size);
-	put_i32(msg, 16, r->no_delay);
-	put_i32(msg, 20, r->measure_cpu);
-	put_i32(msg, 24, r->test_length);
-	put_i32(msg, 28, r->send_buf_size);
-	put_u32(msg, 32, r->data_port);
-	put_f32(msg, 36, r->cpu_rate);
-	put_i32(msg, 40, r->so_rcvavoid);
-	put_i32(msg, 44, r->so_sndavoid);
+	encode(stream_rsp, NFIELDS(stream_rsp), WS_NP_TCP_STREAM_RESPONSE, r, msg);
 }
 
 int ws_np_decode_stream_rsp(const uint8_t *msg, ws_np_stream_rsp *r, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	r->serv_errno = ws_np_word1(msg);
-	if (r->serv_errno != 0)
-		return 0;
-	int rc = check_type(msg, WS_NP_TCP_STREAM_RESPONSE, err);
-	if (rc < 0)
-		return rc;
-	r->recv_buf_size = get_i32(msg, 8);
-	r->receive_size = get_i32(msg, 12);
-	r->no_delay = get_i32(msg, 16);
-	r->measure_cpu = get_i32(msg, 20);
-	r->test_length = get_i32(msg, 24);
-	r->send_buf_size = get_i32(msg, 28);
-	r->data_port = get_u32(msg, 32);
-	r->cpu_rate = get_f32(msg, 36);
-	r->so_rcvavoid = get_i32(msg, 40);
-	r->so_sndavoid = get_i32(msg, 44);
+	int rc = error_reply(msg, WS_NP_TCP_STREAM_RESPONSE, &r->serv_errno, err);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	decode(stream_rsp, NFIELDS(stream_rsp), msg, r);
 	return check_port(r->data_port, "data port", err);
 }
 
 void ws_np_encode_stream_results(const ws_np_stream_results *r, uint8_t *msg)
 {
-	uint64_t bits;
-	memcpy(&bits, &r->bytes_received, sizeof(bits));
-	header(msg, WS_NP_TCP_STREAM_RESPONSE, r->serv_errno);
-	put_u64(msg, 8, bits);
-	put_u32(msg, 16, r->recv_calls);
-	put_f32(msg, 20, r->elapsed_time);
-	put_f32(msg, 24, r->cpu_util);
-	put_f32(msg, 28, r->serv_dem);
-	put_u32(msg, 32, r->cpu_method);
-	put_u32(msg, 36, r->num_cpus);
-	put_i32(msg, 40, r->recv_buf_size);
-	put_i32(msg, 44, r->send_buf_size);
+	encode(stream_results, NFIELDS(stream_results), WS_NP_TCP_STREAM_RESPONSE, r, msg);
 }
 
 int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	uint64_t bits = get_u64(msg, 8);
-	r->serv_errno = ws_np_word1(msg);
-	memcpy(&r->bytes_received, &bits, sizeof(bits));
-	r->recv_calls = get_u32(msg, 16);
-	r->elapsed_time = get_f32(msg, 20);
-	r->cpu_util = get_f32(msg, 24);
-	r->serv_dem = get_f32(msg, 28);
-	r->cpu_method = get_u32(msg, 32);
-	r->num_cpus = get_u32(msg, 36);
-	r->recv_buf_size = get_i32(msg, 40);
-	r->send_buf_size = get_i32(msg, 44);
+	decode(stream_results, NFIELDS(stream_results), msg, r);
 	if (!isfinite(r->bytes_received) || r->bytes_received < 0)
 		return ws_err_set(err, WS_E_PROTO,
 				  "netserver byte count %g; a finite count of 0 or more is accepted",
@@ -680,6 +573,22 @@ int ws_np_decode_sysinfo_reply(const uint8_t *msg, char *out, size_t outsz, ws_e
 void ws_np_encode_error(int32_t type, int32_t serv_errno, uint8_t *msg)
 {
 	header(msg, type, serv_errno);
+}
+
+int32_t ws_np_errno(int code)
+{
+	if (code < 0)
+		code = -code;
+	switch (code) {
+	case WS_E_LIMIT:
+		return EBUSY;
+	case WS_E_TIMEDOUT:
+		return ETIMEDOUT;
+	case WS_E_PROTO:
+		return EPROTO;
+	default:
+		return code > 0 && code < 4000 ? code : EINVAL;
+	}
 }
 
 /* The in4 word is the address as a host integer: its bytes in network order. */

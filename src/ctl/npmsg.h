@@ -234,6 +234,11 @@ int ws_np_decode_sysinfo_reply(const uint8_t *msg, char *out, size_t outsz, stru
  * child), word 1 = serv_errno (WS_NP_ERRNO_UNKNOWN for an unknown type, else an errno). */
 void ws_np_encode_error(int32_t type, int32_t serv_errno, uint8_t *msg);
 
+/* The serv_errno a refusal carries for a warpspeed error code (negative or not):
+ * WS_E_LIMIT → EBUSY, WS_E_TIMEDOUT → ETIMEDOUT, WS_E_PROTO → EPROTO, an errno as it
+ * is, anything else EINVAL. netperf prints it as "netperf: remote error N". */
+int32_t ws_np_errno(int code);
+
 /* Address words. netperf sends an IPv4 address as a host integer (127.0.0.1 is the word
  * 0x7f000001, so the wire bytes are in network order) and an IPv6 address as its 16 bytes
  * read as four native words, so a little-endian sender reverses every 4-byte group (a

@@ -11,6 +11,7 @@
 #define WS_SESSION_ADMISSION_H
 
 #include "ctl/channel.h"
+#include "ctl/spec.h"
 #include "net/addr.h"
 #include "session/budget.h"
 #include "session/daemon.h"
@@ -69,6 +70,10 @@ void ws_daemon_session_serve(ws_session *s);
 void ws_daemon_session_end(ws_daemon *d, ws_session *s);
 /* daemon.c: a session thread's body (serve, end, count the thread out). */
 void *ws_daemon_session_thread(void *arg);
+/* daemon.c: charge a test's buffers (known from the sizes applied at setup) against the
+ * daemon's memory budget; *charged is what to release after the test. */
+int ws_daemon_charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_result *setup,
+			  uint64_t *charged, struct ws_err *err);
 /* daemon.c: one log line through the daemon's log callback. */
 void ws_daemon_log(ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* daemon.c: a UDP test's data address (client) must be the control connection's (or both

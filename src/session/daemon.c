@@ -178,8 +178,8 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 
 /* Charge the test's buffers (known once the sockets report their sizes, before any buffer
  * is allocated) against the daemon's budget; *charged is what to release. */
-static int charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_result *setup,
-		       uint64_t *charged, ws_err *err)
+int ws_daemon_charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_result *setup,
+			  uint64_t *charged, ws_err *err)
 {
 	ws_workload_cost cost;
 	ws_workload_cost_of(spec, false, setup, &cost);
@@ -371,7 +371,7 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 	rc = open_data(s, spec, req, &d, res, err);
 	uint64_t charged = 0;
 	if (rc == 0)
-		rc = charge_test(s->d, spec, res, &charged, err);
+		rc = ws_daemon_charge_test(s->d, spec, res, &charged, err);
 	uint8_t cookie[WS_COOKIE_LEN];
 	make_cookie(cookie);
 	if (rc == 0) {

@@ -75,25 +75,6 @@ static void malformed(ws_session *s, const char *why)
 	slog(s, t);
 }
 
-/* The errno netperf prints for a refusal ("netperf: remote error N"). */
-static int32_t np_errno(int code)
-{
-	if (code < 0)
-		code = -code;
-	switch (code) {
-	case WS_E_LIMIT:
-		return EBUSY;
-	case WS_E_TIMEDOUT:
-		return ETIMEDOUT;
-	case WS_E_PROTO:
-		return EPROTO;
-	case WS_E_INVAL:
-		return EINVAL;
-	default:
-		return code > 0 && code < 4000 ? code : EINVAL;
-	}
-}
-
 static int send_msg(ws_session *s, const uint8_t *msg, ws_err *err)
 {
 	return ws_sock_write_all(s->ch.fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err);
@@ -361,7 +342,9 @@ static void set_data_fd(ws_session *s, int *fd)
 
 /* netperf's datagrams carry no header (warpspeed's UDP_STREAM engine needs its own), so
  * this is a plain receiver: datagrams until a zero-length one, the end of a timed test
- * plus UDP_END_QUIET_NS of silence, a count reached, the cap or the daemon stopping. */
+ * plus UDP_END_QUIET_NS of silence, a count reached, the cap or the daemon stopping. One
+ * blocking recv per datagram, as netserver's; the socket's timeout is the tick at which
+ * the other ends are checked. */
 static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t cap_ns,
 		       ws_side_result *res, ws_err *err)
 {
@@ -369,40 +352,44 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 	char *buf = malloc(BUF);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
-	int64_t start = ws_clock_ns(), last = start;
+	int rc = ws_sock_set_timeouts(fd, UDP_TICK_MS * WS_NS_PER_MS, err);
+	int64_t start = ws_clock_ns(), last = start, stop = 0;
 	int64_t end = sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
-	int rc = 0;
-	for (;;) {
-		ssize_t n = recv(fd, buf, BUF, MSG_DONTWAIT);
-		int64_t now = ws_clock_ns();
+	uint64_t seen = 0; /* datagrams at the last quiet tick */
+	while (rc == 0) {
+		ssize_t n = recv(fd, buf, BUF, 0);
 		if (n > 0) {
 			res->bytes_recv += (uint64_t)n;
 			res->recv_calls++;
-			last = now;
-			if (sp->end == WS_END_BYTES && res->bytes_recv >= sp->end_count)
+			if (sp->end == WS_END_BYTES && res->bytes_recv >= sp->end_count) {
+				stop = ws_clock_ns();
 				break;
+			}
 			continue;
 		}
-		if (n == 0)
-			break; /* netperf's end: three zero-length datagrams */
+		if (n == 0) { /* netperf's end: three zero-length datagrams */
+			stop = ws_clock_ns();
+			break;
+		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNREFUSED) {
 			rc = ws_err_errno(err, "UDP receive");
 			break;
 		}
-		if (cap_ns && now >= cap_ns) {
+		/* a quiet tick: whether it ends the test */
+		int64_t now = ws_clock_ns();
+		if (res->recv_calls != seen) /* the last one came before this tick's wait */
+			last = now - UDP_TICK_MS * WS_NS_PER_MS;
+		seen = res->recv_calls;
+		struct pollfd p = {.fd = s->d->wake[0], .events = POLLIN};
+		if (cap_ns && now >= cap_ns)
 			rc = ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes received",
 					(double)(now - start) / WS_NS_PER_SEC, (unsigned long long)res->bytes_recv);
-			break;
-		}
-		if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
-			break;
-		struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = s->d->wake[0], .events = POLLIN}};
-		if (poll(p, 2, UDP_TICK_MS) > 0 && p[1].revents) {
+		else if (poll(&p, 1, 0) > 0)
 			rc = ws_err_set(err, ECANCELED, "the daemon is stopping");
+		else if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
 			break;
-		}
 	}
-	res->elapsed_ns = last - start;
+	res->elapsed_ns = (stop ? stop : last) - start;
 	res->recv_size = BUF;
 	snprintf(res->io_path, sizeof(res->io_path), "recv");
 	free(buf);
@@ -528,19 +515,6 @@ static void send_results(ws_session *s, const np_test *t, const np_run *run, ws_
 	*rc = send_msg(s, m, err);
 }
 
-/* Charge the test's buffers against the daemon's budget; *charged is what to release. */
-static int charge(ws_session *s, const ws_test_spec *sp, const ws_side_result *setup,
-		  uint64_t *charged, ws_err *err)
-{
-	ws_workload_cost cost;
-	ws_workload_cost_of(sp, false, setup, &cost);
-	char what[WS_ERR_MSG_MAX];
-	ws_workload_cost_describe(sp, &cost, what, sizeof(what));
-	int rc = ws_budget_charge(&s->d->budget, cost.bytes, what, err);
-	*charged = rc == 0 ? cost.bytes : 0;
-	return rc;
-}
-
 static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 {
 	ws_sockopt_req r;
@@ -604,15 +578,15 @@ static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
 		sp->end_count = (sp->end_count + ssz - 1) / ssz * ssz;
 	uint64_t charged = 0;
 	if (rc == 0)
-		rc = charge(s, &t->spec, &run.res, &charged, err);
+		rc = ws_daemon_charge_test(s->d, &t->spec, &run.res, &charged, err);
 	if (rc < 0) {
 		char line[WS_ERR_MSG_MAX + 64];
 		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test",
-			 np_errno(err->code), err->msg);
+			 ws_np_errno(err->code), err->msg);
 		slog(s, line);
 		if (dfd >= 0)
 			close(dfd);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
 		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
 	}
 	pthread_mutex_lock(&s->d->mu);
@@ -634,9 +608,9 @@ static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
 	pthread_mutex_unlock(&s->d->mu);
 	char line[WS_ERR_MSG_MAX + 160];
 	if (rc < 0) {
-		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, np_errno(err->code), err->msg);
+		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, ws_np_errno(err->code), err->msg);
 		slog(s, line);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, np_errno(err->code));
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
 		ws_side_result_free(&run.res);
 		return -1;
 	}

@@ -147,21 +147,6 @@ static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 
 /* Refuse connection i with an ERROR that says why, count it under k, close it. The log
  * gets logtext (NULL: text without a leading "<what the category says>: "). */
-/* The errno a netperf client gets for a refusal (it prints "remote error N"). */
-static int np_errno(int code)
-{
-	switch (code) {
-	case WS_E_LIMIT:
-		return EBUSY;
-	case WS_E_TIMEDOUT:
-		return ETIMEDOUT;
-	case WS_E_PROTO:
-		return EPROTO;
-	default:
-		return code > 0 && code < 4000 ? code : EINVAL;
-	}
-}
-
 static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text, const char *logtext)
 {
 	pending *c = p->q[i];
@@ -169,7 +154,7 @@ static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const ch
 		/* netserver answers a failed passphrase with nothing: the same here */
 		if (code != WS_E_AUTH) {
 			uint8_t m[WS_NP_MSG_LEN];
-			ws_np_encode_error(0, np_errno(code), m);
+			ws_np_encode_error(0, ws_np_errno(code), m);
 			send(c->fd, m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL);
 		}
 	} else {

@@ -23,15 +23,8 @@ np() { timeout 30 "$NETPERF" -H 127.0.0.1 -p "$P" "$@"; }
 layout() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ $//' "$1"; }
 # The figures of the data rows (lines that start with a number), one per line.
 figures() { grep -E '^ *[0-9]' "$1" | tr -s ' ' '\n' | grep -E '^-?[0-9]'; }
-# wait_log for up to 5 s: the pre-session loop logs a summary line every 2 s at most.
-wait_log_long() {
-	local _
-	for _ in $(seq 1 100); do
-		grep -qE "$1" "$DAEMON_LOG" && return 0
-		sleep 0.05
-	done
-	return 1
-}
+# wait_log for up to 6 s: the pre-session loop logs a summary line every 2 s at most.
+wait_log_long() { wait_log "$1" || wait_log "$1" || wait_log "$1"; }
 # True when |a - b| <= pct% of b.
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
 
@@ -222,6 +215,34 @@ if [ "$(fds)" -le "$fd0" ] && [ "$(threads)" -le "$th0" ]; then
 	pass killed_client_released
 else
 	fail killed_client_released "the daemon holds $(fds) descriptors and $(threads) threads, $fd0 and $th0 before"
+fi
+
+# --- the daemon's limits: sessions and the memory budget -----------------------------------
+start_daemon -L 127.0.0.1 --max-sessions 1 || { fail daemon_start_limits "could not start warpspeed serve"; finish; }
+PL=$DAEMON_PORT
+timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PL" -t TCP_RR -l 3 -P 0 -v 0 >"$WS_TMP/holder.out" 2>&1 &
+holder=$!
+WS_PIDS+=("$holder")
+sleep 0.7
+if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PL" -t TCP_RR -l 1 -P 0 -v 0 >"$WS_TMP/busy.out" 2>&1; then
+	fail max_sessions "a second netperf was served beside the first: $(cat "$WS_TMP/busy.out")"
+elif ! grep -q "remote error 16" "$WS_TMP/busy.out"; then
+	fail max_sessions "expected netperf's 'remote error 16' (EBUSY), got: $(head -c 300 "$WS_TMP/busy.out")"
+elif ! wait_log_long "refused \(busy\) from 127.0.0.1:[0-9]+: busy: its limit of 1 session"; then
+	fail max_sessions "the daemon's log does not say why: $(tail -n 2 "$DAEMON_LOG")"
+elif ! wait "$holder"; then
+	fail max_sessions "the session holding the daemon failed: $(cat "$WS_TMP/holder.out")"
+else
+	pass max_sessions
+fi
+start_daemon -L 127.0.0.1 --max-memory 4K || { fail daemon_start_memory "could not start warpspeed serve"; finish; }
+if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_STREAM -l 1 -P 0 -v 0 >"$WS_TMP/mem.out" 2>&1; then
+	fail memory_budget "a TCP_STREAM ran over a 4 KiB budget: $(cat "$WS_TMP/mem.out")"
+elif ! grep -q "remote error 16" "$WS_TMP/mem.out" ||
+	! wait_log "TCP_STREAM refused \(remote error 16\): .*over this daemon's memory budget of 4 KiB"; then
+	fail memory_budget "netperf: $(head -c 200 "$WS_TMP/mem.out"); the daemon: $(tail -n 1 "$DAEMON_LOG")"
+else
+	pass memory_budget
 fi
 
 # --- -Z: netperf's passphrase ----------------------------------------------------------------
