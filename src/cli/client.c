@@ -18,6 +18,7 @@
 #include "session/client.h"
 #include "session/daemon.h"
 #include "session/iterate.h"
+#include "session/npmap.h"
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
@@ -152,6 +153,7 @@ static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec
 struct run_ctx {
 	const ws_client_config *cfg;
 	const ws_cli_options *o;
+	ws_client *client; /* keeps a netserver's control connection between iterations */
 	bool local_noted; /* the in-process daemon's notice is printed once */
 };
 
@@ -159,9 +161,10 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 {
 	(void)iteration;
 	struct run_ctx *c = arg;
-	int rc = ws_client_run_test(c->cfg, &c->o->spec, res, err);
+	int rc = ws_client_test(c->client, &c->o->spec, res, err);
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
-	if (rc == -ECONNREFUSED && !c->o->remote_host_given && c->o->ctl_port == WS_DEFAULT_CTL_PORT) {
+	if (rc == -ECONNREFUSED && !c->o->remote_host_given && c->o->ctl_port == WS_DEFAULT_CTL_PORT &&
+	    c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
 		rc = run_with_local_daemon(c->cfg, &c->o->spec, res, !c->local_noted, err);
@@ -195,6 +198,11 @@ int ws_cli_client_main(int argc, char **argv)
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
+	/* Known before any connection: what a netserver cannot do is a usage error. */
+	if (o.peer == WS_PEER_NETSERVER && ws_npmap_check(&o.spec, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 2;
+	}
 	ws_cli_print_notes(&o, stderr);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
@@ -215,6 +223,7 @@ int ws_cli_client_main(int argc, char **argv)
 	cfg.port = o.ctl_port;
 	cfg.local_port = o.local_ctl_port;
 	cfg.start_wait_s = o.start_wait_s;
+	cfg.peer = o.peer;
 	ws_psk *key = NULL;
 	if (load_key(&o, &key, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
@@ -230,8 +239,11 @@ int ws_cli_client_main(int argc, char **argv)
 	}
 
 	ws_test_result res;
-	struct run_ctx run = {&cfg, &o, false};
+	ws_client client;
+	ws_client_init(&client, &cfg);
+	struct run_ctx run = {&cfg, &o, &client, false};
 	int rc = ws_iterate_run(&o.conf, run_one, &run, &res, &err);
+	ws_client_close(&client);
 	if (key) {
 		ws_psk_wipe(key);
 		free(key);
@@ -240,7 +252,7 @@ int ws_cli_client_main(int argc, char **argv)
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		ws_test_result_free(&res);
 		ws_cli_demo_free(&demo);
-		return 1;
+		return rc == -WS_E_PEER ? 2 : 1; /* an option the netserver found cannot honour */
 	}
 
 	ws_classic_opts co;

@@ -32,6 +32,21 @@ static int opt_psk_file(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
+/* --peer: which protocol the control port speaks; auto tells from the first answer. */
+static int lopt_peer(ws_cli_options *o, const char *val, ws_err *err)
+{
+	static const struct {
+		const char *name;
+		enum ws_peer peer;
+	} peers[] = {{"auto", WS_PEER_AUTO}, {"warpspeed", WS_PEER_WARPSPEED}, {"netserver", WS_PEER_NETSERVER}};
+	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++)
+		if (strcmp(val, peers[i].name) == 0) {
+			o->peer = peers[i].peer;
+			return 0;
+		}
+	return ws_err_set(err, WS_E_INVAL, "'%s' is not a peer; expected warpspeed, netserver or auto", val);
+}
+
 struct long_def {
 	const char *name;
 	opt_fn fn;
@@ -171,6 +186,7 @@ static const struct long_def long_opts[] = {
 	{"json-lines", lopt_json_lines, NULL},
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
+	{"peer", lopt_peer, "warpspeed|netserver|auto"},
 	{NULL, NULL, NULL},
 };
 

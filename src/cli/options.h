@@ -11,6 +11,7 @@
 
 #include "ctl/spec.h"
 #include "measure/confidence.h"
+#include "session/client.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ typedef struct ws_cli_options {
 	enum ws_family local_family;     /* -L host,family / -4 / -6 */
 	uint16_t ctl_port;               /* -p port; 12865 by default */
 	uint16_t local_ctl_port;         /* -p ,lport; 0 = ephemeral */
+	enum ws_peer peer;               /* --peer warpspeed|netserver|auto; auto by default */
 
 	/* Output. */
 	int print_headers;               /* -P 0|1, default 1 */

@@ -81,9 +81,12 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		.uuid = x->uuid,
 		/* The client's data socket as read back at setup (test option -K or the default). */
 		.local_cong = res->local.cong_set[0] ? res->local.cong_set : x->cong,
-		/* The daemon does not report its algorithm: test option -K's remote value (the daemon
-		 * fails the test if it cannot set it), else on one host the same sysctl. */
-		.remote_cong = res->spec.remote.cong[0] ? res->spec.remote.cong : res->shared_host ? x->cong : "",
+		/* What the daemon reported (a netserver does, at the end), else test option -K's
+		 * remote value (the daemon fails the test if it cannot set it), else on one host the
+		 * same sysctl. */
+		.remote_cong = res->remote.cong_set[0] ? res->remote.cong_set
+			       : res->spec.remote.cong[0] ? res->spec.remote.cong
+			       : res->shared_host ? x->cong : "",
 		.fmt = o->format,
 		.local_cpu = o->spec.local.measure_cpu,
 		.remote_cpu = o->spec.remote.measure_cpu,

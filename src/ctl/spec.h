@@ -110,6 +110,11 @@ typedef struct ws_test_spec {
 	/* Client-only, never sent to the daemon: -F, the file TCP_SENDFILE sends
 	 * ("" = a temporary file of random bytes). */
 	char fill_file[1024];
+	/* Client-only, never sent: the peer is a stock netserver (session/npclient.h), so the
+	 * engines speak netperf's data conventions: UDP_RR requests carry no tag (netserver
+	 * answers from its own buffer), UDP_STREAM ends with three empty datagrams instead
+	 * of warpspeed's END handshake, and TCP_CRR sends no end marker connection. */
+	bool netperf_peer;
 } ws_test_spec;
 
 /* One flow of a multi-stream run, as one side saw it. */
@@ -149,6 +154,9 @@ typedef struct ws_side_result {
 	uint32_t ncpus;                    /* CPUs counted in the utilisation */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
 	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
+	bool sd_local_basis;               /* its service demand is charged with the local side's
+	                                    * units and interval, as netperf charges a netserver
+	                                    * (set on a netserver's remote side) */
 	char io_path[32];                  /* the I/O path that actually ran ("send", "sendfile", ...) */
 	char io_note[96];                  /* why a requested path fell back, "" if none */
 	uint64_t zc_sends;                 /* MSG_ZEROCOPY sends whose completion was reaped */
@@ -176,6 +184,8 @@ typedef struct ws_side_result {
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
 	uint64_t tcp_retrans;
+	bool tcp_retrans_valid;            /* tcp_retrans is known without the rest of TCP_INFO
+	                                    * (a netserver reports only that count) */
 	/* ... the rest of what netperf's DUMP_TCP_INFO prints (client only, not carried). */
 	uint32_t tcp_rto_us, tcp_ato_us, tcp_pmtu, tcp_rcv_ssthresh, tcp_snd_ssthresh, tcp_reordering;
 	/* Data-socket options as getsockopt read them back after setup (net/sockopt.h). */

@@ -170,8 +170,19 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 	return NULL;
 }
 
+const ws_side_result *ws_classic_sd_basis(const ws_test_result *r, const ws_side_result *side)
+{
+	return side->sd_local_basis ? &r->local : side;
+}
+
 ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
 				  uint64_t units, double unit_bytes)
+{
+	return ws_classic_side_cpu_over(side, requested, units, unit_bytes, side->elapsed_ns);
+}
+
+ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool requested, uint64_t units,
+				       double unit_bytes, int64_t elapsed_ns)
 {
 	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
@@ -179,17 +190,19 @@ ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
 	if (!requested || !side->cpu_measured)
 		return c;
 	c.util = side->cpu_util;
-	c.sd = ws_cpu_service_demand(side->cpu_util, side->ncpus, side->elapsed_ns, units,
-				     unit_bytes);
+	c.sd = ws_cpu_service_demand(side->cpu_util, side->ncpus, elapsed_ns, units, unit_bytes);
 	return c;
 }
 
 /* A side's service demand counts the bytes it moved itself over its own interval; netperf
- * charges both sides with the local count instead. */
-static ws_classic_cpu side_cpu(const ws_side_result *side, bool requested, bool is_sender)
+ * charges both sides with the local count instead, and so is a netserver charged here
+ * (ws_classic_sd_basis: the local bytes, sent and received, over the local interval). */
+static ws_classic_cpu side_cpu(const ws_test_result *r, const ws_side_result *side, bool requested,
+			       bool is_sender)
 {
-	return ws_classic_side_cpu(side, requested, is_sender ? side->bytes_sent : side->bytes_recv,
-				   KB);
+	const ws_side_result *b = ws_classic_sd_basis(r, side);
+	uint64_t units = b != side ? b->bytes_sent + b->bytes_recv : is_sender ? side->bytes_sent : side->bytes_recv;
+	return ws_classic_side_cpu_over(side, requested, units, KB, b->elapsed_ns);
 }
 
 static void print_table(const ws_test_result *r, const struct stream_roles *roles,
@@ -205,8 +218,8 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 	char unit[32];
 	if (o->local_cpu || o->remote_cpu) {
 		bool local_sends = roles->sender == &r->local;
-		ws_classic_cpu lc = side_cpu(&r->local, o->local_cpu, local_sends);
-		ws_classic_cpu rc = side_cpu(&r->remote, o->remote_cpu, !local_sends);
+		ws_classic_cpu lc = side_cpu(r, &r->local, o->local_cpu, local_sends);
+		ws_classic_cpu rc = side_cpu(r, &r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
@@ -245,8 +258,8 @@ static void print_udp_table(const ws_test_result *r, const ws_classic_opts *o, F
 	double r_tput = ws_classic_throughput(rcv->bytes_recv, rcv->elapsed_ns, o->fmt);
 	const char *label = ws_classic_units_label(o->fmt);
 	if (o->local_cpu || o->remote_cpu) {
-		ws_classic_cpu lc = side_cpu(snd, o->local_cpu, true);
-		ws_classic_cpu rc = side_cpu(rcv, o->remote_cpu, false);
+		ws_classic_cpu lc = side_cpu(r, snd, o->local_cpu, true);
+		ws_classic_cpu rc = side_cpu(r, rcv, o->remote_cpu, false);
 		if (o->print_headers) {
 			fputs("Socket  Message  Elapsed      Messages                   CPU      Service\n"
 			      "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n",
@@ -282,7 +295,7 @@ static void print_figure(const ws_test_result *r, const struct stream_roles *rol
 	if (o->local_cpu || o->remote_cpu) {
 		bool local = o->local_cpu;
 		const ws_side_result *side = local ? &r->local : &r->remote;
-		ws_classic_cpu c = side_cpu(side, true, roles->sender == side);
+		ws_classic_cpu c = side_cpu(r, side, true, roles->sender == side);
 		fprintf(out, "%6.3f %c %s\n", c.sd, c.method, brand);
 		return;
 	}
@@ -342,7 +355,11 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 				names[i], s->tcp_retrans, s->tcp_rtt_us, s->tcp_rttvar_us, s->tcp_mss,
 				s->tcp_snd_cwnd);
 	}
-	if (r->spec.type == WS_TEST_UDP_STREAM)
+	if (r->spec.type == WS_TEST_UDP_STREAM && r->spec.netperf_peer) /* no sequence accounting there */
+		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 " (a netserver counts no loss, "
+			     "order or duplicates), send errors %" PRIu64 "\n",
+			r->local.dgrams_sent, r->remote.dgrams_recv, r->local.send_errors);
+	else if (r->spec.type == WS_TEST_UDP_STREAM)
 		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
 			     ", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
 			     ", send errors %" PRIu64 ", jumps %" PRIu64 "\n",

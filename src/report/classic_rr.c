@@ -90,11 +90,12 @@ static double rr_rate(const ws_test_result *r, char fmt)
 static ws_classic_cpu rr_cpu(const ws_test_result *r, const ws_side_result *s, bool requested,
 			     char fmt)
 {
+	const ws_side_result *b = ws_classic_sd_basis(r, s); /* a netserver: the local counts */
 	if (is_trans_fmt(fmt))
-		return ws_classic_side_cpu(s, requested, s->transactions, 1.0);
+		return ws_classic_side_cpu_over(s, requested, b->transactions, 1.0, b->elapsed_ns);
 	uint64_t out, in;
-	rr_bytes(r, s, &out, &in);
-	return ws_classic_side_cpu(s, requested, out + in, 1024.0);
+	rr_bytes(r, b, &out, &in);
+	return ws_classic_side_cpu_over(s, requested, out + in, 1024.0, b->elapsed_ns);
 }
 
 static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu,

@@ -352,14 +352,23 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	block(j, "socket", true, s, socket_fields, NF(socket_fields));
 	fields(j, s, counter_fields, NF(counter_fields));
 	cpu(j, c, local);
-	thread_cpu(j, c, local);
+	/* A stock netserver reports no thread times, I/O path or datagram sequence
+	 * accounting: unavailable, not zero. */
+	bool netserver = !local && c->r->spec.netperf_peer;
+	if (netserver)
+		ws_json_null(j, "thread_cpu");
+	else
+		thread_cpu(j, c, local);
 	if (s->cpu_bound_to >= 0)
 		ws_json_int(j, "cpu_bound_to", s->cpu_bound_to);
 	else
 		ws_json_null(j, "cpu_bound_to");
-	io(j, s);
+	if (netserver)
+		ws_json_null(j, "io");
+	else
+		io(j, s);
 	/* UDP_STREAM's sequence-numbered datagrams; UDP_RR counts its losses under "rr". */
-	block(j, "udp", t == WS_TEST_UDP_STREAM, s, udp_fields, NF(udp_fields));
+	block(j, "udp", t == WS_TEST_UDP_STREAM && !netserver, s, udp_fields, NF(udp_fields));
 	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
 	tcp_info(j, s, local);
 	socket_options(j, s, local, t);

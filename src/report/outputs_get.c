@@ -263,10 +263,12 @@ static double sd_of(const ws_report_ctx *c, bool local)
 	const ws_side_result *s = local ? loc(c) : rem(c);
 	if (!cpu_known(c, local))
 		return -1.0;
+	/* a netserver is charged with the local counts over the local interval, as netperf does */
+	const ws_side_result *b = s->sd_local_basis ? loc(c) : s;
 	if (is_rr(c))
-		return ws_cpu_service_demand(s->cpu_util, s->ncpus, s->elapsed_ns, loc(c)->transactions, 1.0);
-	uint64_t bytes = s->bytes_sent > s->bytes_recv ? s->bytes_sent : s->bytes_recv;
-	return ws_cpu_service_demand(s->cpu_util, s->ncpus, s->elapsed_ns, bytes, 1024.0);
+		return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, loc(c)->transactions, 1.0);
+	uint64_t bytes = b != s ? b->bytes_sent + b->bytes_recv : s->bytes_sent > s->bytes_recv ? s->bytes_sent : s->bytes_recv;
+	return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, bytes, 1024.0);
 }
 
 static char method_of(const ws_report_ctx *c, bool local)
@@ -348,7 +350,11 @@ static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 }
 
 void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v) { v_int(v, has_tcp_info(c, loc(c)) ? (int64_t)loc(c)->tcp_retrans : -1); }
-void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v) { v_int(v, has_tcp_info(c, rem(c)) ? (int64_t)rem(c)->tcp_retrans : -1); }
+void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v)
+{
+	bool known = has_tcp_info(c, rem(c)) || (rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
+	v_int(v, known ? (int64_t)rem(c)->tcp_retrans : -1);
+}
 void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
 {
 	if (is_udp(c))

@@ -7,6 +7,10 @@
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "session/auth.h"
+#include "session/datasock.h"
+#include "session/npclient.h"
+#include "session/npmap.h"
+#include "session/probe.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -38,7 +42,10 @@ void ws_client_config_init(ws_client_config *c)
 	c->hello_timeout_ns = 3 * WS_NS_PER_SEC;
 }
 
-static int connect_control(const ws_client_config *c, int family, ws_addr *used, ws_err *err)
+/* *connect_ns (may be NULL): how long the successful connect took, the round trip that
+ * sizes --peer auto's wait (name resolution and failed addresses not counted). */
+static int connect_control(const ws_client_config *c, int family, ws_addr *used, int64_t *connect_ns,
+			   ws_err *err)
 {
 	ws_addr addrs[MAX_ADDRS], local, *lp = NULL;
 	int n = ws_addr_resolve_all(c->host, c->port, family, addrs, MAX_ADDRS, err);
@@ -53,10 +60,12 @@ static int connect_control(const ws_client_config *c, int family, ws_addr *used,
 				return rc;
 			lp = &local;
 		}
-		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns,
-				     err);
+		int64_t t0 = ws_clock_ns();
+		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, t0 + c->connect_timeout_ns, err);
 		if (rc >= 0) {
 			*used = addrs[i];
+			if (connect_ns)
+				*connect_ns = ws_clock_ns() - t0;
 			return rc;
 		}
 	}
@@ -82,9 +91,13 @@ static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws
 	return rc;
 }
 
-static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, ws_test_result *out,
-		    ws_err *err)
+/* HELLO, and with probe_ns > 0 (--peer auto) the probe of a silent peer (session/probe.h):
+ * *found says what answered; anything but WS_PROBE_WARPSPEED returns 0 at once and leaves
+ * the connection to the caller. */
+static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c, int64_t probe_ns,
+		    enum ws_probe_found *found, ws_test_result *out, ws_err *err)
 {
+	*found = WS_PROBE_WARPSPEED;
 	uint8_t nc[WS_NONCE_LEN];
 	int rc = ws_random_bytes(nc, sizeof(nc), err);
 	if (rc < 0)
@@ -98,6 +111,15 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 		return not_a_daemon(rc, where, c, err);
 	ws_tlv_msg m;
 	int64_t deadline = ws_clock_ns() + c->hello_timeout_ns;
+	if (probe_ns > 0 && (rc = ws_probe_peer(ch->fd, ch->tx.len, probe_ns, deadline, found, err)) < 0) {
+		if (rc != -WS_E_TIMEDOUT && rc != -WS_E_NOTWS)
+			return not_a_daemon(rc, where, c, err);
+		char detail[WS_ERR_MSG_MAX];
+		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
+		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon, nor a netserver: %s", where, detail);
+	}
+	if (*found != WS_PROBE_WARPSPEED)
+		return 0;
 	rc = ws_channel_recv(ch, &m, deadline, err);
 	if (rc < 0)
 		return not_a_daemon(rc, where, c, err);
@@ -134,125 +156,14 @@ static int expect(ws_channel *ch, uint8_t type, int64_t deadline, ws_tlv_msg *m,
 	return 0;
 }
 
-/* The local data address: test option -L, else -L, and test option -P, or the wildcard of
- * the peer's family. */
-static int local_data_addr(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
-			   ws_addr *local, ws_err *err)
-{
-	const char *host = spec->data_local[0] ? spec->data_local : c->local_host;
-	return ws_addr_resolve(host, spec->local.data_port, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1,
-			       local, err);
-}
-
-/* The harness options on a client data socket before it connects (TCP_MAXSEG must be set
- * before the SYN); what took effect is read back after the connect. */
-static int prep_data_socket(int fd, void *ctx, ws_err *err)
-{
-	ws_sockopt_req r;
-	ws_workload_sockopts(ctx, true, &r);
-	int rc = ws_sockopt_apply(fd, &r, NULL, err);
-	if (rc < 0)
-		ws_err_prefix(err, "local data socket");
-	return rc;
-}
-
-/* Record what the first data socket carries, for the -v 2 line. */
-static void record_sockopts(int fd, const ws_test_spec *spec, ws_side_result *res)
-{
-	ws_sockopt_req r;
-	ws_sockopt_applied a;
-	ws_workload_sockopts(spec, true, &r);
-	ws_sockopt_read(fd, &r, &a);
-	res->tos_set = a.tos;
-	res->priority_set = a.priority;
-	memcpy(res->cong_set, a.cong, sizeof(res->cong_set));
-	res->maxseg_set = a.maxseg;
-	res->keepalive_set = a.keepalive;
-	res->cork_set = a.cork;
-}
-
-static void close_all(int *fds, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (fds[i] >= 0) {
-			close(fds[i]);
-			fds[i] = -1;
-		}
-}
-
-/* UDP: the client's sockets exist before TEST_REQ so that the daemon can connect its own
- * to them; each pair then accepts datagrams only from each other. One socket per flow,
- * on -P's port + flow index when -P was given. */
-static int open_udp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *peer,
-		    ws_test_result *out, int *fds, uint16_t *ports, ws_err *err)
-{
-	uint32_t snd, rcv;
-	int force;
-	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	for (uint32_t i = 0; i < spec->streams; i++) {
-		ws_test_spec one = *spec;
-		if (spec->local.data_port)
-			one.local.data_port = (uint16_t)(spec->local.data_port + i);
-		ws_addr local, bound;
-		int rc = local_data_addr(c, &one, peer, &local, err);
-		int fd = rc < 0 ? rc
-			       : ws_sock_udp(&local, snd, rcv, force, i ? NULL : &out->local.sndbuf_set,
-					     i ? NULL : &out->local.rcvbuf_set, NULL, err);
-		if (fd >= 0) {
-			ws_sockopt_req r;
-			ws_workload_sockopts(spec, true, &r);
-			rc = ws_sockopt_apply(fd, &r, NULL, err);
-			if (rc < 0) {
-				ws_err_prefix(err, "local data socket");
-				close(fd);
-				fd = rc;
-			} else if (i == 0) {
-				record_sockopts(fd, spec, &out->local);
-			}
-		}
-		if (fd < 0) {
-			close_all(fds, i);
-			return fd;
-		}
-		fds[i] = fd;
-		ws_sock_local_addr(fd, &bound);
-		ports[i] = ws_addr_port(&bound);
-	}
-	return 0;
-}
-
-/* TCP: connect and present the cookie, all before the measured interval. */
 /* TCP: connect flow `index` and present the cookie and the index, all before the
- * measured interval. The setup sizes are recorded from the first flow. */
+ * measured interval. */
 static int connect_tcp(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
 		       const uint8_t *cookie, uint32_t index, ws_test_result *out, ws_err *err)
 {
-	ws_addr local, *lp = NULL;
-	if (c->local_host || spec->local.data_port || spec->data_local[0]) {
-		ws_test_spec one = *spec;
-		if (spec->local.data_port) /* one port per flow: -P is the first */
-			one.local.data_port = (uint16_t)(spec->local.data_port + index);
-		int rc = local_data_addr(c, &one, data, &local, err);
-		if (rc < 0)
-			return rc;
-		lp = &local;
-	}
-	uint32_t snd, rcv, snd_set, rcv_set;
-	int force;
-	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = ws_sock_connect_prep(data, lp, snd, rcv, &snd_set, &rcv_set,
-				      ws_clock_ns() + c->connect_timeout_ns, prep_data_socket, (void *)spec, err);
-	if (fd < 0) {
-		ws_err_prefix(err, "data connection %u of %u", index + 1, spec->streams);
+	int fd = ws_ds_connect_tcp(c, spec, data, index, out, err);
+	if (fd < 0)
 		return fd;
-	}
-	if (index == 0) {
-		out->local.sndbuf_set = snd_set;
-		out->local.rcvbuf_set = rcv_set;
-		record_sockopts(fd, spec, &out->local);
-	}
-	if (spec->nodelay)
-		ws_sock_set_nodelay(fd, 1, NULL);
 	uint8_t hello[WS_COOKIE_LEN + 4];
 	memcpy(hello, cookie, WS_COOKIE_LEN);
 	ws_put_be32(hello + WS_COOKIE_LEN, index);
@@ -284,34 +195,6 @@ static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws
 	return rc;
 }
 
-/* TCP_CRR makes its connections during the test: the setup only says where they go
- * (the data port of TEST_ACK) and from where (-L, -P lport), and records the socket sizes
- * that -s/-S give each of them, from a socket that is never connected. */
-static int crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data,
-			 ws_test_result *out, ws_rr_params *ep, ws_err *err)
-{
-	memset(ep, 0, sizeof(*ep));
-	ep->listen_fd = -1;
-	ep->wake_fd = -1;
-	ep->remote = *data;
-	if (c->local_host || spec->local.data_port || spec->data_local[0]) {
-		int rc = local_data_addr(c, spec, data, &ep->local, err);
-		if (rc < 0)
-			return rc;
-		ep->bind_local = true;
-	}
-	uint32_t snd, rcv;
-	int force;
-	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = socket(data->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return ws_err_errno(err, "socket for the TCP_CRR connections");
-	int rc = ws_sock_set_buffers(fd, snd, rcv, err);
-	ws_sock_get_buffers(fd, &out->local.sndbuf_set, &out->local.rcvbuf_set);
-	close(fd);
-	return rc;
-}
-
 /* TEST_REQ → TEST_ACK, then the data sockets, fds[0..spec->streams), or for TCP_CRR the
  * endpoints of its connections in *crr. The data go to the control peer's address, or to
  * test option -H's. */
@@ -332,7 +215,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	ws_msg_put_spec(&ch->tx, spec);
 	if (udp) {
 		uint16_t *ports = calloc(spec->streams, sizeof(*ports));
-		int rc = ports ? open_udp(c, spec, ctl_peer, out, fds, ports, err)
+		int rc = ports ? ws_ds_open_udp(c, spec, ctl_peer, out, fds, ports, err)
 			       : ws_err_set(err, ENOMEM, "no memory for %u ports", spec->streams);
 		for (uint32_t i = 0; rc == 0 && i < spec->streams; i++)
 			ws_tlv_put_u64(&ch->tx, WS_F_CLIENT_PORT, ports[i]);
@@ -360,7 +243,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		if (rc == 0)
 			rc = connect_udp(spec, &m, ctl_peer, fds, err);
 		if (rc < 0)
-			close_all(fds, spec->streams);
+			ws_ds_close_all(fds, spec->streams);
 		return rc;
 	}
 	if (rc < 0)
@@ -368,12 +251,12 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
 	if (spec->type == WS_TEST_TCP_CRR)
-		return crr_endpoints(c, spec, &data, out, crr, err);
+		return ws_ds_crr_endpoints(c, spec, &data, out, crr, err);
 	for (uint32_t i = 0; i < spec->streams; i++) {
 		fds[i] = connect_tcp(c, spec, &data, cookie_copy, i, out, err);
 		if (fds[i] < 0) {
 			rc = fds[i];
-			close_all(fds, i);
+			ws_ds_close_all(fds, i);
 			return rc;
 		}
 	}
@@ -430,7 +313,7 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 	if (rc < 0)
 		return rc;
 	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
-	close_all(fds, spec->streams);
+	ws_ds_close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
 	ws_err_clear(&rerr);
@@ -446,8 +329,22 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 	return rc;
 }
 
-int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
-		       ws_err *err)
+void ws_client_init(ws_client *cl, const ws_client_config *c)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->cfg = c;
+	cl->np_fd = -1;
+	cl->found = WS_PEER_AUTO;
+}
+
+void ws_client_close(ws_client *cl)
+{
+	ws_np_close(cl->np_fd);
+	cl->np_fd = -1;
+}
+
+/* What every test checks and sets before it connects. */
+static int prepare(const ws_test_spec *spec, ws_test_result *out, ws_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->spec = *spec;
@@ -472,22 +369,96 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
 	out->local.sndbuf_req = snd;
 	out->local.rcvbuf_req = rcv;
-	int family = c->host_family ? c->host_family : (int)spec->family;
-	ws_addr peer;
-	int fd = connect_control(c, family, &peer, err);
-	if (fd < 0)
-		return fd;
+	return 0;
+}
+
+/* One more control connection to the netserver at peer, for --streams (from -L's address,
+ * never -p's local port, which the first connection holds), with the passphrase (-Z). */
+static int connect_more(const ws_client_config *c, const ws_addr *peer, ws_err *err)
+{
+	ws_addr local, *lp = NULL;
+	if (c->local_host) {
+		int rc = ws_addr_resolve(c->local_host, 0, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, &local, err);
+		if (rc < 0)
+			return rc;
+		lp = &local;
+	}
+	int fd = ws_sock_connect(peer, lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns, err);
+	int rc = fd >= 0 && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* A netserver on fd: the passphrase first (-Z), then the test; the connection is kept
+ * for the next test (-i), or closed when this one failed. --streams N adds N - 1 control
+ * connections (a netserver child each) for this test only. */
+static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_test_spec *spec,
+			  bool passphrase, ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
+	cl->found = WS_PEER_NETSERVER;
+	int rc = passphrase && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
+	cl->np_fd = fd;
+	cl->np_peer = *peer;
+	fill_identity(out, c, fd, peer);
+	snprintf(out->peer_software, sizeof(out->peer_software), "netserver");
+	uint32_t n = spec->streams > 0 ? spec->streams : 1;
+	int *ctl = rc == 0 ? calloc(n, sizeof(*ctl)) : NULL;
+	if (rc == 0 && !ctl)
+		rc = ws_err_set(err, ENOMEM, "no memory for %u control connections", n);
+	for (uint32_t i = 0; ctl && i < n; i++)
+		ctl[i] = i == 0 ? fd : -1;
+	if (rc == 0)
+		rc = ws_npmap_check(spec, err); /* before connections it would refuse */
+	for (uint32_t i = 1; rc == 0 && i < n; i++)
+		if ((ctl[i] = connect_more(c, peer, err)) < 0) {
+			rc = ctl[i];
+			ws_err_prefix(err, "control connection %u of %u", i + 1, n);
+		}
+	if (rc == 0)
+		rc = ws_np_run_test(c, ctl, peer, spec, out, err);
+	for (uint32_t i = 1; ctl && i < n; i++)
+		if (ctl[i] >= 0)
+			ws_np_close(ctl[i]);
+	free(ctl);
+	if (rc < 0) {
+		char pt[80];
+		ws_addr_format_port(peer, pt, sizeof(pt));
+		ws_err_prefix(err, "netserver %s (%s)", c->host, pt);
+		ws_client_close(cl);
+	}
+	return rc;
+}
+
+/* The warpspeed session from HELLO on; *found reports a netserver (or a late daemon, or
+ * a close after the probe) instead, with the connection left open in *ctl_fd. */
+static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t probe_ns,
+			  const ws_test_spec *spec, enum ws_probe_found *found, int *ctl_fd,
+			  ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
 	char where[160];
 	char pt[80];
-	ws_addr_format_port(&peer, pt, sizeof(pt));
+	ws_addr_format_port(peer, pt, sizeof(pt));
 	snprintf(where, sizeof(where), "%s (%s)", c->host, pt);
 	ws_channel ch;
 	ws_channel_init(&ch, fd);
-	fill_identity(out, c, fd, &peer);
-	rc = do_hello(&ch, where, c, out, err);
+	fill_identity(out, c, fd, peer);
+	int rc = do_hello(&ch, where, c, probe_ns, found, out, err);
+	if (rc == 0 && *found != WS_PROBE_WARPSPEED) {
+		*ctl_fd = ch.fd;
+		ch.fd = -1; /* the caller's now */
+		ws_channel_close(&ch);
+		return 0;
+	}
+	if (rc == 0)
+		cl->found = WS_PEER_WARPSPEED;
 	ws_test_spec wire = *spec;
 	if (rc == 0)
-		rc = numeric_data_addrs(&wire, &peer, err);
+		rc = numeric_data_addrs(&wire, peer, err);
 	spec = &wire;
 	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
@@ -496,7 +467,7 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		fds[i] = -1;
 	ws_rr_params crr;
 	if (rc == 0)
-		rc = setup_data(&ch, spec, &peer, c, out, fds, &crr, err);
+		rc = setup_data(&ch, spec, peer, c, out, fds, &crr, err);
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
@@ -508,5 +479,65 @@ int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_t
 		out->shared_host = out->local.boot_id[0] && strcmp(out->local.boot_id, out->remote.boot_id) == 0;
 	}
 	ws_channel_close(&ch);
+	return rc;
+}
+
+int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out, ws_err *err)
+{
+	const ws_client_config *c = cl->cfg;
+	int rc = prepare(spec, out, err);
+	if (rc < 0)
+		return rc;
+	if (cl->np_fd >= 0) /* -i: the next DO_OMNI on the same connection */
+		return netserver_test(cl, cl->np_fd, &cl->np_peer, spec, false, out, err);
+	enum ws_peer mode = c->peer != WS_PEER_AUTO ? c->peer : cl->found;
+	int family = c->host_family ? c->host_family : (int)spec->family;
+	ws_addr peer;
+	int64_t connect_ns = 0;
+	int fd = connect_control(c, family, &peer, &connect_ns, err);
+	if (fd < 0)
+		return fd;
+	if (mode == WS_PEER_NETSERVER)
+		return netserver_test(cl, fd, &peer, spec, true, out, err);
+	enum ws_probe_found found;
+	int64_t probe_ns = mode == WS_PEER_AUTO ? ws_probe_wait_ns(connect_ns) : 0;
+	int ctl_fd = -1;
+	rc = warpspeed_test(cl, fd, &peer, probe_ns, spec, &found, &ctl_fd, out, err);
+	if (rc < 0 || found == WS_PROBE_WARPSPEED)
+		return rc;
+	if (c->note) {
+		static const char *const what[] = {
+			[WS_PROBE_NETSERVER] = "is a netserver (it answered the padded HELLO with netperf's error 998); the test runs over netperf's protocol",
+			[WS_PROBE_LATE] = "is a warpspeed daemon that answered only after the probe; reconnecting without it",
+			[WS_PROBE_CLOSED] = "closed the connection on the probe (a netserver that wants -Z first); reconnecting with the passphrase",
+		};
+		char t[300];
+		snprintf(t, sizeof(t), "%s port %u %s", c->host, (unsigned)c->port, what[found]);
+		c->note(c->note_ctx, t);
+	}
+	if (found == WS_PROBE_NETSERVER)
+		return netserver_test(cl, ctl_fd, &peer, spec, true, out, err);
+	close(ctl_fd);
+	if (found == WS_PROBE_CLOSED && !c->psk)
+		return ws_err_set(err, WS_E_NOTWS,
+				  "%s port %u closed the connection without answering the probe: a netserver started with -Z closes unless netperf's passphrase comes first (give -Z)",
+				  c->host, (unsigned)c->port);
+	/* a late warpspeed daemon has the probe's padding in its stream; a netserver that
+	 * wants the passphrase closed on it: either way a fresh connection, without probe */
+	if ((fd = connect_control(c, family, &peer, NULL, err)) < 0)
+		return fd;
+	if (found == WS_PROBE_CLOSED)
+		return netserver_test(cl, fd, &peer, spec, true, out, err);
+	rc = warpspeed_test(cl, fd, &peer, 0, spec, &found, &ctl_fd, out, err);
+	return rc;
+}
+
+int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
+		       ws_err *err)
+{
+	ws_client cl;
+	ws_client_init(&cl, c);
+	int rc = ws_client_test(&cl, spec, out, err);
+	ws_client_close(&cl);
 	return rc;
 }

@@ -3,17 +3,24 @@
  *
  * Connects (trying every address of the host), exchanges HELLO, sends the spec, builds
  * the data connection before the measured interval, passes the START barrier, runs the
- * local role and collects the daemon's half. A peer that is not a warpspeed daemon is
- * named as such instead of hanging or printing garbage. */
+ * local role and collects the daemon's half. A stock netserver is found by the probe of
+ * session/probe.h (--peer auto) or named (--peer netserver), and the test then runs over
+ * netperf's protocol (session/npclient.h); a peer that is neither is named as such
+ * instead of hanging or printing garbage. */
 #ifndef WS_SESSION_CLIENT_H
 #define WS_SESSION_CLIENT_H
 
 #include "ctl/spec.h"
+#include "net/addr.h"
 
 #include <stdint.h>
 
 struct ws_err;
 struct ws_psk;
+
+/* Which protocol the peer on the control port speaks (--peer). AUTO tells them apart
+ * from the first answer (session/probe.h). */
+enum ws_peer { WS_PEER_AUTO = 0, WS_PEER_WARPSPEED, WS_PEER_NETSERVER };
 
 typedef struct ws_client_config {
 	const char *host;       /* -H, default "localhost" */
@@ -26,7 +33,9 @@ typedef struct ws_client_config {
 	int64_t hello_timeout_ns;
 	double start_wait_s;    /* -s: wait this long between setup and START (at most
 	                         * WS_MAX_START_WAIT_S, which the daemon's START timeout allows) */
-	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it */
+	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it,
+	                           * or sent to a netserver as netperf's -Z passphrase */
+	enum ws_peer peer;      /* --peer, default WS_PEER_AUTO */
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);
 	void *note_ctx;
@@ -42,11 +51,30 @@ typedef struct ws_client_config {
 
 void ws_client_config_init(ws_client_config *c);
 
+/* A client that runs tests in turn (-i iterations). A netserver's control connection is
+ * kept between them (netperf sends every iteration's DO_OMNI on one connection); a
+ * warpspeed daemon gets a session per test. What answered the first test is remembered,
+ * so --peer auto probes once. */
+typedef struct ws_client {
+	const ws_client_config *cfg;
+	int np_fd;          /* an open netserver control connection, or -1 */
+	ws_addr np_peer;    /* its address */
+	enum ws_peer found; /* what answered so far (WS_PEER_AUTO before the first test) */
+} ws_client;
+
+void ws_client_init(ws_client *cl, const ws_client_config *c);
+/* One test, as ws_client_run_test; -WS_E_PEER (a usage error) when the peer is a netserver
+ * and the spec asks for what only a warpspeed daemon does. */
+int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out, struct ws_err *err);
+/* Ends a kept netserver session (netperf's half-close); the client may be reused. */
+void ws_client_close(ws_client *cl);
+
 /* Run one test. On success *out holds both sides; call ws_test_result_free(out) after
  * it, whatever the outcome. Errors: -ECONNREFUSED when nothing
  * listens (the CLI may then start an in-process daemon), -WS_E_NOTWS when the peer is
- * not a warpspeed daemon, -WS_E_LIMIT when the daemon refused, -WS_E_AUTH when the key is
- * missing or refused or the daemon failed to prove it, others as named. */
+ * neither a warpspeed daemon nor a netserver, -WS_E_LIMIT when the daemon refused,
+ * -WS_E_AUTH when the key is missing or refused or the daemon failed to prove it,
+ * -WS_E_PEER for what a netserver cannot do, others as named. */
 int ws_client_run_test(const ws_client_config *c, const ws_test_spec *spec, ws_test_result *out,
 		       struct ws_err *err);
 

@@ -25,6 +25,7 @@ enum {
 	WS_E_LIMIT = 4002,   /* a daemon limit refused the request */
 	WS_E_REMOTE = 4003,  /* the remote side reported an error */
 	WS_E_AUTH = 4004,    /* authentication with the pre-shared key failed or is missing */
+	WS_E_PEER = 4005,    /* the peer (a stock netserver) cannot run what was asked: a usage error */
 };
 
 void ws_err_clear(ws_err *err);

@@ -669,7 +669,8 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	if (rc == 0)
 		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client", err);
 	/* also after a failure: the daemon need not wait for its stall timer */
-	send_marker(p, rc < 0 || atomic_load(&c.abort));
+	if (!p->spec->netperf_peer) /* netserver knows no marker: its own timer ends its side */
+		send_marker(p, rc < 0 || atomic_load(&c.abort));
 	if (rc == 0)
 		rc = fill_client(&c, w, res, err);
 	for (uint32_t t = 0; w && t < c.nthreads; t++)

@@ -368,6 +368,10 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 	unsigned tagn = s->req_size < s->rsp_size ? s->req_size : s->rsp_size;
 	if (tagn > 8)
 		tagn = 8;
+	/* netserver answers from its own buffer, not with the request's bytes: no tag to
+	 * match, so a reply is taken for the oldest transaction in flight, as netperf does. */
+	if (s->netperf_peer)
+		tagn = 0;
 	uint64_t next_seq = 1;
 	uint32_t busy = 0;
 	int64_t now = r->t0;

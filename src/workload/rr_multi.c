@@ -200,6 +200,8 @@ static int plan(struct ws_rr_ctx *c, const ws_rr_params *p, ws_err *err)
 	c->tagn = s->req_size < s->rsp_size ? s->req_size : s->rsp_size;
 	if (c->tagn > 8)
 		c->tagn = 8;
+	if (s->netperf_peer) /* netserver answers from its own buffer: the oldest in flight */
+		c->tagn = 0;
 	if (c->client && (uint64_t)c->nflows * c->cap * sizeof(int64_t) > MAX_RING_BYTES)
 		return ws_err_set(err, WS_E_INVAL,
 				  "%u flows with %u requests outstanding each need %llu MiB of send times; at most %u MiB: use fewer flows or a smaller burst",

@@ -55,6 +55,7 @@
 #define REPORT_EVERY 64                   /* blast: batches between reads of the reports */
 #define PACE_SPIN_NS (50 * WS_NS_PER_US)  /* --pace: the last stretch before a send is spun */
 #define END_PHASE_NS (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
+#define NETPERF_END_DGRAMS 3              /* empty datagrams that end a netserver's test */
 #define RX_TIMEOUT_NS (100 * WS_NS_PER_MS)
 #define RX_GRACE_NS (500 * WS_NS_PER_MS)  /* past the expected end ... */
 #define RX_IDLE_NS (250 * WS_NS_PER_MS)   /* ... this long without a datagram ends */
@@ -379,9 +380,15 @@ static int tx_failed(udp_tx *t, const ws_test_spec *spec, int64_t last_progress,
 			    tx_path_name(t->path), t->size);
 }
 
-/* END markers, spaced 1, 2, 4 ... 100 ms, until the receiver confirms or gives up. */
-static void tx_end(udp_tx *t)
+/* END markers, spaced 1, 2, 4 ... 100 ms, until the receiver confirms or gives up. A
+ * netserver knows no END: it ends on an empty datagram, of which netperf sends three. */
+static void tx_end(udp_tx *t, const ws_test_spec *spec)
 {
+	if (spec->netperf_peer) {
+		for (int i = 0; i < NETPERF_END_DGRAMS; i++)
+			(void)send(t->fd, "", 0, 0);
+		return;
+	}
 	uint8_t buf[WS_UDP_HDR_LEN];
 	ws_udp_hdr h = {t->seq, t->tag, WS_UDP_END};
 	ws_udp_hdr_encode(buf, &h);
@@ -434,7 +441,7 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 	}
 	res->elapsed_ns = last - t0;
 	if (rc == 0)
-		tx_end(t);
+		tx_end(t, spec);
 	res->send_size = t->size;
 	res->dgrams_sent = t->seq;
 	res->bytes_sent = t->seq * t->size;
