@@ -24,6 +24,7 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 	} rows[] = {
 		{s->streams > 1 && s->type == WS_TEST_TCP_CRR, "--streams with TCP_CRR (one data port for all flows)"},
 		{s->remote_cpus[0] != 0, "--remote-cpus"},
+		{s->remote_threads > 1, "--threads L,R with R above 1 (netserver serves each connection in a process of its own)"},
 		{s->zerocopy && remote_sends, "--zerocopy on the daemon's (sending) side"},
 		{s->skip_rx_copy && remote_receives, "--skip-rx-copy on the daemon's (receiving) side"},
 		{s->splice && remote_receives, "--splice on the daemon's (receiving) side"},

@@ -97,8 +97,13 @@ static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 		int rc = ws_np_reader_read(rd, s->ch.fd, err);
 		if (rc == 1)
 			return 1;
-		if (rc == -ECONNRESET)
-			return rd->got ? ws_err_set(err, WS_E_PROTO, "%s", err->msg) : 0;
+		if (rc == -ECONNRESET && !rd->got)
+			return 0;
+		if (rc == -ECONNRESET) { /* cut short: the reader's message stays, the code is ours */
+			if (err)
+				err->code = -WS_E_PROTO;
+			return -WS_E_PROTO;
+		}
 		if (rc < 0)
 			return rc;
 		int64_t left = deadline - ws_clock_ns();

@@ -60,7 +60,9 @@ trap 'ws_cleanup; ip netns del "$ns" 2>/dev/null' EXIT
 nsx() { ip netns exec "$ns" "$@"; }
 nsx ip link set lo up
 nsx sysctl -qw net.ipv4.ip_local_port_range="40000 40009"
-nsx "$WS_BIN" serve -p 12865 2>"$WS_TMP/nsd.log" &
+# Not through nsx: a function in the background is a subshell, and its PID is not the
+# daemon's (ip netns exec execs the command, so $! is the daemon itself).
+ip netns exec "$ns" "$WS_BIN" serve -p 12865 2>"$WS_TMP/nsd.log" &
 WS_PIDS+=($!)
 for _ in $(seq 1 100); do grep -q listening "$WS_TMP/nsd.log" && break; sleep 0.05; done
 # 8 flows, 10 ports (one taken by the control connection, one by the data listener): the
@@ -74,7 +76,7 @@ else fail crr_port_range_short "exit $?: $(cat "$WS_TMP/ns1.out" "$WS_TMP/ns1.er
 # connection and the data listener are on ports outside it (-p 12865,39000 and -P ,5000);
 # the client names the setting after its bounded wait.
 nsx sysctl -qw net.ipv4.ip_local_port_range="41000 41009" # ports the run above never used
-nsx python3 -c '
+ip netns exec "$ns" python3 -c '
 import socket, time
 held = []
 for port in range(41000, 41010):

@@ -258,6 +258,14 @@ static void test_check_refuses(void)
 	s.type = WS_TEST_TCP_CRR;
 	CHECK_INT("crr streams", ws_npmap_check(&s, &err), -WS_E_PEER);
 	ws_test_spec_init(&s);
+	s.streams = 4;
+	s.local_threads = 2;
+	CHECK_INT("local threads", ws_npmap_check(&s, &err), 0);
+	s.remote_threads = 2; /* --threads 2,2: was silently ignored */
+	CHECK_INT("remote threads", ws_npmap_check(&s, &err), -WS_E_PEER);
+	CHECK_STR("remote threads", err.msg,
+		  "--threads L,R with R above 1 (netserver serves each connection in a process of its own) needs a warpspeed daemon (warpspeed serve); the peer is a stock netserver");
+	ws_test_spec_init(&s);
 	s.skip_rx_copy = true;
 	CHECK_INT("skip-rx-copy remote", ws_npmap_check(&s, &err), -WS_E_PEER);
 	s.type = WS_TEST_TCP_MAERTS;
