@@ -14,43 +14,10 @@ set -f                                  # the table holds no globs; keep '?' and
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/netperf}
-NETPERF=${NETPERF:-netperf}
-NETSERVER=${NETSERVER:-netserver}
 PER_CMD_TIMEOUT=${PER_CMD_TIMEOUT:-40}
-
-die() { echo "capture-netperf: $*" >&2; exit 1; }
-command -v "$NETPERF" >/dev/null || die "netperf not found (Debian: add non-free, apt-get install netperf)"
-command -v "$NETSERVER" >/dev/null || die "netserver not found"
-version=$("$NETPERF" -V 2>&1 | head -1)
-case $version in *2.7.0*) ;; *) echo "capture-netperf: warning: expected netperf 2.7.0, got: $version" >&2 ;; esac
-
-port_busy() { ss -Htan "( sport = :$1 )" 2>/dev/null | grep -q .; }
-free_port() {                           # first port from $1 up with no socket on it
-	local p=$1
-	while port_busy "$p"; do p=$((p + 1)); done
-	echo "$p"
-}
-
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-start_netserver() {                     # start_netserver PORT ADDR,FAMILY
-	"$NETSERVER" -D -p "$1" -L "$2" >"$tmp/netserver-$1.log" 2>&1 &
-	PIDS+=("$!")
-	local i
-	for i in $(seq 50); do
-		ss -Hltn "( sport = :$1 )" 2>/dev/null | grep -q . && return 0
-		kill -0 "${PIDS[-1]}" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$tmp/netserver-$1.log" >&2
-	die "netserver on port $1 ($2) did not start"
-}
-
-tmp=$(mktemp -d) || die "mktemp failed"
-trap 'cleanup; rm -rf "$tmp"' EXIT
+me=capture-netperf
+# shellcheck source=tests/goldens/capture-lib.sh
+. "$here/capture-lib.sh"
 
 P4=$(free_port 22865)
 start_netserver "$P4" 127.0.0.1,inet

@@ -13,46 +13,13 @@ set -f
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/npwire}
-NETPERF=${NETPERF:-netperf}
-NETSERVER=${NETSERVER:-netserver}
 PYTHON=${PYTHON:-python3}
 PER_CMD_TIMEOUT=${PER_CMD_TIMEOUT:-30}
 relay=$here/npwire_relay.py
-
-die() { echo "capture-npwire: $*" >&2; exit 1; }
-command -v "$NETPERF" >/dev/null || die "netperf not found (Debian: add non-free, apt-get install netperf)"
-command -v "$NETSERVER" >/dev/null || die "netserver not found"
+me=capture-npwire
+# shellcheck source=tests/goldens/capture-lib.sh
+. "$here/capture-lib.sh"
 command -v "$PYTHON" >/dev/null || die "python3 not found"
-version=$("$NETPERF" -V 2>&1 | head -1)
-case $version in *2.7.0*) ;; *) echo "capture-npwire: warning: expected netperf 2.7.0, got: $version" >&2 ;; esac
-
-port_busy() { ss -Htan "( sport = :$1 )" 2>/dev/null | grep -q .; }
-free_port() {
-	local p=$1
-	while port_busy "$p"; do p=$((p + 1)); done
-	echo "$p"
-}
-
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
-tmp=$(mktemp -d) || die "mktemp failed"
-trap 'cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-start_netserver() {                     # start_netserver PORT ADDR,FAMILY [extra args]
-	local port=$1 addr=$2
-	shift 2
-	"$NETSERVER" -D -p "$port" -L "$addr" "$@" >"$tmp/netserver-$port.log" 2>&1 &
-	PIDS+=("$!")
-	local i
-	for i in $(seq 50); do
-		ss -Hltn "( sport = :$port )" 2>/dev/null | grep -q . && return 0
-		kill -0 "${PIDS[-1]}" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$tmp/netserver-$port.log" >&2
-	die "netserver on port $port ($addr) did not start"
-}
 
 N4=$(free_port 23865); start_netserver "$N4" 127.0.0.1,inet
 N6=$(free_port $((N4 + 1))); start_netserver "$N6" ::1,inet6
