@@ -144,6 +144,24 @@ static void test_against_reference(void)
 	ws_iqconv_to_wire(back, WS_IQ_FMT_CF32, fl, 0, n);
 	for (uint32_t i = 0; i < 2 * n; i++)
 		bad_round += (int16_t)(back[2 * i] << 8 | back[2 * i + 1]) != ref_sat(fl[i]);
+	/* Bit patterns spread over all 2^32 (NaNs, infinities, subnormals, huge values, both
+	 * signs) and the float neighbours of every rounding and clamping boundary. */
+	int bad_bits = 0;
+	for (uint32_t i = 0; i < 2 * n; i++) {
+		uint32_t u = i * 2654435761u;
+		memcpy(&fl[i], &u, 4);
+	}
+	static const float edge[] = {32767.0f, 32767.5f, 32768.0f, -32768.0f, -32768.5f,
+				     -32769.0f, 0.5f, 1.5f, -0.5f, -1.5f, 0.0f};
+	for (unsigned k = 0; k < sizeof edge / sizeof edge[0]; k++) {
+		fl[3 * k] = nextafterf(edge[k], -INFINITY) / 32768.0f;
+		fl[3 * k + 1] = edge[k] / 32768.0f;
+		fl[3 * k + 2] = nextafterf(edge[k], INFINITY) / 32768.0f;
+	}
+	ws_iqconv_to_wire(back, WS_IQ_FMT_CF32, fl, 0, n);
+	for (uint32_t i = 0; i < 2 * n; i++)
+		bad_bits += (int16_t)(back[2 * i] << 8 | back[2 * i + 1]) != ref_sat(fl[i]);
+	CHECK_INT("cf32 bit patterns and boundaries as lrintf", bad_bits, 0);
 	CHECK_INT("ci16 both ways, every value, offsets 0..3", bad_ci, 0);
 	CHECK_INT("cf32 from wire, every value", bad_cf, 0);
 	CHECK_INT("cf32 to wire round trip", bad_to, 0);
