@@ -1,6 +1,8 @@
 /* npserve: a stock netperf client's session on the daemon; see npserve.h. */
 #include "session/npserve.h"
 
+#include "session/npspec.h"
+
 #include "ctl/npmsg.h"
 #include "measure/cpu.h"
 #include "net/addr.h"
@@ -15,7 +17,6 @@
 #include "workload/rr.h"
 #include "workload/run.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -39,19 +40,6 @@
 #define UDP_QUIET_NS (10 * WS_NS_PER_SEC)
 #define UDP_TICK_MS 100
 #define SYSINFO_TEXT ",Deprecated,Deprecated,Deprecated,Deprecated"
-
-/* One netperf test as this daemon runs it: the spec of its side and what the replies
- * need from the request. */
-typedef struct np_test {
-	ws_test_spec spec;
-	bool legacy;              /* DO_TCP_STREAM (TCP_SENDFILE): legacy replies */
-	uint32_t flags;           /* omni request flags */
-	float cpu_rate;           /* as asked (0: this daemon's rate) */
-	uint32_t send_width, recv_width;
-	uint32_t send_size_asked, recv_size_asked; /* echoed where this side does not use them */
-	uint16_t client_port;     /* UDP: the client's data port */
-	char client_ip[64];       /* netperf_ip, numeric; "" = the control peer's */
-} np_test;
 
 /* What a test leaves for the results. */
 typedef struct np_run {
@@ -117,127 +105,8 @@ static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 	}
 }
 
-/* --- requests into specs ------------------------------------------------------------ */
-
-static void addr_words_text(const uint32_t w[4], uint32_t family, char *out, size_t n)
-{
-	uint8_t a[16];
-	out[0] = '\0';
-	if (!(w[0] | w[1] | w[2] | w[3]))
-		return;
-	if (family == 6) {
-		ws_np_addr_to_in6(w, a);
-		inet_ntop(AF_INET6, a, out, (socklen_t)n);
-	} else {
-		ws_np_addr_to_in4(w, a);
-		inet_ntop(AF_INET, a, out, (socklen_t)n);
-	}
-}
-
-/* The spec fields both request kinds share. */
-static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t rcvbuf,
-			int32_t length, bool measure, uint32_t port, uint32_t family)
-{
-	ws_test_spec_init(sp);
-	sp->remote.cpu = cpu;
-	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : 0;
-	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : 0;
-	sp->remote.measure_cpu = measure;
-	sp->remote.data_port = (uint16_t)port;
-	sp->family = family == 4 ? WS_FAMILY_INET : family == 6 ? WS_FAMILY_INET6 : WS_FAMILY_ANY;
-	/* A stock netperf compares its figures with a netserver's, so the TCP receiver wakes
-	 * as netserver's does (the kernel's default), not at warpspeed's automatic threshold,
-	 * which raises loopback TCP_STREAM by 12-16% over netserver (bench/netperf_daemon.sh) */
-	sp->rcvlowat = 1;
-	sp->end = WS_END_TIME;
-	sp->duration_s = length > 0 ? (double)length : 0; /* 0: the caller sets the limit */
-	if (length < 0) { /* a count test; INT32_MIN was refused by the codec */
-		sp->end = WS_END_BYTES;
-		sp->end_count = (uint64_t)(-(int64_t)length);
-	}
-}
-
-/* A size netperf sends as u32 with 0xffffffff for "default": 0 here. */
-static uint32_t size_or_default(uint32_t v)
-{
-	return v == 0xffffffffu ? 0 : v;
-}
-
-static int omni_to_test(const ws_np_omni_req *r, np_test *t, ws_err *err)
-{
-	memset(t, 0, sizeof(*t));
-	ws_test_spec *sp = &t->spec;
-	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
-		    (r->flags & WS_NP_F_MEASURE_CPU) != 0, r->data_port, r->ipfamily);
-	t->flags = r->flags;
-	t->cpu_rate = r->cpu_rate;
-	t->send_width = r->send_width;
-	t->recv_width = r->recv_width;
-	t->send_size_asked = r->send_size;
-	t->recv_size_asked = r->receive_size;
-	t->client_port = (uint16_t)r->netperf_port;
-	addr_words_text(r->netperf_ip, r->ipfamily, t->client_ip, sizeof(t->client_ip));
-	addr_words_text(r->netserver_ip, r->ipfamily, sp->data_host, sizeof(sp->data_host));
-	if (r->ipfamily == 7)
-		return ws_err_set(err, EAFNOSUPPORT, "address family 7 (RDS) is not supported; 0, 4 or 6 is");
-	bool udp = r->socket_type == WS_NP_SOCK_DGRAM;
-	if ((r->socket_type != WS_NP_SOCK_STREAM && !udp) ||
-	    (r->protocol != 0 && r->protocol != (udp ? IPPROTO_UDP : IPPROTO_TCP)))
-		return ws_err_set(err, EPROTONOSUPPORT,
-				  "socket type %u protocol %u is not supported; TCP (1, 6) and UDP (2, 17) are",
-				  (unsigned)r->socket_type, (unsigned)r->protocol);
-	bool rr = r->direction == (WS_NP_DIR_SEND | WS_NP_DIR_RECV);
-	if (rr && (r->request_size < 1 || r->response_size < 1))
-		return ws_err_set(err, EINVAL, "request/response sizes %ld,%ld; at least 1 each is accepted",
-				  (long)r->request_size, (long)r->response_size);
-	if (r->flags & WS_NP_F_CONNECT_TEST)
-		sp->type = udp || !rr ? 0 : WS_TEST_TCP_CRR;
-	else if (rr)
-		sp->type = udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
-	else if (r->direction == WS_NP_DIR_RECV)
-		sp->type = udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
-	else
-		sp->type = udp ? 0 : WS_TEST_TCP_MAERTS;
-	if (!sp->type)
-		return ws_err_set(err, EOPNOTSUPP,
-				  "a %s test with direction 0x%x%s is not supported",
-				  udp ? "UDP" : "TCP", (unsigned)r->direction,
-				  (r->flags & WS_NP_F_CONNECT_TEST) ? " and a connection per transaction" : "");
-	if (rr) {
-		sp->req_size = (uint32_t)r->request_size;
-		sp->rsp_size = (uint32_t)r->response_size;
-		if (sp->end == WS_END_BYTES)
-			sp->end = WS_END_TRANSACTIONS;
-	} else {
-		sp->send_size = size_or_default(r->send_size);
-		sp->recv_size = size_or_default(r->receive_size);
-	}
-	sp->nodelay = (r->flags & WS_NP_F_NODELAY) != 0;
-	sp->keepalive = (r->flags & WS_NP_F_KEEPALIVE) != 0;
-	sp->udp_route = (r->flags & WS_NP_F_ROUTING) != 0;
-	sp->remote.tos = r->socket_tos > 0 ? r->socket_tos : 0;
-	sp->remote.priority = r->socket_prio > 0 ? r->socket_prio : 0;
-	snprintf(sp->remote.cong, sizeof(sp->remote.cong), "%s", r->cong_control);
-	return 0;
-}
-
-static int legacy_to_test(const ws_np_stream_req *r, np_test *t)
-{
-	memset(t, 0, sizeof(*t));
-	ws_test_spec *sp = &t->spec;
-	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
-		    r->measure_cpu != 0, r->data_port, r->ipfamily);
-	t->legacy = true;
-	t->cpu_rate = r->cpu_rate;
-	sp->type = WS_TEST_TCP_STREAM; /* TCP_SENDFILE's receiver is TCP_STREAM's */
-	sp->recv_size = r->receive_size > 0 ? (uint32_t)r->receive_size : 0;
-	sp->nodelay = r->no_delay != 0;
-	t->flags = (r->no_delay ? WS_NP_F_NODELAY : 0) | (r->measure_cpu ? WS_NP_F_MEASURE_CPU : 0);
-	return 0;
-}
-
 /* The daemon's limits, as for a warpspeed client; also pins the session to -T's CPU. */
-static int check_test(ws_session *s, np_test *t, ws_err *err)
+static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 {
 	ws_daemon *d = s->d;
 	ws_test_spec *sp = &t->spec;
@@ -274,7 +143,7 @@ static bool same_host(const ws_addr *a, const ws_addr *b)
 
 /* A TCP listener or a UDP socket connected to the client's data port. netserver ignores
  * a failed bind to the asked port and takes any; so does this, and the log says so. */
-static int open_data(ws_session *s, const np_test *t, ws_side_result *res, ws_err *err)
+static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws_err *err)
 {
 	const ws_test_spec *sp = &t->spec;
 	ws_addr local;
@@ -431,7 +300,7 @@ static int32_t width(uint32_t asked, uint32_t buf, uint32_t size)
 	return size ? (int32_t)(buf / size + 1) : 1;
 }
 
-static void send_response(ws_session *s, const np_test *t, const ws_side_result *setup,
+static void send_response(ws_session *s, const ws_np_test *t, const ws_side_result *setup,
 			  uint16_t port, ws_err *err, int *rc)
 {
 	const ws_test_spec *sp = &t->spec;
@@ -474,7 +343,7 @@ static void send_response(ws_session *s, const np_test *t, const ws_side_result 
 	*rc = send_msg(s, m, err);
 }
 
-static void send_results(ws_session *s, const np_test *t, const np_run *run, ws_err *err, int *rc)
+static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, ws_err *err, int *rc)
 {
 	const ws_side_result *r = &run->res;
 	const ws_test_spec *sp = &t->spec;
@@ -533,7 +402,7 @@ static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 }
 
 /* After the response: the data phase, on warpspeed's engines. */
-static int run_data(ws_session *s, const np_test *t, int *dfd, np_run *run, ws_err *err)
+static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, ws_err *err)
 {
 	const ws_test_spec *sp = &t->spec;
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
@@ -567,7 +436,7 @@ static int run_data(ws_session *s, const np_test *t, int *dfd, np_run *run, ws_e
 
 /* One DO_OMNI or DO_TCP_STREAM: checks, response, data phase, results. Returns 0 to go on
  * serving, negative to close the connection (after an error reply, as netserver exits). */
-static int serve_test(ws_session *s, np_test *t, int rc, ws_err *err)
+static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 {
 	const char *name = ws_test_type_name(t->spec.type);
 	if (t->legacy)
@@ -642,7 +511,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	ws_err err;
 	ws_err_clear(&err);
 	uint8_t m[WS_NP_MSG_LEN];
-	np_test t;
+	ws_np_test t;
 	char why[WS_ERR_MSG_MAX + 64];
 	switch (type) {
 	case WS_NP_DO_OMNI: {
@@ -653,7 +522,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 			send_error(s, WS_NP_OMNI_RESPONSE, EINVAL);
 			return -1;
 		}
-		return serve_test(s, &t, omni_to_test(&r, &t, &err), &err);
+		return serve_test(s, &t, ws_npspec_from_omni(&r, &t, &err), &err);
 	}
 	case WS_NP_DO_TCP_STREAM: {
 		ws_np_stream_req r;
@@ -662,7 +531,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 			send_error(s, WS_NP_TCP_STREAM_RESPONSE, EINVAL);
 			return -1;
 		}
-		return serve_test(s, &t, legacy_to_test(&r, &t), &err);
+		return serve_test(s, &t, ws_npspec_from_legacy(&r, &t), &err);
 	}
 	case WS_NP_CPU_CALIBRATE:
 		/* /proc/stat needs no calibration: netserver's Linux answer */
