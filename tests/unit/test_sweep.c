@@ -79,7 +79,7 @@ static void test_errors(void)
 	bad("m=1:2", "m value '1:2' is not valid; expected send sizes from 1 to 1G bytes (K, M, G suffixes), e.g. m=64,1K,64K");
 	bad("M=-1", "M value '-1' is not valid; expected receive sizes from 1 to 1G bytes (K, M, G suffixes), e.g. M=1K,64K");
 	static const char r_acc[] = "expected req[:rsp] with sizes from 1 to 1G bytes (K, M, G suffixes), e.g. r=1:1,64:64,1K:16K (64 alone is 64:64)";
-	char want[512];
+	char want[1024];
 	static const char *const r_bad[] = {"1:", ":1", "1:2:3", "1:0", "0:1", "1/1"};
 	for (size_t i = 0; i < sizeof(r_bad) / sizeof(r_bad[0]); i++) {
 		char arg[32];
