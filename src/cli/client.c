@@ -9,6 +9,7 @@
 #include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
+#include "cli/sweeprun.h"
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
@@ -90,7 +91,7 @@ static void print_note(void *ctx, const char *line)
 
 /* The key from -Z, --psk-file or WARPSPEED_PSK_FILE, in that order; *k stays NULL when
  * none is given. -Z's argument is overwritten once read (it was visible to ps until then). */
-static int load_key(const ws_cli_options *o, ws_psk **k, ws_err *err)
+int ws_cli_load_key(const ws_cli_options *o, ws_psk **k, ws_err *err)
 {
 	const char *file = o->psk_file ? o->psk_file : getenv("WARPSPEED_PSK_FILE");
 	*k = NULL;
@@ -112,6 +113,14 @@ static int load_key(const ws_cli_options *o, ws_psk **k, ws_err *err)
 		*k = NULL;
 	}
 	return rc;
+}
+
+void ws_cli_key_free(ws_psk *key)
+{
+	if (key) {
+		ws_psk_wipe(key);
+		free(key);
+	}
 }
 
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
@@ -177,6 +186,86 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 	return rc;
 }
 
+int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, ws_test_result *res,
+		      ws_cli_demo *demo, ws_err *err)
+{
+	ws_client_config cfg;
+	ws_client_config_init(&cfg);
+	cfg.host = o->remote_host;
+	cfg.host_family = o->remote_family;
+	cfg.local_host = o->local_host[0] ? o->local_host : NULL;
+	cfg.local_family = o->local_family;
+	cfg.port = o->ctl_port;
+	cfg.local_port = o->local_ctl_port;
+	cfg.start_wait_s = o->start_wait_s;
+	cfg.peer = o->peer;
+	cfg.psk = key;
+	if (o->verbosity >= 2)
+		cfg.note = print_note;
+	memset(res, 0, sizeof(*res));
+	if (ws_cli_demo_setup(o, demo, &cfg, err) < 0)
+		return -1;
+	ws_client client;
+	ws_client_init(&client, &cfg);
+	struct run_ctx run = {&cfg, o, &client, *local_noted};
+	int rc = ws_iterate_run(&o->conf, run_one, &run, res, err);
+	*local_noted = run.local_noted;
+	ws_client_close(&client);
+	if (rc < 0) {
+		ws_test_result_free(res);
+		ws_cli_demo_free(demo);
+	}
+	return rc;
+}
+
+int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, const ws_test_result *res,
+			 const ws_cli_demo *demo, bool headers, int argc, char **argv)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	ws_classic_opts co;
+	ws_classic_opts_init(&co);
+	co.print_headers = headers && o->print_headers != 0;
+	co.verbosity = o->verbosity;
+	co.fmt = o->format;
+	co.local_cpu = o->spec.local.measure_cpu;
+	co.remote_cpu = o->spec.remote.measure_cpu;
+	co.brand = o->brand[0] ? o->brand : NULL;
+	co.cpu_bind = o->cpu_bind_given;
+	co.conf = o->conf.asked ? &o->conf : NULL;
+	co.banner_done = o->banner_done;
+	int status = 0;
+	if (o->json) {
+		ws_json_interim *iv = NULL;
+		size_t niv = ws_cli_demo_json(demo, &iv);
+		status = ws_cli_json_print(o, res, argc, argv, iv, niv);
+		free(iv);
+	} else if (ws_cli_output_mode(o)) {
+		ws_cli_options quiet = *o;
+		quiet.print_headers = co.print_headers; /* the banner and headers once per sweep */
+		status = ws_cli_output_print(&quiet, sel, res, argc, argv);
+	} else if (ws_classic_render(res, &co, stdout, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		status = 1;
+	}
+	if (status == 0 && o->verbosity >= 2 && !ws_cli_output_mode(o) && !o->json)
+		ws_streams_render(res, co.fmt, stdout);
+	fflush(stdout);
+	ws_cli_client_warn(o, res, status == 0);
+	return status;
+}
+
+void ws_cli_client_warn(const ws_cli_options *o, const ws_test_result *res, bool reported)
+{
+	if (reported && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
+		ws_report_tcp_info_dump(res, stderr);
+	ws_streams_warn(res, stderr);
+	if (reported)
+		ws_classic_warnings(res, stderr);
+	if (reported && o->print_headers != 0)
+		print_cpu_bound(res);
+}
+
 int ws_cli_client_main(int argc, char **argv)
 {
 	ws_cli_options o;
@@ -213,81 +302,24 @@ int ws_cli_client_main(int argc, char **argv)
 				"files named by its clients would send any file it can read to whoever asks; "
 				"it sends its own pattern\n",
 			o.remote_fill_file);
+	if (o.sweep)
+		return ws_cli_sweep_main(&o, &sel, argc, argv);
 
-	ws_client_config cfg;
-	ws_client_config_init(&cfg);
-	cfg.host = o.remote_host;
-	cfg.host_family = o.remote_family;
-	cfg.local_host = o.local_host[0] ? o.local_host : NULL;
-	cfg.local_family = o.local_family;
-	cfg.port = o.ctl_port;
-	cfg.local_port = o.local_ctl_port;
-	cfg.start_wait_s = o.start_wait_s;
-	cfg.peer = o.peer;
 	ws_psk *key = NULL;
-	if (load_key(&o, &key, &err) < 0) {
+	if (ws_cli_load_key(&o, &key, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		return 1;
 	}
-	cfg.psk = key;
-	if (o.verbosity >= 2)
-		cfg.note = print_note;
-	ws_cli_demo demo;
-	if (ws_cli_demo_setup(&o, &demo, &cfg, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
-		return 1;
-	}
-
 	ws_test_result res;
-	ws_client client;
-	ws_client_init(&client, &cfg);
-	struct run_ctx run = {&cfg, &o, &client, false};
-	int rc = ws_iterate_run(&o.conf, run_one, &run, &res, &err);
-	ws_client_close(&client);
-	if (key) {
-		ws_psk_wipe(key);
-		free(key);
-	}
+	ws_cli_demo demo;
+	bool noted = false;
+	int rc = ws_cli_client_run(&o, key, &noted, &res, &demo, &err);
+	ws_cli_key_free(key);
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
-		ws_test_result_free(&res);
-		ws_cli_demo_free(&demo);
 		return rc == -WS_E_PEER ? 2 : 1; /* an option the netserver found cannot honour */
 	}
-
-	ws_classic_opts co;
-	ws_classic_opts_init(&co);
-	co.print_headers = o.print_headers != 0;
-	co.verbosity = o.verbosity;
-	co.fmt = o.format;
-	co.local_cpu = o.spec.local.measure_cpu;
-	co.remote_cpu = o.spec.remote.measure_cpu;
-	co.brand = o.brand[0] ? o.brand : NULL;
-	co.cpu_bind = o.cpu_bind_given;
-	co.conf = o.conf.asked ? &o.conf : NULL;
-	co.banner_done = o.banner_done;
-	int status = 0;
-	if (o.json) {
-		ws_json_interim *iv = NULL;
-		size_t niv = ws_cli_demo_json(&demo, &iv);
-		status = ws_cli_json_print(&o, &res, argc, argv, iv, niv);
-		free(iv);
-	} else if (ws_cli_output_mode(&o)) {
-		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
-	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
-		status = 1;
-	}
-	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o) && !o.json)
-		ws_streams_render(&res, co.fmt, stdout);
-	fflush(stdout);
-	if (status == 0 && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
-		ws_report_tcp_info_dump(&res, stderr);
-	ws_streams_warn(&res, stderr);
-	if (status == 0)
-		ws_classic_warnings(&res, stderr);
-	if (status == 0 && o.print_headers != 0)
-		print_cpu_bound(&res);
+	int status = ws_cli_client_report(&o, &sel, &res, &demo, true, argc, argv);
 	ws_test_result_free(&res);
 	ws_cli_demo_free(&demo); /* after the reports: demo.kept holds the samples */
 	return status;

@@ -6,6 +6,8 @@
 #include "util/err.h"
 #include "util/units.h"
 
+#include <stdbool.h>
+
 #include <string.h>
 
 int ws_cli_opt_help(ws_cli_options *o, const char *val, ws_err *err)
@@ -136,32 +138,19 @@ static int lopt_remote_cpus(ws_cli_options *o, const char *val, ws_err *err)
 	return cpu_list(o->spec.remote_cpus, sizeof(o->spec.remote_cpus), val, err);
 }
 
-/* --rate R: transactions/s per flow, a decimal number with an optional k or m (10^3,
- * 10^6; K and M mean the same here, as a rate is a count, not a size). */
+/* --rate R: transactions/s per flow (optvalue.h). */
 static int lopt_rate(ws_cli_options *o, const char *val, ws_err *err)
 {
-	static const struct {
-		char suffix;
-		double scale;
-	} scales[] = {{'k', 1e3}, {'K', 1e3}, {'m', 1e6}, {'M', 1e6}};
-	char num[64];
-	size_t n = strlen(val);
-	double scale = 1, v;
-	for (size_t i = 0; n > 1 && i < sizeof(scales) / sizeof(scales[0]); i++)
-		if (val[n - 1] == scales[i].suffix) {
-			scale = scales[i].scale;
-			n--;
-		}
-	if (n < sizeof(num)) {
-		memcpy(num, val, n);
-		num[n] = '\0';
-	}
-	if (n >= sizeof(num) || ws_units_parse_double(num, 0, 1e300, &v, NULL) < 0 || !(v * scale > 0) ||
-	    v * scale > WS_RR_MAX_RATE)
-		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a rate; expected transactions/s per flow above 0 and at most %g, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k",
-				  val, WS_RR_MAX_RATE);
-	o->spec.rate = v * scale;
+	return ws_cli_parse_rate(val, &o->spec.rate, err);
+}
+
+/* --sweep NAME=V1,...: kept as given (a pointer into argv, by which the sweep also finds
+ * its words to drop from each point's command line); checked in the final checks. */
+static int lopt_sweep(ws_cli_options *o, const char *val, ws_err *err)
+{
+	if (o->sweep)
+		return ws_err_set(err, WS_E_INVAL, "'%s' is a second sweep; expected one --sweep per run", val);
+	o->sweep = val;
 	return 0;
 }
 
@@ -187,8 +176,19 @@ static const struct long_def long_opts[] = {
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},
+	{"sweep", lopt_sweep, "NAME=V1,V2,..."},
 	{NULL, NULL, NULL},
 };
+/* ws_cli_options.long_given has a bit per row. */
+_Static_assert(sizeof(long_opts) / sizeof(long_opts[0]) <= 64, "long_given has 64 bits");
+
+bool ws_cli_long_given(const ws_cli_options *o, const char *name)
+{
+	for (const struct long_def *l = long_opts; l->name; l++)
+		if (strcmp(l->name, name) == 0)
+			return (o->long_given >> (l - long_opts)) & 1;
+	return false;
+}
 
 /* --name, --name VALUE or --name=VALUE; *i is advanced past what was used. */
 int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *err)
@@ -199,6 +199,7 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 		if (strlen(l->name) != nlen || strncmp(word + 2, l->name, nlen) != 0)
 			continue;
 		(*i)++;
+		o->long_given |= 1ULL << (l - long_opts);
 		if (!l->form) {
 			if (eq)
 				break; /* a switch takes no value */

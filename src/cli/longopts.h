@@ -15,6 +15,9 @@ typedef int (*opt_fn)(ws_cli_options *o, const char *val, struct ws_err *err);
 /* --name, --name VALUE or --name=VALUE at argv[*i]; *i is advanced past what was used. */
 int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, struct ws_err *err);
 
+/* True when --name was given (whatever its value, even if it failed). */
+bool ws_cli_long_given(const ws_cli_options *o, const char *name);
+
 /* -h/--help and -V/--version, shared by both tables. */
 int ws_cli_opt_help(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_opt_version(ws_cli_options *o, const char *val, struct ws_err *err);

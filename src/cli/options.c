@@ -12,6 +12,7 @@
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
+#include "cli/sweep.h"
 
 #include "util/clock.h"
 #include "util/err.h"
@@ -671,6 +672,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	if (o->json && o->out_mode)
 		return ws_err_set(err, WS_E_INVAL, "option --json%s and the output selectors (-o/-O/-k) both "
 				  "choose the output; expected one of them", o->json == 2 ? "-lines" : "");
+	if (o->sweep && (orc = ws_cli_sweep_check(o, err)) < 0)
+		return orc;
 	int prc = ws_cli_check_applies(o, err);
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);

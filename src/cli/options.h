@@ -88,6 +88,10 @@ typedef struct ws_cli_options {
 	 * above are the ones the renderers need by name. */
 	uint64_t global_given;
 	uint64_t test_given;
+	uint64_t long_given;             /* by the long options' table row (ws_cli_long_given) */
+
+	/* --sweep NAME=V1,...: its value (points into argv); NULL = one test (cli/sweep.h). */
+	const char *sweep;
 } ws_cli_options;
 
 /* Fill *o with netperf's defaults: TCP_STREAM for 10 s to localhost:12865, headers on,

@@ -54,6 +54,33 @@ int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
 	return 0;
 }
 
+int ws_cli_parse_rate(const char *val, double *out, ws_err *err)
+{
+	static const struct {
+		char suffix;
+		double scale;
+	} scales[] = {{'k', 1e3}, {'K', 1e3}, {'m', 1e6}, {'M', 1e6}};
+	char num[64];
+	size_t n = strlen(val);
+	double scale = 1, v;
+	for (size_t i = 0; n > 1 && i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (val[n - 1] == scales[i].suffix) {
+			scale = scales[i].scale;
+			n--;
+		}
+	if (n < sizeof(num)) {
+		memcpy(num, val, n);
+		num[n] = '\0';
+	}
+	if (n >= sizeof(num) || ws_units_parse_double(num, 0, 1e300, &v, NULL) < 0 || !(v * scale > 0) ||
+	    v * scale > WS_RR_MAX_RATE)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a rate; expected transactions/s per flow above 0 and at most %g, optionally with k or m (10^3, 10^6), e.g. 10000 or 10k",
+				  val, WS_RR_MAX_RATE);
+	*out = v * scale;
+	return 0;
+}
+
 int ws_cli_parse_family(const char *s, enum ws_family *out, ws_err *err)
 {
 	static const struct {

@@ -192,6 +192,25 @@ static void raw(ws_json *j, const char *key, const char *text)
 		puts_(j, text);
 }
 
+void ws_json_document(ws_json *j, const char *key, const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		n--; /* the document's final newline */
+	if (!n) {
+		raw(j, key, "null");
+		return;
+	}
+	if (!lead(j, key))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '\n' && pretty(j))
+			newline(j, j->depth); /* a string holds no raw newline: each is layout */
+		else if (text[i] != '\n')
+			put(j, text + i, 1);
+	}
+}
+
 void ws_json_str(ws_json *j, const char *key, const char *s)
 {
 	if (!s)

@@ -46,6 +46,11 @@ void ws_json_uint(ws_json *j, const char *key, uint64_t v);
 void ws_json_double(ws_json *j, const char *key, double v);
 void ws_json_bool(ws_json *j, const char *key, bool v);
 void ws_json_null(ws_json *j, const char *key);
+/* A whole document this writer produced (text, e.g. a --json result captured in memory)
+ * as one value, re-indented to its place (its newlines are layout: a JSON string holds
+ * none raw); its final newline is dropped. NULL or empty text writes null. The text is
+ * trusted to be one valid JSON value. */
+void ws_json_document(ws_json *j, const char *key, const char *text);
 
 /* End the document: checks that every container was closed, writes the final newline and
  * flushes. Returns 0 or the first error (negative). */
