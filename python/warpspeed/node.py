@@ -141,7 +141,10 @@ class Node:
         self.close()
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown may have torn _lib down first
+            pass
 
     def close(self):
         """Close the handle (again is harmless). No call may be running on it."""

@@ -96,8 +96,8 @@ elif [ -n "$so" ]; then
 		fail install_python "no warpspeed/ folder under $root/lib/python3*/"
 	elif [ -z "$insite" ] && { [ "$under" != 0 ] || [ "$pydir" != "$(echo "$site" | tail -n 1)" ]; }; then
 		fail install_python "$prefix/$pydir is not among $py's site directories: $(echo "$site" | head -n 1)"
-	elif ! out=$(cd "$WS_TMP" && PYTHONPATH=$root/$pydir WARPSPEED_LIB=$root/lib/$soname \
-		env -u PYTHONDONTWRITEBYTECODE "$py" -c \
+	elif ! out=$(cd "$WS_TMP" && ws_san_preload && PYTHONPATH=$root/$pydir \
+		WARPSPEED_LIB=$root/lib/$soname env -u PYTHONDONTWRITEBYTECODE "$py" -c \
 		'import warpspeed, warpspeed._lib as l; del l.os.environ["WARPSPEED_LIB"]
 print(warpspeed.__file__, warpspeed.library_path, warpspeed.library_version, l._candidates())' 2>&1) ||
 		[ "$out" != "$root/$pydir/warpspeed/__init__.py $root/lib/$soname $sover ['$prefix/lib/$soname', '$soname']" ]; then

@@ -49,12 +49,7 @@ if [ -z "$py" ]; then
 	fi
 	finish
 fi
-# A sanitized library needs its runtime loaded first, and Python's own allocations are not
-# ours to report.
-if [ "$(basename "$WS_BUILD")" = san ]; then
-	export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-	export ASAN_OPTIONS=detect_leaks=0
-fi
+ws_san_preload
 
 "$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port 0 --tx-samples 1M --rx-samples 1M \
 	--reply-rate off --quiet >"$T/node.out" 2>"$T/node.err" &
