@@ -1,13 +1,15 @@
 # warpspeed build: one object list becomes libwarpspeed.a, linked by the binary,
 # the unit tests, the fuzzers and the benchmarks. Plain make, no autotools.
 #
-#   make                 build/warpspeed and build/libwarpspeed.a
+#   make                 build/warpspeed, build/libwarpspeed.a and build/libwarpspeed.so.*
+#                        (the shared library only natively, not with STATIC=1 or a cross CC)
 #   make test            unit + integration tests, ends with "N passed, N failed"
 #   make SANITIZE=1 test the same under ASan+UBSan (objects in build/san/)
 #   make run             a loopback TCP_STREAM and IQ benchmark against built-in servers
 #   make STATIC=1        static link; CC=... honoured; WERROR=1 turns warnings into errors
 #   make install PREFIX=/usr/local DESTDIR=...   (make uninstall removes exactly that;
-#                        also netperf and netserver symlinks to warpspeed unless NETPERF_LINKS=0)
+#                        also netperf and netserver symlinks to warpspeed unless NETPERF_LINKS=0,
+#                        and the Python module unless PYTHON_MODULE=0)
 #   make CC=powerpc-linux-gnu-gcc STATIC=1   a cross build, in build/<target>/ (target =
 #                        $(CC) -dumpmachine); the native build in build/ is left alone
 #   make cross           static builds for every compiler in CROSS_CCS (binary, tests, bench)
@@ -125,6 +127,41 @@ $(LIB): $(LIB_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# --- libwarpspeed.so (issue 18) -----------------------------------------------------------
+# The library as a shared object, for ctypes (python/) and programs that load it at run
+# time. Position-independent objects of their own (PIC_OBJ, also what a MEX links), built
+# with hidden visibility: only what include/warpspeed/ marks WARPSPEED_API is exported.
+# soname libwarpspeed.so.MAJOR, file .so.MAJOR.MINOR.PATCH, from version.h. Native dynamic
+# builds only: STATIC=1 and cross builds leave SHLIB_ALL empty and never build it.
+ws_ver      = $(shell sed -n 's/^\#define WARPSPEED_VERSION_$(1) \([0-9]*\)$$/\1/p' include/warpspeed/version.h)
+SO_MAJOR    := $(call ws_ver,MAJOR)
+SO_VERSION  := $(SO_MAJOR).$(call ws_ver,MINOR).$(call ws_ver,PATCH)
+SONAME      := libwarpspeed.so.$(SO_MAJOR)
+SHLIB       := $(BUILD)/libwarpspeed.so.$(SO_VERSION)
+PIC_OBJ     := $(LIB_SRC:%.c=$(BUILD)/pic/obj/%.o)
+SHLIB_MAP   := packaging/libwarpspeed.map
+SHLIB_ALL   :=
+ifneq ($(STATIC),1)
+ifeq ($(WS_CROSS),)
+SHLIB_ALL   := $(SHLIB) $(BUILD)/$(SONAME) $(BUILD)/libwarpspeed.so
+endif
+endif
+$(BUILD)/pic/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (pic)"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(BUILD)/pic/obj/src/iq/iqconv.o: CFLAGS += $(VEC_FLAGS)
+$(SHLIB): $(PIC_OBJ) $(SHLIB_MAP) $(LINK_STAMP)
+	@echo "  LINK    $@"
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,--version-script,$(SHLIB_MAP) \
+	  $(LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
+$(BUILD)/$(SONAME): $(SHLIB)
+	$(Q)ln -sfn $(notdir $<) $@
+$(BUILD)/libwarpspeed.so: $(BUILD)/$(SONAME)
+	$(Q)ln -sfn $(notdir $<) $@
+all: $(SHLIB_ALL)
+-include $(PIC_OBJ:.o=.d)
+
 $(BIN): $(CLI_OBJ) $(LIB) $(LINK_STAMP)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
@@ -155,7 +192,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 bench-bins: $(BENCH_BIN)
 
-test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN)
+test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN) $(SHLIB_ALL)
 	@tests/run-all $(BUILD)
 
 run: $(BIN)
@@ -257,7 +294,19 @@ man: docs/warpspeed.1
 	$(Q)MANWIDTH=80 man --warnings -E UTF-8 -l docs/warpspeed.1 2>$(BUILD)/man.warnings | col -b; \
 	  if [ -s $(BUILD)/man.warnings ]; then cat $(BUILD)/man.warnings >&2; exit 1; fi
 
-install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service
+# libwarpspeed.so (when this build has one, with its soname and dev symlinks) and the
+# Python package python/warpspeed (needs the .so), into $(PYTHON3)'s site directory under
+# PREFIX (packaging/pythondir.py: Debian's dist-packages); the installed copy records LIBDIR
+# so it loads the library installed with it. PYTHON_MODULE=0 leaves the package out;
+# PYTHONDIR=... puts it elsewhere. Without DESTDIR, ldconfig refreshes the loader's cache.
+PYTHON_MODULE ?= 1
+PYTHON3   ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYTHONDIR ?= $(shell $(PYTHON3) packaging/pythondir.py $(PREFIX) 2>/dev/null)
+PY_FILES  := $(notdir $(wildcard python/warpspeed/*.py))
+LDCONFIG  ?= ldconfig
+WS_LDCONFIG = [ -n "$(DESTDIR)" ] || ! command -v $(LDCONFIG) >/dev/null || $(LDCONFIG) || true
+
+install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service $(SHLIB_ALL)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/warpspeed \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/warpspeed
@@ -269,6 +318,20 @@ install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
 	$(Q)if [ "$(NETPERF_LINKS)" != 0 ]; then for n in $(PERSONALITIES); do \
 	  ln -sfn warpspeed $(DESTDIR)$(BINDIR)/$$n; done; fi
+ifneq ($(SHLIB_ALL),)
+	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
+	ln -sfn $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libwarpspeed.so
+	$(Q)$(WS_LDCONFIG)
+	$(Q)if [ "$(PYTHON_MODULE)" != 0 ]; then d='$(PYTHONDIR)'; \
+	  if [ -z "$$d" ]; then echo "install: $(PYTHON3) not found: the Python module is not" \
+	    "installed (PYTHON_MODULE=0 to skip it, PYTHONDIR=... to place it)" >&2; else \
+	  echo "install python/warpspeed -> $(DESTDIR)$$d/warpspeed"; \
+	  install -d $(DESTDIR)$$d/warpspeed && \
+	  install -m 644 $(addprefix python/warpspeed/,$(PY_FILES)) $(DESTDIR)$$d/warpspeed/ && \
+	  sed -i 's|^INSTALLED_LIBDIR = None$$|INSTALLED_LIBDIR = "$(LIBDIR)"|' \
+	    $(DESTDIR)$$d/warpspeed/_lib.py || exit 1; fi; fi
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/warpspeed $(DESTDIR)$(LIBDIR)/libwarpspeed.a \
@@ -278,6 +341,15 @@ uninstall:
 	$(Q)for n in $(PERSONALITIES); do [ "$$(readlink $(DESTDIR)$(BINDIR)/$$n)" != warpspeed ] || \
 	  rm -f $(DESTDIR)$(BINDIR)/$$n; done
 	rmdir $(DESTDIR)$(INCDIR)/warpspeed 2>/dev/null || true
+	rm -f $(DESTDIR)$(LIBDIR)/libwarpspeed.so.$(SO_VERSION)
+	$(Q)for l in $(SONAME):libwarpspeed.so.$(SO_VERSION) libwarpspeed.so:$(SONAME); do \
+	  [ "$$(readlink $(DESTDIR)$(LIBDIR)/$${l%%:*})" != "$${l#*:}" ] || \
+	  rm -f $(DESTDIR)$(LIBDIR)/$${l%%:*}; done
+	$(Q)$(WS_LDCONFIG)
+	$(Q)d='$(PYTHONDIR)'; p=$(DESTDIR)$$d/warpspeed; if [ -n "$$d" ] && [ -d "$$p" ]; then \
+	  echo "uninstall $$p"; rm -f $(addprefix $$p/,$(PY_FILES)) \
+	    $(foreach f,$(PY_FILES:.py=),$$p/__pycache__/$(f).*.pyc); \
+	  rmdir $$p/__pycache__ 2>/dev/null; rmdir $$p 2>/dev/null || true; fi
 
 clean:
 	rm -rf build

@@ -70,6 +70,15 @@ CLASSIC_TCP_CPU_HEADERS=$(printf '%s\n' \
 	"Size   Size    Size     Time     Throughput  local    remote   local   remote" \
 	"bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB" "")
 
+# For a program that is not sanitized itself (python3) loading this build's libwarpspeed.so:
+# in a SANITIZE=1 build (build/san) the sanitizers' runtimes must be loaded first, and the
+# program's own allocations are not ours to report.
+ws_san_preload() {
+	[ "$(basename "$WS_BUILD")" = san ] || return 0
+	export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+}
+
 # A field of the last line of a file (awk numbering).
 last_row_field() { tail -n 1 "$1" | awk -v f="$2" '{print $f}'; }
 

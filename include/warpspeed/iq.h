@@ -12,8 +12,9 @@
  * either delivers every sample bit-exact or fails with an error; it never returns data it
  * could not verify.
  *
- * Self-contained C11: this header includes only standard headers and can be used with the
- * installed libwarpspeed.a alone (link with -pthread). All functions return 0 (or a
+ * Self-contained C11: this header includes only standard headers and version.h (which marks
+ * the functions exported by libwarpspeed.so), and can be used with the installed
+ * libwarpspeed.a (link with -pthread) or libwarpspeed.so alone. All functions return 0 (or a
  * non-negative count) on success and a negative errno-style code on failure, and then fill
  * the caller's ws_iq_error (which may be NULL) with one sentence naming the problem.
  *
@@ -34,6 +35,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -178,50 +181,53 @@ typedef struct ws_iq_trigger_result {
 typedef struct ws_iq_node ws_iq_node;
 
 /* Defaults listed on each field; addr is NULL. Cannot fail. */
-void ws_iq_config_default(ws_iq_config *c);
+WARPSPEED_API void ws_iq_config_default(ws_iq_config *c);
 
 /* Open a node: create the socket, PING, run the payload size test (jumbo first, then
  * smaller), read NODE_INFO; each retried on the command backoff (timeout_ms, cmd_tries,
  * budget_ms). On success *out is a handle for ws_iq_close. On failure
  * nothing stays open and err says what did not answer or what was wrong. */
-int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *err);
+WARPSPEED_API int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *err);
 
 /* Close the handle and free everything; NULL is ignored. No call may be running on it. */
-void ws_iq_close(ws_iq_node *n);
+WARPSPEED_API void ws_iq_close(ws_iq_node *n);
 
 /* A copy of the node facts learned by ws_iq_open. */
-void ws_iq_get_info(ws_iq_node *n, ws_iq_info *out);
+WARPSPEED_API void ws_iq_get_info(ws_iq_node *n, ws_iq_info *out);
 
 /* A snapshot of the handle's counters. */
-void ws_iq_get_stats(ws_iq_node *n, ws_iq_stats *out);
+WARPSPEED_API void ws_iq_get_stats(ws_iq_node *n, ws_iq_stats *out);
 
 /* PING: returns the round-trip time in nanoseconds (> 0), measured from the send of the
  * last attempt (retried on the command backoff), or a negative code. */
-int64_t ws_iq_ping(ws_iq_node *n, ws_iq_error *err);
+WARPSPEED_API int64_t ws_iq_ping(ws_iq_node *n, ws_iq_error *err);
 
 /* Refresh info with NODE_INFO (TX/RX lengths change). */
-int ws_iq_node_info(ws_iq_node *n, ws_iq_info *out, ws_iq_error *err);
+WARPSPEED_API int ws_iq_node_info(ws_iq_node *n, ws_iq_info *out, ws_iq_error *err);
 
 /* Bytes per sample of a format in caller memory (4 or 8), 0 for an unknown format. */
-size_t ws_iq_format_size(ws_iq_format fmt);
+WARPSPEED_API size_t ws_iq_format_size(ws_iq_format fmt);
 
 /* Read samples [start, start + count) of every RX buffer in rf_mask into dst[0], dst[1],
  * ... (one pointer per set bit, RF_A first), each count * ws_iq_format_size(fmt) bytes.
  * Fails without reading when rf_mask names an interface the node lacks or the range is
  * beyond its RX buffer. On failure the destination contents are unspecified. */
-int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
-	       ws_iq_format fmt, void *const *dst, ws_iq_error *err);
+WARPSPEED_API int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start,
+			     uint32_t count, ws_iq_format fmt, void *const *dst,
+			     ws_iq_error *err);
 
 /* Write the same count samples from src to every TX buffer in rf_mask (one Write IQ with a
  * buffer bitmask), starting at sample start. Returns after the node acknowledged every
  * sample with a matching checksum. */
-int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
-		ws_iq_format fmt, const void *src, ws_iq_error *err);
+WARPSPEED_API int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start,
+			      uint32_t count, ws_iq_format fmt, const void *src,
+			      ws_iq_error *err);
 
 /* Write different data to each TX buffer in rf_mask: src[0] to the lowest set bit, and so
  * on; one Write IQ per buffer, one after another. */
-int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
-		      ws_iq_format fmt, const void *const *src, ws_iq_error *err);
+WARPSPEED_API int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start,
+				    uint32_t count, ws_iq_format fmt,
+				    const void *const *src, ws_iq_error *err);
 
 /* One node's part of ws_iq_read_many / ws_iq_write_many. The caller fills node, rf_mask,
  * start, count and dst (read: one pointer per set bit of rf_mask, as ws_iq_read) or src
@@ -248,12 +254,15 @@ typedef struct ws_iq_many_item {
  * parallel. Returns when every node is done: 0 when all succeeded, otherwise the first
  * failing node's code, with err naming that node (address:port) and how many failed; each
  * item says what happened to its node. */
-int ws_iq_read_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, ws_iq_error *err);
-int ws_iq_write_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, ws_iq_error *err);
+WARPSPEED_API int ws_iq_read_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt,
+				  ws_iq_error *err);
+WARPSPEED_API int ws_iq_write_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt,
+				   ws_iq_error *err);
 
 /* TX_BUFF_EN and RX_BUFF_EN: which buffers transmit / capture on the next trigger (a zero
  * mask sends nothing for that direction). Acknowledged commands. */
-int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error *err);
+WARPSPEED_API int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask,
+			       ws_iq_error *err);
 
 /* Trigger this node (its address and config trigger_port) with the trigger-ID bitmask ids,
  * and confirm that it acted: read its trigger counter (WS_IQ_CMD_TRIGGER_COUNTER), send the
@@ -265,17 +274,45 @@ int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error 
  * (1, not an error) for a node without the query, to which the trigger is sent once and
  * nothing is known (the caller should say so). A trigger that was only late may run the
  * buffers twice. The handle remembers a node without the query and does not ask again. */
-int ws_iq_trigger(ws_iq_node *n, uint32_t ids, ws_iq_error *err);
+WARPSPEED_API int ws_iq_trigger(ws_iq_node *n, uint32_t ids, ws_iq_error *err);
 
 /* ws_iq_trigger, with what it established in *res (may be NULL). */
-int ws_iq_trigger_ex(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res,
-		     ws_iq_error *err);
+WARPSPEED_API int ws_iq_trigger_ex(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res,
+				   ws_iq_error *err);
 
 /* Broadcast one trigger packet to addr:port (e.g. "10.0.0.255", 10000) from a socket of
  * its own, as WARPLab does for a group of nodes; host_id is the transport src. Broadcast
  * triggers are unconfirmed: nothing answers them and no counter is read. */
-int ws_iq_trigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids,
-			    ws_iq_error *err);
+WARPSPEED_API int ws_iq_trigger_broadcast(const char *addr, int port, uint16_t host_id,
+					  uint32_t ids, ws_iq_error *err);
+
+/* One direction's figures of a benchmark. Times are per buffer (call time divided by the
+ * number of buffers, as wl_benchmark prints them); Mb/s are IQ payload bits of all buffers
+ * per call time, 10^6 bits/s; CPU is the calling thread's CPU time per 10^6 bytes of IQ
+ * payload, in microseconds. */
+typedef struct ws_iq_bench_stat {
+	double avg_ms, min_ms, median_ms, max_ms;
+	double avg_mbps, min_mbps, median_mbps, max_mbps;
+	double cpu_us_per_mb;
+} ws_iq_bench_stat;
+
+/* One benchmark size: samples per buffer, trials run and kept, buffers per call, nodes
+ * (1, or N for the aggregate of `warpspeed iq bench` over N nodes), and both directions. */
+typedef struct ws_iq_bench_row {
+	uint32_t samples;
+	int trials, kept, buffers;
+	int nodes;
+	ws_iq_bench_stat write, read;
+} ws_iq_bench_row;
+
+/* WARPLab's wl_benchmark on one node, as `warpspeed iq bench NODE --trials T --samples N`
+ * does it: `trials` (6..100000) writes of different data to each TX buffer in rf_mask,
+ * then `trials` reads of each RX buffer in rf_mask, each whole call timed, the first 5 of
+ * each direction dropped. Caller memory is in fmt (WS_IQ_FMT_BE32 measures the node's own
+ * words, the fastest path); every read must return the same samples as the first (else
+ * the call fails). Fills *out; never triggers, so TX and RX buffers are measured apart. */
+WARPSPEED_API int ws_iq_bench(ws_iq_node *n, unsigned rf_mask, uint32_t samples, int trials,
+			      ws_iq_format fmt, ws_iq_bench_row *out, ws_iq_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* bench: the wl_benchmark runner and its table / JSON rendering; see bench.h.
+/* bench: the wl_benchmark runner and its table / JSON rendering; see bench.h. The public
+ * ws_iq_bench (<warpspeed/iq.h>) is the runner for one node and one size.
  *
  * Trials are timed end to end with the monotonic clock around each library call, like
  * wl_benchmark's tic/toc around write_IQ / read_IQ, and the calling thread's CPU clock
@@ -303,6 +304,21 @@ int ws_iq_bench_run(ws_iq_node *n, const ws_iq_bench_config *c, ws_iq_bench_row 
 		    ws_err *err)
 {
 	return ws_iq_bench_run_many(&n, 1, c, rows, NULL, err);
+}
+
+int ws_iq_bench(ws_iq_node *n, unsigned rf_mask, uint32_t samples, int trials,
+		ws_iq_format fmt, ws_iq_bench_row *out, ws_iq_error *perr)
+{
+	ws_err e = {0};
+	/* The seed `iq bench` uses, so both measure the same data. */
+	ws_iq_bench_config c = {.trials = trials, .sizes = &samples, .nsizes = 1,
+				.rf_mask = rf_mask, .seed = 1, .fmt = fmt};
+	int r = ws_iq_bench_run(n, &c, out, &e);
+	if (perr) {
+		perr->code = r < 0 ? r : 0;
+		snprintf(perr->msg, sizeof perr->msg, "%s", r < 0 ? e.msg : "");
+	}
+	return r < 0 ? r : 0;
 }
 
 /* The twelve cells of one row as text; h is NULL for an aggregate row. */

@@ -29,22 +29,8 @@ typedef struct ws_iq_bench_config {
 	ws_iq_format fmt;           /* caller memory measured; WS_IQ_FMT_BE32 is "raw" */
 } ws_iq_bench_config;
 
-/* Figures of the kept trials of one direction. Times are per buffer (call time divided by
- * the number of buffers, as wl_benchmark prints them); Mb/s are IQ payload bits of all
- * buffers per call time, 10^6 bits/s; CPU is the calling thread's CPU time per 10^6 bytes of
- * IQ payload, in microseconds. */
-typedef struct ws_iq_bench_stat {
-	double avg_ms, min_ms, median_ms, max_ms;
-	double avg_mbps, min_mbps, median_mbps, max_mbps;
-	double cpu_us_per_mb;
-} ws_iq_bench_stat;
-
-typedef struct ws_iq_bench_row {
-	uint32_t samples;
-	int trials, kept, buffers;
-	int nodes;                  /* 1 for a node's row, N for the aggregate of N nodes */
-	ws_iq_bench_stat write, read;
-} ws_iq_bench_row;
+/* ws_iq_bench_stat and ws_iq_bench_row (the figures of one size) are in <warpspeed/iq.h>,
+ * for ws_iq_bench. */
 
 /* What the table's first columns show. */
 typedef struct ws_iq_bench_head {

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # install: `make install` into a temporary DESTDIR behaves like a Debian tool's install.
-# Checks the exact file list and modes, the pkg-config file (pkg-config --cflags --libs
-# against the staged tree), a tiny C program built with it (with <warpspeed/iq.h> when that
-# header exists: linked, and run against the installed `warpspeed node`), the systemd unit
+# Checks the exact file list and modes, the shared library's soname symlinks, the Python
+# package (in the interpreter's site directory under PREFIX, loading the installed library;
+# left out by PYTHON_MODULE=0), the pkg-config file (pkg-config --cflags --libs against the
+# staged tree), a tiny C program built with it (with <warpspeed/iq.h> when that header
+# exists: linked to the shared library and to the static one, and run against the
+# installed `warpspeed node`), the systemd unit
 # (filled in, not enabled), the man page (renders without warnings, `man warpspeed` finds
 # it, and every option each role's --help names is in it), and that `make uninstall` removes
 # exactly what was installed and nothing else. Uses the build being tested (WS_BUILD) and
@@ -22,6 +25,14 @@ if [ "$(basename "$WS_BUILD")" = san ]; then
 	sanflags=(-fsanitize=address,undefined)
 fi
 mk+=(-o "$WS_BUILD/warpspeed" -o "$WS_BUILD/libwarpspeed.a")
+# The shared library, when this build has one (not a static or cross build).
+sover=$(sed -n 's/^#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' "$WS_ROOT/include/warpspeed/version.h")
+so=libwarpspeed.so.$sover soname=libwarpspeed.so.${sover%%.*}
+[ -f "$WS_BUILD/$so" ] || so=
+[ -z "$so" ] || mk+=(-o "$WS_BUILD/$so")
+# The interpreter make install asks for its site directory (the Makefile's default).
+py=$(command -v /usr/bin/python3 || command -v python3)
+[ -z "$py" ] || mk+=(PYTHON3="$py")
 
 if ! "${mk[@]}" install >"$WS_TMP/install.log" 2>&1; then
 	fail install "make install failed: $(tail -n 5 "$WS_TMP/install.log")"
@@ -30,9 +41,18 @@ fi
 
 # --- the file list and modes -------------------------------------------------------------
 headers=$(cd "$WS_ROOT/include/warpspeed" && ls -- *.h)
+pyfiles=$(cd "$WS_ROOT/python/warpspeed" && ls -- *.py)
+# The package's folder: the one warpspeed/ folder installed under lib/python3*/.
+pydir=
+if [ -n "$so" ] && [ -n "$py" ]; then
+	pydir=$(cd "$root" && find lib -path 'lib/python3*/*-packages/warpspeed' -type d)
+	pydir=${pydir%/warpspeed}
+fi
 expect=$( {
 	echo "bin/warpspeed 755"
 	echo "lib/libwarpspeed.a 644"
+	[ -z "$so" ] || echo "lib/$so 644"
+	for f in $pyfiles; do [ -z "$pydir" ] || echo "$pydir/warpspeed/$f 644"; done
 	for h in $headers; do echo "include/warpspeed/$h 644"; done
 	echo "lib/pkgconfig/warpspeed.pc 644"
 	echo "share/man/man1/warpspeed.1 644"
@@ -52,6 +72,41 @@ else
 	pass install_binary
 fi
 
+# --- the shared library's links and the Python package --------------------------------------
+if [ -z "$so" ]; then
+	skip install_shlib "$WS_BUILD has no $so (a static or cross build)"
+elif [ "$(readlink "$root/lib/$soname")" = "$so" ] &&
+	[ "$(readlink "$root/lib/libwarpspeed.so")" = "$soname" ] &&
+	cmp -s "$root/lib/$so" "$WS_BUILD/$so"; then
+	pass "install_shlib ($soname -> $so, libwarpspeed.so -> $soname)"
+else
+	fail install_shlib "$(ls -l "$root"/lib/libwarpspeed.so* 2>&1 | tr '\n' ' ')"
+fi
+if [ -n "$so" ] && [ -z "$py" ]; then
+	skip install_python "no python3"
+elif [ -n "$so" ]; then
+	# In the interpreter's site directories under PREFIX or, when it has none there,
+	# PREFIX/lib/python3.X/site-packages; recording LIBDIR; importable (numpy is only
+	# needed for samples) with the staged library, which it reports; the import leaves a
+	# __pycache__ (bytecode written) that uninstall must remove.
+	site=$("$py" -c 'import site, sys; print(" ".join(site.getsitepackages())); print("lib/python%d.%d/site-packages" % sys.version_info[:2])')
+	insite=$(echo "$site" | head -n 1 | tr ' ' '\n' | grep -Fx "$prefix/$pydir")
+	under=$(echo "$site" | head -n 1 | tr ' ' '\n' | grep -c "^$prefix/lib/")
+	if [ -z "$pydir" ]; then
+		fail install_python "no warpspeed/ folder under $root/lib/python3*/"
+	elif [ -z "$insite" ] && { [ "$under" != 0 ] || [ "$pydir" != "$(echo "$site" | tail -n 1)" ]; }; then
+		fail install_python "$prefix/$pydir is not among $py's site directories: $(echo "$site" | head -n 1)"
+	elif ! out=$(cd "$WS_TMP" && ws_san_preload && PYTHONPATH=$root/$pydir \
+		WARPSPEED_LIB=$root/lib/$soname env -u PYTHONDONTWRITEBYTECODE "$py" -c \
+		'import warpspeed, warpspeed._lib as l; del l.os.environ["WARPSPEED_LIB"]
+print(warpspeed.__file__, warpspeed.library_path, warpspeed.library_version, l._candidates())' 2>&1) ||
+		[ "$out" != "$root/$pydir/warpspeed/__init__.py $root/lib/$soname $sover ['$prefix/lib/$soname', '$soname']" ]; then
+		fail install_python "the installed module: $out"
+	else
+		pass "install_python ($prefix/$pydir/warpspeed, loads $prefix/lib/$soname)"
+	fi
+fi
+
 # --- the netperf and netserver links (NETPERF_LINKS=0 leaves them out) ----------------------
 links_ok=1
 for n in netperf netserver; do
@@ -68,15 +123,20 @@ if [ $links_ok = 1 ]; then
 	fi
 fi
 dest0=$WS_TMP/dest0
-mk0=("${mk[@]/#DESTDIR=*/DESTDIR=$dest0}" NETPERF_LINKS=0)
+mk0=("${mk[@]/#DESTDIR=*/DESTDIR=$dest0}" NETPERF_LINKS=0 PYTHON_MODULE=0)
 if "${mk0[@]}" install >"$WS_TMP/install0.log" 2>&1; then
 	if [ -e "$dest0$prefix/bin/netperf" ] || [ -L "$dest0$prefix/bin/netserver" ]; then
 		fail install_no_links "NETPERF_LINKS=0 still installed a link: $(ls -l "$dest0$prefix/bin")"
 	else
 		pass install_no_links
 	fi
+	if [ -n "$(find "$dest0" -name '*.py')" ]; then
+		fail install_no_python "PYTHON_MODULE=0 still installed $(find "$dest0" -name '*.py' | head -n 3)"
+	else
+		pass install_no_python
+	fi
 else
-	fail install_no_links "make install NETPERF_LINKS=0 failed: $(tail -n 5 "$WS_TMP/install0.log")"
+	fail install_no_links "make install NETPERF_LINKS=0 PYTHON_MODULE=0 failed: $(tail -n 5 "$WS_TMP/install0.log")"
 fi
 
 # --- pkg-config ------------------------------------------------------------------------------
@@ -98,20 +158,22 @@ else
 fi
 
 # --- a tiny program against the installed headers and library -----------------------------
+# -lwarpspeed links the shared library where there is one: it runs from the staged tree.
 cc=${CC:-cc}
+export LD_LIBRARY_PATH=$root/lib
 cat >"$WS_TMP/ver.c" <<'C'
 #include <stdio.h>
 #include <warpspeed/version.h>
 int main(void)
 {
-	printf("%s %d\n", WARPSPEED_VERSION_STRING, WARPSPEED_CTL_PROTOCOL);
+	printf("%s %d %s\n", WARPSPEED_VERSION_STRING, WARPSPEED_CTL_PROTOCOL, ws_version());
 	return 0;
 }
 C
 if [ ${#flags[@]} -eq 0 ]; then
 	fail tiny_program_version_h "no compiler flags (pkg-config failed above)"
-elif "$cc" -std=c11 -Wall -Werror -o "$WS_TMP/ver" "$WS_TMP/ver.c" "${flags[@]}" \
-	2>"$WS_TMP/ver.err" && [ "$("$WS_TMP/ver")" = "$pcver 1" ]; then
+elif "$cc" -std=c11 -Wall -Werror "${sanflags[@]}" -o "$WS_TMP/ver" "$WS_TMP/ver.c" "${flags[@]}" \
+	2>"$WS_TMP/ver.err" && [ "$("$WS_TMP/ver")" = "$pcver 1 $pcver" ]; then
 	pass tiny_program_version_h
 else
 	fail tiny_program_version_h "$(head -c 400 "$WS_TMP/ver.err")"
@@ -161,6 +223,20 @@ C
 		fail tiny_program_iq_h "compile/link/run: $(head -c 600 "$WS_TMP/iq.err")"
 	else
 		pass tiny_program_iq_h_links
+		# Which library it linked: the shared one where installed; the static one always links.
+		needed=$(readelf -d "$WS_TMP/iq" | sed -n 's/.*Shared library: \[\(libwarpspeed[^]]*\)\]/\1/p')
+		if [ "$needed" = "${so:+$soname}" ]; then
+			pass "tiny_program_iq_h_shared (${needed:-static only})"
+		else
+			fail tiny_program_iq_h_shared "it needs '$needed', want '${so:+$soname}'"
+		fi
+		if "$cc" -std=c11 -Wall -Werror "${sanflags[@]}" -o "$WS_TMP/iq_static" "$WS_TMP/iq.c" \
+			"-I$root/include" "$root/lib/libwarpspeed.a" -pthread -lm 2>"$WS_TMP/iqs.err" &&
+			"$WS_TMP/iq_static" && ! readelf -d "$WS_TMP/iq_static" | grep -q libwarpspeed; then
+			pass tiny_program_iq_h_static
+		else
+			fail tiny_program_iq_h_static "$(head -c 400 "$WS_TMP/iqs.err")"
+		fi
 		# ... and works, against the installed binary's node emulator.
 		"$root/bin/warpspeed" node --bind 127.0.0.1 --port 0 --bcast-port off --quiet \
 			--tx-samples 64K --rx-samples 64K >/dev/null 2>"$WS_TMP/node.err" &
@@ -241,15 +317,20 @@ fi
 mkdir -p "$root/include/warpspeed"
 echo keep >"$root/bin/someone-else"
 echo keep >"$root/include/warpspeed/someone-else.h"
+want="${prefix#/}/bin/someone-else ${prefix#/}/include/warpspeed/someone-else.h "
+if [ -n "$pydir" ]; then # a module beside ours stays (ours also left a __pycache__ above)
+	echo keep >"$root/$pydir/someone_else.py"
+	want="$want${prefix#/}/$pydir/someone_else.py "
+fi
 if ! "${mk[@]}" uninstall >"$WS_TMP/uninstall.log" 2>&1; then
 	fail uninstall "make uninstall failed: $(tail -n 5 "$WS_TMP/uninstall.log")"
 else
-	left=$(cd "$dest" && find . -type f -printf '%P\n' | sort | tr '\n' ' ')
-	want="${prefix#/}/bin/someone-else ${prefix#/}/include/warpspeed/someone-else.h "
-	if [ "$left" = "$want" ] && [ ! -L "$root/bin/netperf" ] && [ ! -L "$root/bin/netserver" ]; then
+	left=$(cd "$dest" && find . \( -type f -o -type l \) -printf '%P\n' | sort | tr '\n' ' ')
+	if [ "$left" = "$want" ] && [ ! -L "$root/bin/netperf" ] && [ ! -L "$root/bin/netserver" ] &&
+		[ ! -e "$root/$pydir/warpspeed" ]; then
 		pass uninstall_exact
 	else
-		fail uninstall_exact "left behind: $left (want only the two foreign files)"
+		fail uninstall_exact "left behind: $left (want only the foreign files: $want)"
 	fi
 	rm -f "$root/include/warpspeed/someone-else.h"
 	"${mk[@]}" uninstall >/dev/null 2>&1

@@ -1,6 +1,6 @@
 /* Unit tests of the IQ benchmark: statistics of fixed trial times (first 5 dropped, mean,
  * median, Mb/s, CPU per MB), the exact table and JSON text, config refusals, and one short
- * run against the in-process node emulator. */
+ * run against the in-process node emulator, also through the public ws_iq_bench. */
 #include "harness.h"
 
 #include "iq/bench.h"
@@ -140,6 +140,22 @@ static void test_run(void)
 	CHECK_INT("too big", ws_iq_bench_run(h, &bc, rows, &e), -WS_E_INVAL);
 	CHECK_STR("too big msg", e.msg, "bench: 131073 samples: the node's buffers hold 1..131072 "
 		  "(TX 131072, RX 131072)");
+	/* The public entry point: one size, ws_iq_error instead of ws_err. */
+	ws_iq_bench_row row;
+	CHECK_INT("ws_iq_bench", ws_iq_bench(h, WS_IQ_RF_B, 1000, 6, WS_IQ_FMT_CF32, &row, &er), 0);
+	CHECK_INT("ws_iq_bench ok code", er.code, 0);
+	CHECK_STR("ws_iq_bench ok msg", er.msg, "");
+	CHECK_INT("ws_iq_bench samples", row.samples, 1000);
+	CHECK_INT("ws_iq_bench kept", row.kept, 1);
+	CHECK_INT("ws_iq_bench buffers", row.buffers, 1);
+	CHECK("ws_iq_bench speeds", row.write.avg_mbps > 0 && row.read.avg_mbps > 0);
+	CHECK_INT("ws_iq_bench 5 trials", ws_iq_bench(h, 1, 1000, 5, WS_IQ_FMT_CI16, &row, &er),
+		  -WS_E_INVAL);
+	CHECK_INT("ws_iq_bench 5 trials code", er.code, -WS_E_INVAL);
+	CHECK_STR("ws_iq_bench 5 trials msg", er.msg, "bench: 5 trials: need 6..100000 (the first "
+		  "5 are dropped, as wl_benchmark does)");
+	CHECK_INT("ws_iq_bench no RF_C", ws_iq_bench(h, WS_IQ_RF_C, 1000, 6, WS_IQ_FMT_CI16, &row,
+						     NULL), -WS_E_INVAL);
 	ws_iq_close(h);
 	ws_node_stop(node);
 	pthread_join(t, NULL);
