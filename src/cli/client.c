@@ -9,6 +9,7 @@
 #include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
+#include "cli/svgout.h"
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
@@ -203,6 +204,10 @@ int ws_cli_client_main(int argc, char **argv)
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		return 2;
 	}
+	if (ws_cli_svg_check(&o, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 2;
+	}
 	ws_cli_print_notes(&o, stderr);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
@@ -267,11 +272,10 @@ int ws_cli_client_main(int argc, char **argv)
 	co.conf = o.conf.asked ? &o.conf : NULL;
 	co.banner_done = o.banner_done;
 	int status = 0;
+	ws_json_interim *iv = NULL;
+	size_t niv = o.json || o.svg ? ws_cli_demo_json(&demo, &iv) : 0;
 	if (o.json) {
-		ws_json_interim *iv = NULL;
-		size_t niv = ws_cli_demo_json(&demo, &iv);
 		status = ws_cli_json_print(&o, &res, argc, argv, iv, niv);
-		free(iv);
 	} else if (ws_cli_output_mode(&o)) {
 		status = ws_cli_output_print(&o, &sel, &res, argc, argv);
 	} else if (ws_classic_render(&res, &co, stdout, &err) < 0) {
@@ -280,6 +284,9 @@ int ws_cli_client_main(int argc, char **argv)
 	}
 	if (status == 0 && o.verbosity >= 2 && !ws_cli_output_mode(&o) && !o.json)
 		ws_streams_render(&res, co.fmt, stdout);
+	if (status == 0 && o.svg)
+		status = ws_cli_svg_write(&o, &res, argc, argv, iv, niv);
+	free(iv);
 	fflush(stdout);
 	if (status == 0 && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
 		ws_report_tcp_info_dump(&res, stderr);
