@@ -186,6 +186,8 @@ static int linear_at(const ws_scale *s, double st, ws_tick *out, int max, double
 		double v = i * st;
 		if (fabs(v) < st * 1e-9)
 			v = 0;
+		if (s->kind != WS_SCALE_LINEAR && v <= 0)
+			continue; /* a log axis's fallback: only what the axis can show */
 		put_tick(s, &out[n], v);
 		ws_tick_format(v, st, out[n].label, sizeof out[n].label);
 		n++;
@@ -216,9 +218,9 @@ static int linear_ticks(const ws_scale *s, bool horizontal, double px, ws_tick *
 static int log10_ticks(const ws_scale *s, bool horizontal, double px, ws_tick *out, int max)
 {
 	int k0 = (int)ceil(log10(s->lo) - 1e-9), k1 = (int)floor(log10(s->hi) + 1e-9);
-	static const int every[] = {1, 2, 3, 5, 10, 20};
+	static const int every[] = {1, 2, 3, 5, 10, 20, 50, 100};
 	if (k1 - k0 >= 1) {
-		for (size_t e = 0; e < sizeof every / sizeof every[0]; e++) {
+		for (size_t e = 0; e < sizeof every / sizeof every[0] && every[e] <= k1 - k0; e++) {
 			int n = 0;
 			for (int k = k0; k <= k1 && n < max; k++) {
 				if (k % every[e])
@@ -245,6 +247,11 @@ static int log10_ticks(const ws_scale *s, bool horizontal, double px, ws_tick *o
 		}
 	if (n >= 2 && fits(out, n, horizontal, px))
 		return n;
+	if (k1 >= k0) { /* a decade in view, and no two labels fit: that one alone */
+		put_tick(s, &out[0], pow(10, k0));
+		ws_tick_format(out[0].v, out[0].v, out[0].label, WS_TICK_LABEL);
+		return 1;
+	}
 	return linear_ticks(s, horizontal, px, out, max, s->lo, s->hi);
 }
 
@@ -280,7 +287,7 @@ static int nines_ticks(const ws_scale *s, bool horizontal, double px, ws_tick *o
 	int k1 = (int)floor(ws_scale_tx(WS_SCALE_NINES, s->hi) + 1e-9);
 	if (k1 > 12)
 		k1 = 12;
-	for (int every = 1; every <= 4; every++) {
+	for (int every = 1; every <= k1 - k0 + 1; every++) {
 		int n = 0;
 		for (int k = k0; k <= k1 && n < max; k++) {
 			if (k % every)
