@@ -704,7 +704,7 @@ static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
 
 /* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart. */
 static int bench_svg(const iq_opts *o, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		     const ws_iq_bench_row *agg)
+		     const ws_iq_bench_row *agg, bool builtin)
 {
 	size_t n = o->nsizes;
 	double *v = malloc(3 * n * sizeof *v);
@@ -723,7 +723,8 @@ static int bench_svg(const iq_opts *o, const ws_iq_bench_head *h, const ws_iq_be
 	char label[64];
 	snprintf(label, sizeof label, "%s%s", o->nnodes > 1 ? "aggregate, " : "", h[0].transport);
 	ws_chart_iq_series s = {label, v, v + n, v + 2 * n, n};
-	ws_chart_opts co = {.reference_warplab = o->reference_warplab,
+	ws_chart_opts co = {.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
+			    .reference_warplab = o->reference_warplab,
 			    .link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
 	int r = ws_chart_iq(f, &s, 1, h[0].pkt_size, &co, &e);
@@ -807,7 +808,7 @@ static int cmd_bench(iq_opts *o)
 			r = fclose(jf) == 0 ? 0 : 1;
 		}
 		if (r == 0 && o->svg)
-			r = bench_svg(o, h, rows, agg);
+			r = bench_svg(o, h, rows, agg, b != NULL);
 	}
 	for (size_t k = 0; k < nn && o->verbose; k++)
 		if (n[k])
