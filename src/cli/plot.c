@@ -23,8 +23,9 @@
 
 static const char usage[] =
 	"usage: warpspeed plot FILE.json [FILE.json ...] -o OUT.svg [options]\n"
-	"  Draws the chart that fits saved JSON documents (--json results, iq bench --json,\n"
-	"  sweeps, meshes); several files of one kind are overlaid, one series each.\n"
+	"  Draws the chart that fits saved JSON documents (--json results or --json-lines\n"
+	"  output, iq bench --json, sweeps, meshes); several files of one kind are overlaid,\n"
+	"  one series each.\n"
 	"  -o, --output OUT.svg    where to write the SVG (required)\n"
 	"  --title TEXT            the chart's title\n"
 	"  --label TEXT            a series' name, once per file in order (default: file name)\n"
@@ -85,6 +86,27 @@ static int slurp(const char *path, char **text, size_t *len)
 	free(*text);
 	*text = NULL;
 	return -1;
+}
+
+/* A --json-lines file: its last line is the "summary" document. rc (the whole text's
+ * error) stays when that is not so. */
+static int last_line(const char *text, size_t len, ws_jdoc *doc, int rc)
+{
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
+		len--;
+	size_t start = len;
+	while (start && text[start - 1] != '\n')
+		start--;
+	if (start == 0)
+		return rc;
+	ws_err e;
+	if (ws_json_read(text + start, len - start, NULL, doc, &e) < 0)
+		return rc;
+	const char *t = ws_jstr(doc, ws_jget(doc, ws_jroot(doc), "type"));
+	if (t && !strcmp(t, "summary"))
+		return 0;
+	ws_jdoc_free(doc);
+	return rc;
 }
 
 /* The file's name without its folder and a .json ending. */
@@ -163,6 +185,8 @@ int ws_cli_plot_main(int argc, char **argv)
 			break;
 		}
 		int rc = ws_json_read(text, len, NULL, &docs[parsed], &err);
+		if (rc < 0)
+			rc = last_line(text, len, &docs[parsed], rc);
 		free(text);
 		if (rc < 0) {
 			fprintf(stderr, "warpspeed plot: %s is not valid JSON: %s\n", files[parsed], err.msg);

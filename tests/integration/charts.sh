@@ -8,6 +8,8 @@
 # --svg on a run with nothing to chart (exit 2, before the test), a broken JSON file
 # (exit 1, its line and column), plot without -o (exit 2).
 source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/iq_lib.sh
+. "$(dirname "$0")/../iq_lib.sh"
 : "${WS_ROOT:?WS_ROOT must point at the source tree}"
 T=$WS_TMP
 FIX=$WS_ROOT/tests/integration/charts
@@ -42,6 +44,12 @@ fi
 # -D: throughput over time; --streams: bars with the fairness index.
 "$WS_BIN" "${C[@]}" -D 0.25 --json --svg "$T/demo.svg" >"$T/demo.json" 2>"$T/demo.err"
 check charts_interim "$T/demo.svg" "Throughput over time" "Time since the start (s)"
+# --json-lines output: plot takes its last line, the summary (here built from the document).
+{ echo '{"type":"interval","schema_version":1}'; tr -d '\n' <"$T/demo.json" | sed 's/"type": "result"/"type": "summary"/'; echo; } >"$T/lines.json"
+"$WS_BIN" plot "$T/lines.json" --label demo -o "$T/lines.svg" 2>"$T/lines.err"
+"$WS_BIN" plot "$T/demo.json" --label demo -o "$T/demo_plot.svg" 2>>"$T/lines.err"
+cmp -s "$T/lines.svg" "$T/demo_plot.svg" && pass charts_plot_json_lines ||
+	fail charts_plot_json_lines "the summary line of --json-lines draws another chart: $(cat "$T/lines.err")"
 "$WS_BIN" "${C[@]}" --streams 3 --svg "$T/streams.svg" >"$T/streams.out" 2>"$T/streams.err"
 check charts_streams "$T/streams.svg" "Throughput per stream" "Stream (flow index; x = failed)" 0 1 2
 grep -q "Jain&apos;s fairness index (1 = equal shares): [01]\.[0-9]\{4\}<" "$T/streams.svg" &&
@@ -53,15 +61,8 @@ cp "$T/rr.json" "$T/second.json"
 check charts_overlay "$T/overlay.svg" rr second
 
 # iq bench against a node process, with WARPLab's published series and a GbE ceiling.
-"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port off --tx-samples 1M --rx-samples 1M \
-	>"$T/node.out" 2>"$T/node.err" &
-WS_PIDS+=("$!")
 port=
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p' "$T/node.err")
-	[ -n "$port" ] && break
-	sleep 0.02
-done
+start_node && port=$NODE_PORT
 if [ -n "$port" ] && "$WS_BIN" iq bench "127.0.0.1:$port" --trials 6 --samples 32768,65536 \
 	--json-file "$T/iq.json" --svg "$T/iq.svg" --reference warplab --link 1000 >"$T/iq.out" 2>"$T/iq.err"; then
 	check charts_iq "$T/iq.svg" "Samples per buffer (log scale)" "Transfer speed (Mb/s)" \
@@ -70,7 +71,7 @@ if [ -n "$port" ] && "$WS_BIN" iq bench "127.0.0.1:$port" --trials 6 --samples 3
 	"$WS_BIN" plot "$T/iq.json" -o "$T/iq_plot.svg" 2>"$T/iqp.err"
 	check charts_iq_plot "$T/iq_plot.svg" "iq Write" "iq Read"
 else
-	fail charts_iq "node port ${port:-none}: $(cat "$T/iq.err" "$T/node.err" 2>/dev/null | head -c 300)"
+	fail charts_iq "node port ${port:-none}: $(cat "$T/iq.err" "$WS_TMP/node.err" 2>/dev/null | head -c 300)"
 fi
 
 # The fixtures of the sweep and mesh documents.
