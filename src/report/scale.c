@@ -99,7 +99,8 @@ static void fixed(double v, int dec, const char *suffix, char *buf, size_t n)
 			 a % (uint64_t)p10, suffix);
 }
 
-void ws_tick_format(double v, double step, char *buf, size_t n)
+/* suffix: k/M/G allowed (where the step is a multiple of the unit). */
+static void format_num(double v, double step, bool suffix, char *buf, size_t n)
 {
 	static const struct {
 		double unit;
@@ -109,7 +110,7 @@ void ws_tick_format(double v, double step, char *buf, size_t n)
 		step = fabs(v) > 0 ? fabs(v) : 1;
 	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
 		double q = step / si[i].unit;
-		if (fabs(v) >= 1e4 && q >= 1 && fabs(q - round(q)) < 1e-9 * q) {
+		if (suffix && v != 0 && q >= 1 && fabs(q - round(q)) < 1e-9 * q) {
 			fixed(v / si[i].unit, 0, si[i].suffix, buf, n);
 			return;
 		}
@@ -118,6 +119,11 @@ void ws_tick_format(double v, double step, char *buf, size_t n)
 	while (dec < 9 && fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6 * step * pow(10, dec))
 		dec++;
 	fixed(v, dec, "", buf, n);
+}
+
+void ws_tick_format(double v, double step, char *buf, size_t n)
+{
+	format_num(v, step, fabs(v) >= 1e4, buf, n);
 }
 
 static void binary_label(int k, enum ws_tick_fmt f, char *buf, size_t n)
@@ -179,6 +185,9 @@ static void put_tick(const ws_scale *s, ws_tick *t, double v)
 static int linear_at(const ws_scale *s, double st, ws_tick *out, int max, double lo, double hi)
 {
 	double first = ceil(lo / st - 1e-9);
+	/* One rule for the whole axis: suffixes when its largest label would reach 10^4, so
+	 * that 5000 and 10k never stand on one axis. */
+	bool big = fmax(fabs(first * st), fabs(floor(hi / st + 1e-9) * st)) >= 1e4;
 	int n = 0;
 	for (double i = first; i * st <= hi + st * 1e-9; i++) {
 		if (n == max)
@@ -189,7 +198,7 @@ static int linear_at(const ws_scale *s, double st, ws_tick *out, int max, double
 		if (s->kind != WS_SCALE_LINEAR && v <= 0)
 			continue; /* a log axis's fallback: only what the axis can show */
 		put_tick(s, &out[n], v);
-		ws_tick_format(v, st, out[n].label, sizeof out[n].label);
+		format_num(v, st, big, out[n].label, sizeof out[n].label);
 		n++;
 	}
 	return n;

@@ -22,7 +22,7 @@ enum ws_scale_kind {
 };
 
 enum ws_tick_fmt {
-	WS_TICK_NUMBER, /* 0.5, 20, 15k, 2M (SI suffixes k M G from 10^4 on) */
+	WS_TICK_NUMBER, /* 0.5, 20, 15k, 2M (SI suffixes k M G on an axis reaching 10^4) */
 	WS_TICK_BINARY, /* log2: 64, 1K, 64K, 1M, 1G (powers of 1024) */
 	WS_TICK_POW2,   /* log2: 2^15 (drawn with a superscript) */
 	WS_TICK_NINES,  /* nines: 0%, 90%, 99%, 99.9%, ... */

@@ -44,6 +44,15 @@ static void test_linear(void)
 	const char *ld[] = {"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0"};
 	expect("decimals", &d, WS_TICK_NUMBER, true, ld, NULL, 11);
 
+	/* 0..40000 over 300 px: 2000 steps are 15 px apart, 5000 steps 37.5 px; every label
+	 * of an axis reaching 10^4 takes the suffix (5k, not 5000 beside 10k). */
+	ws_scale k = {WS_SCALE_LINEAR, 0, 40000, 400, 100};
+	const char *lk[] = {"0", "5k", "10k", "15k", "20k", "25k", "30k", "35k", "40k"};
+	double pk[9];
+	for (int i = 0; i < 9; i++)
+		pk[i] = 400 - 37.5 * i;
+	expect("vertical 0..40000, one suffix rule", &k, WS_TICK_NUMBER, false, lk, pk, 9);
+
 	/* 200 px for 0..100000: 10k steps are 20 px apart, 20k steps 40 px (labels of
 	 * 23 and 30.5 px need 36.4). */
 	ws_scale n = {WS_SCALE_LINEAR, 0, 100000, 0, 200};
