@@ -156,8 +156,9 @@ static void nines_label(int k, char *buf, size_t n)
 		t[len++] = '9';
 	if (k == 1)
 		t[len++] = '0';
+	t[len++] = '%';
 	t[len] = 0;
-	snprintf(buf, n, "%s%%", t);
+	snprintf(buf, n, "%s", t);
 }
 
 /* True when the labels of ticks t[0..n) keep their gaps. */
