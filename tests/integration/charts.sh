@@ -5,8 +5,9 @@
 # spectrum (--svg on the run, and plot of its --json byte for byte the same) and
 # histogram, -D over time, --streams bars, iq bench --svg against `warpspeed node` with
 # WARPLab's series, an overlay of two files, the sweep and the mesh; and the refusals:
-# --svg on a run with nothing to chart (exit 2, before the test), a broken JSON file
-# (exit 1, its line and column), plot without -o (exit 2).
+# --svg on a run with nothing to chart and a histogram of a stream test (exit 2, before
+# the test), --reference without --svg, a broken JSON file (exit 1, its line and
+# column), plot without -o (exit 2).
 source "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/iq_lib.sh
 . "$(dirname "$0")/../iq_lib.sh"
@@ -87,6 +88,14 @@ grep -q '<title>sender (src rank) 1 h1 to receiver (dst rank) 2 h2: failed: conn
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "this run has none of them" "$T/no.err" && [ ! -s "$T/no.out" ] && [ ! -e "$T/no.svg" ] &&
 	pass charts_refuse_stream || fail charts_refuse_stream "exit $rc: $(cat "$T/no.err")"
+"$WS_BIN" "${C[@]}" --svg "$T/no.svg" --svg-chart histogram >"$T/no.out" 2>"$T/no.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "histogram draw round-trip latency" "$T/no.err" && pass charts_refuse_histogram ||
+	fail charts_refuse_histogram "exit $rc: $(cat "$T/no.err")"
+"$WS_BIN" iq bench --trials 6 --samples 32768 --reference warplab >"$T/no.out" 2>"$T/no.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "add --svg FILE" "$T/no.err" && pass charts_refuse_reference ||
+	fail charts_refuse_reference "exit $rc: $(cat "$T/no.err")"
 printf '{"type": "result",\n  "test": tru}\n' >"$T/bad.json"
 "$WS_BIN" plot "$T/bad.json" -o "$T/bad.svg" 2>"$T/bad.err"
 rc=$?
