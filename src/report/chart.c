@@ -284,11 +284,11 @@ int ws_chart_line(FILE *out, const ws_chart *c, ws_err *err)
 		items[ni++] = (ws_legend_item){WS_LEGEND_REF, 0, c->hlines[i].label};
 	double top = ws_chart_head(&s, w, c->title, c->subtitle, items, ni) + 10;
 	double bottom = h - 56, right = w - 28;
-	ws_scale sy = {ay.kind, ay.lo, ay.hi, bottom, top};
+	ws_scale sy = {ay.kind, ay.lo, ay.hi, bottom, top, ay.integer};
 	ws_tick yt[WS_TICKS_MAX], xt[WS_TICKS_MAX];
 	int ny = ws_scale_ticks(&sy, ay.fmt, false, TICK_PX, yt, WS_TICKS_MAX);
 	double left = 24 + ws_chart_label_width(yt, ny) + 16;
-	ws_scale sx = {ax.kind, ax.lo, ax.hi, left, right};
+	ws_scale sx = {ax.kind, ax.lo, ax.hi, left, right, ax.integer};
 	int nx = ws_scale_ticks(&sx, ax.fmt, true, TICK_PX, xt, WS_TICKS_MAX);
 
 	ws_chart_draw_yaxis(&s, &sy, yt, ny, left, right, ay.label);

@@ -32,6 +32,7 @@ typedef struct ws_chart_axis {
 	                      * steps; log: to whole decades or powers of two) */
 	bool from_zero;      /* linear, from the data: the domain includes 0 */
 	const char *label;   /* with the unit: "Throughput (10^6bits/s)" */
+	bool integer;        /* linear: ticks on whole numbers only (a count) */
 } ws_chart_axis;
 
 typedef struct ws_chart_series {
@@ -86,6 +87,7 @@ typedef struct ws_chart_heat {
 	double width, height;
 	const char *row_label, *col_label, *units;
 	const char *const *rows, *const *cols;
+	const char *const *col_names; /* a column's name in tooltips; NULL: cols */
 	size_t nrows, ncols;        /* 1..256 each */
 	const double *values;       /* [row * ncols + col]; NaN: no cell (blank) */
 	const char *const *errors;  /* same layout, or NULL; non-NULL entry: a failed cell */

@@ -105,7 +105,7 @@ int ws_chart_bar(FILE *out, const ws_chart_bars *b, ws_err *err)
 		items[ni++] = (ws_legend_item){WS_LEGEND_REF, 0, b->hlines[i].label};
 	double top = ws_chart_head(&s, w, b->title, b->subtitle, items, ni) + 10;
 	double bottom = h - 56, right = w - 28;
-	ws_scale sy = {WS_SCALE_LINEAR, lo, hi, bottom, top};
+	ws_scale sy = {WS_SCALE_LINEAR, lo, hi, bottom, top, false};
 	ws_tick yt[WS_TICKS_MAX];
 	int ny = ws_scale_ticks(&sy, WS_TICK_NUMBER, false, WS_CHART_TICK_PX, yt, WS_TICKS_MAX);
 	double left = 24 + ws_chart_label_width(yt, ny) + 16;
@@ -242,7 +242,7 @@ int ws_chart_heatmap(FILE *out, const ws_chart_heat *hm, ws_err *err)
 			if (isfinite(v))
 				short_num(v, val, sizeof val);
 			snprintf(tip, sizeof tip, "%s %s to %s %s: %s%s%s", hm->row_label, hm->rows[r],
-				 hm->col_label, hm->cols[c], e ? "failed: " : isfinite(v) ? val : "not measured",
+				 hm->col_label, hm->col_names ? hm->col_names[c] : hm->cols[c], e ? "failed: " : isfinite(v) ? val : "not measured",
 				 e ? e : "", !e && isfinite(v) && hm->units ? " " : "");
 			if (!e && isfinite(v) && hm->units) {
 				size_t l = strlen(tip);
@@ -286,7 +286,7 @@ int ws_chart_heatmap(FILE *out, const ws_chart_heat *hm, ws_err *err)
 	/* The colour bar: 20 steps with the axis's ticks, and the failed swatch under it. */
 	ws_svg_group(&s, "legend");
 	double bx = w - 92, bt = top, bb = top + fmin(gh, 260);
-	ws_scale sb = {WS_SCALE_LINEAR, lo, hi, bb, bt};
+	ws_scale sb = {WS_SCALE_LINEAR, lo, hi, bb, bt, false};
 	for (int k = 0; k < 20; k++) {
 		char color[8];
 		ramp((k + 0.5) / 20, color, sizeof color);

@@ -123,7 +123,8 @@ int ws_chart_sweep(FILE *out, const ws_chart_sweep_series *s, size_t n, const ws
 		.title = o && o->title ? o->title : "Throughput against the swept value",
 		.subtitle = sub,
 		.x = {xk, size && xk == WS_SCALE_LOG2 ? WS_TICK_BINARY : WS_TICK_NUMBER,
-		      xk == WS_SCALE_LINEAR ? 0 : lo, xk == WS_SCALE_LINEAR ? 0 : hi, false, label},
+		      xk == WS_SCALE_LINEAR ? 0 : lo, xk == WS_SCALE_LINEAR ? 0 : hi, false, label,
+		      strcmp(param, "rate") != 0},
 		.y = {WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 0, true, ylabel},
 		.series = se,
 		.nseries = n,
@@ -175,10 +176,10 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 	size_t r = (size_t)m->ranks;
 	double *v = malloc(r * r * sizeof *v);
 	const char **e = calloc(r * r, sizeof *e);
-	char (*names)[48] = malloc(r * sizeof *names);
-	const char **labels = malloc(r * sizeof *labels);
+	char (*names)[48] = malloc(r * sizeof *names), (*nums)[8] = malloc(r * sizeof *nums);
+	const char **labels = malloc(r * sizeof *labels), **cols = malloc(r * sizeof *cols);
 	int rc = 0;
-	if (!v || !e || !names || !labels) {
+	if (!v || !e || !names || !labels || !nums || !cols) {
 		rc = ws_err_set(err, ENOMEM, "no memory for a mesh of %zu ranks", r);
 		goto out;
 	}
@@ -199,6 +200,8 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 		const char *h = m->hosts ? m->hosts[i] : NULL;
 		snprintf(names[i], sizeof names[i], "%zu%s%.24s", i, h ? " " : "", h ? h : "");
 		labels[i] = names[i];
+		snprintf(nums[i], sizeof nums[i], "%zu", i); /* columns: the rank (rows name the host) */
+		cols[i] = nums[i];
 	}
 	char sub[160];
 	snprintf(sub, sizeof sub, "%s, %d ranks%s%s", m->test ? m->test : "mesh", m->ranks,
@@ -210,7 +213,8 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 		.col_label = "receiver (dst rank)",
 		.units = m->units,
 		.rows = labels,
-		.cols = labels,
+		.cols = cols,
+		.col_names = labels,
 		.nrows = r,
 		.ncols = r,
 		.values = v,
@@ -222,6 +226,8 @@ out:
 	free(e);
 	free(names);
 	free(labels);
+	free(nums);
+	free(cols);
 	return rc;
 }
 

@@ -213,6 +213,8 @@ static int linear_ticks(const ws_scale *s, bool horizontal, double px, ws_tick *
 		return 0;
 	int k = 3 * (int)floor(log10(span / max)) - 3;
 	for (int tries = 0; tries < 60; tries++, k++) {
+		if (s->integer && nice_step(k) < 1)
+			continue;
 		int n = linear_at(s, nice_step(k), out, max, lo, hi);
 		if (n >= 0 && fits(out, n, horizontal, px))
 			return n;

@@ -32,6 +32,7 @@ typedef struct ws_scale {
 	enum ws_scale_kind kind;
 	double lo, hi; /* domain, in data units (log: > 0; nines: 0 <= lo < hi < 1) */
 	double a, b;   /* pixels where lo and hi land (b < a for a y axis) */
+	bool integer;  /* linear: whole numbers only (counts), no step below 1 */
 } ws_scale;
 
 #define WS_TICKS_MAX 24

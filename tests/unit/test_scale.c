@@ -28,34 +28,43 @@ static void expect(const char *name, const ws_scale *s, enum ws_tick_fmt f, bool
 
 static void test_linear(void)
 {
-	ws_scale h = {WS_SCALE_LINEAR, 0, 100, 80, 680};
+	ws_scale h = {WS_SCALE_LINEAR, 0, 100, 80, 680, false};
 	const char *l[] = {"0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"};
 	double p[11];
 	for (int i = 0; i < 11; i++)
 		p[i] = 80 + 60 * i;
 	expect("linear 0..100 over 600 px", &h, WS_TICK_NUMBER, true, l, p, 11);
 
-	ws_scale v = {WS_SCALE_LINEAR, 0, 100, 400, 100};
+	ws_scale v = {WS_SCALE_LINEAR, 0, 100, 400, 100, false};
 	for (int i = 0; i < 11; i++)
 		p[i] = 400 - 30 * i;
 	expect("vertical 0..100 over 300 px", &v, WS_TICK_NUMBER, false, l, p, 11);
 
-	ws_scale d = {WS_SCALE_LINEAR, 0, 1, 0, 600};
+	ws_scale d = {WS_SCALE_LINEAR, 0, 1, 0, 600, false};
 	const char *ld[] = {"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0"};
 	expect("decimals", &d, WS_TICK_NUMBER, true, ld, NULL, 11);
 
 	/* 0..40000 over 300 px: 2000 steps are 15 px apart, 5000 steps 37.5 px; every label
 	 * of an axis reaching 10^4 takes the suffix (5k, not 5000 beside 10k). */
-	ws_scale k = {WS_SCALE_LINEAR, 0, 40000, 400, 100};
+	ws_scale k = {WS_SCALE_LINEAR, 0, 40000, 400, 100, false};
 	const char *lk[] = {"0", "5k", "10k", "15k", "20k", "25k", "30k", "35k", "40k"};
 	double pk[9];
 	for (int i = 0; i < 9; i++)
 		pk[i] = 400 - 37.5 * i;
 	expect("vertical 0..40000, one suffix rule", &k, WS_TICK_NUMBER, false, lk, pk, 9);
 
+	/* A count: 0..4 over 600 px would take 0.5 steps; whole numbers only take 1. */
+	ws_scale c = {WS_SCALE_LINEAR, 0, 4, 0, 600, false};
+	const char *lc[] = {"0.0", "0.5", "1.0", "1.5", "2.0", "2.5", "3.0", "3.5", "4.0"};
+	expect("halves", &c, WS_TICK_NUMBER, true, lc, NULL, 9);
+	c.integer = true;
+	const char *li[] = {"0", "1", "2", "3", "4"};
+	double pi_[] = {0, 150, 300, 450, 600};
+	expect("integer", &c, WS_TICK_NUMBER, true, li, pi_, 5);
+
 	/* 200 px for 0..100000: 10k steps are 20 px apart, 20k steps 40 px (labels of
 	 * 23 and 30.5 px need 36.4). */
-	ws_scale n = {WS_SCALE_LINEAR, 0, 100000, 0, 200};
+	ws_scale n = {WS_SCALE_LINEAR, 0, 100000, 0, 200, false};
 	const char *ln[] = {"0", "20k", "40k", "60k", "80k", "100k"};
 	double pn[] = {0, 40, 80, 120, 160, 200};
 	expect("narrow, SI suffixes", &n, WS_TICK_NUMBER, true, ln, pn, 6);
@@ -63,26 +72,26 @@ static void test_linear(void)
 
 static void test_log(void)
 {
-	ws_scale s = {WS_SCALE_LOG10, 1, 1e6, 0, 600};
+	ws_scale s = {WS_SCALE_LOG10, 1, 1e6, 0, 600, false};
 	const char *l[] = {"1", "10", "100", "1000", "10k", "100k", "1M"};
 	double p[] = {0, 100, 200, 300, 400, 500, 600};
 	expect("log10 decades", &s, WS_TICK_NUMBER, true, l, p, 7);
 	CHECK_DBL("log10 map", ws_scale_map(&s, 1000), 300, 1e-9);
 
-	ws_scale b = {WS_SCALE_LOG2, 64, 65536, 0, 600};
+	ws_scale b = {WS_SCALE_LOG2, 64, 65536, 0, 600, false};
 	const char *lb[] = {"64", "128", "256", "512", "1K", "2K", "4K", "8K", "16K", "32K", "64K"};
 	double pb[11];
 	for (int i = 0; i < 11; i++)
 		pb[i] = 60 * i;
 	expect("log2 sizes", &b, WS_TICK_BINARY, true, lb, pb, 11);
 
-	ws_scale q = {WS_SCALE_LOG2, 32768, 33554432, 0, 700};
+	ws_scale q = {WS_SCALE_LOG2, 32768, 33554432, 0, 700, false};
 	const char *lq[] = {"2^15", "2^16", "2^17", "2^18", "2^19", "2^20", "2^21", "2^22", "2^23", "2^24", "2^25"};
 	expect("log2 IQ sizes 2^15..2^25", &q, WS_TICK_POW2, true, lq, NULL, 11);
 
 	/* 2^0..2^30 in 300 px, 10 px per power: every 1..3 powers are closer than 40 px;
 	 * every 4th is 40 px apart and fits. */
-	ws_scale w = {WS_SCALE_LOG2, 1, 1073741824.0, 0, 300};
+	ws_scale w = {WS_SCALE_LOG2, 1, 1073741824.0, 0, 300, false};
 	const char *lw[] = {"1", "16", "256", "4K", "64K", "1M", "16M", "256M"};
 	double pw[] = {0, 40, 80, 120, 160, 200, 240, 280};
 	expect("log2 thinned to every 4th", &w, WS_TICK_BINARY, true, lw, pw, 8);
@@ -90,7 +99,7 @@ static void test_log(void)
 
 static void test_nines(void)
 {
-	ws_scale s = {WS_SCALE_NINES, 0, 0.99999, 80, 680};
+	ws_scale s = {WS_SCALE_NINES, 0, 0.99999, 80, 680, false};
 	const char *l[] = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
 	double p[] = {80, 200, 320, 440, 560, 680};
 	expect("nines", &s, WS_TICK_NINES, true, l, p, 6);
@@ -98,7 +107,7 @@ static void test_nines(void)
 	CHECK_DBL("tx of 0.999", ws_scale_tx(WS_SCALE_NINES, 0.999), 3, 1e-12);
 
 	/* 200 px: 99.99% and 99.999% would need 57.7 px; every other nine fits. */
-	ws_scale n = {WS_SCALE_NINES, 0, 0.99999, 0, 200};
+	ws_scale n = {WS_SCALE_NINES, 0, 0.99999, 0, 200, false};
 	const char *ln[] = {"0%", "99%", "99.99%"};
 	double pn[] = {0, 80, 160};
 	expect("nines thinned", &n, WS_TICK_NINES, true, ln, pn, 3);
