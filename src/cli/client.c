@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/sweeprun.h"
+#include "cli/svgout.h"
 #include "cli/usage.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
@@ -235,11 +236,10 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, c
 	co.conf = o->conf.asked ? &o->conf : NULL;
 	co.banner_done = o->banner_done;
 	int status = 0;
+	ws_json_interim *iv = NULL;
+	size_t niv = o->json || o->svg ? ws_cli_demo_json(demo, &iv) : 0;
 	if (o->json) {
-		ws_json_interim *iv = NULL;
-		size_t niv = ws_cli_demo_json(demo, &iv);
 		status = ws_cli_json_print(o, res, argc, argv, iv, niv);
-		free(iv);
 	} else if (ws_cli_output_mode(o)) {
 		ws_cli_options quiet = *o;
 		quiet.print_headers = co.print_headers; /* the banner and headers once per sweep */
@@ -250,6 +250,9 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, c
 	}
 	if (status == 0 && o->verbosity >= 2 && !ws_cli_output_mode(o) && !o->json)
 		ws_streams_render(res, co.fmt, stdout);
+	if (status == 0 && o->svg)
+		status = ws_cli_svg_write(o, res, argc, argv, iv, niv);
+	free(iv);
 	fflush(stdout);
 	ws_cli_client_warn(o, res, status == 0);
 	return status;
@@ -289,6 +292,10 @@ int ws_cli_client_main(int argc, char **argv)
 		return early;
 	/* Known before any connection: what a netserver cannot do is a usage error. */
 	if (o.peer == WS_PEER_NETSERVER && ws_npmap_check(&o.spec, &err) < 0) {
+		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		return 2;
+	}
+	if (ws_cli_svg_check(&o, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);
 		return 2;
 	}

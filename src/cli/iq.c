@@ -10,6 +10,7 @@
 #include <warpspeed/iq.h>
 
 #include "iq/bench.h"
+#include "report/charts.h"
 #include "iq/iqfile.h"
 #include "iq/node_thread.h"
 #include "util/err.h"
@@ -35,6 +36,9 @@ typedef struct iq_opts {
 	uint32_t samples, start;
 	int have_samples;
 	const char *out, *in, *bcast, *json_file;
+	const char *svg;           /* bench --svg FILE: the chart (report/charts.h) */
+	int reference_warplab;     /* bench --reference warplab */
+	double link_mbps;          /* bench --link MBPS: the ceiling line; 0 = --write-rate's */
 	ws_iqfile_kind kind;
 	int sigmf_cf32;
 	int trials, json, count, verbose;
@@ -53,6 +57,9 @@ static const char usage[] =
 	"       warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...] [--rf A[,B]]\n"
 	"                 [--format raw|ci16|cf32] [--json]\n"
 	"                 [--json-file PATH]   (the table, and the JSON rows into PATH)\n"
+	"                 [--svg FILE [--reference warplab] [--link MBPS]]   (Write and Read\n"
+	"                 Mb/s against samples as a chart; WARPLab 7.5.0's published series;\n"
+	"                 the link's rate for the ceiling line, default --write-rate's)\n"
 	"  NODE is ADDR[:PORT] (port 9000 by default); read, write and bench take several,\n"
 	"  NODE,NODE,..., served at once (read: -o F1,F2,... one per node; write: -i one file\n"
 	"  for all or one per node; bench: a row per node and an aggregate). Files: raw cf32\n"
@@ -187,7 +194,7 @@ static int parse_sizes(const char *s, iq_opts *o)
 enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
        O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
        O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
-       O_BUDGET, O_WRATE };
+       O_BUDGET, O_WRATE, O_SVG, O_REFERENCE, O_LINK };
 
 static const struct option longopts[] = {
 	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
@@ -200,6 +207,7 @@ static const struct option longopts[] = {
 	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
 	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
 	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
+	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
 	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
 	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
@@ -278,6 +286,16 @@ static int parse_one(int c, const char *a, const char *name, iq_opts *o)
 	case O_RXEN: return parse_rf(a, &o->rx_en);
 	case O_BCAST: o->bcast = a; return 0;
 	case O_JSONFILE: o->json_file = a; return 0;
+	case O_SVG: o->svg = a; return 0;
+	case O_REFERENCE:
+		if (strcmp(a, "warplab"))
+			return bad(name, a, "warplab (WARPLab 7.5.0's published wl_benchmark figures)");
+		o->reference_warplab = 1;
+		return 0;
+	case O_LINK:
+		if (ws_units_parse_double(a, 1, 1e7, &o->link_mbps, NULL) < 0)
+			return bad(name, a, "the link's rate in 10^6 bits/s, 1..10000000, e.g. 1000");
+		return 0;
 	case O_COUNT: {
 		uint32_t v;
 		r = parse_u32(name, a, 1, 100000, &v, 0);
@@ -684,6 +702,43 @@ static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
 	return 0;
 }
 
+/* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart. */
+static int bench_svg(const iq_opts *o, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
+		     const ws_iq_bench_row *agg, bool builtin)
+{
+	size_t n = o->nsizes;
+	double *v = malloc(3 * n * sizeof *v);
+	FILE *f = v ? fopen(o->svg, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "warpspeed iq bench: cannot write %s%s\n", o->svg, v ? "" : " (no memory)");
+		free(v);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const ws_iq_bench_row *r = o->nnodes > 1 ? &agg[i] : &rows[i * o->nnodes];
+		v[i] = r->samples;
+		v[n + i] = r->write.avg_mbps;
+		v[2 * n + i] = r->read.avg_mbps;
+	}
+	char label[64];
+	snprintf(label, sizeof label, "%s%s", o->nnodes > 1 ? "aggregate, " : "", h[0].transport);
+	ws_chart_iq_series s = {label, v, v + n, v + 2 * n, n};
+	ws_chart_opts co = {.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
+			    .reference_warplab = o->reference_warplab,
+			    .link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
+	ws_err e;
+	int r = ws_chart_iq(f, &s, 1, h[0].pkt_size, &co, &e);
+	if (fclose(f) != 0 && r == 0)
+		r = ws_err_errno(&e, "writing %s failed", o->svg);
+	free(v);
+	if (r < 0) {
+		fprintf(stderr, "warpspeed iq bench: --svg %s: %s\n", o->svg, e.msg);
+		remove(o->svg);
+		return 1;
+	}
+	return 0;
+}
+
 /* The table or JSON to f; heads of every node. */
 static void bench_print(FILE *f, const iq_opts *o, int json, const ws_iq_bench_head *h,
 			const ws_iq_bench_row *rows, const ws_iq_bench_row *agg)
@@ -705,6 +760,11 @@ static int cmd_bench(iq_opts *o)
 	}
 	if (o->format && ws_iq_bench_format_parse(o->format, &fmt) < 0)
 		return bad("--format", o->format, "raw, ci16 or cf32 for bench");
+	if ((o->reference_warplab || o->link_mbps > 0) && !o->svg) {
+		fprintf(stderr, "warpspeed iq bench: --reference and --link draw on the chart; add "
+				"--svg FILE\n");
+		return 2;
+	}
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
 	ws_node_thread *b = NULL;
@@ -747,6 +807,8 @@ static int cmd_bench(iq_opts *o)
 			bench_print(jf, o, 1, h, rows, agg);
 			r = fclose(jf) == 0 ? 0 : 1;
 		}
+		if (r == 0 && o->svg)
+			r = bench_svg(o, h, rows, agg, b != NULL);
 	}
 	for (size_t k = 0; k < nn && o->verbose; k++)
 		if (n[k])

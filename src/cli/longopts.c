@@ -3,6 +3,7 @@
 
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
+#include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
 
@@ -90,6 +91,26 @@ static int lopt_json_lines(ws_cli_options *o, const char *v, ws_err *err)
 	return 0;
 }
 
+/* --svg FILE / --svg-chart KIND: the run drawn as a chart (cli/svgout.h). */
+static int lopt_svg(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)err;
+	o->svg = v;
+	return 0;
+}
+
+static int lopt_svg_chart(ws_cli_options *o, const char *v, ws_err *err)
+{
+	enum ws_chart_kind k;
+	int rc = ws_chart_kind_parse(v, &k, err);
+	if (rc == 0 && k > WS_CHART_STREAMS)
+		rc = ws_err_set(err, WS_E_INVAL, "'%s' is not a chart of one run; expected auto, spectrum, "
+				"histogram, interim or streams (sweep, iq and mesh have their own commands)", v);
+	if (rc == 0)
+		o->svg_chart = (int)k;
+	return rc;
+}
+
 static int lopt_rcvlowat(ws_cli_options *o, const char *val, ws_err *err)
 {
 	return ws_cli_parse_size32(val, 1, &o->spec.rcvlowat, err);
@@ -173,6 +194,8 @@ static const struct long_def long_opts[] = {
 	{"rate", lopt_rate, "R"},
 	{"json", lopt_json, NULL},
 	{"json-lines", lopt_json_lines, NULL},
+	{"svg", lopt_svg, "FILE"},
+	{"svg-chart", lopt_svg_chart, "auto|spectrum|histogram|interim|streams"},
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},

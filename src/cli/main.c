@@ -1,7 +1,7 @@
 /* main: the single warpspeed binary dispatches to its four roles.
  *
  * `warpspeed serve` is the daemon, `warpspeed node` the WARP node emulator, `warpspeed iq`
- * the IQ host transport; anything else is a netperf command line for the benchmark client,
+ * the IQ host transport, `warpspeed plot` charts from saved JSON; anything else is a netperf command line for the benchmark client,
  * so that netperf scripts work with only the binary name changed. Invoked as `netserver`
  * (argv[0]'s basename, a symlink) it is netserver, and as `netperf` the client
  * (cli/personality.h), so that they work with no name changed at all. */
@@ -9,6 +9,7 @@
 #include "cli/iq.h"
 #include "cli/node.h"
 #include "cli/personality.h"
+#include "cli/plot.h"
 #include "cli/serve.h"
 
 #include <string.h>
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 		return ws_cli_serve_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "node") == 0)
 		return ws_cli_node_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "plot") == 0)
+		return ws_cli_plot_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "iq") == 0)
 		return ws_cli_iq_main(argc - 1, argv + 1);
 	return ws_cli_client_main(argc, argv);

@@ -71,6 +71,8 @@ typedef struct ws_cli_options {
 	bool omni_udp, omni_proto_given; /* -T udp / -T given */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
 	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
+	const char *svg;                 /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
+	int svg_chart;                   /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
 
 	/* Options harnesses pass (cli/harnessopts.h). */
 	double start_wait_s;             /* -s secs: wait between setup and start; 0 = none */

@@ -97,20 +97,20 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 	return c;
 }
 
-int ws_cli_json_write(FILE *out, const ws_cli_options *o, const ws_test_result *res, int argc,
-		      char **argv, const ws_json_interim *interim, size_t ninterim)
+int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *res, int argc,
+		      char **argv, const ws_json_interim *interim, size_t ninterim, bool summary)
 {
 	struct extras x;
 	ws_report_ctx c = context(o, res, argc, argv, &x);
 	c.want_stats = true;
-	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
-	return ws_json_result_write(out, &c, interim, ninterim, o->json == 2);
+	return ws_json_result_write(f, &c, interim, ninterim, summary);
 }
 
 int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
 		      const ws_json_interim *interim, size_t ninterim)
 {
-	int rc = ws_cli_json_write(stdout, o, res, argc, argv, interim, ninterim);
+	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
+	int rc = ws_cli_json_write(stdout, o, res, argc, argv, interim, ninterim, o->json == 2);
 	if (rc < 0) {
 		fprintf(stderr, "warpspeed: writing the JSON result failed (error %d)\n", -rc);
 		return 1;

@@ -26,10 +26,11 @@ struct ws_json_interim;
 int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
 		      const struct ws_json_interim *interim, size_t ninterim);
 
-/* The same document written to out (a sweep keeps each point's in memory); returns 0 or a
- * negative errno, and prints nothing. */
-int ws_cli_json_write(FILE *out, const ws_cli_options *o, const ws_test_result *res, int argc,
-		      char **argv, const struct ws_json_interim *interim, size_t ninterim);
+/* The same document to f (summary: the one-line "summary" form); 0 or a negative errno.
+ * --svg draws from it (cli/svgout.h). */
+int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *res, int argc,
+		      char **argv, const struct ws_json_interim *interim, size_t ninterim,
+		      bool summary);
 
 /* The mode the client prints in: -o/-O/-k, or -O's for -t omni without one; 0 = classic. */
 int ws_cli_output_mode(const ws_cli_options *o);

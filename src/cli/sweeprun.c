@@ -3,6 +3,7 @@
 
 #include "cli/client.h"
 #include "cli/outprint.h"
+#include "cli/svgout.h"
 #include "cli/sweep.h"
 #include "report/classic.h"
 #include "report/json_result.h"
@@ -36,6 +37,7 @@ static int prepare(const ws_cli_sweep *sw, const ws_cli_options *o, int argc, ch
 			return 1;
 		}
 		int rc = ws_cli_parse(pt[i].argc, pt[i].argv, &pt[i].o, &err);
+		pt[i].o.svg = NULL; /* --svg draws the sweep once, not each point */
 		if (rc == 0 && pt[i].o.peer == WS_PEER_NETSERVER)
 			rc = ws_npmap_check(&pt[i].o.spec, &err);
 		if (rc < 0) {
@@ -57,7 +59,7 @@ static char *point_json(const struct point *p, const ws_test_result *res, const 
 		return NULL;
 	ws_json_interim *iv = NULL;
 	size_t niv = ws_cli_demo_json(demo, &iv);
-	int rc = ws_cli_json_write(m, &p->o, res, p->argc, p->argv, iv, niv);
+	int rc = ws_cli_json_write(m, &p->o, res, p->argc, p->argv, iv, niv, false);
 	free(iv);
 	if (fclose(m) != 0 || rc < 0) {
 		free(text);
@@ -179,9 +181,13 @@ int ws_cli_sweep_main(ws_cli_options *o, const ws_out_selection *sel, int argc, 
 			fprintf(stderr, "warpspeed: writing the sweep's JSON document failed\n");
 			status = status ? status : 1;
 		}
-	} else if (o->json && status != 2) {
+	} else if (!doc && (o->json || o->svg) && status != 2) {
 		fprintf(stderr, "warpspeed: no memory for the sweep's JSON document\n");
 		status = status ? status : 1;
+	}
+	if (o->svg && doc) {
+		int s = ws_cli_svg_draw(o->svg, doc, strlen(doc), NULL, 0);
+		status = status ? status : s;
 	}
 	free(doc);
 	return status;

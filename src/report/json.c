@@ -47,9 +47,7 @@ static void newline(ws_json *j, int depth)
 
 /* ---- strings ------------------------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one
- * (bad lead, missing continuation, overlong form, surrogate, above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s)
+size_t ws_json_utf8_len(const unsigned char *s)
 {
 	unsigned char c = s[0];
 	size_t n;
@@ -110,7 +108,7 @@ static void string(ws_json *j, const char *s)
 			p++;
 			continue;
 		}
-		size_t n = utf8_len(p);
+		size_t n = ws_json_utf8_len(p);
 		if (n == 0) {
 			puts_(j, "\\ufffd"); /* one replacement per byte that starts no valid sequence */
 			p++;

@@ -61,4 +61,9 @@ int ws_json_finish(ws_json *j);
  * length. */
 int ws_json_format_double(double v, char *buf, size_t n);
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one
+ * (bad lead, missing continuation, overlong form, surrogate, above U+10FFFF). s is
+ * NUL-terminated; a NUL ends a sequence early (0). Shared with the SVG writer (svg.h). */
+size_t ws_json_utf8_len(const unsigned char *s);
+
 #endif

@@ -107,6 +107,20 @@ elif [ "${#JOBS[@]}" -gt 0 ]; then
 	fi
 fi
 
+# --svg: one chart of the whole sweep (throughput against m, one point per value), the
+# rows still printed; with a one-run chart named it is a usage error.
+if "${WS[@]}" -P 0 -l -1000000 --sweep m=1K,4K,16K --svg "$WS_TMP/s.svg" >"$WS_TMP/svg.out" 2>"$WS_TMP/svg.err" &&
+	[ "$(wc -l <"$WS_TMP/svg.out")" -eq 3 ] &&
+	python3 -c '
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot(); ns = "{http://www.w3.org/2000/svg}"
+t = r.find(ns + "title").text; d = r.find(ns + "desc").text
+sys.exit(0 if t == "Throughput against the swept value" and "Series throughput: 3 points" in d else 1)' "$WS_TMP/s.svg"; then
+	pass sweep_svg
+else
+	fail sweep_svg "stdout [$(cat "$WS_TMP/svg.out")] stderr [$(cat "$WS_TMP/svg.err")] svg [$(head -c 400 "$WS_TMP/s.svg" 2>/dev/null)]"
+fi
+
 # Usage errors: exit 2, nothing on stdout, the message names the value and what is accepted.
 usage() {
 	local name=$1 want=$2
@@ -123,5 +137,6 @@ usage sweep_err_name "warpspeed: option --sweep: 'size' is not a sweep parameter
 usage sweep_err_value "warpspeed: option --sweep: m value '1x' is not valid; expected send sizes from 1 to 1G bytes (K, M, G suffixes), e.g. m=64,1K,64K" --sweep m=64,1x
 usage sweep_err_rr_m "warpspeed: option --sweep m=64: test option -m does not apply to TCP_RR; it applies to the stream tests (RR tests size their messages with -r)" -t TCP_RR --sweep m=64
 usage sweep_err_both "warpspeed: option --sweep m and test option -m both set the send size; expected one of them (the sweep gives each point its value)" --sweep m=64 -- -m 1K
+usage sweep_err_svg_chart "warpspeed: with --sweep, --svg draws throughput against the swept value; --svg-chart spectrum draws one run" --sweep m=64 --svg "$WS_TMP/x.svg" --svg-chart spectrum
 usage sweep_err_udp "warpspeed: option --sweep m=70000: test option -m: 70000 is not a UDP_STREAM message size; expected 16 to 65507 bytes (a sequence header, up to the largest UDP payload)" -t UDP_STREAM --sweep m=64,70000
 finish
