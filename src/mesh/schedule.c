@@ -131,8 +131,8 @@ int ws_mesh_schedule_build(enum ws_mesh_kind kind, int ranks, ws_mesh_schedule *
 	if (!d)
 		return ws_err_set(err, WS_E_INVAL, "schedule %d is not one of all, ring, matching, all-to-all", (int)kind);
 	if (ranks < 2 || ranks > WS_MESH_MAX_RANKS)
-		return ws_err_set(err, WS_E_INVAL, "a mesh of %d ranks; expected 2 to %d ranks (mpirun -np N)", ranks,
-				  WS_MESH_MAX_RANKS);
+		return ws_err_set(err, WS_E_INVAL, "the job has %d rank%s; a mesh needs 2 to %d ranks (mpirun -np N)",
+				  ranks, ranks == 1 ? "" : "s", WS_MESH_MAX_RANKS);
 	/* At most N(N-1) pairs and as many rounds (the quiet matrix has one pair a round). */
 	size_t cap = (size_t)ranks * (size_t)(ranks - 1);
 	s->kind = kind;

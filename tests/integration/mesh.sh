@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mesh: `mpirun -np 4 warpspeed mesh` on one machine, each rank on its own loopback address
-# (--bind-addr 127.0.0.%r). Every schedule gives its complete matrix (table and JSON, the
+# (--bind-addr 127.0.0.%r; the ring on ::1 over IPv6). Every schedule gives its complete matrix (table and JSON, the
 # JSON valid against docs/schema/mesh.schema.json); a rank whose daemon refuses (its own
 # --max-memory, through mpirun's A : B form) fails exactly the cells into it, with the
 # daemon's reason, and the mesh completes; a rank that cannot start ends the job through
@@ -78,14 +78,21 @@ run_mesh() {
 # Cells of the table printed as a throughput.
 measured() { awk '/^from\\to/ { on = 1; next } on && NF == 5 { for (i = 2; i <= 5; i++) if ($i ~ /^[0-9]+\.[0-9][0-9]$/) n++ } END { print n + 0 }' "$1"; }
 
+# The ring runs over IPv6 where loopback has ::1: every rank on ::1, each daemon on its own
+# port, and each client bound to ::1 (-6 with a local address).
+V6=0
+python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null && V6=1
 for sched in all ring all-to-all; do
 	t=mesh_${sched//-/_}
-	run_mesh "$sched" "" -- -np 4 "${MESH[@]}" --pairs "$sched" --json "$WS_TMP/$sched.json" "${SHORT[@]}"
+	mesh=("${MESH[@]}")
+	[ "$sched" = ring ] && [ $V6 = 1 ] && mesh=("$MPI_BIN" mesh -6 --bind-addr ::1)
+	run_mesh "$sched" "" -- -np 4 "${mesh[@]}" --pairs "$sched" --json "$WS_TMP/$sched.json" "${SHORT[@]}"
 	want=12
 	[ "$sched" = ring ] && want=4
 	got=$(measured "$WS_TMP/$sched.out")
 	if [ $RC = 0 ] && [ "$got" = $want ] && [ "$SEEN" = 4 ] &&
 		grep -q "^MESH TCP_STREAM TEST: 4 ranks, schedule $sched " "$WS_TMP/$sched.out" &&
+		{ [ "$sched" != ring ] || [ $V6 = 0 ] || [ "$(grep -c '^[0-3]  .*  ::1$' "$WS_TMP/$sched.out")" = 4 ]; } &&
 		{ [ $HAVE_SCHEMA = 0 ] || $CHECK doc "$SCHEMA" "$WS_TMP/$sched.json" "$sched" 4 >"$WS_TMP/check" 2>&1; }; then
 		pass "$t"
 	else
