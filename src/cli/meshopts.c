@@ -221,6 +221,18 @@ int ws_cli_mesh_parse(int argc, char **argv, ws_cli_mesh_options *o, ws_err *err
 		if (o->help)
 			return 0;
 	}
+	/* A mesh option after the netperf part began would be an unknown netperf option: say
+	 * where it belongs instead (the switches -4, -6, -h are netperf's too). */
+	for (int k = i; k < argc && strcmp(argv[k], "--") != 0; k++)
+		for (size_t m = 0; m < NMESH; m++) {
+			size_t len = strlen(mesh_opts[m].name);
+			if (mesh_opts[m].form && strcmp(mesh_opts[m].name, "--json") != 0 &&
+			    strncmp(argv[k], mesh_opts[m].name, len) == 0 && (!argv[k][len] || argv[k][len] == '='))
+				return ws_err_set(err, WS_E_INVAL,
+						  "option %s after the netperf option '%s': the mesh's options come first; "
+						  "expected warpspeed mesh [mesh options] [netperf options] [-- test options]",
+						  mesh_opts[m].name, argv[i]);
+		}
 	if (o->bind_addr && o->bind_if)
 		return ws_err_set(err, WS_E_INVAL, "options --bind-addr and --bind-if both choose the data address; expected one of them");
 	/* The netperf part, with a program name of its own in argv[0]'s place. */

@@ -84,8 +84,10 @@ static void test_refused(void)
 		 "option --json after the netperf options: the mesh's --json takes a FILE and comes before them; expected warpspeed mesh --json FILE [netperf options]"},
 		{"--peer netserver", "option --peer does not apply to warpspeed mesh: every rank runs a warpspeed daemon"},
 		{"-6 -t TCP_STREAM -4", "the mesh's -6 and the netperf part's -4 disagree; expected one address family"},
-		/* The mesh's options come first: after a netperf option, --pairs is the client's. */
-		{"-t TCP_RR --pairs ring", NULL},
+		/* The mesh's options come first. */
+		{"-t TCP_RR --pairs ring",
+		 "option --pairs after the netperf option '-t': the mesh's options come first; expected warpspeed mesh [mesh options] [netperf options] [-- test options]"},
+		{"--pairs ring -l 1 --bind-addr=10.0.0.%r", NULL},
 	};
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		ws_err err;
