@@ -3,11 +3,12 @@
  * --bind-addr template expanded for a rank taken from the input.
  *
  * The parser must never exit, crash, read past an argument or leak, and a refusal always
- * says why. Each argument is its own exactly-sized heap block so that ASan sees a read
- * past its end. */
+ * says why (the argv is argv_split.h's). */
 #include "cli/meshopts.h"
 #include "mesh/endpoint.h"
 #include "util/err.h"
+
+#include "argv_split.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,27 +16,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_ARGS 64
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *argv[MAX_ARGS + 2];
-	int argc = 0;
-	argv[argc++] = strdup("mesh");
-	size_t start = 0;
-	for (size_t i = 0; i <= size && argc < MAX_ARGS + 1; i++) {
-		if (i < size && data[i] != 0)
-			continue;
-		size_t n = i - start;
-		char *a = malloc(n + 1);
-		if (!a)
-			break;
-		memcpy(a, data + start, n);
-		a[n] = '\0';
-		argv[argc++] = a;
-		start = i + 1;
-	}
-	argv[argc] = NULL;
+	char *argv[ARGV_SPLIT_MAX + 2];
+	int argc = argv_split("mesh", data, size, argv);
 	ws_cli_mesh_options *o = malloc(sizeof(*o));
 	ws_err err;
 	if (o && ws_cli_mesh_parse(argc, argv, o, &err) == 0) {
@@ -47,7 +31,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* a refusal always says why */
 	}
 	free(o);
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
+	argv_split_free(argc, argv);
 	return 0;
 }

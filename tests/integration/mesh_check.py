@@ -11,12 +11,11 @@ docs/schema/mesh.schema.json and the schedule it ran (used by tests/integration/
 
 The strict parser and the validator are json_check.py's. Prints one line naming the
 problem and exits 1 on failure."""
-import copy
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from json_check import check, die, errors, parse, validator  # noqa: E402
+from json_check import check, die, errors, mutated, parse, validator  # noqa: E402
 
 
 def pairs_of(schedule, n):
@@ -47,23 +46,17 @@ def semantic(doc, path, schedule, n, refusing):
 
 
 def mutations(doc):
-    out = []
-
-    def mut(desc, fn):
-        d = copy.deepcopy(doc)
-        fn(d)
-        out.append((desc, d))
-
-    mut("cells removed", lambda d: d.pop("cells"))
-    mut("an unknown member", lambda d: d.__setitem__("extra", 1))
-    mut("a cell's src removed", lambda d: d["cells"][0].pop("src"))
-    mut("a cell's throughput as a string", lambda d: d["cells"][0].__setitem__("throughput", "1.0"))
-    mut("an error with a throughput", lambda d: d["cells"][0].update(error="x", throughput=1.0))
-    mut("no error and no throughput", lambda d: d["cells"][0].update(error=None, throughput=None))
-    mut("an unknown schedule", lambda d: d.__setitem__("schedule", "star"))
-    mut("type result", lambda d: d.__setitem__("type", "result"))
-    mut("one rank", lambda d: d.__setitem__("ranks", 1))
-    return out
+    return mutated(doc, [
+        ("cells removed", lambda d: d.pop("cells")),
+        ("an unknown member", lambda d: d.__setitem__("extra", 1)),
+        ("a cell's src removed", lambda d: d["cells"][0].pop("src")),
+        ("a cell's throughput as a string", lambda d: d["cells"][0].__setitem__("throughput", "1.0")),
+        ("an error with a throughput", lambda d: d["cells"][0].update(error="x", throughput=1.0)),
+        ("no error and no throughput", lambda d: d["cells"][0].update(error=None, throughput=None)),
+        ("an unknown schedule", lambda d: d.__setitem__("schedule", "star")),
+        ("type result", lambda d: d.__setitem__("type", "result")),
+        ("one rank", lambda d: d.__setitem__("ranks", 1)),
+    ])
 
 
 def main(argv):

@@ -3,6 +3,8 @@
  * messages. */
 #include "harness.h"
 
+#include "cli_line.h"
+
 #include "cli/meshopts.h"
 #include "util/err.h"
 
@@ -13,13 +15,8 @@ static ws_cli_mesh_options o;
 
 static int parse(const char *line, ws_err *err)
 {
-	static char buf[1024];
-	char *argv[64], *save = NULL;
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "mesh %s", line);
-	for (char *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
+	char *argv[64];
+	int argc = split_line("mesh", line, argv);
 	ws_err_clear(err);
 	return ws_cli_mesh_parse(argc, argv, &o, err);
 }
