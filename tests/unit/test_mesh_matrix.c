@@ -107,17 +107,26 @@ static char *render(const ws_mesh_matrix *m, int how)
 	return buf;
 }
 
+/* The matrix of kind for n ranks (n <= 3) in which the cell in slot bad failed with code
+ * and msg; free *cells and *s after it. */
+static ws_mesh_cell *one_failed(enum ws_mesh_kind kind, int n, size_t bad, int code, const char *msg,
+				ws_mesh_schedule *s)
+{
+	ws_err err;
+	ws_mesh_cell slots[6], *cells = NULL;
+	ws_mesh_schedule_build(kind, n, s, &err);
+	fill(s, slots);
+	slots[bad].status = code;
+	slots[bad].throughput = slots[bad].elapsed_s = 0;
+	snprintf(slots[bad].error, sizeof(slots[bad].error), "%s", msg);
+	ws_mesh_cells_collect(s, slots, (size_t)n - 1, &cells, &err);
+	return cells;
+}
+
 static void test_text(void)
 {
 	ws_mesh_schedule s;
-	ws_err err;
-	ws_mesh_schedule_build(WS_MESH_RING, 3, &s, &err);
-	ws_mesh_cell slots[6], *cells = NULL;
-	fill(&s, slots);
-	slots[2].status = -WS_E_LIMIT;
-	slots[2].throughput = 0;
-	snprintf(slots[2].error, sizeof(slots[2].error), "the daemon reported: over budget");
-	ws_mesh_cells_collect(&s, slots, 2, &cells, &err);
+	ws_mesh_cell *cells = one_failed(WS_MESH_RING, 3, 2, -WS_E_LIMIT, "the daemon reported: over budget", &s);
 	ws_mesh_matrix m = {.test = "TCP_STREAM", .s = &s, .units = "10^6bits/s", .peers = peers, .cells = cells};
 	CHECK_U64("failed", ws_mesh_matrix_failed(&m), 1);
 	CHECK_STR("text", render(&m, 1),
@@ -150,14 +159,7 @@ static void test_text(void)
 static void test_json(void)
 {
 	ws_mesh_schedule s;
-	ws_err err;
-	ws_mesh_schedule_build(WS_MESH_MATCHING, 2, &s, &err);
-	ws_mesh_cell slots[2], *cells = NULL;
-	fill(&s, slots);
-	slots[1].status = -WS_E_REFUSED;
-	slots[1].throughput = slots[1].elapsed_s = 0;
-	snprintf(slots[1].error, sizeof(slots[1].error), "connect \"x\": refused");
-	ws_mesh_cells_collect(&s, slots, 1, &cells, &err);
+	ws_mesh_cell *cells = one_failed(WS_MESH_MATCHING, 2, 1, -WS_E_REFUSED, "connect \"x\": refused", &s);
 	ws_mesh_matrix m = {.test = "TCP_RR", .s = &s, .units = "Trans/s", .peers = peers, .cells = cells};
 	CHECK_STR("json", render(&m, 2),
 		  "{\n"
