@@ -81,6 +81,13 @@ static ws_daemon *start_daemon(const ws_cli_mesh_options *o, self *me, ws_mesh_p
 	dc.bind_host = p->addr;
 	dc.family = p->family;
 	dc.port = o->port;
+	/* all-to-all brings every other rank at once, maybe all from one address (::1): the
+	 * daemon's default caps (64 sessions, 8 pending per source) must not refuse the mesh
+	 * itself. */
+	if ((unsigned)me->size > dc.max_sessions)
+		dc.max_sessions = (unsigned)me->size;
+	if ((unsigned)me->size > dc.max_pending_per_source)
+		dc.max_pending_per_source = (unsigned)me->size;
 	if (o->max_sessions)
 		dc.max_sessions = o->max_sessions;
 	if (o->max_duration_s > 0)
@@ -176,12 +183,16 @@ int ws_cli_mesh_main(int argc, char **argv)
 	}
 	/* The JSON file is opened before any test, so that a typo costs no mesh run. */
 	FILE *json = NULL;
-	if (me.rank == 0 && o.json_path)
+	int json_errno = 0;
+	if (me.rank == 0 && o.json_path) {
 		json = strcmp(o.json_path, "-") == 0 ? stdout : fopen(o.json_path, "w");
+		json_errno = errno;
+	}
 	bad = first_bad(&me, me.rank == 0 && o.json_path && !json);
 	if (bad >= 0) {
 		if (me.rank == 0)
-			fprintf(stderr, "warpspeed mesh: option --json: cannot write %s: %s\n", o.json_path, strerror(errno));
+			fprintf(stderr, "warpspeed mesh: option --json: cannot write %s: %s\n", o.json_path,
+				strerror(json_errno));
 		ws_mesh_schedule_free(&s);
 		ws_mesh_comm_finalize();
 		return 1;
