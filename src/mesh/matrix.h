@@ -20,8 +20,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
-
 #define WS_MESH_ERROR_MAX WS_ERR_MSG_MAX /* a whole ws_err message */
 #define WS_MESH_SCHEMA_VERSION 1
 
