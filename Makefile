@@ -14,6 +14,9 @@
 #                        $(CC) -dumpmachine); the native build in build/ is left alone
 #   make cross           static builds for every compiler in CROSS_CCS (binary, tests, bench)
 #   make cross-test      those builds' unit tests and a loopback test under qemu-user
+#   make MPI=1           also $(BUILD)/mpi/warpspeed, the binary with the mesh role (mpicc,
+#                        Debian's libopenmpi-dev); make MPI=1 test runs tests/integration/mesh.sh
+#                        against it (without MPI=1 that test is skipped)
 
 CC      ?= cc
 AR      ?= ar
@@ -83,8 +86,12 @@ VEC_PROBE := for f in -ftree-vectorize -fvect-cost-model=dynamic -fno-trapping-m
 	echo 'int x;' | $(CC) -Werror $$f -x c -c - -o /dev/null >/dev/null 2>&1 && printf '%s ' $$f; done
 VEC_FLAGS := $(shell $(VEC_PROBE))
 
-LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
-CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+# The two files that include <mpi.h>: the mesh role and its MPI glue. They are compiled
+# only with MPI=1 and linked only into $(BUILD)/mpi/warpspeed, never into libwarpspeed.a
+# (the mesh's MPI-free modules, src/mesh/*, are in the library like any other).
+MPI_SRC  := src/cli/mesh.c src/mesh/comm.c
+LIB_SRC  := $(sort $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c)))
+CLI_SRC  := $(sort $(filter-out $(MPI_SRC),$(wildcard src/cli/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -173,6 +180,33 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ) $(LI
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# The MPI binary: main.c again with WS_MPI (it dispatches `mesh`), the two MPI files, and
+# the same CLI objects and library as $(BIN), linked by mpicc. It lives in $(BUILD)/mpi/ so
+# the default binary stays MPI-free; the test target hands it to tests/run-all as
+# WS_MPI_BIN (empty without MPI=1, which makes tests/integration/mesh.sh skip).
+MPICC   ?= mpicc
+MPI_BIN := $(BUILD)/mpi/warpspeed
+MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/mpi/obj/%.o) $(BUILD)/mpi/obj/src/cli/main.o
+ifeq ($(MPI),1)
+ifneq ($(WS_CROSS),)
+$(error MPI=1 builds the mesh role natively only; drop MPI=1 for CC=$(CC))
+endif
+ifeq ($(STATIC),1)
+$(error MPI=1 links OpenMPI's shared library; drop STATIC=1)
+endif
+ifeq ($(shell command -v $(MPICC) 2>/dev/null),)
+$(error MPI=1 needs $(MPICC) (Debian: apt-get install libopenmpi-dev openmpi-bin))
+endif
+all: $(MPI_BIN)
+endif
+$(BUILD)/mpi/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  MPICC   $<"
+	$(Q)$(MPICC) $(CPPFLAGS) -DWS_MPI $(CFLAGS) -c $< -o $@
+$(MPI_BIN): $(MPI_OBJ) $(CLI_MOD_OBJ) $(LIB) $(LINK_STAMP)
+	@echo "  LINK    $@"
+	$(Q)$(MPICC) $(LDFLAGS) -o $@ $(MPI_OBJ) $(CLI_MOD_OBJ) $(LIB) $(LDLIBS)
+
 # Helper programs of the integration scripts (tests/tools/*.c), e.g. a forged client.
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
@@ -192,8 +226,8 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 bench-bins: $(BENCH_BIN)
 
-test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN) $(SHLIB_ALL)
-	@tests/run-all $(BUILD)
+test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN) $(SHLIB_ALL) $(if $(filter 1,$(MPI)),$(MPI_BIN))
+	@WS_MPI_BIN=$(if $(filter 1,$(MPI)),$(abspath $(MPI_BIN))) tests/run-all $(BUILD)
 
 run: $(BIN)
 	@tests/main-job $(BUILD)
@@ -260,7 +294,7 @@ cross:
 	$(Q)for cc in $(CROSS_CCS); do \
 	  t=$$($$cc -dumpmachine) || { echo "cross: $$cc not found (apt-get install gcc-$${cc%-gcc})" >&2; exit 1; }; \
 	  echo "  CROSS   $$t"; mkdir -p build/$$t; \
-	  { $(MAKE) --no-print-directory CC=$$cc STATIC=1 SANITIZE= BUILD=build/$$t \
+	  { $(MAKE) --no-print-directory CC=$$cc STATIC=1 SANITIZE= MPI= BUILD=build/$$t \
 	    all unit-tests bench-bins 2>&1; echo $$? >build/$$t/make.status; } \
 	  | grep -v -e "Using 'getaddrinfo' in statically linked" -e "in function .ws_addr_resolve_all.:$$"; \
 	  [ "$$(cat build/$$t/make.status)" = 0 ] || exit 1; done
@@ -354,4 +388,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

@@ -1,17 +1,24 @@
-/* main: the single warpspeed binary dispatches to its four roles.
+/* main: the single warpspeed binary dispatches to its roles.
  *
  * `warpspeed serve` is the daemon, `warpspeed node` the WARP node emulator, `warpspeed iq`
- * the IQ host transport, `warpspeed plot` charts from saved JSON; anything else is a netperf command line for the benchmark client,
+ * the IQ host transport, `warpspeed plot` charts from saved JSON, `warpspeed mesh` the
+ * many-host matrix under mpirun (only in the binary built with make MPI=1, which defines
+ * WS_MPI; the default build says so and exits 2, and has no MPI in it); anything else is
+ * a netperf command line for the benchmark client,
  * so that netperf scripts work with only the binary name changed. Invoked as `netserver`
  * (argv[0]'s basename, a symlink) it is netserver, and as `netperf` the client
  * (cli/personality.h), so that they work with no name changed at all. */
 #include "cli/client.h"
 #include "cli/iq.h"
+#ifdef WS_MPI
+#include "cli/mesh.h"
+#endif
 #include "cli/node.h"
 #include "cli/personality.h"
 #include "cli/plot.h"
 #include "cli/serve.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -41,5 +48,15 @@ int main(int argc, char **argv)
 		return ws_cli_plot_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "iq") == 0)
 		return ws_cli_iq_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "mesh") == 0) {
+#ifdef WS_MPI
+		return ws_cli_mesh_main(argc - 1, argv + 1);
+#else
+		fprintf(stderr, "warpspeed mesh: this warpspeed was built without MPI support; rebuild with "
+				"make MPI=1 (Debian: libopenmpi-dev, openmpi-bin) and run build/mpi/warpspeed "
+				"under mpirun\n");
+		return 2;
+#endif
+	}
 	return ws_cli_client_main(argc, argv);
 }

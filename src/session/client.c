@@ -54,7 +54,7 @@ static int connect_control(const ws_client_config *c, int family, ws_addr *used,
 	int rc = -ECONNREFUSED;
 	for (int i = 0; i < n; i++) {
 		if (c->local_host || c->local_port) {
-			rc = ws_addr_resolve(c->local_host, c->local_port, ws_addr_family(&addrs[i]) == 6 ? 6 : 4,
+			rc = ws_addr_resolve(c->local_host, c->local_port, ws_addr_family(&addrs[i]) == AF_INET6 ? 6 : 4,
 					     1, &local, err);
 			if (rc < 0)
 				return rc;

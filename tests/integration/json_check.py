@@ -80,28 +80,32 @@ def semantic(doc, what, test, streams):
             die("%s: %d local stream rows, expected %d" % (what, n, streams))
 
 
-def mutations(doc):
-    """(description, mutated copy) pairs that a strict schema must refuse."""
+def mutated(doc, changes):
+    """(description, copy of doc changed by fn) for each (description, fn) of changes."""
     import copy
     out = []
-
-    def mut(desc, fn):
+    for desc, fn in changes:
         d = copy.deepcopy(doc)
         fn(d)
         out.append((desc, d))
-
-    mut("throughput.units removed", lambda d: d["throughput"].pop("units"))
-    mut("local removed", lambda d: d.pop("local"))
-    mut("remote.bytes_sent removed", lambda d: d["remote"].pop("bytes_sent"))
-    mut("spec.test removed", lambda d: d["spec"].pop("test"))
-    mut("local.bytes_sent as a string", lambda d: d["local"].__setitem__("bytes_sent", str(d["local"]["bytes_sent"])))
-    mut("throughput.value as a string", lambda d: d["throughput"].__setitem__("value", "1.0"))
-    mut("negative byte count", lambda d: d["local"].__setitem__("bytes_sent", -1))
-    mut("an unknown member", lambda d: d["local"].__setitem__("bytez", 1))
-    mut("an unknown test", lambda d: d.__setitem__("test", "TCP_FOO"))
-    mut("type interval on a result", lambda d: d.__setitem__("type", "interval"))
-    mut("interim not an array", lambda d: d.__setitem__("interim", {}))
     return out
+
+
+def mutations(doc):
+    """(description, mutated copy) pairs that a strict schema must refuse."""
+    return mutated(doc, [
+        ("throughput.units removed", lambda d: d["throughput"].pop("units")),
+        ("local removed", lambda d: d.pop("local")),
+        ("remote.bytes_sent removed", lambda d: d["remote"].pop("bytes_sent")),
+        ("spec.test removed", lambda d: d["spec"].pop("test")),
+        ("local.bytes_sent as a string", lambda d: d["local"].__setitem__("bytes_sent", str(d["local"]["bytes_sent"]))),
+        ("throughput.value as a string", lambda d: d["throughput"].__setitem__("value", "1.0")),
+        ("negative byte count", lambda d: d["local"].__setitem__("bytes_sent", -1)),
+        ("an unknown member", lambda d: d["local"].__setitem__("bytez", 1)),
+        ("an unknown test", lambda d: d.__setitem__("test", "TCP_FOO")),
+        ("type interval on a result", lambda d: d.__setitem__("type", "interval")),
+        ("interim not an array", lambda d: d.__setitem__("interim", {})),
+    ])
 
 
 def main(argv):

@@ -1,5 +1,6 @@
-/* cli_line: parse one command line written as a string, for the CLI parser's unit tests
- * (test_options, test_harnessopts). Split on spaces; argv[0] is "warpspeed". */
+/* cli_line: parse one command line written as a string, for the CLI parsers' unit tests
+ * (test_options, test_harnessopts, test_meshopts). Split on spaces; argv[0] is "warpspeed"
+ * (or the program name given to split_line). */
 #ifndef WS_TEST_CLI_LINE_H
 #define WS_TEST_CLI_LINE_H
 
@@ -11,15 +12,24 @@
 #include <stdio.h>
 #include <string.h>
 
-static inline int parse_line(const char *line, ws_cli_options *o, ws_err *err)
+/* "prog line" split on spaces into argv (room for 64), NULL-terminated; returns argc. The
+ * words live in a static buffer until the next call. */
+static inline int split_line(const char *prog, const char *line, char **argv)
 {
 	static char buf[2048];
-	char *argv[64], *save = NULL;
+	char *save = NULL;
 	int argc = 0;
-	snprintf(buf, sizeof(buf), "warpspeed %s", line);
+	snprintf(buf, sizeof(buf), "%s %s", prog, line);
 	for (char *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
+	return argc;
+}
+
+static inline int parse_line(const char *line, ws_cli_options *o, ws_err *err)
+{
+	char *argv[64];
+	int argc = split_line("warpspeed", line, argv);
 	ws_err_clear(err);
 	return ws_cli_parse(argc, argv, o, err);
 }
