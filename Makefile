@@ -279,6 +279,40 @@ uninstall:
 	  rm -f $(DESTDIR)$(BINDIR)/$$n; done
 	rmdir $(DESTDIR)$(INCDIR)/warpspeed 2>/dev/null || true
 
+# ---- MEX drop-in for WARPLab (Octave / MATLAB): make mex -----------------------------------
+# The MEX is a shared object, so it links position-independent copies of the library's
+# objects (their own folder, so the static library stays as it is). MATLAB users build
+# the same sources with `mex` (docs/iq.md, "From MATLAB/Octave").
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/obj/%.o)
+PIC_LIB := $(BUILD)/pic/libwarpspeed_pic.a
+MEX_SRC := $(sort $(wildcard octave/*.c))
+MEX     := $(BUILD)/wl_mex_udp_transport.mex
+MKOCTFILE ?= mkoctfile
+
+$(BUILD)/pic/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC PIC  $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/pic/obj/src/iq/iqconv.o: CFLAGS += $(VEC_FLAGS)
+
+$(PIC_LIB): $(PIC_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+.PHONY: mex
+mex: $(MEX)
+
+$(MEX): $(MEX_SRC) $(wildcard octave/*.h) $(PIC_LIB)
+	@command -v $(MKOCTFILE) >/dev/null 2>&1 || { echo "make mex: $(MKOCTFILE) not found;" \
+	  "install Octave's development files (Debian: apt-get install octave liboctave-dev)," \
+	  "or build with MATLAB's mex as docs/iq.md says" >&2; exit 1; }
+	@echo "  MEX     $@"
+	$(Q)CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -fPIC -pthread" $(MKOCTFILE) --mex -R2018a \
+	  -D_GNU_SOURCE -Iinclude -Isrc -Ioctave -o $@ $(MEX_SRC) $(PIC_LIB) -lpthread
+
+-include $(PIC_OBJ:.o=.d)
+
 clean:
 	rm -rf build
 
