@@ -18,32 +18,34 @@ int16_t ws_iqmem_trunc16(double x)
 	return (int16_t)(int32_t)(x * 32768.0); /* C truncates toward zero */
 }
 
+/* One loop per element type, on local pointers (a store through a double pointer could
+ * otherwise alias the descriptor, which the compiler would reload for every sample). */
+#define IQMEM_FROM(T, SCALE)                                                               \
+	do {                                                                               \
+		T *re = (T *)m->re + k, *im = m->im ? (T *)m->im + k : NULL;              \
+		for (uint32_t i = 0; i < cnt; i++) {                                       \
+			const uint8_t *w = src + 4 * (size_t)i;                            \
+			re[(size_t)i * s] = (T)((int16_t)(w[0] << 8 | w[1])) SCALE;        \
+		}                                                                          \
+		for (uint32_t i = 0; im && i < cnt; i++) {                                 \
+			const uint8_t *w = src + 4 * (size_t)i;                            \
+			im[(size_t)i * s] = (T)((int16_t)(w[2] << 8 | w[3])) SCALE;        \
+		}                                                                          \
+	} while (0)
+
 void ws_iqmem_from_wire(const ws_iqmem *m, uint64_t idx, const uint8_t *src, uint32_t cnt)
 {
 	size_t s = m->stride, k = (size_t)idx * s;
 	if (m->elem == WS_IQMEM_U32) {
 		uint32_t *o = (uint32_t *)m->re + k;
 		for (uint32_t i = 0; i < cnt; i++)
-			o[i * s] = ws_get_be32(src + 4 * (size_t)i);
-		return;
-	}
-	for (uint32_t i = 0; i < cnt; i++) {
-		int16_t I = (int16_t)ws_get_be16(src + 4 * (size_t)i);
-		int16_t Q = (int16_t)ws_get_be16(src + 4 * (size_t)i + 2);
-		size_t j = k + (size_t)i * s;
-		if (m->elem == WS_IQMEM_F64) {
-			((double *)m->re)[j] = I / 32768.0;
-			if (m->im)
-				((double *)m->im)[j] = Q / 32768.0;
-		} else if (m->elem == WS_IQMEM_F32) {
-			((float *)m->re)[j] = (float)I / 32768.0f;
-			if (m->im)
-				((float *)m->im)[j] = (float)Q / 32768.0f;
-		} else {
-			((int16_t *)m->re)[j] = I;
-			if (m->im)
-				((int16_t *)m->im)[j] = Q;
-		}
+			o[(size_t)i * s] = ws_get_be32(src + 4 * (size_t)i);
+	} else if (m->elem == WS_IQMEM_F64) {
+		IQMEM_FROM(double, *(1.0 / 32768.0));
+	} else if (m->elem == WS_IQMEM_F32) {
+		IQMEM_FROM(float, *(1.0f / 32768.0f));
+	} else {
+		IQMEM_FROM(int16_t, );
 	}
 }
 
