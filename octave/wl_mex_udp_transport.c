@@ -54,16 +54,6 @@ static void banner(void)
 		  "on libwarpspeed\n", WLMEX_VERSION);
 }
 
-static wlmex_slot *slot_of(const mxArray *a)
-{
-	int64_t h = wlmex_int(a, 2, "socket handle", 0, WLMEX_SLOTS - 1);
-	wlmex_slot *s = wlmex_sock_get(h);
-	if (!s)
-		wlmex_fail(WLMEX_ID_ARG, "argument 2 (socket handle) %lld is not an open socket "
-			   "(INIT_SOCKET gives one; CLOSE ends it)", (long long)h);
-	return s;
-}
-
 static void io_fail(const char *what)
 {
 	int e = errno;
@@ -102,13 +92,13 @@ static void f_set_so_timeout(int nlhs, mxArray *plhs[], int nrhs, const mxArray 
 	(void)nlhs;
 	(void)plhs;
 	(void)nrhs;
-	wlmex_slot *s = slot_of(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	s->timeout_ms = (int)wlmex_int(prhs[2], 3, "timeout in ms", 0, 0x7fffffff);
 }
 
 static void set_buf(const mxArray *prhs[], int opt)
 {
-	wlmex_slot *s = slot_of(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	int v = (int)wlmex_int(prhs[2], 3, "size in bytes", 0, 0x7fffffff);
 	if (setsockopt(s->fd, SOL_SOCKET, opt, &v, sizeof v) < 0)
 		io_fail(opt == SO_SNDBUF ? "setsockopt(SO_SNDBUF)" : "setsockopt(SO_RCVBUF)");
@@ -119,7 +109,7 @@ static void set_buf(const mxArray *prhs[], int opt)
 
 static void get_buf(mxArray *plhs[], const mxArray *prhs[], int opt)
 {
-	wlmex_slot *s = slot_of(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	int v = 0;
 	socklen_t sl = sizeof v;
 	if (getsockopt(s->fd, SOL_SOCKET, opt, &v, &sl) < 0)
@@ -160,7 +150,7 @@ static void f_close(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static void f_send(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
 	(void)nlhs, (void)nrhs;
-	wlmex_slot *s = slot_of(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	size_t have;
 	const uint8_t *data = wlmex_u8row(prhs[2], 3, "datagram", &have);
 	int64_t len = wlmex_int(prhs[3], 4, "bytes to send", 0, 65507);
@@ -191,7 +181,7 @@ static void f_send(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static void f_receive(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
 	(void)nlhs, (void)nrhs;
-	wlmex_slot *s = slot_of(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	size_t max = (size_t)wlmex_int(prhs[2], 3, "most bytes to receive", 1, 65536);
 	uint8_t *buf = mxMalloc(max);
 	ssize_t r = recv(s->fd, buf, max, MSG_DONTWAIT);

@@ -115,3 +115,13 @@ void wlmex_ip(const mxArray *a, int argno, struct in_addr *ip, char *text, size_
 		wlmex_fail(WLMEX_ID_ARG, "argument %d (IP address) must be a dotted-quad IPv4 "
 			   "address such as '10.0.0.1' (no host names); got '%s'", argno, text);
 }
+
+wlmex_slot *wlmex_slot_arg(const mxArray *a)
+{
+	int64_t h = wlmex_int(a, 2, "socket handle", 0, WLMEX_SLOTS - 1);
+	wlmex_slot *s = wlmex_sock_get(h);
+	if (!s)
+		wlmex_fail(WLMEX_ID_ARG, "argument 2 (socket handle) %lld is not an open socket "
+			   "(INIT_SOCKET gives one; CLOSE ends it)", (long long)h);
+	return s;
+}

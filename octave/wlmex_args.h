@@ -10,6 +10,8 @@
 
 #include "mex.h"
 
+#include "wlmex_sock.h"
+
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +23,8 @@
 /* The upper-cased NAME of the call being served, for messages. */
 extern const char *wlmex_fn;
 
-/* Raises the error id with "wl_mex_udp_transport('NAME'): " and the formatted text. */
+/* Raises the error id with "wl_mex_udp_transport: NAME: " and the formatted text (Octave
+ * adds the first part itself). */
 #if defined(__GNUC__)
 __attribute__((noreturn, format(printf, 2, 3)))
 #endif
@@ -45,5 +48,9 @@ void wlmex_text(const mxArray *a, int argno, const char *what, char *out, size_t
 
 /* A dotted-quad IPv4 address argument (1-row char, no names); text keeps it for messages. */
 void wlmex_ip(const mxArray *a, int argno, struct in_addr *ip, char *text, size_t cap);
+
+/* The open socket slot given as argument 2 (a handle from INIT_SOCKET), or an error that
+ * says whether it is out of range or not open. */
+wlmex_slot *wlmex_slot_arg(const mxArray *a);
 
 #endif

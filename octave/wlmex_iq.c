@@ -31,17 +31,6 @@ static uint8_t write_id;            /* WARPLab's write IQ ID counter, +1 per buf
 
 static const char *const type_names = "0 (double), 1 (single), 2 (int16) or 3 (raw uint32)";
 
-/* The slot of argument 2, or an error. */
-static wlmex_slot *slot_arg(const mxArray *a)
-{
-	int64_t h = wlmex_int(a, 2, "socket handle", 0, WLMEX_SLOTS - 1);
-	wlmex_slot *s = wlmex_sock_get(h);
-	if (!s)
-		wlmex_fail(WLMEX_ID_ARG, "argument 2 (socket handle) %lld is not an open socket "
-			   "(INIT_SOCKET gives one; CLOSE ends it)", (long long)h);
-	return s;
-}
-
 /* The template's IDs and seq: pad, then transport dest, src, reserved, type, length, seq. */
 typedef struct tmpl_ids {
 	uint16_t dest, src, seq;
@@ -191,7 +180,7 @@ void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int 
 {
 	(void)nlhs;
 	(void)nrhs;
-	wlmex_slot *s = slot_arg(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	tmpl_ids ids = tmpl_arg(prhs[2], prhs[3], "bytes to send");
 	uint32_t N = (uint32_t)wlmex_int(prhs[6], 7, "number of samples", 0, WLMEX_MAX_SAMPLES);
 	size_t nb;
@@ -308,7 +297,7 @@ void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
 	(void)nlhs;
 	(void)nrhs;
-	wlmex_slot *s = slot_arg(prhs[1]);
+	wlmex_slot *s = wlmex_slot_arg(prhs[1]);
 	tmpl_ids ids = tmpl_arg(prhs[2], prhs[3], "send buffer bytes");
 	int64_t maxlen = wlmex_int(prhs[3], 4, "send buffer bytes", 0, 0x7fffffff);
 	uint32_t N = (uint32_t)wlmex_int(prhs[6], 7, "number of samples", 0, WLMEX_MAX_SAMPLES);
