@@ -42,6 +42,7 @@
 #endif
 
 static int loaded;
+static int banner_now; /* this call printed the first-call banner already */
 
 static void unload(void)
 {
@@ -66,7 +67,7 @@ static void f_version(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
 {
 	(void)nrhs;
 	(void)prhs;
-	if (nlhs == 0)
+	if (nlhs == 0 && !banner_now)
 		banner();
 	else
 		plhs[0] = mxCreateString(WLMEX_VERSION);
@@ -280,6 +281,7 @@ static const wlmex_fn_def fns[] = {
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
+	banner_now = !loaded;
 	if (!loaded) {
 		loaded = 1;
 		mexAtExit(unload);
