@@ -33,10 +33,30 @@ int16_t ws_iqmem_trunc16(double x)
 		}                                                                          \
 	} while (0)
 
+/* Interleaved complex (I, Q, I, Q...) is the wire's 16-bit halves in order: one
+ * contiguous loop the vectorizer takes (the strided loops below it does not). */
+#define IQMEM_FROM_PAIRS(T, SCALE)                                                         \
+	do {                                                                               \
+		T *o = (T *)m->re + k;                                                     \
+		for (size_t i = 0; i < 2 * (size_t)cnt; i++)                               \
+			o[i] = (T)((int16_t)(src[2 * i] << 8 | src[2 * i + 1])) SCALE;     \
+	} while (0)
+
+static int interleaved(const ws_iqmem *m, size_t es)
+{
+	return m->stride == 2 && m->im == (const uint8_t *)m->re + es;
+}
+
 void ws_iqmem_from_wire(const ws_iqmem *m, uint64_t idx, const uint8_t *src, uint32_t cnt)
 {
 	size_t s = m->stride, k = (size_t)idx * s;
-	if (m->elem == WS_IQMEM_U32) {
+	if (m->elem == WS_IQMEM_F64 && interleaved(m, 8)) {
+		IQMEM_FROM_PAIRS(double, *(1.0 / 32768.0));
+	} else if (m->elem == WS_IQMEM_F32 && interleaved(m, 4)) {
+		IQMEM_FROM_PAIRS(float, *(1.0f / 32768.0f));
+	} else if (m->elem == WS_IQMEM_I16 && interleaved(m, 2)) {
+		IQMEM_FROM_PAIRS(int16_t, );
+	} else if (m->elem == WS_IQMEM_U32) {
 		uint32_t *o = (uint32_t *)m->re + k;
 		for (uint32_t i = 0; i < cnt; i++)
 			o[(size_t)i * s] = ws_get_be32(src + 4 * (size_t)i);
