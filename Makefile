@@ -282,7 +282,9 @@ uninstall:
 # ---- MEX drop-in for WARPLab (Octave / MATLAB): make mex -----------------------------------
 # The MEX is a shared object, so it links position-independent copies of the library's
 # objects (their own folder, so the static library stays as it is). MATLAB users build
-# the same sources with `mex` (docs/iq.md, "From MATLAB/Octave").
+# the same sources with `mex` (docs/iq.md, "From MATLAB/Octave"). With SANITIZE=1 the MEX
+# is built with the sanitizers and loads only into an Octave started with
+# LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)".
 PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/obj/%.o)
 PIC_LIB := $(BUILD)/pic/libwarpspeed_pic.a
 MEX_SRC := $(sort $(wildcard octave/*.c))
@@ -308,7 +310,8 @@ $(MEX): $(MEX_SRC) $(wildcard octave/*.h) $(PIC_LIB)
 	  "install Octave's development files (Debian: apt-get install octave liboctave-dev)," \
 	  "or build with MATLAB's mex as docs/iq.md says" >&2; exit 1; }
 	@echo "  MEX     $@"
-	$(Q)CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -fPIC -pthread" $(MKOCTFILE) --mex -R2018a \
+	$(Q)CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -fPIC -pthread $(SANFLAGS)" \
+	  LDFLAGS="$(SANFLAGS)" $(MKOCTFILE) --mex -R2018a \
 	  -D_GNU_SOURCE -Iinclude -Isrc -Ioctave -o $@ $(MEX_SRC) $(PIC_LIB) -lpthread
 
 -include $(PIC_OBJ:.o=.d)
