@@ -385,6 +385,35 @@ uninstall:
 	    $(foreach f,$(PY_FILES:.py=),$$p/__pycache__/$(f).*.pyc); \
 	  rmdir $$p/__pycache__ 2>/dev/null; rmdir $$p 2>/dev/null || true; fi
 
+# ---- MEX drop-in for WARPLab (Octave / MATLAB): make mex -----------------------------------
+# The MEX is a shared object, so it links position-independent copies of the library's
+# objects (their own folder, so the static library stays as it is). MATLAB users build
+# the same sources with `mex` (docs/iq.md, "From MATLAB/Octave"). With SANITIZE=1 the MEX
+# is built with the sanitizers and loads only into an Octave started with
+# LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)".
+# It links the shared library's PIC objects (PIC_OBJ above, hidden visibility: the MEX
+# exports only its entry point) as an archive of their own.
+PIC_LIB := $(BUILD)/pic/libwarpspeed_pic.a
+MEX_SRC := $(sort $(wildcard octave/*.c))
+MEX     := $(BUILD)/wl_mex_udp_transport.mex
+MKOCTFILE ?= mkoctfile
+
+$(PIC_LIB): $(PIC_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+.PHONY: mex
+mex: $(MEX)
+
+$(MEX): $(MEX_SRC) $(wildcard octave/*.h) $(PIC_LIB)
+	@command -v $(MKOCTFILE) >/dev/null 2>&1 || { echo "make mex: $(MKOCTFILE) not found;" \
+	  "install Octave's development files (Debian: apt-get install octave liboctave-dev)," \
+	  "or build with MATLAB's mex as docs/iq.md says" >&2; exit 1; }
+	@echo "  MEX     $@"
+	$(Q)CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -fPIC -pthread $(SANFLAGS)" \
+	  LDFLAGS="$(SANFLAGS)" $(MKOCTFILE) --mex -R2018a \
+	  -D_GNU_SOURCE -Iinclude -Isrc -Ioctave -o $@ $(MEX_SRC) $(PIC_LIB) -lpthread
+
 clean:
 	rm -rf build
 

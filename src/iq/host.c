@@ -115,6 +115,46 @@ int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *perr)
 	return to_public(0, err, perr);
 }
 
+/* A handle for a caller that already knows the node's packet geometry (WARPLab's MEX
+ * transport is given it with every call): the socket, no handshake. The node is assumed to
+ * have four interfaces and 2^27-sample buffers; it refuses what it lacks with IQ_ERROR. */
+int ws_iq_open_raw(const ws_iq_config *c, uint32_t spp, ws_iq_node **out, ws_iq_error *perr)
+{
+	ws_err e = {0}, *err = &e;
+	struct sockaddr_in sa = {0};
+	ws_iq_config cc = *c;
+	*out = NULL;
+	if (spp < 1 || spp > WS_IQ_RAW_MAX_SPP)
+		return to_public(ws_err_set(err, WS_E_INVAL, "iq: %u samples per packet is not "
+					    "1..%u", spp, WS_IQ_RAW_MAX_SPP), err, perr);
+	cc.max_payload = WS_WIRE_SAMPLE_PKT_HDR - 2 + 4 * spp;
+	int r = check_config(&cc, &sa, err);
+	if (r < 0)
+		return to_public(r, err, perr);
+	ws_iq_node *n = calloc(1, sizeof *n);
+	if (!n)
+		return to_public(ws_err_set(err, ENOMEM, "iq: out of memory"), err, perr);
+	n->cfg = cc;
+	n->cfg.addr = NULL;
+	n->peer = sa;
+	n->fd = -1;
+	n->sticky = WS_IQWRITE_STICKY;
+	n->last_iq_id = -1;
+	snprintf(n->name, sizeof n->name, "%s:%d", c->addr, c->port);
+	pthread_mutex_init(&n->lock, NULL);
+	n->info = (ws_iq_info){.hw_version = 3, .num_rf = 4, .max_tx_samples = 1u << 27,
+			       .max_rx_samples = 1u << 27, .max_payload = cc.max_payload,
+			       .samples_per_packet = spp,
+			       .packet_size = WS_WIRE_SAMPLE_PKT_HDR + 4 * spp};
+	if ((r = ws_iq_host_alloc(n, err)) < 0 || (r = ws_iq_host_open_socket(n, err)) < 0) {
+		ws_iq_close(n);
+		return to_public(r, err, perr);
+	}
+	size_window(n);
+	*out = n;
+	return to_public(0, err, perr);
+}
+
 void ws_iq_close(ws_iq_node *n)
 {
 	if (!n)

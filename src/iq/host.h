@@ -15,4 +15,13 @@
 #include "iq/hostio.h"
 #include "iq/iqconv.h"
 
+/* Most samples per packet of ws_iq_open_raw: a 65507-byte UDP payload. */
+#define WS_IQ_RAW_MAX_SPP ((65507u - WS_WIRE_SAMPLE_PKT_HDR) / 4)
+
+/* A handle on the node c->addr:c->port (with c's IDs, buffers and patience) that sends
+ * and expects sample packets of spp samples, without PING, payload size test or
+ * NODE_INFO: for callers that learned the geometry themselves (the MEX transport). The
+ * engines' entry points (ws_iqread_run, ws_iqwrite_run) then drive it directly. */
+int ws_iq_open_raw(const ws_iq_config *c, uint32_t spp, ws_iq_node **out, ws_iq_error *err);
+
 #endif

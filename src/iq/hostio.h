@@ -41,6 +41,8 @@ struct ws_iq_node {
 	int offline;               /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
 	uint32_t op;               /* call counter, owner tag of seq_op */
+	uint32_t read_cmd;         /* Read IQ command: 0 = READ_IQ; the MEX's READ_RSSI */
+	int last_iq_id;            /* iq_id of the last Read IQ packet placed, -1 = none */
 	int64_t rate_next;         /* write_rate_bps: when the node's link has sent all so far */
 	size_t slot;               /* receive slot bytes */
 	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */

@@ -11,6 +11,8 @@
  * the byte-by-byte helpers of util/bytes.h are used: slower, right everywhere. */
 #include "iq/iqconv.h"
 
+#include "iq/iqmem.h"
+
 #include "util/bytes.h"
 
 #include <float.h>
@@ -117,7 +119,9 @@ IQ_CLONES void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, co
 			 uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
-	if (fmt == WS_IQ_FMT_BE32) {
+	if (fmt == WS_IQ_FMT_MEM) {
+		ws_iqmem_from_wire(dst, idx, src, cnt);
+	} else if (fmt == WS_IQ_FMT_BE32) {
 		memcpy((uint8_t *)dst + idx * 4, src, (size_t)cnt * 4);
 	} else if (fmt == WS_IQ_FMT_CI16) {
 		uint8_t *o = (uint8_t *)dst + idx * 4;
@@ -138,7 +142,9 @@ IQ_CLONES void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src
 		       uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
-	if (fmt == WS_IQ_FMT_BE32) {
+	if (fmt == WS_IQ_FMT_MEM) {
+		ws_iqmem_to_wire(out, src, idx, cnt);
+	} else if (fmt == WS_IQ_FMT_BE32) {
 		memcpy(out, (const uint8_t *)src + idx * 4, (size_t)cnt * 4);
 	} else if (fmt == WS_IQ_FMT_CI16) {
 		const uint8_t *s = (const uint8_t *)src + idx * 4;

@@ -3,7 +3,8 @@
  * Read IQ places wire words into caller memory, Write IQ turns caller memory into wire
  * words, and the IQ file module does the same for files; one pair of functions keeps the
  * rounding and saturation rules (documented on ws_iq_format) in one place, tested against
- * exact values. */
+ * exact values. The internal format WS_IQ_FMT_MEM (a ws_iqmem descriptor as dst/src, for
+ * the MEX) is passed on to iqmem.c. */
 #ifndef WS_IQ_IQCONV_H
 #define WS_IQ_IQCONV_H
 

@@ -149,7 +149,7 @@ static int send_request(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32
 		ns = o->count - first;
 	uint32_t a[5] = {o->rf[b], (uint32_t)(o->start + first), (uint32_t)ns, o->spp * 4, np};
 	/* 7.7.1 sends the command header with length 0 and num_args 0. */
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ};
+	ws_wire_cmd c = {.cmd = n->read_cmd ? n->read_cmd : WS_WIRE_CMD_READ_IQ};
 	ws_wire_transport t = ws_iq_host_tr(n, seq, 0, WS_WIRE_OFF_ARGS + 20);
 	int len = ws_wire_build(buf, sizeof buf, &t, &c, a, 5);
 	int r = ws_iq_host_send_one(n, buf, (size_t)len, err);
@@ -287,6 +287,7 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 		n->st.read_dup_packets++;
 	} else {
 		have_set(o, q->b, p);
+		n->last_iq_id = s.iq_id;
 		ws_iqconv_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
 			      m->args + WS_WIRE_SAMPLE_HDR_LEN, s.count);
 		o->got++;
@@ -308,7 +309,7 @@ int ws_iqread_feed(ws_iq_node *n, ws_iqread_op *o, const uint8_t *b, size_t len,
 	ws_wire_msg m;
 	if (ws_iq_host_check(n, b, len, trunc, &m) < 0)
 		return 0;
-	if (m.cmd.cmd == WS_WIRE_CMD_READ_IQ)
+	if (m.cmd.cmd == (n->read_cmd ? n->read_cmd : WS_WIRE_CMD_READ_IQ))
 		return read_packet(n, o, &m, len, err);
 	if (m.cmd.cmd == WS_WIRE_CMD_PING) {
 		for (int j = 0; j < o->nout; j++)

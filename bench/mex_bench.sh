@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# mex_bench.sh: issue 18's MEX benchmark. warpspeed's wl_mex_udp_transport (make mex),
+# called from Octave as WARPLab's wl_benchmark times it (bench/mex_bench.m: tic/toc around
+# each whole MEX call, 5 warm-up trials dropped, Mb/s = N * 32 / mean / 1e6, writes of real
+# zeros(N, 1), reads as complex double, and also as raw words), against `warpspeed node`:
+#   loopback    the node on 127.0.0.1 without a reply cap (host and Octave cost)
+#   gige-jumbo  the node in namespace B of bench/testbed, Octave in A (root; tbf ceiling
+#               991.6 Mb/s of IQ payload), next to WARPLab 7.5.0's published MEX figures
+# Usage: bench/mex_bench.sh [build-dir] [trials] [loopback|gige-jumbo|all] [sizes]
+#   sizes: comma-separated sample counts (default 2^15 .. 2^25, WARPLab's table)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${1:-build}
+trials=${2:-10}
+which=${3:-all}
+sizes=${4:-32768,65536,131072,262144,524288,1048576,2097152,4194304,8388608,16777216,33554432}
+ws=$root/$build/warpspeed
+tb=$here/testbed
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+# WARPLab 7.5.0's MEX figures (write, read Mb/s; WARP v3, GbE, jumbo frames)
+warplab='32768 450.28 564.20
+65536 539.55 710.59
+131072 657.33 830.45
+262144 703.65 891.63
+524288 721.23 923.57
+1048576 734.87 946.78
+2097152 745.78 963.22
+4194304 748.88 969.03
+8388608 754.35 972.94
+16777216 754.59 975.18
+33554432 751.38 976.47'
+out=$(mktemp -d /tmp/ws-mexbench.XXXXXX)
+pids=() beds=()
+cleanup() {
+	local p b
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for b in "${beds[@]}"; do "$tb" down "$b" >/dev/null 2>&1; done
+	rm -rf "$out"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+command -v octave >/dev/null 2>&1 || { echo "mex_bench.sh: octave is not installed" >&2; exit 4; }
+make -C "$root" -s mex BUILD="$build" >"$out/make.log" 2>&1 ||
+	{ echo "mex_bench.sh: make mex failed: $(tail -n 3 "$out/make.log")" >&2; exit 2; }
+mkdir -p "$out/mex" && cp "$root/$build/wl_mex_udp_transport.mex" "$out/mex/"
+msizes="[${sizes//,/ }]"
+
+# run NAME PREFIX IP PORT TYPE: the .m bench through PREFIX (empty, or testbed exec A),
+# result lines "N write_ms write_mbps read_ms read_mbps" in $out/NAME.
+run() {
+	$2 octave --no-gui --no-window-system --norc --quiet --eval "
+	  addpath('$out/mex'); addpath('$root/tests/octave'); addpath('$here');
+	  mex_bench('$3', $4, $msizes, $trials, $5);" 2>"$out/$1.err" |
+		grep -E '^[0-9]+ ' >"$out/$1"
+	[ -s "$out/$1" ] || echo "mex_bench.sh: $1 gave nothing: $(grep -v execution_exception "$out/$1.err" | head -c 400)" >&2
+}
+
+# table NAME TITLE CEILING: the results next to WARPLab's MEX figures.
+table() {
+	echo "== $2"
+	printf '%9s | %9s %8s %6s %6s | %9s %8s %6s %6s\n' samples "write ms" "Mb/s" "%ceil" \
+		"xMEX" "read ms" "Mb/s" "%ceil" "xMEX"
+	while read -r n wms wm rms rm; do
+		ref=$(awk -v n="$n" '$1 == n { print $2, $3 }' <<<"$warplab")
+		awk -v n="$n" -v wms="$wms" -v wm="$wm" -v rms="$rms" -v rm="$rm" -v c="$3" \
+			-v ref="$ref" 'BEGIN { split(ref, r, " ")
+			cw = c ? sprintf("%5.1f%%", 100 * wm / c) : "     -"
+			cr = c ? sprintf("%5.1f%%", 100 * rm / c) : "     -"
+			xw = r[1] ? sprintf("%6.2f", wm / r[1]) : "     -"
+			xr = r[2] ? sprintf("%6.2f", rm / r[2]) : "     -"
+			printf "%9d | %9.3f %8.1f %6s %6s | %9.3f %8.1f %6s %6s\n", n, wms, wm, cw, xw,
+				rms, rm, cr, xr }'
+	done <"$out/$1"
+	echo
+}
+
+if [ "$which" = loopback ] || [ "$which" = all ]; then
+	"$ws" node --bind 127.0.0.1 --port 0 --bcast-port off --reply-rate off \
+		>/dev/null 2>"$out/node.err" &
+	pids+=("$!")
+	port=
+	for _ in $(seq 1 100); do
+		port=$(sed -n 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p' "$out/node.err")
+		[ -n "$port" ] && break
+		sleep 0.02
+	done
+	run loop0 "" 127.0.0.1 "$port" 0
+	run loop3 "" 127.0.0.1 "$port" 3
+	table loop0 "loopback, reads as complex double (type 0), $trials trials + 5 dropped" 0
+	table loop3 "loopback, reads as raw uint32 words (type 3)" 0
+fi
+
+if [ "$which" = gige-jumbo ] || [ "$which" = all ]; then
+	if why=$(ws_testbed_missing); then
+		echo "mex_bench.sh: gige-jumbo skipped: the test bed cannot run here: $why" >&2
+	else
+		name=ws-mex$$
+		env=$("$tb" up gige-jumbo --name "$name") || { echo "bench/testbed up: $env" >&2; exit 1; }
+		beds+=("$name")
+		eval "$env"
+		export WS_TESTBED_NAME
+		"$tb" exec B "$ws" node --bind "$WS_B" --reply-rate off --quiet >"$out/bed.node" 2>&1 &
+		pids+=("$!")
+		for _ in $(seq 1 50); do
+			"$tb" exec A "$ws" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && break
+			sleep 0.1
+		done
+		run bed0 "$tb exec A" "$WS_B" 9000 0
+		run bed3 "$tb exec A" "$WS_B" 9000 3
+		table bed0 "gige-jumbo (tbf 1 Gb/s, ceiling 991.6 Mb/s of IQ), reads as complex double" 991.6
+		table bed3 "gige-jumbo, reads as raw uint32 words" 991.6
+	fi
+fi

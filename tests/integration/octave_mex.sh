@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# octave_mex: issue 18, warpspeed's wl_mex_udp_transport (make mex) driven from Octave
+# exactly as WARPLab 7.7.1's M classes call it (tests/octave/test_wl_mex.m), against
+# `warpspeed node` on loopback: sockets and buffer sizes, PING / NODE_INFO / payload size
+# test through SEND and RECEIVE, write_iq with the node's checksum, a trigger to the
+# broadcast port, read_iq bit-exact at 2^15 and 2^20 samples in all four data types
+# (2^24 in raw: the double conversions at 2^24 take seconds in Octave on a loaded two-core machine), the IQ-ID tracker, and the error paths. Every check is one
+# PASS/FAIL line printed by the Octave script.
+set -u
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/iq_lib.sh
+. "$(dirname "$0")/../iq_lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=${WS_BUILD:-$(dirname "$WS_BIN")}
+
+command -v octave >/dev/null 2>&1 || { skip octave_mex "octave is not installed (Debian: octave)"; finish; }
+command -v mkoctfile >/dev/null 2>&1 ||
+	{ skip octave_mex "mkoctfile is not installed (Debian: liboctave-dev)"; finish; }
+MEX=$BUILD_DIR/wl_mex_udp_transport.mex
+if ! make -C "$ROOT" -s mex BUILD="${BUILD_DIR#"$ROOT"/}" >"$WS_TMP/make.log" 2>&1 || [ ! -f "$MEX" ]; then
+	fail octave_mex_build "$(tail -n 5 "$WS_TMP/make.log")"
+	finish
+fi
+
+"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port 0 --reply-rate off \
+	>"$WS_TMP/node.out" 2>"$WS_TMP/node.err" &
+WS_PIDS+=("$!")
+wait_banner NODE_PORT "$WS_TMP/node.err" 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p'
+wait_banner BCAST_PORT "$WS_TMP/node.err" 's/.*broadcast port \([0-9]*\),.*/\1/p'
+if [ -z "${NODE_PORT:-}" ] || [ -z "${BCAST_PORT:-}" ]; then
+	fail octave_mex_node "no banner: $(head -c 300 "$WS_TMP/node.err")"
+	finish
+fi
+
+# A copy of the MEX in a folder of its own, first on the path, as a WARPLab user does.
+mkdir -p "$WS_TMP/mex" && cp "$MEX" "$WS_TMP/mex/"
+octave --no-gui --no-window-system --norc --quiet --eval "
+  addpath('$WS_TMP/mex'); addpath('$ROOT/tests/octave');
+  rand('seed', 18); randn('seed', 18);
+  nfail = test_wl_mex($NODE_PORT, $BCAST_PORT, [2^15 2^20], 2^24, 3);
+  exit(nfail > 0);" >"$WS_TMP/octave.out" 2>"$WS_TMP/octave.err" &
+OPID=$!
+WS_PIDS+=("$OPID")
+wait "$OPID"
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$WS_TMP/octave.out"
+npass=$(grep -c '^PASS ' "$WS_TMP/octave.out")
+if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$WS_TMP/octave.out"; then
+	fail octave_mex_script "octave exit $rc: $(grep -v '^#' "$WS_TMP/octave.err" | head -c 600)"
+elif [ "$npass" -lt 40 ]; then
+	fail octave_mex_count "only $npass checks passed (40 or more expected)"
+fi
+grep -q '^FAIL ' "$WS_TMP/octave.out" && WS_FAILED=1
+finish

@@ -1,0 +1,78 @@
+/* Unit tests of the MEX sample layouts (iq/iqmem.c) and their dispatch through iqconv:
+ * exact values read into interleaved and planar complex double, single and int16 and raw
+ * words, WARPLab's truncating float writes with their saturation edges, real-only writes
+ * (Q = 0), and that a read touches only its own samples (the stride's neighbours stay). */
+#include "harness.h"
+
+#include "iq/iqconv.h"
+#include "iq/iqmem.h"
+
+#include <math.h>
+#include <string.h>
+
+static const uint8_t wire[8] = {0x80, 0x00, 0x7F, 0xFF, 0x00, 0x01, 0xFF, 0xFE};
+
+static void test_read_layouts(void)
+{
+	double d[6] = {9, 9, 9, 9, 9, 9};
+	ws_iqmem m = {.elem = WS_IQMEM_F64, .re = d + 2, .im = d + 3, .stride = 2};
+	ws_iqconv_from_wire(&m, WS_IQ_FMT_MEM, 0, wire, 2);
+	CHECK_DBL("f64 interleaved I0", d[2], -1.0, 0);
+	CHECK_DBL("f64 interleaved Q0", d[3], 32767.0 / 32768, 0);
+	CHECK_DBL("f64 interleaved I1", d[4], 1.0 / 32768, 0);
+	CHECK_DBL("f64 interleaved Q1", d[5], -2.0 / 32768, 0);
+	CHECK_DBL("f64 untouched before", d[1], 9, 0);
+	float re[3] = {7, 7, 7}, im[3] = {7, 7, 7};
+	m = (ws_iqmem){.elem = WS_IQMEM_F32, .re = re, .im = im, .stride = 1};
+	ws_iqmem_from_wire(&m, 1, wire, 2);
+	CHECK(("f32 planes"), re[0] == 7 && re[1] == -1.0f && im[1] == 32767.0f / 32768 &&
+			       re[2] == 1.0f / 32768 && im[2] == -2.0f / 32768);
+	int16_t s[4];
+	m = (ws_iqmem){.elem = WS_IQMEM_I16, .re = s, .im = s + 1, .stride = 2};
+	ws_iqmem_from_wire(&m, 0, wire, 2);
+	CHECK(("i16 interleaved"), s[0] == -32768 && s[1] == 32767 && s[2] == 1 && s[3] == -2);
+	uint32_t w[2];
+	m = (ws_iqmem){.elem = WS_IQMEM_U32, .re = w, .stride = 1};
+	ws_iqmem_from_wire(&m, 0, wire, 2);
+	CHECK_U64("raw word 0", w[0], 0x80007FFFu);
+	CHECK_U64("raw word 1", w[1], 0x0001FFFEu);
+}
+
+static void test_write_truncates(void)
+{
+	CHECK_INT("0.9 lsb truncates to 0", ws_iqmem_trunc16(0.9 / 32768), 0);
+	CHECK_INT("-0.9 lsb truncates to 0", ws_iqmem_trunc16(-0.9 / 32768), 0);
+	CHECK_INT("1.99 lsb to 1", ws_iqmem_trunc16(1.99 / 32768), 1);
+	CHECK_INT("1.0 saturates", ws_iqmem_trunc16(1.0), 32767);
+	CHECK_INT("just below 1", ws_iqmem_trunc16(32767.9 / 32768), 32767);
+	CHECK_INT("-1.0 exact", ws_iqmem_trunc16(-1.0), -32768);
+	CHECK_INT("below -1 saturates", ws_iqmem_trunc16(-1.5), -32768);
+	CHECK_INT("nan", ws_iqmem_trunc16(NAN), 0);
+	CHECK_INT("+inf", ws_iqmem_trunc16(INFINITY), 32767);
+	CHECK_INT("-inf", ws_iqmem_trunc16(-INFINITY), -32768);
+	double re[2] = {-1.0, 0.5}, im[2] = {32767.0 / 32768, -2.0 / 32768};
+	uint8_t out[8];
+	ws_iqmem m = {.elem = WS_IQMEM_F64, .re = re, .im = im, .stride = 1};
+	ws_iqconv_to_wire(out, WS_IQ_FMT_MEM, &m, 0, 2);
+	CHECK_MEM("f64 planes to wire", out, ((const uint8_t[]){0x80, 0, 0x7F, 0xFF, 0x40, 0,
+								 0xFF, 0xFE}), 8);
+	float f[2] = {0.25f, -0.25f};
+	m = (ws_iqmem){.elem = WS_IQMEM_F32, .re = f, .stride = 1};
+	ws_iqmem_to_wire(out, &m, 0, 2);
+	CHECK_MEM("real-only f32: Q = 0", out, ((const uint8_t[]){0x20, 0, 0, 0, 0xE0, 0, 0, 0}), 8);
+	uint32_t w = 0x12345678u;
+	m = (ws_iqmem){.elem = WS_IQMEM_U32, .re = &w, .stride = 1};
+	ws_iqmem_to_wire(out, &m, 0, 1);
+	CHECK_MEM("raw word", out, ((const uint8_t[]){0x12, 0x34, 0x56, 0x78}), 4);
+	int16_t s[4] = {1, -1, -32768, 32767};
+	m = (ws_iqmem){.elem = WS_IQMEM_I16, .re = s, .im = s + 1, .stride = 2};
+	ws_iqmem_to_wire(out, &m, 1, 1);
+	CHECK_MEM("i16 interleaved sample 1", out, ((const uint8_t[]){0x80, 0, 0x7F, 0xFF}), 4);
+}
+
+int main(void)
+{
+	RUN(test_read_layouts);
+	RUN(test_write_truncates);
+	TEST_MAIN_END();
+}
