@@ -151,7 +151,7 @@ typedef struct ws_np_stream_req {
 	int32_t recv_alignment, recv_offset;
 	int32_t no_delay, measure_cpu;
 	float cpu_rate;
-	int32_t test_length; /* >0 seconds, <0 -bytes */
+	int32_t test_length; /* netperf 2.7.0: seconds for -l N, the byte count N for -l -N */
 	int32_t so_rcvavoid, so_sndavoid, dirty_count, clean_count;
 	uint32_t data_port; /* 0..65535 */
 	uint32_t ipfamily;

@@ -113,8 +113,12 @@ int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t)
 {
 	memset(t, 0, sizeof(*t));
 	ws_test_spec *sp = &t->spec;
-	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
-		    r->measure_cpu != 0, r->data_port, r->ipfamily);
+	/* netperf 2.7.0 sends TCP_SENDFILE's length as seconds for -l N and as the byte count
+	 * itself, positive, for -l -N, so the word cannot be read either way; netserver's
+	 * receiver does not read it and receives until the sender closes. So does this one
+	 * (length 0), under the daemon's --max-duration. */
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, 0, r->measure_cpu != 0,
+		    r->data_port, r->ipfamily);
 	t->legacy = true;
 	t->cpu_rate = r->cpu_rate;
 	sp->type = WS_TEST_TCP_STREAM; /* TCP_SENDFILE's receiver is TCP_STREAM's */

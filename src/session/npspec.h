@@ -34,7 +34,8 @@ typedef struct ws_np_test {
  * with no warpspeed test). */
 int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err);
 
-/* The legacy DO_TCP_STREAM request (netperf 2.7.0's TCP_SENDFILE) into *t; always 0. */
+/* The legacy DO_TCP_STREAM request (netperf 2.7.0's TCP_SENDFILE) into *t, received until the
+ * sender closes whatever its length word says (see npspec.c); always 0. */
 int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t);
 
 #endif
