@@ -150,11 +150,15 @@ WS_JOBS=3
 for t in $TESTS; do
 	len=$(count_len "$t"); [ "$t" = TCP_CRR ] && len=-2000
 	wsbg "terse_${t,,}" -t "$t" -l $len -P 0 -v 0
-	wsbg "selector_${t,,}" -t "$t" -l $len -- -o "$SEL"
+	[ "$t" = UDP_RR ] || wsbg "selector_${t,,}" -t "$t" -l $len -- -o "$SEL"
 done
 for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
 	wsbg "streams_${t,,}" -t $t -l "$(count_len $t)" --streams 3 -v 2 -- -o LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,STREAMS
 done
+bg_wait
+# UDP_RR's -o alone: a reply late on a busy machine is retried, and netserver's count of
+# replies may exceed the client's by only 3
+wsbg selector_udp_rr -t UDP_RR -l "$(count_len UDP_RR)" -- -o "$SEL"
 bg_wait
 
 # --- -P 0 -v 0: the figure of merit alone --------------------------------------------------
