@@ -63,6 +63,34 @@ wait_log() {
 	return 1
 }
 
+# Timed runs side by side (a check that needs a second of traffic costs a second of wall
+# time only once): bg_run NAME CMD [ARGS...] starts CMD with its stdout and stderr in
+# $WS_TMP/NAME.out and NAME.err as soon as fewer than WS_JOBS (default 3) of these runs are
+# left; bg_wait waits for all of them and leaves each exit status in $WS_TMP/NAME.rc.
+# Their PIDs join WS_PIDS, so a script that fails still stops them.
+declare -A WS_BG=()
+bg_run() {
+	local name=$1 p n
+	shift
+	while :; do
+		n=0
+		for p in "${WS_BG[@]}"; do kill -0 "$p" 2>/dev/null && n=$((n + 1)); done
+		[ "$n" -lt "${WS_JOBS:-3}" ] && break
+		sleep 0.02
+	done
+	"$@" >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err" &
+	WS_BG[$name]=$!
+	WS_PIDS+=($!)
+}
+bg_wait() {
+	local name
+	for name in "${!WS_BG[@]}"; do
+		wait "${WS_BG[$name]}"
+		echo $? >"$WS_TMP/$name.rc"
+	done
+	WS_BG=()
+}
+
 # netperf's TCP stream table headers with -c -C (lines 2-6 of the output, the last empty).
 CLASSIC_TCP_CPU_HEADERS=$(printf '%s\n' \
 	"Recv   Send    Send                          Utilization       Service Demand" \

@@ -18,13 +18,23 @@ fi
 start_daemon || { fail daemon_start "could not start warpspeed serve"; finish; }
 P=$DAEMON_PORT
 
+# The runs are timed (-l 1) and go side by side (bg_run): start NAME TEST ARGS... starts one,
+# run NAME TEST ARGS... (the same arguments, after bg_wait) checks it.
+RUNS=()
+start() {
+	local name=$1 t=$2
+	shift 2
+	ws_served json "$t" || return 0
+	bg_run "$name" "$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l 1 "$@"
+}
 # run NAME TEST ARGS...: one --json run; stdout must be the document alone.
 run() {
 	local name=$1 t=$2 out=$WS_TMP/$1.json err=$WS_TMP/$1.err msg
 	shift 2
-	ws_served json "$t" || return 0
-	"$WS_BIN" -H 127.0.0.1 -p "$P" -t "$t" -l 1 "$@" >"$out" 2>"$err"
-	local rc=$?
+	[ -f "$WS_TMP/$name.rc" ] || return 0 # not served: ws_served said SKIP
+	mv "$WS_TMP/$name.out" "$out"
+	local rc
+	rc=$(cat "$WS_TMP/$name.rc")
 	if [ "$rc" -ne 0 ] && grep -qE "not built|not supported" "$err"; then
 		skip "$name" "not served yet: $(cat "$err")" # e.g. the multi-flow RR engine
 		return
@@ -36,28 +46,48 @@ run() {
 	[[ " $* " == *" --streams 4 "* ]] && streams=4
 	local mode=doc
 	[[ " $* " == *" --json-lines "* ]] && mode=lines
-	if msg=$($CHECK "$mode" "$SCHEMA" "$out" "$t" "$streams"); then
-		pass "$name"
-	else
-		fail "$name" "$msg"
-	fi
+	batch "$name" "$mode" "$out" "$t" "$streams"
+}
+# The schema checks go to one python3 (json_check.py batch): batch NAME MODE FILE [TEST]
+# [STREAMS] queues one, batch_results runs them and says PASS or FAIL for each in turn.
+BATCH=()
+batch() { BATCH+=("$*"); }
+batch_results() {
+	local line name got
+	printf '%s\n' "${BATCH[@]}" | $CHECK batch "$SCHEMA" >"$WS_TMP/batch.res" 2>&1
+	for line in "${BATCH[@]}"; do
+		name=${line%% *}
+		got=$(grep -m 1 "^$name " "$WS_TMP/batch.res")
+		got=${got#"$name "}
+		if [ "$got" = ok ]; then pass "$name"; else fail "$name" "${got:-no answer: $(cat "$WS_TMP/batch.res")}"; fi
+	done
+	BATCH=()
 }
 
-run json_tcp_stream TCP_STREAM -c -C --json
-run json_udp_stream UDP_STREAM -c -C --json
-run json_tcp_rr TCP_RR -c -C --json
-run json_udp_rr UDP_RR --json
-run json_tcp_crr TCP_CRR --json
-run json_tcp_maerts TCP_MAERTS --json
-run json_streams4 TCP_STREAM --streams 4 --threads 2 --json
-run json_rr_streams4 TCP_RR --streams 4 --json
-run json_lines TCP_STREAM --json-lines
-run json_lines_rr TCP_RR --json-lines
+while read -r -a r; do RUNS+=("${r[*]}"); done <<'EOF'
+json_tcp_stream TCP_STREAM -c -C --json
+json_udp_stream UDP_STREAM -c -C --json
+json_tcp_rr TCP_RR -c -C --json
+json_udp_rr UDP_RR --json
+json_tcp_crr TCP_CRR --json
+json_tcp_maerts TCP_MAERTS --json
+json_streams4 TCP_STREAM --streams 4 --threads 2 --json
+json_rr_streams4 TCP_RR --streams 4 --json
+json_lines TCP_STREAM --json-lines
+json_lines_rr TCP_RR --json-lines
+json_lines_demo TCP_STREAM --json-lines -D 0.3
+json_sockopts TCP_STREAM -Y 0x10 -S --json
+EOF
+WS_JOBS=3
+for r in "${RUNS[@]}"; do start $r; done
+bg_run d "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -D 0.3 --json
+bg_wait
+for r in "${RUNS[@]}"; do [ "${r%% *}" = json_sockopts ] || run $r; done
 
 # -D: the interim samples go into the document (nothing else on stdout, no -D note on stderr),
-# and --json-lines prints them as intervals before the summary.
-run json_lines_demo TCP_STREAM --json-lines -D 0.3
-if "$WS_BIN" -H 127.0.0.1 -p "$P" -l 1 -D 0.3 --json >"$WS_TMP/d.json" 2>"$WS_TMP/d.err" &&
+# and --json-lines prints them as intervals before the summary (json_lines_demo above).
+mv "$WS_TMP/d.out" "$WS_TMP/d.json"
+if [ "$(cat "$WS_TMP/d.rc")" = 0 ] &&
 	! grep -qiE 'interim|not implemented' "$WS_TMP/d.err" && msg=$($CHECK doc "$SCHEMA" "$WS_TMP/d.json" TCP_STREAM) &&
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d["interim"]) >= 2 and d["interim"][-1]["final"]))' "$WS_TMP/d.json"; then
 	pass json_stderr_only
@@ -85,12 +115,12 @@ for m in rr stream lines; do
 	[ "$m" = lines ] && mode=lines
 	t=""
 	[ "$m" = stream ] && t=UDP_STREAM
-	if msg=$($CHECK "$mode" "$SCHEMA" "$f" "$t"); then pass "json_sample_$m"; else fail "json_sample_$m" "$msg"; fi
+	batch "json_sample_$m" "$mode" "$f" "${t:--}"
 done
 
 # The harness options as read back: -Y 0x10 and -S show in the client's socket_options,
 # and the DUMP_TCP_INFO fields in its tcp_info; the remote side has null for both.
-run json_sockopts TCP_STREAM -Y 0x10 -S --json
+run json_sockopts TCP_STREAM -Y 0x10 -S --json # its run above
 if [ -s "$WS_TMP/json_sockopts.json" ]; then
 	if msg=$(python3 - "$WS_TMP/json_sockopts.json" <<'PY'
 import json, sys
@@ -108,10 +138,7 @@ fi
 # second document. On a real run's document and on the fullest built one.
 for f in "$WS_TMP/json_tcp_stream.json" "$WS_TMP/sample_rr.json"; do
 	[ -s "$f" ] || continue
-	if msg=$($CHECK negative "$SCHEMA" "$f"); then
-		pass "json_negative_$(basename "$f" .json)"
-	else
-		fail "json_negative_$(basename "$f" .json)" "$msg"
-	fi
+	batch "json_negative_$(basename "$f" .json)" negative "$f"
 done
+batch_results
 finish

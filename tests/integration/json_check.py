@@ -6,6 +6,9 @@
   json_check.py doc SCHEMA FILE [TEST] [STREAMS]     one --json document (stdout of one run)
   json_check.py lines SCHEMA FILE [TEST]             --json-lines: intervals then one summary
   json_check.py negative SCHEMA FILE                 mutated copies of FILE must all fail
+  json_check.py batch SCHEMA < LINES                 one python3 for many checks: each line
+                                                     "NAME MODE FILE [TEST|-] [STREAMS]",
+                                                     each answered "NAME ok" or "NAME problem"
 
 Strict parsing: NaN, Infinity and a second value after the document are errors (Python's
 json module accepts the first two and jsonschema would let a NaN pass as a number).
@@ -115,12 +118,41 @@ def main(argv):
         except ImportError:
             sys.exit(1)
         sys.exit(0)
+    if len(argv) < 3:
+        die(__doc__)
+    if argv[1] == "batch":
+        batch(validator(argv[2]), sys.stdin)
+        return
     if len(argv) < 4:
         die(__doc__)
-    mode, schema_path, path = argv[1], argv[2], argv[3]
+    mode, path = argv[1], argv[3]
     test = argv[4] if len(argv) > 4 and argv[4] else None
     streams = int(argv[5]) if len(argv) > 5 else 0
-    v = validator(schema_path)
+    check_file(validator(argv[2]), mode, path, test, streams)
+
+
+def batch(v, lines):
+    import contextlib
+    import io
+    for line in lines:
+        w = line.split()
+        if not w:
+            continue
+        name, mode, path = w[0], w[1], w[2]
+        test = w[3] if len(w) > 3 and w[3] != "-" else None
+        streams = int(w[4]) if len(w) > 4 else 0
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):
+                check_file(v, mode, path, test, streams)
+            print(name, "ok", flush=True)
+        except SystemExit:
+            print(name, said.getvalue().strip().replace("\n", " ") or "failed", flush=True)
+        except Exception as e:  # a document without a member the checks read
+            print(name, "%s: %r" % (path, e), flush=True)
+
+
+def check_file(v, mode, path, test, streams):
     with open(path) as f:
         text = f.read()
     if mode == "doc":

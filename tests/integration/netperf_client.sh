@@ -6,7 +6,8 @@
 # connection; -Z right, wrong and missing; malformed messages (cut short, a results
 # message first, unknown types, a stall) that close only their own connection while a
 # test runs beside them; and a client killed mid-test, after which the daemon holds no
-# more descriptors or threads than before. Every netperf runs under timeout.
+# more descriptors or threads than before. Every netperf runs under timeout. Wall time:
+# the timed runs (-l 1) go side by side, the rest count bytes or transactions (-l -N).
 source "$(dirname "$0")/../lib.sh"
 NETPERF=${NETPERF:-netperf}
 if ! command -v "$NETPERF" >/dev/null 2>&1; then
@@ -29,18 +30,47 @@ wait_log_long() { wait_log "$1" || wait_log "$1" || wait_log "$1"; }
 near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
 
 TESTS="TCP_STREAM TCP_MAERTS TCP_SENDFILE TCP_RR TCP_CRR UDP_STREAM UDP_RR"
+selector() { case $1 in TCP_MAERTS) echo THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_SENT,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;; *) echo THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_RECVD,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;; esac; }
+# --- the timed runs, a few side by side and checked below: -l 1 for the daemon's timer path
+# of each test, CPU figures, and a figure that must agree with the daemon's count ---------
+npbg() { local n=$1; shift; bg_run "$n" timeout 30 "$NETPERF" -H 127.0.0.1 -p "$P" "$@"; }
+WS_JOBS=4
 for t in $TESTS; do
-	lc=$(echo "$t" | tr 'A-Z' 'a-z')
-	# --- plain and -c -C: the golden layout, plausible figures, the daemon's log line ---
+	lc=${t,,}
+	npbg "$lc" -t "$t" -l 1
+	npbg "${lc}_cC" -t "$t" -l 1 -c -C
+	if [ "$t" = TCP_SENDFILE ]; then
+		# netperf's legacy test sends a byte count (-l -N) as if it were seconds: timed here
+		npbg "${lc}_P0_v0" -t "$t" -l 1 -P 0 -v 0
+	elif [ "$t" != TCP_MAERTS ]; then
+		npbg "${lc}_o" -t "$t" -l 1 -C -- -o "$(selector "$t")"
+	fi
+done
+bg_wait
+# TCP_MAERTS's -o alone: what the daemon sent but the client had not read when its timer
+# ended (a few MB of socket buffers) must stay small next to a second's worth of traffic
+npbg tcp_maerts_o -t TCP_MAERTS -l 1 -C -- -o "$(selector TCP_MAERTS)"
+bg_wait
+# Per test, the runs that succeeded: the daemon must log one session line for each.
+declare -A RUNS=()
+for t in $TESTS; do
+	RUNS[$t]=0
+	for f in "$WS_TMP/${t,,}".rc "$WS_TMP/${t,,}"_*.rc; do [ "$(cat "$f")" = 0 ] && RUNS[$t]=$((RUNS[$t] + 1)); done
+done
+# The daemon's session lines of test T with a time and a byte count.
+sessions() { grep -cE "\(netperf\): $1 .*[0-9.]+ s, [0-9]+ bytes received" "$DAEMON_LOG"; }
+# Wait (up to 2 s) until the daemon has logged N such lines of test T.
+wait_sessions() { local _; for _ in $(seq 1 40); do [ "$(sessions "$1")" -ge "$2" ] && return 0; sleep 0.05; done; return 1; }
+
+for t in $TESTS; do
+	lc=${t,,}
+	wait_sessions "$t" "${RUNS[$t]}"
+	# --- plain and -c -C: the golden layout, plausible figures, one log line per run ---
 	for v in "" _cC; do
 		name=${lc}${v}
 		out=$WS_TMP/$name.out
-		args="-t $t -l 1"
-		[ -n "$v" ] && args="$args -c -C"
-		# shellcheck disable=SC2086
-		np $args >"$out" 2>"$WS_TMP/$name.err"
-		rc=$?
-		if [ $rc -ne 0 ]; then
+		rc=$(cat "$WS_TMP/$name.rc")
+		if [ "$rc" -ne 0 ]; then
 			fail "$name" "netperf exit $rc: $(head -c 300 "$WS_TMP/$name.err") $(head -c 300 "$out"); the daemon: $(tail -n 2 "$DAEMON_LOG")"
 		elif ! diff <(layout "$GOLD/$name.txt") <(layout "$out") >"$WS_TMP/$name.diff"; then
 			fail "$name" "layout differs from the real netperf's ($GOLD/$name.txt): $(head -c 400 "$WS_TMP/$name.diff")"
@@ -48,18 +78,25 @@ for t in $TESTS; do
 			fail "$name" "a negative figure (an unmeasured remote value?): $(grep -E '^ *[0-9]' "$out" | head -2)"
 		elif ! figures "$out" | awk '$1 > 0 { n++ } END { exit !(n >= 3) }'; then
 			fail "$name" "figures not plausible: $(grep -E '^ *[0-9]' "$out" | head -2)"
-		elif ! wait_log "\(netperf\): $t.* [0-9.]+ s, [0-9]+ bytes received"; then
-			fail "$name" "no session line in the daemon's log: $(tail -n 2 "$DAEMON_LOG")"
+		elif [ "$(sessions "$t")" -ne "${RUNS[$t]}" ]; then
+			fail "$name" "$(sessions "$t") session lines of $t in the daemon's log for ${RUNS[$t]} runs: $(tail -n 2 "$DAEMON_LOG")"
 		else
 			pass "$name"
 		fi
 	done
-	# --- -P 0 -v 0: the figure of merit alone ---
+	# --- -P 0 -v 0: the figure of merit alone (counted: 1 MB or 1000 transactions) ---
 	name=${lc}_P0_v0
 	out=$WS_TMP/$name.out
-	if ! np -t "$t" -l 1 -P 0 -v 0 >"$out" 2>"$WS_TMP/$name.err"; then
+	len=-1000000
+	case $t in *_RR | TCP_CRR) len=-1000 ;; esac
+	if [ "$t" = TCP_SENDFILE ]; then
+		[ "$(cat "$WS_TMP/$name.rc")" = 0 ] # the timed run above
+	else
+		np -t "$t" -l $len -P 0 -v 0 >"$out" 2>"$WS_TMP/$name.err"
+	fi
+	if [ $? -ne 0 ]; then
 		fail "$name" "netperf failed: $(head -c 300 "$WS_TMP/$name.err")"
-	elif ! grep -qxE '[0-9]+\.[0-9]+ ?' "$out" || [ "$(wc -l <"$out")" -ne 1 ] ||
+	elif ! grep -qxE " *[0-9]+\.[0-9]+ ?" "$out" || [ "$(wc -l <"$out")" -ne 1 ] ||
 		! awk '{ exit !($1 > 0) }' "$out"; then
 		fail "$name" "expected one positive figure, got: $(head -c 200 "$out")"
 	else
@@ -72,11 +109,7 @@ for t in $TESTS; do
 		skip "$name" "netperf 2.7.0 runs TCP_SENDFILE as a legacy test, which has no -o"
 		continue
 	fi
-	case $t in
-	TCP_MAERTS) sel=THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_SENT,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;;
-	*) sel=THROUGHPUT,ELAPSED_TIME,REMOTE_BYTES_RECVD,REMOTE_CPU_UTIL,REMOTE_CPU_METHOD ;;
-	esac
-	if ! np -t "$t" -l 1 -C -- -o "$sel" >"$out" 2>"$WS_TMP/$name.err"; then
+	if [ "$(cat "$WS_TMP/$name.rc")" -ne 0 ]; then
 		fail "$name" "netperf failed: $(head -c 300 "$WS_TMP/$name.err")"
 		continue
 	fi
@@ -116,15 +149,16 @@ EOF
 
 # --- -i 3,3: three DO_OMNI on one connection ----------------------------------------------
 out=$WS_TMP/iter.out
-before=$(grep -c '(netperf): TCP_RR 1' "$DAEMON_LOG")
-if ! np -t TCP_RR -l 1 -i 3,3 >"$out" 2>"$WS_TMP/iter.err"; then
+iter_re='\(netperf\): TCP_RR [0-9.]+ s, 500 bytes received, 500 sent'
+before=$(grep -cE "$iter_re" "$DAEMON_LOG")
+if ! np -t TCP_RR -l -500 -i 3,3 >"$out" 2>"$WS_TMP/iter.err"; then
 	fail iterations_3 "netperf failed: $(head -c 300 "$WS_TMP/iter.err")"
 elif ! head -n 1 "$out" | grep -qF ': +/-2.500% @ 99% conf.'; then
 	fail iterations_3 "banner without the confidence suffix: $(head -n 1 "$out")"
 else
-	sleep 0.2
-	sessions=$(grep '(netperf): TCP_RR 1' "$DAEMON_LOG" | tail -n 3 | sed 's/.*session \([0-9]*\) .*/\1/' | sort -u | wc -l)
-	after=$(grep -c '(netperf): TCP_RR 1' "$DAEMON_LOG")
+	for _ in $(seq 1 40); do [ "$(grep -cE "$iter_re" "$DAEMON_LOG")" -ge $((before + 3)) ] && break; sleep 0.05; done
+	sessions=$(grep -E "$iter_re" "$DAEMON_LOG" | tail -n 3 | sed 's/.*session \([0-9]*\) .*/\1/' | sort -u | wc -l)
+	after=$(grep -cE "$iter_re" "$DAEMON_LOG")
 	if [ $((after - before)) -ne 3 ] || [ "$sessions" -ne 1 ]; then
 		fail iterations_3 "expected 3 TCP_RR tests in one session, the log has $((after - before)) in $sessions"
 	else
@@ -133,10 +167,13 @@ else
 fi
 
 # --- robustness: bad messages close their own connection only -----------------------------
+# One python3 for the four cases: the stall first (it sits in the pre-session loop for the
+# daemon's 2 s), then the others beside it, and a netperf test beside them all. Each prints
+# "CASE REPLY"; "stalled" once the stall is in place.
 cat >"$WS_TMP/probe.py" <<'EOF'
-import socket, struct, sys
+import socket, struct, sys, threading
 L = 656
-port, case = int(sys.argv[1]), sys.argv[2]
+port, cases = int(sys.argv[1]), sys.argv[2:]
 def msg(t, w1=-1):
     return struct.pack('>ii', t, w1) + bytes(L - 8)
 def reply(s):
@@ -150,34 +187,43 @@ def reply(s):
             return 'eof'
         b += d
     return '%d,%d' % struct.unpack('>ii', b[:8])
-s = socket.create_connection(('127.0.0.1', port), timeout=10)
-if case == 'short':
-    s.sendall(bytes(100)); s.shutdown(socket.SHUT_WR); print(reply(s))
-elif case == 'results_first':
-    s.sendall(msg(99, 0)); print(reply(s))
-elif case == 'unknown':
-    out = []
-    for t in (1234, 600, 13, 5):
-        s.sendall(msg(t)); out.append(reply(s))
-    print(' '.join(out))
-elif case == 'stall':
-    s.sendall(bytes(300)); print(reply(s))
+def run(case):
+    s = socket.create_connection(('127.0.0.1', port), timeout=10)
+    if case == 'short':
+        s.sendall(bytes(100)); s.shutdown(socket.SHUT_WR); got = reply(s)
+    elif case == 'results_first':
+        s.sendall(msg(99, 0)); got = reply(s)
+    elif case == 'unknown':
+        out = []
+        for t in (1234, 600, 13, 5):
+            s.sendall(msg(t)); out.append(reply(s))
+        got = ' '.join(out)
+    elif case == 'stall':
+        s.sendall(bytes(300)); print('stalled', flush=True); got = reply(s)
+    print(case, got, flush=True)
+stall = threading.Thread(target=run, args=('stall',))
+stall.start()
+for case in cases:
+    if case != 'stall':
+        try:
+            run(case)
+        except OSError as e:
+            print(case, e, flush=True)
+stall.join()
 EOF
-probe() { timeout 20 python3 "$WS_TMP/probe.py" "$P" "$1"; }
 if ! command -v python3 >/dev/null; then
 	skip malformed "python3 is not installed"
 else
-	# a stalled connection sits in the pre-session loop while a test runs beside it
-	probe stall >"$WS_TMP/stall.out" 2>&1 &
-	stall_pid=$!
-	WS_PIDS+=("$stall_pid")
+	timeout 20 python3 "$WS_TMP/probe.py" "$P" short results_first unknown >"$WS_TMP/probe.out" 2>&1 &
+	probe_pid=$!
+	WS_PIDS+=("$probe_pid")
+	for _ in $(seq 1 100); do grep -q '^stalled$' "$WS_TMP/probe.out" && break; sleep 0.02; done
 	beside=$(np -t TCP_RR -l 1 -P 0 -v 0 2>&1)
-	wait "$stall_pid"
+	wait "$probe_pid"
 	while IFS='|' read -r name got want logre; do
-		[ "$name" = stall ] || got=$(probe "$name" 2>&1)
-		[ "$name" = stall ] && got=$(cat "$WS_TMP/stall.out")
+		got=$(sed -n "s/^$name //p" "$WS_TMP/probe.out")
 		if [ "$got" != "$want" ]; then
-			fail "malformed_$name" "expected '$want', got '$got'"
+			fail "malformed_$name" "expected '$want', got '$got' ($(tr '\n' ';' <"$WS_TMP/probe.out"))"
 		elif ! wait_log_long "$logre"; then
 			fail "malformed_$name" "the daemon's log lacks '$logre': $(tail -n 2 "$DAEMON_LOG")"
 		else
@@ -197,19 +243,24 @@ EOF
 fi
 
 # --- a client killed mid-test: everything released ---------------------------------------
+# Four netperfs at once, killed once the daemon holds all their connections (two each);
+# the daemon's UDP_STREAM receiver lets go when its timer ends, so -l 2 bounds the wait.
 fds() { ls "/proc/$DAEMON_PID/fd" 2>/dev/null | wc -l; }
 threads() { ls "/proc/$DAEMON_PID/task" 2>/dev/null | wc -l; }
 fd0=$(fds) th0=$(threads)
+killed=()
 for t in TCP_STREAM TCP_MAERTS TCP_RR UDP_STREAM; do
-	"$NETPERF" -H 127.0.0.1 -p "$P" -t "$t" -l 10 -P 0 >/dev/null 2>&1 &
-	k=$!
-	sleep 0.7
-	kill -9 "$k" 2>/dev/null
-	wait "$k" 2>/dev/null
+	"$NETPERF" -H 127.0.0.1 -p "$P" -t "$t" -l 2 -P 0 >/dev/null 2>&1 &
+	killed+=($!)
+	WS_PIDS+=($!)
 done
-for _ in $(seq 1 60); do
+for _ in $(seq 1 100); do [ "$(fds)" -ge $((fd0 + 8)) ] && break; sleep 0.02; done
+sleep 0.2
+kill -9 "${killed[@]}" 2>/dev/null
+wait "${killed[@]}" 2>/dev/null
+for _ in $(seq 1 300); do
 	[ "$(fds)" -le "$fd0" ] && [ "$(threads)" -le "$th0" ] && break
-	sleep 0.25
+	sleep 0.05
 done
 if [ "$(fds)" -le "$fd0" ] && [ "$(threads)" -le "$th0" ]; then
 	pass killed_client_released
@@ -220,10 +271,12 @@ fi
 # --- the daemon's limits: sessions and the memory budget -----------------------------------
 start_daemon -L 127.0.0.1 --max-sessions 1 || { fail daemon_start_limits "could not start warpspeed serve"; finish; }
 PL=$DAEMON_PORT
-timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PL" -t TCP_RR -l 3 -P 0 -v 0 >"$WS_TMP/holder.out" 2>&1 &
+fd0=$(fds)
+timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PL" -t TCP_RR -l 2 -P 0 -v 0 >"$WS_TMP/holder.out" 2>&1 &
 holder=$!
 WS_PIDS+=("$holder")
-sleep 0.7
+# the holder's test runs once the daemon holds its control and data connections
+for _ in $(seq 1 100); do [ "$(fds)" -ge $((fd0 + 2)) ] && break; sleep 0.02; done
 if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PL" -t TCP_RR -l 1 -P 0 -v 0 >"$WS_TMP/busy.out" 2>&1; then
 	fail max_sessions "a second netperf was served beside the first: $(cat "$WS_TMP/busy.out")"
 elif ! grep -q "remote error 16" "$WS_TMP/busy.out"; then
@@ -245,10 +298,13 @@ else
 	pass memory_budget
 fi
 
-# --- -Z: netperf's passphrase ----------------------------------------------------------------
+# --- -Z: netperf's passphrase (two daemons: each logs its first refusal at once, a second
+# one only 2 s after the first) ---------------------------------------------------------------
 start_daemon -L 127.0.0.1 -Z sesame || { fail daemon_start_Z "could not start warpspeed serve -Z"; finish; }
-PZ=$DAEMON_PORT
-if out=$(timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PZ" -t TCP_RR -l 1 -P 0 -v 0 -Z sesame 2>&1) &&
+PZ=$DAEMON_PORT LZ=$DAEMON_LOG
+start_daemon -L 127.0.0.1 -Z sesame || { fail daemon_start_Z "could not start warpspeed serve -Z"; finish; }
+PZ2=$DAEMON_PORT LZ2=$DAEMON_LOG
+if out=$(timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PZ" -t TCP_RR -l -1000 -P 0 -v 0 -Z sesame 2>&1) &&
 	awk -v v="$out" 'BEGIN { exit !(v + 0 > 0) }'; then
 	pass passphrase_right
 else
@@ -259,7 +315,9 @@ for z in wrong none; do
 	[ $z = none ] && zarg=()
 	want="a netperf PASSPHRASE that does not match -Z"
 	[ $z = none ] && want="a netperf DO_OMNI \(type 97\) before the -Z passphrase"
-	if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$PZ" -t TCP_RR -l 1 -P 0 -v 0 "${zarg[@]}" >"$WS_TMP/z.out" 2>&1; then
+	port=$PZ2 DAEMON_LOG=$LZ2
+	[ $z = wrong ] && port=$PZ DAEMON_LOG=$LZ
+	if timeout 30 "$NETPERF" -H 127.0.0.1 -p "$port" -t TCP_RR -l 1 -P 0 -v 0 "${zarg[@]}" >"$WS_TMP/z.out" 2>&1; then
 		fail "passphrase_$z" "netperf succeeded: $(head -c 200 "$WS_TMP/z.out")"
 	elif ! wait_log_long "authentication failed .*($want|and [0-9]+ more)"; then
 		fail "passphrase_$z" "no refusal in the log: $(tail -n 2 "$DAEMON_LOG")"

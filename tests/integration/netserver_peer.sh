@@ -9,6 +9,8 @@
 # -Z right, wrong and missing; IPv6; --json against the schema; a lying netserver (bad
 # replies end the test at once, naming them). netserver runs in
 # the foreground (-D) on private ports and is stopped by PID. SKIP when it is not installed.
+# Wall time: only the checks that need a second of traffic run timed (-l 1), side by side;
+# the others count bytes or transactions (-l -N), which ends a run in milliseconds.
 source "$(dirname "$0")/../lib.sh"
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
 NETPERF=$(command -v netperf || true)
@@ -17,17 +19,22 @@ if [ -z "$NETSERVER" ]; then
 	finish
 fi
 
-# A loopback TCP port nobody listens on now.
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
+# Loopback TCP ports nobody listens on now, one for each netserver (one python3 start).
+read -r -a FREE_PORTS < <(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(3)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])')
+free_port() { echo "${FREE_PORTS[$1]}"; }
 
 # start_netserver VAR_PORT ADDR,FAMILY [ARGS...]: netserver in the foreground on a free
 # port of ADDR, its PID kept for the cleanup; waits until it accepts.
+NETSERVER_PORTS=()
 start_netserver() {
 	local var=$1 listen=$2 port pid _
 	shift 2
-	port=$(free_port)
+	port=$(free_port ${#NETSERVER_PORTS[@]})
+	NETSERVER_PORTS+=("$port")
 	"$NETSERVER" -D -p "$port" -L "$listen" "$@" >"$WS_TMP/netserver.$port.log" 2>&1 &
 	pid=$!
 	WS_PIDS+=("$pid")
@@ -48,12 +55,48 @@ TESTS="TCP_STREAM TCP_MAERTS TCP_SENDFILE TCP_RR TCP_CRR UDP_STREAM UDP_RR"
 is_rr() { case $1 in *_RR | TCP_CRR) return 0 ;; esac; return 1; }
 gt0() { awk -v a="$1" 'BEGIN { exit !(a + 0 > 0) }'; }
 
+# --- the timed runs: -l 1 where a check needs a second of traffic (the elapsed time, CPU
+# figures, a JSON document with measured CPU), started side by side and checked below.
+# netserver answers a timed TCP_CRR only when its own timer ends, 4 s later, so that run
+# goes first and the others share the cores meanwhile; every other run counts (-l -N).
+wsbg() { local n=$1; shift; bg_run "$n" timeout 40 "$WS_BIN" -H 127.0.0.1 -p "$NP" "$@"; }
+WS_JOBS=4
+wsbg plain_tcp_crr -t TCP_CRR -l 1
+for t in $TESTS; do [ "$t" = TCP_CRR ] || wsbg "plain_${t,,}" -t "$t" -l 1; done
+for t in $TESTS; do
+	len=1; [ "$t" = TCP_CRR ] && len=-2000 # netserver's own timer would add 4 s
+	# TCP_STREAM's run keeps the headers: its CPU columns and the header check share it
+	p0=(-P 0); [ "$t" = TCP_STREAM ] && p0=()
+	wsbg "cpu_${t,,}" -t "$t" -l $len -c -C "${p0[@]}"
+done
+CHECK=$WS_ROOT/tests/integration/json_check.py
+SCHEMA=$WS_ROOT/docs/schema/result.schema.json
+have_jsonschema=
+if python3 "$CHECK" have-jsonschema 2>/dev/null; then
+	have_jsonschema=1
+	for t in TCP_STREAM UDP_STREAM TCP_RR; do wsbg "j.$t" -t $t -l 1 -C --json; done
+fi
+# --peer warpspeed against netserver waits 3 s for a HELLO reply: that wait goes beside too
+(
+	start=$(date +%s%N)
+	ws --peer warpspeed -t TCP_RR -l 1 >/dev/null 2>"$WS_TMP/peerw.err"; rc=$?
+	echo "$rc $((($(date +%s%N) - start) / 1000000))" >"$WS_TMP/peerw.res"
+) &
+peerw=$!
+WS_PIDS+=("$peerw")
+bg_wait
+wait "$peerw"
+# How much one counted run moves: bytes for a stream test, transactions for RR and CRR.
+count_len() { if is_rr "$1"; then echo -1000; else echo -1000000; fi; }
+# "exit N: stderr" of a background run that failed (NAME), or false when it succeeded.
+bg_failed() { local rc; rc=$(cat "$WS_TMP/$1.rc"); [ "$rc" != 0 ] && echo "exit $rc: $(cat "$WS_TMP/$1.err")"; }
+
 # --- plain: netperf's banner and table, a figure > 0, about 1 s --------------------------
 for t in $TESTS; do
 	name=plain_${t,,}
 	out=$WS_TMP/$name.out
-	if ! ws -t "$t" -l 1 >"$out" 2>"$WS_TMP/$name.err"; then
-		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
+	if why=$(bg_failed "$name"); then
+		fail "$name" "$why"
 		continue
 	fi
 	banner=$(head -n 1 "$out")
@@ -76,34 +119,52 @@ done
 for t in $TESTS; do
 	name=cpu_${t,,}
 	out=$WS_TMP/$name.out
-	len=1; [ "$t" = TCP_CRR ] && len=-2000 # netserver's own timer would add 4 s
-	if ! ws -t "$t" -l $len -c -C -P 0 >"$out" 2>"$WS_TMP/$name.err"; then
-		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
+	if why=$(bg_failed "$name"); then
+		fail "$name" "$why"
 		continue
 	fi
-	if is_rr "$t"; then cols=$(head -n 1 "$out" | awk '{print $7, $8, $9, $10}')
-	elif [ "$t" = UDP_STREAM ]; then cols="$(head -n 1 "$out" | awk '{print $7, $8}') $(sed -n 2p "$out" | awk '{print $5, $6}')"
-	else cols=$(head -n 1 "$out" | awk '{print $6, $7, $8, $9}'); fi
+	rows=$out
+	[ "$t" = TCP_STREAM ] && { rows=$WS_TMP/$name.rows; sed 1,6d "$out" >"$rows"; }
+	if is_rr "$t"; then cols=$(head -n 1 "$rows" | awk '{print $7, $8, $9, $10}')
+	elif [ "$t" = UDP_STREAM ]; then cols="$(head -n 1 "$rows" | awk '{print $7, $8}') $(sed -n 2p "$rows" | awk '{print $5, $6}')"
+	else cols=$(head -n 1 "$rows" | awk '{print $6, $7, $8, $9}'); fi
 	ok=1
 	for v in $cols; do gt0 "$v" && in_range "$v" 0 1e9 || ok=0; done
 	read -r lu ru _ <<<"$cols"
-	[ "$t" = UDP_STREAM ] && ru=$(sed -n 2p "$out" | awk '{print $5}')
+	[ "$t" = UDP_STREAM ] && ru=$(sed -n 2p "$rows" | awk '{print $5}')
 	in_range "$lu" 0 100.01 && in_range "$ru" 0 100.01 || ok=0
 	if [ $ok = 1 ] && [ "$(echo "$cols" | wc -w)" = 4 ]; then pass "$name"; else fail "$name" "CPU columns '$cols' of: $(cat "$out")"; fi
 done
-# netperf's header letters: both sides measured by /proc/stat
-ws -t TCP_STREAM -l 1 -c -C >"$WS_TMP/hdr.out" 2>/dev/null
-if [ "$(sed -n 2,6p "$WS_TMP/hdr.out")" = "$CLASSIC_TCP_CPU_HEADERS" ] && [ "$(wc -l <"$WS_TMP/hdr.out")" = 7 ]; then
+# netperf's header letters: both sides measured by /proc/stat (cpu_tcp_stream's run)
+hdr=$WS_TMP/cpu_tcp_stream.out
+if [ "$(sed -n 2,6p "$hdr")" = "$CLASSIC_TCP_CPU_HEADERS" ] && [ "$(wc -l <"$hdr")" = 7 ]; then
 	pass cpu_headers
 else
-	fail cpu_headers "the -c -C layout differs from netperf's (method letters S S): $(cat -A "$WS_TMP/hdr.out")"
+	fail cpu_headers "the -c -C layout differs from netperf's (method letters S S): $(cat -A "$hdr")"
 fi
+
+# --- the counted runs of -P 0 -v 0, -o and --streams 3, side by side (each check reads its
+# own run's figures and counts) ----------------------------------------------------------
+SEL=LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,REMOTE_RECV_CALLS,REMOTE_SEND_CALLS
+WS_JOBS=3
+for t in $TESTS; do
+	len=$(count_len "$t"); [ "$t" = TCP_CRR ] && len=-2000
+	wsbg "terse_${t,,}" -t "$t" -l $len -P 0 -v 0
+	[ "$t" = UDP_RR ] || wsbg "selector_${t,,}" -t "$t" -l $len -- -o "$SEL"
+done
+for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
+	wsbg "streams_${t,,}" -t $t -l "$(count_len $t)" --streams 3 -v 2 -- -o LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,STREAMS
+done
+bg_wait
+# UDP_RR's -o alone: a reply late on a busy machine is retried, and netserver's count of
+# replies may exceed the client's by only 3
+wsbg selector_udp_rr -t UDP_RR -l "$(count_len UDP_RR)" -- -o "$SEL"
+bg_wait
 
 # --- -P 0 -v 0: the figure of merit alone --------------------------------------------------
 for t in $TESTS; do
 	name=terse_${t,,}
-	len=1; [ "$t" = TCP_CRR ] && len=-2000
-	out=$(ws -t "$t" -l $len -P 0 -v 0 2>"$WS_TMP/$name.err")
+	out=$(cat "$WS_TMP/$name.out")
 	if [ "$(echo "$out" | wc -l)" = 1 ] && [ "$(echo "$out" | wc -w)" = 1 ] && gt0 "$out"; then
 		pass "$name"
 	else
@@ -113,16 +174,15 @@ done
 
 # --- -o: netserver's counts against the client's ----------------------------------------
 # TCP: what one side sent the other received, exactly (TCP_MAERTS: netserver counts a send
-# the test's timer cut short as unsent, so up to one send size of 16 KiB more arrived);
+# a test's timer cut short as unsent, so up to one send size of 16 KiB more may arrive);
 # UDP_STREAM: no more arrived than was sent; RR: the transactions on both sides.
-SEL=LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,REMOTE_RECV_CALLS,REMOTE_SEND_CALLS
 for t in $TESTS; do
 	name=selector_${t,,}
-	len=1; [ "$t" = TCP_CRR ] && len=-2000
-	if ! out=$(ws -t "$t" -l $len -- -o "$SEL" 2>"$WS_TMP/$name.err"); then
-		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
+	if why=$(bg_failed "$name"); then
+		fail "$name" "$why"
 		continue
 	fi
+	out=$(cat "$WS_TMP/$name.out")
 	hdr=$(echo "$out" | sed -n 2p)
 	IFS=, read -r ls rr lr rs rc sc <<<"$(echo "$out" | sed -n 3p)"
 	why=
@@ -140,14 +200,15 @@ done
 
 # --- -i 3,3: three DO_OMNI on one control connection ------------------------------------
 out=$WS_TMP/iter.out
-if ws -t TCP_RR -l 1 -i 3,3 -P 1 >"$out" 2>"$WS_TMP/iter.err" && head -n 1 "$out" | grep -q '+/-2.500% @ 99% conf\.'; then
-	# netserver forks one child per control connection; one connection, one child
+if ws -t TCP_RR -l -500 -i 3,3 -P 1 >"$out" 2>"$WS_TMP/iter.err" && head -n 1 "$out" | grep -q '+/-2.500% @ 99% conf\.'; then
 	pass iterations_3
 else
 	fail iterations_3 "exit or banner: $(head -n 1 "$out") $(cat "$WS_TMP/iter.err")"
 fi
+# (its own run: under strace a sanitized build's leak check cannot run and fails the exit)
 if command -v strace >/dev/null; then
 	strace -f -e trace=connect -o "$WS_TMP/iter.strace" "$WS_BIN" -H 127.0.0.1 -p "$NP" -t TCP_RR -l -500 -i 3,3 -P 0 >/dev/null 2>&1
+	# netserver forks one child per control connection; one connection, one child
 	n=$(grep -c "sin_port=htons($NP)" "$WS_TMP/iter.strace")
 	if [ "$n" = 1 ]; then pass iterations_one_connection; else fail iterations_one_connection "$n control connections for -i 3,3; want 1"; fi
 else
@@ -156,9 +217,7 @@ fi
 
 # --- --peer ------------------------------------------------------------------------------
 if ws --peer netserver -t TCP_RR -l -1000 -P 0 >/dev/null 2>"$WS_TMP/peer.err"; then pass peer_netserver; else fail peer_netserver "$(cat "$WS_TMP/peer.err")"; fi
-start=$(date +%s%N)
-ws --peer warpspeed -t TCP_RR -l 1 >/dev/null 2>"$WS_TMP/peerw.err"; rc=$?
-ms=$((($(date +%s%N) - start) / 1000000))
+read -r rc ms <"$WS_TMP/peerw.res"
 if [ $rc = 1 ] && grep -q "is not a warpspeed daemon" "$WS_TMP/peerw.err" && [ $ms -lt 5000 ]; then
 	pass peer_warpspeed_names_netserver
 else
@@ -183,8 +242,8 @@ EOF
 for t in TCP_STREAM TCP_MAERTS UDP_STREAM TCP_RR UDP_RR; do
 	name=streams_${t,,}
 	out=$WS_TMP/$name.out
-	if ! ws -t $t -l 1 --streams 3 -v 2 -- -o LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,STREAMS >"$out" 2>"$WS_TMP/$name.err"; then
-		fail "$name" "exit $?: $(cat "$WS_TMP/$name.err")"
+	if why=$(bg_failed "$name"); then
+		fail "$name" "$why"
 		continue
 	fi
 	IFS=, read -r ls rr lr rs n <<<"$(sed -n 3p "$out")"
@@ -222,7 +281,7 @@ if [ $((ma - mf)) -le 60 ]; then pass detect_warpspeed_cost; else fail detect_wa
 # --- --peer netserver against warpspeed serve, which answers netperf's protocol too -------
 for t in $TESTS; do
 	name=ws_serve_as_netserver_${t,,}
-	len=1; [ "$t" = TCP_CRR ] && len=-2000
+	len=$(count_len "$t"); [ "$t" = TCP_CRR ] && len=-2000
 	if out=$(timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" --peer netserver -t "$t" -l $len -P 0 -v 0 2>"$WS_TMP/$name.err") && gt0 "$out"; then
 		pass "$name"
 	else
@@ -268,64 +327,81 @@ if (exec 3<>/dev/tcp/::1/1) 2>&1 | grep -q "Cannot assign\|not supported"; then
 	skip ipv6 "no IPv6 loopback"
 elif start_netserver N6 ::1,6; then
 	for t in TCP_STREAM UDP_RR; do
-		out=$(timeout 20 "$WS_BIN" -H ::1 -6 -p "$N6" -t $t -l 1 2>"$WS_TMP/v6.err" | head -n 1)
+		out=$(timeout 20 "$WS_BIN" -H ::1 -6 -p "$N6" -t $t -l "$(count_len $t)" 2>"$WS_TMP/v6.err" | head -n 1)
 		if [[ "$out" == *"to ::1 (::1) port 0 AF_INET6"* ]]; then pass "ipv6_$t"; else fail "ipv6_$t" "$out $(cat "$WS_TMP/v6.err")"; fi
 	done
 else
 	skip ipv6 "netserver does not listen on ::1 here"
 fi
 
-# --- --json: the schema holds; netserver's unknowns are null ------------------------------
-CHECK=$WS_ROOT/tests/integration/json_check.py
-SCHEMA=$WS_ROOT/docs/schema/result.schema.json
-if ! python3 "$CHECK" have-jsonschema 2>/dev/null; then
+# --- --json: the schema holds; netserver's unknowns are null (the timed runs above) -------
+if [ -z "$have_jsonschema" ]; then
 	skip json "python3-jsonschema is not installed"
 else
+	# one python3 for the three documents: json_check.py's doc check, then netserver's nulls
+	python3 - "$CHECK" "$SCHEMA" "$WS_TMP" >"$WS_TMP/json.res" 2>&1 <<'PY'
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("json_check", sys.argv[1])
+jc = importlib.util.module_from_spec(spec); spec.loader.exec_module(jc)
+v = jc.validator(sys.argv[2])
+for t in ("TCP_STREAM", "UDP_STREAM", "TCP_RR"):
+    path = "%s/j.%s.out" % (sys.argv[3], t)
+    try:
+        with open(path) as f:
+            d = jc.parse(f.read(), path)
+        jc.check(v, d, path)
+        if d["type"] != "result":
+            jc.die("%s: type %s, expected result" % (path, d["type"]))
+        jc.semantic(d, path, t, 0)
+        r = d["remote"]
+        ok = d["peer_software"] == "netserver" and r["thread_cpu"] is None and r["io"] is None and r["cpu"]["ncpus"] > 0
+        print(t, "ok" if ok else "peer_software, remote thread_cpu, io or cpu.ncpus: %s %s" % (d["peer_software"], r))
+    except SystemExit:  # jc.die printed the reason on stdout
+        print(t, "failed", flush=True)
+    except Exception as e:
+        print(t, "%s: %r" % (path, e))
+PY
 	for t in TCP_STREAM UDP_STREAM TCP_RR; do
-		ws -t $t -l 1 -C --json >"$WS_TMP/j.$t" 2>"$WS_TMP/j.err"
-		if msg=$(python3 "$CHECK" doc "$SCHEMA" "$WS_TMP/j.$t" "$t" 2>&1) &&
-			python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["remote"]; assert d["peer_software"]=="netserver" and r["thread_cpu"] is None and r["io"] is None and r["cpu"]["ncpus"]>0' "$WS_TMP/j.$t"; then
+		if grep -qx "$t ok" "$WS_TMP/json.res"; then
 			pass "json_$t"
 		else
-			fail "json_$t" "$msg $(cat "$WS_TMP/j.err")"
+			fail "json_$t" "$(cat "$WS_TMP/json.res") $(cat "$WS_TMP/j.$t.err")"
 		fi
 	done
 fi
 
 # --- a lying netserver: bad replies end the test at once with the reason, never a hang ----
-# (a fake that answers the probe with 998 and DO_OMNI with MODE: a data port of 0, an errno,
-# or a close)
+# (one fake, for the three runs in turn, that answers the probe with 998 and DO_OMNI with
+# MODE: a data port of 0, an errno, or a close)
 if command -v python3 >/dev/null; then
-	liar() {
-		exec python3 - "$1" <<'PY'
+	python3 - port0 errno close >"$WS_TMP/liar.port" <<'PY' &
 import socket, struct, sys
-mode = sys.argv[1]
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
 print(s.getsockname()[1], flush=True)
-c, _ = s.accept()
-def msg():
-    d = b""
-    while len(d) < 656:
-        m = c.recv(656 - len(d))
-        if not m:
-            sys.exit(0)
-        d += m
-    return d
-msg(); c.sendall(struct.pack(">II", 0, 998) + bytes(648))       # the probe
-msg()                                                           # DO_OMNI
-if mode == "port0":
-    c.sendall(struct.pack(">II", 98, 0) + bytes(648))
-elif mode == "errno":
-    c.sendall(struct.pack(">II", 98, 98) + bytes(648))
-c.close()
+for mode in sys.argv[1:]:
+    c, _ = s.accept()
+    def msg():
+        d = b""
+        while len(d) < 656:
+            m = c.recv(656 - len(d))
+            if not m:
+                return None
+            d += m
+        return d
+    if msg() is not None:
+        c.sendall(struct.pack(">II", 0, 998) + bytes(648))          # the probe
+        if msg() is not None:                                       # DO_OMNI
+            if mode == "port0":
+                c.sendall(struct.pack(">II", 98, 0) + bytes(648))
+            elif mode == "errno":
+                c.sendall(struct.pack(">II", 98, 98) + bytes(648))
+    c.close()
 PY
-	}
+	lpid=$!
+	WS_PIDS+=("$lpid")
+	lport=
+	for _ in $(seq 1 100); do lport=$(head -n 1 "$WS_TMP/liar.port"); [ -n "$lport" ] && break; sleep 0.05; done
 	while IFS='|' read -r mode want; do
-		liar "$mode" >"$WS_TMP/liar.port" &
-		lpid=$!
-		WS_PIDS+=("$lpid")
-		lport=
-		for _ in $(seq 1 100); do lport=$(head -n 1 "$WS_TMP/liar.port"); [ -n "$lport" ] && break; sleep 0.05; done
 		start=$(date +%s%N)
 		timeout 20 "$WS_BIN" -H 127.0.0.1 -p "$lport" -t TCP_RR -l 1 >/dev/null 2>"$WS_TMP/liar.err"; rc=$?
 		ms=$((($(date +%s%N) - start) / 1000000))
@@ -334,15 +410,16 @@ PY
 		else
 			fail "lying_netserver_$mode" "exit $rc after $ms ms: $(cat "$WS_TMP/liar.err")"
 		fi
-		kill -9 "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
 	done <<'EOF'
 port0|names data port 0; expected 1 to 65535
 errno|the netserver refused the test: its error 98 (Address already in use)
 close|closed the control connection instead of sending OMNI response
 EOF
+	kill -9 "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
 fi
 
 # --- against stock netperf on the same netserver: the same order of magnitude --------------
+# (timed, one after the other: side by side, a UDP_RR that retries a late reply falls behind)
 if [ -n "$NETPERF" ]; then
 	for t in TCP_RR UDP_RR; do
 		w=$(ws -t $t -l 1 -P 0 -v 0 2>/dev/null)
