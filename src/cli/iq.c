@@ -7,6 +7,8 @@
  * Usage errors exit 2, runtime failures 1, each with one line naming the problem. */
 #include "cli/iq.h"
 
+#include "cli/iqopts.h"
+
 #include <warpspeed/iq.h>
 
 #include "iq/bench.h"
@@ -14,336 +16,12 @@
 #include "iq/iqfile.h"
 #include "iq/node_thread.h"
 #include "util/err.h"
-#include "util/units.h"
 
-#include <arpa/inet.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_MAX_SIZES 64
-
-typedef struct iq_opts {
-	ws_iq_config cfg;
-	char addr[64];             /* the first NODE's address (cfg.addr, cfg.port) */
-	int have_node;
-	size_t nnodes;             /* NODE,NODE,...: read, write and bench take several */
-	char node_addr[WS_IQ_MANY_MAX][64];
-	int node_port[WS_IQ_MANY_MAX];
-	const char *format;        /* --format as given ("raw" only for bench) */
-	unsigned rf;
-	uint32_t samples, start;
-	int have_samples;
-	const char *out, *in, *bcast, *json_file;
-	const char *svg;           /* bench --svg FILE: the chart (report/charts.h) */
-	int reference_warplab;     /* bench --reference warplab */
-	double link_mbps;          /* bench --link MBPS: the ceiling line; 0 = --write-rate's */
-	ws_iqfile_kind kind;
-	int sigmf_cf32;
-	int trials, json, count, verbose;
-	uint32_t sizes[IQ_MAX_SIZES];
-	size_t nsizes;
-	uint32_t ids;
-	unsigned tx_en, rx_en;
-} iq_opts;
-
-static const char usage[] =
-	"usage: warpspeed iq info|ping NODE [options]\n"
-	"       warpspeed iq read NODE --rf A --samples N [--start S] -o FILE [--format F]\n"
-	"       warpspeed iq write NODE --rf A[,B...] -i FILE [--start S] [--format F]\n"
-	"       warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
-	"       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
-	"       warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...] [--rf A[,B]]\n"
-	"                 [--format raw|ci16|cf32] [--json]\n"
-	"                 [--json-file PATH]   (the table, and the JSON rows into PATH)\n"
-	"                 [--svg FILE [--reference warplab] [--link MBPS]]   (Write and Read\n"
-	"                 Mb/s against samples as a chart; WARPLab 7.5.0's published series;\n"
-	"                 the link's rate for the ceiling line, default --write-rate's)\n"
-	"  NODE is ADDR[:PORT] (port 9000 by default); read, write and bench take several,\n"
-	"  NODE,NODE,..., served at once (read: -o F1,F2,... one per node; write: -i one file\n"
-	"  for all or one per node; bench: a row per node and an aggregate). Files: raw cf32\n"
-	"  or ci16 (interleaved little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data,\n"
-	"  cf32_le or ci16_le), from the extension or --format cf32|ci16|sigmf; --datatype\n"
-	"  cf32_le|ci16_le for a SigMF recording written by read (default ci16_le, the node's\n"
-	"  own samples).\n"
-	"  bench without NODE runs a built-in node emulator on loopback.\n"
-	"  Transport: --node-id N (0) --host-id N (250) --max-payload B (8964)\n"
-	"    --timeout-ms MS (100: a command's first wait, doubling up to 200)\n"
-	"    --retries N (20: most attempts of a command, and of a transfer's packet)\n"
-	"    --budget-ms MS (2000: most time a command or a trigger's confirmation takes)\n"
-	"    --idle-ms MS (10) --window SIZE\n"
-	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
-	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
-	"    --write-rate MBPS (0: unpaced; the node's link rate, e.g. 1000, when the host's\n"
-	"      link is faster, as a 10 GbE host with GbE nodes behind a switch)\n"
-	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
-	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
-	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
-	"    one and for --broadcast\n";
-
-static int bad(const char *what, const char *val, const char *accepted)
-{
-	fprintf(stderr, "warpspeed iq: %s '%s' is not valid (%s)\n", what, val, accepted);
-	return 2;
-}
-
-/* "A", "A,B", "a,c,d" or "all" into a buffer mask. */
-static int parse_rf(const char *s, unsigned *mask)
-{
-	*mask = 0;
-	if (!strcmp(s, "all")) {
-		*mask = WS_IQ_RF_ALL;
-		return 0;
-	}
-	for (const char *p = s; *p; p++) {
-		char c = (char)(*p | 0x20);
-		if (c >= 'a' && c <= 'd' && (p[1] == ',' || p[1] == 0))
-			*mask |= 1u << (c - 'a');
-		else if (*p != ',')
-			return bad("--rf", s, "letters A..D separated by commas, e.g. A,B, or all");
-	}
-	return *mask ? 0 : bad("--rf", s, "at least one of A..D");
-}
-
-static int parse_one_node(const char *s, char addr[64], int *port)
-{
-	const char *colon = strrchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-	struct in_addr a;
-	if (n >= 64)
-		return bad("NODE", s, "ADDR[:PORT] with an IPv4 address");
-	memcpy(addr, s, n);
-	addr[n] = 0;
-	if (inet_pton(AF_INET, addr, &a) != 1)
-		return bad("NODE", s, "ADDR[:PORT] with an IPv4 address, e.g. 10.0.0.1:9000");
-	if (colon) {
-		long long p;
-		if (ws_units_parse_int(colon + 1, 1, 65535, &p, NULL) < 0)
-			return bad("NODE port", colon + 1, "1..65535");
-		*port = (int)p;
-	}
-	return 0;
-}
-
-/* NODE or NODE,NODE,... (at most WS_IQ_MANY_MAX); the first also into cfg. */
-static int parse_node(const char *s, iq_opts *o)
-{
-	char buf[WS_IQ_MANY_MAX * 32];
-	if (strlen(s) >= sizeof buf)
-		return bad("NODE", s, "a shorter list of ADDR[:PORT]");
-	strcpy(buf, s);
-	o->nnodes = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->nnodes == WS_IQ_MANY_MAX)
-			return bad("NODE", s, "at most 64 nodes");
-		o->node_port[o->nnodes] = o->cfg.port;
-		if (parse_one_node(t, o->node_addr[o->nnodes], &o->node_port[o->nnodes]))
-			return 2;
-		o->nnodes++;
-	}
-	if (!o->nnodes)
-		return bad("NODE", s, "ADDR[:PORT][,ADDR[:PORT]...]");
-	memcpy(o->addr, o->node_addr[0], sizeof o->addr);
-	o->cfg.port = o->node_port[0];
-	o->cfg.addr = o->addr;
-	o->have_node = 1;
-	return 0;
-}
-
-static int parse_u32(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint32_t *out,
-		     int size)
-{
-	uint64_t v;
-	long long ll;
-	ws_err e;
-	int r = size ? ws_units_parse_size(s, &v, &e)
-		     : ws_units_parse_int(s, (long long)lo, (long long)hi, &ll, &e);
-	if (!size)
-		v = (uint64_t)ll;
-	if (r < 0 || v < lo || v > hi) {
-		char acc[96];
-		snprintf(acc, sizeof acc, "%llu..%llu%s", (unsigned long long)lo,
-			 (unsigned long long)hi, size ? ", K/M suffixes allowed" : "");
-		return bad(opt, s, acc);
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int parse_sizes(const char *s, iq_opts *o)
-{
-	char buf[1024];
-	if (strlen(s) >= sizeof buf)
-		return bad("--samples", s, "a shorter list");
-	strcpy(buf, s);
-	o->nsizes = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->nsizes == IQ_MAX_SIZES)
-			return bad("--samples", s, "at most 64 sizes");
-		if (parse_u32("--samples", t, 1, 1u << 30, &o->sizes[o->nsizes++], 1))
-			return 2;
-	}
-	if (!o->nsizes)
-		return bad("--samples", s, "N[,N...]");
-	o->samples = o->sizes[0];
-	o->have_samples = 1;
-	return 0;
-}
-
-enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
-       O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
-       O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
-       O_BUDGET, O_WRATE, O_SVG, O_REFERENCE, O_LINK };
-
-static const struct option longopts[] = {
-	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
-	{"format", 1, NULL, O_FORMAT}, {"datatype", 1, NULL, O_DATATYPE},
-	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
-	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
-	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
-	{"budget-ms", 1, NULL, O_BUDGET}, {"write-rate", 1, NULL, O_WRATE},
-	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
-	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
-	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
-	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
-	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
-	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
-	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
-};
-
-static int parse_transport(int c, const char *a, const char *name, ws_iq_config *cfg)
-{
-	uint32_t v = 0;
-	int r = 0;
-	switch (c) {
-	case O_NODEID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->node_id = (uint16_t)v; break;
-	case O_HOSTID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->host_id = (uint16_t)v; break;
-	case O_PAYLOAD: r = parse_u32(name, a, 68, 65505, &cfg->max_payload, 0); break;
-	case O_TIMEOUT: r = parse_u32(name, a, 1, 60000, &cfg->timeout_ms, 0); break;
-	case O_IDLE: r = parse_u32(name, a, 1, 60000, &cfg->idle_ms, 0); break;
-	case O_RETRIES: /* a transfer's retries and a command's attempts alike */
-		r = parse_u32(name, a, 1, 255, &v, 0);
-		cfg->retries = cfg->cmd_tries = (int)v;
-		break;
-	case O_BUDGET: r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0); break;
-	case O_WINDOW: r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1); break;
-	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
-	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
-	case O_PACE: r = parse_u32(name, a, 0, 1000000, &v, 0); cfg->pace_ns = v * 1000; break;
-	case O_WRATE: { /* 10^6 bits/s of Ethernet frames */
-		double mbps;
-		if (ws_units_parse_double(a, 0, 1e6, &mbps, NULL) < 0)
-			return bad(name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
-		cfg->write_rate_bps = (uint64_t)(mbps * 1e6);
-		break;
-	}
-	case O_TPORT: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->trigger_port = (int)v; break;
-	case O_WMODE:
-		if (!strcmp(a, "auto"))
-			cfg->write_mode = WS_IQ_WRITE_AUTO;
-		else if (!strcmp(a, "fast"))
-			cfg->write_mode = WS_IQ_WRITE_FAST;
-		else if (!strcmp(a, "acked"))
-			cfg->write_mode = WS_IQ_WRITE_ACKED;
-		else
-			return bad(name, a, "auto, fast or acked");
-		break;
-	default: return -1;
-	}
-	return r;
-}
-
-static int parse_one(int c, const char *a, const char *name, iq_opts *o)
-{
-	ws_err e;
-	int r = parse_transport(c, a, name, &o->cfg);
-	if (r >= 0)
-		return r;
-	switch (c) {
-	case O_RF: return parse_rf(a, &o->rf);
-	case O_SAMPLES: return parse_sizes(a, o);
-	case O_START: return parse_u32(name, a, 0, 1u << 30, &o->start, 1);
-	case O_FORMAT:
-		o->format = a;
-		if (strcmp(a, "raw") && ws_iqfile_kind_parse(a, &o->kind, &e) < 0)
-			return bad(name, a, "cf32, ci16 or sigmf (files); raw, ci16 or cf32 (bench)");
-		return 0;
-	case O_DATATYPE:
-		if (strcmp(a, "cf32_le") && strcmp(a, "ci16_le"))
-			return bad(name, a, "cf32_le or ci16_le");
-		o->sigmf_cf32 = a[1] == 'f';
-		return 0;
-	case O_TRIALS: {
-		uint32_t v;
-		r = parse_u32(name, a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &v, 0);
-		o->trials = (int)v;
-		return r;
-	}
-	case O_JSON: o->json = 1; return 0;
-	case O_IDS: return parse_u32(name, a, 1, UINT32_MAX, &o->ids, 0);
-	case O_TXEN: return parse_rf(a, &o->tx_en);
-	case O_RXEN: return parse_rf(a, &o->rx_en);
-	case O_BCAST: o->bcast = a; return 0;
-	case O_JSONFILE: o->json_file = a; return 0;
-	case O_SVG: o->svg = a; return 0;
-	case O_REFERENCE:
-		if (strcmp(a, "warplab"))
-			return bad(name, a, "warplab (WARPLab 7.5.0's published wl_benchmark figures)");
-		o->reference_warplab = 1;
-		return 0;
-	case O_LINK:
-		if (ws_units_parse_double(a, 1, 1e7, &o->link_mbps, NULL) < 0)
-			return bad(name, a, "the link's rate in 10^6 bits/s, 1..10000000, e.g. 1000");
-		return 0;
-	case O_COUNT: {
-		uint32_t v;
-		r = parse_u32(name, a, 1, 100000, &v, 0);
-		o->count = (int)v;
-		return r;
-	}
-	case 'o': o->out = a; return 0;
-	case 'i': o->in = a; return 0;
-	case 'v': o->verbose = 1; return 0;
-	default: return 2;
-	}
-}
-
-/* Options into o; the positional NODE, if any, too. Returns 0, 2 (usage) or 3 (help). */
-static int parse_args(int argc, char **argv, iq_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	ws_iq_config_default(&o->cfg);
-	o->ids = 1;
-	o->count = 3;
-	optind = 1;
-	opterr = 0;
-	for (;;) {
-		int idx = -1, c = getopt_long(argc, argv, ":ho:i:v", longopts, &idx);
-		if (c == -1)
-			break;
-		const char *name = idx >= 0 ? longopts[idx].name : "option";
-		if (c == 'h')
-			return 3;
-		if (c == '?' || c == ':') {
-			fprintf(stderr, "warpspeed iq: %s option '%s'\n%s",
-				c == '?' ? "unknown" : "missing value for", argv[optind - 1], usage);
-			return 2;
-		}
-		int r = parse_one(c, optarg, name, o);
-		if (r)
-			return r;
-	}
-	if (optind < argc && parse_node(argv[optind++], o))
-		return 2;
-	if (optind < argc) {
-		fprintf(stderr, "warpspeed iq: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
-	return 0;
-}
-
-static int open_node(const iq_opts *o, ws_iq_node **n)
+static int open_node(const ws_cli_iq_opts *o, ws_iq_node **n)
 {
 	ws_iq_error e;
 	if (ws_iq_open(&o->cfg, n, &e) < 0) {
@@ -353,7 +31,7 @@ static int open_node(const iq_opts *o, ws_iq_node **n)
 	return 0;
 }
 
-static int need_node(const iq_opts *o, const char *cmd)
+static int need_node(const ws_cli_iq_opts *o, const char *cmd)
 {
 	if (o->have_node && (o->nnodes == 1 || !strcmp(cmd, "read") || !strcmp(cmd, "write") ||
 			     !strcmp(cmd, "bench")))
@@ -364,7 +42,7 @@ static int need_node(const iq_opts *o, const char *cmd)
 }
 
 /* Opens every NODE of the list into n[0..nnodes); on failure none stays open. */
-static int open_nodes(const iq_opts *o, ws_iq_node **n)
+static int open_nodes(const ws_cli_iq_opts *o, ws_iq_node **n)
 {
 	for (size_t k = 0; k < o->nnodes; k++) {
 		ws_iq_config c = o->cfg;
@@ -393,23 +71,23 @@ static int split_files(const char *opt, const char *s, size_t nn, int shared, ch
 {
 	size_t k = 0;
 	if (strlen(s) >= cap)
-		return bad(opt, s, "a shorter list of files");
+		return ws_cli_iq_bad(opt, s, "a shorter list of files");
 	strcpy(buf, s);
 	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
 		if (k < nn)
 			out[k++] = t;
 		else
-			return bad(opt, s, "one file per NODE");
+			return ws_cli_iq_bad(opt, s, "one file per NODE");
 	if (k == 1 && shared)
 		while (k < nn)
 			out[k++] = out[0];
 	if (k != nn)
-		return bad(opt, s, shared ? "one file, or one per NODE" : "one file per NODE, "
+		return ws_cli_iq_bad(opt, s, shared ? "one file, or one per NODE" : "one file per NODE, "
 			   "separated by commas");
 	return 0;
 }
 
-static int refuse_raw(const iq_opts *o, const char *cmd)
+static int refuse_raw(const ws_cli_iq_opts *o, const char *cmd)
 {
 	if (!o->format || strcmp(o->format, "raw"))
 		return 0;
@@ -420,7 +98,7 @@ static int refuse_raw(const iq_opts *o, const char *cmd)
 
 /* ---- info, ping ---- */
 
-static int cmd_info(const iq_opts *o)
+static int cmd_info(const ws_cli_iq_opts *o)
 {
 	ws_iq_node *n;
 	int r = need_node(o, "info");
@@ -444,7 +122,7 @@ static int cmd_info(const iq_opts *o)
 	return 0;
 }
 
-static int cmd_ping(const iq_opts *o)
+static int cmd_ping(const ws_cli_iq_opts *o)
 {
 	ws_iq_node *n;
 	int r = need_node(o, "ping");
@@ -468,12 +146,12 @@ static int cmd_ping(const iq_opts *o)
 /* ---- read, write ---- */
 
 /* The read files' kind and the format read into memory. */
-static int read_kind(const iq_opts *o, const char *path, ws_iqfile_kind *kind,
+static int read_kind(const ws_cli_iq_opts *o, const char *path, ws_iqfile_kind *kind,
 		     ws_iq_format *fmt)
 {
 	*kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path);
 	if (*kind == WS_IQFILE_AUTO)
-		return bad("-o", path, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
+		return ws_cli_iq_bad("-o", path, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
 			   "or --format cf32|ci16|sigmf");
 	*fmt = *kind == WS_IQFILE_CF32 || (*kind == WS_IQFILE_SIGMF && o->sigmf_cf32)
 		       ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
@@ -481,7 +159,7 @@ static int read_kind(const iq_opts *o, const char *path, ws_iqfile_kind *kind,
 }
 
 /* Saves node k's samples into its file; prints what was read. */
-static int save_read(const iq_opts *o, size_t k, ws_iq_node *n, const char *path,
+static int save_read(const ws_cli_iq_opts *o, size_t k, ws_iq_node *n, const char *path,
 		     ws_iqfile_kind kind, ws_iq_format fmt, const void *buf)
 {
 	ws_iq_info i;
@@ -499,7 +177,7 @@ static int save_read(const iq_opts *o, size_t k, ws_iq_node *n, const char *path
 	return 0;
 }
 
-static int cmd_read(const iq_opts *o)
+static int cmd_read(const ws_cli_iq_opts *o)
 {
 	int r = need_node(o, "read");
 	if (r || (r = refuse_raw(o, "read")))
@@ -521,7 +199,7 @@ static int cmd_read(const iq_opts *o)
 			return r;
 	for (size_t k = 1; k < nn; k++)
 		if (fmt[k] != fmt[0])
-			return bad("-o", o->out, "files of one sample type (all cf32 or all ci16)");
+			return ws_cli_iq_bad("-o", o->out, "files of one sample type (all cf32 or all ci16)");
 	ws_iq_node *n[WS_IQ_MANY_MAX];
 	if ((r = open_nodes(o, n)))
 		return r;
@@ -549,7 +227,7 @@ static int cmd_read(const iq_opts *o)
 	return r;
 }
 
-static int cmd_write(const iq_opts *o)
+static int cmd_write(const ws_cli_iq_opts *o)
 {
 	int r = need_node(o, "write");
 	if (r || (r = refuse_raw(o, "write")))
@@ -577,13 +255,13 @@ static int cmd_write(const iq_opts *o)
 		ws_iq_get_info(n[k], &i);
 		uint32_t room = o->start < i.max_tx_samples ? i.max_tx_samples - o->start : 0;
 		if (kind == WS_IQFILE_AUTO)
-			r = bad("-i", path[k], "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
+			r = ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
 				"or --format cf32|ci16|sigmf");
 		else if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
 			fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
 			r = 1;
 		} else if (d[k].fmt != d[0].fmt || d[k].count != d[0].count) {
-			r = bad("-i", o->in, "files of one sample type and length");
+			r = ws_cli_iq_bad("-i", o->in, "files of one sample type and length");
 		}
 		for (int b = 0; b < 4; b++)
 			src[k][b] = d[k].samples;
@@ -606,7 +284,7 @@ static int cmd_write(const iq_opts *o)
 
 /* ---- trigger ---- */
 
-static int cmd_trigger(const iq_opts *o)
+static int cmd_trigger(const ws_cli_iq_opts *o)
 {
 	ws_iq_error e;
 	if (o->bcast) {
@@ -615,7 +293,7 @@ static int cmd_trigger(const iq_opts *o)
 		size_t len = colon ? (size_t)(colon - o->bcast) : strlen(o->bcast);
 		int port = colon ? atoi(colon + 1) : WS_NODE_DEFAULT_BCAST_PORT;
 		if (len >= sizeof a)
-			return bad("--broadcast", o->bcast, "ADDR[:PORT]");
+			return ws_cli_iq_bad("--broadcast", o->bcast, "ADDR[:PORT]");
 		memcpy(a, o->bcast, len);
 		a[len] = 0;
 		if (ws_iq_trigger_broadcast(a, port, o->cfg.host_id, o->ids, &e) < 0) {
@@ -682,7 +360,7 @@ static void print_stats(ws_iq_node *n)
 }
 
 /* The built-in node (no NODE given): the library runs it, this only says so. */
-static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
+static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 {
 	ws_node_config c;
 	ws_err e;
@@ -703,7 +381,7 @@ static int builtin_start(ws_node_thread **b, iq_opts *o, FILE *note)
 }
 
 /* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart. */
-static int bench_svg(const iq_opts *o, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
+static int bench_svg(const ws_cli_iq_opts *o, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
 		     const ws_iq_bench_row *agg, bool builtin)
 {
 	size_t n = o->nsizes;
@@ -740,7 +418,7 @@ static int bench_svg(const iq_opts *o, const ws_iq_bench_head *h, const ws_iq_be
 }
 
 /* The table or JSON to f; heads of every node. */
-static void bench_print(FILE *f, const iq_opts *o, int json, const ws_iq_bench_head *h,
+static void bench_print(FILE *f, const ws_cli_iq_opts *o, int json, const ws_iq_bench_head *h,
 			const ws_iq_bench_row *rows, const ws_iq_bench_row *agg)
 {
 	const ws_iq_bench_row *a = o->nnodes > 1 ? agg : NULL;
@@ -750,7 +428,7 @@ static void bench_print(FILE *f, const iq_opts *o, int json, const ws_iq_bench_h
 		ws_iq_bench_table_many(f, h, o->nnodes, rows, a, o->nsizes);
 }
 
-static int cmd_bench(iq_opts *o)
+static int cmd_bench(ws_cli_iq_opts *o)
 {
 	ws_iq_format fmt = WS_IQ_FMT_BE32;
 	if (!o->trials || !o->nsizes) {
@@ -759,7 +437,7 @@ static int cmd_bench(iq_opts *o)
 		return 2;
 	}
 	if (o->format && ws_iq_bench_format_parse(o->format, &fmt) < 0)
-		return bad("--format", o->format, "raw, ci16 or cf32 for bench");
+		return ws_cli_iq_bad("--format", o->format, "raw, ci16 or cf32 for bench");
 	if ((o->reference_warplab || o->link_mbps > 0) && !o->svg) {
 		fprintf(stderr, "warpspeed iq bench: --reference and --link draw on the chart; add "
 				"--svg FILE\n");
@@ -823,14 +501,14 @@ static int cmd_bench(iq_opts *o)
 int ws_cli_iq_main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
+		fputs(ws_cli_iq_usage(), argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	const char *cmd = argv[1];
-	iq_opts o;
-	int r = parse_args(argc - 1, argv + 1, &o);
+	ws_cli_iq_opts o;
+	int r = ws_cli_iq_parse(argc - 1, argv + 1, &o);
 	if (r == 3) {
-		fputs(usage, stdout);
+		fputs(ws_cli_iq_usage(), stdout);
 		return 0;
 	}
 	if (r)
@@ -848,6 +526,6 @@ int ws_cli_iq_main(int argc, char **argv)
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(&o);
 	fprintf(stderr, "warpspeed iq: unknown command '%s' (info, ping, read, write, trigger "
-			"or bench)\n%s", cmd, usage);
+			"or bench)\n%s", cmd, ws_cli_iq_usage());
 	return 2;
 }

@@ -1,0 +1,312 @@
+/* iqopts: `warpspeed iq`'s command line; see iqopts.h. */
+#include "cli/iqopts.h"
+
+#include "iq/bench.h"
+#include "util/err.h"
+#include "util/units.h"
+
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char iq_usage[] =
+	"usage: warpspeed iq info|ping NODE [options]\n"
+	"       warpspeed iq read NODE --rf A --samples N [--start S] -o FILE [--format F]\n"
+	"       warpspeed iq write NODE --rf A[,B...] -i FILE [--start S] [--format F]\n"
+	"       warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
+	"       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
+	"       warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...] [--rf A[,B]]\n"
+	"                 [--format raw|ci16|cf32] [--json]\n"
+	"                 [--json-file PATH]   (the table, and the JSON rows into PATH)\n"
+	"                 [--svg FILE [--reference warplab] [--link MBPS]]   (Write and Read\n"
+	"                 Mb/s against samples as a chart; WARPLab 7.5.0's published series;\n"
+	"                 the link's rate for the ceiling line, default --write-rate's)\n"
+	"  NODE is ADDR[:PORT] (port 9000 by default); read, write and bench take several,\n"
+	"  NODE,NODE,..., served at once (read: -o F1,F2,... one per node; write: -i one file\n"
+	"  for all or one per node; bench: a row per node and an aggregate). Files: raw cf32\n"
+	"  or ci16 (interleaved little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data,\n"
+	"  cf32_le or ci16_le), from the extension or --format cf32|ci16|sigmf; --datatype\n"
+	"  cf32_le|ci16_le for a SigMF recording written by read (default ci16_le, the node's\n"
+	"  own samples).\n"
+	"  bench without NODE runs a built-in node emulator on loopback.\n"
+	"  Transport: --node-id N (0) --host-id N (250) --max-payload B (8964)\n"
+	"    --timeout-ms MS (100: a command's first wait, doubling up to 200)\n"
+	"    --retries N (20: most attempts of a command, and of a transfer's packet)\n"
+	"    --budget-ms MS (2000: most time a command or a trigger's confirmation takes)\n"
+	"    --idle-ms MS (10) --window SIZE\n"
+	"    --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0)\n"
+	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
+	"    --write-rate MBPS (0: unpaced; the node's link rate, e.g. 1000, when the host's\n"
+	"      link is faster, as a 10 GbE host with GbE nodes behind a switch)\n"
+	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
+	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
+	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
+	"    one and for --broadcast\n";
+
+int ws_cli_iq_bad(const char *what, const char *val, const char *accepted)
+{
+	fprintf(stderr, "warpspeed iq: %s '%s' is not valid (%s)\n", what, val, accepted);
+	return 2;
+}
+
+/* "A", "A,B", "a,c,d" or "all" into a buffer mask. */
+static int parse_rf(const char *s, unsigned *mask)
+{
+	*mask = 0;
+	if (!strcmp(s, "all")) {
+		*mask = WS_IQ_RF_ALL;
+		return 0;
+	}
+	for (const char *p = s; *p; p++) {
+		char c = (char)(*p | 0x20);
+		if (c >= 'a' && c <= 'd' && (p[1] == ',' || p[1] == 0))
+			*mask |= 1u << (c - 'a');
+		else if (*p != ',')
+			return ws_cli_iq_bad("--rf", s, "letters A..D separated by commas, e.g. A,B, or all");
+	}
+	return *mask ? 0 : ws_cli_iq_bad("--rf", s, "at least one of A..D");
+}
+
+static int parse_one_node(const char *s, char addr[64], int *port)
+{
+	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	struct in_addr a;
+	if (n >= 64)
+		return ws_cli_iq_bad("NODE", s, "ADDR[:PORT] with an IPv4 address");
+	memcpy(addr, s, n);
+	addr[n] = 0;
+	if (inet_pton(AF_INET, addr, &a) != 1)
+		return ws_cli_iq_bad("NODE", s, "ADDR[:PORT] with an IPv4 address, e.g. 10.0.0.1:9000");
+	if (colon) {
+		long long p;
+		if (ws_units_parse_int(colon + 1, 1, 65535, &p, NULL) < 0)
+			return ws_cli_iq_bad("NODE port", colon + 1, "1..65535");
+		*port = (int)p;
+	}
+	return 0;
+}
+
+/* NODE or NODE,NODE,... (at most WS_IQ_MANY_MAX); the first also into cfg. */
+static int parse_node(const char *s, ws_cli_iq_opts *o)
+{
+	char buf[WS_IQ_MANY_MAX * 32];
+	if (strlen(s) >= sizeof buf)
+		return ws_cli_iq_bad("NODE", s, "a shorter list of ADDR[:PORT]");
+	strcpy(buf, s);
+	o->nnodes = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nnodes == WS_IQ_MANY_MAX)
+			return ws_cli_iq_bad("NODE", s, "at most 64 nodes");
+		o->node_port[o->nnodes] = o->cfg.port;
+		if (parse_one_node(t, o->node_addr[o->nnodes], &o->node_port[o->nnodes]))
+			return 2;
+		o->nnodes++;
+	}
+	if (!o->nnodes)
+		return ws_cli_iq_bad("NODE", s, "ADDR[:PORT][,ADDR[:PORT]...]");
+	memcpy(o->addr, o->node_addr[0], sizeof o->addr);
+	o->cfg.port = o->node_port[0];
+	o->cfg.addr = o->addr;
+	o->have_node = 1;
+	return 0;
+}
+
+static int parse_u32(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint32_t *out,
+		     int size)
+{
+	uint64_t v;
+	long long ll;
+	ws_err e;
+	int r = size ? ws_units_parse_size(s, &v, &e)
+		     : ws_units_parse_int(s, (long long)lo, (long long)hi, &ll, &e);
+	if (!size)
+		v = (uint64_t)ll;
+	if (r < 0 || v < lo || v > hi) {
+		char acc[96];
+		snprintf(acc, sizeof acc, "%llu..%llu%s", (unsigned long long)lo,
+			 (unsigned long long)hi, size ? ", K/M suffixes allowed" : "");
+		return ws_cli_iq_bad(opt, s, acc);
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_sizes(const char *s, ws_cli_iq_opts *o)
+{
+	char buf[1024];
+	if (strlen(s) >= sizeof buf)
+		return ws_cli_iq_bad("--samples", s, "a shorter list");
+	strcpy(buf, s);
+	o->nsizes = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nsizes == WS_CLI_IQ_MAX_SIZES)
+			return ws_cli_iq_bad("--samples", s, "at most 64 sizes");
+		if (parse_u32("--samples", t, 1, 1u << 30, &o->sizes[o->nsizes++], 1))
+			return 2;
+	}
+	if (!o->nsizes)
+		return ws_cli_iq_bad("--samples", s, "N[,N...]");
+	o->samples = o->sizes[0];
+	o->have_samples = 1;
+	return 0;
+}
+
+enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
+       O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
+       O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
+       O_BUDGET, O_WRATE, O_SVG, O_REFERENCE, O_LINK };
+
+static const struct option longopts[] = {
+	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
+	{"format", 1, NULL, O_FORMAT}, {"datatype", 1, NULL, O_DATATYPE},
+	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
+	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
+	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
+	{"budget-ms", 1, NULL, O_BUDGET}, {"write-rate", 1, NULL, O_WRATE},
+	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
+	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
+	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
+	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
+	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
+	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
+	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
+};
+
+static int parse_transport(int c, const char *a, const char *name, ws_iq_config *cfg)
+{
+	uint32_t v = 0;
+	int r = 0;
+	switch (c) {
+	case O_NODEID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->node_id = (uint16_t)v; break;
+	case O_HOSTID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->host_id = (uint16_t)v; break;
+	case O_PAYLOAD: r = parse_u32(name, a, 68, 65505, &cfg->max_payload, 0); break;
+	case O_TIMEOUT: r = parse_u32(name, a, 1, 60000, &cfg->timeout_ms, 0); break;
+	case O_IDLE: r = parse_u32(name, a, 1, 60000, &cfg->idle_ms, 0); break;
+	case O_RETRIES: /* a transfer's retries and a command's attempts alike */
+		r = parse_u32(name, a, 1, 255, &v, 0);
+		cfg->retries = cfg->cmd_tries = (int)v;
+		break;
+	case O_BUDGET: r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0); break;
+	case O_WINDOW: r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1); break;
+	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
+	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
+	case O_PACE: r = parse_u32(name, a, 0, 1000000, &v, 0); cfg->pace_ns = v * 1000; break;
+	case O_WRATE: { /* 10^6 bits/s of Ethernet frames */
+		double mbps;
+		if (ws_units_parse_double(a, 0, 1e6, &mbps, NULL) < 0)
+			return ws_cli_iq_bad(name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
+		cfg->write_rate_bps = (uint64_t)(mbps * 1e6);
+		break;
+	}
+	case O_TPORT: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->trigger_port = (int)v; break;
+	case O_WMODE:
+		if (!strcmp(a, "auto"))
+			cfg->write_mode = WS_IQ_WRITE_AUTO;
+		else if (!strcmp(a, "fast"))
+			cfg->write_mode = WS_IQ_WRITE_FAST;
+		else if (!strcmp(a, "acked"))
+			cfg->write_mode = WS_IQ_WRITE_ACKED;
+		else
+			return ws_cli_iq_bad(name, a, "auto, fast or acked");
+		break;
+	default: return -1;
+	}
+	return r;
+}
+
+static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
+{
+	ws_err e;
+	int r = parse_transport(c, a, name, &o->cfg);
+	if (r >= 0)
+		return r;
+	switch (c) {
+	case O_RF: return parse_rf(a, &o->rf);
+	case O_SAMPLES: return parse_sizes(a, o);
+	case O_START: return parse_u32(name, a, 0, 1u << 30, &o->start, 1);
+	case O_FORMAT:
+		o->format = a;
+		if (strcmp(a, "raw") && ws_iqfile_kind_parse(a, &o->kind, &e) < 0)
+			return ws_cli_iq_bad(name, a, "cf32, ci16 or sigmf (files); raw, ci16 or cf32 (bench)");
+		return 0;
+	case O_DATATYPE:
+		if (strcmp(a, "cf32_le") && strcmp(a, "ci16_le"))
+			return ws_cli_iq_bad(name, a, "cf32_le or ci16_le");
+		o->sigmf_cf32 = a[1] == 'f';
+		return 0;
+	case O_TRIALS: {
+		uint32_t v;
+		r = parse_u32(name, a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &v, 0);
+		o->trials = (int)v;
+		return r;
+	}
+	case O_JSON: o->json = 1; return 0;
+	case O_IDS: return parse_u32(name, a, 1, UINT32_MAX, &o->ids, 0);
+	case O_TXEN: return parse_rf(a, &o->tx_en);
+	case O_RXEN: return parse_rf(a, &o->rx_en);
+	case O_BCAST: o->bcast = a; return 0;
+	case O_JSONFILE: o->json_file = a; return 0;
+	case O_SVG: o->svg = a; return 0;
+	case O_REFERENCE:
+		if (strcmp(a, "warplab"))
+			return ws_cli_iq_bad(name, a, "warplab (WARPLab 7.5.0's published wl_benchmark figures)");
+		o->reference_warplab = 1;
+		return 0;
+	case O_LINK:
+		if (ws_units_parse_double(a, 1, 1e7, &o->link_mbps, NULL) < 0)
+			return ws_cli_iq_bad(name, a, "the link's rate in 10^6 bits/s, 1..10000000, e.g. 1000");
+		return 0;
+	case O_COUNT: {
+		uint32_t v;
+		r = parse_u32(name, a, 1, 100000, &v, 0);
+		o->count = (int)v;
+		return r;
+	}
+	case 'o': o->out = a; return 0;
+	case 'i': o->in = a; return 0;
+	case 'v': o->verbose = 1; return 0;
+	default: return 2;
+	}
+}
+
+/* Options into o; the positional NODE, if any, too. Returns 0, 2 (usage) or 3 (help). */
+int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	ws_iq_config_default(&o->cfg);
+	o->ids = 1;
+	o->count = 3;
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int idx = -1, c = getopt_long(argc, argv, ":ho:i:v", longopts, &idx);
+		if (c == -1)
+			break;
+		const char *name = idx >= 0 ? longopts[idx].name : "option";
+		if (c == 'h')
+			return 3;
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "warpspeed iq: %s option '%s'\n%s",
+				c == '?' ? "unknown" : "missing value for", argv[optind - 1], iq_usage);
+			return 2;
+		}
+		int r = parse_one(c, optarg, name, o);
+		if (r)
+			return r;
+	}
+	if (optind < argc && parse_node(argv[optind++], o))
+		return 2;
+	if (optind < argc) {
+		fprintf(stderr, "warpspeed iq: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	return 0;
+}
+
+const char *ws_cli_iq_usage(void)
+{
+	return iq_usage;
+}
