@@ -29,6 +29,7 @@
 static long long pkt_wait_us = -1;  /* WRITE_IQ_SET_PKT_WAIT_TIME, -1: the hardware rule */
 static long long max_request;       /* READ_IQ_SET_MAX_REQUEST_SIZE, 0: our window */
 static uint8_t write_id;            /* WARPLab's write IQ ID counter, +1 per buffer */
+static int warnings_muted;          /* SUPPRESS_IQ_WARNINGS was called */
 
 static const char *const type_names = "0 (double), 1 (single), 2 (int16) or 3 (raw uint32)";
 
@@ -211,6 +212,27 @@ static mxArray *read_output(int type, int rssi, size_t N, size_t nb)
 #endif
 }
 
+/* One warning for what a read or write of one buffer recovered from (before: the handle's
+ * counters when it began), unless SUPPRESS_IQ_WARNINGS muted them. */
+static void warn_recovered(ws_iq_node *n, const ws_iq_stats *before, const char *node,
+			   const char *what, unsigned buf)
+{
+	if (warnings_muted)
+		return;
+	ws_iq_stats a;
+	ws_iq_get_stats(n, &a);
+	unsigned long long rereq = a.read_rerequests - before->read_rerequests,
+			   resend = a.write_resends - before->write_resends,
+			   mismatch = a.checksum_mismatches - before->checksum_mismatches,
+			   waits = a.timeouts - before->timeouts;
+	if (!rereq && !resend && !mismatch && !waits)
+		return;
+	mexWarnMsgIdAndTxt(WLMEX_ID_IQ, "%s: %s buffer 0x%x completed after recovery: %llu "
+			   "re-requests, %llu acknowledged resends, %llu checksum mismatches, %llu "
+			   "waits that timed out (wl_mex_udp_transport('suppress_iq_warnings') "
+			   "mutes this)", node, what, buf, rereq, resend, mismatch, waits);
+}
+
 void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int rssi)
 {
 	(void)nlhs;
@@ -265,11 +287,14 @@ void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int 
 		void *dst[1] = {&m};
 		ws_err e = {0};
 		n->last_iq_id = -1;
+		ws_iq_stats before;
+		ws_iq_get_stats(n, &before);
 		if (ws_iqread_run(n, bufs[b], start, N, WS_IQ_FMT_MEM, dst, &e) < 0) {
 			mxFree(words);
 			mxDestroyArray(x);
 			wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
 		}
+		warn_recovered(n, &before, node, rssi ? "Read RSSI of" : "Read IQ of", bufs[b]);
 		if (words)
 			rssi_expand(x, type, words, N, b);
 		track(tracker, bufs[b], rssi, n->last_iq_id, sev, node, x);
@@ -365,6 +390,10 @@ void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	}
 	ws_iq_node *n = iq_of(s, prhs[4], prhs[5], ids, maxs);
 	n->seq = ids.seq;
+	char ip[64], where[96]; /* the node, for a warning (WRITE_IQ has no node description) */
+	if (mxGetString(prhs[4], ip, sizeof ip) != 0)
+		snprintf(ip, sizeof ip, "?");
+	snprintf(where, sizeof where, "node %s:%d", ip, n->cfg.port);
 	double *chk = mxGetPr(plhs[1]);
 	const mxArray *x = prhs[7];
 	int planes = mxGetNumberOfDimensions(x) == 3;
@@ -373,11 +402,14 @@ void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 		n->cfg.pace_ns = (uint32_t)(write_wait_us(hw, maxs, bufs[b]) * 1000);
 		n->write_id = write_id;
 		ws_err e = {0};
+		ws_iq_stats before;
+		ws_iq_get_stats(n, &before);
 		if (ws_iqwrite_run(n, bufs[b], start, N, WS_IQ_FMT_MEM, &m, &e) < 0) {
 			mxDestroyArray(plhs[1]);
 			wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
 		}
 		write_id = n->write_id;
+		warn_recovered(n, &before, where, "Write IQ to", bufs[b]);
 		chk[b] = host_checksum(&m, start, N, maxs);
 	}
 	plhs[0] = mxCreateDoubleScalar((uint16_t)(n->seq - ids.seq));
@@ -393,8 +425,11 @@ void wlmex_set_max_request(const mxArray *prhs[])
 	max_request = wlmex_int(prhs[1], 2, "bytes per request", 0, 0x7fffffff);
 }
 
-/* WARPLab mutes its read timeout and index warnings and its write checksum warning; this
- * transport recovers from those cases without a warning, so there is nothing to mute. */
+/* WARPLab warns when a read timed out or found packets out of place and when a write's
+ * checksum failed, and SUPPRESS_IQ_WARNINGS mutes those warnings. This transport recovers
+ * from the same events (re-requests, acknowledged resends); it says so in one warning per
+ * buffer, which the same call mutes. */
 void wlmex_suppress_warnings(void)
 {
+	warnings_muted = 1;
 }

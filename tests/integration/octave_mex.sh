@@ -4,8 +4,10 @@
 # `warpspeed node` on loopback: sockets and buffer sizes, PING / NODE_INFO / payload size
 # test through SEND and RECEIVE, write_iq with the node's checksum, a trigger to the
 # broadcast port, read_iq bit-exact at 2^15 and 2^20 samples in all four data types
-# (2^24 in raw: the double conversions at 2^24 take seconds in Octave on a loaded two-core machine), the IQ-ID tracker, and the error paths. Every check is one
-# PASS/FAIL line printed by the Octave script.
+# (2^24 in raw: the double conversions at 2^24 take seconds in Octave on a loaded two-core
+# machine), the IQ-ID tracker, and the error paths; then, through bench/iq_proxy dropping
+# 20 % of the datagrams, a write and a read that recover and warn, and no warning after
+# SUPPRESS_IQ_WARNINGS. Every check is one PASS/FAIL line printed by the Octave script.
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -39,12 +41,23 @@ if [ -z "${NODE_PORT:-}" ] || [ -z "${BCAST_PORT:-}" ]; then
 	finish
 fi
 
+# The same node behind bench/iq_proxy dropping 20 % of the datagrams, for the recovery
+# warnings and SUPPRESS_IQ_WARNINGS (tests/octave/test_wl_mex_loss.m).
+PPORT=0
+if [ ! -x "$WS_BUILD/bench/iq_proxy" ]; then
+	skip octave_mex_loss "$WS_BUILD/bench/iq_proxy not built (make bench-bins)"
+elif ! start_proxy loss --loss 20 --seed 5; then
+	fail octave_mex_loss "the proxy did not start: $(head -c 300 "$WS_TMP/loss.px")"
+	PPORT=0
+fi
+
 # A copy of the MEX in a folder of its own, first on the path, as a WARPLab user does.
 mkdir -p "$WS_TMP/mex" && cp "$MEX" "$WS_TMP/mex/"
 octave --no-gui --no-window-system --norc --quiet --eval "
   addpath('$WS_TMP/mex'); addpath('$ROOT/tests/octave');
   rand('seed', 18); randn('seed', 18);
   nfail = test_wl_mex($NODE_PORT, $BCAST_PORT, [2^15 2^20], 2^24, 3);
+  if ${PPORT:-0} > 0, nfail = nfail + test_wl_mex_loss($NODE_PORT, $BCAST_PORT, $PPORT); end
   exit(nfail > 0);" >"$WS_TMP/octave.out" 2>"$WS_TMP/octave.err" &
 OPID=$!
 WS_PIDS+=("$OPID")
