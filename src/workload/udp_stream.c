@@ -14,6 +14,7 @@
 #include "workload/stream.h"
 
 #include <errno.h>
+#include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
@@ -55,6 +56,9 @@
 #define REPORT_EVERY 64                   /* blast: batches between reads of the reports */
 #define PACE_SPIN_NS (50 * WS_NS_PER_US)  /* --pace: the last stretch before a send is spun */
 #define END_PHASE_NS (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
+/* The receiver's port refusing datagrams this long with no report in between: it is gone
+ * (its daemon's time cap ended the test and its END_ACKs were lost, or it died). */
+#define GONE_NS (1 * WS_NS_PER_SEC)
 #define NETPERF_END_DGRAMS 3              /* empty datagrams that end a netserver's test */
 #define RX_TIMEOUT_NS (100 * WS_NS_PER_MS)
 #define RX_GRACE_NS (500 * WS_NS_PER_MS)  /* past the expected end ... */
@@ -102,6 +106,7 @@ typedef struct udp_tx {
 	double pace_dps;   /* --pace: datagrams per second, 0 = not paced */
 	uint32_t batches;  /* blast mode: reports are read every REPORT_EVERY batches */
 	bool end_acked, refused;
+	int64_t refused_ns; /* the first refusal since the receiver's last report, 0: none */
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
 	ws_interim_counter *progress; /* -D: the bytes sent, or NULL */
@@ -178,6 +183,11 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws
 	if (rc < 0)
 		return rc;
 	int one = 1;
+	/* ICMP errors also on the error queue: sendmmsg swallows the ECONNREFUSED of a
+	 * receiver that is gone (it returns the datagrams sent before it), the queue keeps it
+	 * (tx_read_errqueue). One of the two fails by the socket's family; that is expected. */
+	(void)setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	(void)setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
 	if (!spec->udp_route) {
 		if (setsockopt(fd, SOL_SOCKET, SO_DONTROUTE, &one, sizeof(one)) < 0)
 			return ws_err_errno(err, "setsockopt SO_DONTROUTE on the UDP data socket");
@@ -241,6 +251,43 @@ static int tx_send(udp_tx *t, uint32_t n)
 	return send(t->fd, t->payload, t->size, 0) < 0 ? -1 : 1;
 }
 
+/* A refusal (ICMP port unreachable) noted: the receiver may be gone (see GONE_NS). */
+static void tx_refused(udp_tx *t)
+{
+	t->res->send_errors++;
+	t->refused = true;
+	if (!t->refused_ns)
+		t->refused_ns = ws_clock_ns();
+}
+
+/* The ICMP errors queued for earlier sends (IP_RECVERR): each refusal counts. */
+static void tx_read_errqueue(udp_tx *t)
+{
+	for (int i = 0; i < 256; i++) {
+		uint8_t data[64];
+		union {
+			struct cmsghdr align;
+			char buf[256];
+		} ctl;
+		struct iovec iov = {.iov_base = data, .iov_len = sizeof(data)};
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+				   .msg_controllen = sizeof(ctl.buf)};
+		if (recvmsg(t->fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (!((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RECVERR) ||
+			      (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_RECVERR)))
+				continue;
+			struct sock_extended_err ee;
+			if (c->cmsg_len < CMSG_LEN(sizeof(ee)))
+				continue;
+			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
+			if (ee.ee_errno == ECONNREFUSED)
+				tx_refused(t);
+		}
+	}
+}
+
 /* Read the receiver's reports; wait up to wait_ms for the first when asked. */
 static void tx_read_reports(udp_tx *t, int wait_ms)
 {
@@ -255,11 +302,9 @@ static void tx_read_reports(udp_tx *t, int wait_ms)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			if (errno == ECONNREFUSED) {
-				/* an ICMP error for an earlier send: that send was refused */
-				t->res->send_errors++;
-				t->refused = true;
-			}
+			if (errno == ECONNREFUSED) /* an ICMP error for an earlier send */
+				tx_refused(t);
+			tx_read_errqueue(t);
 			return;
 		}
 		ws_udp_hdr h;
@@ -267,6 +312,7 @@ static void tx_read_reports(udp_tx *t, int wait_ms)
 			t->res->bad_dgrams++;
 			continue;
 		}
+		t->refused_ns = 0; /* the receiver is there */
 		if (h.kind == WS_UDP_END_ACK) {
 			t->end_acked = true;
 		} else if (h.kind == WS_UDP_ACK && r >= ACK_LEN) {
@@ -347,10 +393,13 @@ static int tx_failed(udp_tx *t, const ws_test_spec *spec, int64_t last_progress,
 	int e = errno;
 	if (e == EINTR)
 		return 0;
-	if (e == ENOBUFS || e == ECONNREFUSED) {
+	if (e == ECONNREFUSED) {
+		tx_refused(t);
+		return 0;
+	}
+	if (e == ENOBUFS) {
 		t->res->send_errors++;
-		if (e == ENOBUFS)
-			ws_clock_sleep_ns(20000); /* the device queue is full: let it drain */
+		ws_clock_sleep_ns(20000); /* the device queue is full: let it drain */
 		return 0;
 	}
 	if (e == EAGAIN || e == EWOULDBLOCK) {
@@ -422,6 +471,13 @@ static int udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t 
 			break;
 		if (cap_ns && now >= cap_ns) {
 			rc = ws_stream_capped(t0, t->seq * t->size, "sent", err);
+			break;
+		}
+		if (t->refused_ns && now - t->refused_ns >= GONE_NS) {
+			/* The control channel carries why (the daemon's result), if it can. */
+			t->refused = true;
+			note(res, "the receiver's port refused datagrams for %.0f s with no report: "
+			     "it is gone; stopped sending", (double)GONE_NS / WS_NS_PER_SEC);
 			break;
 		}
 		uint32_t n = tx_room(t, spec, t0, now);

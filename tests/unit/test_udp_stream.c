@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "ctl/spec.h"
+#include "util/clock.h"
 #include "util/err.h"
 #include "workload/udp_stream.h"
 
@@ -401,6 +402,33 @@ static void test_loopback(void)
 	check_udp_run("gso+gro", false, true, "sendmsg+UDP_SEGMENT", "recvmmsg+UDP_GRO");
 }
 
+/* A receiver that is gone (its daemon's time cap ended the test and every END_ACK was
+ * lost): a sender with a count it will never reach stops once the receiver's port has
+ * refused its datagrams for a second with no report, instead of sending forever. */
+static void test_receiver_gone(void)
+{
+	int fds[2];
+	CHECK_INT("gone", udp_pair(fds), 0);
+	close(fds[1]); /* the port now answers with ICMP port unreachable */
+	ws_test_spec spec;
+	ws_test_spec_init(&spec);
+	spec.type = WS_TEST_UDP_STREAM;
+	spec.end = WS_END_BYTES;
+	spec.end_count = UINT64_MAX / 2;
+	spec.send_size = 1472;
+	ws_side_result res;
+	memset(&res, 0, sizeof(res));
+	ws_err err = {0};
+	int64_t t0 = ws_clock_ns();
+	int rc = ws_udp_run_role(&spec, true, fds[0], -1, 0, &res, &err);
+	int64_t took = ws_clock_ns() - t0;
+	CHECK_INT("gone", rc, 0);
+	WS_T_REPORT(took >= 1000000000 && took < 5000000000, "gone", "stopped after %lld ns", (long long)took);
+	CHECK(res.io_note, strstr(res.io_note, "refused datagrams for 1 s with no report: it is gone") != NULL);
+	CHECK("gone", res.send_errors > 0);
+	close(fds[0]);
+}
+
 int main(void)
 {
 	RUN(test_header_layout);
@@ -414,5 +442,6 @@ int main(void)
 	RUN(test_unix_pair);
 	RUN(test_fill_file);
 	RUN(test_loopback);
+	RUN(test_receiver_gone);
 	TEST_MAIN_END();
 }
