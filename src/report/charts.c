@@ -176,7 +176,7 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 	size_t r = (size_t)m->ranks;
 	double *v = malloc(r * r * sizeof *v);
 	const char **e = calloc(r * r, sizeof *e);
-	char (*names)[48] = malloc(r * sizeof *names), (*nums)[8] = malloc(r * sizeof *nums);
+	char (*names)[48] = malloc(r * sizeof *names), (*nums)[24] = malloc(r * sizeof *nums);
 	const char **labels = malloc(r * sizeof *labels), **cols = malloc(r * sizeof *cols);
 	int rc = 0;
 	if (!v || !e || !names || !labels || !nums || !cols) {
