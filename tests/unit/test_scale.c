@@ -148,7 +148,7 @@ static void test_never_overlap(void)
 	srand(7);
 	int bad = 0, empty = 0;
 	for (int i = 0; i < 20000; i++) {
-		ws_scale s;
+		ws_scale s = {0}; /* every member, integer too */
 		s.kind = (enum ws_scale_kind)(rand() % 4);
 		double len = 60 + rand() % 900;
 		bool horiz = rand() % 2;
