@@ -12,7 +12,7 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
   % wl_setup / checkSetup: VERSION parsed '%d.%d.%d%c', 1.0.4 and a letter >= 'a'
   v = wl_mex_udp_transport('version');
   vv = sscanf(v, '%d.%d.%d%c');
-  check('version_parses', numel(vv) >= 4 && isequal(vv(1:3).', [1 0 4]) && vv(4) >= 'a' ...
+  wl_check('version_parses', numel(vv) >= 4 && isequal(vv(1:3).', [1 0 4]) && vv(4) >= 'a' ...
         && ~isempty(strfind(v, 'warpspeed')), v);
 
   % wl_transport_eth_udp_mex.open
@@ -24,24 +24,24 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
   sb = wl_mex_udp_transport('get_send_buf_size', h);
   rmax = sysctl_value('/proc/sys/net/core/rmem_max');
   wmax = sysctl_value('/proc/sys/net/core/wmem_max');
-  check('init_socket_buffers', isa(h, 'double') && rb == 2 * min(2^22, rmax) && ...
+  wl_check('init_socket_buffers', isa(h, 'double') && rb == 2 * min(2^22, rmax) && ...
         sb == 2 * min(2^22, wmax), sprintf('h %g rcv %g snd %g', h, rb, sb));
 
   seq = 1;
   % PING: an empty reply with the IDs swapped and the same seq
   [r, w] = wl_robust(h, ip, port, wl_cmd(seq, hex2dec('10000001'), []));
-  check('ping', numel(r) == 22 && isempty(w) && isequal(r(7:8).', uint8([0 2])) && ...
+  wl_check('ping', numel(r) == 22 && isempty(w) && isequal(r(7:8).', uint8([0 2])) && ...
         wl_words(r(15:18)) == hex2dec('10000001'), sprintf('%d bytes', numel(r)));
   seq = seq + 1;
   % NODE_INFO: 13 words, serial 6 (W3-a-00006), WARPLab 7.7.1 on hardware v3
   [r, w] = wl_robust(h, ip, port, wl_cmd(seq, 2, []));
-  check('node_info', numel(w) == 13 && w(1) == 6 && w(6) == 3 * 2^24 + 7 * 2^16 + 7 * 2^8 + 1, ...
+  wl_check('node_info', numel(w) == 13 && w(1) == 6 && w(6) == 3 * 2^24 + 7 * 2^16 + 7 * 2^8 + 1, ...
         sprintf('%d words, serial %g, version 0x%08x', numel(w), w(1), w(min(6, end))));
   seq = seq + 1;
   % PAYLOAD_SIZE_TEST: args 1..N, answer 4 * N + 20 (8964 with jumbo frames)
   na = (maxPayload - 20) / 4;
   [r, w] = wl_robust(h, ip, port, wl_cmd(seq, hex2dec('10000002'), 1:na));
-  check('payload_size_test', isequal(w, maxPayload), sprintf('%g', w));
+  wl_check('payload_size_test', isequal(w, maxPayload), sprintf('%g', w));
   seq = seq + 1;
 
   % write_iq with the checksum ack: the node's WRITE_IQ_CHECKSUM equals chk
@@ -51,27 +51,27 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
   [r, w] = wl_robust(h, ip, port, wl_cmd(seq, hex2dec('3000000C'), []));
   seq = seq + 1;
   want = fletcher(words, 0, spp);
-  check('write_iq_checksum', cmds == ceil(N / spp) + 1 && isequal(chk, want) && ...
+  wl_check('write_iq_checksum', cmds == ceil(N / spp) + 1 && isequal(chk, want) && ...
         isequal(w, want), sprintf('cmds %g chk %g host %g node %g', cmds, chk, want, w(1)));
   trigger();
   tracker = uint32(zeros(1, 8));
   [n, cmds, x] = read(N, 3, tracker, 'error');
-  check('trigger_read_iq_raw', n == N && isa(x, 'uint32') && isequal(x, words), ...
+  wl_check('trigger_read_iq_raw', n == N && isa(x, 'uint32') && isequal(x, words), ...
         sprintf('n %g, %d samples differ', n, sum(x(:) ~= words(:))));
-  check('iq_id_tracker_updated_in_place', tracker(1) > 0 && all(tracker(2:8) == 0), ...
+  wl_check('iq_id_tracker_updated_in_place', tracker(1) > 0 && all(tracker(2:8) == 0), ...
         mat2str(tracker));
   % the same capture read again: severity 'warning' warns, 'error' raises
   lastwarn('');
   read(N, 3, tracker, 'warning');
   [msg, id] = lastwarn();
-  check('iq_id_repeat_warning', strcmp(id, 'WARPLab:MEX_UDP_TRANSPORT') && ...
+  wl_check('iq_id_repeat_warning', strcmp(id, 'WARPLab:MEX_UDP_TRANSPORT') && ...
         ~isempty(strfind(msg, 'W3-a-00006 (ID =   1): Read IQ of RF_A returned IQ ID')), msg);
   expect_error('iq_id_repeat_error', 3, @() read(N, 3, tracker, 'error'), ...
                ['wl_mex_udp_transport: READ_IQ: W3-a-00006 (ID =   1): Read IQ of RF_A ' ...
                 'returned IQ ID ' num2str(tracker(1)) ' again: no new capture since the ' ...
                 'last read'], 'WARPLab:MEX_UDP_TRANSPORT');
   t = tracker; read(N, 3, t, 'ignore');
-  check('iq_id_repeat_ignore', true, '');
+  wl_check('iq_id_repeat_ignore', true, '');
 
   % bit-exact in every data type
   for N = sizes
@@ -87,9 +87,9 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
   write([wa wb], 3, uint32([1 2]));
   trigger();
   [n, cmds, x] = read(N, 3, uint32(zeros(1, 8)), 'ignore', uint32([2 1]));
-  check('two_buffers', isequal(size(x), [N 2]) && isequal(x, [wb wa]), '');
+  wl_check('two_buffers', isequal(size(x), [N 2]) && isequal(x, [wb wa]), '');
   [n, cmds, x] = read(0, 0, uint32(zeros(1, 8)), 'ignore');
-  check('read_zero_samples', n == 0 && cmds == 0 && isequal(size(x), [0 0]), '');
+  wl_check('read_zero_samples', n == 0 && cmds == 0 && isequal(size(x), [0 0]), '');
 
   errors(h, ip, port, maxPayload, spp, tmpl(hex2dec('30000008'), 8), ...
          [tmpl(hex2dec('30000009'), 28), uint8(zeros(1, 20))], wl_cmd(seq, hex2dec('10000001'), []));
@@ -146,7 +146,7 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
       t0 = tic; write(s, wt); tw = toc(t0);
       trigger();
       [n, cmds, x] = read(N, 3, uint32(zeros(1, 8)), 'ignore');
-      check(sprintf('write_type%d_%d', wt, N), isequal(x, words), ...
+      wl_check(sprintf('write_type%d_%d', wt, N), isequal(x, words), ...
             sprintf('%d of %d differ', sum(x ~= words), N));
       printf('# write type %d, %d samples: %.1f ms\n', wt, N, 1e3 * tw);
       clear s;
@@ -161,7 +161,7 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
         case 2, ok = isa(x, 'int16') && isequal(x, cat(3, I, Q));
         case 3, ok = isa(x, 'uint32') && isequal(x, words);
       end
-      check(sprintf('read_type%d_%d', rt, N), ok && n == N && ...
+      wl_check(sprintf('read_type%d_%d', rt, N), ok && n == N && ...
             cmds >= ceil(N / spp / 1024), sprintf('class %s size %s', class(x), mat2str(size(x))));
       printf('# read type %d, %d samples: %.1f ms\n', rt, N, 1e3 * tr);
       clear x;
@@ -222,7 +222,7 @@ function errors(h, ip, port, maxPayload, spp, t, tr, d)
     expect_error('read_rssi_unanswered', 3, @() wl_mex_udp_transport('read_rssi', h, tr, 42, ...
       ip, port, 100, uint32(1), 0, spp * 4, 1, 0, uint32(zeros(1, 8)), 'ignore', 'n'), ...
       'wl_mex_udp_transport: READ_RSSI: Read IQ of RF_A from 127.0.0.1:');
-    check('read_rssi_timeout_bounded', toc(t0) < 2, sprintf('%.2f s', toc(t0)));
+    wl_check('read_rssi_timeout_bounded', toc(t0) < 2, sprintf('%.2f s', toc(t0)));
 end
 
 function v = sysctl_value(path)
@@ -248,24 +248,15 @@ function c = fletcher(words, start, spp)
   c = s2 * 65536 + s1;
 end
 
-function check(name, ok, detail)
-  global NFAIL
-  if ok
-    printf('PASS octave_mex_%s\n', name);
-  else
-    printf('FAIL octave_mex_%s: %s\n', name, detail);
-    NFAIL = NFAIL + 1;
-  end
-end
 
 function expect_error(name, nout, f, want, want_id)
   try
     out = cell(1, nout);
     [out{:}] = f();
-    check(name, false, 'no error');
+    wl_check(name, false, 'no error');
   catch e
     ok = strncmp(e.message, want, numel(want));
     if nargin > 4, ok = ok && strcmp(e.identifier, want_id); end
-    check(name, ok, sprintf('message "%s" (id %s)', e.message, e.identifier));
+    wl_check(name, ok, sprintf('message "%s" (id %s)', e.message, e.identifier));
   end
 end
