@@ -10,6 +10,7 @@
 #include "wlmex_iq.h"
 
 #include "wlmex_args.h"
+#include "wlmex_rdpipe.h"
 #include "wlmex_sock.h"
 
 #include "iq/host.h"
@@ -17,11 +18,12 @@
 #include "iq/iqread.h"
 #include "iq/iqwrite.h"
 #include "util/bytes.h"
+#include "util/clock.h"
 #include "util/err.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <stdlib.h>
 
 #define WLMEX_MAX_SAMPLES (1u << 27) /* a 2RF node's RX buffer */
 #define WLMEX_READ_RSSI 0x3000000Au
@@ -150,77 +152,66 @@ static void rssi_expand(mxArray *x, int type, const uint32_t *w, size_t N, size_
 	}
 }
 
-/* Output memory of our own (mxMalloc), attached at once so that mxDestroyArray frees it.
- * Large arrays are asked to be backed by transparent huge pages: the Read IQ engine
- * touches every page of the output as the packets arrive, and a 4 KiB page fault per
- * 1.1 packets costs more than the packet on a busy host (measured on the gige-jumbo bed:
- * raw reads of 2^24 samples at 530 Mb/s). */
-static void *out_alloc(size_t bytes)
+/* The output array of a read: N x nb (RSSI: 2N rows), of the type's class, complex for
+ * double and single, with Octave's int16 as two pages (I, then Q). Under Octave it is made
+ * by Octave (zeros, complex) through mexCallMATLABWithTrap: Octave returns such an array
+ * as it is, where it copies one the MEX made (mxCreate*: 512 MiB made and then copied for
+ * a 2^25-sample complex double read). NULL, with why filled, when Octave could not make
+ * it; nothing here raises, so a read thread may be running meanwhile. MATLAB returns
+ * MEX arrays as they are: mxCreateUninitNumericArray, made before the read starts. */
+#ifdef HAVE_OCTAVE
+static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, size_t cap)
 {
-	uint8_t *p = mxMalloc(bytes ? bytes : 1);
-	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
-	if (bytes >= (4u << 20) && e > a)
-		madvise((void *)a, e - a, MADV_HUGEPAGE); /* advice: failure changes nothing */
-	return p;
+	int cplx = !rssi && type < 2, planes = !rssi && type == 2;
+	size_t rows = rssi && type != 3 ? 2 * N : N;
+	mxArray *in[4], *z = NULL;
+	int nin = 0;
+	in[nin++] = mxCreateDoubleScalar((double)rows);
+	in[nin++] = mxCreateDoubleScalar((double)nb);
+	if (planes)
+		in[nin++] = mxCreateDoubleScalar(2);
+	in[nin++] = mxCreateString(class_names[type]);
+	mxArray *ex = mexCallMATLABWithTrap(1, &z, nin, in, "zeros");
+	for (int i = 0; i < nin; i++)
+		mxDestroyArray(in[i]);
+	if (!ex && cplx) {
+		mxArray *zr = z;
+		z = NULL;
+		ex = mexCallMATLABWithTrap(1, &z, 1, &zr, "complex");
+		mxDestroyArray(zr);
+	}
+	if (ex) {
+		mxDestroyArray(ex);
+		snprintf(why, cap, "Octave could not make the %zu x %zu%s %s%s output array (%.0f "
+			 "MiB; out of memory?)", rows, nb, planes ? " x 2" : "",
+			 cplx ? "complex " : "", class_names[type], (double)rows * (double)nb *
+			 (cplx || planes ? 2 : 1) * (double)type_size[type] / 1048576.0);
+		return NULL;
+	}
+	return z;
 }
-
-static mxArray *attach(mxArray *x, size_t bytes, int complex_type, mwSize m, mwSize n)
-{
-	void *d = out_alloc(bytes);
-#if MX_HAS_INTERLEAVED_COMPLEX
-	if (complex_type == 0)
-		mxSetComplexDoubles(x, d);
-	else if (complex_type == 1)
-		mxSetComplexSingles(x, d);
-	else
-		mxSetData(x, d);
 #else
-	(void)complex_type;
-	mxSetData(x, d);
-#endif
-	mxSetM(x, m);
-	mxSetN(x, n);
-	return x;
-}
-
-static mxArray *read_output(int type, int rssi, size_t N, size_t nb)
+static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, size_t cap)
 {
-	mxArray *x;
-	if (rssi && type != 3) {
-		x = mxCreateNumericMatrix(0, 0, type_class[type], mxREAL);
-		return attach(x, 2 * N * nb * type_size[type], -1, 2 * N, nb);
-	}
-	if (type == 3 || rssi) {
-		x = mxCreateNumericMatrix(0, 0, mxUINT32_CLASS, mxREAL);
-		return attach(x, N * nb * 4, -1, N, nb);
-	}
-	if (type == 2 && WLMEX_INT16_PLANES) {
-		mwSize d[3] = {N, nb, 2};
-		x = mxCreateNumericMatrix(0, 0, mxINT16_CLASS, mxREAL);
-		mxSetData(x, out_alloc(N * nb * 2 * 2));
-		mxSetDimensions(x, d, 3);
-		return x;
-	}
-#if MX_HAS_INTERLEAVED_COMPLEX
-	/* Not mxCreateNumericMatrix: Octave 7.3 allocates an interleaved complex array of N
-	 * elements with room for N/2 (a heap overrun; found by tests/octave). */
-	x = mxCreateNumericMatrix(0, 0, type_class[type], mxCOMPLEX);
-	return attach(x, N * nb * 2 * type_size[type], type, N, nb);
-#else
-	return mxCreateNumericMatrix(N, nb, type_class[type], mxCOMPLEX);
-#endif
+	(void)why;
+	(void)cap;
+	if (rssi && type != 3)
+		return mxCreateUninitNumericMatrix(2 * N, nb, type_class[type], mxREAL);
+	if (type == 3 || rssi)
+		return mxCreateUninitNumericMatrix(N, nb, mxUINT32_CLASS, mxREAL);
+	return mxCreateUninitNumericMatrix(N, nb, type_class[type],
+					   type == 2 && WLMEX_INT16_PLANES ? mxREAL : mxCOMPLEX);
 }
+#endif
 
 /* One warning for what a read or write of one buffer recovered from (before: the handle's
  * counters when it began), unless SUPPRESS_IQ_WARNINGS muted them. */
-static void warn_recovered(ws_iq_node *n, const ws_iq_stats *before, const char *node,
-			   const char *what, unsigned buf)
+static void warn_recovered(const ws_iq_stats *before, const ws_iq_stats *after,
+			   const char *node, const char *what, unsigned buf)
 {
 	if (warnings_muted)
 		return;
-	ws_iq_stats a;
-	ws_iq_get_stats(n, &a);
+	ws_iq_stats a = *after;
 	unsigned long long rereq = a.read_rerequests - before->read_rerequests,
 			   resend = a.write_resends - before->write_resends,
 			   mismatch = a.checksum_mismatches - before->checksum_mismatches,
@@ -231,6 +222,77 @@ static void warn_recovered(ws_iq_node *n, const ws_iq_stats *before, const char 
 			   "re-requests, %llu acknowledged resends, %llu checksum mismatches, %llu "
 			   "waits that timed out (wl_mex_udp_transport('suppress_iq_warnings') "
 			   "mutes this)", node, what, buf, rereq, resend, mismatch, waits);
+}
+
+/* READ_RSSI: each buffer's words read into a scratch row, then expanded into x. */
+static void read_rssi(ws_iq_node *n, mxArray *x, int type, const uint32_t *bufs, size_t nb,
+		      uint32_t start, uint32_t N, wlmex_rdbuf *info)
+{
+	if (!x)
+		wlmex_fail(WLMEX_ID_IO, "wl_mex_udp_transport('READ_RSSI'): out of memory for the "
+			   "%u x %zu output", N, nb);
+	uint32_t *words = type != 3 ? mxMalloc((size_t)N * 4) : NULL;
+	for (size_t b = 0; b < nb; b++) {
+		ws_iqmem m;
+		if (words)
+			m = (ws_iqmem){.elem = WS_IQMEM_U32, .re = words, .stride = 1};
+		else
+			m = mem_of(x, WS_IQMEM_U32, 4, N, nb, b, 0);
+		void *dst[1] = {&m};
+		ws_err e = {0};
+		n->last_iq_id = -1;
+		ws_iq_get_stats(n, &info[b].before);
+		if (ws_iqread_run(n, bufs[b], start, N, WS_IQ_FMT_MEM, dst, &e) < 0) {
+			mxFree(words);
+			mxDestroyArray(x);
+			wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
+		}
+		ws_iq_get_stats(n, &info[b].after);
+		info[b].iq_id = n->last_iq_id;
+		if (words)
+			rssi_expand(x, type, words, N, b);
+	}
+	mxFree(words);
+}
+
+/* READ_IQ: the read starts on its own thread (wlmex_rdpipe) while Octave makes the output
+ * array, then goes on straight into it. Until the pipe is finished or cancelled nothing
+ * here may raise: the read thread is still running. */
+static void read_iq(ws_iq_node *n, mxArray **out, int type, const uint32_t *bufs, size_t nb,
+		    uint32_t start, uint32_t N, ws_iqmem *m, wlmex_rdbuf *info)
+{
+	char why[256];
+	mxArray *x = NULL;
+#ifndef HAVE_OCTAVE
+	x = read_output(type, 0, N, nb, why, sizeof why); /* MATLAB: made at once, no fill */
+#endif
+	wlmex_rdpipe *pipe;
+	ws_err e = {0};
+	if (wlmex_rdpipe_start(&pipe, n, bufs, nb, start, N, &e) < 0) {
+		if (x)
+			mxDestroyArray(x);
+		wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
+	}
+	const char *delay = getenv("WARPSPEED_MEX_TEST_ARRAY_DELAY_MS");
+	if (delay) /* tests: the array comes late, the read must not care */
+		ws_clock_sleep_ns((int64_t)atoi(delay) * WS_NS_PER_MS);
+	if (!x)
+		x = read_output(type, 0, N, nb, why, sizeof why);
+	if (!x) {
+		wlmex_rdpipe_cancel(pipe);
+		wlmex_fail(WLMEX_ID_IO, "wl_mex_udp_transport('READ_IQ'): %s", why);
+	}
+	for (size_t b = 0; b < nb; b++)
+		m[b] = mem_of(x, type_elem[type], type_size[type], N, nb, b,
+			      type == 2 && WLMEX_INT16_PLANES);
+	if (wlmex_rdpipe_finish(pipe, m, info, &e) < 0) {
+		mxDestroyArray(x);
+		wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
+	}
+	if (delay)
+		mexPrintf("# wl_mex_udp_transport test: %u of %u packets staged\n", info[0].staged,
+			  info[0].packets);
+	*out = x;
 }
 
 void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int rssi)
@@ -275,31 +337,23 @@ void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int 
 		n->info.window = max_request < n->info.packet_size ? n->info.packet_size
 								   : (uint32_t)max_request;
 	n->seq = ids.seq;
-	mxArray *x = read_output(type, rssi, N, nb);
-	uint32_t *words = rssi && type != 3 ? mxMalloc((size_t)N * 4) : NULL;
+	wlmex_rdbuf *info = mxCalloc(nb, sizeof *info);
+	ws_iqmem *m = mxCalloc(nb, sizeof *m);
+	char why[256];
+	mxArray *x = rssi ? read_output(type, rssi, N, nb, why, sizeof why) : NULL;
+	if (rssi)
+		read_rssi(n, x, type, bufs, nb, start, N, info);
+	else
+		read_iq(n, &x, type, bufs, nb, start, N, m, info);
+	/* WARPLab checks each buffer's IQ ID after reading it and stops at an error; the
+	 * buffers are read first here (while Octave makes the array), then checked in turn. */
 	for (size_t b = 0; b < nb; b++) {
-		ws_iqmem m;
-		if (words)
-			m = (ws_iqmem){.elem = WS_IQMEM_U32, .re = words, .stride = 1};
-		else
-			m = mem_of(x, type_elem[type], type_size[type], N, nb, b,
-				   type == 2 && WLMEX_INT16_PLANES);
-		void *dst[1] = {&m};
-		ws_err e = {0};
-		n->last_iq_id = -1;
-		ws_iq_stats before;
-		ws_iq_get_stats(n, &before);
-		if (ws_iqread_run(n, bufs[b], start, N, WS_IQ_FMT_MEM, dst, &e) < 0) {
-			mxFree(words);
-			mxDestroyArray(x);
-			wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
-		}
-		warn_recovered(n, &before, node, rssi ? "Read RSSI of" : "Read IQ of", bufs[b]);
-		if (words)
-			rssi_expand(x, type, words, N, b);
-		track(tracker, bufs[b], rssi, n->last_iq_id, sev, node, x);
+		warn_recovered(&info[b].before, &info[b].after, node,
+			       rssi ? "Read RSSI of" : "Read IQ of", bufs[b]);
+		track(tracker, bufs[b], rssi, info[b].iq_id, sev, node, x);
 	}
-	mxFree(words);
+	mxFree(info);
+	mxFree(m);
 	plhs[0] = mxCreateDoubleScalar(N);
 	plhs[1] = mxCreateDoubleScalar((uint16_t)(n->seq - ids.seq));
 	plhs[2] = x;
@@ -402,14 +456,15 @@ void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 		n->cfg.pace_ns = (uint32_t)(write_wait_us(hw, maxs, bufs[b]) * 1000);
 		n->write_id = write_id;
 		ws_err e = {0};
-		ws_iq_stats before;
+		ws_iq_stats before, after;
 		ws_iq_get_stats(n, &before);
 		if (ws_iqwrite_run(n, bufs[b], start, N, WS_IQ_FMT_MEM, &m, &e) < 0) {
 			mxDestroyArray(plhs[1]);
 			wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
 		}
 		write_id = n->write_id;
-		warn_recovered(n, &before, where, "Write IQ to", bufs[b]);
+		ws_iq_get_stats(n, &after);
+		warn_recovered(&before, &after, where, "Write IQ to", bufs[b]);
 		chk[b] = host_checksum(&m, start, N, maxs);
 	}
 	plhs[0] = mxCreateDoubleScalar((uint16_t)(n->seq - ids.seq));

@@ -337,13 +337,19 @@ int ws_iqread_done(const ws_iqread_op *o)
 }
 
 
-static int read_loop(ws_iq_node *n, rd_op *o, ws_err *err)
+static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
+		     ws_err *err)
 {
 	int idle = 0;
 	int64_t idle_ns = (int64_t)n->cfg.idle_ms * WS_NS_PER_MS;
 	while (o->got < o->total) {
 		int64_t now = ws_clock_ns(), wait = idle_ns;
 		int r = 0;
+		if (tick && tick(o, ctx) != 0)
+			return ws_err_set(err, ECANCELED, "Read IQ from %s: stopped by the caller "
+					  "after %llu of %llu packets", n->name,
+					  (unsigned long long)o->got,
+					  (unsigned long long)o->total);
 		if (now >= o->resume_at)
 			r = fill_requests(n, o, err);
 		else
@@ -427,14 +433,33 @@ int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count
 	return 0;
 }
 
-int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		  ws_iq_format fmt, void *const *dst, ws_err *err)
+int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		       ws_iq_format fmt, void *const *dst, ws_iqread_tick_fn tick, void *ctx,
+		       ws_err *err)
 {
 	ws_iqread_op *o;
 	int r = ws_iqread_begin(n, mask, start, count, fmt, dst, &o, err);
 	n->st.read_calls++;
 	if (r == 0 && (r = ws_iq_host_drain_stale(n, err)) >= 0)
-		r = read_loop(n, o, err);
+		r = read_loop(n, o, tick, ctx, err);
 	ws_iqread_end(o);
 	return r < 0 ? r : 0;
+}
+
+int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		  ws_iq_format fmt, void *const *dst, ws_err *err)
+{
+	return ws_iqread_run_tick(n, mask, start, count, fmt, dst, NULL, NULL, err);
+}
+
+void ws_iqread_retarget(ws_iqread_op *o, ws_iq_format fmt, void *const *dst)
+{
+	o->fmt = fmt;
+	for (int b = 0; b < o->nb; b++)
+		o->dst[b] = dst[b];
+}
+
+int ws_iqread_placed(const ws_iqread_op *o, unsigned b, uint32_t p)
+{
+	return b < (unsigned)o->nb && p < o->npkt && have_get(o, b, p);
 }

@@ -32,4 +32,21 @@ int ws_iqread_feed(ws_iq_node *n, ws_iqread_op *o, const uint8_t *b, size_t len,
 int ws_iqread_done(const ws_iqread_op *o);
 void ws_iqread_end(ws_iqread_op *o);
 
+/* ws_iqread_run that calls tick(op, ctx) before each wait for datagrams, on the calling
+ * thread. A tick may point the rest of the read elsewhere (retarget); a non-zero return
+ * stops the read with ECANCELED. For callers whose destination is not ready when the read
+ * must start (the MEX transport stages wire words until Octave has made its array). */
+typedef int (*ws_iqread_tick_fn)(ws_iqread_op *o, void *ctx);
+int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
+		       ws_iq_format fmt, void *const *dst, ws_iqread_tick_fn tick, void *ctx,
+		       ws_err *err);
+
+/* From now on samples go to dst[0], dst[1], ... in format fmt; the packets already placed
+ * (ws_iqread_placed) stay where they were, for the caller to move. */
+void ws_iqread_retarget(ws_iqread_op *o, ws_iq_format fmt, void *const *dst);
+
+/* Whether packet p (of samples_per_packet samples from the read's start) of the read's
+ * b-th buffer (lowest mask bit first) has been placed. */
+int ws_iqread_placed(const ws_iqread_op *o, unsigned b, uint32_t p);
+
 #endif

@@ -7,7 +7,8 @@
 # (2^24 in raw: the double conversions at 2^24 take seconds in Octave on a loaded two-core
 # machine), the IQ-ID tracker, and the error paths; then, through bench/iq_proxy dropping
 # 20 % of the datagrams, a write and a read that recover and warn, and no warning after
-# SUPPRESS_IQ_WARNINGS. Every check is one PASS/FAIL line printed by the Octave script.
+# SUPPRESS_IQ_WARNINGS; and reads whose output array comes late on purpose (all, part or
+# none of the samples staged as wire words first). Every check is one PASS/FAIL line printed by the Octave script.
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -31,15 +32,25 @@ if ! make -C "$ROOT" -s mex BUILD="${BUILD_DIR#"$ROOT"/}" >"$WS_TMP/make.log" 2>
 	finish
 fi
 
-"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port 0 --reply-rate off \
-	>"$WS_TMP/node.out" 2>"$WS_TMP/node.err" &
-WS_PIDS+=("$!")
-wait_banner NODE_PORT "$WS_TMP/node.err" 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p'
-wait_banner BCAST_PORT "$WS_TMP/node.err" 's/.*broadcast port \([0-9]*\),.*/\1/p'
-if [ -z "${NODE_PORT:-}" ] || [ -z "${BCAST_PORT:-}" ]; then
-	fail octave_mex_node "no banner: $(head -c 300 "$WS_TMP/node.err")"
-	finish
-fi
+# mex_node NAME RATE: a node on ephemeral unicast and broadcast ports with reply cap
+# RATE; its ports in NAME_PORT and NAME_BCAST, or the test ends.
+mex_node() {
+	"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port 0 --reply-rate "$2" \
+		>"$WS_TMP/$1.out" 2>"$WS_TMP/$1.err" &
+	WS_PIDS+=("$!")
+	wait_banner "$1_PORT" "$WS_TMP/$1.err" 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p'
+	wait_banner "$1_BCAST" "$WS_TMP/$1.err" 's/.*broadcast port \([0-9]*\),.*/\1/p'
+	local p=$1_PORT b=$1_BCAST
+	if [ -z "${!p:-}" ] || [ -z "${!b:-}" ]; then
+		fail "octave_mex_$1" "no banner: $(head -c 300 "$WS_TMP/$1.err")"
+		finish
+	fi
+}
+mex_node NODE off
+# A second node whose replies are capped at 1 Gb/s, as a board's Ethernet: a read of 2^22
+# samples then takes about 135 ms, so an array made 3 ms late (the MEX's test hook) finds
+# part of the read staged and part still to come (tests/octave/test_wl_mex_stage.m).
+mex_node NODE2 1g
 
 # The same node behind bench/iq_proxy dropping 20 % of the datagrams, for the recovery
 # warnings and SUPPRESS_IQ_WARNINGS (tests/octave/test_wl_mex_loss.m).
@@ -56,8 +67,9 @@ mkdir -p "$WS_TMP/mex" && cp "$MEX" "$WS_TMP/mex/"
 octave --no-gui --no-window-system --norc --quiet --eval "
   addpath('$WS_TMP/mex'); addpath('$ROOT/tests/octave');
   rand('seed', 18); randn('seed', 18);
-  nfail = test_wl_mex($NODE_PORT, $BCAST_PORT, [2^15 2^20], 2^24, 3);
-  if ${PPORT:-0} > 0, nfail = nfail + test_wl_mex_loss($NODE_PORT, $BCAST_PORT, $PPORT); end
+  nfail = test_wl_mex($NODE_PORT, $NODE_BCAST, [2^15 2^20], 2^24, 3);
+  nfail = nfail + test_wl_mex_stage($NODE2_PORT, $NODE2_BCAST, 2^22);
+  if ${PPORT:-0} > 0, nfail = nfail + test_wl_mex_loss($NODE_PORT, $NODE_BCAST, $PPORT); end
   exit(nfail > 0);" >"$WS_TMP/octave.out" 2>"$WS_TMP/octave.err" &
 OPID=$!
 WS_PIDS+=("$OPID")
