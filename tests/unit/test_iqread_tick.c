@@ -14,10 +14,10 @@
 
 #include <errno.h>
 
-#define N_SAMPLES ((1u << 17) + 77)
+#define N_SAMPLES ((1u << 20) - 77) /* 470 jumbo packets: more than 7 receive batches */
 
 typedef struct switcher {
-	int ticks, after;          /* switch at tick number `after` */
+	uint32_t at;               /* switch at the first tick that finds this many placed */
 	float *dst;
 	uint64_t *staged;          /* packets placed when the switch came */
 	uint32_t npkt, nstaged;
@@ -27,7 +27,12 @@ typedef struct switcher {
 static int switch_tick(ws_iqread_op *o, void *ctx)
 {
 	switcher *s = ctx;
-	if (s->switched || ++s->ticks < s->after)
+	if (s->switched)
+		return 0;
+	uint32_t placed = 0;
+	for (uint32_t k = 0; k < s->npkt; k++)
+		placed += (uint32_t)ws_iqread_placed(o, 0, k);
+	if (placed < s->at)
 		return 0;
 	for (uint32_t k = 0; k < s->npkt; k++)
 		if (ws_iqread_placed(o, 0, k)) {
@@ -46,7 +51,11 @@ static int stop_tick(ws_iqread_op *o, void *ctx)
 	return ++*(int *)ctx >= 1;
 }
 
-static void retarget_under(const char *name, double loss, double dup, double reorder, int after)
+/* Ticks come between receive batches of at most 64 datagrams, so a switch at `at` placed
+ * packets stages at least `at` and fewer than at + 64 (fewer than all 470 for at = 100),
+ * and none when at is 0. */
+static void retarget_under(const char *name, double loss, double dup, double reorder,
+			   uint32_t at)
 {
 	px_cfg p = {.up = 1, .down = 1, .seed = 7, .loss = loss, .dup = dup, .reorder = reorder};
 	bed b;
@@ -68,7 +77,7 @@ static void retarget_under(const char *name, double loss, double dup, double reo
 		 ws_iq_trigger(n, 1, &er) >= 0;
 	CHECK(name, ok);
 	uint32_t spp = n->info.samples_per_packet, npkt = (N_SAMPLES + spp - 1) / spp;
-	switcher s = {.after = after, .dst = got, .npkt = npkt,
+	switcher s = {.at = at, .dst = got, .npkt = npkt,
 		      .staged = calloc((npkt + 63) / 64, 8)};
 	void *d[1] = {stage};
 	ws_err e = {0};
@@ -92,8 +101,7 @@ static void retarget_under(const char *name, double loss, double dup, double reo
 		}
 	CHECK_MEM(name, got, want, (size_t)N_SAMPLES * 8);
 	printf("  %s: %u of %u packets staged\n", name, s.nstaged, npkt);
-	if (after > 1)
-		CHECK(name, s.nstaged > 0 && s.nstaged < npkt);
+	CHECK(name, at ? s.nstaged >= at && s.nstaged < npkt : s.nstaged == 0);
 	free(s.staged);
 	free(x);
 	free(stage);
@@ -104,14 +112,14 @@ static void retarget_under(const char *name, double loss, double dup, double reo
 
 static void test_retarget_clean(void)
 {
-	retarget_under("retarget at once", 0, 0, 0, 1);
-	retarget_under("retarget after 5 ticks", 0, 0, 0, 5);
+	retarget_under("retarget at once", 0, 0, 0, 0);
+	retarget_under("retarget after 100 packets", 0, 0, 0, 100);
 }
 
 static void test_retarget_impaired(void)
 {
-	retarget_under("retarget, 20% loss", 0.20, 0, 0, 4);
-	retarget_under("retarget, duplicates and reordering", 0.02, 0.10, 0.10, 4);
+	retarget_under("retarget, 20% loss", 0.20, 0, 0, 100);
+	retarget_under("retarget, duplicates and reordering", 0.02, 0.10, 0.10, 100);
 }
 
 static void test_stop(void)
