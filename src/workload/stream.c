@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static void *alloc_buffer(size_t n)
+void *ws_stream_alloc_pattern(size_t n)
 {
 	void *p = NULL;
 	if (posix_memalign(&p, 4096, n ? n : 1) != 0)
@@ -219,7 +219,7 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 {
 	memset(c, 0, sizeof(*c));
 	size_t size = p->send_size ? p->send_size : 16384;
-	char *buf = alloc_buffer(size);
+	char *buf = ws_stream_alloc_pattern(size);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte send buffer", size);
 	if (p->file_fd >= 0 && p->tx != WS_TX_SENDFILE && ws_stream_fill_from_file(buf, size, p->file_fd) < 0) {
@@ -252,7 +252,7 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 {
 	memset(c, 0, sizeof(*c));
 	size_t size = p->recv_size ? p->recv_size : 131072;
-	char *buf = alloc_buffer(size);
+	char *buf = ws_stream_alloc_pattern(size);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte receive buffer", size);
 	ws_tcpio io;

@@ -62,6 +62,10 @@ int ws_stream_capped(int64_t t0, uint64_t bytes, const char *moved, struct ws_er
  * Returns 0, or -1 with errno set when the file cannot be read or is empty. */
 int ws_stream_fill_from_file(void *buf, size_t n, int fd);
 
+/* n bytes (at least 1) aligned to a page and filled with a fixed pattern, not zeros, so
+ * that nothing on the path can shortcut the copy; NULL when out of memory. free() it. */
+void *ws_stream_alloc_pattern(size_t n);
+
 /* Send until the end condition, shut down the write side, then read until the peer
  * closes. Counts are filled even on error (what was moved before it). */
 int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, struct ws_err *err);

@@ -1,4 +1,5 @@
-/* udp_stream: UDP_STREAM's sender and receiver roles (header: udp_hdr, accounting: udp_acct).
+/* udp_stream: UDP_STREAM's sender and receiver roles (sender: udp_tx, receiver: udp_rx,
+ * shared: udp_sock, header: udp_hdr, accounting: udp_acct).
  *
  * UDP gives no delivery, order or end-of-stream signal, so every datagram carries a 16-byte
  * header: a 64-bit sequence number, a per-test tag, a kind (data, end marker, receiver
@@ -35,6 +36,7 @@
 
 #include "ctl/spec.h"
 #include "workload/udp_acct.h"
+#include "workload/udp_sock.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,14 +45,7 @@
 struct ws_err;
 struct ws_interim_counter;
 
-#define WS_UDP_MIN_MSG WS_UDP_HDR_LEN
-#define WS_UDP_MAX_MSG 65507  /* the largest IPv4 UDP payload */
-
-/* The message size the sender uses: spec->send_size, or when 0 netperf's default, the
- * send buffer size sndbuf_set capped at WS_UDP_MAX_MSG. Returns 0, or -WS_E_INVAL with a
- * message naming the size and the accepted range (WS_UDP_MIN_MSG..WS_UDP_MAX_MSG). */
-int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *size,
-		    struct ws_err *err);
+/* ws_udp_msg_size, WS_UDP_MIN_MSG and WS_UDP_MAX_MSG: udp_sock.h. */
 
 /* The user-space buffer bytes one flow's role allocates (the sender's message, and its
  * UDP_SEGMENT batch with --gso; the receiver's batch of receive buffers), for the daemon's
