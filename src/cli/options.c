@@ -13,6 +13,7 @@
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
 #include "cli/sweep.h"
+#include "cli/testopts.h"
 
 #include "util/clock.h"
 #include "util/err.h"
@@ -361,117 +362,6 @@ static int opt_result_only(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
-/* ---- test option handlers (after --) ------------------------------------------------ */
-
-/* -s / -S send[,recv]: a single value sets both buffers. */
-static int sockbufs(ws_side_spec *side, const char *val, ws_err *err)
-{
-	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
-	if (rc == 0 && ha)
-		rc = ws_cli_parse_size32(a, 0, &side->sndbuf, err);
-	if (rc == 0 && hb)
-		rc = ws_cli_parse_size32(b, 0, &side->rcvbuf, err);
-	return rc;
-}
-
-static int topt_local_bufs(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return sockbufs(&o->spec.local, val, err);
-}
-
-static int topt_remote_bufs(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return sockbufs(&o->spec.remote, val, err);
-}
-
-static int topt_send_size(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return ws_cli_parse_size32(val, 1, &o->spec.send_size, err);
-}
-
-static int topt_recv_size(ws_cli_options *o, const char *val, ws_err *err)
-{
-	return ws_cli_parse_size32(val, 1, &o->spec.recv_size, err);
-}
-
-static int topt_nodelay(ws_cli_options *o, const char *val, ws_err *err)
-{
-	(void)val;
-	(void)err;
-	o->spec.nodelay = true;
-	return 0;
-}
-
-static int topt_data_ports(ws_cli_options *o, const char *val, ws_err *err)
-{
-	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
-	const char *parts[2] = {a, b};
-	bool pair = strchr(val, ',') != NULL; /* name the whole value only when it has two */
-	int have[2] = {ha, hb};
-	uint16_t *port[2] = {&o->spec.local.data_port, &o->spec.remote.data_port};
-	for (int i = 0; rc == 0 && i < 2; i++) {
-		long long v;
-		if (!have[i])
-			continue;
-		if (ws_units_parse_int(parts[i], 0, 65535, &v, NULL) < 0)
-			return ws_err_set(err, WS_E_INVAL,
-					  "'%s'%s%s%s is not a port; expected lport[,rport] with ports 0 to 65535 (0 = any)",
-					  parts[i], pair ? " in '" : "", pair ? val : "", pair ? "'" : "");
-		*port[i] = (uint16_t)v;
-	}
-	return rc;
-}
-
-/* -r req[,rsp]: a single value sets both, as netperf 2.7 does (-r 64 is 64,64); ,rsp sets
- * only the response. UDP_RR's bound is checked in finalize(), against the test's type. */
-static int topt_rr_sizes(ws_cli_options *o, const char *val, ws_err *err)
-{
-	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
-	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
-	const char *parts[2] = {a, b};
-	int have[2] = {ha, hb};
-	uint32_t *size[2] = {&o->spec.req_size, &o->spec.rsp_size};
-	static const char *const what[2] = {"request", "response"};
-	for (int i = 0; rc == 0 && i < 2; i++) {
-		uint64_t v;
-		if (!have[i])
-			continue;
-		if (ws_units_parse_size(parts[i], &v, NULL) < 0 || v < 1 || v > WS_CLI_MAX_SIZE)
-			return ws_err_set(err, WS_E_INVAL,
-					  "'%s' is not a %s size; expected req[,rsp] with sizes from 1 to 1G bytes (at most %u for UDP_RR), e.g. 64 or 1K,64K",
-					  parts[i], what[i], WS_RR_MAX_UDP);
-		*size[i] = (uint32_t)v;
-	}
-	return rc;
-}
-
-/* -b N: netperf's first burst, N requests in flight beyond the first. */
-static int topt_burst(ws_cli_options *o, const char *val, ws_err *err)
-{
-	long long v;
-	char what[64];
-	snprintf(what, sizeof(what), "a first burst from 0 to %u", WS_RR_MAX_BURST);
-	int rc = ws_cli_parse_ranged(val, 0, WS_RR_MAX_BURST, what, &v, err);
-	if (rc == 0)
-		o->spec.burst = (uint32_t)v;
-	return rc;
-}
-
-/* -e secs: how long UDP_RR waits for a response before it counts the transaction lost. */
-static int topt_rr_timeout(ws_cli_options *o, const char *val, ws_err *err)
-{
-	double secs;
-	double max = (double)WS_RR_MAX_TIMEOUT_NS / (double)WS_NS_PER_SEC;
-	if (ws_units_parse_double(val, 1e-6, max, &secs, NULL) < 0)
-		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a receive timeout; expected seconds from 0.000001 to %.0f (fractions allowed, e.g. 0.05)",
-				  val, max);
-	o->spec.rr_timeout_ns = (int64_t)(secs * (double)WS_NS_PER_SEC + 0.5);
-	return 0;
-}
-
 /* ---- tables --------------------------------------------------------------------------- */
 
 static const struct opt_def global_opts[] = {
@@ -523,19 +413,19 @@ static const struct opt_def test_opts[] = {
 	{'4', OPT_FLAG, false, opt_inet4, NULL},
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
 	{'d', OPT_VALUE, false, ws_cli_topt_direction, "send|recv|rr"},
-	{'D', OPT_FLAG, false, topt_nodelay, NULL},
+	{'D', OPT_FLAG, false, ws_cli_topt_nodelay, NULL},
 	{'k', OPT_OPTWORD, false, ws_cli_topt_keyval, "[list|file|all|?]"},
-	{'m', OPT_VALUE, false, topt_send_size, "bytes"},
-	{'M', OPT_VALUE, false, topt_recv_size, "bytes"},
+	{'m', OPT_VALUE, false, ws_cli_topt_send_size, "bytes"},
+	{'M', OPT_VALUE, false, ws_cli_topt_recv_size, "bytes"},
 	{'o', OPT_OPTWORD, false, ws_cli_topt_csv, "[list|file|all|?]"},
 	{'O', OPT_OPTWORD, false, ws_cli_topt_human, "[list|file|all|?]"},
-	{'P', OPT_VALUE, false, topt_data_ports, "lport[,rport]"},
-	{'s', OPT_VALUE, false, topt_local_bufs, "send[,recv]"},
-	{'S', OPT_VALUE, false, topt_remote_bufs, "send[,recv]"},
+	{'P', OPT_VALUE, false, ws_cli_topt_data_ports, "lport[,rport]"},
+	{'s', OPT_VALUE, false, ws_cli_topt_local_bufs, "send[,recv]"},
+	{'S', OPT_VALUE, false, ws_cli_topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
-	{'r', OPT_VALUE, false, topt_rr_sizes, "req[,rsp]"},
-	{'b', OPT_VALUE, true, topt_burst, "burst"},
-	{'e', OPT_VALUE, false, topt_rr_timeout, "secs"},
+	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
+	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
+	{'e', OPT_VALUE, false, ws_cli_topt_rr_timeout, "secs"},
 	/* Options harnesses pass (cli/harnessopts.c). */
 	{'C', OPT_FLAG, false, ws_cli_topt_cork, NULL},
 	{'G', OPT_VALUE, false, ws_cli_topt_maxseg, "mss"},

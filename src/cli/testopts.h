@@ -1,0 +1,23 @@
+/* testopts: netperf's test options (after --) that size and shape a test: -s/-S socket
+ * buffers, -m/-M message sizes, -P data ports, -D TCP_NODELAY, -r request and response
+ * sizes, -b the first burst, -e UDP_RR's receive timeout. Each handler reads one value
+ * into the spec with a message naming the value and what is accepted; options.c's test
+ * table maps the letters to them (harness options: harnessopts.h). */
+#ifndef WS_CLI_TESTOPTS_H
+#define WS_CLI_TESTOPTS_H
+
+#include "cli/options.h"
+
+struct ws_err;
+
+int ws_cli_topt_local_bufs(ws_cli_options *o, const char *val, struct ws_err *err);  /* -s */
+int ws_cli_topt_remote_bufs(ws_cli_options *o, const char *val, struct ws_err *err); /* -S */
+int ws_cli_topt_send_size(ws_cli_options *o, const char *val, struct ws_err *err);   /* -m */
+int ws_cli_topt_recv_size(ws_cli_options *o, const char *val, struct ws_err *err);   /* -M */
+int ws_cli_topt_nodelay(ws_cli_options *o, const char *val, struct ws_err *err);     /* -D */
+int ws_cli_topt_data_ports(ws_cli_options *o, const char *val, struct ws_err *err);  /* -P */
+int ws_cli_topt_rr_sizes(ws_cli_options *o, const char *val, struct ws_err *err);    /* -r */
+int ws_cli_topt_burst(ws_cli_options *o, const char *val, struct ws_err *err);       /* -b */
+int ws_cli_topt_rr_timeout(ws_cli_options *o, const char *val, struct ws_err *err);  /* -e */
+
+#endif
