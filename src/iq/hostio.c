@@ -32,7 +32,8 @@ const char *ws_iq_host_rf_name(unsigned bit)
 int ws_iq_host_alloc(ws_iq_node *n, ws_err *err)
 {
 	/* A slot holds the largest datagram the node may send; the stage holds a batch of
-	 * converted Write IQ payloads, or one payload size test. */
+	 * converted Write IQ packets end to end (header and samples, each at most a slot
+	 * less 64 bytes, after a 30-byte offset), or one payload size test. */
 	n->slot = (size_t)n->cfg.max_payload + 64;
 	n->rx = malloc(n->slot * WS_IQ_HOST_BATCH);
 	n->stage = malloc(n->slot * WS_IQ_HOST_BATCH);
@@ -167,10 +168,12 @@ static size_t pkt_len(const ws_iq_node *n, unsigned i)
 /* Messages for slots [from, k) as UDP GSO runs: consecutive packets of the first one's
  * length (a shorter one, the last of a write, ends its run), at most IQ_GSO_MAX_BYTES per
  * message (one IP datagram before segmentation). A run's iovecs are the slots' own,
- * adjacent in n->iov. Returns the number of messages in n->gmm. */
+ * copied to n->giov with the ones adjacent in memory merged: raw words are header +
+ * caller's samples (two per packet), converted packets lie end to end in the stage (one
+ * per run). Returns the number of messages in n->gmm. */
 static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
 {
-	unsigned nm = 0;
+	unsigned nm = 0, ni = 0;
 	for (unsigned i = from; i < k; nm++) {
 		size_t seg = pkt_len(n, i), total = seg;
 		unsigned cnt = 1;
@@ -180,8 +183,19 @@ static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
 			if (pkt_len(n, i + cnt++) < seg)
 				break;
 		}
+		struct iovec *v = n->giov + ni;
+		size_t nv = 0;
+		for (unsigned j = i; j < i + cnt; j++)
+			for (size_t x = 0; x < n->mm[j].msg_hdr.msg_iovlen; x++) {
+				const struct iovec *e = &n->iov[j][x];
+				if (nv && (uint8_t *)v[nv - 1].iov_base + v[nv - 1].iov_len == e->iov_base)
+					v[nv - 1].iov_len += e->iov_len;
+				else
+					v[nv++] = *e;
+			}
+		ni += (unsigned)nv;
 		struct msghdr *h = &n->gmm[nm].msg_hdr;
-		*h = (struct msghdr){.msg_iov = n->iov[i], .msg_iovlen = 2 * (size_t)cnt};
+		*h = (struct msghdr){.msg_iov = v, .msg_iovlen = nv};
 		if (cnt > 1)
 			ws_udp_gso_cmsg(h, n->gctl[nm], (uint16_t)seg);
 		n->gpk[nm] = cnt;
@@ -190,14 +204,15 @@ static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
 	return nm;
 }
 
-/* Whether slots [0, k) are the packets build_packet laid out (two iovecs of their own
- * slot each), which a GSO run can send as one message. */
+/* Whether slots [0, k) are the packets build_packet laid out (one or two iovecs of their
+ * own slot each), which a GSO run can send as one message. */
 static int gso_fits(const ws_iq_node *n, unsigned k)
 {
 	if (n->gso_off || k < 2)
 		return 0;
 	for (unsigned i = 0; i < k; i++)
-		if (n->mm[i].msg_hdr.msg_iov != n->iov[i] || n->mm[i].msg_hdr.msg_iovlen != 2)
+		if (n->mm[i].msg_hdr.msg_iov != n->iov[i] || n->mm[i].msg_hdr.msg_iovlen < 1 ||
+		    n->mm[i].msg_hdr.msg_iovlen > 2)
 			return 0;
 	return 1;
 }

@@ -46,12 +46,13 @@ struct ws_iq_node {
 	int64_t rate_next;         /* write_rate_bps: when the node's link has sent all so far */
 	size_t slot;               /* receive slot bytes */
 	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */
-	uint8_t *stage;            /* WS_IQ_HOST_BATCH converted sample payloads for Write IQ */
+	uint8_t *stage;            /* WS_IQ_HOST_BATCH converted Write IQ packets, end to end */
 	uint32_t *seq_pkt, *seq_op; /* acknowledged writes: seq -> packet of call op */
 	struct mmsghdr mm[WS_IQ_HOST_BATCH];
 	struct iovec iov[WS_IQ_HOST_BATCH][2];
 	int gso_off;               /* the path refused a UDP GSO send: one packet per message */
 	struct mmsghdr gmm[WS_IQ_HOST_BATCH]; /* GSO messages of a send batch */
+	struct iovec giov[2 * WS_IQ_HOST_BATCH]; /* their iovecs (adjacent ones merged) */
 	unsigned gpk[WS_IQ_HOST_BATCH];       /* packets in each */
 	uint64_t gctl[WS_IQ_HOST_BATCH][4];   /* their UDP_SEGMENT control messages (32 B) */
 	uint8_t hdr[WS_IQ_HOST_BATCH][WS_WIRE_SAMPLE_PKT_HDR];

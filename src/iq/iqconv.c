@@ -138,6 +138,56 @@ IQ_CLONES void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, co
 	}
 }
 
+/* Write IQ converts a packet at a time from a caller buffer that the transport has just
+ * pushed out of the caches (between two writes the kernel's socket buffers and the node's
+ * copies pass through them), so cf32's 8 source bytes per sample come from memory and the
+ * loop waits on loads. It runs in blocks of IQ_BLOCK floats, each prefetching the four
+ * cache lines IQ_AHEAD bytes ahead, with the non-temporal hint (measured no worse than
+ * the others; it is meant to keep the stream from displacing the stage that the kernel
+ * reads next); a prefetch never passes the end of the caller's buffer (total samples).
+ * Measured on the 2-core AMD EPYC VM, 2^20 cf32 samples per Write IQ on loopback, time
+ * spent converting per write: 300-410 us one plain loop, 260-340 us in blocks, 210-250 us
+ * in blocks with the prefetch (4096 and 16384 bytes ahead did no better than 8192). */
+#if defined(__GNUC__)
+#define IQ_PREFETCH_NTA(p) __builtin_prefetch((p), 0, 0)
+#else
+#define IQ_PREFETCH_NTA(p) ((void)(p))
+#endif
+#define IQ_BLOCK 64   /* floats: 256 bytes of source, four cache lines */
+#define IQ_AHEAD 8192 /* bytes of source prefetched ahead */
+
+static inline void f32_to_wire(uint8_t *out, const uint8_t *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v;
+		memcpy(&v, s + 4 * i, 4);
+		put_wire16(out + 2 * i, (uint16_t)sat16(v));
+	}
+}
+
+IQ_CLONES void ws_iqconv_to_wire_ahead(uint8_t *out, ws_iq_format fmt, const void *src,
+				      uint64_t idx, uint32_t cnt, uint64_t total)
+{
+	size_t n = 2 * (size_t)cnt;
+	if (fmt == WS_IQ_FMT_CF32) {
+		const uint8_t *s = (const uint8_t *)src + idx * 8;
+		size_t i = 0, left = total > idx ? (size_t)(total - idx) * 8 : 0; /* bytes at s */
+		for (; i + IQ_BLOCK <= n; i += IQ_BLOCK) {
+			if (4 * i + IQ_AHEAD + 4 * IQ_BLOCK <= left) {
+				const uint8_t *a = s + 4 * i + IQ_AHEAD;
+				IQ_PREFETCH_NTA(a);
+				IQ_PREFETCH_NTA(a + 64);
+				IQ_PREFETCH_NTA(a + 128);
+				IQ_PREFETCH_NTA(a + 192);
+			}
+			f32_to_wire(out + 2 * i, s + 4 * i, IQ_BLOCK);
+		}
+		f32_to_wire(out + 2 * i, s + 4 * i, n - i);
+		return;
+	}
+	ws_iqconv_to_wire(out, fmt, src, idx, cnt);
+}
+
 IQ_CLONES void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
 		       uint32_t cnt)
 {
@@ -154,11 +204,6 @@ IQ_CLONES void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src
 			put_wire16(out + 2 * i, (uint16_t)v);
 		}
 	} else {
-		const uint8_t *s = (const uint8_t *)src + idx * 8;
-		for (size_t i = 0; i < n; i++) {
-			float v;
-			memcpy(&v, s + 4 * i, 4);
-			put_wire16(out + 2 * i, (uint16_t)sat16(v));
-		}
+		ws_iqconv_to_wire_ahead(out, fmt, src, idx, cnt, idx + cnt);
 	}
 }

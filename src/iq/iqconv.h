@@ -18,6 +18,12 @@
 void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
 		       uint32_t cnt);
 
+/* ws_iqconv_to_wire for a caller buffer of total samples (idx + cnt <= total): the loop may
+ * read ahead (prefetch) up to its end. Write IQ converts packet by packet and passes the
+ * whole buffer's length. */
+void ws_iqconv_to_wire_ahead(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
+			     uint32_t cnt, uint64_t total);
+
 /* cnt wire words at src into caller memory dst (format fmt) at sample idx. */
 void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, const uint8_t *src,
 			 uint32_t cnt);

@@ -42,7 +42,16 @@ static uint32_t wr_samples(const wr_op *o, uint32_t p)
 	return o->count - s < o->spp ? (uint32_t)(o->count - s) : o->spp;
 }
 
-/* Prepares packet p in slot k (header + sample iovecs); returns its last sample word. */
+/* Where converted packet k starts in the stage: converted packets lie end to end, header
+ * and samples each, so that a packet is one iovec and a GSO run of them one iovec too (the
+ * kernel copies one contiguous run instead of two pieces per packet; at 2^20 cf32 on
+ * loopback sendmmsg took 3-13 % less time a write). The first packet's samples start on
+ * a cache line. */
+#define IQ_STAGE_OFF (64 - WS_WIRE_SAMPLE_PKT_HDR % 64)
+
+/* Prepares packet p in slot k: raw words as header + sample iovecs (the samples straight
+ * from the caller's buffer), a converted format as one iovec in the stage. Returns the
+ * packet's last sample word. */
 static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned k,
 			     uint16_t seq, int robust, int reset)
 {
@@ -57,19 +66,24 @@ static uint32_t build_packet(ws_iq_node *n, const wr_op *o, uint32_t p, unsigned
 		.count = cnt,
 		.flags = (uint8_t)((reset ? WS_WIRE_SFLAG_CHECKSUM_RESET : 0) |
 				   (p + 1 == o->npkt ? WS_WIRE_SFLAG_LAST_WRITE : 0))};
-	ws_wire_build(n->hdr[k], WS_WIRE_SAMPLE_PKT_HDR, &t, &c, NULL, 0);
-	ws_wire_put_sample_hdr(n->hdr[k] + WS_WIRE_OFF_ARGS, WS_WIRE_SAMPLE_HDR_LEN, &sh);
+	int raw = o->fmt == WS_IQ_FMT_BE32;
+	uint8_t *h = raw ? n->hdr[k]
+			 : n->stage + IQ_STAGE_OFF +
+				   (size_t)k * (WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)o->spp);
+	ws_wire_build(h, WS_WIRE_SAMPLE_PKT_HDR, &t, &c, NULL, 0);
+	ws_wire_put_sample_hdr(h + WS_WIRE_OFF_ARGS, WS_WIRE_SAMPLE_HDR_LEN, &sh);
 	const uint8_t *data;
-	if (o->fmt == WS_IQ_FMT_BE32) {
+	if (raw) {
 		data = (const uint8_t *)o->src + idx * 4;
+		n->iov[k][0] = (struct iovec){.iov_base = h, .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
+		n->iov[k][1] = (struct iovec){.iov_base = (void *)data, .iov_len = 4 * (size_t)cnt};
 	} else {
-		uint8_t *st = n->stage + (size_t)k * 4 * o->spp;
-		ws_iqconv_to_wire(st, o->fmt, o->src, idx, cnt);
-		data = st;
+		data = h + WS_WIRE_SAMPLE_PKT_HDR;
+		ws_iqconv_to_wire_ahead(h + WS_WIRE_SAMPLE_PKT_HDR, o->fmt, o->src, idx, cnt, o->count);
+		n->iov[k][0] = (struct iovec){.iov_base = h, .iov_len = len};
+		n->iov[k][1] = (struct iovec){.iov_base = NULL, .iov_len = 0};
 	}
-	n->iov[k][0] = (struct iovec){.iov_base = n->hdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
-	n->iov[k][1] = (struct iovec){.iov_base = (void *)data, .iov_len = 4 * (size_t)cnt};
-	n->mm[k].msg_hdr = (struct msghdr){.msg_iov = n->iov[k], .msg_iovlen = 2};
+	n->mm[k].msg_hdr = (struct msghdr){.msg_iov = n->iov[k], .msg_iovlen = raw ? 2 : 1};
 	return ws_get_be32(data + 4 * ((size_t)cnt - 1));
 }
 

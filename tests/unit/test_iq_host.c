@@ -53,6 +53,51 @@ static void test_open_1500(void)
 	bed_down(&b);
 }
 
+/* Converted writes of several batches (packets end to end in the stage, sent as GSO runs
+ * of one iovec; the last packet short), fast and acknowledged, jumbo and 1500-byte
+ * payloads: the node holds exactly the samples the caller's floats and int16s say. */
+static void test_formats_batches(void)
+{
+	uint32_t n = 3 * 64 * 2232 + 1001;
+	int16_t *x = malloc(n * 4), *y = malloc(n * 4);
+	float *f = malloc(n * 8);
+	fill_ci16(x, n, 11);
+	for (uint32_t i = 0; i < 2 * n; i++)
+		f[i] = (float)x[i] / 32768.0f;
+	for (int v = 0; v < 4; v++) {
+		ws_iq_config h;
+		ws_iq_config_default(&h);
+		h.write_mode = v & 1 ? WS_IQ_WRITE_ACKED : WS_IQ_WRITE_FAST;
+		h.max_payload = v & 2 ? 1468 : 8964;
+		bed b;
+		CHECK("up", bed_up(&b, NULL, NULL, &h) == 0);
+		ws_iq_error er;
+		void *d[1] = {y};
+		memset(y, 0, n * 4);
+		CHECK("write cf32", ws_iq_write(b.h, WS_IQ_RF_A, 0, n, WS_IQ_FMT_CF32, f, &er) == 0);
+		CHECK("trigger", ws_iq_trigger(b.h, 1, &er) >= 0);
+		CHECK("read", ws_iq_read(b.h, WS_IQ_RF_A, 0, n, WS_IQ_FMT_CI16, d, &er) == 0);
+		CHECK_MEM("cf32 written", y, x, n * 4);
+		for (uint32_t i = 0; i < 2 * n; i++)
+			y[i] = (int16_t)(x[i] ^ 0x5A5A);
+		CHECK("write ci16", ws_iq_write(b.h, WS_IQ_RF_A, 0, n, WS_IQ_FMT_CI16, y, &er) == 0);
+		CHECK("trigger 2", ws_iq_trigger(b.h, 1, &er) >= 0);
+		memset(x, 0, n * 4);
+		d[0] = x;
+		CHECK("read 2", ws_iq_read(b.h, WS_IQ_RF_A, 0, n, WS_IQ_FMT_CI16, d, &er) == 0);
+		CHECK_MEM("ci16 written", x, y, n * 4);
+		for (uint32_t i = 0; i < 2 * n; i++)
+			x[i] = (int16_t)(y[i] ^ 0x5A5A);
+		ws_iq_stats s;
+		ws_iq_get_stats(b.h, &s);
+		CHECK_INT("no fallback", s.write_fallbacks, 0);
+		bed_down(&b);
+	}
+	free(x);
+	free(y);
+	free(f);
+}
+
 static void test_formats(void)
 {
 	bed b;
@@ -472,6 +517,7 @@ int main(void)
 	RUN(test_open_info);
 	RUN(test_open_1500);
 	RUN(test_formats);
+	RUN(test_formats_batches);
 	RUN(test_read_signal_multi);
 	RUN(test_write_multi_and_mask);
 	RUN(test_loss_1);

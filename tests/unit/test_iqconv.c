@@ -172,6 +172,43 @@ static void test_against_reference(void)
 	free(fl);
 }
 
+/* Write IQ's packet by packet conversion with read-ahead over the whole buffer: the same
+ * bytes as the reference at every packet size and start (blocks, tails, the last packets
+ * whose read-ahead stops at the buffer's end), for any bit pattern; ci16 passes through. */
+static void test_to_wire_ahead(void)
+{
+	const uint32_t n = 20000;
+	float *fl = malloc(8 * (size_t)n);
+	uint8_t *out = malloc(4 * (size_t)n), *ref = malloc(4 * (size_t)n);
+	int bad = 0, bad_ci = 0;
+	for (uint32_t i = 0; i < 2 * n; i++) {
+		uint32_t u = i * 2654435761u;
+		if (i % 3)
+			fl[i] = ((float)(int32_t)(u % 80000) - 40000.0f + (float)(i % 4) * 0.25f) /
+				32768.0f;
+		else
+			memcpy(&fl[i], &u, 4);
+	}
+	static const uint32_t spp[] = {1, 31, 32, 33, 356, 2232, 4999};
+	for (unsigned k = 0; k < sizeof spp / sizeof spp[0]; k++) {
+		memset(out, 0xAA, 4 * (size_t)n);
+		for (uint32_t p = 0; p < n; p += spp[k]) {
+			uint32_t c = n - p < spp[k] ? n - p : spp[k];
+			ws_iqconv_to_wire_ahead(out + 4 * (size_t)p, WS_IQ_FMT_CF32, fl, p, c, n);
+		}
+		for (uint32_t i = 0; i < 2 * n; i++)
+			bad += (int16_t)(out[2 * i] << 8 | out[2 * i + 1]) != ref_sat(fl[i]);
+		ws_iqconv_to_wire(ref, WS_IQ_FMT_CI16, fl, 0, n / 2);
+		ws_iqconv_to_wire_ahead(out, WS_IQ_FMT_CI16, fl, 0, n / 2, n / 2);
+		bad_ci += memcmp(out, ref, 4 * (size_t)(n / 2)) != 0;
+	}
+	CHECK_INT("cf32 packet by packet with read-ahead, as lrintf", bad, 0);
+	CHECK_INT("ci16 through the read-ahead entry", bad_ci, 0);
+	free(fl);
+	free(out);
+	free(ref);
+}
+
 int main(void)
 {
 	RUN(test_cf32_to_wire);
@@ -179,5 +216,6 @@ int main(void)
 	RUN(test_cf32_from_wire);
 	RUN(test_be32);
 	RUN(test_against_reference);
+	RUN(test_to_wire_ahead);
 	TEST_MAIN_END();
 }
