@@ -27,6 +27,7 @@
 
 #define WLMEX_MAX_SAMPLES (1u << 27) /* a 2RF node's RX buffer */
 #define WLMEX_READ_RSSI 0x3000000Au
+#define WLMEX_FLOWING_WAIT_MS 20 /* the array is made once the read flows, or after this */
 
 static long long pkt_wait_us = -1;  /* WRITE_IQ_SET_PKT_WAIT_TIME, -1: the hardware rule */
 static long long max_request;       /* READ_IQ_SET_MAX_REQUEST_SIZE, 0: our window */
@@ -154,11 +155,15 @@ static void rssi_expand(mxArray *x, int type, const uint32_t *w, size_t N, size_
 
 /* The output array of a read: N x nb (RSSI: 2N rows), of the type's class, complex for
  * double and single, with Octave's int16 as two pages (I, then Q). Under Octave it is made
- * by Octave (zeros, complex) through mexCallMATLABWithTrap: Octave returns such an array
- * as it is, where it copies one the MEX made (mxCreate*: 512 MiB made and then copied for
- * a 2^25-sample complex double read). NULL, with why filled, when Octave could not make
- * it; nothing here raises, so a read thread may be running meanwhile. MATLAB returns
- * MEX arrays as they are: mxCreateUninitNumericArray, made before the read starts. */
+ * by Octave through mexCallMATLABWithTrap: Octave returns such an array as it is, where it
+ * copies one the MEX made (mxCreate*: 512 MiB made and then copied for a 2^25-sample
+ * complex double read). Every element is overwritten by the read, so the cheapest fill
+ * serves: zeros for real classes, and for complex ones repmat of 1i, one pass over the
+ * memory where complex(zeros(...)) takes three (2^25 samples: 46 against 73 ms; zeros with
+ * 'like', 1i gives a real array in Octave 7.3, and complex zeros made by a MEX turn real
+ * on the way in). NULL, with why filled, when Octave could not make it; nothing here
+ * raises, so a read thread may be running meanwhile. MATLAB returns MEX arrays as they
+ * are: mxCreateUninitNumericMatrix, made before the read starts. */
 #ifdef HAVE_OCTAVE
 static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, size_t cap)
 {
@@ -166,19 +171,37 @@ static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, 
 	size_t rows = rssi && type != 3 ? 2 * N : N;
 	mxArray *in[4], *z = NULL;
 	int nin = 0;
+	if (cplx) { /* 1i of the class, on memory of our own: Octave 7.3's mxCreateNumericMatrix
+		     * gives an interleaved complex array of n elements room for n / 2 (a heap
+		     * overrun found by tests/octave) */
+		in[nin] = mxCreateNumericMatrix(0, 0, type_class[type], mxCOMPLEX);
+		if (type == 0) {
+			mxComplexDouble *d = mxMalloc(sizeof *d);
+			*d = (mxComplexDouble){0, 1};
+			mxSetComplexDoubles(in[nin], d);
+		} else {
+			mxComplexSingle *d = mxMalloc(sizeof *d);
+			*d = (mxComplexSingle){0, 1};
+			mxSetComplexSingles(in[nin], d);
+		}
+		mxSetM(in[nin], 1);
+		mxSetN(in[nin++], 1);
+	}
 	in[nin++] = mxCreateDoubleScalar((double)rows);
 	in[nin++] = mxCreateDoubleScalar((double)nb);
 	if (planes)
 		in[nin++] = mxCreateDoubleScalar(2);
-	in[nin++] = mxCreateString(class_names[type]);
-	mxArray *ex = mexCallMATLABWithTrap(1, &z, nin, in, "zeros");
+	if (!cplx)
+		in[nin++] = mxCreateString(class_names[type]);
+	mxArray *ex = mexCallMATLABWithTrap(1, &z, nin, in, cplx ? "repmat" : "zeros");
 	for (int i = 0; i < nin; i++)
 		mxDestroyArray(in[i]);
-	if (!ex && cplx) {
-		mxArray *zr = z;
-		z = NULL;
-		ex = mexCallMATLABWithTrap(1, &z, 1, &zr, "complex");
-		mxDestroyArray(zr);
+	if (!ex && (!z || mxGetClassID(z) != type_class[type] || (mxIsComplex(z) != 0) != cplx)) {
+		if (z)
+			mxDestroyArray(z);
+		snprintf(why, cap, "Octave made the output array of another class or complexity "
+			 "than %s%s", cplx ? "complex " : "", class_names[type]);
+		return NULL;
 	}
 	if (ex) {
 		mxDestroyArray(ex);
@@ -273,6 +296,7 @@ static void read_iq(ws_iq_node *n, mxArray **out, int type, const uint32_t *bufs
 			mxDestroyArray(x);
 		wlmex_fail(WLMEX_ID_IO, "%s", e.msg);
 	}
+	wlmex_rdpipe_wait_flowing(pipe, WLMEX_FLOWING_WAIT_MS);
 	const char *delay = getenv("WARPSPEED_MEX_TEST_ARRAY_DELAY_MS");
 	if (delay) /* tests: the array comes late, the read must not care */
 		ws_clock_sleep_ns((int64_t)atoi(delay) * WS_NS_PER_MS);

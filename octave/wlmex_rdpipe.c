@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct wlmex_rdpipe {
 	ws_iq_node *n;
@@ -27,6 +28,7 @@ struct wlmex_rdpipe {
 	uint64_t *staged;          /* buffer 0's packets placed in the stage (npkt bits) */
 	int staged_all;            /* the whole of buffer 0 went to the stage */
 	int staging;               /* read thread only: buffer 0 is still going to the stage */
+	int flowing_seen;          /* read thread only: flowing was signalled */
 	ws_iqmem *dst;             /* nb destinations, once given */
 	wlmex_rdbuf *info;
 	pthread_t thread;
@@ -35,6 +37,7 @@ struct wlmex_rdpipe {
 	atomic_int given;          /* the destinations are in dst */
 	atomic_int cancel;
 	int stage_known;           /* under mu: staged / staged_all are final */
+	int flowing;               /* under mu: packets have arrived, or the read ended */
 	int finished;              /* under mu: the read thread is done */
 	int rc;
 	ws_err err;
@@ -54,6 +57,10 @@ static int tick(ws_iqread_op *o, void *ctx)
 	wlmex_rdpipe *p = ctx;
 	if (atomic_load_explicit(&p->cancel, memory_order_relaxed))
 		return 1;
+	if (!p->flowing_seen && ws_iqread_got(o) > 0) {
+		p->flowing_seen = 1;
+		signal_state(p, &p->flowing);
+	}
 	if (!p->staging || !atomic_load_explicit(&p->given, memory_order_acquire))
 		return 0;
 	for (uint32_t k = 0; k < p->npkt; k++)
@@ -111,6 +118,7 @@ static void *read_thread(void *arg)
 	p->rc = rc;
 	p->finished = 1;
 	p->stage_known = 1;
+	p->flowing = 1;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -146,8 +154,12 @@ int wlmex_rdpipe_start(wlmex_rdpipe **out, ws_iq_node *n, const uint32_t *bufs, 
 	p->staged = calloc(((size_t)p->npkt + 63) / 64, 8);
 	p->dst = calloc(nb, sizeof *p->dst);
 	p->info = calloc(nb, sizeof *p->info);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* wait_flowing's bound */
 	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
+	pthread_cond_init(&p->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	if (!p->bufs || !p->stage || !p->staged || !p->dst || !p->info) {
 		pipe_free(p);
 		return ws_err_set(err, ENOMEM, "Read IQ: out of memory for a stage of %u samples",
@@ -161,6 +173,19 @@ int wlmex_rdpipe_start(wlmex_rdpipe **out, ws_iq_node *n, const uint32_t *bufs, 
 	}
 	*out = p;
 	return 0;
+}
+
+void wlmex_rdpipe_wait_flowing(wlmex_rdpipe *p, int wait_ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += (long)wait_ms * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&p->mu);
+	while (!p->flowing && pthread_cond_timedwait(&p->cv, &p->mu, &until) == 0)
+		;
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Converts packets [k0, k1) of buffer 0 from the stage into its destination. */

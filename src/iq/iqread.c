@@ -459,6 +459,11 @@ void ws_iqread_retarget(ws_iqread_op *o, ws_iq_format fmt, void *const *dst)
 		o->dst[b] = dst[b];
 }
 
+uint64_t ws_iqread_got(const ws_iqread_op *o)
+{
+	return o->got;
+}
+
 int ws_iqread_placed(const ws_iqread_op *o, unsigned b, uint32_t p)
 {
 	return b < (unsigned)o->nb && p < o->npkt && have_get(o, b, p);

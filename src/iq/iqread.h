@@ -45,6 +45,9 @@ int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
  * (ws_iqread_placed) stay where they were, for the caller to move. */
 void ws_iqread_retarget(ws_iqread_op *o, ws_iq_format fmt, void *const *dst);
 
+/* Packets placed so far, of all buffers. */
+uint64_t ws_iqread_got(const ws_iqread_op *o);
+
 /* Whether packet p (of samples_per_packet samples from the read's start) of the read's
  * b-th buffer (lowest mask bit first) has been placed. */
 int ws_iqread_placed(const ws_iqread_op *o, unsigned b, uint32_t p);
