@@ -69,29 +69,59 @@ void ws_iqmem_from_wire(const ws_iqmem *m, uint64_t idx, const uint8_t *src, uin
 	}
 }
 
+/* ws_iqmem_trunc16 without branches, for the loops below (same result for every input:
+ * the clamps and the NaN select happen on the scaled value, then C truncates toward
+ * zero). */
+#define IQMEM_TRUNC(x)                                                                     \
+	((uint16_t)(int16_t)(int32_t)((x) != (x)                  ? 0.0                    \
+				      : (double)(x) * 32768.0 > 32767.0 ? 32767.0          \
+				      : (double)(x) * 32768.0 < -32768.0 ? -32768.0        \
+									 : (double)(x) * 32768.0))
+#define IQMEM_AS_IS(x) ((uint16_t)(x))
+
+/* Write IQ converts every packet it sends through here, so like the read loops these are
+ * one loop per element type with the type's branch outside it: the interleaved complex
+ * layout as one run of 16-bit halves, the others I then Q (Q = 0 for a real array). */
+#define IQMEM_TO_PAIRS(T, CONV)                                                            \
+	do {                                                                               \
+		const T *v = (const T *)m->re + k;                                         \
+		for (size_t i = 0; i < 2 * (size_t)cnt; i++) {                             \
+			uint16_t h = CONV(v[i]);                                           \
+			out[2 * i] = (uint8_t)(h >> 8);                                    \
+			out[2 * i + 1] = (uint8_t)h;                                       \
+		}                                                                          \
+	} while (0)
+#define IQMEM_TO(T, CONV)                                                                  \
+	do {                                                                               \
+		const T *re = (const T *)m->re + k, *im = (const T *)m->im + k;            \
+		for (uint32_t i = 0; i < cnt; i++) {                                       \
+			uint16_t h = CONV(re[(size_t)i * s]);                              \
+			out[4 * (size_t)i] = (uint8_t)(h >> 8);                            \
+			out[4 * (size_t)i + 1] = (uint8_t)h;                               \
+			h = m->im ? CONV(im[(size_t)i * s]) : 0;                           \
+			out[4 * (size_t)i + 2] = (uint8_t)(h >> 8);                        \
+			out[4 * (size_t)i + 3] = (uint8_t)h;                               \
+		}                                                                          \
+	} while (0)
+
 void ws_iqmem_to_wire(uint8_t *out, const ws_iqmem *m, uint64_t idx, uint32_t cnt)
 {
 	size_t s = m->stride, k = (size_t)idx * s;
-	for (uint32_t i = 0; i < cnt; i++) {
-		size_t j = k + (size_t)i * s;
-		uint16_t I = 0, Q = 0;
-		if (m->elem == WS_IQMEM_U32) {
-			ws_put_be32(out + 4 * (size_t)i, ((const uint32_t *)m->re)[j]);
-			continue;
-		} else if (m->elem == WS_IQMEM_F64) {
-			I = (uint16_t)ws_iqmem_trunc16(((const double *)m->re)[j]);
-			if (m->im)
-				Q = (uint16_t)ws_iqmem_trunc16(((const double *)m->im)[j]);
-		} else if (m->elem == WS_IQMEM_F32) {
-			I = (uint16_t)ws_iqmem_trunc16(((const float *)m->re)[j]);
-			if (m->im)
-				Q = (uint16_t)ws_iqmem_trunc16(((const float *)m->im)[j]);
-		} else {
-			I = (uint16_t)((const int16_t *)m->re)[j];
-			if (m->im)
-				Q = (uint16_t)((const int16_t *)m->im)[j];
-		}
-		ws_put_be16(out + 4 * (size_t)i, I);
-		ws_put_be16(out + 4 * (size_t)i + 2, Q);
+	if (m->elem == WS_IQMEM_U32) {
+		const uint32_t *w = (const uint32_t *)m->re + k;
+		for (uint32_t i = 0; i < cnt; i++)
+			ws_put_be32(out + 4 * (size_t)i, w[(size_t)i * s]);
+	} else if (m->elem == WS_IQMEM_F64 && interleaved(m, 8)) {
+		IQMEM_TO_PAIRS(double, IQMEM_TRUNC);
+	} else if (m->elem == WS_IQMEM_F32 && interleaved(m, 4)) {
+		IQMEM_TO_PAIRS(float, IQMEM_TRUNC);
+	} else if (m->elem == WS_IQMEM_I16 && interleaved(m, 2)) {
+		IQMEM_TO_PAIRS(int16_t, IQMEM_AS_IS);
+	} else if (m->elem == WS_IQMEM_F64) {
+		IQMEM_TO(double, IQMEM_TRUNC);
+	} else if (m->elem == WS_IQMEM_F32) {
+		IQMEM_TO(float, IQMEM_TRUNC);
+	} else {
+		IQMEM_TO(int16_t, IQMEM_AS_IS);
 	}
 }

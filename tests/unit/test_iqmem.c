@@ -70,9 +70,81 @@ static void test_write_truncates(void)
 	CHECK_MEM("i16 interleaved sample 1", out, ((const uint8_t[]){0x80, 0, 0x7F, 0xFF}), 4);
 }
 
+/* The write loops (one per type and layout, branch-free clamps) against the reference
+ * ws_iqmem_trunc16 for every edge value and random doubles and bit patterns, in each
+ * layout and at an odd starting sample. */
+static double edge_value(uint32_t i, uint64_t *rng)
+{
+	static const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.99998, 32767.0 / 32768,
+				       32767.9 / 32768, -32768.0 / 32768, -1.00001, 1e300, -1e300,
+				       0.5 / 32768, -0.5 / 32768, 1.5 / 32768, -1.5 / 32768};
+	size_t ne = sizeof edges / sizeof edges[0];
+	if (i < ne)
+		return edges[i];
+	if (i == ne)
+		return NAN;
+	if (i == ne + 1)
+		return INFINITY;
+	if (i == ne + 2)
+		return -INFINITY;
+	*rng ^= *rng << 13;
+	*rng ^= *rng >> 7;
+	*rng ^= *rng << 17;
+	if (i % 3 == 0) {
+		double d;
+		memcpy(&d, rng, sizeof d); /* any bit pattern, NaNs and denormals included */
+		return d;
+	}
+	return (double)(int64_t)(*rng % 8000001) / 2000000.0 - 2.0; /* -2 .. 2 */
+}
+
+static void test_write_loops_match_reference(void)
+{
+	enum { N = 4099 };
+	static double d[2 * N];
+	static float f[2 * N];
+	static uint8_t got[4 * N], want[4 * N];
+	uint64_t rng = 0x9E3779B97F4A7C15ull;
+	for (uint32_t i = 0; i < 2 * N; i++) {
+		d[i] = edge_value(i % 997 == 0 ? 0 : i, &rng);
+		f[i] = (float)d[i];
+	}
+	for (int single = 0; single <= 1; single++)
+		for (int layout = 0; layout < 3; layout++) { /* interleaved, planes, real */
+			uint8_t *base = single ? (uint8_t *)f : (uint8_t *)d;
+			size_t es = single ? 4 : 8;
+			ws_iqmem m = {.elem = single ? WS_IQMEM_F32 : WS_IQMEM_F64, .re = base,
+				      .stride = layout == 0 ? 2 : 1};
+			if (layout == 0)
+				m.im = base + es;
+			else if (layout == 1)
+				m.im = base + N * es;
+			uint32_t idx = 3, cnt = N - 5;
+			ws_iqmem_to_wire(got, &m, idx, cnt);
+			for (uint32_t i = 0; i < cnt; i++) {
+				size_t j = (size_t)(idx + i) * m.stride;
+				double re = single ? f[j] : d[j];
+				double im = layout == 2 ? 0.0
+					    : layout == 0 ? (single ? f[j + 1] : d[j + 1])
+							  : (single ? f[N + j] : d[N + j]);
+				uint16_t I = (uint16_t)ws_iqmem_trunc16(re);
+				uint16_t Q = layout == 2 ? 0 : (uint16_t)ws_iqmem_trunc16(im);
+				want[4 * i] = (uint8_t)(I >> 8);
+				want[4 * i + 1] = (uint8_t)I;
+				want[4 * i + 2] = (uint8_t)(Q >> 8);
+				want[4 * i + 3] = (uint8_t)Q;
+			}
+			char name[64];
+			snprintf(name, sizeof name, "%s %s", single ? "f32" : "f64",
+				 layout == 0 ? "interleaved" : layout == 1 ? "planes" : "real");
+			CHECK_MEM(name, got, want, 4 * (size_t)cnt);
+		}
+}
+
 int main(void)
 {
 	RUN(test_read_layouts);
 	RUN(test_write_truncates);
+	RUN(test_write_loops_match_reference);
 	TEST_MAIN_END();
 }
