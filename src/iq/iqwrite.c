@@ -21,6 +21,7 @@
 
 #define IQ_STICKY_MAX 256  /* AUTO: sticky doubles per fallback in a row, up to this */
 #define IQ_ACK_WINDOW 512  /* acknowledged Write IQ packets in flight */
+#define IQ_ACK_MIN 4       /* the least the acknowledged window shrinks to */
 #define IQ_OVERTAKE 8      /* an ack this many sends later marks an unacked packet lost */
 #define IQ_SPIN_NS (200 * WS_NS_PER_US) /* pacing gaps below this are busy-waited */
 
@@ -288,6 +289,8 @@ typedef struct ack_state {
 	uint32_t cursor, nacked, send_no, high;
 	uint16_t marker;
 	uint32_t marker_no;        /* send number the marker follows; 0 = none out */
+	uint32_t win, win_acc;     /* packets allowed in flight; new acks since it grew */
+	uint32_t cut_after;        /* the first send number after the last cut */
 } ack_state;
 
 static int ack_is(const ack_state *a, uint32_t p)
@@ -300,6 +303,29 @@ static void queue_resend(ack_state *a, uint32_t p, uint32_t npkt)
 	a->resend[(a->rs_head + a->rs_n++) % npkt] = p;
 }
 
+/* The window of an acknowledged write, as a read's (iqread.c): a host faster than the
+ * slowest link on the way loses packets once the queue there is full, resends included
+ * (the gige-jumbo bed with a 2 ms queue: "packet 73 not acknowledged after 20 sends" with
+ * IQ_ACK_WINDOW packets in flight). A loss halves it, once for the packets that were in
+ * flight when it was seen, down to IQ_ACK_MIN; each window of new acks grows it by one
+ * packet, up to IQ_ACK_WINDOW, which a path that does not lose keeps. */
+static void ack_window_cut(ack_state *a, uint32_t lost_send_no)
+{
+	if (lost_send_no < a->cut_after)
+		return;
+	a->win = a->win / 2 > IQ_ACK_MIN ? a->win / 2 : IQ_ACK_MIN;
+	a->win_acc = 0;
+	a->cut_after = a->send_no + 1;
+}
+
+static void ack_window_grow(ack_state *a)
+{
+	if (++a->win_acc >= a->win && a->win < IQ_ACK_WINDOW) {
+		a->win_acc = 0;
+		a->win++;
+	}
+}
+
 /* Packets in flight that an ack sent IQ_OVERTAKE sends later has passed, or that a marker
  * came back behind, are lost: queue them again. */
 static void find_lost(ack_state *a, uint32_t npkt, uint32_t upto)
@@ -310,6 +336,7 @@ static void find_lost(ack_state *a, uint32_t npkt, uint32_t upto)
 			if (f[1] >= upto)
 				break;
 			queue_resend(a, f[0], npkt);
+			ack_window_cut(a, f[1]);
 		}
 		a->fl_head = (a->fl_head + 1) % IQ_ACK_WINDOW;
 		a->fl_n--;
@@ -320,7 +347,7 @@ static int ack_send(ws_iq_node *n, wr_op *o, ack_state *a, ws_err *err)
 {
 	unsigned k = 0;
 	int64_t next = ws_clock_ns();
-	while (k < WS_IQ_HOST_BATCH && a->fl_n < IQ_ACK_WINDOW &&
+	while (k < WS_IQ_HOST_BATCH && a->fl_n < a->win &&
 	       (a->rs_n || a->cursor < o->npkt)) {
 		uint32_t p;
 		if (a->rs_n) {
@@ -390,6 +417,7 @@ static int ack_one(ws_iq_node *n, wr_op *o, ack_state *a, const ws_wire_msg *m, 
 		return 0;
 	a->acked[p / 64] |= 1ull << (p % 64);
 	a->nacked++;
+	ack_window_grow(a);
 	if (a->sent_no[p] > a->high)
 		a->high = a->sent_no[p];
 	return 1;
@@ -511,6 +539,7 @@ static int ack_init(ws_iq_node *n, wr_op *o, ack_state *a, const uint8_t *done, 
 			a->acked[p / 64] |= 1ull << (p % 64);
 			a->nacked++;
 		}
+	a->win = IQ_ACK_WINDOW;
 	n->op++;
 	o->resends = 0;
 	return 0;
