@@ -27,12 +27,8 @@ if ! env=$(WS_TBF_QUEUE_MS=2 "$tb" up gige-jumbo --name "$name" 2>&1); then
 fi
 eval "$env"
 export WS_TESTBED_NAME
-"$tb" exec B "$WS_BIN" node --bind "$WS_B" --reply-rate off --quiet >"$WS_TMP/node.log" 2>&1 &
-WS_PIDS+=($!)
-for _ in $(seq 1 50); do
-	"$tb" exec A "$WS_BIN" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && break
-	sleep 0.1
-done
+ws_iq_bed_node "$tb" "$WS_BIN" "$WS_TMP/node.log"
+WS_PIDS+=("$ws_node_pid")
 json=$WS_TMP/bench.json
 if ! "$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 6 --samples 4194304 \
 	--json-file "$json" >"$WS_TMP/bench.txt" 2>&1; then
