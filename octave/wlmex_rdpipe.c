@@ -113,6 +113,10 @@ static void *read_thread(void *arg)
 			p->staging = 0;
 			signal_state(p, &p->stage_known);
 		}
+		if (!p->flowing_seen) { /* a short first buffer may end before a tick saw it */
+			p->flowing_seen = 1;
+			signal_state(p, &p->flowing);
+		}
 	}
 	pthread_mutex_lock(&p->mu);
 	p->rc = rc;
