@@ -3,7 +3,7 @@
 # exactly as WARPLab 7.7.1's M classes call it (tests/octave/test_wl_mex.m), against
 # `warpspeed node` on loopback: sockets and buffer sizes, PING / NODE_INFO / payload size
 # test through SEND and RECEIVE, write_iq with the node's checksum, a trigger to the
-# broadcast port, read_iq bit-exact at 2^15 and 2^20 samples in all four data types
+# broadcast port, read_iq bit-exact at 1, 2233 (a packet and one), 2^15 and 2^20 samples in all four data types
 # (2^24 in raw: the double conversions at 2^24 take seconds in Octave on a loaded two-core
 # machine), the IQ-ID tracker, and the error paths; then, through bench/iq_proxy dropping
 # 20 % of the datagrams, a write and a read that recover and warn, and no warning after
@@ -67,7 +67,7 @@ mkdir -p "$WS_TMP/mex" && cp "$MEX" "$WS_TMP/mex/"
 octave --no-gui --no-window-system --norc --quiet --eval "
   addpath('$WS_TMP/mex'); addpath('$ROOT/tests/octave');
   rand('seed', 18); randn('seed', 18);
-  nfail = test_wl_mex($NODE_PORT, $NODE_BCAST, [2^15 2^20], 2^24, 3);
+  nfail = test_wl_mex($NODE_PORT, $NODE_BCAST, [1 2233 2^15 2^20], 2^24, 3);
   nfail = nfail + test_wl_mex_stage($NODE2_PORT, $NODE2_BCAST, 2^22);
   if ${PPORT:-0} > 0, nfail = nfail + test_wl_mex_loss($NODE_PORT, $NODE_BCAST, $PPORT); end
   exit(nfail > 0);" >"$WS_TMP/octave.out" 2>"$WS_TMP/octave.err" &
