@@ -118,17 +118,19 @@ static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t n
  * nothing; through a 2 ms queue a 2^20 read kept 1000 Mb/s with 431 re-requests, and 330
  * when every loss halved the window), so only a packet lost IQ_HARD_LOSS times in a row
  * counts: then the window halves (once for all the requests that were in flight when it
- * was seen), down to IQ_WIN_MIN packets (requests shrink with it), and grows back by an eighth of a request per window
- * delivered cleanly, up to what was configured (same bed, 2^25 samples: 8 MiB 960 Mb/s,
- * 32 MiB 758; growing by a whole request gave 882 at 8 MiB). A path that does not lose
- * keeps the whole window: the default 2 MiB fits the bed's queue, 988 Mb/s. */
+ * was seen), down to IQ_WIN_MIN packets (requests shrink with it) or what was configured
+ * if that is less, and grows back by an eighth of a request per window delivered cleanly,
+ * up to what was configured (same bed, 2^25 samples with an 8 MiB window: 957-960 Mb/s;
+ * growing by a whole request gave 882). A path that does not lose keeps the whole window:
+ * the default 2 MiB fits the bed's queue (2^25: 979-988 Mb/s). */
 static void window_after(rd_op *o, const rd_req *q, int lost)
 {
 	if (lost) {
 		if (q->no < o->cut_after)
 			return;
-		uint32_t w = o->win_pkts / 2;
-		o->win_pkts = w > IQ_WIN_MIN ? w : IQ_WIN_MIN;
+		uint32_t w = o->win_pkts / 2, least = IQ_WIN_MIN < o->win_max ? IQ_WIN_MIN
+									 : o->win_max;
+		o->win_pkts = w > least ? w : least;
 		o->win_acc = 0;
 		o->cut_after = o->req_no;
 		return;

@@ -169,6 +169,11 @@ fi
 cat >"$WS_TMP/probe.py" <<'EOF'
 import socket, struct, sys, threading
 L = 656
+said = threading.Lock()
+def say(line):  # one line at a time: two threads' prints once ran together
+    with said:
+        sys.stdout.write(line + '\n')
+        sys.stdout.flush()
 port, cases = int(sys.argv[1]), sys.argv[2:]
 def msg(t, w1=-1):
     return struct.pack('>ii', t, w1) + bytes(L - 8)
@@ -195,8 +200,8 @@ def run(case):
             s.sendall(msg(t)); out.append(reply(s))
         got = ' '.join(out)
     elif case == 'stall':
-        s.sendall(bytes(300)); print('stalled', flush=True); got = reply(s)
-    print(case, got, flush=True)
+        s.sendall(bytes(300)); say('stalled'); got = reply(s)
+    say('%s %s' % (case, got))
 stall = threading.Thread(target=run, args=('stall',))
 stall.start()
 for case in cases:
@@ -204,7 +209,7 @@ for case in cases:
         try:
             run(case)
         except OSError as e:
-            print(case, e, flush=True)
+            say('%s %s' % (case, e))
 stall.join()
 EOF
 if ! command -v python3 >/dev/null; then
