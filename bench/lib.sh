@@ -309,16 +309,3 @@ ws_rr_where() {
 		print (n ? line : "-")
 	}'
 }
-
-# ws_iq_bed_node TESTBED BIN LOG: `BIN node` in namespace B of the bed that
-# WS_TESTBED_NAME names (address WS_B), in the background (its PID in ws_node_pid), with
-# no reply cap; true once it answers a ping from A (5 s at most).
-ws_iq_bed_node() {
-	"$1" exec B "$2" node --bind "$WS_B" --reply-rate off --quiet >"$3" 2>&1 &
-	ws_node_pid=$!
-	for _ in $(seq 1 50); do
-		"$1" exec A "$2" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	return 1
-}

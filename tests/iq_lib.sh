@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Shared helpers of the IQ integration scripts (after tests/lib.sh): a `warpspeed node` on a
-# free loopback port and bench/iq_proxy in front of it, each added to WS_PIDS.
+# free loopback port and bench/iq_proxy in front of it, each added to WS_PIDS, and the
+# gige-jumbo test bed with a node in it.
 # Usage: . "$(dirname "$0")/../iq_lib.sh"
 
 # wait_banner VAR FILE SED-EXPR: sets VAR to what SED-EXPR prints from FILE, polling for up
@@ -40,4 +41,24 @@ start_proxy() {
 	WS_PIDS+=("$!")
 	PPORT=
 	wait_banner PPORT "$WS_TMP/$name.px" 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p'
+}
+
+# bed_up CHECK NAME: bench/testbed's gige-jumbo bed named NAME (WS_TBF_* from the
+# environment apply), its variables exported, and a `warpspeed node` in namespace B (no
+# reply cap, in WS_PIDS) answering pings from A, 5 s at most; when the bed cannot come up,
+# CHECK fails and the script ends. The caller's EXIT trap takes the bed down.
+bed_up() {
+	local env tb=$WS_ROOT/bench/testbed
+	if ! env=$("$tb" up gige-jumbo --name "$2" 2>&1); then
+		fail "$1" "bench/testbed up gige-jumbo failed: $env"
+		finish
+	fi
+	eval "$env"
+	export WS_TESTBED_NAME
+	"$tb" exec B "$WS_BIN" node --bind "$WS_B" --reply-rate off --quiet >"$WS_TMP/node.log" 2>&1 &
+	WS_PIDS+=("$!")
+	for _ in $(seq 1 50); do
+		"$tb" exec A "$WS_BIN" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
 }

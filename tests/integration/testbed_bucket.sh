@@ -11,6 +11,8 @@
 # never a speed floor), and the bound's arithmetic is pinned to exact values.
 source "$(dirname "$0")/../lib.sh"
 . "$WS_ROOT/bench/lib.sh"
+# shellcheck source=tests/iq_lib.sh
+. "$(dirname "$0")/../iq_lib.sh"
 tb=$WS_ROOT/bench/testbed
 
 # The arithmetic: 2^15 samples are 15 packets of 76 + 4n wire bytes (132212), 2^25 are
@@ -29,14 +31,7 @@ if why=$(ws_testbed_missing); then
 fi
 name=ws-tk$$
 trap '"$tb" down "$name" >/dev/null 2>&1; ws_cleanup' EXIT
-if ! env=$("$tb" up gige-jumbo --name "$name" 2>&1); then
-	fail testbed_bucket_trials "bench/testbed up gige-jumbo failed: $env"
-	finish
-fi
-eval "$env"
-export WS_TESTBED_NAME
-ws_iq_bed_node "$tb" "$WS_BIN" "$WS_TMP/node.log"
-WS_PIDS+=("$ws_node_pid")
+bed_up testbed_bucket_trials "$name"
 json=$WS_TMP/bench.json
 if ! "$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 6 --samples 32768,1048576 \
 	--json-file "$json" >"$WS_TMP/bench.txt" 2>&1; then

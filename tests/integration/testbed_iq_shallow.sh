@@ -13,6 +13,8 @@
 # the loss recovery keeps reads correct here, not fast).
 source "$(dirname "$0")/../lib.sh"
 . "$WS_ROOT/bench/lib.sh"
+# shellcheck source=tests/iq_lib.sh
+. "$(dirname "$0")/../iq_lib.sh"
 tb=$WS_ROOT/bench/testbed
 
 if why=$(ws_testbed_missing); then
@@ -21,14 +23,7 @@ if why=$(ws_testbed_missing); then
 fi
 name=ws-ts$$
 trap '"$tb" down "$name" >/dev/null 2>&1; ws_cleanup' EXIT
-if ! env=$(WS_TBF_QUEUE_MS=2 "$tb" up gige-jumbo --name "$name" 2>&1); then
-	fail testbed_iq_shallow "bench/testbed up gige-jumbo failed: $env"
-	finish
-fi
-eval "$env"
-export WS_TESTBED_NAME
-ws_iq_bed_node "$tb" "$WS_BIN" "$WS_TMP/node.log"
-WS_PIDS+=("$ws_node_pid")
+WS_TBF_QUEUE_MS=2 bed_up testbed_iq_shallow "$name"
 json=$WS_TMP/bench.json
 if ! "$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 6 --samples 4194304 \
 	--json-file "$json" >"$WS_TMP/bench.txt" 2>&1; then
