@@ -37,6 +37,7 @@ struct ws_iq_node {
 	uint8_t write_id;
 	int acked_left;            /* AUTO: writes still to do acknowledged */
 	int sticky;                /* AUTO: acknowledged writes after the next fallback */
+	uint32_t ack_win_least;    /* the least window of the last acknowledged write (tests) */
 	int trig_query;            /* WS_IQ_TRIGQ_*: learned on the first trigger */
 	int offline;               /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
