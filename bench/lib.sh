@@ -65,6 +65,54 @@ ws_testbed_missing() {
 	return 1
 }
 
+# ws_damon_pause NAME / ws_damon_resume: a line-rate benchmark pauses the kernel's DAMON
+# monitors (kdamonds) while it measures, and its cleanup trap resumes them. Why: a kdamond
+# sampling physical memory (this VM's runs `paddr` with a pageout scheme every 500 ms)
+# holds a vCPU for 4-12 ms at a time; on 2 vCPUs the scheduler packs the host, the node
+# and their softirqs onto one of them, so each burst stalls tbf's link: a Write IQ of
+# 2^25 samples took 1082.9-1091.6 ms with it paused, 1086-1144 ms with it running
+# (`perf sched timehist`: kdamond.0 ran 11.7 ms at a stretch; docs/iq.md has the trace).
+# WS_BENCH_DAMON=keep leaves them running; WS_DAMON_ROOT is the sysfs directory (a test
+# points it elsewhere). NAME prefixes the note on stderr, which says what was paused.
+ws_damon_root=${WS_DAMON_ROOT:-/sys/kernel/mm/damon/admin/kdamonds}
+ws_damon_paused=()
+ws_damon_pause() {
+	ws_damon_paused=()
+	local f
+	if [ "${WS_BENCH_DAMON:-pause}" = keep ]; then
+		for f in "$ws_damon_root"/[0-9]*/state; do
+			[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] &&
+				echo "$1: DAMON kdamond ${f%/state} runs (WS_BENCH_DAMON=keep): expect stalls" >&2
+		done
+		return 0
+	fi
+	for f in "$ws_damon_root"/[0-9]*/state; do
+		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] || continue
+		if echo off 2>/dev/null >"$f"; then
+			ws_damon_paused+=("$f")
+		else
+			echo "$1: could not pause DAMON kdamond ${f%/state} (needs root): expect stalls" >&2
+		fi
+	done
+	[ ${#ws_damon_paused[@]} -eq 0 ] ||
+		echo "$1: paused ${#ws_damon_paused[@]} DAMON kdamond(s) for the run (${ws_damon_paused[*]%/state}); resumed at exit; WS_BENCH_DAMON=keep leaves them running" >&2
+}
+# ws_damon_label: what the tables say about it: "DAMON paused", "DAMON running" or nothing.
+ws_damon_label() {
+	local f
+	[ ${#ws_damon_paused[@]} -eq 0 ] || { echo "DAMON paused"; return; }
+	for f in "$ws_damon_root"/[0-9]*/state; do
+		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] && { echo "DAMON running"; return; }
+	done
+}
+ws_damon_resume() {
+	local f
+	for f in "${ws_damon_paused[@]}"; do
+		echo on 2>/dev/null >"$f" || echo "warning: could not turn DAMON kdamond ${f%/state} back on: echo on > $f" >&2
+	done
+	ws_damon_paused=()
+}
+
 # ws_report MD JSON META SAMPLES NOTES BLOCKS REF HEADER: aggregate the samples of one
 # bench/run into a markdown table and a JSON file. SAMPLES lines are "scenario tool
 # metric unit value" (tab-separated), META lines "scenario key value" (key ceiling or
