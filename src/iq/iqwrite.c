@@ -69,7 +69,8 @@ static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_m
 		    ws_err *err)
 {
 	uint32_t c = n->seq_pkt[m->tr.seq];
-	if (n->seq_op[m->tr.seq] != n->op || c >= fs->nchunks || fs->res[c] != WS_IQACK_CHUNK_PENDING) {
+	if (n->seq_op[m->tr.seq] != n->op || c >= fs->nchunks ||
+	    fs->res[c] != WS_IQACK_CHUNK_PENDING) {
 		n->st.wrong_seq++;
 		return 0;
 	}
@@ -82,7 +83,8 @@ static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_m
 		memcpy(fs->nr, w + 3, fs->nr_n * 4);
 		return 2;
 	}
-	fs->res[c] = w[0] == WS_WIRE_WRITE_OK && w[2] == fs->csum[c] ? WS_IQACK_CHUNK_GOOD : WS_IQACK_CHUNK_BAD;
+	fs->res[c] = w[0] == WS_WIRE_WRITE_OK && w[2] == fs->csum[c] ? WS_IQACK_CHUNK_GOOD
+									: WS_IQACK_CHUNK_BAD;
 	if (fs->res[c] == WS_IQACK_CHUNK_BAD)
 		n->st.checksum_mismatches++;
 	fs->pending--;
@@ -109,7 +111,8 @@ static int fast_dgram(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t mark
 
 /* Collects chunk acknowledgements until all are in, the PING behind the last packet is
  * back, or timeout_ms passes without one; chunks still pending then count as failed. */
-static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t marker, ws_err *err)
+static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t marker,
+			ws_err *err)
 {
 	int64_t deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
 	int marker_back = 0;
