@@ -126,6 +126,7 @@ import socket, sys, threading
 ls = socket.socket()
 ls.bind(('127.0.0.1', 0))
 ls.listen(4)
+ls.settimeout(20)  # gone by itself if the client never comes back
 print(ls.getsockname()[1], flush=True)
 c, _ = ls.accept()
 c.settimeout(5)
@@ -134,7 +135,8 @@ pad = c.recv(4096)
 c.close()
 print('closed after a %d-byte HELLO and %d bytes of padding' % (len(hello), len(pad)), flush=True)
 c, _ = ls.accept()
-d = socket.create_connection(('127.0.0.1', int(sys.argv[1])))
+c.settimeout(20)
+d = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=20)
 def pipe(a, b):
     try:
         while True:
@@ -154,7 +156,7 @@ t.start()
 pipe(c, d)
 t.join()
 EOF
-	timeout 30 python3 "$WS_TMP/front.py" "$P" >"$WS_TMP/front.out" 2>&1 &
+	python3 "$WS_TMP/front.py" "$P" >"$WS_TMP/front.out" 2>&1 & # its own PID: cleanup kills it
 	WS_PIDS+=("$!")
 	fp=
 	for _ in $(seq 1 100); do
