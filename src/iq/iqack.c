@@ -13,7 +13,6 @@
 #include "util/clock.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,9 +127,7 @@ static int ack_one(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const ws_wire_msg *
 		return 0;
 	}
 	uint32_t w[3 + WS_WIRE_NOT_READY_WORDS];
-	char what[32];
-	snprintf(what, sizeof what, " for packet %u", p);
-	int nw = ws_iqw_ack_words(n, o, m, w, what, err);
+	int nw = ws_iqw_ack_words(n, o, m, w, p, err);
 	if (nw <= 0)
 		return nw;
 	if (w[0] == WS_WIRE_WRITE_NOT_READY) {
@@ -159,7 +156,7 @@ static int ack_one(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const ws_wire_msg *
  * ignored and counted, or an error. Packets passed by a later acknowledgement are queued
  * again. */
 int ws_iqack_feed(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *b, size_t len,
-		    int trunc, ws_err *err)
+		  int trunc, ws_err *err)
 {
 	ws_wire_msg m;
 	int r = 0;
@@ -186,7 +183,7 @@ static int ack_recv(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, int64_t wait, ws_e
 		return k;
 	for (int i = 0; i < k; i++) {
 		int r = ws_iqack_feed(n, o, a, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
-				  (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, err);
+				      (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, err);
 		if (r < 0)
 			return r;
 		progress |= r;

@@ -103,15 +103,18 @@ int ws_iqw_send(ws_iq_node *n, unsigned k, int64_t *next, ws_err *err)
 }
 
 int ws_iqw_ack_words(ws_iq_node *n, const ws_iqw_op *o, const ws_wire_msg *m, uint32_t *w,
-		     const char *what, ws_err *err)
+		     int64_t pkt, ws_err *err)
 {
 	size_t nw = ws_wire_get_words(m->args, m->args_len, w, 3 + WS_WIRE_NOT_READY_WORDS);
 	if (nw < 3 || w[1] != o->iq_id) {
 		n->st.malformed++;
 		return 0;
 	}
+	if (w[0] == WS_WIRE_WRITE_IQ_ERROR && pkt < 0)
+		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR",
+				  n->name);
 	if (w[0] == WS_WIRE_WRITE_IQ_ERROR)
-		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR%s",
-				  n->name, what);
+		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR "
+				  "for packet %lld", n->name, (long long)pkt);
 	return (int)nw;
 }

@@ -29,8 +29,9 @@ int ws_iqw_send(ws_iq_node *n, unsigned k, int64_t *next, ws_err *err);
 /* The words of a Write IQ acknowledgement m for o, into w (room for 3 +
  * WS_WIRE_NOT_READY_WORDS): their number (status, IQ ID, checksum, then NOT_READY's status
  * words), 0 when it is too short or for another IQ ID (counted as malformed), or
- * -WS_E_REMOTE with err set when the node answered IQ_ERROR (what: the packet or chunk). */
+ * -WS_E_REMOTE with err set when the node answered IQ_ERROR (naming packet pkt, or none
+ * when pkt is negative: a chunk's acknowledgement). */
 int ws_iqw_ack_words(ws_iq_node *n, const ws_iqw_op *o, const ws_wire_msg *m, uint32_t *w,
-		     const char *what, ws_err *err);
+		     int64_t pkt, ws_err *err);
 
 #endif

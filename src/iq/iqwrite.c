@@ -75,7 +75,7 @@ static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_m
 		return 0;
 	}
 	uint32_t w[3 + WS_WIRE_NOT_READY_WORDS];
-	int nw = ws_iqw_ack_words(n, o, m, w, "", err);
+	int nw = ws_iqw_ack_words(n, o, m, w, -1, err);
 	if (nw <= 0)
 		return nw;
 	if (w[0] == WS_WIRE_WRITE_NOT_READY) {
