@@ -76,34 +76,40 @@ ws_testbed_missing() {
 # points it elsewhere). NAME prefixes the note on stderr, which says what was paused.
 ws_damon_root=${WS_DAMON_ROOT:-/sys/kernel/mm/damon/admin/kdamonds}
 ws_damon_paused=()
+# ws_damon_running: the state files of the kdamonds that run now, one a line.
+ws_damon_running() {
+	local f
+	for f in "$ws_damon_root"/[0-9]*/state; do
+		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] && echo "$f"
+	done
+	return 0
+}
 ws_damon_pause() {
 	ws_damon_paused=()
 	local f
 	if [ "${WS_BENCH_DAMON:-pause}" = keep ]; then
-		for f in "$ws_damon_root"/[0-9]*/state; do
-			[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] &&
-				echo "$1: DAMON kdamond ${f%/state} runs (WS_BENCH_DAMON=keep): expect stalls" >&2
-		done
+		while read -r f; do
+			echo "$1: DAMON kdamond ${f%/state} runs (WS_BENCH_DAMON=keep): expect stalls" >&2
+		done < <(ws_damon_running)
 		return 0
 	fi
-	for f in "$ws_damon_root"/[0-9]*/state; do
-		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] || continue
+	while read -r f; do
 		if echo off 2>/dev/null >"$f"; then
 			ws_damon_paused+=("$f")
 		else
 			echo "$1: could not pause DAMON kdamond ${f%/state} (needs root): expect stalls" >&2
 		fi
-	done
+	done < <(ws_damon_running)
 	[ ${#ws_damon_paused[@]} -eq 0 ] ||
 		echo "$1: paused ${#ws_damon_paused[@]} DAMON kdamond(s) for the run (${ws_damon_paused[*]%/state}); resumed at exit; WS_BENCH_DAMON=keep leaves them running" >&2
 }
 # ws_damon_label: what the tables say about it: "DAMON paused", "DAMON running" or nothing.
 ws_damon_label() {
-	local f
-	[ ${#ws_damon_paused[@]} -eq 0 ] || { echo "DAMON paused"; return; }
-	for f in "$ws_damon_root"/[0-9]*/state; do
-		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = on ] && { echo "DAMON running"; return; }
-	done
+	if [ ${#ws_damon_paused[@]} -gt 0 ]; then
+		echo "DAMON paused"
+	elif [ -n "$(ws_damon_running)" ]; then
+		echo "DAMON running"
+	fi
 }
 ws_damon_resume() {
 	local f
