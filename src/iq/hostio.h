@@ -21,6 +21,10 @@
 #include <sys/socket.h>
 
 #define WS_IQ_HOST_BATCH 64 /* datagrams per sendmmsg / recvmmsg, and Write IQ chunk size */
+/* Requests (Read IQ) or sends (acknowledged Write IQ) of one packet, all lost, that make its
+ * loss the path's doing (a queue smaller than the window) rather than chance: only then do
+ * the engines halve their windows. */
+#define WS_IQ_HARD_LOSS 4
 
 /* Whether the node answers the trigger counter query (WS_IQ_CMD_TRIGGER_COUNTER). */
 enum { WS_IQ_TRIGQ_UNKNOWN = 0, WS_IQ_TRIGQ_YES = 1, WS_IQ_TRIGQ_NO = 2 };

@@ -19,7 +19,6 @@
 #define IQ_ACK_WINDOW 512  /* acknowledged Write IQ packets in flight */
 #define IQ_ACK_MIN 4       /* the least the acknowledged window shrinks to */
 #define IQ_OVERTAKE 8      /* an ack this many sends later marks an unacked packet lost */
-#define IQ_ACK_HARD_LOSS 4 /* sends of one packet that make its loss the path's doing */
 
 static int ack_is(const ws_iqack *a, uint32_t p)
 {
@@ -37,12 +36,12 @@ static void queue_resend(ws_iqack *a, uint32_t p, uint32_t npkt)
  * IQ_ACK_WINDOW packets in flight). Random loss is repaired fastest with the window kept
  * full: halving it at every loss held a 2^23 write through lossy-gige-jumbo (1 %) to
  * 834-837 Mb/s against 962-972 with the full window. So only a packet lost on its
- * IQ_ACK_HARD_LOSS-th send counts: then the window halves, once for the packets that
+ * WS_IQ_HARD_LOSS-th send counts: then the window halves, once for the packets that
  * were in flight when it was seen, down to IQ_ACK_MIN; each window of new acks grows it
  * by one packet, up to IQ_ACK_WINDOW, which a path without such losses keeps. */
 static void ack_window_cut(ws_iq_node *n, ws_iqack *a, uint32_t p, uint32_t lost_send_no)
 {
-	if (a->sends[p] < IQ_ACK_HARD_LOSS || lost_send_no < a->cut_after)
+	if (a->sends[p] < WS_IQ_HARD_LOSS || lost_send_no < a->cut_after)
 		return;
 	a->win = a->win / 2 > IQ_ACK_MIN ? a->win / 2 : IQ_ACK_MIN;
 	a->win_acc = 0;

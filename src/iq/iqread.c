@@ -22,7 +22,6 @@
 #define IQ_MAX_OUT 64      /* Read IQ requests (and markers) in flight */
 #define IQ_RETIRED 256     /* finished requests whose late packets are still welcome */
 #define IQ_WIN_MIN 4       /* packets: the least a lossy path's window shrinks to */
-#define IQ_HARD_LOSS 4     /* requests of one packet that make its loss the path's doing */
 
 typedef struct rd_req {
 	uint16_t seq;
@@ -116,7 +115,7 @@ static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t n
  * window through the gige-jumbo bed's 2.5 MB queue gave up on a packet lost 20 times.
  * Occasional loss is repaired fastest with the window kept full (re-requests overtake
  * nothing; through a 2 ms queue a 2^20 read kept 1000 Mb/s with 431 re-requests, and 330
- * when every loss halved the window), so only a packet lost IQ_HARD_LOSS times in a row
+ * when every loss halved the window), so only a packet lost WS_IQ_HARD_LOSS times in a row
  * counts: then the window halves (once for all the requests that were in flight when it
  * was seen), down to IQ_WIN_MIN packets (requests shrink with it) or what was configured
  * if that is less, and grows back by an eighth of a request per window delivered cleanly,
@@ -170,7 +169,7 @@ static int retire(ws_iq_node *n, rd_op *o, int j, ws_err *err)
 		}
 	}
 	if (!o->not_ready_retire)
-		window_after(o, &q, worst >= IQ_HARD_LOSS);
+		window_after(o, &q, worst >= WS_IQ_HARD_LOSS);
 	return 0;
 }
 
