@@ -14,9 +14,8 @@
 # it (checked, with 0.5 % for timing). WS_TBF_BURST_MS=0.25 runs the beds on a 36 KB
 # bucket (2^20 then gains at most 0.9 % instead of 3 %); docs/iq.md has the A/B figures.
 # Usage: bench/iq_bench.sh [build-dir] [trials]   (root; exits 1 when a check fails)
-# Each bed is torn down on exit, also after a failure or ^C. Running kdamonds (DAMON) are
-# paused for the run and resumed at exit (see ws_damon_pause in bench/lib.sh;
-# WS_BENCH_DAMON=keep leaves them running); the checks' heading says which.
+# Each bed is torn down on exit, also after a failure or ^C. Nothing on the host is changed:
+# the checks' heading says what may disturb the run (ws_host_label in bench/lib.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -46,7 +45,6 @@ beds=()
 cleanup() {
 	local b
 	for b in "${beds[@]}"; do "$tb" down "$b" >/dev/null 2>&1; done
-	ws_damon_resume
 	rm -rf "$out"
 }
 trap cleanup EXIT
@@ -63,8 +61,8 @@ if why=$(ws_testbed_missing); then
 	exit 4
 fi
 [ -x "$ws" ] || { echo "iq_bench.sh: $ws missing (make)" >&2; exit 2; }
-ws_damon_pause iq_bench.sh
-damon=$(ws_damon_label)
+ws_host_noise iq_bench.sh
+host=$(ws_host_label)
 
 # bed PROFILE SIZES: bring a bed up, start the node in B, run the bench from A into
 # $out/PROFILE.*, and keep the buckets of both directions (PROFILE.burst: A->B B->A).
@@ -106,7 +104,7 @@ bed gige-jumbo "$sizes11"
 bed lossy-gige-jumbo "$sizes"
 g=$out/gige-jumbo.json l=$out/lossy-gige-jumbo.json
 echo
-echo "== checks (medians of the kept trials, Mb/s of IQ payload; tbf ceiling 991.6)${damon:+ [$damon]}"
+echo "== checks (medians of the kept trials, Mb/s of IQ payload; tbf ceiling 991.6)${host:+ [$host]}"
 if [ -s "$g" ]; then
 	for d in read write; do
 		m=$(median "$g" "$d" 33554432)

@@ -65,17 +65,14 @@ ws_testbed_missing() {
 	return 1
 }
 
-# ws_damon_pause NAME / ws_damon_resume: a line-rate benchmark pauses the kernel's DAMON
-# monitors (kdamonds) while it measures, and its cleanup trap resumes them. Why: a kdamond
-# sampling physical memory (this VM's runs `paddr` with a pageout scheme every 500 ms)
-# holds a vCPU for 4-12 ms at a time; on 2 vCPUs the scheduler packs the host, the node
-# and their softirqs onto one of them, so each burst stalls tbf's link: a Write IQ of
-# 2^25 samples took 1082.9-1091.6 ms with it paused, 1086-1144 ms with it running
-# (`perf sched timehist`: kdamond.0 ran 11.7 ms at a stretch; docs/iq.md has the trace).
-# WS_BENCH_DAMON=keep leaves them running; WS_DAMON_ROOT is the sysfs directory (a test
-# points it elsewhere). NAME prefixes the note on stderr, which says what was paused.
+# ws_host_noise NAME: a line-rate benchmark measures the host as a user has it and never
+# changes it (nothing written to /proc or /sys): instead it reads what may disturb the run
+# and labels its tables with it. The kernel's DAMON monitors (kdamonds) are one such thing:
+# a kdamond sampling physical memory (`paddr` with a pageout scheme, every 500 ms, on the
+# development VM) holds a vCPU for 4-12 ms at a time, which on 2 vCPUs stalls a line-rate
+# transfer (docs/iq.md has the trace). NAME prefixes the note on stderr; WS_DAMON_ROOT is
+# the sysfs directory read (a test points it elsewhere).
 ws_damon_root=${WS_DAMON_ROOT:-/sys/kernel/mm/damon/admin/kdamonds}
-ws_damon_paused=()
 # ws_damon_running: the state files of the kdamonds that run now, one a line.
 ws_damon_running() {
 	local f
@@ -84,39 +81,20 @@ ws_damon_running() {
 	done
 	return 0
 }
-ws_damon_pause() {
-	ws_damon_paused=()
-	local f
-	if [ "${WS_BENCH_DAMON:-pause}" = keep ]; then
-		while read -r f; do
-			echo "$1: DAMON kdamond ${f%/state} runs (WS_BENCH_DAMON=keep): expect stalls" >&2
-		done < <(ws_damon_running)
-		return 0
-	fi
-	while read -r f; do
-		if echo off 2>/dev/null >"$f"; then
-			ws_damon_paused+=("$f")
-		else
-			echo "$1: could not pause DAMON kdamond ${f%/state} (needs root): expect stalls" >&2
-		fi
-	done < <(ws_damon_running)
-	[ ${#ws_damon_paused[@]} -eq 0 ] ||
-		echo "$1: paused ${#ws_damon_paused[@]} DAMON kdamond(s) for the run (${ws_damon_paused[*]%/state}); resumed at exit; WS_BENCH_DAMON=keep leaves them running" >&2
+ws_host_noise() {
+	local n
+	n=$(ws_damon_running | wc -l)
+	[ "$n" -eq 0 ] ||
+		echo "$1: $n DAMON kdamond(s) run on this host (left as they are): expect stalls of a few ms" >&2
 }
-# ws_damon_label: what the tables say about it: "DAMON paused", "DAMON running" or nothing.
-ws_damon_label() {
-	if [ ${#ws_damon_paused[@]} -gt 0 ]; then
-		echo "DAMON paused"
-	elif [ -n "$(ws_damon_running)" ]; then
-		echo "DAMON running"
-	fi
-}
-ws_damon_resume() {
-	local f
-	for f in "${ws_damon_paused[@]}"; do
-		echo on 2>/dev/null >"$f" || echo "warning: could not turn DAMON kdamond ${f%/state} back on: echo on > $f" >&2
-	done
-	ws_damon_paused=()
+# ws_host_label: what the tables say about the host: "DAMON running" (read, never changed)
+# and the 1-minute load average, e.g. "DAMON running, load 0.42"; no DAMON, no mention.
+ws_host_label() {
+	local load label=
+	[ -n "$(ws_damon_running)" ] && label="DAMON running"
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+	[ -n "$load" ] && label="${label:+$label, }load $load"
+	echo "$label"
 }
 
 # ws_report MD JSON META SAMPLES NOTES BLOCKS REF HEADER: aggregate the samples of one

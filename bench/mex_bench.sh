@@ -8,8 +8,8 @@
 #               991.6 Mb/s of IQ payload), next to WARPLab 7.5.0's published MEX figures
 # Usage: bench/mex_bench.sh [build-dir] [trials] [loopback|gige-jumbo|all] [sizes]
 #   sizes: comma-separated sample counts (default 2^15 .. 2^25, WARPLab's table)
-# Running kdamonds (DAMON) are paused for the run and resumed at exit (ws_damon_pause in
-# bench/lib.sh says why); WS_BENCH_DAMON=keep leaves them running. Tables say which.
+# Nothing on the host is changed: the tables' headings say what may disturb the run
+# (ws_host_label in bench/lib.sh: DAMON monitors running, the load average).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -39,7 +39,6 @@ cleanup() {
 	local p b
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	for b in "${beds[@]}"; do "$tb" down "$b" >/dev/null 2>&1; done
-	ws_damon_resume
 	rm -rf "$out"
 }
 trap cleanup EXIT
@@ -50,8 +49,8 @@ make -C "$root" -s mex BUILD="$build" >"$out/make.log" 2>&1 ||
 	{ echo "mex_bench.sh: make mex failed: $(tail -n 3 "$out/make.log")" >&2; exit 2; }
 mkdir -p "$out/mex" && cp "$root/$build/wl_mex_udp_transport.mex" "$out/mex/"
 msizes="[${sizes//,/ }]"
-ws_damon_pause mex_bench.sh
-damon=$(ws_damon_label)
+ws_host_noise mex_bench.sh
+host=$(ws_host_label)
 
 # run NAME PREFIX IP PORT TYPE: the .m bench through PREFIX (empty, or testbed exec A),
 # result lines "N write_ms write_mbps read_ms read_mbps" in $out/NAME.
@@ -65,7 +64,7 @@ run() {
 
 # table NAME TITLE CEILING: the results next to WARPLab's MEX figures.
 table() {
-	echo "== $2${damon:+ [$damon]}"
+	echo "== $2${host:+ [$host]}"
 	printf '%9s | %9s %8s %6s %6s | %9s %8s %6s %6s\n' samples "write ms" "Mb/s" "%ceil" \
 		"xMEX" "read ms" "Mb/s" "%ceil" "xMEX"
 	while read -r n wms wm rms rm; do
