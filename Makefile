@@ -30,9 +30,12 @@ MANDIR  ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
-# The release number in the public header, for pkg-config (git describe is not a version).
-PC_VERSION := $(shell sed -n 's/^\#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' include/warpspeed/version.h)
+# One version everywhere (-V, JSON, peer_software, ws_version(), the MEX, Python, the man
+# page, pkg-config): the release in the public header, plus the git description where the
+# build has one ("0.1.0+fe1f833", "0.1.0+fe1f833-dirty"; a tarball builds "0.1.0").
+RELEASE  := $(shell sed -n 's/^\#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' include/warpspeed/version.h)
+GIT_DESC := $(shell git describe --tags --always --dirty 2>/dev/null)
+VERSION  := $(RELEASE)$(if $(GIT_DESC),+$(GIT_DESC))
 
 # A compiler for another architecture builds into build/<target>/, so a cross build never
 # overwrites the native one. Architectures are compared, not whole triples, so that
@@ -106,7 +109,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
+.PHONY: version all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
 	cross cross-test man iqconv-vec-report FORCE
 all: $(BIN) $(LIB)
 
@@ -129,6 +132,10 @@ iqconv-vec-report:
 	@for cc in $(CC) $(CROSS_CCS); do command -v $$cc >/dev/null 2>&1 || continue; \
 	  echo "== $$cc"; $$cc $(CPPFLAGS) -std=c11 $(OPT) $(VEC_FLAGS) -fopt-info-vec-optimized \
 	    -c src/iq/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
+
+# The build's one version (VERSION above), for scripts and tests: make -s version
+version:
+	@echo '$(VERSION)'
 
 $(LIB): $(LIB_OBJ)
 	@echo "  AR      $@"
@@ -315,7 +322,7 @@ PC_LIBS := -pthread -lm $(LIBATOMIC)
 $(BUILD)/warpspeed.pc: packaging/warpspeed.pc.in include/warpspeed/version.h FORCE
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	  -e 's|@INCDIR@|$(INCDIR)|g' -e 's|@VERSION@|$(PC_VERSION)|g' \
+	  -e 's|@INCDIR@|$(INCDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@LIBS@|$(PC_LIBS)|g' $< >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/warpspeed-serve.service: packaging/warpspeed-serve.service FORCE
@@ -347,7 +354,8 @@ install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service $(
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libwarpspeed.a
 	install -m 644 $(addprefix include/warpspeed/,$(HEADERS)) $(DESTDIR)$(INCDIR)/warpspeed/
 	install -m 644 $(BUILD)/warpspeed.pc $(DESTDIR)$(PKGCONFIGDIR)/warpspeed.pc
-	install -m 644 docs/warpspeed.1 $(DESTDIR)$(MANDIR)/man1/warpspeed.1
+	sed -e 's|^\.Os warpspeed .*|.Os warpspeed $(VERSION)|' docs/warpspeed.1 \
+	  >$(DESTDIR)$(MANDIR)/man1/warpspeed.1 && chmod 644 $(DESTDIR)$(MANDIR)/man1/warpspeed.1
 	install -m 644 $(BUILD)/warpspeed-serve.service \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
 	$(Q)if [ "$(NETPERF_LINKS)" != 0 ]; then for n in $(PERSONALITIES); do \

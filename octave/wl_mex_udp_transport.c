@@ -33,7 +33,9 @@
 
 /* WARPLab's checks parse VERSION with '%d.%d.%d%c' and want 1.0.4 with a letter >= 'a':
  * 'w' for warpspeed, then who we are. */
-#define WLMEX_VERSION "1.0.4w warpspeed " WARPSPEED_VERSION_STRING
+/* What VERSION returns: the transport version WARPLab checks (%d.%d.%d%c, letter >= a),
+ * then the library's own, ws_version(). */
+#define WLMEX_VERSION_PREFIX "1.0.4w warpspeed "
 #define WLMEX_SEND_PATIENCE_MS 2000 /* SEND waits this long for room (WARPLab: forever) */
 
 /* Octave puts "wl_mex_udp_transport: " before a MEX's error; MATLAB does not. */
@@ -74,8 +76,8 @@ static void tune_malloc(void)
 
 static void banner(void)
 {
-	mexPrintf("wl_mex_udp_transport %s: WARPLab 7.7.1 MEX UDP transport interface 1.0.4a "
-		  "on libwarpspeed\n", WLMEX_VERSION);
+	mexPrintf("wl_mex_udp_transport %s%s: WARPLab 7.7.1 MEX UDP transport interface 1.0.4a "
+		  "on libwarpspeed\n", WLMEX_VERSION_PREFIX, ws_version());
 }
 
 static void io_fail(const char *what)
@@ -92,8 +94,11 @@ static void f_version(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
 	(void)prhs;
 	if (nlhs == 0 && !banner_now)
 		banner();
-	else
-		plhs[0] = mxCreateString(WLMEX_VERSION);
+	else {
+		char v[96];
+		snprintf(v, sizeof v, "%s%s", WLMEX_VERSION_PREFIX, ws_version());
+		plhs[0] = mxCreateString(v);
+	}
 }
 
 static void f_init_socket(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

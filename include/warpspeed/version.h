@@ -28,7 +28,8 @@
 extern "C" {
 #endif
 
-/* WARPSPEED_VERSION_STRING of the library as built ("0.1.0"). */
+/* The version of the library as built: WARPSPEED_VERSION_STRING, then "+" and the git
+ * description when the build had one ("0.1.0+fe1f833"); the same string as `warpspeed -V`. */
 WARPSPEED_API const char *ws_version(void);
 
 #ifdef __cplusplus

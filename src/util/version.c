@@ -3,7 +3,14 @@
  * header it was compiled with, can tell which release it got. */
 #include <warpspeed/version.h>
 
+/* The build's full version (the Makefile passes WS_VERSION: the release plus the git
+ * description), the same string -V, JSON and peer_software carry; a build without it gets
+ * the bare release. */
+#ifndef WS_VERSION
+#define WS_VERSION WARPSPEED_VERSION_STRING
+#endif
+
 const char *ws_version(void)
 {
-	return WARPSPEED_VERSION_STRING;
+	return WS_VERSION;
 }

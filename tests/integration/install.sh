@@ -27,6 +27,9 @@ fi
 mk+=(-o "$WS_BUILD/warpspeed" -o "$WS_BUILD/libwarpspeed.a")
 # The shared library, when this build has one (not a static or cross build).
 sover=$(sed -n 's/^#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' "$WS_ROOT/include/warpspeed/version.h")
+# The build's one version, as -V says (tests/integration/version.sh): ws_version(), the
+# Python module, pkg-config and the man page carry it; sover is the release the soname has.
+version=$(make -s -C "$WS_ROOT" version)
 so=libwarpspeed.so.$sover soname=libwarpspeed.so.${sover%%.*}
 [ -f "$WS_BUILD/$so" ] || so=
 [ -z "$so" ] || mk+=(-o "$WS_BUILD/$so")
@@ -100,7 +103,7 @@ elif [ -n "$so" ]; then
 		WARPSPEED_LIB=$root/lib/$soname env -u PYTHONDONTWRITEBYTECODE "$py" -c \
 		'import warpspeed, warpspeed._lib as l; del l.os.environ["WARPSPEED_LIB"]
 print(warpspeed.__file__, warpspeed.library_path, warpspeed.library_version, l._candidates())' 2>&1) ||
-		[ "$out" != "$root/$pydir/warpspeed/__init__.py $root/lib/$soname $sover ['$prefix/lib/$soname', '$soname']" ]; then
+		[ "$out" != "$root/$pydir/warpspeed/__init__.py $root/lib/$soname $version ['$prefix/lib/$soname', '$soname']" ]; then
 		fail install_python "the installed module: $out"
 	else
 		pass "install_python ($prefix/$pydir/warpspeed, loads $prefix/lib/$soname)"
@@ -141,7 +144,7 @@ fi
 
 # --- pkg-config ------------------------------------------------------------------------------
 export PKG_CONFIG_PATH=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=
-pcver=$(sed -n 's/^#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' "$WS_ROOT/include/warpspeed/version.h")
+pcver=$version
 if ! command -v pkg-config >/dev/null; then
 	skip pkg_config "pkg-config is not installed (apt-get install pkg-config)"
 	flags=("-I$root/include" "-L$root/lib" -lwarpspeed -pthread -lm)
@@ -173,7 +176,7 @@ C
 if [ ${#flags[@]} -eq 0 ]; then
 	fail tiny_program_version_h "no compiler flags (pkg-config failed above)"
 elif "$cc" -std=c11 -Wall -Werror "${sanflags[@]}" -o "$WS_TMP/ver" "$WS_TMP/ver.c" "${flags[@]}" \
-	2>"$WS_TMP/ver.err" && [ "$("$WS_TMP/ver")" = "$pcver 1 $pcver" ]; then
+	2>"$WS_TMP/ver.err" && [ "$("$WS_TMP/ver")" = "${pcver%%+*} 1 $pcver" ]; then
 	pass tiny_program_version_h
 else
 	fail tiny_program_version_h "$(head -c 400 "$WS_TMP/ver.err")"
@@ -280,6 +283,9 @@ fi
 
 # --- the man page ------------------------------------------------------------------------
 page=$root/share/man/man1/warpspeed.1
+os=$(grep '^\.Os ' "$page")
+[ "$os" = ".Os warpspeed $pcver" ] && pass man_page_version ||
+	fail man_page_version "installed page says '$os'; expected '.Os warpspeed $pcver'"
 if ! command -v man >/dev/null; then
 	skip man_page "man is not installed"
 else

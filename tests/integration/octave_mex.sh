@@ -64,7 +64,8 @@ fi
 
 # A copy of the MEX in a folder of its own, first on the path, as a WARPLab user does.
 mkdir -p "$WS_TMP/mex" && cp "$MEX" "$WS_TMP/mex/"
-octave --no-gui --no-window-system --norc --quiet --eval "
+# VERSION must say the build's one version (the MEX's library is the same build).
+WS_VERSION=$(make -s -C "$ROOT" version) octave --no-gui --no-window-system --norc --quiet --eval "
   addpath('$WS_TMP/mex'); addpath('$ROOT/tests/octave');
   rand('seed', 18); randn('seed', 18);
   nfail = test_wl_mex($NODE_PORT, $NODE_BCAST, [1 2233 2^15 2^20], 2^24, 3);

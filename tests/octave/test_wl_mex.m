@@ -14,6 +14,10 @@ function nfail = test_wl_mex(port, bport, sizes, big, big_types)
   vv = sscanf(v, '%d.%d.%d%c');
   wl_check('version_parses', numel(vv) >= 4 && isequal(vv(1:3).', [1 0 4]) && vv(4) >= 'a' ...
         && ~isempty(strfind(v, 'warpspeed')), v);
+  want = getenv('WS_VERSION');          % the build's one version (make -s version)
+  if ~isempty(want)
+    wl_check('version_is_the_build', strcmp(v, ['1.0.4w warpspeed ' want]), v);
+  end
 
   % wl_transport_eth_udp_mex.open
   h = wl_mex_udp_transport('init_socket');
