@@ -12,6 +12,8 @@ set -u
 T=$WS_TMP
 ver=$(sed -n 's/^#define WARPSPEED_VERSION_STRING "\(.*\)"/\1/p' "$WS_ROOT/include/warpspeed/version.h")
 so=$WS_BUILD/libwarpspeed.so.$ver soname=libwarpspeed.so.${ver%%.*}
+# The library reports the build's one version (the release, "+", the git description).
+full=$(make -s -C "$WS_ROOT" version)
 if [ ! -f "$so" ]; then
 	skip python "$so was not built (a static or cross build has no shared library)"
 	finish
@@ -67,7 +69,7 @@ if [ -z "$port" ]; then
 fi
 
 WARPSPEED_LIB=$WS_BUILD/$soname PYTHONPATH=$WS_ROOT/python \
-	timeout 60 "$py" "$WS_ROOT/tests/python/test_warpspeed.py" "$port" "$bport" "$ver" "$so" \
+	timeout 60 "$py" "$WS_ROOT/tests/python/test_warpspeed.py" "$port" "$bport" "$full" "$so" \
 	>"$T/py.out" 2>&1
 rc=$?
 cat "$T/py.out"

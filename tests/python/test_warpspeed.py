@@ -2,8 +2,8 @@
 (2 RF, 1M-sample buffers, reply rate off), started by tests/integration/python.sh.
 
 Usage: test_warpspeed.py PORT BCAST_PORT VERSION SHLIB
-(VERSION: version.h's release; SHLIB: the libwarpspeed.so.X.Y.Z of the build under test,
-also what $WARPSPEED_LIB points at). Prints PASS/FAIL/SKIP lines like every other test;
+(VERSION: the build's version, make -s version; SHLIB: the libwarpspeed.so.X.Y.Z of
+the build under test, also what $WARPSPEED_LIB points at). Prints PASS/FAIL/SKIP lines like every other test;
 exits 1 when any check failed. Checks are exact: bit-identical samples, the library's
 own messages and codes, the structures' layouts against the C header.
 """
