@@ -33,7 +33,7 @@ so=$(ls "$WS_BUILD"/libwarpspeed.so.* 2>/dev/null | head -n 1)
 if [ -z "$so" ]; then
 	skip version_python "no shared library in $WS_BUILD (a STATIC=1 or cross build has none)"
 else
-	pv=$(cd "$root/python" && WARPSPEED_LIB=$so python3 -c 'import warpspeed; print(warpspeed.__version__)' 2>&1)
+	pv=$(ws_san_preload && cd "$root/python" && WARPSPEED_LIB=$so python3 -c 'import warpspeed; print(warpspeed.__version__)' 2>&1)
 	[ "$pv" = "$want" ] && pass version_python || fail version_python "warpspeed.__version__ is '$pv'; expected '$want'"
 fi
 finish
