@@ -121,6 +121,7 @@ static const struct field_map side_fields[] = {
 	F(248, K_I64, ws_side_result, max_lag_ns),
 	F(249, K_U64, ws_side_result, connects),
 	F(250, K_U64, ws_side_result, connect_errors),
+	F(251, K_F64, ws_side_result, cpu_rate),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

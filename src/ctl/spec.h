@@ -30,6 +30,10 @@ enum ws_test_type {
 	WS_TEST_TCP_RR,
 	WS_TEST_UDP_RR,
 	WS_TEST_TCP_CRR,
+	WS_TEST_TCP_MSS, /* netperf's TCP_MSS: connect, report the MSS, close; no data */
+	WS_TEST_TCP_CC,  /* TCP_CRR without request or response: connect, close */
+	WS_TEST_LOC_CPU, /* the local CPU rate and count; no connection at all */
+	WS_TEST_REM_CPU, /* the same of the daemon */
 };
 
 /* How the test ends: at a deadline, after a byte count or after a transaction count. */
@@ -152,6 +156,8 @@ typedef struct ws_side_result {
 	double cpu_user, cpu_system, cpu_softirq; /* % parts of cpu_util */
 	char cpu_method;                   /* 'S' = /proc/stat */
 	uint32_t ncpus;                    /* CPUs counted in the utilisation */
+	double cpu_rate;                   /* the CPU method's rate (netperf's LOC_CPU/REM_CPU
+	                                    * figure): /proc/stat's clock ticks per second */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
 	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
 	bool sd_local_basis;               /* its service demand is charged with the local side's
@@ -231,6 +237,13 @@ const char *ws_test_type_name(enum ws_test_type t);
 
 /* Look up a test name, case-insensitive. Returns 0 or -1 when unknown. */
 int ws_test_type_from_name(const char *name, enum ws_test_type *out);
+
+/* A connection per transaction (TCP_CRR, TCP_CC): the CRR engines, no data socket at setup. */
+bool ws_test_type_connects(enum ws_test_type t);
+
+/* A test that measures no transfer: TCP_MSS, LOC_CPU, REM_CPU (netperf's one-figure tests,
+ * which ignore -i and print no throughput). */
+bool ws_test_type_probe(enum ws_test_type t);
 
 /* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
 void ws_test_spec_init(ws_test_spec *s);

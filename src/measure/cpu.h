@@ -120,4 +120,8 @@ bool ws_cpu_same_host(const ws_side_result *a, const ws_side_result *b);
 /* Number of online CPUs (sysconf), at least 1. */
 uint32_t ws_cpu_online_count(void);
 
+/* The /proc/stat method's rate, what netperf's LOC_CPU and REM_CPU print and netserver
+ * answers CPU_CALIBRATE with: clock ticks per second (sysconf; 100 when unknown). */
+double ws_cpu_rate(void);
+
 #endif

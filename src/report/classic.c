@@ -5,6 +5,7 @@
  * differs between STREAM/SENDFILE and MAERTS, and it is decided once, in stream_roles().
  * UDP_STREAM always sends from the client, so its sender row is the local side. */
 #include "report/classic.h"
+#include "report/classic_probe.h"
 
 #include "measure/confidence.h"
 #include "measure/cpu.h"
@@ -163,6 +164,9 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 		{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
 		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
 		 "OMNI Connect|Send|Recv TEST"},
+		/* never migrated in 2.7.0 */
+		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "TCP Connect/Close TEST"},
+		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
 	};
 	for (size_t i = 0; r && i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (titles[i].type == r->spec.type)
@@ -373,6 +377,8 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 {
 	if (r && ws_classic_rr_handles(r->spec.type))
 		return ws_classic_rr_render(r, o, out, err); /* its own defaults: -f x */
+	if (r && o && ws_test_type_probe(r->spec.type))
+		return ws_classic_probe_render(r, o, out, err);
 	ws_classic_opts defaults;
 	if (!o) {
 		ws_classic_opts_init(&defaults);

@@ -40,6 +40,9 @@
 /* A deep accept queue: under a connection flood a SYN dropped for a full queue costs a
  * real client a 1 s retransmit; the pre-session loop drains the queue in batches. */
 #define LISTEN_BACKLOG 1024
+/* TCP_CC sends no end marker (a connection is a transaction): past the test's end, this
+ * long without a new connection ends the daemon's side. */
+#define CC_IDLE_END_NS (500 * WS_NS_PER_MS)
 
 /* The session and daemon structs are in session/admission.h. */
 
@@ -314,7 +317,7 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	if (ws_workload_is_udp(spec->type))
 		return open_udp_flows(s, spec, req, &local, d, res, err);
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
-	if (spec->type == WS_TEST_TCP_CRR) /* a connection per transaction: never drop a SYN */
+	if (ws_test_type_connects(spec->type)) /* a connection per transaction: never drop a SYN */
 		backlog = LISTEN_BACKLOG;
 	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
 	if (d->lfd < 0)
@@ -347,6 +350,8 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	int rc = wait_start(s, err);
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
+	if (spec->type == WS_TEST_TCP_CC) /* every connection is a transaction: no end marker */
+		ep.idle_end_ns = CC_IDLE_END_NS;
 	if (rc == 0)
 		rc = ws_workload_run_crr(spec, false, &ep, cap, res, err);
 	if (rc == -WS_E_LIMIT)
@@ -381,7 +386,7 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 		ws_msg_put_side(&s->ch.tx, res);
 		rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 	}
-	if (rc == 0 && spec->type == WS_TEST_TCP_CRR)
+	if (rc == 0 && ws_test_type_connects(spec->type))
 		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
 		rc = accept_flows(s, spec, d.lfd, cookie, d.n, d.fds, err);

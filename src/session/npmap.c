@@ -22,7 +22,7 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 		bool on;
 		const char *what;
 	} rows[] = {
-		{s->streams > 1 && s->type == WS_TEST_TCP_CRR, "--streams with TCP_CRR (one data port for all flows)"},
+		{s->streams > 1 && ws_test_type_connects(s->type), "--streams with TCP_CRR or TCP_CC (one data port for all flows)"},
 		{s->remote_cpus[0] != 0, "--remote-cpus"},
 		{s->remote_threads > 1, "--threads L,R with R above 1 (netserver serves each connection in a process of its own)"},
 		{s->zerocopy && remote_sends, "--zerocopy on the daemon's (sending) side"},
@@ -169,7 +169,7 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->sndbuf_end = nonneg(res->send_buf_size);
 	if (ws_workload_is_rr(s->type))
 		remote->transactions = res->trans_received;
-	if (s->type == WS_TEST_TCP_CRR) /* netserver's connect test: a connection per transaction */
+	if (ws_test_type_connects(s->type)) /* netserver's connect test: a connection per transaction */
 		remote->connects = res->trans_received;
 	if (s->type == WS_TEST_UDP_STREAM)
 		remote->dgrams_recv = res->recv_calls;

@@ -128,3 +128,21 @@ int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t)
 	return 0;
 }
 
+
+int ws_npspec_from_cc(const ws_np_cc_req *r, ws_np_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	ws_test_spec *sp = &t->spec;
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length, r->measure_cpu != 0,
+		    r->data_port, r->ipfamily);
+	t->cc = true;
+	t->cpu_rate = r->cpu_rate;
+	sp->type = WS_TEST_TCP_CC;
+	if (sp->end == WS_END_BYTES)
+		sp->end = WS_END_TRANSACTIONS;
+	sp->req_size = r->request_size > 0 ? (uint32_t)r->request_size : 1; /* shown, never sent */
+	sp->rsp_size = r->response_size > 0 ? (uint32_t)r->response_size : 1;
+	sp->nodelay = r->no_delay != 0;
+	t->flags = (r->no_delay ? WS_NP_F_NODELAY : 0) | (r->measure_cpu ? WS_NP_F_MEASURE_CPU : 0);
+	return 0;
+}

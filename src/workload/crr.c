@@ -256,8 +256,9 @@ static void open_conn(struct cworker *w, struct cflow *f)
 		return;
 	}
 	/* On loopback the handshake is usually done when connect returns: try the send at
-	 * once; EAGAIN means it is still under way, and writable means connected. */
-	f->phase = C_SEND;
+	 * once; EAGAIN means it is still under way, and writable means connected. TCP_CC
+	 * sends nothing: it waits for the daemon's close. */
+	f->phase = spec->type == WS_TEST_TCP_CC ? C_RECV : C_SEND;
 }
 
 static void connected(struct cworker *w, struct cflow *f)
@@ -333,10 +334,39 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 	}
 }
 
+/* TCP_CC's transaction: connected, then the daemon's close (EOF) and ours. */
+static bool cc_recv(struct cworker *w, struct cflow *f)
+{
+	char extra[64];
+	ssize_t r = recv(f->fd, extra, sizeof(extra), MSG_DONTWAIT);
+	int e = errno;
+	if (r < 0 && (e == EAGAIN || e == EWOULDBLOCK || e == EINTR))
+		return false;
+	if (r < 0 && e == ECONNRESET) /* connected, then closed with a reset: a close too */
+		r = 0;
+	if (r < 0) {
+		w->connect_errors++;
+		fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
+		return false;
+	}
+	if (r > 0) {
+		fail_flow(w, f, -WS_E_PROTO, "the daemon sent data on a TCP_CC connection");
+		return false;
+	}
+	if (!f->connected)
+		connected(w, f);
+	complete(w, f);
+	close_flow_fd(f);
+	f->phase = C_IDLE;
+	return true;
+}
+
 /* Returns true when the flow should be stepped again now (the response completed). */
 static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 {
 	const ws_test_spec *spec = w->c->p->spec;
+	if (spec->type == WS_TEST_TCP_CC)
+		return cc_recv(w, f);
 	for (;;) {
 		ssize_t r = recv(f->fd, w->buf, spec->rsp_size - f->done, MSG_DONTWAIT);
 		if (r > 0) {
@@ -669,7 +699,9 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	if (rc == 0)
 		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client", err);
 	/* also after a failure: the daemon need not wait for its stall timer */
-	if (!p->spec->netperf_peer) /* netserver knows no marker: its own timer ends its side */
+	/* netserver knows no marker: its own timer ends its side; to TCP_CC's daemon a marker
+	 * is one more transaction, so it ends on its idle rule */
+	if (!p->spec->netperf_peer && p->spec->type != WS_TEST_TCP_CC)
 		send_marker(p, rc < 0 || atomic_load(&c.abort));
 	if (rc == 0)
 		rc = fill_client(&c, w, res, err);

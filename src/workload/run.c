@@ -17,6 +17,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,11 @@ static const struct workload_def {
 	{WS_TEST_TCP_RR, WS_ROLE_SENDER, false, true},
 	{WS_TEST_UDP_RR, WS_ROLE_SENDER, true, true},
 	{WS_TEST_TCP_CRR, WS_ROLE_SENDER, false, true},
+	{WS_TEST_TCP_CC, WS_ROLE_SENDER, false, true},
+	/* a data connection that carries nothing: the client reads its MSS (TCP_MSS) or the
+	 * daemon's CPU count comes back in its result (REM_CPU) */
+	{WS_TEST_TCP_MSS, WS_ROLE_SENDER, false, false},
+	{WS_TEST_REM_CPU, WS_ROLE_SENDER, false, false},
 };
 
 static const struct workload_def *find_def(enum ws_test_type t)
@@ -327,6 +334,20 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	return rc;
 }
 
+/* TCP_MSS and REM_CPU: the connection carries nothing; the client closes it at once,
+ * having read the MSS the kernel chose (TCP_MAXSEG, as netperf reads it: right after the
+ * connect, which session/datasock.c recorded; here only when it did not). */
+static int run_probe(int fd, ws_side_result *res)
+{
+	record_tcp_info(fd, res);
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+	if (!res->maxseg_set && getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0 && mss > 0)
+		res->maxseg_set = (uint32_t)mss;
+	snprintf(res->io_path, sizeof(res->io_path), "none");
+	return 0;
+}
+
 /* The CPUs a side's threads are pinned to, in turn: --cpus/--remote-cpus, else -T's CPU
  * for every thread, else none (returns 0). */
 static int thread_cpus(const ws_test_spec *spec, bool is_client, int *cpus, ws_err *err)
@@ -427,6 +448,7 @@ static int cpu_end(const ws_test_spec *spec, bool is_client, bool workers, ws_cp
 		}
 	}
 	ws_cpu_identify_host(res);
+	res->cpu_rate = ws_cpu_rate();
 	free(snap);
 	return rc;
 }
@@ -437,8 +459,9 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
 		  ws_err *err)
 {
-	if (spec->type == WS_TEST_TCP_CRR) /* it has no data socket beforehand */
-		return ws_err_set(err, WS_E_INVAL, "TCP_CRR runs through ws_workload_run_crr");
+	if (ws_test_type_connects(spec->type)) /* it has no data socket beforehand */
+		return ws_err_set(err, WS_E_INVAL, "%s runs through ws_workload_run_crr",
+				  ws_test_type_name(spec->type));
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
@@ -490,7 +513,7 @@ int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t n
 			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
 			    ws_err *err)
 {
-	if (spec->type == WS_TEST_TCP_CRR)
+	if (ws_test_type_connects(spec->type))
 		return crr_side(spec, true, crr, 0, interim, res, err);
 	return run_side(spec, true, fds, nfds, 0, interim, res, err);
 }
@@ -529,7 +552,9 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int64_t begin = ws_clock_ns();
 	if (rc == 0)
 		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
-	if (rc == 0 && ws_workload_is_rr(spec->type))
+	if (rc == 0 && ws_test_type_probe(spec->type) && role == WS_ROLE_SENDER)
+		rc = run_probe(fds[0], res);
+	else if (rc == 0 && ws_workload_is_rr(spec->type))
 		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
 		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
