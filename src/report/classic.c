@@ -187,6 +187,8 @@ ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool request
 	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
 		c.method = side->cpu_method;
+	if (!requested)
+		c.method = WS_CPU_METHOD_UNKNOWN; /* netperf: "% S  % U" with -c alone */
 	if (!requested || !side->cpu_measured)
 		return c;
 	c.util = side->cpu_util;
@@ -221,12 +223,16 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 		ws_classic_cpu lc = side_cpu(r, &r->local, o->local_cpu, local_sends);
 		ws_classic_cpu rc = side_cpu(r, &r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
+			/* what each side did: MAERTS's local side receives, its remote sends */
+			const char *l = local_sends ? "Send" : "Recv", *rm = local_sends ? "Recv" : "Send";
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
-			      "Service Demand\n"
-			      "Socket Socket  Message  Elapsed              Send     Recv     "
-			      "Send    Recv\n"
-			      "Size   Size    Size     Time     Throughput  local    remote   "
+			      "Service Demand\n",
+			      out);
+			fprintf(out, "Socket Socket  Message  Elapsed              %s     %s     "
+				     "%s    %s\n",
+				l, rm, l, rm);
+			fputs("Size   Size    Size     Time     Throughput  local    remote   "
 			      "local   remote\n",
 			      out);
 			fprintf(out, "bytes  bytes   bytes    secs.    %-10s  %% %c      %% %c      "
