@@ -121,11 +121,16 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 	bool v6 = r->family_used == WS_FAMILY_INET6 ||
 		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
-	const char *host = r->remote_host[0] ? r->remote_host : r->remote_addr;
+	/* netperf names the data connection's ends: test options -H and -L when given */
+	const char *host = r->spec.data_host[0] ? r->spec.data_host : r->remote_host;
+	if (!host[0])
+		host = r->remote_addr;
 	char conf[96];
 	ws_classic_banner_conf(o->conf, conf, sizeof(conf));
 	fprintf(out, "%s from ", title);
-	if (is_unspecified(r->local_addr))
+	if (r->spec.data_local[0])
+		fprintf(out, "%s (%s)", r->spec.data_local, r->spec.data_local);
+	else if (is_unspecified(r->local_addr))
 		fputs(v6 ? "::0 (::)" : "0.0.0.0 (0.0.0.0)", out);
 	else
 		fprintf(out, "%s (%s)", r->local_addr, r->local_addr);

@@ -225,6 +225,13 @@ static void test_sendfile_banner_local_addr(void)
 		      "TCP SENDFILE TEST from 192.0.2.1 (192.0.2.1) port 0 AF_INET to peer.example "
 		      "(192.0.2.7) port 0 AF_INET : demo\n"
 		      "17173.43 \n");
+	/* test options -H and -L: netperf 2.7.0 names the data connection's ends instead */
+	snprintf(r.spec.data_host, sizeof(r.spec.data_host), "data.example");
+	snprintf(r.spec.data_local, sizeof(r.spec.data_local), "192.0.2.2");
+	expect_render("sendfile -- -H -L", &r, &o,
+		      "TCP SENDFILE TEST from 192.0.2.2 (192.0.2.2) port 0 AF_INET to data.example "
+		      "(192.0.2.7) port 0 AF_INET : demo\n"
+		      "17173.43 \n");
 }
 
 static void test_maerts_swap(void)
