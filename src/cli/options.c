@@ -414,6 +414,8 @@ static const struct opt_def test_opts[] = {
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
 	{'d', OPT_VALUE, false, ws_cli_topt_direction, "send|recv|rr"},
 	{'D', OPT_FLAG, false, ws_cli_topt_nodelay, NULL},
+	{'n', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
+	{'N', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
 	{'k', OPT_OPTWORD, false, ws_cli_topt_keyval, "[list|file|all|?]"},
 	{'m', OPT_VALUE, false, ws_cli_topt_send_size, "bytes"},
 	{'M', OPT_VALUE, false, ws_cli_topt_recv_size, "bytes"},

@@ -84,6 +84,7 @@ const char *ws_cli_usage(void)
 	       "                          buffer; at most 65507 for UDP_STREAM)\n"
 	       "    -M bytes              Stream tests: receive size per call (default the remote\n"
 	       "                          receive buffer)\n"
+	       "    -n, -N                Connected UDP sockets, local / remote: always so\n"
 	       "    -o [list|file|all|?]  Print the output names as CSV (a header and a value line)\n"
 	       "    -O [list|file|all|?]  Print the output names in columns; ? lists the names\n"
 	       "    -P lport[,rport]      Local / remote data ports (default any)\n"

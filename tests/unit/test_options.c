@@ -324,6 +324,9 @@ static void test_test_options(void)
 	CHECK("test opts", o.spec.nodelay);
 	CHECK_DBL("test opts", o.demo_interval_s, 0, 0); /* not the global -D */
 	CHECK("test opts", ws_cli_given(&o, true, 'D') && !ws_cli_given(&o, false, 'D'));
+	/* -n/-N: connected UDP sockets, what warpspeed uses anyway; accepted on any test */
+	ok("test opts", "-t UDP_STREAM -- -n -N", &o);
+	ok("test opts", "-t TCP_RR -- -N", &o);
 	ok("test opts", "-- -P 5001", &o);
 	CHECK_INT("test opts", o.spec.local.data_port, 5001);
 	CHECK_INT("test opts", o.spec.remote.data_port, 5001);
