@@ -425,6 +425,7 @@ static const struct opt_def test_opts[] = {
 	{'s', OPT_VALUE, false, ws_cli_topt_local_bufs, "send[,recv]"},
 	{'S', OPT_VALUE, false, ws_cli_topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
+	{'u', OPT_VALUE, false, ws_cli_topt_uuid, "uuid"},
 	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
 	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
 	{'e', OPT_VALUE, false, ws_cli_topt_rr_timeout, "secs"},

@@ -78,6 +78,21 @@ int ws_cli_topt_direction(ws_cli_options *o, const char *val, ws_err *err)
 			  val);
 }
 
+/* -u uuid: the test's UUID in the outputs (UUID, -k/-o/-O, JSON) instead of a fresh one, so
+ * that a harness can tie results to its own records. netperf copies any string of up to
+ * 36 characters (a UUID's length) and cuts longer ones; warpspeed refuses those. */
+int ws_cli_topt_uuid(ws_cli_options *o, const char *val, ws_err *err)
+{
+	size_t n = strlen(val);
+	if (n == 0 || n > 36)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a test UUID; expected 1 to 36 characters, e.g. "
+				  "12345678-1234-1234-1234-123456789abc",
+				  val);
+	o->uuid = val;
+	return 0;
+}
+
 int ws_cli_topt_protocol(ws_cli_options *o, const char *val, ws_err *err)
 {
 	if (!strcasecmp(val, "tcp") || !strcasecmp(val, "udp")) {

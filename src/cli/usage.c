@@ -93,6 +93,7 @@ const char *ws_cli_usage(void)
 	       "    -s send[,recv]        Local SO_SNDBUF / SO_RCVBUF\n"
 	       "    -S send[,recv]        Remote SO_SNDBUF / SO_RCVBUF\n"
 	       "    -T tcp|udp            -t omni: the protocol (default tcp)\n"
+	       "    -u uuid               The test UUID the outputs name (default: a fresh one)\n"
 	       "\n"
 	       "I/O paths (warpspeed's own; before or after --; the result names the path that ran):\n"
 	       "    --zerocopy            TCP sender: MSG_ZEROCOPY, completions reaped and counted\n"

@@ -327,6 +327,11 @@ static void test_test_options(void)
 	/* -n/-N: connected UDP sockets, what warpspeed uses anyway; accepted on any test */
 	ok("test opts", "-t UDP_STREAM -- -n -N", &o);
 	ok("test opts", "-t TCP_RR -- -N", &o);
+	/* -u: the UUID the outputs name; netperf takes any text of up to 36 characters */
+	ok("test opts", "-t TCP_RR -- -u 12345678-1234-1234-1234-123456789abc", &o);
+	CHECK("test opts", o.uuid && !strcmp(o.uuid, "12345678-1234-1234-1234-123456789abc"));
+	ok("test opts", "-t TCP_RR -- -u abc", &o);
+	CHECK("test opts", o.uuid && !strcmp(o.uuid, "abc"));
 	ok("test opts", "-- -P 5001", &o);
 	CHECK_INT("test opts", o.spec.local.data_port, 5001);
 	CHECK_INT("test opts", o.spec.remote.data_port, 5001);
@@ -458,6 +463,7 @@ static void test_errors_required(void)
 	bad("errors", "-f z", "-f", "'z'");
 	bad("errors", "-H", "-H", "host[,family]");
 	bad("errors", "-tUDP_STREAM -- -m 70000", "-m", "70000");
+	bad("errors", "-- -u 1234567890123456789012345678901234567", "-u", "'1234567890123456789012345678901234567'");
 }
 
 static void test_errors_more(void)
