@@ -70,6 +70,8 @@ typedef struct ws_cli_options {
 	char omni_dir;                   /* -d: 's' send, 'r' recv, 'b' rr; 0 = not given */
 	bool omni_udp, omni_proto_given; /* -T udp / -T given */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
+	const char *uuid;                /* test option -u: the UUID the outputs name (into
+	                                  * argv); NULL = a fresh one per run */
 	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
 	const char *svg;                 /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
 	int svg_chart;                   /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */

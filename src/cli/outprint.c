@@ -78,7 +78,7 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		.r = res,
 		.command_line = x->cmd,
 		.brand = o->brand[0] ? o->brand : NULL,
-		.uuid = x->uuid,
+		.uuid = o->uuid ? o->uuid : x->uuid, /* test option -u */
 		/* The client's data socket as read back at setup (test option -K or the default). */
 		.local_cong = res->local.cong_set[0] ? res->local.cong_set : x->cong,
 		/* What the daemon reported (a netserver does, at the end), else test option -K's

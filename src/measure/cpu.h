@@ -22,6 +22,8 @@ struct ws_err;
 
 /* The method letter netperf prints after '%': S = /proc/stat. */
 #define WS_CPU_METHOD_PROC_STAT 'S'
+/* ... and U for a side whose CPU was not asked for (-c without -C, or -C without -c). */
+#define WS_CPU_METHOD_UNKNOWN 'U'
 
 /* The eight /proc/stat fields that make up a CPU's total, in file order. */
 enum ws_cpu_field {

@@ -122,11 +122,16 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 	bool v6 = r->family_used == WS_FAMILY_INET6 ||
 		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
-	const char *host = r->remote_host[0] ? r->remote_host : r->remote_addr;
+	/* netperf names the data connection's ends: test options -H and -L when given */
+	const char *host = r->spec.data_host[0] ? r->spec.data_host : r->remote_host;
+	if (!host[0])
+		host = r->remote_addr;
 	char conf[96];
 	ws_classic_banner_conf(o->conf, conf, sizeof(conf));
 	fprintf(out, "%s from ", title);
-	if (is_unspecified(r->local_addr))
+	if (r->spec.data_local[0])
+		fprintf(out, "%s (%s)", r->spec.data_local, r->spec.data_local);
+	else if (is_unspecified(r->local_addr))
 		fputs(v6 ? "::0 (::)" : "0.0.0.0 (0.0.0.0)", out);
 	else
 		fprintf(out, "%s (%s)", r->local_addr, r->local_addr);
@@ -191,6 +196,8 @@ ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool request
 	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
 		c.method = side->cpu_method;
+	if (!requested)
+		c.method = WS_CPU_METHOD_UNKNOWN; /* netperf: "% S  % U" with -c alone */
 	if (!requested || !side->cpu_measured)
 		return c;
 	c.util = side->cpu_util;
@@ -225,12 +232,16 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 		ws_classic_cpu lc = side_cpu(r, &r->local, o->local_cpu, local_sends);
 		ws_classic_cpu rc = side_cpu(r, &r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
+			/* what each side did: MAERTS's local side receives, its remote sends */
+			const char *l = local_sends ? "Send" : "Recv", *rm = local_sends ? "Recv" : "Send";
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
-			      "Service Demand\n"
-			      "Socket Socket  Message  Elapsed              Send     Recv     "
-			      "Send    Recv\n"
-			      "Size   Size    Size     Time     Throughput  local    remote   "
+			      "Service Demand\n",
+			      out);
+			fprintf(out, "Socket Socket  Message  Elapsed              %s     %s     "
+				     "%s    %s\n",
+				l, rm, l, rm);
+			fputs("Size   Size    Size     Time     Throughput  local    remote   "
 			      "local   remote\n",
 			      out);
 			fprintf(out, "bytes  bytes   bytes    secs.    %-10s  %% %c      %% %c      "

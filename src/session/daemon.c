@@ -247,6 +247,8 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 	else
 		rc = 0;
 	ws_addr client = s->peer;
+	if (ws_addr_family(local) == AF_INET) /* -- -H a.b.c.d, control on a dual-stack socket */
+		ws_addr_unmap_v4(&client);
 	if (rc == 0 && spec->data_local[0]) /* test option -L: the client's data address */
 		rc = ws_addr_resolve(spec->data_local, 0, 0, 0, &client, err);
 	if (rc == 0 && spec->data_local[0])

@@ -631,6 +631,9 @@ static void test_options(void)
 		{"w -t omni -- -T udp", WS_TEST_UDP_STREAM},
 		{"w -t omni -- -T UDP -d send|recv", WS_TEST_UDP_RR},
 		{"w -t omni -- -d stream -T tcp", WS_TEST_TCP_STREAM},
+		{"w -t omni -- -d 2", WS_TEST_TCP_STREAM},    /* netperf's bits: 0x2 send, */
+		{"w -t omni -- -d 0x4", WS_TEST_TCP_MAERTS},  /* 0x4 receive, */
+		{"w -t omni -- -d 6 -T udp", WS_TEST_UDP_RR}, /* both */
 	};
 	for (size_t i = 0; i < sizeof(omni) / sizeof(omni[0]); i++) {
 		CHECK_INT(omni[i].line, parse(omni[i].line, &o, &err), 0);
@@ -642,6 +645,8 @@ static void test_options(void)
 	CHECK("-d recv udp", strstr(err.msg, "-d send or -d rr") != NULL);
 	CHECK("-d bad", parse("w -t omni -- -d sideways", &o, &err) < 0);
 	CHECK("-d bad", strstr(err.msg, "'sideways' is not a direction") != NULL);
+	CHECK("-d 8", parse("w -t omni -- -d 8", &o, &err) < 0); /* netperf: a connection test */
+	CHECK("-d 8", strstr(err.msg, "'8' is not a direction") != NULL);
 	CHECK("-T sctp", parse("w -t omni -- -T sctp", &o, &err) < 0);
 	CHECK("-T sctp", strstr(err.msg, "expected tcp or udp") != NULL);
 	CHECK("-d no omni", parse("w -t TCP_STREAM -- -d send", &o, &err) < 0);
