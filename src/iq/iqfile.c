@@ -8,6 +8,7 @@
 
 #include "iq/iqconv.h"
 #include "util/err.h"
+#include "util/safefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -289,27 +290,18 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 	return 0;
 }
 
-static int save_file(const char *tmp, int cf32, ws_iq_format fmt,
-		     const void *s, uint32_t count, ws_err *err)
+/* Samples into an open file; the file is left open for the caller to commit. */
+static int save_data(ws_safefile *sf, int cf32, ws_iq_format fmt, const void *s,
+		     uint32_t count, ws_err *err)
 {
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return ws_err_errno(err, "cannot create '%s'", tmp);
-	int bad = write_samples(f, cf32, fmt, s, count) < 0;
-	bad |= fclose(f) != 0;
-	if (bad) {
-		int r = ws_err_errno(err, "writing '%s'", tmp);
-		unlink(tmp);
-		return r;
-	}
+	if (write_samples(sf->f, cf32, fmt, s, count) < 0)
+		return ws_err_errno(err, "writing '%s'", sf->path);
 	return 0;
 }
 
-static int save_meta(const char *tmp, int cf32, double rate, const char *hw, ws_err *err)
+static int save_meta(ws_safefile *sf, int cf32, double rate, const char *hw, ws_err *err)
 {
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return ws_err_errno(err, "cannot create '%s'", tmp);
+	FILE *f = sf->f;
 	fprintf(f, "{\n    \"global\": {\n        \"core:datatype\": \"%s\",\n"
 		"        \"core:sample_rate\": %.17g,\n        \"core:version\": \"1.0.0\",\n"
 		"        \"core:recorder\": \"warpspeed iq\"", cf32 ? "cf32_le" : "ci16_le", rate);
@@ -322,52 +314,65 @@ static int save_meta(const char *tmp, int cf32, double rate, const char *hw, ws_
 	}
 	fprintf(f, "\n    },\n    \"captures\": [\n        {\"core:sample_start\": 0}\n    ],\n"
 		"    \"annotations\": []\n}\n");
-	if (fclose(f) != 0) {
-		int r = ws_err_errno(err, "writing '%s'", tmp);
-		unlink(tmp);
-		return r;
-	}
-	return 0;
+	return ferror(f) ? ws_err_errno(err, "writing '%s'", sf->path) : 0;
 }
 
-static int commit(const char *tmp, const char *path, ws_err *err)
+int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind, ws_err *err)
 {
-	if (rename(tmp, path) < 0) {
-		int r = ws_err_errno(err, "renaming '%s' to '%s'", tmp, path);
-		unlink(tmp);
-		return r;
+	memset(o, 0, sizeof *o);
+	o->kind = resolve(path, kind);
+	if (!strcmp(path, "-")) {
+		if (o->kind == WS_IQFILE_SIGMF)
+			return ws_err_set(err, WS_E_INVAL, "SigMF is two files and cannot go to "
+					  "standard output ('-' takes raw cf32 or ci16)");
+		if (o->kind == WS_IQFILE_AUTO)
+			o->kind = WS_IQFILE_CI16;
+		return ws_safefile_open(&o->data, path, WS_SAFEFILE_DASH, err);
 	}
-	return 0;
+	if (o->kind == WS_IQFILE_AUTO)
+		return no_kind(path, err);
+	if (o->kind != WS_IQFILE_SIGMF)
+		return ws_safefile_open(&o->data, path, 0, err);
+	char meta[4096], data[4096];
+	int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
+	if (r == 0)
+		r = ws_safefile_open(&o->data, data, 0, err);
+	if (r == 0 && (r = ws_safefile_open(&o->meta, meta, 0, err)) < 0)
+		ws_safefile_abort(&o->data);
+	return r;
+}
+
+void ws_iqfile_discard(ws_iqfile_out *o)
+{
+	ws_safefile_abort(&o->data);
+	ws_safefile_abort(&o->meta);
+}
+
+int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, uint32_t count,
+		     double sample_rate, const char *hw, ws_err *err)
+{
+	int r = 0, cf32 = o->kind == WS_IQFILE_CF32 ||
+			  (o->kind == WS_IQFILE_SIGMF && fmt == WS_IQ_FMT_CF32);
+	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
+		r = ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
+	if (r == 0)
+		r = save_data(&o->data, cf32, fmt, samples, count, err);
+	if (r == 0 && o->kind == WS_IQFILE_SIGMF)
+		r = save_meta(&o->meta, cf32, sample_rate, hw, err);
+	/* Data first: metadata beside it is what makes the recording look complete. */
+	if (r == 0)
+		r = ws_safefile_commit(&o->data, err);
+	if (r == 0 && o->kind == WS_IQFILE_SIGMF)
+		r = ws_safefile_commit(&o->meta, err);
+	ws_iqfile_discard(o);
+	return r;
 }
 
 int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
 		   const void *samples, uint32_t count, double sample_rate, const char *hw,
 		   ws_err *err)
 {
-	char meta[4096], data[4096], tmeta[4200], tdata[4200];
-	kind = resolve(path, kind);
-	if (kind == WS_IQFILE_AUTO)
-		return no_kind(path, err);
-	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
-		return ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
-	if (kind != WS_IQFILE_SIGMF) {
-		snprintf(tdata, sizeof tdata, "%s.partial", path);
-		int r = save_file(tdata, kind == WS_IQFILE_CF32, fmt, samples, count, err);
-		return r < 0 ? r : commit(tdata, path, err);
-	}
-	int cf32 = fmt == WS_IQ_FMT_CF32;
-	int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
-	if (r < 0)
-		return r;
-	snprintf(tdata, sizeof tdata, "%s.partial", data);
-	snprintf(tmeta, sizeof tmeta, "%s.partial", meta);
-	r = save_file(tdata, cf32, fmt, samples, count, err);
-	if (r == 0 && (r = save_meta(tmeta, cf32, sample_rate, hw, err)) < 0)
-		unlink(tdata);
-	/* Data first: metadata beside it is what makes the recording look complete. */
-	if (r == 0 && (r = commit(tdata, data, err)) < 0)
-		unlink(tmeta);
-	if (r == 0)
-		r = commit(tmeta, meta, err);
-	return r;
+	ws_iqfile_out o;
+	int r = ws_iqfile_create(&o, path, kind, err);
+	return r < 0 ? r : ws_iqfile_finish(&o, fmt, samples, count, sample_rate, hw, err);
 }

@@ -4,13 +4,15 @@
  * "fc32", and ci16 / "sc16") or as SigMF recordings (a .sigmf-meta JSON file beside a
  * .sigmf-data file). This module maps a name or option to a kind, loads a file into memory
  * in the matching host sample format (refusing a size that is not whole samples, or a SigMF
- * datatype it cannot read), and saves samples so that a failed run never leaves a file
- * that looks complete: everything is written to "<name>.partial" and renamed at the end.
+ * datatype it cannot read), and saves samples through util/safefile.h, so that a failed run
+ * never leaves a file that looks complete and a planted link or device is never replaced.
  * Byte order is explicit, so big-endian hosts write the same files. */
 #ifndef WS_IQ_IQFILE_H
 #define WS_IQ_IQFILE_H
 
 #include <warpspeed/iq.h>
+
+#include "util/safefile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -59,12 +61,32 @@ int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 
 void ws_iqfile_free(ws_iqfile_data *d);
 
-/* Save count samples of format fmt (CF32 or CI16 in memory) as kind (AUTO: from the
- * extension). A CF32 file from CI16 samples stores value / 32768; a CI16 file from CF32
- * samples rounds and saturates. SigMF gets datatype cf32_le when fmt is CF32, ci16_le
- * otherwise, with sample_rate and hw (may be NULL) in its global object. Written to
- * "<file>.partial" and renamed only when complete; on error nothing named like the target
- * is left. */
+/* A recording being written: its data file and, for SigMF, its metadata file. */
+typedef struct ws_iqfile_out {
+	ws_iqfile_kind kind;
+	ws_safefile data, meta;
+} ws_iqfile_out;
+
+/* Opens path for a recording of kind (AUTO: from the extension) before the samples exist,
+ * so that a name that cannot be written costs no transfer: each file by the rule of
+ * util/safefile.h. "-" is standard output, raw (cf32, or ci16 when kind is AUTO; SigMF is
+ * refused). 0, or a negative code with err naming the file, and nothing created. */
+int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind,
+		     struct ws_err *err);
+
+/* Writes count samples of format fmt (CF32 or CI16 in memory) into o and commits it: a CF32
+ * file from CI16 samples stores value / 32768; a CI16 file from CF32 samples rounds and
+ * saturates. SigMF gets datatype cf32_le when fmt is CF32, ci16_le otherwise, with
+ * sample_rate and hw (may be NULL) in its global object; its data file is committed before
+ * its metadata. On error nothing named like the target is left (a stream keeps what it was
+ * sent). o is closed either way. */
+int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, uint32_t count,
+		     double sample_rate, const char *hw, struct ws_err *err);
+
+/* Closes o without writing; the targets are as they were. */
+void ws_iqfile_discard(ws_iqfile_out *o);
+
+/* ws_iqfile_create then ws_iqfile_finish. */
 int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
 		   const void *samples, uint32_t count, double sample_rate, const char *hw,
 		   struct ws_err *err);
