@@ -275,6 +275,17 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	const char *path[WS_IQ_MANY_MAX];
 	if ((r = split_files("-i", o->in, nn, 1, names, sizeof names, path)))
 		return r;
+	for (size_t k = 0; k < nn; k++) { /* a bad file costs no network work */
+		ws_err fe;
+		ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path[k]);
+		if (kind == WS_IQFILE_AUTO)
+			return ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or "
+					     ".sigmf-meta/.sigmf-data, or --format cf32|ci16|sigmf");
+		if (ws_iqfile_check_input(path[k], kind, &fe) < 0) {
+			fprintf(stderr, "warpspeed iq write: -i: %s\n", fe.msg);
+			return 2;
+		}
+	}
 	ws_iq_node *n[WS_IQ_MANY_MAX];
 	if ((r = open_nodes(o, n)))
 		return r;
@@ -287,10 +298,7 @@ static int cmd_write(const ws_cli_iq_opts *o)
 		ws_err fe;
 		ws_iq_get_info(n[k], &i);
 		uint32_t room = o->start < i.max_tx_samples ? i.max_tx_samples - o->start : 0;
-		if (kind == WS_IQFILE_AUTO)
-			r = ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
-				"or --format cf32|ci16|sigmf");
-		else if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
+		if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
 			fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
 			r = 1;
 		} else if (d[k].fmt != d[0].fmt || d[k].count != d[0].count) {

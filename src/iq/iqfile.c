@@ -120,56 +120,56 @@ int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap
 	return -1;
 }
 
+/* The whole of a regular file (at most max bytes) into a malloc'd *buf: opened without
+ * blocking, so a FIFO is refused rather than waited on. */
+static int read_all(const char *path, const char *what, const char *limit, uint8_t **buf,
+		    size_t *len, size_t max, ws_err *err)
+{
+	long long size;
+	*buf = NULL;
+	int fd = ws_safefile_open_read(path, what, &size, err);
+	if (fd < 0)
+		return fd;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int r = ws_err_errno(err, "%s '%s'", what, path);
+		close(fd);
+		return r;
+	}
+	if ((uint64_t)size > max) {
+		fclose(f);
+		return ws_err_set(err, WS_E_INVAL, "%s '%s' has %lld bytes, more than %s (%zu "
+				  "bytes)", what, path, size, limit, max);
+	}
+	*len = (size_t)size;
+	*buf = malloc(*len ? *len : 1);
+	if (!*buf || fread(*buf, 1, *len, f) != *len) {
+		fclose(f);
+		free(*buf);
+		*buf = NULL;
+		return ws_err_set(err, WS_E_INVAL, "%s '%s': short read", what, path);
+	}
+	fclose(f);
+	return 0;
+}
+
 /* The value of "core:datatype" in a SigMF metadata file, into out. */
 static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
 {
-	FILE *f = fopen(meta, "rb");
-	if (!f)
-		return ws_err_errno(err, "SigMF metadata '%s'", meta);
-	char *buf = malloc(WS_IQFILE_META_MAX + 1);
-	size_t n = buf ? fread(buf, 1, WS_IQFILE_META_MAX + 1, f) : 0;
-	fclose(f);
-	if (!buf)
-		return ws_err_set(err, ENOMEM, "SigMF metadata '%s': out of memory", meta);
-	int r = n > WS_IQFILE_META_MAX ? -3 : ws_iqfile_sigmf_datatype(buf, n, out, cap);
+	uint8_t *buf;
+	size_t n;
+	int r = read_all(meta, "SigMF metadata", "warpspeed reads", &buf, &n, WS_IQFILE_META_MAX,
+			 err);
+	if (r < 0)
+		return r;
+	r = ws_iqfile_sigmf_datatype((const char *)buf, n, out, cap);
 	free(buf);
-	if (r == -3)
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is larger than %d bytes",
-				  meta, WS_IQFILE_META_MAX);
 	if (r == -1)
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
 				  "string", meta);
 	if (r < 0)
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
 				  "string of at most %zu characters expected)", meta, cap - 1);
-	return 0;
-}
-
-static int read_all(const char *path, uint8_t **buf, size_t *len, size_t max, ws_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ws_err_errno(err, "IQ file '%s'", path);
-	struct stat st;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' is not a regular file", path);
-	}
-	if ((uint64_t)st.st_size > max) {
-		fclose(f);
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' has %lld bytes, more than the node's "
-				  "buffer holds (%zu bytes in this format)", path,
-				  (long long)st.st_size, max);
-	}
-	*len = (size_t)st.st_size;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf || fread(*buf, 1, *len, f) != *len) {
-		fclose(f);
-		free(*buf);
-		*buf = NULL;
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s': short read", path);
-	}
-	fclose(f);
 	return 0;
 }
 
@@ -201,33 +201,47 @@ static int decode(const uint8_t *raw, size_t len, int cf32, ws_iqfile_data *out)
 	return 0;
 }
 
-int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
-		   ws_iqfile_data *out, ws_err *err)
+/* The file that holds path's samples (path itself, or SigMF's data file, into data) and
+ * whether they are cf32; SigMF's metadata is read and its datatype checked. */
+static int input_of(const char *path, ws_iqfile_kind kind, char *data, size_t cap,
+		    const char **file, int *cf32, ws_err *err)
 {
-	char meta[4096], data[4096], dt[64];
-	const char *file = path;
-	int cf32;
-	memset(out, 0, sizeof *out);
+	char meta[4096], dt[64];
+	*file = path;
 	kind = resolve(path, kind);
 	if (kind == WS_IQFILE_AUTO)
 		return no_kind(path, err);
-	if (kind == WS_IQFILE_SIGMF) {
-		int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
-		if (r == 0)
-			r = sigmf_datatype(meta, dt, sizeof dt, err);
-		if (r < 0)
-			return r;
-		if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
-			return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
-					  "(cf32_le or ci16_le)", meta, dt);
-		cf32 = dt[1] == 'f';
-		file = data;
-	} else {
-		cf32 = kind == WS_IQFILE_CF32;
-	}
+	*cf32 = kind == WS_IQFILE_CF32;
+	if (kind != WS_IQFILE_SIGMF)
+		return 0;
+	int r = ws_iqfile_sigmf_paths(path, meta, data, cap < sizeof meta ? cap : sizeof meta, err);
+	if (r == 0)
+		r = sigmf_datatype(meta, dt, sizeof dt, err);
+	if (r < 0)
+		return r;
+	if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
+		return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
+				  "(cf32_le or ci16_le)", meta, dt);
+	*cf32 = dt[1] == 'f';
+	*file = data;
+	return 0;
+}
+
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
+		   ws_iqfile_data *out, ws_err *err)
+{
+	char data[4096];
+	const char *file;
+	int cf32;
+	memset(out, 0, sizeof *out);
+	int r = input_of(path, kind, data, sizeof data, &file, &cf32, err);
+	if (r < 0)
+		return r;
 	size_t ss = cf32 ? 8 : 4, len = 0;
 	uint8_t *raw = NULL;
-	int r = read_all(file, &raw, &len, (size_t)max_samples * ss, err);
+	r = read_all(file, "IQ file", cf32 ? "the node's buffer holds in cf32"
+				      : "the node's buffer holds in ci16",
+		     &raw, &len, (size_t)max_samples * ss, err);
 	if (r < 0)
 		return r;
 	if (len == 0 || len % ss) {
@@ -240,6 +254,22 @@ int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 	free(raw);
 	if (r < 0)
 		return ws_err_set(err, -ENOMEM, "IQ file '%s': out of memory", file);
+	return 0;
+}
+
+int ws_iqfile_check_input(const char *path, ws_iqfile_kind kind, ws_err *err)
+{
+	char data[4096];
+	const char *file;
+	int cf32;
+	long long size;
+	int r = input_of(path, kind, data, sizeof data, &file, &cf32, err);
+	if (r < 0)
+		return r;
+	int fd = ws_safefile_open_read(file, "IQ file", &size, err);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 

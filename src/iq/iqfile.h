@@ -59,6 +59,11 @@ int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap
 int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 		   ws_iqfile_data *out, struct ws_err *err);
 
+/* What ws_iqfile_load checks before reading samples, for a caller that wants a bad file
+ * refused before any network work: the kind, SigMF metadata, and a data file that is a
+ * regular file (opened without blocking: a FIFO is refused, never waited on). */
+int ws_iqfile_check_input(const char *path, ws_iqfile_kind kind, struct ws_err *err);
+
 void ws_iqfile_free(ws_iqfile_data *d);
 
 /* A recording being written: its data file and, for SigMF, its metadata file. */

@@ -245,3 +245,30 @@ int ws_safefile_commit(ws_safefile *sf, ws_err *err)
 	sf->tmp[0] = 0;
 	return fsync_dir(sf->path, err);
 }
+
+int ws_safefile_open_read(const char *path, const char *what, long long *size, ws_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return ws_err_errno(err, "%s '%s'", what, path);
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int r = ws_err_errno(err, "%s '%s'", what, path);
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ws_err_set(err, WS_E_INVAL, "%s '%s' is %s: warpspeed reads regular files "
+				  "only (their size is checked before they are read)", what, path,
+				  kind_name(st.st_mode));
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int r = ws_err_errno(err, "%s '%s'", what, path);
+		close(fd);
+		return r;
+	}
+	*size = (long long)st.st_size;
+	return fd;
+}

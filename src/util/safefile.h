@@ -12,7 +12,8 @@
  * with mkfifo) is written in place as a stream, opened without blocking (a FIFO with no
  * reader is an error, not a hang) and never created, truncated or replaced; "-" is
  * standard output when the caller allows it; a symbolic link, a directory, a block device
- * or a socket is refused with an error naming it and what is accepted. */
+ * or a socket is refused with an error naming it and what is accepted. Input files are
+ * opened without blocking too, and only regular files are read. */
 #ifndef WS_UTIL_SAFEFILE_H
 #define WS_UTIL_SAFEFILE_H
 
@@ -50,5 +51,12 @@ int ws_safefile_commit(ws_safefile *sf, struct ws_err *err);
 
 /* Closes sf and removes its temporary file; the target is as it was. No-op when closed. */
 void ws_safefile_abort(ws_safefile *sf);
+
+/* Opens an input file without ever blocking on it (O_NONBLOCK, then fstat), so a FIFO
+ * with no writer cannot hang the caller: a regular file only; anything else is refused
+ * with err naming it ("<what> '<path>' is a FIFO: ..."). Returns the descriptor (blocking
+ * again, close-on-exec) with *size set, or a negative code. */
+int ws_safefile_open_read(const char *path, const char *what, long long *size,
+			  struct ws_err *err);
 
 #endif

@@ -6,7 +6,8 @@
 # a reader is refused at once; a character device is written in place; -o - writes the raw samples to a pipe bit-exact; a
 # directory is refused with a clear error; a directory that cannot be written, or a link
 # as --json-file / --svg, is refused before any network work (the NODE given is a closed
-# port, so network work would end in a different error).
+# port, so network work would end in a different error); `iq write` of a FIFO (a SigMF
+# recording's .sigmf-data, a raw .cf32) is refused at once, by name (D10).
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -153,5 +154,26 @@ if [ $rc -eq 2 ] && grep -q -- "--svg: '$T/adir.ci16' is a directory" "$T/v.err"
 else
 	fail iq_files_bench_svg_directory "status $rc: $(head -c 300 "$T/v.err")"
 fi
+# D10: input files are opened without blocking; a FIFO is refused at once, by name,
+# before any network work (the SigMF one against the live node, where the old code hung;
+# the raw one against the closed port).
+mkfifo "$T/rec.sigmf-data" "$T/in.cf32"
+printf '{"global": {"core:datatype": "ci16_le", "core:version": "1.0.0"}, "captures": [], "annotations": []}' \
+	>"$T/rec.sigmf-meta"
+for fn in "rec.sigmf-meta $N" "in.cf32 $closed"; do
+	f=${fn% *}
+	s0=$(date +%s%N)
+	timeout 10 "$WS_BIN" iq write "${fn#* }" --rf A -i "$T/$f" >"$T/w.out" 2>"$T/w.err"
+	rc=$?
+	ms=$((($(date +%s%N) - s0) / 1000000))
+	want="'$T/${f%.sigmf-meta}"
+	[ "$f" = rec.sigmf-meta ] && want="'$T/rec.sigmf-data"
+	if [ $rc -eq 2 ] && [ $ms -lt 2000 ] &&
+		grep -q "IQ file $want' is a FIFO: warpspeed reads regular files only" "$T/w.err"; then
+		pass "iq_files_write_fifo_refused_${f##*.}"
+	else
+		fail "iq_files_write_fifo_refused_${f##*.}" "status $rc after $ms ms: $(head -c 300 "$T/w.err")"
+	fi
+done
 chmod 755 "$T/ro"
 finish

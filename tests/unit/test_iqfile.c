@@ -195,6 +195,17 @@ static void test_refusals(void)
 	CHECK("unwritable", ws_iqfile_save("/nonexistent-dir/x.ci16", WS_IQFILE_AUTO,
 					   WS_IQ_FMT_CI16, s, 1, 1, NULL, &e) < 0);
 	CHECK("nothing left", !exists("/nonexistent-dir/x.ci16.partial"));
+	/* A FIFO with no writer: refused at once (it used to block in open()). */
+	char want[512];
+	CHECK_INT("fifo", mkfifo(path("f.ci16"), 0600), 0);
+	CHECK_INT("fifo load", ws_iqfile_load(path("f.ci16"), WS_IQFILE_AUTO, 100, &d, &e),
+		  -WS_E_INVAL);
+	snprintf(want, sizeof want, "IQ file '%s' is a FIFO: warpspeed reads regular files only "
+		 "(their size is checked before they are read)", path("f.ci16"));
+	CHECK_STR("fifo msg", e.msg, want);
+	CHECK_INT("fifo check", ws_iqfile_check_input(path("f.ci16"), WS_IQFILE_AUTO, &e),
+		  -WS_E_INVAL);
+	CHECK_STR("fifo check msg", e.msg, want);
 }
 
 int main(void)
