@@ -1,13 +1,16 @@
 /* iqfile: raw cf32 / ci16 and SigMF IQ files; see iqfile.h.
  *
  * Samples cross the file boundary one byte at a time in little-endian order (never by
- * writing memory as it lies), so files are the same on every host. The SigMF reader looks
- * only for the "core:datatype" member of the metadata, which is all a loader needs; the
- * writer emits a minimal valid SigMF 1.0 metadata object. */
+ * writing memory as it lies), so files are the same on every host. The SigMF reader parses
+ * the whole metadata file as strict JSON (util/json_read.c: a cut file, a member given
+ * twice or text after the object is refused, by byte) and then takes only global's
+ * "core:datatype", which is all a loader needs; the writer emits a minimal valid SigMF
+ * 1.0 metadata object. */
 #include "iq/iqfile.h"
 
 #include "iq/iqconv.h"
 #include "util/err.h"
+#include "util/json_read.h"
 #include "util/safefile.h"
 
 #include <errno.h>
@@ -80,44 +83,29 @@ static int no_kind(const char *path, ws_err *err)
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
-static size_t skip_space(const char *t, size_t i, size_t len)
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap,
+			     ws_err *why)
 {
-	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-		i++;
-	return i;
-}
-
-int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap)
-{
-	static const char key[] = "core:datatype";
-	size_t i = 0, klen = sizeof key - 1;
-	while (i < len) {
-		if (text[i++] != '"')
-			continue;
-		size_t s0 = i;
-		while (i < len && text[i] != '"')
-			i += text[i] == '\\' ? 2 : 1; /* an escape never ends the string */
-		if (i >= len)
-			return -1;
-		size_t s1 = i++;
-		if (s1 - s0 != klen || memcmp(text + s0, key, klen) != 0)
-			continue;
-		size_t j = skip_space(text, i, len);
-		if (j >= len || text[j] != ':')
-			continue; /* the name as a value, not as a member */
-		j = skip_space(text, j + 1, len);
-		if (j >= len || text[j] != '"')
-			return -2;
-		size_t v0 = ++j;
-		while (j < len && text[j] != '"' && text[j] != '\\')
-			j++;
-		if (j >= len || text[j] != '"' || j - v0 >= cap)
-			return -2;
-		memcpy(out, text + v0, j - v0);
-		out[j - v0] = 0;
-		return 0;
+	ws_jdoc doc;
+	ws_jlimits lim = {.max_bytes = WS_IQFILE_META_MAX};
+	if (ws_json_read_strict(text, len, &lim, &doc, why) < 0)
+		return WS_IQFILE_SIGMF_NOT_JSON;
+	const ws_jval *root = ws_jroot(&doc);
+	int r = 0;
+	if (root->type != WS_J_OBJ) {
+		r = WS_IQFILE_SIGMF_NOT_OBJECT;
+	} else {
+		const ws_jval *v = ws_jget(&doc, ws_jget(&doc, root, "global"), "core:datatype");
+		const char *s = ws_jstr(&doc, v);
+		if (!v)
+			r = WS_IQFILE_SIGMF_NO_DATATYPE;
+		else if (!s || v->n >= cap || strlen(s) != v->n || strpbrk(s, "\"\\"))
+			r = WS_IQFILE_SIGMF_BAD_DATATYPE;
+		else
+			memcpy(out, s, (size_t)v->n + 1);
 	}
-	return -1;
+	ws_jdoc_free(&doc);
+	return r;
 }
 
 /* The whole of a regular file (at most max bytes) into a malloc'd *buf: opened without
@@ -162,15 +150,26 @@ static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
 			 err);
 	if (r < 0)
 		return r;
-	r = ws_iqfile_sigmf_datatype((const char *)buf, n, out, cap);
+	ws_err why;
+	r = ws_iqfile_sigmf_datatype((const char *)buf, n, out, cap, &why);
 	free(buf);
-	if (r == -1)
+	switch (r) {
+	case 0:
+		return 0;
+	case WS_IQFILE_SIGMF_NOT_JSON:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is not JSON: %s", meta,
+				  why.msg);
+	case WS_IQFILE_SIGMF_NOT_OBJECT:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is JSON but not an object "
+				  "(SigMF metadata is one object with \"global\", \"captures\" and "
+				  "\"annotations\")", meta);
+	case WS_IQFILE_SIGMF_NO_DATATYPE:
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
-				  "string", meta);
-	if (r < 0)
+				  "string in its \"global\" object", meta);
+	default:
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
 				  "string of at most %zu characters expected)", meta, cap - 1);
-	return 0;
+	}
 }
 
 static uint32_t le32(const uint8_t *p)

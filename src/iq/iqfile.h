@@ -47,11 +47,22 @@ int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap,
 
 #define WS_IQFILE_META_MAX (1 << 20) /* largest SigMF metadata file read */
 
-/* The value of the member "core:datatype" in SigMF metadata text[0..len) (JSON, not
- * necessarily NUL-terminated; strings are scanned with their escapes, so the name inside
- * another string does not count) into out (cap bytes, NUL-terminated). 0; -1 when there is
- * no such member; -2 when its value is not a plain string shorter than cap. */
-int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap);
+/* What ws_iqfile_sigmf_datatype finds wrong. */
+enum {
+	WS_IQFILE_SIGMF_NO_DATATYPE = -1,  /* no "core:datatype" in "global" */
+	WS_IQFILE_SIGMF_BAD_DATATYPE = -2, /* not a plain string shorter than cap */
+	WS_IQFILE_SIGMF_NOT_JSON = -3,     /* why says "<reason> at byte N" */
+	WS_IQFILE_SIGMF_NOT_OBJECT = -4,   /* JSON, but not an object */
+};
+
+/* The datatype of SigMF metadata text[0..len) (not necessarily NUL-terminated): the string
+ * member "core:datatype" of its "global" object, into out (cap bytes, NUL-terminated).
+ * The text must be exactly one JSON object (util/json_read.h, strict: a truncated
+ * document, a member name given twice in one object, or anything after the object is
+ * refused, with why (may be NULL) saying what and at which byte). 0, or one of the codes
+ * above. */
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap,
+			     struct ws_err *why);
 
 /* Load a file (kind AUTO: from the extension, error if none). Refuses an empty file, a size
  * that is not whole samples, more than max_samples, and for SigMF a missing or unsupported

@@ -7,7 +7,8 @@
 # directory is refused with a clear error; a directory that cannot be written, or a link
 # as --json-file / --svg, is refused before any network work (the NODE given is a closed
 # port, so network work would end in a different error); `iq write` of a FIFO (a SigMF
-# recording's .sigmf-data, a raw .cf32) is refused at once, by name (D10).
+# recording's .sigmf-data, a raw .cf32) is refused at once, by name (D10); SigMF
+# metadata cut in the middle of its object is refused as "not JSON ... at byte N".
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -175,5 +176,17 @@ for fn in "rec.sigmf-meta $N" "in.cf32 $closed"; do
 		fail "iq_files_write_fifo_refused_${f##*.}" "status $rc after $ms ms: $(head -c 300 "$T/w.err")"
 	fi
 done
+# SigMF metadata is strict JSON: a file cut in the middle of its object is refused by
+# byte, before any network work (the old reader found "core:datatype" and wrote).
+printf '{"global": {"core:datatype": "ci16_le", "core:version": "1.0.0"}, "captures": [' \
+	>"$T/cut.sigmf-meta"
+head -c 32768 /dev/zero >"$T/cut.sigmf-data"
+"$WS_BIN" iq write "$N" --rf A -i "$T/cut.sigmf-meta" >"$T/j.out" 2>"$T/j.err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$T/j.out" ] && grep -q "SigMF metadata '$T/cut.sigmf-meta' is not JSON: the document ends where a value was expected at byte 79" "$T/j.err"; then
+	pass iq_files_sigmf_cut_meta_refused
+else
+	fail iq_files_sigmf_cut_meta_refused "status $rc: $(head -c 300 "$T/j.out" "$T/j.err")"
+fi
 chmod 755 "$T/ro"
 finish
