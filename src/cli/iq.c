@@ -144,6 +144,30 @@ static int cmd_ping(const ws_cli_iq_opts *o)
 	return r;
 }
 
+/* -v: the transport's counters, junk and duplicates included, on stderr. */
+static void print_stats(ws_iq_node *n)
+{
+	ws_iq_stats s;
+	ws_iq_get_stats(n, &s);
+	fprintf(stderr, "transport: commands=%llu command_retries=%llu read_calls=%llu "
+		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
+		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
+		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
+		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
+		"triggers_unconfirmed=%llu\n",
+		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
+		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
+		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
+		(unsigned long long)s.read_dup_packets, (unsigned long long)s.write_calls,
+		(unsigned long long)s.write_packets, (unsigned long long)s.write_resends,
+		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
+		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
+		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
+		(unsigned long long)s.malformed, (unsigned long long)s.stale,
+		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
+		(unsigned long long)s.triggers_unconfirmed);
+}
+
 /* ---- read, write ---- */
 
 /* The read files' kind and the format read into memory ("-": raw, ci16 unless --format). */
@@ -254,6 +278,8 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	for (size_t k = 0; k < nn; k++) {
 		ws_iqfile_discard(&out[k]);
 		free(buf[k]);
+		if (o->verbose)
+			print_stats(n[k]);
 	}
 	free(out);
 	close_nodes(n, nn);
@@ -317,8 +343,11 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	for (size_t k = 0; r == 0 && k < nn; k++)
 		printf("wrote %u samples from %s to TX buffer mask 0x%x of %s:%d\n", d[k].count,
 		       path[k], o->rf, o->node_addr[k], o->node_port[k]);
-	for (size_t k = 0; k < nn; k++)
+	for (size_t k = 0; k < nn; k++) {
 		ws_iqfile_free(&d[k]);
+		if (o->verbose)
+			print_stats(n[k]);
+	}
 	close_nodes(n, nn);
 	return r;
 }
@@ -376,29 +405,6 @@ static int cmd_trigger(const ws_cli_iq_opts *o)
 }
 
 /* ---- bench ---- */
-
-static void print_stats(ws_iq_node *n)
-{
-	ws_iq_stats s;
-	ws_iq_get_stats(n, &s);
-	fprintf(stderr, "transport: commands=%llu command_retries=%llu read_calls=%llu "
-		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
-		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
-		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
-		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
-		"triggers_unconfirmed=%llu\n",
-		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
-		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
-		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
-		(unsigned long long)s.read_dup_packets, (unsigned long long)s.write_calls,
-		(unsigned long long)s.write_packets, (unsigned long long)s.write_resends,
-		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
-		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
-		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
-		(unsigned long long)s.malformed, (unsigned long long)s.stale,
-		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
-		(unsigned long long)s.triggers_unconfirmed);
-}
 
 /* The built-in node (no NODE given): the library runs it, this only says so. */
 static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
@@ -525,8 +531,11 @@ static int cmd_bench(ws_cli_iq_opts *o)
 		for (size_t k = 0; k < nn; k++) {
 			ws_iq_info i;
 			ws_iq_get_info(n[k], &i);
+			ws_iq_stats st;
+			ws_iq_get_stats(n[k], &st);
 			ws_iq_bench_head_from(&h[k], &i, o->cfg.node_id);
 			ws_iq_bench_head_format(&h[k], fmt);
+			ws_iq_bench_head_stats(&h[k], &st);
 		}
 		bench_print(stdout, o, o->json, h, rows, agg);
 		if (jf.f) {
