@@ -5,6 +5,7 @@
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
+#include "util/safefile.h"
 #include "workload/run.h"
 
 #include <stdio.h>
@@ -60,17 +61,16 @@ int ws_cli_svg_draw(const char *path, const char *json, size_t len, const char *
 	ws_err_clear(&err);
 	ws_jdoc doc = {0};
 	int rc = ws_json_read(json, len, NULL, &doc, &err);
-	FILE *f = NULL;
-	if (rc == 0 && !(f = fopen(path, "w")))
-		rc = ws_err_errno(&err, "cannot write %s", path);
+	ws_safefile sf = {0};
+	if (rc == 0)
+		rc = ws_safefile_open(&sf, path, 0, &err);
 	if (rc == 0) {
 		ws_chart_input in = {&doc, label};
 		ws_chart_opts co = {.kind = (enum ws_chart_kind)kind};
-		rc = ws_chart_docs(f, &in, 1, &co, &err);
-		if (fclose(f) != 0 && rc == 0)
-			rc = ws_err_errno(&err, "writing %s failed", path);
-		if (rc < 0)
-			remove(path);
+		rc = ws_chart_docs(sf.f, &in, 1, &co, &err);
+		if (rc == 0)
+			rc = ws_safefile_commit(&sf, &err);
+		ws_safefile_abort(&sf);
 	}
 	ws_jdoc_free(&doc);
 	if (rc < 0) {
