@@ -12,15 +12,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* -s / -S send[,recv]: a single value sets both buffers. */
+/* -s / -S send[,recv]: a single value sets both buffers, "x," only the send one and ",y"
+ * only the receive one; a negative size leaves the default and 0 asks for the kernel's
+ * minimum (ws_cli_parse_sockbuf). */
 static int sockbufs(ws_side_spec *side, const char *val, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
 	if (rc == 0 && ha)
-		rc = ws_cli_parse_size32(a, 0, &side->sndbuf, err);
+		rc = ws_cli_parse_sockbuf(a, &side->sndbuf, err);
 	if (rc == 0 && hb)
-		rc = ws_cli_parse_size32(b, 0, &side->rcvbuf, err);
+		rc = ws_cli_parse_sockbuf(b, &side->rcvbuf, err);
 	return rc;
 }
 

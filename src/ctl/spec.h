@@ -37,7 +37,13 @@ enum ws_end_kind { WS_END_TIME = 0, WS_END_BYTES, WS_END_TRANSACTIONS };
 
 enum ws_family { WS_FAMILY_ANY = 0, WS_FAMILY_INET = 4, WS_FAMILY_INET6 = 6 };
 
-/* What to do on one side. Buffer sizes: 0 = leave the system default. */
+/* netperf's -s 0 / -S 0: ask the kernel for a 0-byte buffer, which it raises to its minimum
+ * (4608 / 2304 on Linux). 0 itself means "leave the system default" (netperf's -1), so the
+ * request for 0 needs its own value; net/sock.c turns it into setsockopt(0). */
+#define WS_SOCKBUF_ZERO UINT32_MAX
+
+/* What to do on one side. Buffer sizes: 0 = leave the system default, WS_SOCKBUF_ZERO =
+ * set 0. */
 typedef struct ws_side_spec {
 	uint32_t sndbuf;    /* requested SO_SNDBUF (bytes) */
 	uint32_t rcvbuf;    /* requested SO_RCVBUF (bytes) */

@@ -180,9 +180,10 @@ void ws_og_throughput_units(const ws_report_ctx *c, ws_out_value *v)
 }
 
 /* Socket sizes: requested (-1 = not asked, as netperf), initial, final. */
+/* netperf shows -1 for a buffer left at the system default and 0 for -s 0. */
 static int64_t req_or_unset(uint32_t req)
 {
-	return req ? (int64_t)req : -1;
+	return req == WS_SOCKBUF_ZERO ? 0 : req ? (int64_t)req : -1;
 }
 
 void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(loc(c)->sndbuf_req)); }

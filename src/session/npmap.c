@@ -58,7 +58,7 @@ static void addr_words(const ws_addr *a, uint32_t w[4])
 
 static int32_t size_or_default(uint32_t v)
 {
-	return v && v <= INT32_MAX ? (int32_t)v : -1;
+	return v == WS_SOCKBUF_ZERO ? 0 : v && v <= INT32_MAX ? (int32_t)v : -1;
 }
 
 void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, const ws_addr *data_host,

@@ -28,8 +28,9 @@ static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t r
 {
 	ws_test_spec_init(sp);
 	sp->remote.cpu = cpu;
-	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : 0;
-	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : 0;
+	/* netperf sends -1 for the system default and 0 for -S 0 (set 0). */
+	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : sndbuf == 0 ? WS_SOCKBUF_ZERO : 0;
+	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : rcvbuf == 0 ? WS_SOCKBUF_ZERO : 0;
 	sp->remote.measure_cpu = measure;
 	sp->remote.data_port = (uint16_t)port;
 	sp->family = family == 4 ? WS_FAMILY_INET : family == 6 ? WS_FAMILY_INET6 : WS_FAMILY_ANY;

@@ -1,0 +1,38 @@
+# netperf_semantics: option values and output names that must mean what netperf 2.7.0
+# means, checked against the real netperf and netserver on loopback: -s/-S with -1 (leave
+# the default), 0 (the kernel's minimum) and the x, / ,y forms, shown by LSS_SIZE and
+# friends as netperf shows them. netserver runs in the foreground (-D) on a free port and
+# is stopped by PID. SKIP when netperf is not installed. Runs count transactions (-l -N),
+# which ends each in milliseconds.
+source "$(dirname "$0")/../lib.sh"
+NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
+NETPERF=$(command -v netperf || true)
+if [ -z "$NETSERVER" ] || [ -z "$NETPERF" ]; then
+	skip netperf_semantics "netperf/netserver 2.7 are not installed"
+	finish
+fi
+NS_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$NETSERVER" -D -p "$NS_PORT" -L 127.0.0.1,4 >"$WS_TMP/netserver.log" 2>&1 &
+WS_PIDS+=("$!")
+for _ in $(seq 1 100); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$NS_PORT") 2>/dev/null && break
+	sleep 0.05
+done
+start_daemon -L 127.0.0.1 || { fail daemon_start "could not start warpspeed serve"; finish; }
+
+np() { timeout 30 "$NETPERF" -H 127.0.0.1 -p "$NS_PORT" "$@"; }
+ws() { timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" "$@"; }
+ws_ns() { timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$NS_PORT" "$@"; }
+
+# --- -s / -S: -1, 0 and the one-sided forms ------------------------------------------------
+SIZES=LSS_SIZE_REQ,LSS_SIZE,LSR_SIZE_REQ,LSR_SIZE,RSS_SIZE_REQ,RSS_SIZE,RSR_SIZE_REQ,RSR_SIZE
+for opts in "-s -1" "-s 0" "-S 0" "-s 0,-1" "-S -1,0" "-s 8k," "-S ,8k"; do
+	name="sockbuf_${opts// /}"
+	want=$(np -P 0 -t TCP_RR -l -200 -- $opts -k $SIZES 2>&1)
+	got=$(ws -P 0 -t TCP_RR -l -200 -- $opts -k $SIZES 2>&1)
+	got_ns=$(ws_ns -P 0 -t TCP_RR -l -200 -- $opts -k $SIZES 2>&1)
+	if [ "$got" = "$want" ] && [ "$got_ns" = "$want" ]; then pass "$name"
+	else fail "$name" "netperf [$(echo $want)] warpspeed [$(echo $got)] against netserver [$(echo $got_ns)]"; fi
+done
+
+finish
