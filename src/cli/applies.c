@@ -33,7 +33,6 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		 "the stream tests (RR tests size their messages with -r)"},
 		{ws_cli_given(o, true, 'M'), "test option -M", TESTS_STREAM,
 		 "the stream tests (RR tests size their messages with -r)"},
-		{ws_cli_given(o, false, 'F'), "option -F", TESTS_STREAM, "the stream tests"},
 		{ws_cli_given(o, true, 'r'), "test option -r", TESTS_RR_ALL, "TCP_RR, UDP_RR and TCP_CRR"},
 		{ws_cli_given(o, true, 'b'), "test option -b", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
 		{ws_cli_given(o, true, 'e'), "test option -e", T(WS_TEST_UDP_RR), "UDP_RR"},

@@ -528,6 +528,7 @@ static void *worker_main(void *arg)
 		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for %u-byte buffers", w->id, bsz);
 	} else {
 		memset(w->buf, 'x', bsz);
+		ws_rr_fill(p, w->buf, bsz);
 		ws_hist_init(w->hist);
 		if (w->cpu >= 0)
 			ws_affinity_pin_self(w->cpu, &w->err);

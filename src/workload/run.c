@@ -12,6 +12,7 @@
 #include "util/units.h"
 #include "workload/multi.h"
 #include "workload/rr.h"
+#include "workload/rr_flow.h"
 #include "workload/stream.h"
 #include "workload/udp_stream.h"
 
@@ -431,11 +432,34 @@ static int cpu_end(const ws_test_spec *spec, bool is_client, bool workers, ws_cp
 	return rc;
 }
 
+/* -F for the request/response tests: what one request needs of the file (at most the
+ * engines' scratch), read once into *buf (NULL without a file: warpspeed's pattern). */
+static int load_rr_fill(const ws_test_spec *spec, int file_fd, unsigned char **buf, size_t *len,
+			ws_err *err)
+{
+	*buf = NULL;
+	*len = 0;
+	if (file_fd < 0)
+		return 0;
+	size_t n = spec->req_size < WS_RR_SCRATCH ? spec->req_size : WS_RR_SCRATCH;
+	unsigned char *b = malloc(n ? n : 1);
+	if (!b)
+		return ws_err_set(err, ENOMEM, "no memory for %zu bytes of -F %s", n, spec->fill_file);
+	if (ws_stream_fill_from_file(b, n, file_fd) < 0) {
+		int rc = ws_err_errno(err, "cannot read the file that fills the requests (-F %s)", spec->fill_file);
+		free(b);
+		return rc;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
 /* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
-		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
-		  ws_err *err)
+		  uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
+		  ws_side_result *res, ws_err *err)
 {
 	if (spec->type == WS_TEST_TCP_CRR) /* it has no data socket beforehand */
 		return ws_err_set(err, WS_E_INVAL, "TCP_CRR runs through ws_workload_run_crr");
@@ -463,7 +487,12 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.wake_fd = -1,
 		.progress = progress,
 	};
-	int rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+	unsigned char *fill;
+	int rc = load_rr_fill(spec, is_client ? file_fd : -1, &fill, &p.fill_len, err);
+	p.fill = fill;
+	if (rc == 0)
+		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+	free(fill);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
 	return rc;
@@ -530,7 +559,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	if (rc == 0)
 		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
 	if (rc == 0 && ws_workload_is_rr(spec->type))
-		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
+		rc = run_rr(spec, is_client, multi, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
 		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
@@ -575,8 +604,18 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	p.end_count = spec->end == WS_END_TRANSACTIONS ? spec->end_count : 0;
 	p.stall_ns = WS_STALL_NS;
 	p.cap_ns = cap_ns;
+	/* -F: the client's requests come from the file (opened before the first snapshot) */
+	unsigned char *fill = NULL;
+	int rc = 0, file_fd = is_client && spec->fill_file[0] ? ws_workload_open_fill(spec, err) : -1;
+	if (file_fd < 0 && is_client && spec->fill_file[0])
+		return file_fd;
+	rc = load_rr_fill(spec, file_fd, &fill, &p.fill_len, err);
+	p.fill = fill;
+	if (file_fd >= 0)
+		close(file_fd);
 	ws_cpu_snapshot *snap = NULL;
-	int rc = cpu_begin(&snap, err);
+	if (rc == 0)
+		rc = cpu_begin(&snap, err);
 	p.start_ns = ws_clock_ns();
 	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	p.progress = ws_interim_flow(interim, 0);
@@ -585,5 +624,6 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (rc == 0)
 		rc = ws_crr_run(&p, res, err);
 	ws_interim_stop(interim, interim_until(spec, p.start_ns));
+	free(fill);
 	return cpu_end(spec, is_client, true, snap, rc, res, err);
 }

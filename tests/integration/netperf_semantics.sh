@@ -35,4 +35,20 @@ for opts in "-s -1" "-s 0" "-S 0" "-s 0,-1" "-S -1,0" "-s 8k," "-S ,8k"; do
 	else fail "$name" "netperf [$(echo $want)] warpspeed [$(echo $got)] against netserver [$(echo $got_ns)]"; fi
 done
 
+# --- -F on the request/response tests: the requests carry the file's bytes -------------------
+printf 'HELLOFILL' >"$WS_TMP/fill.txt"
+np -D -0.2 -t UDP_RR -l -50 -F /dev/urandom -- -e 2 -k TRANSACTION_RATE >"$WS_TMP/np_fill.out" 2>&1
+np_rc=$?
+for t in TCP_RR UDP_RR TCP_CRR; do
+	out=$(ws -P 0 -D -0.2 -t $t -l -50 -F /dev/urandom -- -k LOCAL_FILL_FILE 2>&1); rc=$?
+	if [ $rc -eq 0 ] && [ $np_rc -eq 0 ] && grep -q "^LOCAL_FILL_FILE=/dev/urandom" <<<"$out"; then pass "fill_runs_$t"
+	else fail "fill_runs_$t" "exit $rc (netperf UDP_RR: $np_rc): $out"; fi
+	if command -v strace >/dev/null; then
+		# UDP_RR's first request byte is warpspeed's sequence tag (loss matching)
+		n=$(strace -f -e trace=sendto -s 12 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -P 0 -t $t -l -20 \
+			-F "$WS_TMP/fill.txt" -- -r 20,1 2>&1 >/dev/null | grep -c 'sendto(.*ELLOFILLHE')
+		if [ "$n" -ge 20 ]; then pass "fill_bytes_$t"; else fail "fill_bytes_$t" "$n of 20 requests carried the file"; fi
+	fi
+done
+
 finish

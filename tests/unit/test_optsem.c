@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "util/err.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void bad(const char *name, const char *line, const char *want1, const char *want2)
@@ -94,10 +95,24 @@ static void test_negative_values(void)
 	CHECK_DBL("-D -0.2 then -l", o.spec.duration_s, 1, 0);
 }
 
+static void test_fill_everywhere(void)
+{
+	static const char *const tests[] = {"TCP_STREAM", "TCP_MAERTS", "TCP_SENDFILE", "UDP_STREAM",
+					    "TCP_RR", "UDP_RR", "TCP_CRR"};
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		char line[128];
+		ws_cli_options o;
+		snprintf(line, sizeof(line), "-D -0.2 -t %s -F /dev/urandom", tests[i]);
+		ok("-F", line, &o);
+		CHECK_STR("-F", o.spec.fill_file, "/dev/urandom");
+	}
+}
+
 int main(void)
 {
 	RUN(test_sockbuf_value);
 	RUN(test_sockbuf_lines);
 	RUN(test_negative_values);
+	RUN(test_fill_everywhere);
 	TEST_MAIN_END();
 }
