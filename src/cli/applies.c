@@ -28,7 +28,7 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
 		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
 		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
-		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
+		{s->udp_route && !ws_cli_given(o, true, 'R'), "--route", TESTS_UDP, "UDP_STREAM"},
 		{ws_cli_given(o, true, 'm'), "test option -m", TESTS_STREAM,
 		 "the stream tests (RR tests size their messages with -r)"},
 		{ws_cli_given(o, true, 'M'), "test option -M", TESTS_STREAM,

@@ -424,6 +424,7 @@ static const struct opt_def test_opts[] = {
 	{'S', OPT_VALUE, true, ws_cli_topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
 	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
+	{'R', OPT_VALUE, false, ws_cli_topt_routing, "0|1"},
 	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
 	{'e', OPT_VALUE, false, ws_cli_topt_rr_timeout, "secs"},
 	/* Options harnesses pass (cli/harnessopts.c). */

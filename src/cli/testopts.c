@@ -99,6 +99,21 @@ int ws_cli_topt_rr_sizes(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
+/* -R 0|1: netperf's "routing allowed". 0 sets SO_DONTROUTE on the data sockets of both
+ * ends (any test); 1 clears UDP_STREAM's default SO_DONTROUTE (as --route). */
+int ws_cli_topt_routing(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = ws_cli_parse_ranged(val, 0, 1,
+				     "0 (no routing: SO_DONTROUTE, UDP_STREAM's default) or 1 (routing allowed)",
+				     &v, err);
+	if (rc == 0) {
+		o->spec.udp_route = v == 1;
+		o->spec.dontroute = v == 0;
+	}
+	return rc;
+}
+
 /* -b N: netperf's first burst, N requests in flight beyond the first. */
 int ws_cli_topt_burst(ws_cli_options *o, const char *val, ws_err *err)
 {

@@ -67,6 +67,7 @@ static const struct field_map spec_fields[] = {
 	F(142, K_INT, ws_test_spec, remote.cpu),
 	F(143, K_BOOL, ws_test_spec, remote.measure_cpu),
 	F(144, K_U16, ws_test_spec, remote.data_port),
+	F(151, K_BOOL, ws_test_spec, dontroute),
 };
 
 static const struct field_map side_fields[] = {

@@ -83,6 +83,8 @@ typedef struct ws_test_spec {
 	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
 	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
+	bool dontroute;     /* test option -R 0: SO_DONTROUTE on every data socket at both ends,
+	                     * as netperf's "routing not allowed" (UDP_STREAM: !udp_route) */
 	enum ws_family family;
 	/* Request/response tests (TCP_RR, UDP_RR, TCP_CRR); see workload/rr.h. */
 	uint32_t req_size;        /* -r: request bytes per transaction, default 1 */

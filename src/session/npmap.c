@@ -80,7 +80,7 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	r->request_size = rr ? size_or_default(s->req_size) : -1;
 	r->response_size = rr ? size_or_default(s->rsp_size) : -1;
 	uint32_t f = 0;
-	if (!(s->type == WS_TEST_UDP_STREAM && !s->udp_route))
+	if (!s->dontroute && !(s->type == WS_TEST_UDP_STREAM && !s->udp_route))
 		f |= WS_NP_F_ROUTING;
 	if (s->nodelay)
 		f |= WS_NP_F_NODELAY;

@@ -104,6 +104,8 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 	sp->nodelay = (r->flags & WS_NP_F_NODELAY) != 0;
 	sp->keepalive = (r->flags & WS_NP_F_KEEPALIVE) != 0;
 	sp->udp_route = (r->flags & WS_NP_F_ROUTING) != 0;
+	/* netperf's -R 0 (UDP_STREAM's default): netserver sets SO_DONTROUTE on its side too */
+	sp->dontroute = !sp->udp_route && sp->type != WS_TEST_UDP_STREAM;
 	sp->remote.tos = r->socket_tos > 0 ? r->socket_tos : 0;
 	sp->remote.priority = r->socket_prio > 0 ? r->socket_prio : 0;
 	snprintf(sp->remote.cong, sizeof(sp->remote.cong), "%s", r->cong_control);

@@ -124,6 +124,8 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, ws_sockopt_r
 	r->keepalive = r->tcp && spec->keepalive;
 	r->cork = r->tcp && spec->cork && sends;
 	r->maxseg = r->tcp && is_client ? spec->maxseg : 0;
+	/* UDP_STREAM's sender keeps its own SO_DONTROUTE (workload/udp_tx.c) */
+	r->dontroute = spec->dontroute && spec->type != WS_TEST_UDP_STREAM;
 }
 
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)

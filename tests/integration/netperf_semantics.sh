@@ -1,7 +1,8 @@
 # netperf_semantics: option values and output names that must mean what netperf 2.7.0
 # means, checked against the real netperf and netserver on loopback: -s/-S with -1 (leave
 # the default), 0 (the kernel's minimum) and the x, / ,y forms, shown by LSS_SIZE and
-# friends as netperf shows them. netserver runs in the foreground (-D) on a free port and
+# friends as netperf shows them; -F filling the requests of the RR tests; -R 0|1 setting
+# SO_DONTROUTE where netperf does (seen with strace). netserver runs in the foreground (-D) on a free port and
 # is stopped by PID. SKIP when netperf is not installed. Runs count transactions (-l -N),
 # which ends each in milliseconds.
 source "$(dirname "$0")/../lib.sh"
@@ -50,5 +51,24 @@ for t in TCP_RR UDP_RR TCP_CRR; do
 		if [ "$n" -ge 20 ]; then pass "fill_bytes_$t"; else fail "fill_bytes_$t" "$n of 20 requests carried the file"; fi
 	fi
 done
+
+# --- -R 0|1: SO_DONTROUTE on the client's data socket as netperf sets it --------------------
+if command -v strace >/dev/null; then
+	# how many times SO_DONTROUTE was set, or "failed" when the run failed
+	dontroute() {
+		strace -f -o "$WS_TMP/route.trace" -e trace=setsockopt "$@" >/dev/null 2>&1 || { echo failed; return; }
+		grep -c 'SO_DONTROUTE, \[1\]' "$WS_TMP/route.trace"
+	}
+	for t in TCP_STREAM UDP_STREAM TCP_RR UDP_RR TCP_CRR; do
+		for r in "" "-R 0" "-R 1"; do
+			name="route_${t}_${r// /}"
+			want=$(dontroute "$NETPERF" -H 127.0.0.1 -p "$NS_PORT" -P 0 -t $t -l -3 -- $r)
+			got=$(dontroute "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -P 0 -t $t -l -3 -- $r)
+			if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "SO_DONTROUTE set $got times, netperf $want"; fi
+		done
+	done
+else
+	skip route "needs strace"
+fi
 
 finish

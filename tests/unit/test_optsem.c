@@ -108,11 +108,29 @@ static void test_fill_everywhere(void)
 	}
 }
 
+static void test_routing(void)
+{
+	ws_cli_options o;
+	ok("-R default", "-t UDP_STREAM", &o);
+	CHECK("-R default", !o.spec.udp_route && !o.spec.dontroute);
+	ok("-R 0", "-t TCP_RR -- -R 0", &o);
+	CHECK("-R 0", o.spec.dontroute && !o.spec.udp_route);
+	ok("-R 1", "-t UDP_STREAM -- -R 1", &o);
+	CHECK("-R 1", !o.spec.dontroute && o.spec.udp_route);
+	ok("-R 1 TCP_RR", "-t TCP_RR -- -R 1", &o);
+	CHECK("-R 1 TCP_RR", !o.spec.dontroute);
+	ok("-R0 attached", "-t TCP_CRR -- -R0", &o);
+	CHECK("-R0 attached", o.spec.dontroute);
+	bad("-R 2", "-- -R 2", "-R", "'2'");
+	bad("-R x", "-- -R x", "-R", "0 (no routing");
+}
+
 int main(void)
 {
 	RUN(test_sockbuf_value);
 	RUN(test_sockbuf_lines);
 	RUN(test_negative_values);
 	RUN(test_fill_everywhere);
+	RUN(test_routing);
 	TEST_MAIN_END();
 }
