@@ -36,6 +36,8 @@ int ws_cli_topt_remote_bufs(ws_cli_options *o, const char *val, ws_err *err)
 	return sockbufs(&o->spec.remote, val, err);
 }
 
+/* -m / -M on the RR tests: netperf 2.7.0 accepts them there and sends and receives -r's
+ * sizes all the same; it only echoes -m as LOCAL_SEND_SIZE (report/outputs_get.c). */
 int ws_cli_topt_send_size(ws_cli_options *o, const char *val, ws_err *err)
 {
 	return ws_cli_parse_size32(val, 1, &o->spec.send_size, err);

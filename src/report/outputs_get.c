@@ -201,9 +201,10 @@ void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->r
 
 /* Message sizes as netperf reports them: a side's unused direction is 0 locally and -1
  * remotely; an RR test's local sizes are 0 and its remote ones the request/response. */
+/* On the RR tests netperf shows -m here (the requests keep -r's size): 0 when not given. */
 void ws_og_local_send_size(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_int(v, is_rr(c) || is_maerts(c) ? 0 : (int64_t)loc(c)->send_size);
+	v_int(v, is_rr(c) ? (int64_t)c->r->spec.send_size : is_maerts(c) ? 0 : (int64_t)loc(c)->send_size);
 }
 
 void ws_og_local_recv_size(const ws_report_ctx *c, ws_out_value *v)

@@ -1,8 +1,8 @@
 # netperf_semantics: option values and output names that must mean what netperf 2.7.0
 # means, checked against the real netperf and netserver on loopback: -s/-S with -1 (leave
 # the default), 0 (the kernel's minimum) and the x, / ,y forms, shown by LSS_SIZE and
-# friends as netperf shows them; -F filling the requests of the RR tests; -R 0|1 setting
-# SO_DONTROUTE where netperf does (seen with strace). netserver runs in the foreground (-D) on a free port and
+# friends as netperf shows them; -F filling the requests of the RR tests; -m / -M on the
+# RR tests; -R 0|1 setting SO_DONTROUTE where netperf does (seen with strace). netserver runs in the foreground (-D) on a free port and
 # is stopped by PID. SKIP when netperf is not installed. Runs count transactions (-l -N),
 # which ends each in milliseconds.
 source "$(dirname "$0")/../lib.sh"
@@ -50,6 +50,17 @@ for t in TCP_RR UDP_RR TCP_CRR; do
 			-F "$WS_TMP/fill.txt" -- -r 20,1 2>&1 >/dev/null | grep -c 'sendto(.*ELLOFILLHE')
 		if [ "$n" -ge 20 ]; then pass "fill_bytes_$t"; else fail "fill_bytes_$t" "$n of 20 requests carried the file"; fi
 	fi
+done
+
+# --- -m / -M on the RR tests: shown as LOCAL_SEND_SIZE, the data keep -r's sizes ------------
+RRK=LOCAL_SEND_SIZE,LOCAL_RECV_SIZE,REMOTE_SEND_SIZE,REMOTE_RECV_SIZE,REQUEST_SIZE,RESPONSE_SIZE,LOCAL_BYTES_SENT
+for t in TCP_RR UDP_RR TCP_CRR; do
+	for a in "-m 1024" "-M 100" "-m 1K -r 64"; do
+		name="rr_m_${t}_${a// /}"
+		want=$(np -P 0 -t $t -l -100 -- $a -k $RRK 2>&1)
+		got=$(ws -P 0 -t $t -l -100 -- $a -k $RRK 2>&1)
+		if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "netperf [$(echo $want)] warpspeed [$(echo $got)]"; fi
+	done
 done
 
 # --- -R 0|1: SO_DONTROUTE on the client's data socket as netperf sets it --------------------

@@ -125,6 +125,19 @@ static void test_routing(void)
 	bad("-R x", "-- -R x", "-R", "0 (no routing");
 }
 
+/* netperf takes -m and -M on the RR tests; -m shows as LOCAL_SEND_SIZE, nothing else */
+static void test_rr_sizes_accepted(void)
+{
+	ws_cli_options o;
+	ok("RR -m", "-t TCP_RR -- -m 1024", &o);
+	CHECK_U64("RR -m", o.spec.send_size, 1024);
+	CHECK_U64("RR -m", o.spec.req_size, 1);
+	ok("RR -M", "-t UDP_RR -- -M 100", &o);
+	ok("CRR -m", "-t TCP_CRR -- -m 1K -r 64", &o);
+	CHECK_U64("CRR -m", o.spec.req_size, 64);
+	bad("sweep m RR", "-t TCP_RR --sweep m=64,128", "--sweep m", "-r sizes");
+}
+
 int main(void)
 {
 	RUN(test_sockbuf_value);
@@ -132,5 +145,6 @@ int main(void)
 	RUN(test_negative_values);
 	RUN(test_fill_everywhere);
 	RUN(test_routing);
+	RUN(test_rr_sizes_accepted);
 	TEST_MAIN_END();
 }
