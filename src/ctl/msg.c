@@ -83,6 +83,8 @@ static const struct field_map side_fields[] = {
 	F(209, K_U64, ws_side_result, bytes_recv),
 	F(210, K_U64, ws_side_result, send_calls),
 	F(211, K_U64, ws_side_result, recv_calls),
+	F(270, K_U64, ws_side_result, send_syscalls),
+	F(271, K_U64, ws_side_result, recv_syscalls),
 	F(212, K_I64, ws_side_result, elapsed_ns),
 	F(213, K_BOOL, ws_side_result, cpu_measured),
 	F(214, K_F64, ws_side_result, cpu_util),

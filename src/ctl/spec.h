@@ -153,7 +153,10 @@ typedef struct ws_side_result {
 	uint32_t sndbuf_end, rcvbuf_end;   /* at the end of the test */
 	uint32_t send_size, recv_size;     /* bytes per call actually used */
 	uint64_t bytes_sent, bytes_recv;
-	uint64_t send_calls, recv_calls;
+	uint64_t send_calls, recv_calls;   /* messages, one per send/recv as netperf counts them
+	                                    * (UDP_STREAM: datagrams, whatever the batching) */
+	uint64_t send_syscalls, recv_syscalls; /* the system calls that moved them (sendmmsg,
+	                                    * UDP_SEGMENT and recvmmsg carry many datagrams each) */
 	int64_t elapsed_ns;                /* this side's measured interval */
 	bool cpu_measured;
 	double cpu_util;                   /* % system-wide, averaged over CPUs (netperf) */

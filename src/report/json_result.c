@@ -227,6 +227,7 @@ static const struct field counter_fields[] = {
 	FLD("send_size", send_size, F_U32),     FLD("recv_size", recv_size, F_U32),
 	FLD("bytes_sent", bytes_sent, F_U64),   FLD("bytes_received", bytes_recv, F_U64),
 	FLD("send_calls", send_calls, F_U64),   FLD("recv_calls", recv_calls, F_U64),
+	FLD("send_syscalls", send_syscalls, F_U64), FLD("recv_syscalls", recv_syscalls, F_U64),
 	FLD("elapsed_ns", elapsed_ns, F_I64),
 };
 #undef FLD

@@ -448,6 +448,8 @@ void ws_og_rem_recv_width(const ws_report_ctx *c, ws_out_value *v)
 #define SIDE_GETTERS(side, S)                                                                  \
 	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_calls); } \
 	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_calls); } \
+	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_syscalls); } \
+	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_syscalls); } \
 	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_recv, S->recv_calls)); } \
 	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_sent, S->send_calls)); } \
 	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->bytes_sent); } \

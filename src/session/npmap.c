@@ -165,6 +165,8 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->recv_calls = res->recv_calls;
 	remote->bytes_sent = res->bytes_sent;
 	remote->send_calls = res->send_calls;
+	remote->recv_syscalls = res->recv_calls; /* netserver moves one message per call */
+	remote->send_syscalls = res->send_calls;
 	remote->rcvbuf_end = nonneg(res->recv_buf_size);
 	remote->sndbuf_end = nonneg(res->send_buf_size);
 	if (ws_workload_is_rr(s->type))

@@ -161,7 +161,7 @@ static const char *tx_path_name(enum tx_path p)
 static int tx_send(udp_tx *t, uint32_t n)
 {
 	ws_udp_hdr h = {t->seq, t->tag, WS_UDP_DATA};
-	t->res->send_calls++;
+	t->res->send_syscalls++;
 	if (t->path == TX_GSO) {
 		uint32_t k = n < t->gso_segs ? n : t->gso_segs;
 		for (uint32_t i = 0; i < k; i++, h.seq++)
@@ -430,6 +430,7 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 		tx_end(t, spec);
 	res->send_size = t->size;
 	res->dgrams_sent = t->seq;
+	res->send_calls = t->seq; /* netperf's send calls: one per datagram */
 	res->bytes_sent = t->seq * t->size;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", tx_path_name(t->path));
 	free(t->payload);

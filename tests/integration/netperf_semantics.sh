@@ -63,6 +63,30 @@ for t in TCP_RR UDP_RR TCP_CRR; do
 	done
 done
 
+# --- UDP_STREAM: *_CALLS count datagrams whatever the batching; the syscalls have their own
+# names. 100 - REMOTE_RECV_CALLS / LOCAL_SEND_CALLS * 100 is the loss, as with netperf.
+UK=LOCAL_SEND_CALLS,REMOTE_RECV_CALLS,LOCAL_SEND_SYSCALLS,REMOTE_RECV_SYSCALLS,LOCAL_BYTES_PER_SEND,REMOTE_BYTES_PER_RECV,LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD
+for io in "" "--gso --gro" "--no-mmsg"; do
+	name="udp_calls_${io// /}"
+	ws -P 0 -t UDP_STREAM -l -60000000 $io -- -m 1000 -k $UK >"$WS_TMP/udp.out" 2>"$WS_TMP/udp.err"
+	declare -A K=()
+	while IFS== read -r k v; do K[$k]=$v; done <"$WS_TMP/udp.out"
+	sc=${K[LOCAL_SEND_CALLS]:-0} rc=${K[REMOTE_RECV_CALLS]:-0} ss=${K[LOCAL_SEND_SYSCALLS]:-0} rs=${K[REMOTE_RECV_SYSCALLS]:-0}
+	loss=$(awk -v s="$sc" -v r="$rc" 'BEGIN { if (s > 0) printf "%.3f", 100 - r / s * 100; else print "x" }')
+	why=""
+	[ "$sc" -gt 0 ] && in_range "$loss" 0 100 || why="loss $loss% from $rc of $sc"
+	[ "${K[LOCAL_BYTES_PER_SEND]:-}" = "1000.00" ] || why="$why; bytes per send ${K[LOCAL_BYTES_PER_SEND]:-}"
+	[ "$((sc * 1000))" = "${K[LOCAL_BYTES_SENT]:-}" ] || why="$why; $sc sends of 1000 bytes but ${K[LOCAL_BYTES_SENT]:-} bytes"
+	[ "$((rc * 1000))" = "${K[REMOTE_BYTES_RECVD]:-}" ] || why="$why; $rc receives of 1000 bytes but ${K[REMOTE_BYTES_RECVD]:-} bytes"
+	if [ "$io" = "--no-mmsg" ]; then
+		[ "$ss" = "$sc" ] || why="$why; plain send: $ss syscalls for $sc sends"
+	else
+		[ "$ss" -gt 0 ] && [ "$ss" -lt "$sc" ] || why="$why; batched send: $ss syscalls for $sc sends"
+		[ "$rs" -gt 0 ] && [ "$rs" -le "$rc" ] || why="$why; batched receive: $rs syscalls for $rc receives"
+	fi
+	if [ -z "$why" ]; then pass "$name"; else fail "$name" "${why#; }: $(cat "$WS_TMP/udp.out" "$WS_TMP/udp.err")"; fi
+done
+
 # --- -R 0|1: SO_DONTROUTE on the client's data socket as netperf sets it --------------------
 if command -v strace >/dev/null; then
 	# how many times SO_DONTROUTE was set, or "failed" when the run failed
