@@ -21,6 +21,7 @@
 #include "session/daemon.h"
 #include "session/iterate.h"
 #include "session/npmap.h"
+#include "workload/run.h"
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
@@ -290,6 +291,8 @@ int ws_cli_client_main(int argc, char **argv)
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
+	/* netperf times each send call of a stream test when a latency output is asked for */
+	o.spec.call_latency = sel.want_stats && !ws_workload_is_rr(o.spec.type);
 	/* Known before any connection: what a netserver cannot do is a usage error. */
 	if (o.peer == WS_PEER_NETSERVER && ws_npmap_check(&o.spec, &err) < 0) {
 		fprintf(stderr, "warpspeed: %s\n", err.msg);

@@ -83,6 +83,9 @@ typedef struct ws_test_spec {
 	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
 	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
+	bool call_latency;  /* client only, not on the wire: time each send call (TCP_MAERTS: each
+	                     * receive) of a one-stream stream test into the result's latency
+	                     * histogram, as netperf does when a latency output is asked for */
 	bool dontroute;     /* test option -R 0: SO_DONTROUTE on every data socket at both ends,
 	                     * as netperf's "routing not allowed" (UDP_STREAM: !udp_route) */
 	enum ws_family family;

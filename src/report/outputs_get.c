@@ -513,7 +513,8 @@ void ws_og_rem_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong
 
 /* Latency: whole microseconds for the percentiles and extremes ("%d", as netperf's
  * integer microseconds), two decimals for mean and stddev. Without statistics, or
- * without a histogram (stream tests: warpspeed does not time each send call), netperf's
+ * without a histogram (stream tests time each send call only when a latency name was in
+ * the list before the run: spec->call_latency; never with --streams), netperf's
  * "not computed" -1. */
 enum lat_field { L_MIN, L_MAX, L_P50, L_P90, L_P99, L_P999, L_P9999, L_MEAN, L_STDDEV };
 

@@ -2,6 +2,7 @@
 #include "workload/run.h"
 
 #include "measure/cpu.h"
+#include "measure/hist.h"
 #include "measure/interim.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
@@ -312,6 +313,7 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	p.cap_ns = cap_ns;
 	p.progress = progress;
+	p.call_hist = spec->call_latency ? res->latency : NULL; /* run_side's, on the client */
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
@@ -562,6 +564,16 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		file_fd = ws_workload_open_fill(spec, err);
 		rc = file_fd < 0 ? file_fd : 0;
 	}
+	/* netperf's latency outputs on a stream test: each send (MAERTS: receive) call timed */
+	bool time_calls = is_client && spec->call_latency && !multi && !ws_workload_is_rr(spec->type);
+	if (rc == 0 && time_calls) {
+		free(res->latency);
+		res->latency = malloc(sizeof(*res->latency));
+		if (!res->latency)
+			rc = ws_err_set(err, ENOMEM, "no memory for the send calls' histogram");
+		else
+			ws_hist_init(res->latency);
+	}
 	ws_cpu_snapshot *snap = NULL;
 	if (rc == 0)
 		rc = cpu_begin(&snap, err);
@@ -574,7 +586,14 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		rc = run_rr(spec, is_client, multi, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
 		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
-	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
+	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && time_calls) {
+		/* one datagram per send call, as netperf, so that each timed call is one message */
+		ws_test_spec plain = *spec;
+		plain.no_batch = true;
+		plain.gso = false;
+		rc = ws_udp_run_role_progress(&plain, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
+					      prog, res, err);
+	} else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
 		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
 					      prog, res, err);
 	else if (rc == 0 && multi)

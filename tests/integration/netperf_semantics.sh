@@ -87,6 +87,22 @@ for io in "" "--gso --gro" "--no-mmsg"; do
 	if [ -z "$why" ]; then pass "$name"; else fail "$name" "${why#; }: $(cat "$WS_TMP/udp.out" "$WS_TMP/udp.err")"; fi
 done
 
+# --- latency names on the stream tests: each send call timed (TCP_MAERTS: each receive), as
+# netperf does when one is asked for; -1 only where netperf has none either
+LK=MIN_LATENCY,P50_LATENCY,P99_LATENCY,MAX_LATENCY,MEAN_LATENCY,STDDEV_LATENCY
+for t in TCP_STREAM TCP_MAERTS UDP_STREAM; do
+	want=$(np -P 0 -t $t -l -20000000 -- -k $LK 2>&1)
+	got=$(ws -P 0 -t $t -l -20000000 -- -k $LK 2>/dev/null)
+	# the same names in the same order, each a number >= 0 on both (netperf: -1 when absent)
+	shape() { sed -E 's/=[0-9]+(\.[0-9]+)?$/=N/' <<<"$1"; }
+	mn=$(grep -c '=-' <<<"$want$got")
+	if [ "$(shape "$got")" = "$(shape "$want")" ] && [ "$mn" -eq 0 ] && [ "$(wc -l <<<"$got")" -eq 6 ]; then
+		pass "stream_latency_$t"
+	else
+		fail "stream_latency_$t" "netperf [$(echo $want)] warpspeed [$(echo $got)]"
+	fi
+done
+
 # --- -R 0|1: SO_DONTROUTE on the client's data socket as netperf sets it --------------------
 if command -v strace >/dev/null; then
 	# how many times SO_DONTROUTE was set, or "failed" when the run failed
