@@ -98,16 +98,17 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 		return 1;
 	}
 	int status = 0;
-	bool noted = false, printed = false;
+	bool noted = false, printed = false, bannered = false;
 	char failed[512] = "";
 	size_t nfailed = 0;
 	for (size_t i = 0; i < sw->n; i++) {
 		struct point *p = &pt[i];
 		ws_test_result res;
 		ws_cli_demo demo;
-		p->o.banner_done = printed; /* -D prints the banner early: once, too */
+		p->o.banner_done = bannered; /* printed as the first point starts: once */
 		ws_err_clear(&err);
 		int rc = ws_cli_client_run(&p->o, key, &noted, &res, &demo, &err);
+		bannered = bannered || p->o.banner_done;
 		if (rc < 0) {
 			snprintf(p->error, sizeof(p->error), "%s", err.msg);
 			fprintf(stderr, "warpspeed: --sweep %s=%s failed: %s; going on with the next value\n", sw->name,

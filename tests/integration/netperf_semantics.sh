@@ -103,6 +103,29 @@ for t in TCP_STREAM TCP_MAERTS UDP_STREAM; do
 	fi
 done
 
+# --- the banner comes as the test starts, through a pipe too; the column headers come with
+# the results, after -D's interim lines, in netperf's order (netperf on a terminal: banner
+# at once, then the interim lines, then headers and row)
+stamp() { local t0=$1 l; while IFS= read -r l; do echo "$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN { printf "%.3f", a - b }') $l"; done; }
+t0=$EPOCHREALTIME
+ws -l 2 -D 0.5 2>/dev/null | stamp "$t0" >"$WS_TMP/banner.out"
+first=$(head -n 1 "$WS_TMP/banner.out")
+last=$(tail -n 1 "$WS_TMP/banner.out")
+order=$(awk '{ $1 = ""; sub(/^ /, "") } /^MIGRATED/ { print "B"; next } /^Interim/ { if (p != "I") print "I"; p = "I"; next } /^Recv/ { print "H" }' "$WS_TMP/banner.out" | tr -d '\n')
+if [[ "$first" == *"MIGRATED TCP STREAM TEST"* ]] && in_range "${first%% *}" 0 1.0 && in_range "${last%% *}" 1.9 10 &&
+	[ "$order" = BIH ]; then
+	pass banner_at_start
+else
+	fail banner_at_start "order $order (want banner, interim lines, headers): $(cat "$WS_TMP/banner.out")"
+fi
+for t in TCP_RR UDP_STREAM; do
+	t0=$EPOCHREALTIME
+	ws -l 2 -t $t -- -k THROUGHPUT 2>/dev/null | stamp "$t0" >"$WS_TMP/banner_$t.out"
+	first=$(head -n 1 "$WS_TMP/banner_$t.out")
+	if [[ "$first" == *"MIGRATED"* ]] && in_range "${first%% *}" 0 1.0; then pass "banner_at_start_$t"
+	else fail "banner_at_start_$t" "$(cat "$WS_TMP/banner_$t.out")"; fi
+done
+
 # --- -R 0|1: SO_DONTROUTE on the client's data socket as netperf sets it --------------------
 if command -v strace >/dev/null; then
 	# how many times SO_DONTROUTE was set, or "failed" when the run failed
