@@ -12,6 +12,7 @@
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
+#include "cli/personality.h"
 #include "cli/sweep.h"
 #include "cli/testopts.h"
 
@@ -433,6 +434,10 @@ static const struct opt_def test_opts[] = {
 	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
+	/* netperf test options not supported: refused by name. */
+	{'c', OPT_FLAG, false, NULL, NULL}, {'n', OPT_FLAG, false, NULL, NULL},
+	{'N', OPT_FLAG, false, NULL, NULL}, {'p', OPT_FLAG, false, NULL, NULL},
+	{'t', OPT_FLAG, false, NULL, NULL}, {'u', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -510,9 +515,10 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 		const struct opt_def *d = find_opt(table, *p);
 		if (!d)
 			return ws_err_set(err, WS_E_INVAL,
-					  "unknown %s -%c%s%s%s; run 'warpspeed -h' for the accepted options%s",
+					  "unknown %s -%c%s%s%s; run '%s -h' for the accepted options%s",
 					  sect, *p, p > word + 1 ? " in '" : "", p > word + 1 ? word : "",
-					  p > word + 1 ? "'" : "", test ? " (after --, only test options are accepted)" : "");
+					  p > word + 1 ? "'" : "", ws_cli_prog(),
+					  test ? " (after --, only test options are accepted)" : "");
 		if (!d->fn)
 			return apply(o, d, test, NULL, err);
 		const char *rest = p + 1, *next = *i < argc ? argv[*i] : NULL;
