@@ -2,14 +2,57 @@
 # means, checked against the real netperf and netserver on loopback: -s/-S with -1 (leave
 # the default), 0 (the kernel's minimum) and the x, / ,y forms, shown by LSS_SIZE and
 # friends as netperf shows them; -F filling the requests of the RR tests; -m / -M on the
-# RR tests; -R 0|1 setting SO_DONTROUTE where netperf does (seen with strace). netserver runs in the foreground (-D) on a free port and
-# is stopped by PID. SKIP when netperf is not installed. Runs count transactions (-l -N),
-# which ends each in milliseconds.
+# RR tests; UDP_STREAM's call counts; latency names on the stream tests; the banner at the
+# start; -R 0|1 setting SO_DONTROUTE where netperf does (seen with strace). The first part
+# compares with the goldens (tests/goldens/netperf) and runs without netperf installed.
+# netserver runs in the foreground (-D) on a free port and is stopped by PID. Runs count transactions or bytes (-l -N), which ends each in
+# milliseconds, except the banner checks (2 s each).
 source "$(dirname "$0")/../lib.sh"
+G=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/goldens/netperf
+start_daemon -L 127.0.0.1 || { fail daemon_start "could not start warpspeed serve"; finish; }
+ws() { timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" "$@"; }
+
+# --- against the goldens (netperf 2.7.0's output, captured): run without netperf too -------
+# golden_args NAME: the golden's command line after "netperf -H 127.0.0.1 -p PORT"
+golden_args() { awk -F'\t' -v n="$1" '$1 == n { sub(/^netperf -H [^ ]+ -p [0-9]+ /, "", $2); print $2 }' "$G/MANIFEST"; }
+# keyval lines compared: same names in order; values equal where they do not depend on the
+# host's sysctl defaults (the requests, the kernel's minimum, counts): all but >= 10000 sizes
+kv_same() {
+	awk -F= 'NR == FNR { w[FNR] = $0; n = FNR; next }
+		{ split(w[FNR], a, "="); if (a[1] != $1) bad = 1
+		  if (!(a[2] ~ /^[0-9]+$/ && a[2] + 0 >= 10000 && $2 ~ /^[0-9]+$/) && a[2] != $2) bad = 1 }
+		END { exit bad || FNR != n }' "$1" "$2"
+}
+for name in tcp_rr_sizes_s0 tcp_rr_sizes_m1 tcp_rr_m1024; do
+	# shellcheck disable=SC2046 # the golden's words, as netperf got them
+	ws $(golden_args $name) >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err"
+	if kv_same "$G/$name.txt" "$WS_TMP/$name.out"; then pass "golden_$name"
+	else fail "golden_$name" "netperf [$(echo $(cat "$G/$name.txt"))] warpspeed [$(echo $(cat "$WS_TMP/$name.out" "$WS_TMP/$name.err"))]"; fi
+done
+# TCP_RR -s 0 -S 0 in the classic table: netperf's layout, the kernel's minimum in both rows
+# shellcheck disable=SC2046
+ws $(golden_args tcp_rr_s0) >"$WS_TMP/s0.out" 2>&1
+layout() { sed -E '1s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/; s/[0-9]+\.[0-9]+/N/g; s/ +$//' "$1"; }
+if diff <(layout "$G/tcp_rr_s0.txt") <(layout "$WS_TMP/s0.out") >"$WS_TMP/s0.diff"; then pass golden_tcp_rr_s0
+else fail golden_tcp_rr_s0 "$(cat "$WS_TMP/s0.diff")"; fi
+# UDP_RR -D -0.2 -F /dev/urandom -- -e 2 -R 1 -k ...: runs, the same closing names
+# shellcheck disable=SC2046
+ws $(golden_args udp_rr_fill) >"$WS_TMP/fill.out" 2>"$WS_TMP/fill.err"; rc=$?
+if [ $rc -eq 0 ] && diff <(tail -n 2 "$G/udp_rr_fill.txt" | cut -d= -f1) <(tail -n 2 "$WS_TMP/fill.out" | cut -d= -f1) >/dev/null &&
+	[ "$(tail -n 1 "$WS_TMP/fill.out")" = "LOCAL_FILL_FILE=/dev/urandom" ]; then pass golden_udp_rr_fill
+else fail golden_udp_rr_fill "exit $rc: $(cat "$WS_TMP/fill.out" "$WS_TMP/fill.err")"; fi
+# TCP_STREAM with latency names: each a measured number, as netperf's
+# shellcheck disable=SC2046
+ws $(golden_args tcp_stream_lat) >"$WS_TMP/lat.out" 2>/dev/null
+if diff <(cut -d= -f1 "$G/tcp_stream_lat.txt") <(cut -d= -f1 "$WS_TMP/lat.out") >/dev/null &&
+	! grep -q '=-' "$WS_TMP/lat.out"; then pass golden_tcp_stream_lat
+else fail golden_tcp_stream_lat "$(cat "$WS_TMP/lat.out")"; fi
+
+# --- against the real netperf and netserver, when installed ------------------------------
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
 NETPERF=$(command -v netperf || true)
 if [ -z "$NETSERVER" ] || [ -z "$NETPERF" ]; then
-	skip netperf_semantics "netperf/netserver 2.7 are not installed"
+	skip netperf_semantics_live "netperf/netserver 2.7 are not installed (the goldens above were checked)"
 	finish
 fi
 NS_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -19,10 +62,7 @@ for _ in $(seq 1 100); do
 	(exec 3<>"/dev/tcp/127.0.0.1/$NS_PORT") 2>/dev/null && break
 	sleep 0.05
 done
-start_daemon -L 127.0.0.1 || { fail daemon_start "could not start warpspeed serve"; finish; }
-
 np() { timeout 30 "$NETPERF" -H 127.0.0.1 -p "$NS_PORT" "$@"; }
-ws() { timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" "$@"; }
 ws_ns() { timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$NS_PORT" "$@"; }
 
 # --- -s / -S: -1, 0 and the one-sided forms ------------------------------------------------
