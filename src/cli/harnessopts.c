@@ -2,6 +2,7 @@
 #include "cli/harnessopts.h"
 
 #include "cli/optvalue.h"
+#include "cli/personality.h"
 #include "net/sockopt.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -32,7 +33,7 @@ void ws_cli_print_notes(const ws_cli_options *o, FILE *out)
 {
 	for (const char *p = o->notes; *p;) {
 		size_t n = strcspn(p, "\n");
-		fprintf(out, "warpspeed: note: %.*s\n", (int)n, p);
+		fprintf(out, "%s: note: %.*s\n", ws_cli_prog(), (int)n, p);
 		p += n + (p[n] == '\n');
 	}
 }

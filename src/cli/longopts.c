@@ -3,6 +3,7 @@
 
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
+#include "cli/personality.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -240,5 +241,5 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 		return rc;
 	}
 	return ws_err_set(err, WS_E_INVAL,
-			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
+			  "unknown option '%s'; run '%s -h' for the accepted options", word, ws_cli_prog());
 }

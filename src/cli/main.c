@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 {
 	raise_fd_limit();
 	const char *as = ws_cli_personality(argv[0]);
+	if (as)
+		ws_cli_set_prog(as); /* messages name the program as it was called */
 	if (as && strcmp(as, "netserver") == 0)
 		return ws_cli_netserver_main(argc, argv);
 	if (as) /* netperf: the client, with no warpspeed role names */

@@ -2,6 +2,7 @@
 #include "cli/svgout.h"
 
 #include "cli/outprint.h"
+#include "cli/personality.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
@@ -74,7 +75,7 @@ int ws_cli_svg_draw(const char *path, const char *json, size_t len, const char *
 	}
 	ws_jdoc_free(&doc);
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: --svg %s: %s\n", path, err.msg);
+		ws_cli_eprintf("--svg %s: %s\n", path, err.msg);
 		return 1;
 	}
 	return 0;
@@ -91,7 +92,7 @@ int ws_cli_svg_write(const ws_cli_options *o, const ws_test_result *res, int arg
 		rc = -1;
 	int status;
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: --svg %s: could not build the run's JSON document for the chart\n",
+		ws_cli_eprintf("--svg %s: could not build the run's JSON document for the chart\n",
 			o->svg);
 		status = 1;
 	} else {

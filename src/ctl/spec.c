@@ -206,7 +206,8 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 	for (int i = 0; i < 2; i++) {
 		const ws_side_spec *d = sides[i];
 		const char *who = i ? "remote" : "local";
-		if (d->sndbuf > WS_MAX_SOCKBUF || d->rcvbuf > WS_MAX_SOCKBUF)
+		if ((d->sndbuf > WS_MAX_SOCKBUF && d->sndbuf != WS_SOCKBUF_ZERO) ||
+		    (d->rcvbuf > WS_MAX_SOCKBUF && d->rcvbuf != WS_SOCKBUF_ZERO))
 			return ws_err_set(err, WS_E_INVAL, "%s socket buffer %u is too large; expected at most %u",
 					  who, d->sndbuf > d->rcvbuf ? d->sndbuf : d->rcvbuf, WS_MAX_SOCKBUF);
 		if (d->cpu < -1 || d->cpu > 65535)

@@ -456,7 +456,7 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
 static int clamp_warning(const char *side, const char *what, const char *sysctl, uint32_t req,
 			 uint32_t set, FILE *out)
 {
-	if (req == 0 || set == 0 || set >= req)
+	if (req == 0 || req == WS_SOCKBUF_ZERO || set == 0 || set >= req)
 		return 0;
 	fprintf(out, "warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise %s\n",
 		side, what, set, req, sysctl);

@@ -276,7 +276,7 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	ws_sockopt_req r;
 	ws_sockopt_applied a;
 	ws_workload_sockopts(spec, false, &r);
-	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]);
+	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]);
 	for (uint32_t i = 0; asked && i < n; i++) {
 		int rc = ws_sockopt_apply(fds[i], &r, i ? NULL : &a, err);
 		if (rc < 0) {

@@ -418,7 +418,7 @@ static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 {
 	ws_sockopt_req r;
 	ws_workload_sockopts(sp, false, &r);
-	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]))
+	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]))
 		*rc = ws_sockopt_apply(fd, &r, NULL, err);
 }
 

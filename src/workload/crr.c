@@ -234,6 +234,8 @@ static void open_conn(struct cworker *w, struct cflow *f)
 		ws_sock_set_buffers(fd, spec->local.sndbuf, spec->local.rcvbuf, NULL);
 	if (spec->nodelay)
 		ws_sock_set_nodelay(fd, 1, NULL);
+	if (spec->dontroute) /* -R 0, on every connection as netperf */
+		setsockopt(fd, SOL_SOCKET, SO_DONTROUTE, &(int){1}, sizeof(int));
 	if (p->bind_local && bind_local(w->c, fd) < 0) {
 		int e = errno;
 		if (is_port_error(e)) {
@@ -558,6 +560,7 @@ static void *worker_main(void *arg)
 		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for %u-byte buffers", w->id, bsz);
 	} else {
 		memset(w->buf, 'x', bsz);
+		ws_rr_fill(p, w->buf, bsz);
 		ws_hist_init(w->hist);
 		if (w->cpu >= 0)
 			ws_affinity_pin_self(w->cpu, &w->err);

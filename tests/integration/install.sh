@@ -118,8 +118,8 @@ for n in netperf netserver; do
 	fi
 done
 if [ $links_ok = 1 ]; then
-	if "$root/bin/netserver" -V 2>&1 | grep -q '^Netperf version 2.7.0 (warpspeed .* as netserver)$' &&
-		"$root/bin/netperf" -V 2>&1 | grep -q '^warpspeed '; then
+	if "$root/bin/netserver" -V 2>&1 | grep -qx 'warpspeed .* as netserver' &&
+		"$root/bin/netperf" -V 2>&1 | grep -qx 'warpspeed .* as netperf'; then
 		pass install_links
 	else
 		fail install_links "the links do not run as netserver/netperf: $("$root/bin/netserver" -V 2>&1 | head -c 200)"

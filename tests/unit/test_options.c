@@ -591,11 +591,6 @@ static void test_rr_errors(void)
 	bad_exact(t, "-t TCP_CRR --splice", "--splice does not apply to TCP_CRR; it applies to the TCP stream tests");
 	bad_exact(t, "-t TCP_RR --skip-rx-copy", "--skip-rx-copy does not apply to TCP_RR; it applies to the TCP stream tests");
 	bad_exact(t, "-t TCP_RR --rcvlowat 1K", "--rcvlowat does not apply to TCP_RR; it applies to the TCP stream tests");
-	bad_exact(t, "-t TCP_RR -- -m 64",
-		  "test option -m does not apply to TCP_RR; it applies to the stream tests (RR tests size their messages with -r)");
-	bad_exact(t, "-t UDP_RR -- -M 64",
-		  "test option -M does not apply to UDP_RR; it applies to the stream tests (RR tests size their messages with -r)");
-	bad_exact(t, "-t TCP_RR -F /etc/hosts", "option -F does not apply to TCP_RR; it applies to the stream tests");
 	/* RR-only options with stream tests */
 	bad_exact(t, "-t TCP_STREAM -- -r 64", "test option -r does not apply to TCP_STREAM; it applies to TCP_RR, UDP_RR and TCP_CRR");
 	bad_exact(t, "-- -b 2", "test option -b does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");

@@ -318,6 +318,7 @@ static const char *const selector_goldens[] = {
 	"tcp_maerts_o", "tcp_maerts_O", "tcp_rr_k_lat", "tcp_stream_k_lat", "tcp_rr_o_file",
 	"tcp_rr_O_file", "tcp_rr_k_file", "tcp_rr_O_blocks", "tcp_rr_k_mixed", "tcp_rr_k_one",
 	"tcp_rr_P0_o", "tcp_rr_P0_O", "tcp_rr_o_brand", "omni_send_k", "omni_udp_rr_k",
+	"tcp_rr_sizes_s0", "tcp_rr_sizes_m1", "tcp_rr_m1024", "tcp_stream_lat",
 };
 
 /* netperf prints the classic table for TCP_SENDFILE whatever -k says; warpspeed honours
@@ -325,7 +326,8 @@ static const char *const selector_goldens[] = {
  * (the -D ones, whose interim lines come first, by test_interim and tests/integration/interim.sh). */
 static const char *const not_selector_cases[] = {"tcp_sendfile_k_all", "omni_O_names",
 						 "err_bad_selector", "tcp_stream_demo_k",
-						 "tcp_stream_demo_o", "tcp_rr_demo_k"};
+						 "tcp_stream_demo_o", "tcp_rr_demo_k",
+						 "udp_rr_fill" /* -D: tests/integration/netperf_semantics.sh */};
 
 static bool listed(const char *name, const char *const *list, size_t n)
 {
