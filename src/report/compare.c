@@ -129,6 +129,13 @@ static const char *str(const ws_jdoc *d, const ws_jval *o, const char *path, con
 	return s ? s : dflt;
 }
 
+/* A string value, or "?". */
+static const char *sval(const ws_jdoc *d, const ws_jval *v)
+{
+	const char *s = ws_jstr(d, v);
+	return s ? s : "?";
+}
+
 /* A result's figures under prefix; returns the number added or -ENOMEM. */
 static int result_figures(ws_cmp_side *side, const ws_jdoc *d, const ws_jval *r, const char *p)
 {
@@ -210,7 +217,7 @@ static int sweep_doc(ws_cmp_side *side, const ws_jdoc *d, ws_cmp_context *c)
 	char vals[96] = "", sz[sizeof c->sizes];
 	size_t vl = 0;
 	for (const ws_jval *v = ws_jfirst(d, ws_jget(d, root, "values")); v; v = ws_jnext(d, v)) {
-		int w = snprintf(vals + vl, sizeof vals - vl, "%s%s", vl ? "," : "", (ws_jstr(d, v) ? ws_jstr(d, v) : "?"));
+		int w = snprintf(vals + vl, sizeof vals - vl, "%s%s", vl ? "," : "", sval(d, v));
 		if (w < 0 || (size_t)w >= sizeof vals - vl)
 			break;
 		vl += (size_t)w;
@@ -239,7 +246,7 @@ static int mesh_doc(ws_cmp_side *side, const ws_jdoc *d, ws_cmp_context *c)
 	snprintf(c->units, sizeof c->units, "%s", str(d, root, "units", ""));
 	size_t hl = 0;
 	for (const ws_jval *h = ws_jfirst(d, ws_jget(d, root, "hosts")); h; h = ws_jnext(d, h)) {
-		int w = snprintf(c->host + hl, sizeof c->host - hl, "%s%s", hl ? "," : "", (ws_jstr(d, h) ? ws_jstr(d, h) : "?"));
+		int w = snprintf(c->host + hl, sizeof c->host - hl, "%s%s", hl ? "," : "", sval(d, h));
 		if (w < 0 || (size_t)w >= sizeof c->host - hl)
 			break;
 		hl += (size_t)w;
