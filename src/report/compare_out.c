@@ -151,11 +151,19 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 		lo = isfinite(a) && a < lo ? a : lo;
 		hi = isfinite(b) && b > hi ? b : hi;
 	}
-	if (hi - lo < 0.02) { /* at least +-1% around the data */
-		lo -= 0.01;
-		hi += 0.01;
+	/* Ratios spanning more than 2x (a noisy tail percentile) go on a log axis, where 1/2
+	 * and 2 are equally far from 1; narrower ones on a linear axis of nice steps. */
+	bool logx = hi / lo > 2;
+	if (logx) {
+		lo /= 1.1;
+		hi *= 1.1;
+	} else {
+		if (hi - lo < 0.02) { /* at least +-1% around the data */
+			lo -= 0.01;
+			hi += 0.01;
+		}
+		ws_scale_nice(&lo, &hi, 8);
 	}
-	ws_scale_nice(&lo, &hi, 8);
 	double h = TOP + ROW_H * (double)(n ? n : 1) + 60;
 	char title[160], desc[256];
 	snprintf(title, sizeof title, "warpspeed compare: %s, new/old", m->context->test);
@@ -167,7 +175,8 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 	ws_svg_text(&s, SVG_W / 2, 28, WS_SVG_MIDDLE, 18, true, 0, title);
 	ws_svg_text(&s, SVG_W / 2, 48, WS_SVG_MIDDLE, 12, false, 0,
 		    "dot: ratio; whisker: 95% interval; hollow: too few samples; > 1 means new is higher");
-	ws_scale sx = {.kind = WS_SCALE_LINEAR, .lo = lo, .hi = hi, .a = LEFT, .b = RIGHT};
+	ws_scale sx = {.kind = logx ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, .lo = lo, .hi = hi, .a = LEFT,
+		       .b = RIGHT};
 	ws_tick t[WS_TICKS_MAX];
 	int nt = ws_scale_ticks(&sx, WS_TICK_NUMBER, true, 12, t, WS_TICKS_MAX);
 	double bottom = TOP + ROW_H * (double)(n ? n : 1);
@@ -179,7 +188,8 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 		ws_svg_text(&s, t[i].pos, bottom + 18, WS_SVG_MIDDLE, 12, false, 0, t[i].label);
 	}
 	ws_svg_line(&s, LEFT, bottom, RIGHT, bottom, &axis);
-	ws_svg_text(&s, (LEFT + RIGHT) / 2, bottom + 40, WS_SVG_MIDDLE, 13, false, 0, "ratio new / old");
+	ws_svg_text(&s, (LEFT + RIGHT) / 2, bottom + 40, WS_SVG_MIDDLE, 13, false, 0,
+		    logx ? "ratio new / old (log scale)" : "ratio new / old");
 	double one = ws_scale_map(&sx, 1);
 	ws_svg_line(&s, one, TOP - 6, one, bottom, &(ws_svg_style){.stroke = "#333333", .width = 1.5, .dash = "4 3"});
 	ws_svg_group_end(&s);

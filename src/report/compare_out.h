@@ -31,7 +31,8 @@ int ws_cmp_table(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta 
 int ws_cmp_json(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m,
 		struct ws_err *err);
 /* One row per figure: the ratio as a dot, its interval as a whisker (none when too few
- * samples: a hollow dot), on a linear ratio axis with a line at 1.0. */
+ * samples: a hollow dot) with a line at 1.0, on a linear ratio axis (a log one when the
+ * ratios span more than 2x). */
 int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m,
 	       struct ws_err *err);
 
