@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define Z975 1.959963984540054 /* the standard normal's 97.5% quantile */
+/* 2.5% in each tail, written as such: (1 - 0.95) / 2 is 0.025000000000000022 in doubles,
+ * which would take P(U = 0) = 1/40 (1 vs 39 runs) as below it. */
+#define HALF_ALPHA 0.025
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -95,7 +98,7 @@ static int exact_k(size_t m, size_t n, size_t *k, double *coverage)
 		all += c[i];
 	size_t u = 0;
 	for (; u <= mn; u++) {
-		if ((below + c[u]) / all >= (1 - WS_RATIO_LEVEL) / 2)
+		if ((below + c[u]) / all >= HALF_ALPHA)
 			break;
 		below += c[u];
 	}
@@ -169,7 +172,7 @@ int ws_ratio_compute(const double *old, size_t m, const double *nw, size_t n, ws
 	for (size_t i = 1; i < m + n; i++)
 		ties |= s[i] == s[i - 1];
 	int rc = 0;
-	if (orderings(m, n) >= 2 / (1 - WS_RATIO_LEVEL)) {
+	if (orderings(m, n) > 1 / HALF_ALPHA) { /* else P(U = 0) >= 2.5%: no interval */
 		if (!ties && m <= WS_RATIO_EXACT_MAX && n <= WS_RATIO_EXACT_MAX) {
 			rc = exact_k(m, n, &r->k, &r->coverage);
 			r->method = WS_RATIO_EXACT;

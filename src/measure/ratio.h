@@ -10,8 +10,8 @@
  * ratio, k from U's exact null distribution (no ties, m and n <= 50) or from its normal
  * approximation with the ties correction otherwise. It is exact for any continuous noise,
  * robust to an outlier, deterministic (no resampling) and honest about small samples: with
- * fewer than C(m+n, m) = 40 orderings (3 vs 3, 2 vs 4, 1 vs anything) no interval reaches
- * 95% and the verdict is "too few samples". Plain arithmetic, no printing. */
+ * C(m+n, m) <= 40 orderings (3 vs 3, 3 vs 4, 2 vs 7, 1 vs up to 39) no interval reaches 95%
+ * and the verdict is "too few samples". Plain arithmetic, no printing. */
 #ifndef WS_MEASURE_RATIO_H
 #define WS_MEASURE_RATIO_H
 

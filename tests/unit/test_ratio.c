@@ -131,6 +131,23 @@ static void test_few(void)
 	CHECK_DBL("hi", r.hi, 8, TOL);
 	CHECK_DBL("coverage", r.coverage, 1 - 2.0 / 70, TOL);
 	CHECK_INT("verdict", ws_ratio_verdict(&r, true), WS_VERDICT_FASTER);
+	/* the edges: an interval needs C(m+n, m) > 40 orderings (P(U = 0) < 2.5%) */
+	double many[40];
+	for (int i = 0; i < 40; i++)
+		many[i] = 10 + i;
+	r = run("3v4", o3, 3, many, 4); /* 35 */
+	CHECK_INT("3v4", ws_ratio_verdict(&r, true), WS_VERDICT_TOO_FEW);
+	r = run("2v7", o3, 2, many, 7); /* 36 */
+	CHECK_INT("2v7", ws_ratio_verdict(&r, true), WS_VERDICT_TOO_FEW);
+	r = run("2v8", o3, 2, many, 8); /* 45: k = 1 */
+	CHECK_INT("2v8 k", r.k, 1);
+	CHECK_DBL("2v8 lo", r.lo, 10.0 / 2, TOL);
+	CHECK_DBL("2v8 hi", r.hi, 17.0 / 1, TOL);
+	r = run("1v39", o3, 1, many, 39); /* 40: P(U = 0) = 2.5% exactly, not below */
+	CHECK_INT("1v39", ws_ratio_verdict(&r, true), WS_VERDICT_TOO_FEW);
+	r = run("1v40", o3, 1, many, 40); /* 41 */
+	CHECK_INT("1v40 k", r.k, 1);
+	CHECK_INT("1v40", ws_ratio_verdict(&r, true), WS_VERDICT_FASTER);
 }
 
 static void test_identical(void)
