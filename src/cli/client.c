@@ -10,6 +10,7 @@
 #include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
+#include "cli/repeat.h"
 #include "cli/sweeprun.h"
 #include "cli/svgout.h"
 #include "cli/usage.h"
@@ -340,6 +341,8 @@ int ws_cli_client_main(int argc, char **argv)
 				"files named by its clients would send any file it can read to whoever asks; "
 				"it sends its own pattern\n",
 			o.remote_fill_file);
+	if (o.repeat > 1 || (o.repeat && o.sweep))
+		return ws_cli_repeat_main(&o, &sel, argc, argv);
 	if (o.sweep)
 		return ws_cli_sweep_main(&o, &sel, argc, argv);
 

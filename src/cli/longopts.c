@@ -4,6 +4,7 @@
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
 #include "cli/personality.h"
+#include "cli/repeat.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -201,6 +202,7 @@ static const struct long_def long_opts[] = {
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},
 	{"sweep", lopt_sweep, "NAME=V1,V2,..."},
+	{"repeat", ws_cli_lopt_repeat, "N"},
 	{NULL, NULL, NULL},
 };
 /* ws_cli_options.long_given has a bit per row. */

@@ -96,6 +96,8 @@ typedef struct ws_cli_options {
 
 	/* --sweep NAME=V1,...: its value (points into argv); NULL = one test (cli/sweep.h). */
 	const char *sweep;
+	/* --repeat N: the test N times, each result reported (cli/repeat.h); 0 = once. */
+	unsigned repeat;
 } ws_cli_options;
 
 /* Fill *o with netperf's defaults: TCP_STREAM for 10 s to localhost:12865, headers on,

@@ -138,6 +138,8 @@ const char *ws_cli_usage(void)
 	       "                          value is written with ':' (r=1:1,64:64,1K:1K). One\n"
 	       "                          banner, one row (or -o/-O/-k line) per value; with\n"
 	       "                          --json one sweep document (docs/schema/sweep.schema.json)\n"
+	       "    --repeat N            run the test N times and report every run (--json: N\n"
+	       "                          documents one after another) for warpspeed compare\n"
 	       "\n"
 	       "JSON (warpspeed's own; before or after --; not with -o/-O/-k):\n"
 	       "    --json                the whole result as one JSON document on stdout\n"

@@ -303,7 +303,7 @@ else
 	# Every option a usage text names must be in the page.
 	opts() { grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z0-9][A-Za-z0-9_-]*' | sed 's/^[^-]*//' | sort -u; }
 	opts <"$WS_TMP/man.txt" >"$WS_TMP/man.opts"
-	for role in client serve node iq; do
+	for role in client serve node iq compare; do
 		args=(--help)
 		[ "$role" = client ] || args=("$role" --help)
 		if ! "$WS_BIN" "${args[@]}" >"$WS_TMP/help.txt" 2>&1; then
