@@ -120,6 +120,15 @@ $(LINK_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = '$(LINK_CMD)' ] || echo '$(LINK_CMD)' >$@
 
+# Only util/version.c (and test_version, which checks it) sees WS_VERSION; they depend on
+# a stamp holding the version, so a new commit rebuilds them and nothing else.
+VERSION_STAMP := $(BUILD)/version.txt
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(VERSION)' ] || echo '$(VERSION)' >$@
+$(BUILD)/obj/src/util/version.o $(BUILD)/pic/obj/src/util/version.o: $(VERSION_STAMP)
+$(BUILD)/tests/test_version: $(VERSION_STAMP)
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

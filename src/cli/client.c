@@ -41,7 +41,7 @@
 
 static void print_version(void)
 {
-	printf("warpspeed %s (control protocol %d)\n", WS_VERSION, WARPSPEED_CTL_PROTOCOL);
+	printf("warpspeed %s (control protocol %d)\n", ws_version(), WARPSPEED_CTL_PROTOCOL);
 	printf("build: %s, C%ld, %s-endian%s%s\n",
 #ifdef __VERSION__
 	       "cc " __VERSION__,
@@ -311,7 +311,7 @@ int ws_cli_client_main(int argc, char **argv)
 		return 0;
 	}
 	if (o.version && as_netperf) /* netperf's own line first, for scripts that read it */
-		printf("Netperf version 2.7.0\nwarpspeed %s as netperf\n", WS_VERSION);
+		printf("Netperf version 2.7.0\nwarpspeed %s as netperf\n", ws_version());
 	if (o.version && !as_netperf)
 		print_version();
 	if (o.version)

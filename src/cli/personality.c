@@ -153,7 +153,7 @@ int ws_cli_netserver_args(int argc, char **argv, char **out, bool *foreground, i
 			return 0;
 		}
 		if (o->letter == 'V') { /* netserver's own line first, for scripts that read it */
-			printf("Netperf version 2.7.0\nwarpspeed %s as netserver\n", WS_VERSION);
+			printf("Netperf version 2.7.0\nwarpspeed %s as netserver\n", ws_version());
 			return 0;
 		}
 		if (o->letter == 'D')

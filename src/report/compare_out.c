@@ -1,5 +1,6 @@
 /* compare_out: table, JSON and SVG of compare's rows; see compare_out.h. */
 #include "report/compare_out.h"
+#include <warpspeed/version.h>
 
 #include "report/json.h"
 #include "report/scale.h"
@@ -77,7 +78,7 @@ int ws_cmp_json(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *
 	ws_json_object_begin(&j, NULL);
 	ws_json_str(&j, "type", "compare");
 	ws_json_int(&j, "schema_version", 1);
-	ws_json_str(&j, "warpspeed_version", WS_VERSION);
+	ws_json_str(&j, "warpspeed_version", ws_version());
 	ws_json_str(&j, "estimator", "hodges-lehmann");
 	ws_json_str(&j, "interval", "mann-whitney");
 	ws_json_double(&j, "level", WS_RATIO_LEVEL);

@@ -2,6 +2,7 @@
  * json_result.h and docs/json.md. Every member listed in the schema is written on every
  * run (null when it does not apply), so a reader can tell "not measured" from "missing". */
 #include "report/json_result.h"
+#include <warpspeed/version.h>
 
 #include "measure/hist.h"
 #include "measure/latency.h"
@@ -511,7 +512,7 @@ int ws_json_result_write(FILE *out, const ws_report_ctx *c, const ws_json_interi
 	ws_json_object_begin(&j, NULL);
 	ws_json_str(&j, "type", summary ? "summary" : "result");
 	ws_json_int(&j, "schema_version", WS_JSON_SCHEMA_VERSION);
-	ws_json_str(&j, "warpspeed_version", WS_VERSION);
+	ws_json_str(&j, "warpspeed_version", ws_version());
 	str_or_null(&j, "peer_software", r->peer_software);
 	str_or_null(&j, "command_line", c->command_line);
 	ws_json_str(&j, "test", ws_test_type_name(r->spec.type));

@@ -1,5 +1,6 @@
 /* client: the client half of a test session; see client.h. */
 #include "session/client.h"
+#include "util/version.h"
 
 #include "ctl/channel.h"
 #include "ctl/msg.h"
@@ -104,7 +105,7 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 		return rc;
 	ws_tlv_begin(&ch->tx, WS_MSG_HELLO);
 	ws_tlv_put_u64(&ch->tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
-	ws_tlv_put_str(&ch->tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
+	ws_tlv_put_str(&ch->tx, WS_F_SOFTWARE, ws_version_software());
 	ws_tlv_put_bytes(&ch->tx, WS_F_NONCE, nc, sizeof(nc));
 	rc = ws_channel_send(ch, ws_clock_ns() + CTL_TIMEOUT_NS, err);
 	if (rc < 0)

@@ -1,6 +1,7 @@
 /* daemon: the daemon object, its sessions and their tests; the listener loop and the
  * admission of sessions are in admission.c. See daemon.h. */
 #include "session/daemon.h"
+#include "util/version.h"
 
 #include "ctl/channel.h"
 #include "ctl/msg.h"
@@ -465,7 +466,7 @@ static int hello_ack(ws_session *s, ws_err *err)
 	ws_daemon *d = s->d;
 	ws_tlv_begin(&s->ch.tx, WS_MSG_HELLO_ACK);
 	ws_tlv_put_u64(&s->ch.tx, WS_F_PROTO, WARPSPEED_CTL_PROTOCOL);
-	ws_tlv_put_str(&s->ch.tx, WS_F_SOFTWARE, "warpspeed " WS_VERSION);
+	ws_tlv_put_str(&s->ch.tx, WS_F_SOFTWARE, ws_version_software());
 	ws_tlv_put_u64(&s->ch.tx, WS_F_NCPUS, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
 	ws_tlv_put_f64(&s->ch.tx, WS_F_MAX_DURATION, d->cfg.max_duration_s);
 	ws_tlv_put_u64(&s->ch.tx, WS_F_SESSION_ID, s->id);

@@ -1,6 +1,8 @@
 /* version: the release of the library as built (ws_version in <warpspeed/version.h>), so
  * that a program which loads libwarpspeed.so at run time, rather than linking against the
  * header it was compiled with, can tell which release it got. */
+#include "util/version.h"
+
 #include <warpspeed/version.h>
 
 /* The build's full version (the Makefile passes WS_VERSION: the release plus the git
@@ -13,4 +15,9 @@
 const char *ws_version(void)
 {
 	return WS_VERSION;
+}
+
+const char *ws_version_software(void)
+{
+	return "warpspeed " WS_VERSION;
 }
