@@ -4,11 +4,13 @@
  * socket and a stop eventfd; datagrams arrive in recvmmsg batches. Each is first checked
  * against the allow list (denied: counted, dropped), then either answered at once
  * (node_cmd.c) or, when its source has a Read IQ stream running, held back until that
- * stream ends, so a source's requests are served in order, as the board would. Between
- * batches the loop advances every running stream by one batch, each as its source's rate
- * cap allows, and sleeps in poll until the next datagram or the next stream's tokens. One
- * source's pacing therefore never stalls another source. This file also creates and
- * destroys the node. */
+ * stream ends, so a source's requests are served in order, as the board would; a source
+ * holds at most its share of the hold slots. Between batches the loop advances every
+ * running stream by one turn (a quantum of bytes), least served first, each as its
+ * source's rate cap and the total cap allow, and sleeps in poll until the next datagram or
+ * the next stream's tokens. One source's pacing therefore never stalls another source,
+ * and a few sources asking for gigabytes do not slow a host's short read (issue 27). This
+ * file also creates and destroys the node. */
 #include "iq/node_cmd.h"
 #include "iq/node_stream.h"
 
@@ -61,14 +63,46 @@ static unsigned held_from(const ws_node *n, uint32_t addr)
 	return k;
 }
 
-/* Keeps a copy of a datagram until its source's stream ends; drops it (counted) when the
- * source already has WS_NODE_HOLD_PER_SOURCE waiting or all slots are taken. */
+/* The held datagram of the source holding the most (its newest), when that source holds
+ * more than `than`; -1 otherwise. */
+static int fattest_held(const ws_node *n, unsigned than)
+{
+	int best = -1;
+	unsigned most = than;
+	for (unsigned i = 0; i < n->n_held; i++) {
+		unsigned k = held_from(n, ws_node_peer_addr(&n->held[i].peer));
+		if (k > most || (k == most && best >= 0 &&
+				 ws_node_peer_addr(&n->held[i].peer) ==
+					 ws_node_peer_addr(&n->held[best].peer))) {
+			most = k;
+			best = (int)i;
+		}
+	}
+	return best;
+}
+
+/* Keeps a copy of a datagram until its source's stream ends. A source holds at most
+ * WS_NODE_HOLD_PER_SOURCE, and when all slots are taken the source holding the most gives
+ * up its newest, so that each source keeps a fair share of the slots; what cannot be
+ * held is dropped (backlog_drops). */
 static void hold(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t len,
 		 int64_t arrival)
 {
-	if (!n->n_free || held_from(n, ws_node_peer_addr(p)) >= WS_NODE_HOLD_PER_SOURCE) {
+	unsigned mine = held_from(n, ws_node_peer_addr(p));
+	if (mine >= WS_NODE_HOLD_PER_SOURCE) {
 		WS_NODE_BUMP(n, backlog_drops, 1);
 		return;
+	}
+	if (!n->n_free) {
+		int v = fattest_held(n, mine + 1);
+		if (v < 0) {
+			WS_NODE_BUMP(n, backlog_drops, 1);
+			return;
+		}
+		WS_NODE_BUMP(n, backlog_drops, 1);
+		n->free_slots[n->n_free++] = n->held[v].slot;
+		memmove(&n->held[v], &n->held[v + 1], (n->n_held - (unsigned)v - 1) * sizeof n->held[0]);
+		n->n_held--;
 	}
 	unsigned slot = n->free_slots[--n->n_free];
 	memcpy(n->hbuf + (size_t)slot * n->slot_size, pkt, len);
@@ -121,8 +155,33 @@ static void receive(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_
 static int64_t serve_streams(ws_node *n)
 {
 	int64_t wait = -1;
-	for (unsigned k = 0; k < WS_NODE_STREAMS && n->n_streams; k++) {
-		ws_node_stream *s = &n->streams[(n->next_stream + k) % WS_NODE_STREAMS];
+	if (n->orphans) {
+		/* A preempted stream's source may have datagrams held behind nothing. */
+		n->orphans = 0;
+		for (unsigned i = 0; i < n->n_held; i++) {
+			uint32_t a = ws_node_peer_addr(&n->held[i].peer);
+			if (!ws_node_stream_busy(n, a)) {
+				release(n, a);
+				i = (unsigned)-1; /* release reorders the table: start over */
+			}
+		}
+	}
+	/* Least served first: a stream that has sent less goes before one that has sent
+	 * more (ties in round-robin order), so while the total cap is short a host's short
+	 * read is not queued behind a few endless ones. */
+	unsigned order[WS_NODE_STREAMS], no = 0;
+	for (unsigned k = 0; k < WS_NODE_STREAMS && no < n->n_streams; k++) {
+		unsigned i = (n->next_stream + k) % WS_NODE_STREAMS, j = no++;
+		if (!n->streams[i].active) {
+			no--;
+			continue;
+		}
+		for (; j > 0 && n->streams[order[j - 1]].sent > n->streams[i].sent; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (unsigned k = 0; k < no; k++) {
+		ws_node_stream *s = &n->streams[order[k]];
 		if (!s->active)
 			continue;
 		int64_t w = ws_node_stream_step(n, s, ws_clock_ns());
@@ -334,6 +393,11 @@ static int check_config(const ws_node_config *c, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply rate %llu bit/s out of range (1k..1000g bit/s, or "
 				  "off)", (unsigned long long)c->reply_rate_bps);
+	if (c->reply_total_bps && c->reply_total_bps != WS_NODE_TOTAL_OFF &&
+	    (c->reply_total_bps < WS_NODE_RATE_MIN_BPS || c->reply_total_bps > WS_NODE_RATE_MAX_BPS))
+		return ws_err_set(err, WS_E_INVAL,
+				  "node: total reply rate %llu bit/s out of range (1k..1000g bit/s, "
+				  "or off)", (unsigned long long)c->reply_total_bps);
 	if (c->reply_burst < WS_NODE_RATE_MIN_BURST || c->reply_burst > WS_NODE_RATE_MAX_BURST)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply burst %u bytes out of range (1K..256M)",
@@ -356,6 +420,8 @@ static int alloc_state(ws_node *n, ws_err *err)
 	if (rx < 0 || !n->hbuf || board < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for receive buffers");
 	ws_node_rate_init(&n->rate, n->cfg.reply_rate_bps, n->cfg.reply_burst);
+	uint64_t total = n->cfg.reply_total_bps ? n->cfg.reply_total_bps : n->cfg.reply_rate_bps;
+	ws_node_rate_set_total(&n->rate, total == WS_NODE_TOTAL_OFF ? 0 : total);
 	return 0;
 }
 
@@ -384,6 +450,7 @@ static int exposure(ws_node *n, const ws_node_config *c, struct in_addr addr, ws
 	ws_node_allow_format(&n->allow, n->info.allow, sizeof n->info.allow);
 	n->info.reply_rate_bps = c->reply_rate_bps;
 	n->info.reply_burst = c->reply_burst;
+	n->info.reply_total_bps = n->rate.total_bps;
 	return 0;
 }
 

@@ -65,6 +65,8 @@ void ws_node_send(ws_node *n, const ws_node_peer *p, const uint8_t *buf, size_t 
 		}
 	}
 	ws_node_rate_charge(b, len);
+	if (!n->uncapped)
+		ws_node_rate_spent(&n->rate, len);
 	WS_NODE_BUMP(n, tx_packets, 1);
 	WS_NODE_BUMP(n, tx_bytes, len);
 	if (p->fd < 0)

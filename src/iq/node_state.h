@@ -25,8 +25,9 @@
 
 #define WS_NODE_MAX_RF 4
 #define WS_NODE_BATCH 64     /* datagrams per recvmmsg, stream packets per sendmmsg batch */
+#define WS_NODE_QUANTUM (512u << 10) /* bytes a stream sends per turn of the round robin */
 #define WS_NODE_SEEN_MAX 64  /* distinct unknown commands logged once each */
-#define WS_NODE_STREAMS 16   /* Read IQ streams served at once (one per source) */
+#define WS_NODE_STREAMS 64   /* Read IQ streams served at once (one per source) */
 #define WS_NODE_HOLD_MAX 64  /* datagrams held behind their source's stream, in all */
 #define WS_NODE_HOLD_PER_SOURCE 16
 
@@ -48,6 +49,9 @@ typedef struct ws_node_stream {
 	uint64_t pos, end;
 	ws_node_bucket *bucket;   /* pinned while the stream lasts; NULL without a cap */
 	int64_t next_ns;          /* earliest next packet (--pace-us) */
+	uint64_t sent;            /* bytes sent so far: the least served go first, the most
+				   * served yields its slot */
+	int capped;               /* under the rate caps (not ws_node_feed) */
 } ws_node_stream;
 
 /* A datagram that arrived while its source had a stream running. */
@@ -88,6 +92,7 @@ struct ws_node {
 	 * message carries one packet, or with GSO a run of packets of one segment size. */
 	ws_node_stream streams[WS_NODE_STREAMS];
 	unsigned n_streams, next_stream;
+	int orphans;              /* a stream was cut: held datagrams may have no stream */
 	int gso;
 	uint8_t shdr[WS_NODE_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 	struct iovec siov[3 * WS_NODE_BATCH];
