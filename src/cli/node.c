@@ -66,6 +66,8 @@ static const char usage[] =
 	"  --not-ready-us N    ... or for N us after a trigger (implies --not-ready)\n"
 	"  --stats S           print counters every S seconds (also on SIGUSR1)\n"
 	"  --sock-buf SIZE     socket buffer request (default 64M)\n"
+	"  --max-memory SIZE   sample memory mapped at most, K/M/G suffixes (default: what\n"
+	"                      the RF buffers can ever need, 1.9G for 2 RF at the defaults)\n"
 	"  --no-gso            Read IQ without UDP GSO (one packet per message)\n"
 	"  --quiet             no informational log lines\n";
 
@@ -124,7 +126,7 @@ static int parse_rate(const char *opt, const char *s, uint64_t *out)
 }
 
 enum { O_ID = 256, O_SERIAL, O_BIND, O_ALLOW, O_RATE, O_BURST, O_TOTAL, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
-       O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF,
+       O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF, O_MAXMEM,
        O_QUIET, O_NOGSO };
 
 static const struct option longopts[] = {
@@ -149,6 +151,7 @@ static const struct option longopts[] = {
 	{"not-ready-us", required_argument, NULL, O_NOTREADY_US},
 	{"stats", required_argument, NULL, O_STATS},
 	{"sock-buf", required_argument, NULL, O_SOCKBUF},
+	{"max-memory", required_argument, NULL, O_MAXMEM},
 	{"quiet", no_argument, NULL, O_QUIET},
 	{"no-gso", no_argument, NULL, O_NOGSO},
 	{"help", no_argument, NULL, 'h'},
@@ -235,6 +238,12 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 			return bad(name, arg, "a size up to 1G, e.g. 64M");
 		cfg->sock_buf = (int)sz;
 		break;
+	case O_MAXMEM:
+		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < (4u << 20) ||
+		    sz > (1ull << 40))
+			return bad(name, arg, "a size from 4M to 1024G, e.g. 512M or 2G");
+		cfg->max_memory = sz;
+		break;
 	case O_QUIET: o->quiet = 1; break;
 	case O_NOGSO: cfg->gso = 0; break;
 	default: return 2;
@@ -292,7 +301,7 @@ static void print_counters(ws_node *n, const char *when)
 		F(not_for_us), F(malformed), F(oversize), F(bad_buffer), F(out_of_range),
 		F(error_replies), F(not_ready_replies), F(slot_drops), F(send_waits),
 		F(send_errors), F(alloc_failures), F(denied), F(held), F(backlog_drops),
-		F(rate_waits), F(rate_drops), F(preempted),
+		F(rate_waits), F(rate_drops), F(preempted), F(mem_refused),
 #undef F
 	};
 	ws_node_counters c;
@@ -331,12 +340,13 @@ static void banner(ws_node *n, const node_opts *o)
 	fprintf(stderr,
 		"warpspeed node: WARP v3 W3-a-%05u ID %u, WARPLab %u.%u.%u, %d RF, listening on "
 		"%s:%d, broadcast port %s, allow %s, reply rate %s, in total %s, max payload %u "
-		"(%u samples/packet), %u TX / %u RX samples per buffer, channel %s, socket "
+		"(%u samples/packet), %u TX / %u RX samples per buffer, max memory %.1f MiB, "
+		"channel %s, socket "
 		"buffers %d/%d, Read IQ GSO %s\n",
 		c->serial, c->id, WS_WIRE_WL_MAJOR, WS_WIRE_WL_MINOR, WS_WIRE_WL_REV, c->rf,
 		in.bind_addr, in.port, bport, in.allow, rate, total, c->max_payload,
 		ws_wire_samples_per_packet(c->max_payload), c->tx_samples, c->rx_samples,
-		c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
+		(double)in.max_memory / 1048576.0, c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
 		in.sndbuf, in.gso ? "on" : "off");
 }
 

@@ -263,6 +263,8 @@ int ws_node_run(ws_node *n, ws_err *err)
 		int64_t wait = serve_streams(n);
 		if (ws_node_rx_pending(&n->rx))
 			wait = 0;
+		if (n->loglimit.pending && (wait < 0 || wait > WS_NODE_LOG_WINDOW_NS))
+			wait = WS_NODE_LOG_WINDOW_NS; /* a summary is due within a window */
 		if (ws_node_stopping(n))
 			break;
 		int64_t poll_ns = ws_clock_wall_ns();
@@ -271,6 +273,9 @@ int ws_node_run(ws_node *n, ws_err *err)
 				continue;
 			return ws_err_errno(err, "node: poll");
 		}
+		if (n->loglimit.pending && n->cfg.log)
+			ws_node_loglimit_flush(&n->loglimit, ws_clock_ns(), n->cfg.log,
+					       n->cfg.log_ctx);
 		unsigned ready = 0;
 		int bad = 0;
 		for (nfds_t i = 1; i < np; i++)
@@ -284,6 +289,9 @@ int ws_node_run(ws_node *n, ws_err *err)
 					    bad ? n->info.bcast_port : n->info.port);
 		}
 	}
+	if (n->loglimit.pending && n->cfg.log) /* the last summaries, whatever their window */
+		ws_node_loglimit_flush(&n->loglimit, ws_clock_ns() + WS_NODE_LOG_WINDOW_NS,
+				       n->cfg.log, n->cfg.log_ctx);
 	return 0;
 }
 
@@ -398,6 +406,16 @@ static int check_config(const ws_node_config *c, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: total reply rate %llu bit/s out of range (1k..1000g bit/s, "
 				  "or off)", (unsigned long long)c->reply_total_bps);
+	uint64_t least = ws_node_mem_least(c->rf, c->tx_samples, c->rx_samples);
+	if (c->max_memory && c->max_memory < least)
+		return ws_err_set(err, WS_E_INVAL,
+				  "node: max memory %llu bytes is below the %llu that the buffer "
+				  "tables and 64 chunks of %u samples need (at least that; the "
+				  "default, what the buffers can ever need, is %llu)",
+				  (unsigned long long)c->max_memory, (unsigned long long)least,
+				  WS_NODE_CHUNK_SAMPLES,
+				  (unsigned long long)ws_node_mem_need(c->rf, c->tx_samples,
+								       c->rx_samples));
 	if (c->reply_burst < WS_NODE_RATE_MIN_BURST || c->reply_burst > WS_NODE_RATE_MAX_BURST)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply burst %u bytes out of range (1K..256M)",
@@ -408,7 +426,10 @@ static int check_config(const ws_node_config *c, ws_err *err)
 static int alloc_state(ws_node *n, ws_err *err)
 {
 	n->rf_mask = (1u << n->cfg.rf) - 1;
-	if (ws_node_mem_init(&n->mem, n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples) < 0)
+	n->info.max_memory = n->cfg.max_memory ? n->cfg.max_memory
+			     : ws_node_mem_need(n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples);
+	if (ws_node_mem_init(&n->mem, n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples,
+			     n->info.max_memory) < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for buffer tables");
 	/* One byte more than the largest accepted datagram, so a longer one is seen as such. */
 	n->slot_size = (size_t)n->cfg.max_payload + WS_WIRE_PAD_LEN + 1;

@@ -85,6 +85,9 @@ typedef struct ws_node_config {
 	int not_ready;            /* answer NOT_READY while a trigger's window lasts */
 	uint32_t not_ready_us;    /* that window; 0 = the air time of the longer buffer */
 	int sock_buf;             /* SO_RCVBUF/SO_SNDBUF request in bytes, default 64 MiB */
+	uint64_t max_memory;      /* bytes of sample memory and its tables mapped at most;
+				   * 0 = what the buffers can ever need (the default),
+				   * else at least their tables + 4 MiB */
 	int gso;                  /* Read IQ through UDP GSO where the path allows, default 1 */
 	ws_node_log_fn log;       /* may be NULL */
 	void *log_ctx;
@@ -119,6 +122,8 @@ typedef struct ws_node_counters {
 	uint64_t preempted;                   /* streams cut short: all stream slots were taken
 					       * and a new source asked; the one that had sent
 					       * the most yielded */
+	uint64_t mem_refused;                 /* chunks of sample memory refused: max_memory
+					       * reached (Write IQ answers IQ_ERROR) */
 } ws_node_counters;
 
 /* Actual socket facts after creation. */
@@ -133,6 +138,7 @@ typedef struct ws_node_info {
 	uint64_t reply_rate_bps;  /* 0 = off */
 	uint32_t reply_burst;
 	uint64_t reply_total_bps; /* 0 = off */
+	uint64_t max_memory;      /* the sample memory budget in force, bytes */
 } ws_node_info;
 
 /* Fill c with the defaults listed on each field. Cannot fail. */

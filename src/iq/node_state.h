@@ -13,6 +13,7 @@
 #include "iq/node.h"
 #include "iq/node_allow.h"
 #include "iq/node_board.h"
+#include "iq/node_log.h"
 #include "iq/node_mem.h"
 #include "iq/node_rate.h"
 #include "iq/node_rx.h"
@@ -102,6 +103,7 @@ struct ws_node {
 	uint64_t sctl[WS_NODE_BATCH][CMSG_SPACE(sizeof(uint16_t)) / 8 + 1];
 	uint32_t seen[WS_NODE_SEEN_MAX];
 	unsigned n_seen;
+	ws_node_loglimit loglimit;  /* a few lines per second per cause, then a summary */
 };
 
 /* Single writer (the node thread), relaxed atomic stores so other threads read whole values. */
@@ -120,10 +122,12 @@ static inline uint32_t ws_node_peer_addr(const ws_node_peer *p)
 	return ntohl(p->addr.sin_addr.s_addr);
 }
 
-/* After a node_mem call failed: counts it (alloc_failures) and logs it. */
+/* After a node_mem call failed: counts it (alloc_failures, or mem_refused when the budget
+ * refused it) and logs it. */
 void ws_node_mem_failed(ws_node *n);
 
-/* A one-line message to the configured log callback (none: nothing happens). */
+/* A one-line message to the configured log callback (none: nothing happens), at most
+ * WS_NODE_LOG_PER_WINDOW a second from one call site (fmt), then a summary (node_log.h). */
 void ws_node_log(ws_node *n, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
