@@ -238,10 +238,15 @@ static int drain(ws_node *n, unsigned ready, int64_t poll_ns, int *bad)
 	return 0;
 }
 
-/* Waits for a datagram, a stop, or wait_ns (-1: for ever). A wait shorter than the timer
- * slack is spun, so --pace-us gaps stay exact. */
-static int wait_input(struct pollfd *p, nfds_t np, int64_t wait_ns)
+/* Waits for a datagram, a stop, or wait_ns (-1: for ever). With --pace-us a wait shorter
+ * than the timer slack is spun, so the gaps stay exact. Otherwise a positive wait is for
+ * rate tokens, and it lasts at least WS_NODE_TOKEN_WAIT_NS: the tokens wait in the bucket,
+ * and a node whose streams all want the total's next packet sleeps instead of spinning
+ * (issue 27: 16 sources kept it spinning, and an honest host lost its CPU). */
+static int wait_input(const ws_node *n, struct pollfd *p, nfds_t np, int64_t wait_ns)
 {
+	if (!n->cfg.pace_us && wait_ns > 0 && wait_ns < WS_NODE_TOKEN_WAIT_NS)
+		wait_ns = WS_NODE_TOKEN_WAIT_NS;
 	if (wait_ns > 0 && wait_ns < 100 * WS_NS_PER_US) {
 		ws_clock_spin_until(ws_clock_ns() + wait_ns);
 		wait_ns = 0;
@@ -268,7 +273,7 @@ int ws_node_run(ws_node *n, ws_err *err)
 		if (ws_node_stopping(n))
 			break;
 		int64_t poll_ns = ws_clock_wall_ns();
-		if (wait_input(p, np, wait) < 0) {
+		if (wait_input(n, p, np, wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ws_err_errno(err, "node: poll");

@@ -27,6 +27,7 @@
 #define WS_NODE_MAX_RF 4
 #define WS_NODE_BATCH 64     /* datagrams per recvmmsg, stream packets per sendmmsg batch */
 #define WS_NODE_QUANTUM (512u << 10) /* bytes a stream sends per turn of the round robin */
+#define WS_NODE_TOKEN_WAIT_NS 250000 /* the least sleep for rate tokens: 31 KB at 1 Gb/s */
 #define WS_NODE_SEEN_MAX 64  /* distinct unknown commands logged once each */
 #define WS_NODE_STREAMS 64   /* Read IQ streams served at once (one per source) */
 #define WS_NODE_HOLD_MAX 64  /* datagrams held behind their source's stream, in all */
