@@ -41,6 +41,7 @@ typedef struct ws_node_mem {
 	uint32_t tx_extent[WS_NODE_MEM_MAX_RF];  /* one past the highest sample written */
 	ws_node_block *zero;                     /* shared, read-only, made on first need */
 	ws_node_block *signal[WS_NODE_MEM_MAX_RF][WS_NODE_SIGNAL_BLOCKS]; /* on first read */
+	ws_node_block *rssi[WS_NODE_MEM_MAX_RF]; /* the RSSI pattern, on first read */
 	ws_node_block *spare[WS_NODE_MEM_SPARE]; /* freed, still mapped: reused first */
 	unsigned n_spare;
 	uint64_t blocks;                         /* blocks in use (each once), spares not */
@@ -52,11 +53,22 @@ typedef struct ws_node_mem {
 /* The test signal's word for sample i of interface rf (see ws_node_test_sample). */
 uint32_t ws_node_mem_signal_word(int rf, uint32_t i);
 
+/* The RSSI buffers: rx_samples 10-bit values per interface, two to a word (the earlier in
+ * bits 25..16, the later in bits 9..0), so (rx_samples + 1) / 2 words. Value k of
+ * interface rf is (5k + 200 rf) mod 1024; it repeats every 512 words, so one block per
+ * interface serves the whole buffer. Word i of interface rf, host order: */
+uint32_t ws_node_mem_rssi_word(int rf, uint32_t i);
+#define WS_NODE_RSSI_WORDS(rx_samples) (((uint64_t)(rx_samples) + 1) / 2)
+
+/* Like ws_node_mem_rx_span, for the RSSI words from pos of interface rf. */
+uint32_t ws_node_mem_rssi_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want,
+			       const uint8_t **p);
+
 /* The bytes of the chunk tables of rf interfaces of tx / rx samples. */
 uint64_t ws_node_mem_tables(int rf, uint32_t tx_samples, uint32_t rx_samples);
 
 /* The budget that no sequence of writes, triggers and reads can exceed: the tables, every
- * TX and RX chunk distinct, the zero and signal blocks, the spares, and one block in
+ * TX and RX chunk distinct, the zero, signal and RSSI blocks, the spares, and one block in
  * flight of a copy. */
 uint64_t ws_node_mem_need(int rf, uint32_t tx_samples, uint32_t rx_samples);
 

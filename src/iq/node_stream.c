@@ -37,7 +37,7 @@ void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * nw;
 	ws_wire_transport t =
 		ws_node_reply_transport(n, m, len, not_ready ? WS_WIRE_FLAG_NODE_NOT_READY : 0);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ,
+	ws_wire_cmd c = {.cmd = m->cmd.cmd,
 			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * nw), .num_args = 1};
 	unsigned rf = buffer ? (unsigned)__builtin_ctz(buffer) : 0;
 	ws_wire_sample_hdr s = {
@@ -132,7 +132,7 @@ static void packet_header(ws_node *n, const ws_node_stream *s, unsigned k, uint3
 {
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
 	ws_wire_transport t = ws_node_reply_transport(n, &s->req, len, 0);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ,
+	ws_wire_cmd c = {.cmd = s->req.cmd.cmd,
 			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt), .num_args = 1};
 	ws_wire_sample_hdr sh = {.buffer = (uint16_t)(1u << s->rf),
 				 .iq_id = (uint8_t)n->captures[s->rf],
@@ -222,7 +222,7 @@ static int64_t send_batch(ws_node *n, ws_node_stream *s, uint64_t limit, int *un
 	unsigned batch = n->cfg.pace_us ? 1 : WS_NODE_BATCH, k = 0, iv = 0;
 	uint64_t bytes = 0;
 	size_t seg = WS_WIRE_SAMPLE_PKT_HDR + (size_t)s->spp * 4;
-	int failed = 0;
+	int failed = 0, rssi = s->req.cmd.cmd == WS_WIRE_CMD_READ_RSSI;
 	while (k < batch && s->pos < s->end && bytes < limit) {
 		uint32_t cnt = (uint32_t)(s->end - s->pos < s->spp ? s->end - s->pos : s->spp);
 		unsigned iv0 = iv;
@@ -232,8 +232,9 @@ static int64_t send_batch(ws_node *n, ws_node_stream *s, uint64_t limit, int *un
 		/* spp < one chunk, so a packet spans at most two chunks. */
 		for (uint32_t got = 0; got < cnt;) {
 			const uint8_t *src;
-			uint32_t span = ws_node_mem_rx_span(&n->mem, s->rf, (uint32_t)s->pos + got,
-							    cnt - got, &src);
+			uint32_t at = (uint32_t)s->pos + got;
+			uint32_t span = rssi ? ws_node_mem_rssi_span(&n->mem, s->rf, at, cnt - got, &src)
+					     : ws_node_mem_rx_span(&n->mem, s->rf, at, cnt - got, &src);
 			if (!span) {
 				failed = 1;
 				break;

@@ -26,7 +26,7 @@ log_ok() { [ "$1" -le $((1 + 4 * ($2 + 1))) ]; }
 
 # --- the default budget: every RF buffer's chunks distinct, plus the shared ones ----------
 if start_node --tx-samples 112M --rx-samples 128M; then
-	if grep -q 'max memory 1924.9 MiB' "$WS_TMP/node.err"; then
+	if grep -q 'max memory 1925.0 MiB' "$WS_TMP/node.err"; then
 		pass node_memory_default_budget
 	else
 		fail node_memory_default_budget "$(head -c 500 "$WS_TMP/node.err")"
