@@ -3,8 +3,9 @@
  * The node keeps an RSSI buffer per interface filled with a fixed pattern and answers
  * READ_RSSI as it answers READ_IQ, with the READ_RSSI command word: one request, as
  * WARPLab 7.7.1's MEX sends it (command length 0, num_args 0, five words), answered byte
- * for byte; a read across a pattern block, every word checked; and a start beyond the
- * buffer's words refused with IQ_ERROR. */
+ * for byte; a read across a pattern block, every word checked; a start beyond the
+ * buffer's words refused with IQ_ERROR; and the host library's ws_iq_read_rssi of two
+ * interfaces, value for value. */
 #include "harness.h"
 
 #include "iq/node.h"
@@ -13,6 +14,8 @@
 #include "iq/wire.h"
 #include "util/bytes.h"
 #include "util/err.h"
+
+#include <warpspeed/iq.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -108,6 +111,29 @@ static void test_rssi(void)
 	if (n == 34) {
 		CHECK_U64("with READ_RSSI", ws_get_be32(got + WS_WIRE_OFF_CMD), WS_WIRE_CMD_READ_RSSI);
 		CHECK_INT("and IQ_ERROR", got[WS_WIRE_OFF_ARGS + 2], WS_WIRE_SFLAG_IQ_ERROR);
+	}
+
+	/* The host library: 300 words of RF_A and RF_B from 16300, 600 values each. */
+	ws_iq_config hc;
+	ws_iq_config_default(&hc);
+	hc.addr = "127.0.0.1";
+	hc.port = port_of(t);
+	ws_iq_node *h = NULL;
+	ws_iq_error e;
+	static uint16_t va[600], vb[600];
+	uint16_t *dst[2] = {va, vb};
+	int r = ws_iq_open(&hc, &h, &e);
+	CHECK_INT("open", r, 0);
+	if (r == 0) {
+		r = ws_iq_read_rssi(h, WS_IQ_RF_A | WS_IQ_RF_B, 16300, 300, dst, &e);
+		CHECK_INT("ws_iq_read_rssi", r, 0);
+		unsigned wrong = 0;
+		for (uint32_t k = 0; k < 600; k++) {
+			uint32_t k0 = 2 * 16300 + k;
+			wrong += va[k] != ((5 * k0) & 0x3FF) || vb[k] != ((5 * k0 + 200) & 0x3FF);
+		}
+		CHECK_INT("every value", (int)wrong, 0);
+		ws_iq_close(h);
 	}
 	close(s);
 	ws_node_thread_stop(t, NULL);
