@@ -24,13 +24,29 @@ need_proxy() {
 }
 
 # start_node ARGS...: `warpspeed node` on 127.0.0.1, port 0, no broadcast port, 1 Mi
-# samples per buffer, then ARGS; sets NODE_PORT; false when it did not start.
+# samples per buffer, then ARGS (later options win); sets NODE_PORT and NODE_PID; false
+# when it did not start.
 start_node() {
 	"$WS_BIN" node --bind 127.0.0.1 --port 0 --bcast-port off --tx-samples 1M \
 		--rx-samples 1M "$@" >"$WS_TMP/node.out" 2>"$WS_TMP/node.err" &
-	WS_PIDS+=("$!")
+	NODE_PID=$!
+	WS_PIDS+=("$NODE_PID")
 	NODE_PORT=
 	wait_banner NODE_PORT "$WS_TMP/node.err" 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p'
+}
+
+# node_counter NAME: that counter of the node NODE_PID (its stdout in NODE_OUT, by default
+# the file start_node writes), from a fresh SIGUSR1 line.
+node_counter() {
+	local before after out=${NODE_OUT:-$WS_TMP/node.out}
+	before=$(grep -c 'counters (SIGUSR1)' "$out")
+	kill -USR1 "$NODE_PID"
+	for _ in $(seq 1 100); do
+		after=$(grep -c 'counters (SIGUSR1)' "$out")
+		[ "$after" -gt "$before" ] && break
+		sleep 0.01
+	done
+	grep 'counters (SIGUSR1)' "$out" | tail -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
 # start_proxy NAME ARGS...: bench/iq_proxy to the node of start_node; sets PPORT.

@@ -217,6 +217,14 @@ WARPSPEED_API int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start,
 			     uint32_t count, ws_iq_format fmt, void *const *dst,
 			     ws_iq_error *err);
 
+/* Read RSSI words [start, start + count) of every interface in rf_mask with WARPLab's
+ * READ_RSSI, through the same engine as ws_iq_read: each word holds two 10-bit RSSI
+ * values, the earlier in bits 25..16, so dst[0], dst[1], ... (one per set bit, RF_A
+ * first) each receive 2 * count values in host order, 0..1023. A node without RSSI
+ * buffers does not answer, and the call fails after its timeouts. */
+WARPSPEED_API int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start,
+				  uint32_t count, uint16_t *const *dst, ws_iq_error *err);
+
 /* Write the same count samples from src to every TX buffer in rf_mask (one Write IQ with a
  * buffer bitmask), starting at sample start. Returns after the node acknowledged every
  * sample with a matching checksum. */

@@ -49,6 +49,8 @@ static const char usage[] =
 	"  --reply-rate RATE|off  reply cap per source in bit/s, k/m/g suffixes (default\n"
 	"                      1g, the board's Ethernet)\n"
 	"  --reply-burst SIZE  bytes a source may get at once beyond the rate (default 1M)\n"
+	"  --reply-total RATE|off  reply cap on all sources together in bit/s (default:\n"
+	"                      the --reply-rate)\n"
 	"  --port P            unicast UDP port, 0 = ephemeral (default 9000)\n"
 	"  --bcast-port P|off  broadcast UDP port (default 10000)\n"
 	"  --rf 2|4            RF interfaces (default 2)\n"
@@ -64,6 +66,8 @@ static const char usage[] =
 	"  --not-ready-us N    ... or for N us after a trigger (implies --not-ready)\n"
 	"  --stats S           print counters every S seconds (also on SIGUSR1)\n"
 	"  --sock-buf SIZE     socket buffer request (default 64M)\n"
+	"  --max-memory SIZE   sample memory mapped at most, K/M/G suffixes (default: what\n"
+	"                      the RF buffers can ever need, 1.9G for 2 RF at the defaults)\n"
 	"  --no-gso            Read IQ without UDP GSO (one packet per message)\n"
 	"  --quiet             no informational log lines\n";
 
@@ -121,8 +125,8 @@ static int parse_rate(const char *opt, const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { O_ID = 256, O_SERIAL, O_BIND, O_ALLOW, O_RATE, O_BURST, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
-       O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF,
+enum { O_ID = 256, O_SERIAL, O_BIND, O_ALLOW, O_RATE, O_BURST, O_TOTAL, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
+       O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF, O_MAXMEM,
        O_QUIET, O_NOGSO };
 
 static const struct option longopts[] = {
@@ -132,6 +136,7 @@ static const struct option longopts[] = {
 	{"allow", required_argument, NULL, O_ALLOW},
 	{"reply-rate", required_argument, NULL, O_RATE},
 	{"reply-burst", required_argument, NULL, O_BURST},
+	{"reply-total", required_argument, NULL, O_TOTAL},
 	{"port", required_argument, NULL, O_PORT},
 	{"bcast-port", required_argument, NULL, O_BCAST},
 	{"rf", required_argument, NULL, O_RF},
@@ -146,6 +151,7 @@ static const struct option longopts[] = {
 	{"not-ready-us", required_argument, NULL, O_NOTREADY_US},
 	{"stats", required_argument, NULL, O_STATS},
 	{"sock-buf", required_argument, NULL, O_SOCKBUF},
+	{"max-memory", required_argument, NULL, O_MAXMEM},
 	{"quiet", no_argument, NULL, O_QUIET},
 	{"no-gso", no_argument, NULL, O_NOGSO},
 	{"help", no_argument, NULL, 'h'},
@@ -180,6 +186,11 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 		break;
 	}
 	case O_RATE: return parse_rate(name, arg, &cfg->reply_rate_bps);
+	case O_TOTAL:
+		r = parse_rate(name, arg, &cfg->reply_total_bps);
+		if (r == 0 && cfg->reply_total_bps == 0)
+			cfg->reply_total_bps = WS_NODE_TOTAL_OFF;
+		break;
 	case O_BURST:
 		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < WS_NODE_RATE_MIN_BURST ||
 		    sz > WS_NODE_RATE_MAX_BURST)
@@ -226,6 +237,12 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz > (1u << 30))
 			return bad(name, arg, "a size up to 1G, e.g. 64M");
 		cfg->sock_buf = (int)sz;
+		break;
+	case O_MAXMEM:
+		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < (4u << 20) ||
+		    sz > (1ull << 40))
+			return bad(name, arg, "a size from 4M to 1024G, e.g. 512M or 2G");
+		cfg->max_memory = sz;
 		break;
 	case O_QUIET: o->quiet = 1; break;
 	case O_NOGSO: cfg->gso = 0; break;
@@ -284,7 +301,7 @@ static void print_counters(ws_node *n, const char *when)
 		F(not_for_us), F(malformed), F(oversize), F(bad_buffer), F(out_of_range),
 		F(error_replies), F(not_ready_replies), F(slot_drops), F(send_waits),
 		F(send_errors), F(alloc_failures), F(denied), F(held), F(backlog_drops),
-		F(rate_waits), F(rate_drops),
+		F(rate_waits), F(rate_drops), F(preempted), F(mem_refused),
 #undef F
 	};
 	ws_node_counters c;
@@ -312,21 +329,24 @@ static void banner(ws_node *n, const node_opts *o)
 	const ws_node_config *c = &o->cfg;
 	ws_node_info in;
 	ws_node_get_info(n, &in);
-	char bport[16] = "off", rate[64] = "off (no reply cap)";
+	char bport[16] = "off", rate[64] = "off (no reply cap)", total[48] = "off";
 	if (in.bcast_port >= 0)
 		snprintf(bport, sizeof bport, "%d", in.bcast_port);
 	if (in.reply_rate_bps)
 		snprintf(rate, sizeof rate, "%.6g Mb/s per source, burst %u bytes",
 			 (double)in.reply_rate_bps / 1e6, in.reply_burst);
+	if (in.reply_total_bps)
+		snprintf(total, sizeof total, "%.6g Mb/s", (double)in.reply_total_bps / 1e6);
 	fprintf(stderr,
 		"warpspeed node: WARP v3 W3-a-%05u ID %u, WARPLab %u.%u.%u, %d RF, listening on "
-		"%s:%d, broadcast port %s, allow %s, reply rate %s, max payload %u "
-		"(%u samples/packet), %u TX / %u RX samples per buffer, channel %s, socket "
+		"%s:%d, broadcast port %s, allow %s, reply rate %s, in total %s, max payload %u "
+		"(%u samples/packet), %u TX / %u RX samples per buffer, max memory %.1f MiB, "
+		"channel %s, socket "
 		"buffers %d/%d, Read IQ GSO %s\n",
 		c->serial, c->id, WS_WIRE_WL_MAJOR, WS_WIRE_WL_MINOR, WS_WIRE_WL_REV, c->rf,
-		in.bind_addr, in.port, bport, in.allow, rate, c->max_payload,
+		in.bind_addr, in.port, bport, in.allow, rate, total, c->max_payload,
 		ws_wire_samples_per_packet(c->max_payload), c->tx_samples, c->rx_samples,
-		c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
+		(double)in.max_memory / 1048576.0, c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
 		in.sndbuf, in.gso ? "on" : "off");
 }
 

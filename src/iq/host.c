@@ -229,6 +229,37 @@ static int check_range(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 
 /* ---- Read IQ and Write IQ (the engines are iqread.c and iqwrite.c) ------------------------ */
 
+int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+		    uint16_t *const *dst, ws_iq_error *perr)
+{
+	ws_err e = {0};
+	unsigned nb = (unsigned)__builtin_popcount(rf_mask & WS_IQ_RF_ALL);
+	uint8_t *words = nb && count ? malloc((size_t)nb * count * 4) : NULL;
+	void *bufs[4];
+	if (nb && count && !words)
+		return to_public(ws_err_set(&e, ENOMEM, "iq: Read RSSI: out of memory for %u "
+					    "words", count), &e, perr);
+	for (unsigned b = 0; b < nb; b++)
+		bufs[b] = words + (size_t)b * count * 4;
+	pthread_mutex_lock(&n->lock);
+	int r = check_range(n, rf_mask, start, count, WS_IQ_FMT_BE32, 0, &e);
+	if (r == 0) {
+		n->read_cmd = WS_WIRE_CMD_READ_RSSI;
+		r = ws_iqread_run(n, rf_mask, start, count, WS_IQ_FMT_BE32, bufs, &e);
+		n->read_cmd = 0;
+	}
+	pthread_mutex_unlock(&n->lock);
+	for (unsigned b = 0; r == 0 && b < nb; b++) {
+		for (uint32_t i = 0; i < count; i++) {
+			const uint8_t *w = words + ((size_t)b * count + i) * 4;
+			dst[b][2 * (size_t)i] = (uint16_t)((w[0] << 8 | w[1]) & 0x3FF);
+			dst[b][2 * (size_t)i + 1] = (uint16_t)((w[2] << 8 | w[3]) & 0x3FF);
+		}
+	}
+	free(words);
+	return to_public(r, &e, perr);
+}
+
 int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
 	       ws_iq_format fmt, void *const *dst, ws_iq_error *perr)
 {

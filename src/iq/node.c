@@ -4,11 +4,13 @@
  * socket and a stop eventfd; datagrams arrive in recvmmsg batches. Each is first checked
  * against the allow list (denied: counted, dropped), then either answered at once
  * (node_cmd.c) or, when its source has a Read IQ stream running, held back until that
- * stream ends, so a source's requests are served in order, as the board would. Between
- * batches the loop advances every running stream by one batch, each as its source's rate
- * cap allows, and sleeps in poll until the next datagram or the next stream's tokens. One
- * source's pacing therefore never stalls another source. This file also creates and
- * destroys the node. */
+ * stream ends, so a source's requests are served in order, as the board would; a source
+ * holds at most its share of the hold slots. Between batches the loop advances every
+ * running stream by one turn (a quantum of bytes), least served first, each as its
+ * source's rate cap and the total cap allow, and sleeps in poll until the next datagram or
+ * the next stream's tokens. One source's pacing therefore never stalls another source,
+ * and a few sources asking for gigabytes do not slow a host's short read (issue 27). This
+ * file also creates and destroys the node. */
 #include "iq/node_cmd.h"
 #include "iq/node_stream.h"
 
@@ -61,14 +63,46 @@ static unsigned held_from(const ws_node *n, uint32_t addr)
 	return k;
 }
 
-/* Keeps a copy of a datagram until its source's stream ends; drops it (counted) when the
- * source already has WS_NODE_HOLD_PER_SOURCE waiting or all slots are taken. */
+/* The held datagram of the source holding the most (its newest), when that source holds
+ * more than `than`; -1 otherwise. */
+static int fattest_held(const ws_node *n, unsigned than)
+{
+	int best = -1;
+	unsigned most = than;
+	for (unsigned i = 0; i < n->n_held; i++) {
+		unsigned k = held_from(n, ws_node_peer_addr(&n->held[i].peer));
+		if (k > most || (k == most && best >= 0 &&
+				 ws_node_peer_addr(&n->held[i].peer) ==
+					 ws_node_peer_addr(&n->held[best].peer))) {
+			most = k;
+			best = (int)i;
+		}
+	}
+	return best;
+}
+
+/* Keeps a copy of a datagram until its source's stream ends. A source holds at most
+ * WS_NODE_HOLD_PER_SOURCE, and when all slots are taken the source holding the most gives
+ * up its newest, so that each source keeps a fair share of the slots; what cannot be
+ * held is dropped (backlog_drops). */
 static void hold(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t len,
 		 int64_t arrival)
 {
-	if (!n->n_free || held_from(n, ws_node_peer_addr(p)) >= WS_NODE_HOLD_PER_SOURCE) {
+	unsigned mine = held_from(n, ws_node_peer_addr(p));
+	if (mine >= WS_NODE_HOLD_PER_SOURCE) {
 		WS_NODE_BUMP(n, backlog_drops, 1);
 		return;
+	}
+	if (!n->n_free) {
+		int v = fattest_held(n, mine + 1);
+		if (v < 0) {
+			WS_NODE_BUMP(n, backlog_drops, 1);
+			return;
+		}
+		WS_NODE_BUMP(n, backlog_drops, 1);
+		n->free_slots[n->n_free++] = n->held[v].slot;
+		memmove(&n->held[v], &n->held[v + 1], (n->n_held - (unsigned)v - 1) * sizeof n->held[0]);
+		n->n_held--;
 	}
 	unsigned slot = n->free_slots[--n->n_free];
 	memcpy(n->hbuf + (size_t)slot * n->slot_size, pkt, len);
@@ -121,8 +155,33 @@ static void receive(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_
 static int64_t serve_streams(ws_node *n)
 {
 	int64_t wait = -1;
-	for (unsigned k = 0; k < WS_NODE_STREAMS && n->n_streams; k++) {
-		ws_node_stream *s = &n->streams[(n->next_stream + k) % WS_NODE_STREAMS];
+	if (n->orphans) {
+		/* A preempted stream's source may have datagrams held behind nothing. */
+		n->orphans = 0;
+		for (unsigned i = 0; i < n->n_held; i++) {
+			uint32_t a = ws_node_peer_addr(&n->held[i].peer);
+			if (!ws_node_stream_busy(n, a)) {
+				release(n, a);
+				i = (unsigned)-1; /* release reorders the table: start over */
+			}
+		}
+	}
+	/* Least served first: a stream that has sent less goes before one that has sent
+	 * more (ties in round-robin order), so while the total cap is short a host's short
+	 * read is not queued behind a few endless ones. */
+	unsigned order[WS_NODE_STREAMS], no = 0;
+	for (unsigned k = 0; k < WS_NODE_STREAMS && no < n->n_streams; k++) {
+		unsigned i = (n->next_stream + k) % WS_NODE_STREAMS, j = no++;
+		if (!n->streams[i].active) {
+			no--;
+			continue;
+		}
+		for (; j > 0 && n->streams[order[j - 1]].sent > n->streams[i].sent; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (unsigned k = 0; k < no; k++) {
+		ws_node_stream *s = &n->streams[order[k]];
 		if (!s->active)
 			continue;
 		int64_t w = ws_node_stream_step(n, s, ws_clock_ns());
@@ -179,10 +238,15 @@ static int drain(ws_node *n, unsigned ready, int64_t poll_ns, int *bad)
 	return 0;
 }
 
-/* Waits for a datagram, a stop, or wait_ns (-1: for ever). A wait shorter than the timer
- * slack is spun, so --pace-us gaps stay exact. */
-static int wait_input(struct pollfd *p, nfds_t np, int64_t wait_ns)
+/* Waits for a datagram, a stop, or wait_ns (-1: for ever). With --pace-us a wait shorter
+ * than the timer slack is spun, so the gaps stay exact. Otherwise a positive wait is for
+ * rate tokens, and it lasts at least WS_NODE_TOKEN_WAIT_NS: the tokens wait in the bucket,
+ * and a node whose streams all want the total's next packet sleeps instead of spinning
+ * (issue 27: 16 sources kept it spinning, and an honest host lost its CPU). */
+static int wait_input(const ws_node *n, struct pollfd *p, nfds_t np, int64_t wait_ns)
 {
+	if (!n->cfg.pace_us && wait_ns > 0 && wait_ns < WS_NODE_TOKEN_WAIT_NS)
+		wait_ns = WS_NODE_TOKEN_WAIT_NS;
 	if (wait_ns > 0 && wait_ns < 100 * WS_NS_PER_US) {
 		ws_clock_spin_until(ws_clock_ns() + wait_ns);
 		wait_ns = 0;
@@ -204,14 +268,19 @@ int ws_node_run(ws_node *n, ws_err *err)
 		int64_t wait = serve_streams(n);
 		if (ws_node_rx_pending(&n->rx))
 			wait = 0;
+		if (n->loglimit.pending && (wait < 0 || wait > WS_NODE_LOG_WINDOW_NS))
+			wait = WS_NODE_LOG_WINDOW_NS; /* a summary is due within a window */
 		if (ws_node_stopping(n))
 			break;
 		int64_t poll_ns = ws_clock_wall_ns();
-		if (wait_input(p, np, wait) < 0) {
+		if (wait_input(n, p, np, wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ws_err_errno(err, "node: poll");
 		}
+		if (n->loglimit.pending && n->cfg.log)
+			ws_node_loglimit_flush(&n->loglimit, ws_clock_ns(), n->cfg.log,
+					       n->cfg.log_ctx);
 		unsigned ready = 0;
 		int bad = 0;
 		for (nfds_t i = 1; i < np; i++)
@@ -225,6 +294,9 @@ int ws_node_run(ws_node *n, ws_err *err)
 					    bad ? n->info.bcast_port : n->info.port);
 		}
 	}
+	if (n->loglimit.pending && n->cfg.log) /* the last summaries, whatever their window */
+		ws_node_loglimit_flush(&n->loglimit, ws_clock_ns() + WS_NODE_LOG_WINDOW_NS,
+				       n->cfg.log, n->cfg.log_ctx);
 	return 0;
 }
 
@@ -334,6 +406,21 @@ static int check_config(const ws_node_config *c, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply rate %llu bit/s out of range (1k..1000g bit/s, or "
 				  "off)", (unsigned long long)c->reply_rate_bps);
+	if (c->reply_total_bps && c->reply_total_bps != WS_NODE_TOTAL_OFF &&
+	    (c->reply_total_bps < WS_NODE_RATE_MIN_BPS || c->reply_total_bps > WS_NODE_RATE_MAX_BPS))
+		return ws_err_set(err, WS_E_INVAL,
+				  "node: total reply rate %llu bit/s out of range (1k..1000g bit/s, "
+				  "or off)", (unsigned long long)c->reply_total_bps);
+	uint64_t least = ws_node_mem_least(c->rf, c->tx_samples, c->rx_samples);
+	if (c->max_memory && c->max_memory < least)
+		return ws_err_set(err, WS_E_INVAL,
+				  "node: max memory %llu bytes is below the %llu that the buffer "
+				  "tables and 64 chunks of %u samples need (at least that; the "
+				  "default, what the buffers can ever need, is %llu)",
+				  (unsigned long long)c->max_memory, (unsigned long long)least,
+				  WS_NODE_CHUNK_SAMPLES,
+				  (unsigned long long)ws_node_mem_need(c->rf, c->tx_samples,
+								       c->rx_samples));
 	if (c->reply_burst < WS_NODE_RATE_MIN_BURST || c->reply_burst > WS_NODE_RATE_MAX_BURST)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply burst %u bytes out of range (1K..256M)",
@@ -344,7 +431,10 @@ static int check_config(const ws_node_config *c, ws_err *err)
 static int alloc_state(ws_node *n, ws_err *err)
 {
 	n->rf_mask = (1u << n->cfg.rf) - 1;
-	if (ws_node_mem_init(&n->mem, n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples) < 0)
+	n->info.max_memory = n->cfg.max_memory ? n->cfg.max_memory
+			     : ws_node_mem_need(n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples);
+	if (ws_node_mem_init(&n->mem, n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples,
+			     n->info.max_memory) < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for buffer tables");
 	/* One byte more than the largest accepted datagram, so a longer one is seen as such. */
 	n->slot_size = (size_t)n->cfg.max_payload + WS_WIRE_PAD_LEN + 1;
@@ -356,6 +446,8 @@ static int alloc_state(ws_node *n, ws_err *err)
 	if (rx < 0 || !n->hbuf || board < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for receive buffers");
 	ws_node_rate_init(&n->rate, n->cfg.reply_rate_bps, n->cfg.reply_burst);
+	uint64_t total = n->cfg.reply_total_bps ? n->cfg.reply_total_bps : n->cfg.reply_rate_bps;
+	ws_node_rate_set_total(&n->rate, total == WS_NODE_TOTAL_OFF ? 0 : total);
 	return 0;
 }
 
@@ -384,6 +476,7 @@ static int exposure(ws_node *n, const ws_node_config *c, struct in_addr addr, ws
 	ws_node_allow_format(&n->allow, n->info.allow, sizeof n->info.allow);
 	n->info.reply_rate_bps = c->reply_rate_bps;
 	n->info.reply_burst = c->reply_burst;
+	n->info.reply_total_bps = n->rate.total_bps;
 	return 0;
 }
 

@@ -48,6 +48,7 @@ typedef void (*ws_node_log_fn)(void *ctx, int level, const char *msg);
 #define WS_NODE_DEFAULT_BIND "127.0.0.1"
 #define WS_NODE_DEFAULT_REPLY_RATE 1000000000ull  /* bits/s: the board's 1 Gb/s Ethernet */
 #define WS_NODE_DEFAULT_REPLY_BURST (1u << 20)    /* bytes */
+#define WS_NODE_TOTAL_OFF UINT64_MAX            /* reply_total_bps: no total cap */
 #define WS_NODE_ALLOW_TEXT 640                    /* the allow list as text, in ws_node_info */
 
 /* warpspeed only, not on a real board (which acknowledges it like any unknown command):
@@ -69,6 +70,8 @@ typedef struct ws_node_config {
 				   * WS_NODE_DEFAULT_REPLY_RATE */
 	uint32_t reply_burst;     /* bytes a source may receive at once beyond the rate,
 				   * default WS_NODE_DEFAULT_REPLY_BURST */
+	uint64_t reply_total_bps; /* cap on all sources together, bits/s, with the same burst;
+				   * 0 = reply_rate_bps (default), WS_NODE_TOTAL_OFF = none */
 	int port;                 /* unicast port; 0 = ephemeral; -1 = no sockets (feed only) */
 	int bcast_port;           /* broadcast port; 0 = ephemeral; -1 = none */
 	int rf;                   /* RF interfaces: 2 or 4 */
@@ -82,6 +85,9 @@ typedef struct ws_node_config {
 	int not_ready;            /* answer NOT_READY while a trigger's window lasts */
 	uint32_t not_ready_us;    /* that window; 0 = the air time of the longer buffer */
 	int sock_buf;             /* SO_RCVBUF/SO_SNDBUF request in bytes, default 64 MiB */
+	uint64_t max_memory;      /* bytes of sample memory and its tables mapped at most;
+				   * 0 = what the buffers can ever need (the default),
+				   * else at least their tables + 4 MiB */
 	int gso;                  /* Read IQ through UDP GSO where the path allows, default 1 */
 	ws_node_log_fn log;       /* may be NULL */
 	void *log_ctx;
@@ -113,6 +119,11 @@ typedef struct ws_node_counters {
 					       * table was full */
 	uint64_t rate_waits;                  /* a stream paused for its source's tokens */
 	uint64_t rate_drops;                  /* answers not sent: the source is over its cap */
+	uint64_t preempted;                   /* streams cut short: all stream slots were taken
+					       * and a new source asked; the one that had sent
+					       * the most yielded */
+	uint64_t mem_refused;                 /* chunks of sample memory refused: max_memory
+					       * reached (Write IQ answers IQ_ERROR) */
 } ws_node_counters;
 
 /* Actual socket facts after creation. */
@@ -126,6 +137,8 @@ typedef struct ws_node_info {
 	char allow[WS_NODE_ALLOW_TEXT]; /* the allow list in force, "any" or "a.b.c.d/n,..." */
 	uint64_t reply_rate_bps;  /* 0 = off */
 	uint32_t reply_burst;
+	uint64_t reply_total_bps; /* 0 = off */
+	uint64_t max_memory;      /* the sample memory budget in force, bytes */
 } ws_node_info;
 
 /* Fill c with the defaults listed on each field. Cannot fail. */

@@ -219,9 +219,12 @@ static void cmd_write_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m
 
 /* ---- Read IQ and the trigger ------------------------------------------------------------ */
 
+/* READ_IQ, and READ_RSSI in the same form over the RSSI buffers' words (issue 33). */
 static void cmd_read_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t a[5];
+	uint64_t size = m->cmd.cmd == WS_WIRE_CMD_READ_RSSI ? WS_NODE_RSSI_WORDS(n->cfg.rx_samples)
+							     : n->cfg.rx_samples;
 	WS_NODE_BUMP(n, read_requests, 1);
 	if (ws_wire_get_words(m->args, m->args_len, a, 5) < 5) {
 		WS_NODE_BUMP(n, malformed, 1);
@@ -236,7 +239,7 @@ static void cmd_read_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 	} else if (buffer == 0 || (buffer & ~n->rf_mask)) {
 		WS_NODE_BUMP(n, bad_buffer, 1);
 		ws_node_read_refuse(n, p, m, (uint16_t)buffer, start, 0);
-	} else if (count == 0 || start > n->cfg.rx_samples || count > n->cfg.rx_samples - start) {
+	} else if (count == 0 || start > size || count > size - start) {
 		WS_NODE_BUMP(n, out_of_range, 1);
 		ws_node_read_refuse(n, p, m, (uint16_t)buffer, start, 0);
 	} else if (ws_node_board_busy(&n->board, ws_clock_ns())) {
@@ -342,6 +345,7 @@ static const struct {
 	{WS_WIRE_CMD_MAX_NUM_SAMPLES, cmd_max_samples},
 	{WS_WIRE_CMD_WRITE_IQ, cmd_write_iq},
 	{WS_WIRE_CMD_READ_IQ, cmd_read_iq},
+	{WS_WIRE_CMD_READ_RSSI, cmd_read_iq},
 	{WS_WIRE_CMD_WRITE_IQ_CHECKSUM, cmd_checksum},
 	{WS_WIRE_CMD_TX_BUFF_EN, cmd_tx_buff_en},
 	{WS_WIRE_CMD_RX_BUFF_EN, cmd_rx_buff_en},
@@ -391,7 +395,8 @@ void ws_node_handle(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_
 			WS_NODE_BUMP(n, slot_drops, 1);
 			return;
 		}
-		if ((m.tr.flags & WS_WIRE_FLAG_ROBUST) || m.cmd.cmd == WS_WIRE_CMD_READ_IQ)
+		if ((m.tr.flags & WS_WIRE_FLAG_ROBUST) || m.cmd.cmd == WS_WIRE_CMD_READ_IQ ||
+		    m.cmd.cmd == WS_WIRE_CMD_READ_RSSI)
 			ws_node_board_wait_until(done, &n->stop);
 	}
 	dispatch(n, p, &m);

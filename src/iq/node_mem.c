@@ -34,6 +34,9 @@ static ws_node_block *block_new(ws_node_mem *m, const uint8_t *from, uint32_t re
 		b = m->spare[--m->n_spare];
 		if (!from)
 			memset(b->data, 0, WS_NODE_CHUNK_BYTES);
+	} else if (m->max_blocks && m->blocks >= m->max_blocks) {
+		m->refused++;
+		return NULL;
 	} else {
 		b = malloc(sizeof *b);
 		void *p = b ? mmap(NULL, WS_NODE_CHUNK_BYTES, PROT_READ | PROT_WRITE,
@@ -107,15 +110,75 @@ static ws_node_block *signal_block(ws_node_mem *m, int rf, uint32_t c)
 	return m->signal[rf][v];
 }
 
+uint32_t ws_node_mem_rssi_word(int rf, uint32_t i)
+{
+	uint32_t k = 2 * i, base = 200u * (uint32_t)rf;
+	return ((5u * k + base) & 0x3FFu) << 16 | ((5u * (k + 1) + base) & 0x3FFu);
+}
+
+_Static_assert(WS_NODE_CHUNK_SAMPLES % 512 == 0, "a block must hold whole RSSI periods");
+
+uint32_t ws_node_mem_rssi_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want,
+			       const uint8_t **p)
+{
+	if (!m->rssi[rf]) {
+		ws_node_block *b = block_new(m, NULL, 0);
+		if (!b)
+			return 0;
+		for (uint32_t i = 0; i < WS_NODE_CHUNK_SAMPLES; i++)
+			ws_put_be32(b->data + 4 * (size_t)i, ws_node_mem_rssi_word(rf, i));
+		m->rssi[rf] = b;
+	}
+	uint32_t off = pos & (WS_NODE_CHUNK_SAMPLES - 1);
+	*p = m->rssi[rf]->data + (size_t)off * 4;
+	uint32_t n = WS_NODE_CHUNK_SAMPLES - off;
+	return want < n ? want : n;
+}
+
 static uint32_t chunks_of(uint32_t samples)
 {
 	return (uint32_t)(((uint64_t)samples + WS_NODE_CHUNK_SAMPLES - 1) >> WS_NODE_CHUNK_SHIFT);
 }
 
-int ws_node_mem_init(ws_node_mem *m, int rf, uint32_t tx_samples, uint32_t rx_samples)
+static int rf_of(int rf)
+{
+	return rf > WS_NODE_MEM_MAX_RF ? WS_NODE_MEM_MAX_RF : rf < 1 ? 1 : rf;
+}
+
+uint64_t ws_node_mem_tables(int rf, uint32_t tx_samples, uint32_t rx_samples)
+{
+	return (uint64_t)rf_of(rf) * ((uint64_t)chunks_of(tx_samples) + chunks_of(rx_samples)) *
+	       sizeof(ws_node_block *);
+}
+
+uint64_t ws_node_mem_need(int rf, uint32_t tx_samples, uint32_t rx_samples)
+{
+	uint64_t r = (uint64_t)rf_of(rf);
+	uint64_t blocks = r * ((uint64_t)chunks_of(tx_samples) + chunks_of(rx_samples)) + 1 +
+			  r * (WS_NODE_SIGNAL_BLOCKS + 1) + WS_NODE_MEM_SPARE + 1;
+	return ws_node_mem_tables(rf, tx_samples, rx_samples) + blocks * WS_NODE_CHUNK_BYTES;
+}
+
+uint64_t ws_node_mem_least(int rf, uint32_t tx_samples, uint32_t rx_samples)
+{
+	return ws_node_mem_tables(rf, tx_samples, rx_samples) + 64 * WS_NODE_CHUNK_BYTES;
+}
+
+uint64_t ws_node_mem_mapped(const ws_node_mem *m)
+{
+	return ws_node_mem_tables(m->rf, m->tx_samples, m->rx_samples) +
+	       (m->blocks + m->n_spare) * WS_NODE_CHUNK_BYTES;
+}
+
+int ws_node_mem_init(ws_node_mem *m, int rf, uint32_t tx_samples, uint32_t rx_samples,
+		     uint64_t max_bytes)
 {
 	memset(m, 0, sizeof *m);
-	m->rf = rf > WS_NODE_MEM_MAX_RF ? WS_NODE_MEM_MAX_RF : rf;
+	m->rf = rf_of(rf);
+	if (max_bytes) {
+		uint64_t t = ws_node_mem_tables(rf, tx_samples, rx_samples);
+		m->max_blocks = max_bytes > t ? (max_bytes - t) / WS_NODE_CHUNK_BYTES : 1;
+	}
 	m->tx_samples = tx_samples;
 	m->rx_samples = rx_samples;
 	m->tx_chunks = chunks_of(tx_samples);
@@ -144,6 +207,9 @@ void ws_node_mem_free(ws_node_mem *m)
 				block_release(m, m->signal[i][v]);
 			m->signal[i][v] = NULL;
 		}
+		if (m->rssi[i])
+			block_release(m, m->rssi[i]);
+		m->rssi[i] = NULL;
 	}
 	if (m->zero)
 		block_release(m, m->zero);

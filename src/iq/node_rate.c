@@ -14,21 +14,32 @@ void ws_node_rate_init(ws_node_rate *r, uint64_t rate_bps, uint32_t burst)
 	r->floor = -(int64_t)WS_NODE_RATE_SLACK * BITNS_PER_BYTE;
 }
 
-static void refill(const ws_node_rate *r, ws_node_bucket *b, int64_t now)
+static void refill_at(uint64_t rate, int64_t full, ws_node_bucket *b, int64_t now)
 {
 	int64_t dt = now - b->last_ns;
 	b->last_ns = now;
-	if (dt <= 0 || b->tokens >= r->full)
+	if (dt <= 0 || b->tokens >= full)
 		return;
-	int64_t need = r->full - b->tokens;
+	int64_t need = full - b->tokens;
 	/* Clamped first, so dt x rate stays below need + rate, far from 2^63. */
-	if ((uint64_t)dt > (uint64_t)need / r->rate_bps) {
-		b->tokens = r->full;
+	if ((uint64_t)dt > (uint64_t)need / rate) {
+		b->tokens = full;
 		return;
 	}
-	b->tokens += dt * (int64_t)r->rate_bps;
-	if (b->tokens > r->full)
-		b->tokens = r->full;
+	b->tokens += dt * (int64_t)rate;
+	if (b->tokens > full)
+		b->tokens = full;
+}
+
+static void refill(const ws_node_rate *r, ws_node_bucket *b, int64_t now)
+{
+	refill_at(r->rate_bps, r->full, b, now);
+}
+
+void ws_node_rate_set_total(ws_node_rate *r, uint64_t total_bps)
+{
+	r->total_bps = total_bps;
+	r->total = (ws_node_bucket){.used = 1, .tokens = r->full};
 }
 
 static unsigned set_of(uint32_t addr)
@@ -63,25 +74,56 @@ ws_node_bucket *ws_node_rate_get(ws_node_rate *r, uint32_t addr, int64_t now)
 	return spare;
 }
 
-int64_t ws_node_rate_wait(const ws_node_rate *r, const ws_node_bucket *b, int64_t now)
+static int64_t wait_one(uint64_t rate, const ws_node_bucket *b, int64_t now)
 {
-	if (!b || !r->rate_bps)
-		return 0;
 	int64_t t = b->tokens;
 	int64_t dt = now - b->last_ns;
-	if (dt > 0 && t <= 0 && (uint64_t)dt <= (uint64_t)(-t) / r->rate_bps)
-		t += dt * (int64_t)r->rate_bps;
+	if (dt > 0 && t <= 0 && (uint64_t)dt <= (uint64_t)(-t) / rate)
+		t += dt * (int64_t)rate;
 	else if (dt > 0 && t <= 0)
 		t = 1;
-	return t > 0 ? 0 : -t / (int64_t)r->rate_bps + 1;
+	return t > 0 ? 0 : -t / (int64_t)rate + 1;
 }
 
-uint64_t ws_node_rate_allowance(const ws_node_rate *r, ws_node_bucket *b, int64_t now)
+int64_t ws_node_rate_wait(const ws_node_rate *r, const ws_node_bucket *b, int64_t now)
 {
-	refill(r, b, now);
+	int64_t w = b && r->rate_bps ? wait_one(r->rate_bps, b, now) : 0;
+	int64_t wt = r->total_bps ? wait_one(r->total_bps, &r->total, now) : 0;
+	return wt > w ? wt : w;
+}
+
+static uint64_t tokens_bytes(const ws_node_bucket *b)
+{
 	if (b->tokens <= 0)
 		return 0;
 	return (uint64_t)((b->tokens + BITNS_PER_BYTE - 1) / BITNS_PER_BYTE);
+}
+
+uint64_t ws_node_rate_allowance(ws_node_rate *r, ws_node_bucket *b, int64_t now)
+{
+	uint64_t a = UINT64_MAX;
+	if (b && r->rate_bps) {
+		refill(r, b, now);
+		a = tokens_bytes(b);
+	}
+	if (r->total_bps) {
+		refill_at(r->total_bps, r->full, &r->total, now);
+		uint64_t t = tokens_bytes(&r->total);
+		if (t < a)
+			a = t;
+	}
+	return a;
+}
+
+void ws_node_rate_spent(ws_node_rate *r, uint64_t bytes)
+{
+	if (!r->total_bps)
+		return;
+	/* At most one burst of debt: small answers of many sources charge it too, and must
+	 * not push the streams' next turn arbitrarily far. */
+	r->total.tokens -= (int64_t)bytes * BITNS_PER_BYTE;
+	if (r->total.tokens < -r->full)
+		r->total.tokens = -r->full;
 }
 
 int ws_node_rate_small_ok(const ws_node_rate *r, ws_node_bucket *b, int64_t now)

@@ -22,14 +22,24 @@ void ws_node_log(ws_node *n, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	n->cfg.log(n->cfg.log_ctx, level, msg);
+	if (ws_node_loglimit_admit(&n->loglimit, fmt, level, msg, ws_clock_ns(), n->cfg.log,
+				   n->cfg.log_ctx))
+		n->cfg.log(n->cfg.log_ctx, level, msg);
 }
 
 void ws_node_mem_failed(ws_node *n)
 {
+	int budget = n->mem.refused > n->ctr.mem_refused;
 	__atomic_store_n(&n->ctr.alloc_failures, n->mem.alloc_failures, __ATOMIC_RELAXED);
-	ws_node_log(n, WS_NODE_LOG_WARN, "cannot map a %zu-byte chunk of sample memory",
-		    WS_NODE_CHUNK_BYTES);
+	__atomic_store_n(&n->ctr.mem_refused, n->mem.refused, __ATOMIC_RELAXED);
+	if (budget)
+		ws_node_log(n, WS_NODE_LOG_WARN,
+			    "sample memory full (--max-memory %llu bytes): a %zu-byte chunk "
+			    "refused, its Write IQ answered IQ_ERROR",
+			    (unsigned long long)n->info.max_memory, WS_NODE_CHUNK_BYTES);
+	else
+		ws_node_log(n, WS_NODE_LOG_WARN, "cannot map a %zu-byte chunk of sample memory",
+			    WS_NODE_CHUNK_BYTES);
 }
 
 /* ENOBUFS (a full device queue) does not make poll block, so that case also sleeps a
@@ -65,6 +75,8 @@ void ws_node_send(ws_node *n, const ws_node_peer *p, const uint8_t *buf, size_t 
 		}
 	}
 	ws_node_rate_charge(b, len);
+	if (!n->uncapped)
+		ws_node_rate_spent(&n->rate, len);
 	WS_NODE_BUMP(n, tx_packets, 1);
 	WS_NODE_BUMP(n, tx_bytes, len);
 	if (p->fd < 0)

@@ -13,6 +13,7 @@
 #include "iq/node.h"
 #include "iq/node_allow.h"
 #include "iq/node_board.h"
+#include "iq/node_log.h"
 #include "iq/node_mem.h"
 #include "iq/node_rate.h"
 #include "iq/node_rx.h"
@@ -25,8 +26,10 @@
 
 #define WS_NODE_MAX_RF 4
 #define WS_NODE_BATCH 64     /* datagrams per recvmmsg, stream packets per sendmmsg batch */
+#define WS_NODE_QUANTUM (512u << 10) /* bytes a stream sends per turn of the round robin */
+#define WS_NODE_TOKEN_WAIT_NS 250000 /* the least sleep for rate tokens: 31 KB at 1 Gb/s */
 #define WS_NODE_SEEN_MAX 64  /* distinct unknown commands logged once each */
-#define WS_NODE_STREAMS 16   /* Read IQ streams served at once (one per source) */
+#define WS_NODE_STREAMS 64   /* Read IQ streams served at once (one per source) */
 #define WS_NODE_HOLD_MAX 64  /* datagrams held behind their source's stream, in all */
 #define WS_NODE_HOLD_PER_SOURCE 16
 
@@ -48,6 +51,9 @@ typedef struct ws_node_stream {
 	uint64_t pos, end;
 	ws_node_bucket *bucket;   /* pinned while the stream lasts; NULL without a cap */
 	int64_t next_ns;          /* earliest next packet (--pace-us) */
+	uint64_t sent;            /* bytes sent so far: the least served go first, the most
+				   * served yields its slot */
+	int capped;               /* under the rate caps (not ws_node_feed) */
 } ws_node_stream;
 
 /* A datagram that arrived while its source had a stream running. */
@@ -88,6 +94,7 @@ struct ws_node {
 	 * message carries one packet, or with GSO a run of packets of one segment size. */
 	ws_node_stream streams[WS_NODE_STREAMS];
 	unsigned n_streams, next_stream;
+	int orphans;              /* a stream was cut: held datagrams may have no stream */
 	int gso;
 	uint8_t shdr[WS_NODE_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 	struct iovec siov[3 * WS_NODE_BATCH];
@@ -97,6 +104,7 @@ struct ws_node {
 	uint64_t sctl[WS_NODE_BATCH][CMSG_SPACE(sizeof(uint16_t)) / 8 + 1];
 	uint32_t seen[WS_NODE_SEEN_MAX];
 	unsigned n_seen;
+	ws_node_loglimit loglimit;  /* a few lines per second per cause, then a summary */
 };
 
 /* Single writer (the node thread), relaxed atomic stores so other threads read whole values. */
@@ -115,10 +123,12 @@ static inline uint32_t ws_node_peer_addr(const ws_node_peer *p)
 	return ntohl(p->addr.sin_addr.s_addr);
 }
 
-/* After a node_mem call failed: counts it (alloc_failures) and logs it. */
+/* After a node_mem call failed: counts it (alloc_failures, or mem_refused when the budget
+ * refused it) and logs it. */
 void ws_node_mem_failed(ws_node *n);
 
-/* A one-line message to the configured log callback (none: nothing happens). */
+/* A one-line message to the configured log callback (none: nothing happens), at most
+ * WS_NODE_LOG_PER_WINDOW a second from one call site (fmt), then a summary (node_log.h). */
 void ws_node_log(ws_node *n, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -37,7 +37,7 @@ void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * nw;
 	ws_wire_transport t =
 		ws_node_reply_transport(n, m, len, not_ready ? WS_WIRE_FLAG_NODE_NOT_READY : 0);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ,
+	ws_wire_cmd c = {.cmd = m->cmd.cmd,
 			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * nw), .num_args = 1};
 	unsigned rf = buffer ? (unsigned)__builtin_ctz(buffer) : 0;
 	ws_wire_sample_hdr s = {
@@ -132,7 +132,7 @@ static void packet_header(ws_node *n, const ws_node_stream *s, unsigned k, uint3
 {
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
 	ws_wire_transport t = ws_node_reply_transport(n, &s->req, len, 0);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ,
+	ws_wire_cmd c = {.cmd = s->req.cmd.cmd,
 			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt), .num_args = 1};
 	ws_wire_sample_hdr sh = {.buffer = (uint16_t)(1u << s->rf),
 				 .iq_id = (uint8_t)n->captures[s->rf],
@@ -177,14 +177,6 @@ int ws_node_stream_busy(const ws_node *n, uint32_t addr)
 void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
 			  unsigned mask, uint32_t start, uint32_t count, uint32_t spp)
 {
-	ws_node_stream *s = NULL;
-	for (unsigned i = 0; i < WS_NODE_STREAMS && !s; i++)
-		if (!n->streams[i].active)
-			s = &n->streams[i];
-	if (!s) {
-		WS_NODE_BUMP(n, backlog_drops, 1);
-		return;
-	}
 	int64_t now = ws_clock_ns();
 	ws_node_bucket *b = NULL;
 	if (n->rate.rate_bps && !n->uncapped) {
@@ -193,37 +185,45 @@ void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *
 			WS_NODE_BUMP(n, rate_drops, 1);
 			return;
 		}
-		b->pinned = 1;
 	}
+	ws_node_stream *s = NULL, *fat = NULL;
+	for (unsigned i = 0; i < WS_NODE_STREAMS && !s; i++) {
+		ws_node_stream *t = &n->streams[i];
+		if (!t->active)
+			s = t;
+		else if (!fat || t->sent > fat->sent)
+			fat = t;
+	}
+	if (!s) {
+		/* Every slot streams to another source: the stream that has sent the most
+		 * yields, so that a new source is never locked out by a few old ones; its
+		 * host sees the rest as lost and asks again. */
+		WS_NODE_BUMP(n, preempted, 1);
+		stream_end(n, fat);
+		n->orphans = 1;
+		s = fat;
+	}
+	if (b)
+		b->pinned = 1;
 	*s = (ws_node_stream){.active = 1, .peer = *p, .req = *m, .mask = mask, .start = start,
-			      .count = count, .spp = spp, .bucket = b, .next_ns = now};
+			      .count = count, .spp = spp, .bucket = b, .next_ns = now,
+			      .capped = !n->uncapped};
 	s->req.args = NULL;
 	s->req.args_len = 0;
 	next_buffer(n, s, 0);
 	n->n_streams++;
 }
 
-int64_t ws_node_stream_step(ws_node *n, ws_node_stream *s, int64_t now)
+/* One sendmmsg batch of s, at most limit bytes (the last packet may pass it). Returns the
+ * bytes sent, 0 with *unmapped set when the first packet's samples could not be mapped, or
+ * -1 when the socket failed for good. */
+static int64_t send_batch(ws_node *n, ws_node_stream *s, uint64_t limit, int *unmapped)
 {
-	if (ws_node_stopping(n)) {
-		stream_end(n, s);
-		return -1;
-	}
-	if (n->cfg.pace_us && s->next_ns > now)
-		return s->next_ns - now;
-	uint64_t allow = UINT64_MAX;
-	if (s->bucket) {
-		allow = ws_node_rate_allowance(&n->rate, s->bucket, now);
-		if (!allow) {
-			WS_NODE_BUMP(n, rate_waits, 1);
-			return ws_node_rate_wait(&n->rate, s->bucket, now);
-		}
-	}
 	unsigned batch = n->cfg.pace_us ? 1 : WS_NODE_BATCH, k = 0, iv = 0;
 	uint64_t bytes = 0;
 	size_t seg = WS_WIRE_SAMPLE_PKT_HDR + (size_t)s->spp * 4;
-	int failed = 0;
-	while (k < batch && s->pos < s->end && bytes < allow) {
+	int failed = 0, rssi = s->req.cmd.cmd == WS_WIRE_CMD_READ_RSSI;
+	while (k < batch && s->pos < s->end && bytes < limit) {
 		uint32_t cnt = (uint32_t)(s->end - s->pos < s->spp ? s->end - s->pos : s->spp);
 		unsigned iv0 = iv;
 		n->piov[k] = iv;
@@ -232,8 +232,9 @@ int64_t ws_node_stream_step(ws_node *n, ws_node_stream *s, int64_t now)
 		/* spp < one chunk, so a packet spans at most two chunks. */
 		for (uint32_t got = 0; got < cnt;) {
 			const uint8_t *src;
-			uint32_t span = ws_node_mem_rx_span(&n->mem, s->rf, (uint32_t)s->pos + got,
-							    cnt - got, &src);
+			uint32_t at = (uint32_t)s->pos + got;
+			uint32_t span = rssi ? ws_node_mem_rssi_span(&n->mem, s->rf, at, cnt - got, &src)
+					     : ws_node_mem_rx_span(&n->mem, s->rf, at, cnt - got, &src);
 			if (!span) {
 				failed = 1;
 				break;
@@ -252,22 +253,60 @@ int64_t ws_node_stream_step(ws_node *n, ws_node_stream *s, int64_t now)
 		k++;
 	}
 	n->piov[k] = iv;
-	if (k && s->peer.fd >= 0 && send_packets(n, &s->peer, k, seg) < 0) {
-		stream_end(n, s);
+	if (k && s->peer.fd >= 0 && send_packets(n, &s->peer, k, seg) < 0)
 		return -1;
-	}
 	ws_node_rate_charge(s->bucket, bytes);
+	if (s->capped)
+		ws_node_rate_spent(&n->rate, bytes);
+	s->sent += bytes;
 	WS_NODE_BUMP(n, tx_packets, k);
 	WS_NODE_BUMP(n, tx_bytes, bytes);
 	WS_NODE_BUMP(n, read_packets, k);
-	if (failed && k == 0) {
-		/* The test signal could not be mapped: this buffer is refused, the rest served. */
-		ws_node_mem_failed(n);
-		ws_node_read_refuse(n, &s->peer, &s->req, (uint16_t)(1u << s->rf),
-				    (uint32_t)s->pos, 0);
-		s->pos = s->end;
-	} else if (s->pos >= s->end) {
-		WS_NODE_BUMP(n, read_samples, s->count);
+	*unmapped = failed && k == 0;
+	return (int64_t)bytes;
+}
+
+int64_t ws_node_stream_step(ws_node *n, ws_node_stream *s, int64_t now)
+{
+	if (ws_node_stopping(n)) {
+		stream_end(n, s);
+		return -1;
+	}
+	if (n->cfg.pace_us && s->next_ns > now)
+		return s->next_ns - now;
+	/* A turn is one quantum of bytes whatever the packet size, so sources are served
+	 * byte for byte alike; paced, it is one packet. */
+	uint64_t limit = n->cfg.pace_us ? 1 : WS_NODE_QUANTUM;
+	if (s->capped) {
+		uint64_t allow = ws_node_rate_allowance(&n->rate, s->bucket, now);
+		if (!allow) {
+			WS_NODE_BUMP(n, rate_waits, 1);
+			return ws_node_rate_wait(&n->rate, s->bucket, now);
+		}
+		if (allow < limit)
+			limit = allow;
+	}
+	for (uint64_t done = 0; done < limit && s->pos < s->end;) {
+		int unmapped = 0;
+		int64_t b = send_batch(n, s, limit - done, &unmapped);
+		if (b < 0) {
+			stream_end(n, s);
+			return -1;
+		}
+		if (unmapped) {
+			/* The test signal could not be mapped: this buffer is refused, the rest
+			 * served. */
+			ws_node_mem_failed(n);
+			ws_node_read_refuse(n, &s->peer, &s->req, (uint16_t)(1u << s->rf),
+					    (uint32_t)s->pos, 0);
+			s->pos = s->end;
+			break;
+		}
+		if (s->pos >= s->end)
+			WS_NODE_BUMP(n, read_samples, s->count);
+		if (b == 0 || n->cfg.pace_us)
+			break;
+		done += (uint64_t)b;
 	}
 	if (s->pos >= s->end && !next_buffer(n, s, s->rf + 1)) {
 		stream_end(n, s);

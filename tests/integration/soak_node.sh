@@ -9,6 +9,7 @@
 # 50 ms; the warpspeed-only trigger counter query answers byte-exactly. About 4 s. The
 # hosts are tests/integration/soak_node.py; only 127.0.0.0/8 is addressed.
 source "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../iq_lib.sh"
 probe="$(dirname "$0")/soak_node.py"
 if ! command -v python3 >/dev/null; then
 	skip soak_node "python3 is not installed"
@@ -31,19 +32,6 @@ start_node() {
 	NODE_PORT=$(sed -n 's/.*listening on [0-9.]*:\([0-9]*\),.*/\1/p' "$NODE_ERR")
 	NODE_BPORT=$(sed -n 's/.*broadcast port \([0-9]*\),.*/\1/p' "$NODE_ERR")
 	[ -n "$NODE_PORT" ] && [ -n "$NODE_BPORT" ]
-}
-
-# counter NAME: that counter of the running node, from a fresh SIGUSR1 line.
-counter() {
-	local before after
-	before=$(grep -c 'counters (SIGUSR1)' "$NODE_OUT")
-	kill -USR1 "$NODE_PID"
-	for _ in $(seq 1 100); do
-		after=$(grep -c 'counters (SIGUSR1)' "$NODE_OUT")
-		[ "$after" -gt "$before" ] && break
-		sleep 0.01
-	done
-	grep 'counters (SIGUSR1)' "$NODE_OUT" | tail -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
@@ -76,7 +64,7 @@ if start_node default; then
 	# --- oversize Read IQ from a spoofable 127.0.0.77 (inside the default allow list) ---
 	t0=$(date +%s.%N)
 	r=$(python3 "$probe" amplify "$NODE_PORT" 2)
-	tx=$(counter tx_bytes)
+	tx=$(node_counter tx_bytes)
 	t1=$(date +%s.%N)
 	recv=$(field "$r" recv_bytes)
 	req=$(field "$r" req_bytes)
@@ -103,7 +91,7 @@ fi
 # --- --allow 127.0.0.1/32: the other source is denied, counted, never answered ------------
 if start_node allow --allow 127.0.0.1/32; then
 	r=$(python3 "$probe" denied "$NODE_PORT" "$NODE_BPORT" 30)
-	denied=$(counter denied)
+	denied=$(node_counter denied)
 	if [ "$(field "$r" recv_bytes)" = 0 ] && [ "$denied" = 30 ]; then
 		pass soak_node_allow_denies
 	else
@@ -127,7 +115,7 @@ fi
 if start_node lazy; then
 	before=$(vmrss_kb "$NODE_PID")
 	r=$(python3 "$probe" bigwrite "$NODE_PORT" "$NODE_BPORT" 117440512)
-	trig=$(counter triggers)
+	trig=$(node_counter triggers)
 	after=$(vmrss_kb "$NODE_PID")
 	echo "# lazy: $r triggers=$trig rss_kb_before=$before rss_kb_after=$after"
 	if [ "$trig" = 1 ] && [ $((after - before)) -lt 65536 ]; then

@@ -195,6 +195,34 @@ static void test_bucket_table(void)
 	CHECK("an unpinned full one is", ws_node_rate_get(&r, tenth, t + 3600000 * MS) == &r.b[set][3]);
 }
 
+/* The total caps all sources together: two sources with full buckets share its burst,
+ * each may wait for it, and its debt is bounded by one burst. */
+static void test_bucket_total(void)
+{
+	static ws_node_rate r;
+	ws_node_rate_init(&r, 8000000, 10000);
+	ws_node_rate_set_total(&r, 8000000);
+	int64_t t = 1000 * MS;
+	ws_node_bucket *a = ws_node_rate_get(&r, ip("127.0.0.2"), t);
+	ws_node_bucket *b = ws_node_rate_get(&r, ip("127.0.0.3"), t);
+	CHECK("two entries", a && b && a != b);
+	if (!a || !b)
+		return;
+	CHECK_U64("the first has the burst", ws_node_rate_allowance(&r, a, t), 10000);
+	ws_node_rate_charge(a, 10000);
+	ws_node_rate_spent(&r, 10000);
+	CHECK_U64("the second's bucket is full, the total is not", ws_node_rate_allowance(&r, b, t),
+		  0);
+	CHECK_U64("it waits for the total", (uint64_t)ws_node_rate_wait(&r, b, t), 1);
+	CHECK_U64("3 ms later: 3000 bytes", ws_node_rate_allowance(&r, b, t + 3 * MS), 3000);
+	CHECK_U64("NULL: the total alone", ws_node_rate_allowance(&r, NULL, t + 3 * MS), 3000);
+	ws_node_rate_spent(&r, 1000000);
+	CHECK_U64("debt at most one burst", (uint64_t)ws_node_rate_wait(&r, NULL, t + 3 * MS),
+		  10000 * US + 1);
+	ws_node_rate_set_total(&r, 0);
+	CHECK_U64("no total: the source alone", ws_node_rate_allowance(&r, b, t + 3 * MS), 10000);
+}
+
 int main(void)
 {
 	RUN(test_parse);
@@ -202,5 +230,6 @@ int main(void)
 	RUN(test_default);
 	RUN(test_bucket);
 	RUN(test_bucket_table);
+	RUN(test_bucket_total);
 	TEST_MAIN_END();
 }

@@ -5,7 +5,9 @@
  * many into chunks RX still shares), random triggers with L at and off chunk edges, on
  * buffer sizes that are not whole chunks, must read back bit-exactly. Then the costs: a
  * write at the very end of TX plus a trigger maps a handful of chunks, and a trigger after
- * a 2^24-sample write takes no longer than one after a tiny write (no O(samples) copy). */
+ * a 2^24-sample write takes no longer than one after a tiny write (no O(samples) copy).
+ * And the budget: one sample per chunk, triggers and rewrites (issue 27) never map more
+ * than max_bytes, refuse what is beyond, and ws_node_mem_need fits a full board. */
 #include "harness.h"
 
 #include "iq/node.h"
@@ -54,7 +56,7 @@ static void test_cow_model(void)
 {
 	ws_node_mem m;
 	model r;
-	CHECK_INT("init", ws_node_mem_init(&m, 2, TXS, RXS), 0);
+	CHECK_INT("init", ws_node_mem_init(&m, 2, TXS, RXS, 0), 0);
 	for (int rf = 0; rf < 2; rf++) {
 		r.tx[rf] = calloc(TXS, 4);
 		r.rx[rf] = malloc(RXS * 4);
@@ -125,7 +127,7 @@ static void test_cow_exact(void)
 {
 	ws_node_mem m;
 	uint8_t w[16], got[16];
-	ws_node_mem_init(&m, 2, 4 * WS_NODE_CHUNK_SAMPLES, 4 * WS_NODE_CHUNK_SAMPLES);
+	ws_node_mem_init(&m, 2, 4 * WS_NODE_CHUNK_SAMPLES, 4 * WS_NODE_CHUNK_SAMPLES, 0);
 	for (int i = 0; i < 4; i++)
 		ws_put_be32(w + 4 * i, 0xA0000000u + (uint32_t)i);
 	ws_node_mem_write(&m, 1, 100, w, 4);
@@ -158,7 +160,7 @@ static void test_end_write_is_cheap(void)
 	ws_node_mem m;
 	uint32_t txs = WS_NODE_DEFAULT_TX_SAMPLES, rxs = WS_NODE_DEFAULT_RX_SAMPLES;
 	uint8_t w[32] = {1, 2, 3, 4};
-	ws_node_mem_init(&m, 2, txs, rxs);
+	ws_node_mem_init(&m, 2, txs, rxs, 0);
 	ws_node_mem_write(&m, 3, txs - 8, w, 8);
 	int64_t t0 = ws_clock_ns();
 	ws_node_mem_capture(&m, 0, txs);
@@ -180,7 +182,7 @@ static void test_trigger_cost_flat(void)
 	ws_node_mem m;
 	uint32_t big = 1u << 24;
 	uint8_t *src = calloc(big, 4);
-	ws_node_mem_init(&m, 2, WS_NODE_DEFAULT_TX_SAMPLES, WS_NODE_DEFAULT_RX_SAMPLES);
+	ws_node_mem_init(&m, 2, WS_NODE_DEFAULT_TX_SAMPLES, WS_NODE_DEFAULT_RX_SAMPLES, 0);
 	ws_node_mem_write(&m, 1, 0, src, 1u << 15);
 	int64_t t0 = ws_clock_ns();
 	for (int i = 0; i < 10; i++)
@@ -201,11 +203,62 @@ static void test_trigger_cost_flat(void)
 	free(src);
 }
 
+/* Writes one sample into every TX chunk of both interfaces; returns the writes refused. */
+static unsigned sparse_round(ws_node_mem *m, uint32_t txs)
+{
+	uint8_t w[4] = {1, 2, 3, 4};
+	unsigned refused = 0;
+	for (uint32_t pos = 0; pos < txs; pos += WS_NODE_CHUNK_SAMPLES)
+		refused += ws_node_mem_write(m, 3, pos, w, 1) < 0;
+	return refused;
+}
+
+static void test_budget(void)
+{
+	enum { TX = 512 * WS_NODE_CHUNK_SAMPLES, RX = 512 * WS_NODE_CHUNK_SAMPLES };
+	ws_node_mem m;
+	uint64_t max = ws_node_mem_least(2, TX, RX) + 36 * WS_NODE_CHUNK_BYTES; /* 100 chunks */
+	CHECK_INT("init", ws_node_mem_init(&m, 2, TX, RX, max), 0);
+	unsigned worst = 0;
+	for (int round = 0; round < 3; round++) {
+		CHECK("a round is refused in part", sparse_round(&m, TX) > 0);
+		for (int rf = 0; rf < 2; rf++)
+			ws_node_mem_capture(&m, rf, TX);
+		uint64_t mapped = ws_node_mem_mapped(&m);
+		if (mapped > max)
+			worst++;
+	}
+	CHECK_INT("never more than the budget mapped", (int)worst, 0);
+	CHECK("refusals counted", m.refused > 0);
+	CHECK_U64("the system refused nothing", m.alloc_failures, 0);
+	ws_node_mem_free(&m);
+	/* The default fits the worst case of a full board: every TX chunk written, captured,
+	 * rewritten (RX and TX all distinct), with the test signal read first. */
+	enum { T2 = 40 * WS_NODE_CHUNK_SAMPLES + 5, R2 = 50 * WS_NODE_CHUNK_SAMPLES + 7 };
+	static uint8_t big[4 * WS_NODE_CHUNK_SAMPLES];
+	const uint8_t *p;
+	CHECK_INT("init", ws_node_mem_init(&m, 2, T2, R2, ws_node_mem_need(2, T2, R2)), 0);
+	for (int rf = 0; rf < 2; rf++)
+		ws_node_mem_rx_span(&m, rf, 0, 1, &p);
+	int ok = 1;
+	for (int round = 0; round < 2; round++) {
+		for (uint32_t pos = 0; pos < T2; pos += WS_NODE_CHUNK_SAMPLES) {
+			uint32_t n = T2 - pos < WS_NODE_CHUNK_SAMPLES ? T2 - pos : WS_NODE_CHUNK_SAMPLES;
+			ok &= ws_node_mem_write(&m, 3, pos, big, n) == 0;
+		}
+		for (int rf = 0; rf < 2; rf++)
+			ok &= ws_node_mem_capture(&m, rf, T2) == 0;
+	}
+	CHECK("a full board fits the default budget", ok && m.refused == 0);
+	ws_node_mem_free(&m);
+}
+
 int main(void)
 {
 	RUN(test_cow_model);
 	RUN(test_cow_exact);
 	RUN(test_end_write_is_cheap);
 	RUN(test_trigger_cost_flat);
+	RUN(test_budget);
 	TEST_MAIN_END();
 }
