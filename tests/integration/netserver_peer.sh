@@ -231,8 +231,8 @@ while IFS='|' read -r name args want; do
 	ws -l 1 $args >/dev/null 2>"$WS_TMP/$name.err"; rc=$?
 	if [ $rc = 2 ] && grep -qF -- "$want needs a warpspeed daemon" "$WS_TMP/$name.err"; then pass "$name"; else fail "$name" "exit $rc: $(cat "$WS_TMP/$name.err")"; fi
 done <<'EOF'
-needs_ws_crr_streams_forced|--peer netserver -t TCP_CRR --streams 2|--streams with TCP_CRR (one data port for all flows)
-needs_ws_crr_streams_found|-t TCP_CRR --streams 2|--streams with TCP_CRR (one data port for all flows)
+needs_ws_crr_streams_forced|--peer netserver -t TCP_CRR --streams 2|--streams with TCP_CRR or TCP_CC (one data port for all flows)
+needs_ws_crr_streams_found|-t TCP_CRR --streams 2|--streams with TCP_CRR or TCP_CC (one data port for all flows)
 needs_ws_zerocopy_maerts|-t TCP_MAERTS --zerocopy|--zerocopy on the daemon's (sending) side
 needs_ws_flow_control|-t UDP_STREAM --flow-control|--flow-control (the receiver's reports)
 needs_ws_remote_cpus|--peer netserver --remote-cpus 0|--remote-cpus

@@ -350,12 +350,16 @@ for s in 64K:131072 32K:65536; do
 done
 
 # --- sizes of 0 -----------------------------------------------------------------------------
-for o in m M; do
-	ws -l 1 -- -$o 0 >"$WS_TMP/size0.out" 2>&1; rc=$?
-	if [ $rc -eq 2 ] && grep -qxF "warpspeed: test option -$o: '0' is too small: must be at least 1" "$WS_TMP/size0.out"; then
-		pass "size_zero_$o"
-	else fail "size_zero_$o" "exit $rc: $(cat "$WS_TMP/size0.out")"; fi
-done
+# -m 0 is netperf's default send size (netperf 2.7.0 runs `-- -m 0` with the send buffer's
+# size); -M 0 is refused.
+ws -l -65536 -P 0 -- -m 0 -k LOCAL_SEND_SIZE,LSS_SIZE >"$WS_TMP/size0.out" 2>&1; rc=$?
+m0=$(sed -n 's/^LOCAL_SEND_SIZE=//p' "$WS_TMP/size0.out"); lss=$(sed -n 's/^LSS_SIZE=//p' "$WS_TMP/size0.out")
+if [ $rc -eq 0 ] && [ -n "$m0" ] && [ "$m0" = "$lss" ]; then pass size_zero_m
+else fail size_zero_m "exit $rc, want LOCAL_SEND_SIZE = LSS_SIZE: $(cat "$WS_TMP/size0.out")"; fi
+ws -l 1 -- -M 0 >"$WS_TMP/size0.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -qxF "warpspeed: test option -M: '0' is too small: must be at least 1" "$WS_TMP/size0.out"; then
+	pass size_zero_M
+else fail size_zero_M "exit $rc: $(cat "$WS_TMP/size0.out")"; fi
 
 # --- the stopped peers' verdicts -------------------------------------------------------------
 stall_verdict stalled_receiver "the receiver stopped reading"
