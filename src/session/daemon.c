@@ -10,6 +10,7 @@
 #include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
+#include "session/ctlwatch.h"
 #include "session/npserve.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
@@ -347,8 +348,12 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	int rc = wait_start(s, err);
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
-	if (rc == 0)
+	if (rc == 0) {
+		ws_ctlwatch w;
+		ws_session_watch_start(s, &w);
 		rc = ws_workload_run_crr(spec, false, &ep, cap, res, err);
+		rc = ws_session_watch_end(s, &w, "TCP_CRR", rc, err);
+	}
 	if (rc == -WS_E_LIMIT)
 		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 	set_data_fds(s, NULL, 0);
@@ -396,8 +401,12 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);
 		int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
-		if (rc == 0)
+		if (rc == 0) {
+			ws_ctlwatch w;
+			ws_session_watch_start(s, &w);
 			rc = ws_workload_run_capped(spec, false, d.fds, d.n, cap, res, err);
+			rc = ws_session_watch_end(s, &w, ws_test_type_name(spec->type), rc, err);
+		}
 		if (rc == -WS_E_LIMIT)
 			ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 		set_data_fds(s, NULL, 0);

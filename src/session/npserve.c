@@ -10,6 +10,7 @@
 #include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
+#include "session/ctlwatch.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -418,8 +419,11 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 		int fd = accept_data(s, *dfd, err);
 		if (fd < 0)
 			return fd;
-		close(*dfd);
+		pthread_mutex_lock(&s->d->mu); /* the control watch may shut *dfd down */
+		int listener = *dfd;
 		*dfd = fd;
+		pthread_mutex_unlock(&s->d->mu);
+		close(listener);
 		if (sp->nodelay)
 			ws_sock_set_nodelay(fd, 1, NULL);
 		apply_sockopts(sp, fd, err, &rc);
@@ -474,8 +478,12 @@ static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 	ws_sock_local_addr(dfd, &bound);
 	send_response(s, t, &run.res, ws_addr_port(&bound), err, &rc);
 	set_data_fd(s, &dfd);
-	if (rc == 0)
+	if (rc == 0) {
+		ws_ctlwatch w;
+		ws_session_watch_start(s, &w);
 		rc = run_data(s, t, &dfd, &run, err);
+		rc = ws_session_watch_end(s, &w, name, rc, err);
+	}
 	if (rc == -WS_E_LIMIT)
 		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 	set_data_fd(s, NULL);
