@@ -2,6 +2,7 @@
  * admission.h. */
 #include "session/admission.h"
 
+#include "session/slog.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -60,6 +61,7 @@ static ws_session *admit_locked(ws_daemon *d, const ws_prelude_conn *c, char *wh
 	if (c->netperf)
 		memcpy(s->np_first, c->np_first, sizeof(s->np_first));
 	snprintf(s->peer_text, sizeof(s->peer_text), "%s", c->peer_text);
+	ws_slog_init(s);
 	ws_channel_init(&s->ch, c->fd);
 	s->next = d->sessions;
 	d->sessions = s;

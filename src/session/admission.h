@@ -17,6 +17,7 @@
 #include "session/daemon.h"
 #include "session/prelude.h"
 #include "util/psk.h"
+#include "util/ratelog.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -38,6 +39,7 @@ typedef struct ws_session {
 	 * nothing and leaves): this side finishing is not the test succeeding. */
 	char pending[192];
 	bool netperf;         /* a stock netperf client: served by session/npserve.c */
+	ws_ratelog rl;        /* its log lines (session/slog.h), written by its thread only */
 	uint8_t np_first[WS_NP_MSG_LEN]; /* its first request, read by the prelude */
 	struct ws_session *next;
 } ws_session;

@@ -2,6 +2,7 @@
 #include "session/ctlwatch.h"
 
 #include "session/admission.h"
+#include "session/slog.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -91,8 +92,7 @@ int ws_session_watch_end(ws_session *s, ws_ctlwatch *w, const char *test, int rc
 {
 	if (!ws_ctlwatch_stop(w))
 		return rc;
-	ws_daemon_log(s->d, "session %llu from %s: the client closed the control connection during %s; "
-			    "the test was ended at once",
-		      (unsigned long long)s->id, s->peer_text, test ? test : "the test");
+	ws_slog(s, "the client closed the control connection during %s; the test was ended at once",
+		test ? test : "the test");
 	return ws_err_set(err, ECONNRESET, "the client closed the control connection during the test");
 }

@@ -12,6 +12,7 @@
 #include "session/budget.h"
 #include "session/ctlwatch.h"
 #include "session/npserve.h"
+#include "session/slog.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -283,8 +284,7 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	if (asked && n) {
 		char what[160];
 		ws_sockopt_describe(&a, what, sizeof(what));
-		ws_daemon_log(s->d, "session %llu from %s: data socket options: %s", (unsigned long long)s->id,
-		     s->peer_text, what);
+		ws_slog(s, "data socket options: %s", what);
 	}
 	return 0;
 }
@@ -434,8 +434,7 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
 	if (rc < 0) {
-		ws_daemon_log(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
-		     name ? name : "test", err.msg);
+		ws_slog(s, "%s failed: %s", name ? name : "test", err.msg);
 		send_error(s, err.code, err.msg);
 		ws_side_result_free(&res);
 		return;
@@ -454,8 +453,7 @@ static void log_pending(ws_session *s, bool confirmed)
 {
 	if (!s->pending[0])
 		return;
-	ws_daemon_log(s->d, "session %llu from %s: %s, %s", (unsigned long long)s->id, s->peer_text, s->pending,
-	     confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
+	ws_slog(s, "%s, %s", s->pending, confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
 	s->pending[0] = '\0';
 }
 
@@ -488,8 +486,7 @@ static void serve_warpspeed(ws_session *s)
 			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
 			log_pending(s, false);
 			if (!quiet)
-				ws_daemon_log(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
-				     s->peer_text, err.msg);
+				ws_slog(s, "closed: %s", err.msg);
 			break;
 		}
 		log_pending(s, m.type == WS_MSG_BYE || m.type == WS_MSG_TEST_REQ);
@@ -511,6 +508,7 @@ void ws_daemon_session_serve(ws_session *s)
 		ws_npserve_session(s);
 	else
 		serve_warpspeed(s);
+	ws_slog_end(s);
 	pthread_mutex_lock(&s->d->mu);
 	s->d->admitted--;
 	pthread_mutex_unlock(&s->d->mu);

@@ -11,6 +11,7 @@
 #include "session/admission.h"
 #include "session/budget.h"
 #include "session/ctlwatch.h"
+#include "session/slog.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -50,7 +51,7 @@ typedef struct np_run {
 
 static void slog(ws_session *s, const char *what)
 {
-	ws_daemon_log(s->d, "session %llu from %s (netperf): %s", (unsigned long long)s->id, s->peer_text, what);
+	ws_slog(s, "%s", what);
 }
 
 /* A malformed message: counted daemon-wide, logged; the caller closes the connection. */

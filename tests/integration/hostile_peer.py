@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""hostile_peer: peers that do to `warpspeed serve` (or its client) what a real one
+never would, for the hostile_*.sh tests. Loopback only. Each mode prints one summary line.
+
+  hostile_peer.py np-unknown PORT SECS      one netperf session: unknown message type 7
+                                            in a loop (each reply read)
+  hostile_peer.py ws-longreq PORT SECS      one warpspeed session: TEST_REQ for a
+                                            99,999 s test in a loop (each ERROR read)
+"""
+import socket
+import struct
+import sys
+import time
+
+NP_LEN = 656
+MAGIC = 0x57535044
+
+
+def np_msg(mtype, word1=-1, body=b""):
+    m = struct.pack(">ii", mtype, word1) + body
+    return m + b"\0" * (NP_LEN - len(m))
+
+
+def read_exact(s, n):
+    b = b""
+    while len(b) < n:
+        k = s.recv(n - len(b))
+        if not k:
+            raise EOFError("closed after %d of %d bytes" % (len(b), n))
+        b += k
+    return b
+
+
+def field(fid, ftype, value):
+    return struct.pack(">HBBH", fid, ftype, 0, len(value)) + value
+
+
+def frame(mtype, fields=b""):
+    return struct.pack(">IBBHI", MAGIC, 1, mtype, 0, len(fields)) + fields
+
+
+def read_frame(s):
+    magic, _ver, mtype, _r, n = struct.unpack(">IBBHI", read_exact(s, 12))
+    if magic != MAGIC:
+        raise ValueError("not a warpspeed frame: %08x" % magic)
+    return mtype, read_exact(s, n)
+
+
+def fields_of(payload):
+    out, o = {}, 0
+    while o + 6 <= len(payload):
+        fid, _t, _r, n = struct.unpack(">HBBH", payload[o:o + 6])
+        out.setdefault(fid, payload[o + 6:o + 6 + n])
+        o += 6 + n
+    return out
+
+
+HELLO = frame(1, field(1, 1, struct.pack(">Q", 1)) + field(10, 5, b"\x11" * 32))
+
+
+def connect(port):
+    return socket.create_connection(("127.0.0.1", port), timeout=5)
+
+
+def np_unknown(port, secs):
+    s = connect(port)
+    end, n = time.time() + secs, 0
+    msg = np_msg(7)
+    while time.time() < end:
+        s.sendall(msg)
+        read_exact(s, NP_LEN)
+        n += 1
+    print("sent %d unknown netperf messages in %.1f s" % (n, secs))
+
+
+def ws_longreq(port, secs):
+    s = connect(port)
+    s.sendall(HELLO)
+    t, _ = read_frame(s)
+    if t != 2:
+        print("no HELLO_ACK: type %d" % t)
+        return 1
+    req = frame(4, field(102, 3, struct.pack(">d", 99999.0)))
+    end, n = time.time() + secs, 0
+    while time.time() < end:
+        s.sendall(req)
+        t, _ = read_frame(s)
+        if t != 3:
+            print("expected ERROR, got type %d" % t)
+            return 1
+        n += 1
+    print("sent %d refused requests in %.1f s" % (n, secs))
+
+
+def main(argv):
+    mode, rest = argv[1], argv[2:]
+    modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq}
+    if mode not in modes:
+        print(__doc__)
+        return 2
+    return modes[mode](int(rest[0]), *[float(x) for x in rest[1:2]], *rest[2:]) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
