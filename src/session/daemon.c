@@ -50,6 +50,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	memset(c, 0, sizeof(*c));
 	c->port = 12865;
 	c->max_sessions = 64;
+	c->max_sessions_per_addr = 16;
 	c->max_streams = 4096;
 	c->max_threads = 64;
 	c->max_duration_s = 3600;
@@ -428,8 +429,10 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	pthread_mutex_lock(&s->d->mu);
 	s->test = rc == 0 ? name : NULL;
 	pthread_mutex_unlock(&s->d->mu);
+	ws_session_test_begins(s);
 	if (rc == 0)
 		rc = run_test(s, &spec, m, &res, &err);
+	ws_session_test_ends(s);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
@@ -481,7 +484,9 @@ static void serve_warpspeed(ws_session *s)
 	int rc = hello_ack(s, &err);
 	for (; rc == 0;) {
 		ws_tlv_msg m;
-		rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + s->d->cfg.idle_timeout_ns, &err);
+		rc = ws_channel_recv(&s->ch, &m, ws_session_idle_deadline(s), &err);
+		if (rc == -WS_E_TIMEDOUT)
+			ws_session_idle_explain(s, &err);
 		if (rc < 0) {
 			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
 			log_pending(s, false);

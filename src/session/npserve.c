@@ -82,7 +82,7 @@ static void send_error(ws_session *s, int32_t type, int32_t serv_errno)
  * stopping, which shuts the socket down and so reads as EOF). */
 static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 {
-	int64_t deadline = ws_clock_ns() + s->d->cfg.idle_timeout_ns;
+	int64_t deadline = ws_session_idle_deadline(s);
 	for (;;) {
 		int rc = ws_np_reader_read(rd, s->ch.fd, err);
 		if (rc == 1)
@@ -98,8 +98,7 @@ static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 			return rc;
 		int64_t left = deadline - ws_clock_ns();
 		if (left <= 0)
-			return ws_err_set(err, WS_E_TIMEDOUT, "idle for %.3g s (warpspeed serve --idle-timeout)",
-					  (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC);
+			return ws_session_idle_explain(s, err);
 		struct pollfd p = {.fd = s->ch.fd, .events = POLLIN};
 		int ms = left / WS_NS_PER_MS > 1000 ? 1000 : (int)(left / WS_NS_PER_MS) + 1;
 		if (poll(&p, 1, ms) < 0 && errno != EINTR)
@@ -439,13 +438,9 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	return rc;
 }
 
-/* One DO_OMNI or DO_TCP_STREAM: checks, response, data phase, results. Returns 0 to go on
- * serving, negative to close the connection (after an error reply, as netserver exits). */
-static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
+/* serve_test without the bookkeeping of time outside tests. */
+static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc, ws_err *err)
 {
-	const char *name = ws_test_type_name(t->spec.type);
-	if (t->legacy)
-		name = "TCP_SENDFILE (legacy TCP_STREAM)";
 	np_run run;
 	memset(&run, 0, sizeof(run));
 	run.res.cpu_bound_to = t->spec.remote.cpu;
@@ -509,6 +504,19 @@ static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 	slog(s, line);
 	ws_side_result_free(&run.res);
 	return rc < 0 ? -1 : 0;
+}
+
+/* One DO_OMNI or DO_TCP_STREAM: checks, response, data phase, results. Returns 0 to go on
+ * serving, negative to close the connection (after an error reply, as netserver exits). */
+static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
+{
+	const char *name = ws_test_type_name(t->spec.type);
+	if (t->legacy)
+		name = "TCP_SENDFILE (legacy TCP_STREAM)";
+	ws_session_test_begins(s);
+	rc = serve_test_run(s, t, name, rc, err);
+	ws_session_test_ends(s);
+	return rc;
 }
 
 /* --- the session -------------------------------------------------------------------- */

@@ -6,6 +6,9 @@ never would, for the hostile_*.sh tests. Loopback only. Each mode prints one sum
                                             in a loop (each reply read)
   hostile_peer.py ws-longreq PORT SECS      one warpspeed session: TEST_REQ for a
                                             99,999 s test in a loop (each ERROR read)
+  hostile_peer.py np-hold PORT SECS N SRC   N netperf sessions from address SRC, each
+                                            sending DO_SYSINFO, then CPU_CALIBRATE every
+                                            0.3 s, to hold its session without a test
 """
 import socket
 import struct
@@ -92,9 +95,54 @@ def ws_longreq(port, secs):
     print("sent %d refused requests in %.1f s" % (n, secs))
 
 
+def np_hold(port, secs, n, src):
+    import select
+    socks, admitted, refused = [], 0, 0
+    for _ in range(int(n)):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((src, 0))
+        s.settimeout(5)
+        s.connect(("127.0.0.1", port))
+        s.sendall(np_msg(600))
+        try:
+            r = read_exact(s, NP_LEN)
+        except (EOFError, OSError):
+            refused += 1
+            continue
+        mtype, err = struct.unpack(">ii", r[:8])
+        if mtype == 601 and err == 0:
+            admitted += 1
+            socks.append(s)
+        else:
+            refused += 1
+            s.close()
+    print("admitted %d, refused %d" % (admitted, refused), flush=True)
+    end, closed, nxt = time.time() + secs, 0, time.time() + 0.3
+    live = list(socks)
+    while live and time.time() < end:
+        if time.time() >= nxt:
+            nxt += 0.3
+            for s in list(live):
+                try:
+                    s.sendall(np_msg(5))
+                except OSError:
+                    live.remove(s)
+                    closed += 1
+        r, _, _ = select.select(live, [], [], 0.05)
+        for s in r:
+            try:
+                k = s.recv(NP_LEN)
+            except OSError:
+                k = b""
+            if not k:
+                live.remove(s)
+                closed += 1
+    print("closed by the daemon %d of %d within %.1f s" % (closed, admitted, secs))
+
+
 def main(argv):
     mode, rest = argv[1], argv[2:]
-    modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq}
+    modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq, "np-hold": np_hold}
     if mode not in modes:
         print(__doc__)
         return 2
