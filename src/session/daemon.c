@@ -11,6 +11,7 @@
 #include "session/admission.h"
 #include "session/budget.h"
 #include "session/ctlwatch.h"
+#include "session/dataaccept.h"
 #include "session/npserve.h"
 #include "session/slog.h"
 #include "session/test_limits.h"
@@ -93,7 +94,7 @@ static int send_error(ws_session *s, int code, const char *text)
 }
 
 /* Accept the n data connections of this session: each from the control peer's address,
- * carrying the cookie and its flow index, so nobody else can take a slot. */
+ * carrying the cookie and its flow index, read in parallel (session/dataaccept.h). */
 static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const uint8_t *cookie,
 			uint32_t n, int *fds, ws_err *err)
 {
@@ -102,30 +103,12 @@ static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const 
 	ws_addr_format(&s->peer, want, sizeof(want));
 	if (spec->data_local[0]) /* test option -L: the client's data come from there */
 		snprintf(want, sizeof(want), "%s", spec->data_local);
-	for (uint32_t got = 0; got < n;) {
-		ws_addr peer;
-		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
-		if (fd < 0) {
-			ws_err_prefix(err, "%u of %u data connections arrived", got, n);
-			return fd;
-		}
-		char a[64];
-		ws_addr_format(&peer, a, sizeof(a));
-		uint8_t hello[WS_COOKIE_LEN + 4];
-		ws_err ignored;
-		uint32_t index = UINT32_MAX;
-		if (strcmp(a, want) == 0 &&
-		    ws_sock_read_exact(fd, hello, sizeof(hello), ws_clock_ns() + WS_NS_PER_SEC, &ignored) == 0 &&
-		    memcmp(hello, cookie, WS_COOKIE_LEN) == 0)
-			index = ws_get_be32(hello + WS_COOKIE_LEN);
-		if (index < n && fds[index] < 0) {
-			fds[index] = fd;
-			got++;
-			continue;
-		}
-		close(fd); /* a stranger, a wrong cookie or a repeated index: keep waiting */
-	}
-	return 0;
+	unsigned strangers = 0;
+	int rc = ws_data_accept(lfd, want, cookie, n, fds, deadline, s->d->wake[0], &strangers, err);
+	if (strangers)
+		ws_slog(s, "%u connection%s to the data port closed without the session's cookie", strangers,
+			strangers == 1 ? "" : "s");
+	return rc;
 }
 
 static int wait_start(ws_session *s, ws_err *err)

@@ -9,6 +9,9 @@ never would, for the hostile_*.sh tests. Loopback only. Each mode prints one sum
   hostile_peer.py np-hold PORT SECS N SRC   N netperf sessions from address SRC, each
                                             sending DO_SYSINFO, then CPU_CALIBRATE every
                                             0.3 s, to hold its session without a test
+  hostile_peer.py ws-squat PORT N           a 1 s TCP_STREAM whose data port first gets N
+                                            silent connections from the same address;
+                                            prints the ms from START to STARTED
 """
 import socket
 import struct
@@ -140,13 +143,39 @@ def np_hold(port, secs, n, src):
     print("closed by the daemon %d of %d within %.1f s" % (closed, admitted, secs))
 
 
+def ws_squat(port, n):
+    s = connect(port)
+    s.sendall(HELLO)
+    t, _ = read_frame(s)
+    s.sendall(frame(4, field(102, 3, struct.pack(">d", 1.0))))
+    t, p = read_frame(s)
+    if t != 5:
+        print("no TEST_ACK: type %d %r" % (t, fields_of(p).get(6)))
+        return 1
+    f = fields_of(p)
+    dport = struct.unpack(">Q", f[7])[0]
+    squat = [socket.create_connection(("127.0.0.1", dport)) for _ in range(int(n))]
+    data = socket.create_connection(("127.0.0.1", dport))
+    data.sendall(f[8] + struct.pack(">I", 0))
+    t0 = time.time()
+    s.sendall(frame(6))
+    t, _ = read_frame(s)
+    ms = (time.time() - t0) * 1000
+    data.close()
+    for q in squat:
+        q.close()
+    print("%s after %d ms from START" % ("STARTED" if t == 7 else "type %d" % t, ms))
+
+
 def main(argv):
     mode, rest = argv[1], argv[2:]
-    modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq, "np-hold": np_hold}
+    modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq, "np-hold": np_hold,
+             "ws-squat": ws_squat}
     if mode not in modes:
         print(__doc__)
         return 2
     return modes[mode](int(rest[0]), *[float(x) for x in rest[1:2]], *rest[2:]) or 0
+
 
 
 if __name__ == "__main__":
