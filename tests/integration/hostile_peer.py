@@ -12,6 +12,9 @@ never would, for the hostile_*.sh tests. Loopback only. Each mode prints one sum
   hostile_peer.py ws-squat PORT N           a 1 s TCP_STREAM whose data port first gets N
                                             silent connections from the same address;
                                             prints the ms from START to STARTED
+  hostile_peer.py guess PORT SECS THREADS SRC   wrong key proofs from SRC for SECS, on
+                                            THREADS connections at a time, alternating
+                                            warpspeed AUTH and netperf PASSPHRASE
 """
 import socket
 import struct
@@ -167,10 +170,56 @@ def ws_squat(port, n):
     print("%s after %d ms from START" % ("STARTED" if t == 7 else "type %d" % t, ms))
 
 
+def one_guess(port, src, k):
+    """One wrong proof; True when the daemon refused it as a failed authentication."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(3)
+    try:
+        s.bind((src, 0))
+        s.connect(("127.0.0.1", port))
+        if k % 2:
+            s.sendall(np_msg(6, -1, b"guess%d\0" % k))
+            return s.recv(1) == b""  # netserver's way: closed without a reply
+        s.sendall(HELLO)
+        t, p = read_frame(s)
+        if t != 10:
+            return False
+        s.sendall(frame(11, field(12, 5, b"\x22" * 32)))
+        t, p = read_frame(s)
+        return t == 3 and b"authentication failed" in fields_of(p).get(6, b"")
+    except (OSError, EOFError, ValueError):
+        return False
+    finally:
+        s.close()
+
+
+def guess(port, secs, threads, src):
+    import threading
+    end = time.time() + secs
+    lock = threading.Lock()
+    counts = {"refused": 0, "other": 0}
+
+    def run(tid):
+        k = tid
+        while time.time() < end:
+            ok = one_guess(port, src, k)
+            k += int(threads)
+            with lock:
+                counts["refused" if ok else "other"] += 1
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(int(threads))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    print("%d wrong proofs refused in %.1f s (%.0f/s), %d attempts ended otherwise" %
+          (counts["refused"], secs, counts["refused"] / secs, counts["other"]))
+
+
 def main(argv):
     mode, rest = argv[1], argv[2:]
     modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq, "np-hold": np_hold,
-             "ws-squat": ws_squat}
+             "ws-squat": ws_squat, "guess": guess}
     if mode not in modes:
         print(__doc__)
         return 2
