@@ -14,6 +14,7 @@
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "util/text.h"
 #include "workload/run.h"
 
 #include <errno.h>
@@ -131,6 +132,7 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 	/* For the JSON report only; a missing or overlong string leaves it "". */
 	if (ws_tlv_get_str(&m, WS_F_SOFTWARE, out->peer_software, sizeof(out->peer_software)) < 0)
 		out->peer_software[0] = 0;
+	ws_text_clean(out->peer_software, true);
 	/* A daemon that asks for no key proves none: anyone could be answering. */
 	if (c->psk && !challenged && !c->allow_unauthenticated)
 		return ws_err_set(err, WS_E_AUTH,

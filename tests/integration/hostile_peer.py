@@ -15,6 +15,9 @@ never would, for the hostile_*.sh tests. Loopback only. Each mode prints one sum
   hostile_peer.py guess PORT SECS THREADS SRC   wrong key proofs from SRC for SECS, on
                                             THREADS connections at a time, alternating
                                             warpspeed AUTH and netperf PASSPHRASE
+  hostile_peer.py evil-netserver N          a netserver for N TCP_STREAM tests whose
+                                            results name the congestion control
+                                            "b<ESC>[31m<BEL>\\n\\"x,y" (prints its port first)
 """
 import socket
 import struct
@@ -216,13 +219,59 @@ def guess(port, secs, threads, src):
           (counts["refused"], secs, counts["refused"] / secs, counts["other"]))
 
 
+EVIL_CONG = b'b\x1b[31m\x07\n"x,y'
+
+
+def evil_netserver(n):
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(8)
+    print(ls.getsockname()[1], flush=True)
+    for _ in range(int(n)):
+        c, _ = ls.accept()
+        c.settimeout(10)
+        try:
+            req = read_exact(c, NP_LEN)
+            if struct.unpack(">i", req[:4])[0] != 97:
+                c.close()
+                continue
+            dl = socket.socket()
+            dl.bind(("127.0.0.1", 0))
+            dl.listen(1)
+            rsp = bytearray(np_msg(98, 0))
+            struct.pack_into(">iiiiii", rsp, 8, 131072, 131072, 1, 131072, 16384, 1)
+            struct.pack_into(">i", rsp, 52, dl.getsockname()[1])
+            c.sendall(bytes(rsp))
+            d, _ = dl.accept()
+            got = 0
+            while True:
+                k = d.recv(65536)
+                if not k:
+                    break
+                got += len(k)
+            d.close()
+            dl.close()
+            res = bytearray(np_msg(98, 0))
+            struct.pack_into(">IIIi", res, 8, got >> 32, got & 0xffffffff, 1, 131072)
+            struct.pack_into(">f", res, 48, 1.0)
+            res[276:276 + len(EVIL_CONG)] = EVIL_CONG
+            c.sendall(bytes(res))
+            c.recv(1)
+        except (OSError, EOFError):
+            pass
+        c.close()
+
+
 def main(argv):
     mode, rest = argv[1], argv[2:]
     modes = {"np-unknown": np_unknown, "ws-longreq": ws_longreq, "np-hold": np_hold,
-             "ws-squat": ws_squat, "guess": guess}
+             "ws-squat": ws_squat, "guess": guess,
+             "evil-netserver": evil_netserver}
     if mode not in modes:
         print(__doc__)
         return 2
+    if mode == "evil-netserver":
+        return evil_netserver(rest[0]) or 0
     return modes[mode](int(rest[0]), *[float(x) for x in rest[1:2]], *rest[2:]) or 0
 
 
