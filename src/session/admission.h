@@ -15,6 +15,7 @@
 #include "net/addr.h"
 #include "session/budget.h"
 #include "session/daemon.h"
+#include "session/fdbudget.h"
 #include "session/prelude.h"
 #include "util/psk.h"
 #include "util/ratelog.h"
@@ -56,6 +57,7 @@ struct ws_daemon {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	ws_budget budget;  /* the buffers of running tests, against cfg.max_memory */
+	ws_fdbudget fds;   /* the descriptors of running tests, against what is left */
 	unsigned threads;  /* live session threads */
 	unsigned admitted; /* sessions counted against max_sessions (threads and serve_fd) */
 	ws_psk *psk;       /* the daemon's own copy, wiped on free; NULL without a key */

@@ -346,18 +346,12 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	return rc;
 }
 
-/* Set up the data sockets, pass the barrier, run the role. Returns the result in *res;
- * any failure is also reported to the client as ERROR by the caller. */
-static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
-		    ws_side_result *res, ws_err *err)
+/* run_test once the test's descriptors are charged. */
+static int run_charged(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+		       ws_side_result *res, ws_err *err)
 {
-	memset(res, 0, sizeof(*res));
-	res->cpu_bound_to = spec->remote.cpu;
-	int rc = check_spec(s->d, spec, err);
-	if (rc < 0)
-		return rc;
 	data_setup d = {.lfd = -1};
-	rc = open_data(s, spec, req, &d, res, err);
+	int rc = open_data(s, spec, req, &d, res, err);
 	uint64_t charged = 0;
 	if (rc == 0)
 		rc = ws_daemon_charge_test(s->d, spec, res, &charged, err);
@@ -397,6 +391,25 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 	}
 	close_setup(&d);
 	ws_budget_release(&s->d->budget, charged);
+	return rc;
+}
+
+/* Check the request, charge its descriptors, set up the data sockets, pass the barrier,
+ * run the role. Returns the result in *res; any failure is also reported to the client as
+ * ERROR by the caller. */
+static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+		    ws_side_result *res, ws_err *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->cpu_bound_to = spec->remote.cpu;
+	int rc = check_spec(s->d, spec, err);
+	uint64_t nfd = ws_fdbudget_cost(spec, false);
+	if (rc == 0)
+		rc = ws_fdbudget_charge(&s->d->fds, spec, nfd, err);
+	if (rc < 0)
+		return rc;
+	rc = run_charged(s, spec, req, res, err);
+	ws_fdbudget_release(&s->d->fds, nfd);
 	return rc;
 }
 
@@ -576,6 +589,7 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv, NULL);
 	ws_budget_init(&d->budget, c->max_memory);
+	ws_fdbudget_init(&d->fds, c->max_pending, c->max_sessions);
 	if (pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		ws_err_errno(err, "pipe");
 		free(d);
@@ -659,6 +673,7 @@ void ws_daemon_free(ws_daemon *d)
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv);
 	ws_budget_destroy(&d->budget);
+	ws_fdbudget_destroy(&d->fds);
 	if (d->psk) {
 		ws_psk_wipe(d->psk);
 		free(d->psk);

@@ -446,6 +446,12 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	run.res.cpu_bound_to = t->spec.remote.cpu;
 	if (rc == 0)
 		rc = check_test(s, t, err);
+	uint64_t nfd = rc == 0 ? ws_fdbudget_cost(&t->spec, true) : 0;
+	bool no_fds = rc == 0 && ws_fdbudget_charge(&s->d->fds, &t->spec, nfd, err) < 0;
+	if (no_fds)
+		rc = -WS_E_LIMIT;
+	if (rc < 0)
+		nfd = 0;
 	int dfd = rc == 0 ? open_data(s, t, &run.res, err) : -1;
 	if (rc == 0 && dfd < 0)
 		rc = dfd;
@@ -459,12 +465,13 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 		rc = ws_daemon_charge_test(s->d, &t->spec, &run.res, &charged, err);
 	if (rc < 0) {
 		char line[WS_ERR_MSG_MAX + 64];
-		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test",
-			 ws_np_errno(err->code), err->msg);
+		int e = no_fds ? EMFILE : ws_np_errno(err->code); /* netperf: "Too many open files" */
+		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test", e, err->msg);
 		slog(s, line);
 		if (dfd >= 0)
 			close(dfd);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
+		ws_fdbudget_release(&s->d->fds, nfd);
+		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, e);
 		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
 	}
 	pthread_mutex_lock(&s->d->mu);
@@ -485,6 +492,7 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	set_data_fd(s, NULL);
 	close(dfd);
 	ws_budget_release(&s->d->budget, charged);
+	ws_fdbudget_release(&s->d->fds, nfd);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
