@@ -25,8 +25,8 @@ typedef struct pend {
 } pend;
 
 typedef struct accept_set {
-	pend p[WS_DATA_MAX_PENDING]; /* oldest first */
-	unsigned np;
+	pend *p;      /* oldest first */
+	unsigned np, cap;
 	unsigned strangers;
 } accept_set;
 
@@ -60,9 +60,9 @@ static int take_new(accept_set *a, int lfd, const char *want, ws_err *err)
 			a->strangers++;
 			continue;
 		}
-		if (a->np == WS_DATA_MAX_PENDING)
-			drop(a, 0);
 		a->p[a->np++] = (pend){.fd = fd, .until = ws_clock_ns() + WS_DATA_PROOF_NS};
+		if (a->np == a->cap)
+			return 0; /* full: the rest wait in the listen queue */
 	}
 }
 
@@ -86,10 +86,11 @@ static int read_proof(pend *c, const uint8_t *cookie, uint32_t n, const int *fds
 int ws_data_accept(int lfd, const char *want, const uint8_t *cookie, uint32_t n, int *fds,
 		   int64_t deadline_ns, int wake_fd, unsigned *strangers, ws_err *err)
 {
-	accept_set *a = calloc(1, sizeof(*a));
-	struct pollfd *pfd = calloc(WS_DATA_MAX_PENDING + 2, sizeof(*pfd));
-	if (!a || !pfd) {
-		free(a);
+	accept_set set = {.cap = n + WS_DATA_MAX_PENDING}, *a = &set;
+	a->p = calloc(a->cap, sizeof(*a->p));
+	struct pollfd *pfd = calloc(a->cap + 2, sizeof(*pfd));
+	if (!a->p || !pfd) {
+		free(a->p);
 		free(pfd);
 		return ws_err_set(err, ENOMEM, "no memory to accept %u data connections", n);
 	}
@@ -108,7 +109,7 @@ int ws_data_accept(int lfd, const char *want, const uint8_t *cookie, uint32_t n,
 			break;
 		}
 		nfds_t k = 0;
-		pfd[k++] = (struct pollfd){.fd = lfd, .events = POLLIN};
+		pfd[k++] = (struct pollfd){.fd = lfd, .events = a->np < a->cap ? POLLIN : 0};
 		pfd[k++] = (struct pollfd){.fd = wake_fd, .events = POLLIN};
 		for (unsigned i = 0; i < a->np; i++)
 			pfd[k++] = (struct pollfd){.fd = a->p[i].fd, .events = POLLIN};
@@ -137,7 +138,7 @@ int ws_data_accept(int lfd, const char *want, const uint8_t *cookie, uint32_t n,
 				a->np--;
 			}
 		}
-		if (got < n && pfd[0].revents)
+		if (got < n && (pfd[0].revents & POLLIN) && a->np < a->cap)
 			rc = take_new(a, lfd, want, err);
 	}
 	if (rc < 0)
@@ -146,7 +147,7 @@ int ws_data_accept(int lfd, const char *want, const uint8_t *cookie, uint32_t n,
 		drop(a, a->np - 1);
 	if (strangers)
 		*strangers = a->strangers;
-	free(a);
+	free(a->p);
 	free(pfd);
 	return rc;
 }

@@ -7,8 +7,9 @@
  * peer's address delayed a test's start by 2.9-6.9 s. Here every pending connection is
  * read in one poll loop, incrementally: a connection from another address is closed at
  * once, one whose first bytes are not the cookie as soon as they arrive, one silent for
- * WS_DATA_PROOF_NS when that passes, and past WS_DATA_MAX_PENDING pending ones the oldest
- * is closed, so squatters cost the real flows no time. */
+ * WS_DATA_PROOF_NS when that passes, so squatters cost the real flows no time. At most
+ * n + WS_DATA_MAX_PENDING are pending at once (the rest wait in the listen queue): room
+ * for every flow of the test and as many squatters. */
 #ifndef WS_SESSION_DATAACCEPT_H
 #define WS_SESSION_DATAACCEPT_H
 
