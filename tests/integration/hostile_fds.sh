@@ -8,15 +8,11 @@
 # a budget of 512 - 16 - 8 - 32 = 456. About 4 s.
 source "$(dirname "$0")/../lib.sh"
 
-DAEMON_LOG="$WS_TMP/daemon.log"
-( ulimit -n 512 && exec "$WS_BIN" serve -p 0 -L 127.0.0.1 --max-pending 16 --max-sessions 8 ) 2>"$DAEMON_LOG" &
-DAEMON_PID=$!
-WS_PIDS+=("$DAEMON_PID")
-for _ in $(seq 1 100); do
-	DAEMON_PORT=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$DAEMON_LOG")
-	[ -n "$DAEMON_PORT" ] && break
-	sleep 0.05
-done
+# the daemon alone runs under ulimit -n 512: start_daemon runs this wrapper as WS_BIN
+printf '#!/bin/sh\nulimit -n 512 && exec "%s" "$@"\n' "$WS_BIN" >"$WS_TMP/ws512"
+chmod +x "$WS_TMP/ws512"
+WS_BIN="$WS_TMP/ws512" start_daemon -L 127.0.0.1 --max-pending 16 --max-sessions 8 ||
+	{ fail daemon_start "no daemon"; finish; }
 P=$DAEMON_PORT
 
 "$WS_BIN" -H 127.0.0.1 -p "$P" -P 0 --streams 600 -l 1 >"$WS_TMP/big.out" 2>&1; rc=$?
