@@ -676,9 +676,16 @@ int ws_prelude_timeout_ms(const ws_prelude *p)
 void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 {
 	/* From the end, so that dropping entry i leaves entries 0..i-1 where pfd has them. */
-	for (size_t i = n; i-- > 0;)
-		if (i < p->n && p->q[i]->fd == pfd[i].fd && pfd[i].revents && !p->q[i]->turn_ns)
+	for (size_t i = n; i-- > 0;) {
+		if (i >= p->n || p->q[i]->fd != pfd[i].fd || !pfd[i].revents)
+			continue;
+		if (!p->q[i]->turn_ns) {
 			on_readable(p, (unsigned)i);
+		} else if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* else poll spins */
+			count(p, C_LEFT, p->q[i]->peer_text, "while its address waited for its turn");
+			drop_at(p, (unsigned)i, true);
+		}
+	}
 	int64_t now = ws_clock_ns();
 	/* Connections whose address's turn has come: the oldest first, one per turn. */
 	for (unsigned i = 0; i < p->n; i++) {
