@@ -110,8 +110,9 @@ typedef struct ws_iq_config {
 				    under 200 us are busy-waited */
 	ws_iq_write_mode write_mode; /* default WS_IQ_WRITE_AUTO */
 	uint32_t budget_ms;      /* most time one command takes over all its attempts, and
-				    a trigger's confirmation over all its re-sends: default
-				    2000; 0 also means 2000 */
+				    a trigger's confirmation over all its re-sends, and the
+				    most a read or write goes without progress (junk and
+				    duplicates are none): default 2000; 0 also means 2000 */
 	uint64_t write_rate_bps; /* Write IQ: most Ethernet frame bits per second sent to
 				    this node (UDP payload + 42 bytes per packet), 0 (default)
 				    = unpaced. For a host on a faster link than the node's

@@ -8,9 +8,9 @@
 #define TESTS_TCP_RECV (TESTS_TCP_SEND | T(WS_TEST_TCP_SENDFILE))
 #define TESTS_STREAM (TESTS_TCP_RECV | T(WS_TEST_UDP_STREAM))
 #define TESTS_UDP T(WS_TEST_UDP_STREAM)
-#define TESTS_RR_ALL (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR))
+#define TESTS_RR_ALL (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))
 #define TESTS_RR_LOOP (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
-#define TESTS_TCP (TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR))
+#define TESTS_TCP (TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC) | T(WS_TEST_TCP_MSS))
 
 int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 {
@@ -28,13 +28,8 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{s->gso, "--gso", TESTS_UDP, "UDP_STREAM"},
 		{s->gro, "--gro", TESTS_UDP, "UDP_STREAM"},
 		{s->no_batch, "--no-mmsg", TESTS_UDP, "UDP_STREAM"},
-		{s->udp_route, "--route", TESTS_UDP, "UDP_STREAM"},
-		{ws_cli_given(o, true, 'm'), "test option -m", TESTS_STREAM,
-		 "the stream tests (RR tests size their messages with -r)"},
-		{ws_cli_given(o, true, 'M'), "test option -M", TESTS_STREAM,
-		 "the stream tests (RR tests size their messages with -r)"},
-		{ws_cli_given(o, false, 'F'), "option -F", TESTS_STREAM, "the stream tests"},
-		{ws_cli_given(o, true, 'r'), "test option -r", TESTS_RR_ALL, "TCP_RR, UDP_RR and TCP_CRR"},
+		{s->udp_route && !ws_cli_given(o, true, 'R'), "--route", TESTS_UDP, "UDP_STREAM"},
+		{ws_cli_given(o, true, 'r'), "test option -r", TESTS_RR_ALL, "TCP_RR, UDP_RR, TCP_CRR and TCP_CC"},
 		{ws_cli_given(o, true, 'b'), "test option -b", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
 		{ws_cli_given(o, true, 'e'), "test option -e", T(WS_TEST_UDP_RR), "UDP_RR"},
 		{s->rate != 0, "--rate", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},

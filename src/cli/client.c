@@ -3,15 +3,18 @@
  * Parses the command line, runs the test through the session library, starts an
  * in-process daemon when the default host has none, and prints netperf's classic table
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
+#include "cli/personality.h"
 #include "cli/client.h"
 #include "cli/demo.h"
 
 #include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
+#include "cli/repeat.h"
 #include "cli/sweeprun.h"
 #include "cli/svgout.h"
 #include "cli/usage.h"
+#include "measure/cpu.h"
 #include "measure/cpubound.h"
 #include "report/classic.h"
 #include "report/harness.h"
@@ -21,6 +24,7 @@
 #include "session/daemon.h"
 #include "session/iterate.h"
 #include "session/npmap.h"
+#include "workload/run.h"
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
@@ -69,7 +73,12 @@ static void print_version(void)
 	printf("fast paths: %s\n", fast);
 	int gso = ws_features_probe_udp_gso();
 	printf("run time: UDP GSO %s\n", gso > 0 ? "works" : gso == 0 ? "does not work" : "not checked (no loopback)");
-	printf("tests: TCP_STREAM TCP_MAERTS TCP_SENDFILE UDP_STREAM\n");
+	/* every test of the test table this build runs, in the table's order */
+	printf("tests:");
+	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++)
+		if (ws_workload_supported((enum ws_test_type)t))
+			printf(" %s", ws_test_type_name((enum ws_test_type)t));
+	printf("\n");
 }
 
 /* After the table, on stderr: stdout keeps netperf's layout for scripts, and -P 0 (bare
@@ -81,13 +90,13 @@ static void print_cpu_bound(const ws_test_result *res)
 	char line[512];
 	for (int remote = 0; remote <= 1; remote++)
 		if (ws_cpubound_describe(&v, remote, line, sizeof(line)) > 0)
-			fprintf(stderr, "warpspeed: %s\n", line);
+			ws_cli_eprintf("%s\n", line);
 }
 
 static void print_note(void *ctx, const char *line)
 {
 	(void)ctx;
-	fprintf(stderr, "warpspeed: note: %s\n", line);
+	ws_cli_eprintf("note: %s\n", line);
 }
 
 /* The key from -Z, --psk-file or WARPSPEED_PSK_FILE, in that order; *k stays NULL when
@@ -143,8 +152,7 @@ static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec
 	int rc = ws_daemon_start_thread(d, err);
 	if (rc == 0) {
 		if (note)
-			fprintf(stderr,
-				"warpspeed: no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
+			ws_cli_eprintf("no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
 				cfg->host, cfg->port, ws_daemon_port(d));
 		ws_client_config local = *cfg;
 		local.psk = NULL; /* its daemon asks for none; no note that it did not */
@@ -205,12 +213,27 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	if (o->verbosity >= 2)
 		cfg.note = print_note;
 	memset(res, 0, sizeof(*res));
+	if (o->spec.type == WS_TEST_LOC_CPU) { /* no connection at all, as netperf's */
+		res->spec = o->spec;
+		res->local.cpu_rate = ws_cpu_rate();
+		res->local.ncpus = ws_cpu_online_count();
+		res->local.cpu_bound_to = res->remote.cpu_bound_to = -1;
+		memset(demo, 0, sizeof(*demo));
+		return 0;
+	}
 	if (ws_cli_demo_setup(o, demo, &cfg, err) < 0)
 		return -1;
 	ws_client client;
 	ws_client_init(&client, &cfg);
 	struct run_ctx run = {&cfg, o, &client, *local_noted};
-	int rc = ws_iterate_run(&o->conf, run_one, &run, res, err);
+	/* netperf 2.7.0 runs its unmigrated tests once whatever -i says (the banner still
+	 * shows the asked confidence, and no warning follows) */
+	bool once = ws_test_type_probe(o->spec.type) || o->spec.type == WS_TEST_TCP_CC;
+	ws_confidence single = o->conf;
+	single.asked = false;
+	int rc = ws_iterate_run(once ? &single : &o->conf, run_one, &run, res, err);
+	if (once && o->conf.asked)
+		o->conf.met = true;
 	*local_noted = run.local_noted;
 	ws_client_close(&client);
 	if (rc < 0) {
@@ -246,7 +269,7 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, c
 		quiet.print_headers = co.print_headers; /* the banner and headers once per sweep */
 		status = ws_cli_output_print(&quiet, sel, res, argc, argv);
 	} else if (ws_classic_render(res, &co, stdout, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		status = 1;
 	}
 	if (status == 0 && o->verbosity >= 2 && !ws_cli_output_mode(o) && !o->json)
@@ -266,7 +289,7 @@ void ws_cli_client_warn(const ws_cli_options *o, const ws_test_result *res, bool
 	ws_streams_warn(res, stderr);
 	if (reported)
 		ws_classic_warnings(res, stderr);
-	if (reported && o->print_headers != 0)
+	if (reported && o->print_headers != 0 && !ws_test_type_probe(res->spec.type))
 		print_cpu_bound(res);
 }
 
@@ -276,46 +299,57 @@ int ws_cli_client_main(int argc, char **argv)
 	ws_err err;
 	ws_err_clear(&err);
 	if (ws_cli_parse(argc, argv, &o, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n(run 'warpspeed -h' for the options)\n", err.msg);
+		ws_cli_eprintf("%s\n(run '%s -h' for the options)\n", err.msg, ws_cli_prog());
 		return 2;
+	}
+	bool as_netperf = strcmp(ws_cli_prog(), "netperf") == 0;
+	if (o.help && as_netperf) { /* netperf's -h: on stderr, status 1, netperf's options only */
+		fputs(ws_cli_netperf_usage(), stderr);
+		return 1;
 	}
 	if (o.help) {
 		fputs(ws_cli_usage(), stdout);
 		return 0;
 	}
-	if (o.version) {
+	if (o.version && as_netperf) /* netperf's own line first, for scripts that read it */
+		printf("Netperf version 2.7.0\nwarpspeed %s as netperf\n", WS_VERSION);
+	if (o.version && !as_netperf)
 		print_version();
+	if (o.version)
 		return 0;
-	}
 	ws_out_selection sel;
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
+	/* netperf times each send call of a stream test when a latency output is asked for */
+	o.spec.call_latency = sel.want_stats && !ws_workload_is_rr(o.spec.type);
 	/* Known before any connection: what a netserver cannot do is a usage error. */
 	if (o.peer == WS_PEER_NETSERVER && ws_npmap_check(&o.spec, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
 	if (ws_cli_svg_check(&o, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
 	ws_cli_print_notes(&o, stderr);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
-		fprintf(stderr, "warpspeed: note: -F fills what the client sends; in TCP_MAERTS the client only "
+		ws_cli_eprintf("note: -F fills what the client sends; in TCP_MAERTS the client only "
 				"receives, so %s is checked but not used\n",
 			o.spec.fill_file);
 	if (o.remote_fill_file[0])
-		fprintf(stderr, "warpspeed: note: the daemon's fill file (-F ,%s) is not used: a daemon that read "
+		ws_cli_eprintf("note: the daemon's fill file (-F ,%s) is not used: a daemon that read "
 				"files named by its clients would send any file it can read to whoever asks; "
 				"it sends its own pattern\n",
 			o.remote_fill_file);
+	if (o.repeat > 1 || (o.repeat && o.sweep))
+		return ws_cli_repeat_main(&o, &sel, argc, argv);
 	if (o.sweep)
 		return ws_cli_sweep_main(&o, &sel, argc, argv);
 
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(&o, &key, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		return 1;
 	}
 	ws_test_result res;
@@ -324,7 +358,7 @@ int ws_cli_client_main(int argc, char **argv)
 	int rc = ws_cli_client_run(&o, key, &noted, &res, &demo, &err);
 	ws_cli_key_free(key);
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		return rc == -WS_E_PEER ? 2 : 1; /* an option the netserver found cannot honour */
 	}
 	int status = ws_cli_client_report(&o, &sel, &res, &demo, true, argc, argv);

@@ -1,4 +1,4 @@
-/* demo: -D's reporter callback and early banner; see demo.h. */
+/* demo: -D's reporter callback and the banner printed as the test starts; see demo.h. */
 #include "cli/demo.h"
 
 #include "cli/outprint.h"
@@ -72,8 +72,9 @@ static void print_banner(void *ctx, const ws_test_result *r)
 	ws_classic_opts_init(&co);
 	co.cpu_bind = d->o->cpu_bind_given;
 	co.omni = d->o->omni;
+	co.conf = d->o->conf.asked ? &d->o->conf : NULL;
 	ws_classic_test_banner(r, &co, d->out);
-	fflush(d->out);
+	fflush(d->out); /* at once, also through a pipe */
 	d->o->banner_done = true;
 }
 
@@ -81,11 +82,15 @@ int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, 
 {
 	memset(d, 0, sizeof(*d));
 	d->o = o;
+	d->out = stdout;
+	/* netperf prints its banner when the test starts, with or without -D; the column
+	 * headers come with the results (after any interim lines), as there. */
+	cfg->on_start = print_banner;
+	cfg->start_ctx = d;
 	if (!(o->demo_interval_s > 0))
 		return 0;
 	d->mode = ws_cli_output_mode(o);
 	d->fmt = o->format;
-	d->out = stdout;
 	bool rr = ws_workload_is_rr(o->spec.type);
 	ws_interim_config ic = {
 		.interval_s = o->demo_interval_s,
@@ -104,8 +109,6 @@ int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, 
 	if (rc < 0)
 		return rc;
 	cfg->interim = d->ip;
-	cfg->on_start = print_banner;
-	cfg->start_ctx = d;
 	return 0;
 }
 

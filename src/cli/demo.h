@@ -1,8 +1,9 @@
 /* demo: the client's -D glue. It turns the -D options into a measure/interim reporter
  * whose callback prints each sample as netperf does (report/interim.h) on stdout, and
- * prints the banner when the data connections are up, so that the interim lines come
- * under it while the test runs, as netperf's do; the reports after the test then skip
- * the banner (ws_cli_options.banner_done). With --json-lines each sample is an "interval"
+ * (with or without -D) prints and flushes the banner when the data connections are up,
+ * as netperf prints it at the test's start, so that a reader of a pipe sees the test
+ * begin and the interim lines come under it; the reports after the test then skip the
+ * banner (ws_cli_options.banner_done). With --json-lines each sample is an "interval"
  * line instead, and with --json the samples go into the document after the test. */
 #ifndef WS_CLI_DEMO_H
 #define WS_CLI_DEMO_H
@@ -27,9 +28,9 @@ typedef struct ws_cli_demo {
 	double elapsed_s;        /* end of the last aggregate sample since the run's start */
 } ws_cli_demo;
 
-/* With -D, create the reporter (a counter per stream; per-stream lines at -v 2 with
- * --streams in the classic form) and hook it and the early banner into cfg. Without -D,
- * d->ip stays NULL and cfg is unchanged. */
+/* Hook the early banner into cfg and, with -D, create the reporter (a counter per stream;
+ * per-stream lines at -v 2 with --streams in the classic form). Without -D, d->ip stays
+ * NULL. */
 int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, struct ws_err *err);
 
 /* The kept samples as --json's interim array (report/json_result.h), malloc'd, in *out;

@@ -2,6 +2,7 @@
 #include "cli/harnessopts.h"
 
 #include "cli/optvalue.h"
+#include "cli/personality.h"
 #include "net/sockopt.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -32,7 +33,7 @@ void ws_cli_print_notes(const ws_cli_options *o, FILE *out)
 {
 	for (const char *p = o->notes; *p;) {
 		size_t n = strcspn(p, "\n");
-		fprintf(out, "warpspeed: note: %.*s\n", (int)n, p);
+		fprintf(out, "%s: note: %.*s\n", ws_cli_prog(), (int)n, p);
 		p += n + (p[n] == '\n');
 	}
 }
@@ -100,17 +101,29 @@ int ws_cli_opt_keepalive(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
+/* One whole number up to 2^30; with sizes, also with netperf's suffixes (convert(): 4K is
+ * 4096, 4k 4000), as -a/-A/-o/-O read them. */
+static int check_count(const char *s, bool sizes, const char *what, ws_err *err)
+{
+	long long v;
+	uint64_t u;
+	if (!sizes)
+		return ws_cli_parse_ranged(s, 0, 1LL << 30, what, &v, err);
+	if (ws_units_parse_size(s, &u, NULL) < 0 || u > (1ULL << 30))
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not valid; expected %s", s, what);
+	return 0;
+}
+
 /* A pair of whole numbers, checked and then left unused: the options below are accepted
  * so that harness command lines run, with a note saying why they change nothing. */
-static int check_counts(const char *val, const char *what, ws_err *err)
+static int check_counts(const char *val, bool sizes, const char *what, ws_err *err)
 {
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
-	long long v;
 	if (rc == 0 && ha)
-		rc = ws_cli_parse_ranged(a, 0, 1LL << 30, what, &v, err);
+		rc = check_count(a, sizes, what, err);
 	if (rc == 0 && hb)
-		rc = ws_cli_parse_ranged(b, 0, 1LL << 30, what, &v, err);
+		rc = check_count(b, sizes, what, err);
 	return rc;
 }
 
@@ -119,13 +132,13 @@ enum noted_opt { N_ALIGN, N_BURST, N_WIDTH, N_OFFSET, N_DIRTY };
 static const struct {
 	const char *name, *what, *why;
 } noted_opts[] = {
-	[N_ALIGN] = {"-a/-A", "an alignment in bytes",
+	[N_ALIGN] = {"-a/-A", "an alignment in bytes (K, M suffixes allowed)",
 		     "warpspeed's data buffers are page-aligned (4096 bytes), which satisfies any alignment up to a page; the option is accepted and changes nothing"},
 	[N_BURST] = {"-b", "a burst size",
 		     "packet burst size is not compiled in, as in Debian's netperf 2.7.0 (built without --enable-intervals); ignored (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --). For paced UDP_STREAM use --pace RATE"},
 	[N_WIDTH] = {"-W", "a number of buffers",
 		     "warpspeed sends from one buffer per thread (no ring to cycle through the cache); accepted and ignored"},
-	[N_OFFSET] = {"-o/-O", "an offset in bytes",
+	[N_OFFSET] = {"-o/-O", "an offset in bytes (K, M suffixes allowed)",
 		      "buffer offsets are not applied (warpspeed's buffers stay page-aligned); accepted and ignored"},
 	[N_DIRTY] = {"-k/-K", "a count",
 		     "dirty/clean buffer counts exist only in netperf builds with --enable-dirty (Debian's netperf says \"I don't know how to get dirty.\"); ignored"},
@@ -133,7 +146,7 @@ static const struct {
 
 static int noted(ws_cli_options *o, const char *val, enum noted_opt which, ws_err *err)
 {
-	int rc = check_counts(val, noted_opts[which].what, err);
+	int rc = check_counts(val, which == N_ALIGN || which == N_OFFSET, noted_opts[which].what, err);
 	if (rc == 0)
 		ws_cli_add_note(o, "%s %s: %s", noted_opts[which].name, val, noted_opts[which].why);
 	return rc;

@@ -16,6 +16,7 @@
 #include "iq/iqfile.h"
 #include "iq/node_thread.h"
 #include "util/err.h"
+#include "util/safefile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,24 +144,53 @@ static int cmd_ping(const ws_cli_iq_opts *o)
 	return r;
 }
 
+/* -v: the transport's counters, junk and duplicates included, on stderr. */
+static void print_stats(ws_iq_node *n)
+{
+	ws_iq_stats s;
+	ws_iq_get_stats(n, &s);
+	fprintf(stderr, "transport: commands=%llu command_retries=%llu read_calls=%llu "
+		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
+		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
+		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
+		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
+		"triggers_unconfirmed=%llu\n",
+		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
+		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
+		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
+		(unsigned long long)s.read_dup_packets, (unsigned long long)s.write_calls,
+		(unsigned long long)s.write_packets, (unsigned long long)s.write_resends,
+		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
+		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
+		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
+		(unsigned long long)s.malformed, (unsigned long long)s.stale,
+		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
+		(unsigned long long)s.triggers_unconfirmed);
+}
+
 /* ---- read, write ---- */
 
-/* The read files' kind and the format read into memory. */
+/* The read files' kind and the format read into memory ("-": raw, ci16 unless --format). */
 static int read_kind(const ws_cli_iq_opts *o, const char *path, ws_iqfile_kind *kind,
 		     ws_iq_format *fmt)
 {
 	*kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path);
+	if (!strcmp(path, "-") && *kind == WS_IQFILE_AUTO)
+		*kind = WS_IQFILE_CI16;
 	if (*kind == WS_IQFILE_AUTO)
 		return ws_cli_iq_bad("-o", path, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
 			   "or --format cf32|ci16|sigmf");
+	if (!strcmp(path, "-") && *kind == WS_IQFILE_SIGMF)
+		return ws_cli_iq_bad("-o", path, "raw cf32 or ci16 on standard output; SigMF is two files");
 	*fmt = *kind == WS_IQFILE_CF32 || (*kind == WS_IQFILE_SIGMF && o->sigmf_cf32)
 		       ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
 	return 0;
 }
 
-/* Saves node k's samples into its file; prints what was read. */
+/* Writes node k's samples into its open file; says what was read (on stderr when the
+ * samples themselves go to standard output). */
 static int save_read(const ws_cli_iq_opts *o, size_t k, ws_iq_node *n, const char *path,
-		     ws_iqfile_kind kind, ws_iq_format fmt, const void *buf)
+		     ws_iqfile_out *out, ws_iq_format fmt, const void *buf)
 {
 	ws_iq_info i;
 	ws_err fe;
@@ -168,12 +198,14 @@ static int save_read(const ws_cli_iq_opts *o, size_t k, ws_iq_node *n, const cha
 	ws_iq_get_info(n, &i);
 	snprintf(hw, sizeof hw, "WARP v3 W3-a-%05u, WARPLab %u.%u.%u, RF_%c", i.serial,
 		 i.wl_major, i.wl_minor, i.wl_rev, 'A' + __builtin_ctz(o->rf));
-	if (ws_iqfile_save(path, kind, fmt, buf, o->samples, WS_IQ_BENCH_RATE, hw, &fe) < 0) {
+	int dash = !strcmp(path, "-");
+	if (ws_iqfile_finish(out, fmt, buf, o->samples, WS_IQ_BENCH_RATE, hw, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
 		return 1;
 	}
-	printf("read %u samples of RF_%c from %s:%d into %s\n", o->samples,
-	       'A' + __builtin_ctz(o->rf), o->node_addr[k], o->node_port[k], path);
+	fprintf(dash ? stderr : stdout, "read %u samples of RF_%c from %s:%d into %s\n",
+		o->samples, 'A' + __builtin_ctz(o->rf), o->node_addr[k], o->node_port[k],
+		dash ? "standard output" : path);
 	return 0;
 }
 
@@ -200,9 +232,31 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	for (size_t k = 1; k < nn; k++)
 		if (fmt[k] != fmt[0])
 			return ws_cli_iq_bad("-o", o->out, "files of one sample type (all cf32 or all ci16)");
+	/* Every file is opened before any network work: a name that cannot be written
+	 * costs no transfer. */
+	ws_iqfile_out *out = calloc(nn, sizeof *out);
+	if (!out) {
+		fprintf(stderr, "warpspeed iq read: out of memory\n");
+		return 1;
+	}
+	size_t opened = 0;
+	for (; opened < nn && r == 0; opened++) {
+		ws_err fe;
+		if (ws_iqfile_create(&out[opened], path[opened], kind[opened], &fe) < 0) {
+			fprintf(stderr, "warpspeed iq read: -o: %s\n", fe.msg);
+			r = 2;
+			break;
+		}
+	}
 	ws_iq_node *n[WS_IQ_MANY_MAX];
-	if ((r = open_nodes(o, n)))
+	if (r == 0)
+		r = open_nodes(o, n);
+	if (r) {
+		for (size_t k = 0; k < opened; k++)
+			ws_iqfile_discard(&out[k]);
+		free(out);
 		return r;
+	}
 	void *buf[WS_IQ_MANY_MAX] = {0};
 	ws_iq_many_item it[WS_IQ_MANY_MAX];
 	for (size_t k = 0; k < nn; k++) {
@@ -220,9 +274,14 @@ static int cmd_read(const ws_cli_iq_opts *o)
 		r = 1;
 	}
 	for (size_t k = 0; r == 0 && k < nn; k++)
-		r = save_read(o, k, n[k], path[k], kind[k], fmt[0], buf[k]);
-	for (size_t k = 0; k < nn; k++)
+		r = save_read(o, k, n[k], path[k], &out[k], fmt[0], buf[k]);
+	for (size_t k = 0; k < nn; k++) {
+		ws_iqfile_discard(&out[k]);
 		free(buf[k]);
+		if (o->verbose)
+			print_stats(n[k]);
+	}
+	free(out);
 	close_nodes(n, nn);
 	return r;
 }
@@ -242,6 +301,17 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	const char *path[WS_IQ_MANY_MAX];
 	if ((r = split_files("-i", o->in, nn, 1, names, sizeof names, path)))
 		return r;
+	for (size_t k = 0; k < nn; k++) { /* a bad file costs no network work */
+		ws_err fe;
+		ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path[k]);
+		if (kind == WS_IQFILE_AUTO)
+			return ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or "
+					     ".sigmf-meta/.sigmf-data, or --format cf32|ci16|sigmf");
+		if (ws_iqfile_check_input(path[k], kind, &fe) < 0) {
+			fprintf(stderr, "warpspeed iq write: -i: %s\n", fe.msg);
+			return 2;
+		}
+	}
 	ws_iq_node *n[WS_IQ_MANY_MAX];
 	if ((r = open_nodes(o, n)))
 		return r;
@@ -254,10 +324,7 @@ static int cmd_write(const ws_cli_iq_opts *o)
 		ws_err fe;
 		ws_iq_get_info(n[k], &i);
 		uint32_t room = o->start < i.max_tx_samples ? i.max_tx_samples - o->start : 0;
-		if (kind == WS_IQFILE_AUTO)
-			r = ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
-				"or --format cf32|ci16|sigmf");
-		else if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
+		if (ws_iqfile_load(path[k], kind, room, &d[k], &fe) < 0) {
 			fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
 			r = 1;
 		} else if (d[k].fmt != d[0].fmt || d[k].count != d[0].count) {
@@ -276,8 +343,11 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	for (size_t k = 0; r == 0 && k < nn; k++)
 		printf("wrote %u samples from %s to TX buffer mask 0x%x of %s:%d\n", d[k].count,
 		       path[k], o->rf, o->node_addr[k], o->node_port[k]);
-	for (size_t k = 0; k < nn; k++)
+	for (size_t k = 0; k < nn; k++) {
 		ws_iqfile_free(&d[k]);
+		if (o->verbose)
+			print_stats(n[k]);
+	}
 	close_nodes(n, nn);
 	return r;
 }
@@ -336,29 +406,6 @@ static int cmd_trigger(const ws_cli_iq_opts *o)
 
 /* ---- bench ---- */
 
-static void print_stats(ws_iq_node *n)
-{
-	ws_iq_stats s;
-	ws_iq_get_stats(n, &s);
-	fprintf(stderr, "transport: commands=%llu command_retries=%llu read_calls=%llu "
-		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
-		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
-		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
-		"wrong_node=%llu malformed=%llu stale=%llu triggers=%llu trigger_resends=%llu "
-		"triggers_unconfirmed=%llu\n",
-		(unsigned long long)s.commands, (unsigned long long)s.command_retries,
-		(unsigned long long)s.read_calls, (unsigned long long)s.read_requests,
-		(unsigned long long)s.read_rerequests, (unsigned long long)s.read_packets,
-		(unsigned long long)s.read_dup_packets, (unsigned long long)s.write_calls,
-		(unsigned long long)s.write_packets, (unsigned long long)s.write_resends,
-		(unsigned long long)s.write_fallbacks, (unsigned long long)s.checksum_mismatches,
-		(unsigned long long)s.timeouts, (unsigned long long)s.not_ready,
-		(unsigned long long)s.wrong_seq, (unsigned long long)s.wrong_node,
-		(unsigned long long)s.malformed, (unsigned long long)s.stale,
-		(unsigned long long)s.triggers, (unsigned long long)s.trigger_resends,
-		(unsigned long long)s.triggers_unconfirmed);
-}
-
 /* The built-in node (no NODE given): the library runs it, this only says so. */
 static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 {
@@ -380,16 +427,15 @@ static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 	return 0;
 }
 
-/* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart. */
-static int bench_svg(const ws_cli_iq_opts *o, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		     const ws_iq_bench_row *agg, bool builtin)
+/* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart into sf. */
+static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench_head *h,
+		     const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, bool builtin)
 {
 	size_t n = o->nsizes;
 	double *v = malloc(3 * n * sizeof *v);
-	FILE *f = v ? fopen(o->svg, "w") : NULL;
-	if (!f) {
-		fprintf(stderr, "warpspeed iq bench: cannot write %s%s\n", o->svg, v ? "" : " (no memory)");
-		free(v);
+	if (!v) {
+		fprintf(stderr, "warpspeed iq bench: cannot write %s (no memory)\n", o->svg);
+		ws_safefile_abort(sf);
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -405,13 +451,13 @@ static int bench_svg(const ws_cli_iq_opts *o, const ws_iq_bench_head *h, const w
 			    .reference_warplab = o->reference_warplab,
 			    .link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
-	int r = ws_chart_iq(f, &s, 1, h[0].pkt_size, &co, &e);
-	if (fclose(f) != 0 && r == 0)
-		r = ws_err_errno(&e, "writing %s failed", o->svg);
+	int r = ws_chart_iq(sf->f, &s, 1, h[0].pkt_size, &co, &e);
+	if (r == 0)
+		r = ws_safefile_commit(sf, &e);
+	ws_safefile_abort(sf);
 	free(v);
 	if (r < 0) {
 		fprintf(stderr, "warpspeed iq bench: --svg %s: %s\n", o->svg, e.msg);
-		remove(o->svg);
 		return 1;
 	}
 	return 0;
@@ -445,6 +491,18 @@ static int cmd_bench(ws_cli_iq_opts *o)
 	}
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
+	/* The output files first: a name that cannot be written costs no benchmark. */
+	ws_safefile jf = {0}, svg = {0};
+	ws_err fe;
+	if (o->json_file && ws_safefile_open(&jf, o->json_file, 0, &fe) < 0) {
+		fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
+		return 2;
+	}
+	if (o->svg && ws_safefile_open(&svg, o->svg, 0, &fe) < 0) {
+		fprintf(stderr, "warpspeed iq bench: --svg: %s\n", fe.msg);
+		ws_safefile_abort(&jf);
+		return 2;
+	}
 	ws_node_thread *b = NULL;
 	ws_iq_node *n[WS_IQ_MANY_MAX] = {0};
 	int r = o->have_node ? 0 : builtin_start(&b, o, o->json ? stderr : stdout);
@@ -473,24 +531,28 @@ static int cmd_bench(ws_cli_iq_opts *o)
 		for (size_t k = 0; k < nn; k++) {
 			ws_iq_info i;
 			ws_iq_get_info(n[k], &i);
+			ws_iq_stats st;
+			ws_iq_get_stats(n[k], &st);
 			ws_iq_bench_head_from(&h[k], &i, o->cfg.node_id);
 			ws_iq_bench_head_format(&h[k], fmt);
+			ws_iq_bench_head_stats(&h[k], &st);
 		}
 		bench_print(stdout, o, o->json, h, rows, agg);
-		FILE *jf = o->json_file ? fopen(o->json_file, "w") : NULL;
-		if (o->json_file && !jf) {
-			perror(o->json_file);
-			r = 1;
-		} else if (jf) {
-			bench_print(jf, o, 1, h, rows, agg);
-			r = fclose(jf) == 0 ? 0 : 1;
+		if (jf.f) {
+			bench_print(jf.f, o, 1, h, rows, agg);
+			if (ws_safefile_commit(&jf, &fe) < 0) {
+				fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
+				r = 1;
+			}
 		}
 		if (r == 0 && o->svg)
-			r = bench_svg(o, h, rows, agg, b != NULL);
+			r = bench_svg(o, &svg, h, rows, agg, b != NULL);
 	}
 	for (size_t k = 0; k < nn && o->verbose; k++)
 		if (n[k])
 			print_stats(n[k]);
+	ws_safefile_abort(&jf);
+	ws_safefile_abort(&svg);
 	free(rows);
 	free(agg);
 	close_nodes(n, nn);

@@ -3,6 +3,8 @@
 
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
+#include "cli/personality.h"
+#include "cli/repeat.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -210,6 +212,7 @@ static const struct long_def long_opts[] = {
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},
 	{"sweep", lopt_sweep, "NAME=V1,V2,..."},
+	{"repeat", ws_cli_lopt_repeat, "N"},
 	{NULL, NULL, NULL},
 };
 /* ws_cli_options.long_given has a bit per row. */
@@ -250,5 +253,5 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 		return rc;
 	}
 	return ws_err_set(err, WS_E_INVAL,
-			  "unknown option '%s'; run 'warpspeed -h' for the accepted options", word);
+			  "unknown option '%s'; run '%s -h' for the accepted options", word, ws_cli_prog());
 }

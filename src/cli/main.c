@@ -1,7 +1,8 @@
 /* main: the single warpspeed binary dispatches to its roles.
  *
  * `warpspeed serve` is the daemon, `warpspeed node` the WARP node emulator, `warpspeed iq`
- * the IQ host transport, `warpspeed plot` charts from saved JSON, `warpspeed mesh` the
+ * the IQ host transport, `warpspeed plot` charts from saved JSON, `warpspeed compare` old
+ * against new saved results (regressions), `warpspeed mesh` the
  * many-host matrix under mpirun (only in the binary built with make MPI=1, which defines
  * WS_MPI; the default build says so and exits 2, and has no MPI in it); anything else is
  * a netperf command line for the benchmark client,
@@ -9,6 +10,7 @@
  * (argv[0]'s basename, a symlink) it is netserver, and as `netperf` the client
  * (cli/personality.h), so that they work with no name changed at all. */
 #include "cli/client.h"
+#include "cli/compare.h"
 #include "cli/iq.h"
 #ifdef WS_MPI
 #include "cli/mesh.h"
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
 {
 	raise_fd_limit();
 	const char *as = ws_cli_personality(argv[0]);
+	if (as)
+		ws_cli_set_prog(as); /* messages name the program as it was called */
 	if (as && strcmp(as, "netserver") == 0)
 		return ws_cli_netserver_main(argc, argv);
 	if (as) /* netperf: the client, with no warpspeed role names */
@@ -46,6 +50,8 @@ int main(int argc, char **argv)
 		return ws_cli_node_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "plot") == 0)
 		return ws_cli_plot_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return ws_cli_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "iq") == 0)
 		return ws_cli_iq_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "mesh") == 0) {

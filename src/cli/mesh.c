@@ -20,6 +20,7 @@
 #include "report/charts.h"
 #include "session/daemon.h"
 #include "util/err.h"
+#include "util/safefile.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -113,21 +114,23 @@ static ws_daemon *start_daemon(const ws_cli_mesh_options *o, self *me, ws_mesh_p
 
 /* Rank 0: the matrix on stdout (unless --json -) and in the JSON file. Returns the exit
  * status. */
-static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, FILE *json)
+static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, ws_safefile *json)
 {
 	int status = 0;
 	if (!(o->json_path && strcmp(o->json_path, "-") == 0) && ws_mesh_matrix_text(m, o->net.print_headers != 0, stdout) < 0) {
 		fprintf(stderr, "warpspeed mesh: writing the matrix to stdout failed\n");
 		status = 1;
 	}
-	if (json) {
-		int rc = ws_mesh_matrix_json(m, json);
-		if (json != stdout && fclose(json) != 0 && rc == 0)
-			rc = -EIO;
-		if (rc < 0) {
+	if (json->f) {
+		ws_err err;
+		int rc = ws_mesh_matrix_json(m, json->f);
+		if (rc < 0)
 			fprintf(stderr, "warpspeed mesh: writing %s failed: %s\n", o->json_path, strerror(-rc));
+		else if ((rc = ws_safefile_commit(json, &err)) < 0)
+			fprintf(stderr, "warpspeed mesh: %s\n", err.msg);
+		ws_safefile_abort(json);
+		if (rc < 0)
 			status = 1;
-		}
 	}
 	if (o->svg_path) { /* drawn from the JSON document, as `warpspeed plot` draws a saved one */
 		char *text = NULL;
@@ -199,17 +202,14 @@ int ws_cli_mesh_main(int argc, char **argv)
 		return 2;
 	}
 	/* The JSON file is opened before any test, so that a typo costs no mesh run. */
-	FILE *json = NULL;
-	int json_errno = 0;
-	if (me.rank == 0 && o.json_path) {
-		json = strcmp(o.json_path, "-") == 0 ? stdout : fopen(o.json_path, "w");
-		json_errno = errno;
-	}
-	bad = first_bad(&me, me.rank == 0 && o.json_path && !json);
+	ws_safefile json = {0};
+	ws_err jerr;
+	int json_bad = me.rank == 0 && o.json_path &&
+		       ws_safefile_open(&json, o.json_path, WS_SAFEFILE_DASH, &jerr) < 0;
+	bad = first_bad(&me, json_bad);
 	if (bad >= 0) {
 		if (me.rank == 0)
-			fprintf(stderr, "warpspeed mesh: option --json: cannot write %s: %s\n", o.json_path,
-				strerror(json_errno));
+			fprintf(stderr, "warpspeed mesh: option --json: %s\n", jerr.msg);
 		ws_mesh_schedule_free(&s);
 		ws_mesh_comm_finalize();
 		return 1;
@@ -252,9 +252,10 @@ int ws_cli_mesh_main(int argc, char **argv)
 				    .cells = matrix};
 		if (!m.test)
 			m.test = "?";
-		status = print_matrix(&o, &m, json);
+		status = print_matrix(&o, &m, &json);
 		free(matrix);
 	}
+	ws_safefile_abort(&json);
 	fflush(stdout);
 	free(all);
 	free(cells);

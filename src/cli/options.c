@@ -12,6 +12,7 @@
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
+#include "cli/personality.h"
 #include "cli/sweep.h"
 #include "cli/testopts.h"
 
@@ -414,16 +415,20 @@ static const struct opt_def test_opts[] = {
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
 	{'d', OPT_VALUE, false, ws_cli_topt_direction, "send|recv|rr"},
 	{'D', OPT_FLAG, false, ws_cli_topt_nodelay, NULL},
+	{'n', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
+	{'N', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
 	{'k', OPT_OPTWORD, false, ws_cli_topt_keyval, "[list|file|all|?]"},
 	{'m', OPT_VALUE, false, ws_cli_topt_send_size, "bytes"},
 	{'M', OPT_VALUE, false, ws_cli_topt_recv_size, "bytes"},
 	{'o', OPT_OPTWORD, false, ws_cli_topt_csv, "[list|file|all|?]"},
 	{'O', OPT_OPTWORD, false, ws_cli_topt_human, "[list|file|all|?]"},
 	{'P', OPT_VALUE, false, ws_cli_topt_data_ports, "lport[,rport]"},
-	{'s', OPT_VALUE, false, ws_cli_topt_local_bufs, "send[,recv]"},
-	{'S', OPT_VALUE, false, ws_cli_topt_remote_bufs, "send[,recv]"},
+	{'s', OPT_VALUE, true, ws_cli_topt_local_bufs, "send[,recv]"},
+	{'S', OPT_VALUE, true, ws_cli_topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
+	{'u', OPT_VALUE, false, ws_cli_topt_uuid, "uuid"},
 	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
+	{'R', OPT_VALUE, false, ws_cli_topt_routing, "0|1"},
 	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
 	{'e', OPT_VALUE, false, ws_cli_topt_rr_timeout, "secs"},
 	/* Options harnesses pass (cli/harnessopts.c). */
@@ -432,6 +437,9 @@ static const struct opt_def test_opts[] = {
 	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
+	/* netperf test options not supported: refused by name. */
+	{'c', OPT_FLAG, false, NULL, NULL}, {'p', OPT_FLAG, false, NULL, NULL},
+	{'t', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -509,9 +517,10 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 		const struct opt_def *d = find_opt(table, *p);
 		if (!d)
 			return ws_err_set(err, WS_E_INVAL,
-					  "unknown %s -%c%s%s%s; run 'warpspeed -h' for the accepted options%s",
+					  "unknown %s -%c%s%s%s; run '%s -h' for the accepted options%s",
 					  sect, *p, p > word + 1 ? " in '" : "", p > word + 1 ? word : "",
-					  p > word + 1 ? "'" : "", test ? " (after --, only test options are accepted)" : "");
+					  p > word + 1 ? "'" : "", ws_cli_prog(),
+					  test ? " (after --, only test options are accepted)" : "");
 		if (!d->fn)
 			return apply(o, d, test, NULL, err);
 		const char *rest = p + 1, *next = *i < argc ? argv[*i] : NULL;

@@ -72,6 +72,8 @@ typedef struct ws_cli_options {
 	char omni_dir;                   /* -d: 's' send, 'r' recv, 'b' rr; 0 = not given */
 	bool omni_udp, omni_proto_given; /* -T udp / -T given */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
+	const char *uuid;                /* test option -u: the UUID the outputs name (into
+	                                  * argv); NULL = a fresh one per run */
 	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
 	const char *svg;                 /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
 	int svg_chart;                   /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
@@ -96,6 +98,8 @@ typedef struct ws_cli_options {
 
 	/* --sweep NAME=V1,...: its value (points into argv); NULL = one test (cli/sweep.h). */
 	const char *sweep;
+	/* --repeat N: the test N times, each result reported (cli/repeat.h); 0 = once. */
+	unsigned repeat;
 } ws_cli_options;
 
 /* Fill *o with netperf's defaults: TCP_STREAM for 10 s to localhost:12865, headers on,

@@ -54,6 +54,18 @@ int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, ws_err *err)
 	return 0;
 }
 
+int ws_cli_parse_sockbuf(const char *s, uint32_t *out, ws_err *err)
+{
+	uint64_t v;
+	bool neg = s[0] == '-';
+	if (ws_units_parse_size(s + neg, &v, NULL) < 0 || v > WS_CLI_MAX_SIZE)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a socket buffer size; expected bytes from 0 to 1G with an optional K/M/G (2^10..) or k/m/g (10^3..) suffix, 0 for the kernel's minimum or a negative size (-1) for the system default",
+				  s);
+	*out = neg ? 0 : v == 0 ? WS_SOCKBUF_ZERO : (uint32_t)v;
+	return 0;
+}
+
 int ws_cli_parse_rate(const char *val, double *out, ws_err *err)
 {
 	static const struct {

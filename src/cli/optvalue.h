@@ -27,6 +27,10 @@ int ws_cli_parse_ranged(const char *s, long long min, long long max, const char 
 int ws_cli_parse_family(const char *s, enum ws_family *out, struct ws_err *err);
 /* A size with K/M/G or k/m/g suffix in [min, 2^30]. */
 int ws_cli_parse_size32(const char *s, uint64_t min, uint32_t *out, struct ws_err *err);
+/* A socket buffer size as netperf's -s / -S take it: a size with K/M/G or k/m/g suffix up to
+ * 2^30; 0 becomes WS_SOCKBUF_ZERO (set 0: the kernel's minimum) and any negative size 0 (the
+ * system default, netperf's -1). */
+int ws_cli_parse_sockbuf(const char *s, uint32_t *out, struct ws_err *err);
 /* --rate's value: transactions/s per flow above 0 and at most WS_RR_MAX_RATE, a decimal
  * number with an optional k or m (10^3, 10^6; K and M mean the same, as a rate is a count,
  * not a size). */

@@ -4,6 +4,7 @@
 #include "report/outputs.h"
 #include "util/err.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -62,10 +63,34 @@ int ws_cli_topt_direction(ws_cli_options *o, const char *val, ws_err *err)
 			o->omni_dir = directions[i].dir;
 			return 0;
 		}
+	/* netperf's help offers the bits too: 0x2 transmit, 0x4 receive, 0x6 both (2, 4, 6 in
+	 * any base strtol reads). Its other numbers (0, 8: a connection test) run something
+	 * else than asked for, so they are refused with the rest. */
+	char *end;
+	long bits = strtol(val, &end, 0);
+	if (end != val && *end == '\0' && (bits == 2 || bits == 4 || bits == 6)) {
+		o->omni_dir = bits == 2 ? 's' : bits == 4 ? 'r' : 'b';
+		return 0;
+	}
 	return ws_err_set(err, WS_E_INVAL,
 			  "'%s' is not a direction; expected send, recv or rr (or netperf's xmit, "
-			  "stream, receive, maerts, send|recv)",
+			  "stream, receive, maerts, send|recv, or the bits 0x2 send, 0x4 recv, 0x6 both)",
 			  val);
+}
+
+/* -u uuid: the test's UUID in the outputs (UUID, -k/-o/-O, JSON) instead of a fresh one, so
+ * that a harness can tie results to its own records. netperf copies any string of up to
+ * 36 characters (a UUID's length) and cuts longer ones; warpspeed refuses those. */
+int ws_cli_topt_uuid(ws_cli_options *o, const char *val, ws_err *err)
+{
+	size_t n = strlen(val);
+	if (n == 0 || n > 36)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a test UUID; expected 1 to 36 characters, e.g. "
+				  "12345678-1234-1234-1234-123456789abc",
+				  val);
+	o->uuid = val;
+	return 0;
 }
 
 int ws_cli_topt_protocol(ws_cli_options *o, const char *val, ws_err *err)

@@ -3,6 +3,7 @@
  * once, so that the report library stays free of I/O. */
 #include "cli/outprint.h"
 
+#include "cli/personality.h"
 #include "report/classic.h"
 #include "report/json_result.h"
 #include "util/err.h"
@@ -78,7 +79,7 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		.r = res,
 		.command_line = x->cmd,
 		.brand = o->brand[0] ? o->brand : NULL,
-		.uuid = x->uuid,
+		.uuid = o->uuid ? o->uuid : x->uuid, /* test option -u */
 		/* The client's data socket as read back at setup (test option -K or the default). */
 		.local_cong = res->local.cong_set[0] ? res->local.cong_set : x->cong,
 		/* What the daemon reported (a netserver does, at the end), else test option -K's
@@ -112,7 +113,7 @@ int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int ar
 	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
 	int rc = ws_cli_json_write(stdout, o, res, argc, argv, interim, ninterim, o->json == 2);
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: writing the JSON result failed (error %d)\n", -rc);
+		ws_cli_eprintf("writing the JSON result failed (error %d)\n", -rc);
 		return 1;
 	}
 	return 0;
@@ -135,7 +136,7 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,
 			      stdout);
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: writing the selected output failed (error %d)\n", -rc);
+		ws_cli_eprintf("writing the selected output failed (error %d)\n", -rc);
 		return 1;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 #include "cli/serve.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,32 @@
 #include <unistd.h>
 
 #include <warpspeed/version.h>
+
+static const char *prog = "warpspeed";
+
+void ws_cli_set_prog(const char *name)
+{
+	prog = name && *name ? name : "warpspeed";
+}
+
+const char *ws_cli_prog(void)
+{
+	return prog;
+}
+
+const char *ws_cli_serve_prog(void)
+{
+	return strcmp(prog, "netserver") == 0 ? "netserver" : "warpspeed serve";
+}
+
+void ws_cli_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
 
 const char *ws_cli_personality(const char *argv0)
 {
@@ -125,8 +152,8 @@ int ws_cli_netserver_args(int argc, char **argv, char **out, bool *foreground, i
 			fputs(netserver_usage, stdout);
 			return 0;
 		}
-		if (o->letter == 'V') {
-			printf("Netperf version 2.7.0 (warpspeed %s as netserver)\n", WS_VERSION);
+		if (o->letter == 'V') { /* netserver's own line first, for scripts that read it */
+			printf("Netperf version 2.7.0\nwarpspeed %s as netserver\n", WS_VERSION);
 			return 0;
 		}
 		if (o->letter == 'D')

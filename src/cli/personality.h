@@ -12,6 +12,16 @@
  * the basename counts, so /usr/local/bin/netserver and ./netserver are the same. */
 const char *ws_cli_personality(const char *argv0);
 
+/* The name the program was called by, for its messages: "warpspeed" until main sets
+ * "netperf" or "netserver" (ws_cli_set_prog). */
+void ws_cli_set_prog(const char *name);
+const char *ws_cli_prog(void);
+/* The daemon's name in its messages: "netserver" under that personality, else
+ * "warpspeed serve". */
+const char *ws_cli_serve_prog(void);
+/* "<prog>: " and the message on stderr: every CLI error, warning and note. */
+void ws_cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* netserver's command line turned into `warpspeed serve`'s: -p port, -4, -6, -L
  * name[,family], -Z passphrase carried over; -D sets *foreground; -f, -N, -d and -v n are
  * accepted (warpspeed serves each session on its own thread, never forks, and logs each

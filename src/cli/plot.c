@@ -10,6 +10,7 @@
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
+#include "util/safefile.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -197,19 +198,14 @@ int ws_cli_plot_main(int argc, char **argv)
 		in[parsed] = (ws_chart_input){&docs[parsed], nl ? labels[parsed] : names[parsed]};
 	}
 	if (status == 0) {
-		FILE *f = fopen(outp, "w");
-		if (!f) {
-			fprintf(stderr, "warpspeed plot: cannot write %s: %s\n", outp, strerror(errno));
+		ws_safefile sf;
+		int rc = ws_safefile_open(&sf, outp, 0, &err);
+		if (rc == 0 && (rc = ws_chart_docs(sf.f, in, nf, &co, &err)) == 0)
+			rc = ws_safefile_commit(&sf, &err);
+		ws_safefile_abort(&sf);
+		if (rc < 0) {
+			fprintf(stderr, "warpspeed plot: %s\n", err.msg);
 			status = 1;
-		} else {
-			int rc = ws_chart_docs(f, in, nf, &co, &err);
-			if (fclose(f) != 0 && rc == 0)
-				rc = ws_err_errno(&err, "writing %s failed", outp);
-			if (rc < 0) {
-				fprintf(stderr, "warpspeed plot: %s\n", err.msg);
-				remove(outp);
-				status = 1;
-			}
 		}
 	}
 	for (size_t i = 0; i < parsed; i++)

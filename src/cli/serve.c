@@ -5,12 +5,15 @@
  * global, as the signal handler needs it. */
 #include "cli/serve.h"
 
+#include "cli/personality.h"
+
 #include "session/daemon.h"
 #include "util/psk.h"
 #include "util/err.h"
 #include "util/units.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -24,6 +27,17 @@ static void on_signal(int sig)
 	(void)sig;
 	if (g_daemon)
 		ws_daemon_stop(g_daemon);
+}
+
+/* An error on stderr under the name the daemon was called by (netserver, or warpspeed serve). */
+static void serve_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void serve_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", ws_cli_serve_prog());
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 }
 
 static void log_line(void *ctx, const char *line)
@@ -74,7 +88,7 @@ static int need_value(int argc, char **argv, int i)
 {
 	if (i + 1 < argc)
 		return 0;
-	fprintf(stderr, "warpspeed serve: option %s needs a value\n%s", argv[i], usage);
+	serve_err("option %s needs a value\n%s", argv[i], usage);
 	return -1;
 }
 
@@ -137,7 +151,7 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			if (need_value(argc, argv, i) < 0)
 				return -1;
 			if (k->file || k->pass) {
-				fprintf(stderr, "warpspeed serve: option %s: a key was already given; expected one of --psk-file FILE or -Z PASSPHRASE\n", a);
+				serve_err("option %s: a key was already given; expected one of --psk-file FILE or -Z PASSPHRASE\n", a);
 				return -1;
 			}
 			if (a[1] == 'Z')
@@ -174,12 +188,12 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			else
 				c->idle_timeout_ns = ns;
 		} else {
-			fprintf(stderr, "warpspeed serve: unknown option '%s'\n%s", a, usage);
+			serve_err("unknown option '%s'\n%s", a, usage);
 			return -1;
 		}
 		continue;
 bad:
-		fprintf(stderr, "warpspeed serve: option %s: %s\n", a, err.msg);
+		serve_err("option %s: %s\n", a, err.msg);
 		return -1;
 	}
 	return 0;
@@ -214,13 +228,13 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 	ws_err_clear(&err);
 	ws_psk *psk = NULL;
 	if ((k.file || k.pass) && !(psk = malloc(sizeof(*psk)))) {
-		fprintf(stderr, "warpspeed serve: no memory for the key\n");
+		serve_err("no memory for the key\n");
 		return 1;
 	}
 	/* netperf's -Z travels as text: keep it before load_key overwrites the argument */
 	char *np_pass = k.pass ? strdup(k.pass) : NULL;
 	if (k.pass && !np_pass) {
-		fprintf(stderr, "warpspeed serve: no memory for the passphrase\n");
+		serve_err("no memory for the passphrase\n");
 		free(psk);
 		return 1;
 	}
@@ -229,7 +243,7 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 			memset(np_pass, 0, strlen(np_pass));
 			free(np_pass);
 		}
-		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
+		serve_err("%s\n", err.msg);
 		free(psk);
 		return 1;
 	}
@@ -245,7 +259,7 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 		free(psk);
 	}
 	if (!g_daemon) {
-		fprintf(stderr, "warpspeed serve: %s\n", err.msg);
+		serve_err("%s\n", err.msg);
 		return 1;
 	}
 	if (ready && ready(ctx) < 0) {

@@ -2,9 +2,11 @@
 #include "cli/svgout.h"
 
 #include "cli/outprint.h"
+#include "cli/personality.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
+#include "util/safefile.h"
 #include "workload/run.h"
 
 #include <stdio.h>
@@ -60,21 +62,20 @@ int ws_cli_svg_draw(const char *path, const char *json, size_t len, const char *
 	ws_err_clear(&err);
 	ws_jdoc doc = {0};
 	int rc = ws_json_read(json, len, NULL, &doc, &err);
-	FILE *f = NULL;
-	if (rc == 0 && !(f = fopen(path, "w")))
-		rc = ws_err_errno(&err, "cannot write %s", path);
+	ws_safefile sf = {0};
+	if (rc == 0)
+		rc = ws_safefile_open(&sf, path, 0, &err);
 	if (rc == 0) {
 		ws_chart_input in = {&doc, label};
 		ws_chart_opts co = {.kind = (enum ws_chart_kind)kind};
-		rc = ws_chart_docs(f, &in, 1, &co, &err);
-		if (fclose(f) != 0 && rc == 0)
-			rc = ws_err_errno(&err, "writing %s failed", path);
-		if (rc < 0)
-			remove(path);
+		rc = ws_chart_docs(sf.f, &in, 1, &co, &err);
+		if (rc == 0)
+			rc = ws_safefile_commit(&sf, &err);
+		ws_safefile_abort(&sf);
 	}
 	ws_jdoc_free(&doc);
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: --svg %s: %s\n", path, err.msg);
+		ws_cli_eprintf("--svg %s: %s\n", path, err.msg);
 		return 1;
 	}
 	return 0;
@@ -91,7 +92,7 @@ int ws_cli_svg_write(const ws_cli_options *o, const ws_test_result *res, int arg
 		rc = -1;
 	int status;
 	if (rc < 0) {
-		fprintf(stderr, "warpspeed: --svg %s: could not build the run's JSON document for the chart\n",
+		ws_cli_eprintf("--svg %s: could not build the run's JSON document for the chart\n",
 			o->svg);
 		status = 1;
 	} else {

@@ -3,6 +3,7 @@
 
 #include "cli/client.h"
 #include "cli/outprint.h"
+#include "cli/personality.h"
 #include "cli/svgout.h"
 #include "cli/sweep.h"
 #include "report/classic.h"
@@ -33,7 +34,7 @@ static int prepare(const ws_cli_sweep *sw, const ws_cli_options *o, int argc, ch
 		ws_err err;
 		ws_err_clear(&err);
 		if (ws_cli_sweep_point_argv(sw, i, argc, argv, o->sweep, pt[i].buf, &pt[i].argc, &pt[i].argv) < 0) {
-			fprintf(stderr, "warpspeed: no memory for the sweep\n");
+			ws_cli_eprintf("no memory for the sweep\n");
 			return 1;
 		}
 		int rc = ws_cli_parse(pt[i].argc, pt[i].argv, &pt[i].o, &err);
@@ -41,8 +42,8 @@ static int prepare(const ws_cli_sweep *sw, const ws_cli_options *o, int argc, ch
 		if (rc == 0 && pt[i].o.peer == WS_PEER_NETSERVER)
 			rc = ws_npmap_check(&pt[i].o.spec, &err);
 		if (rc < 0) {
-			fprintf(stderr, "warpspeed: option --sweep %s=%s: %s\n(run 'warpspeed -h' for the options)\n",
-				sw->name, sw->value[i], err.msg);
+			ws_cli_eprintf("option --sweep %s=%s: %s\n(run '%s -h' for the options)\n",
+				sw->name, sw->value[i], err.msg, ws_cli_prog());
 			return 2;
 		}
 	}
@@ -94,23 +95,24 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 	ws_err_clear(&err);
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(o, &key, &err) < 0) {
-		fprintf(stderr, "warpspeed: %s\n", err.msg);
+		ws_cli_eprintf("%s\n", err.msg);
 		return 1;
 	}
 	int status = 0;
-	bool noted = false, printed = false;
+	bool noted = false, printed = false, bannered = false;
 	char failed[512] = "";
 	size_t nfailed = 0;
 	for (size_t i = 0; i < sw->n; i++) {
 		struct point *p = &pt[i];
 		ws_test_result res;
 		ws_cli_demo demo;
-		p->o.banner_done = printed; /* -D prints the banner early: once, too */
+		p->o.banner_done = bannered; /* printed as the first point starts: once */
 		ws_err_clear(&err);
 		int rc = ws_cli_client_run(&p->o, key, &noted, &res, &demo, &err);
+		bannered = bannered || p->o.banner_done;
 		if (rc < 0) {
 			snprintf(p->error, sizeof(p->error), "%s", err.msg);
-			fprintf(stderr, "warpspeed: --sweep %s=%s failed: %s; going on with the next value\n", sw->name,
+			ws_cli_eprintf("--sweep %s=%s failed: %s; going on with the next value\n", sw->name,
 				sw->value[i], err.msg);
 			size_t n = strlen(failed);
 			snprintf(failed + n, sizeof(failed) - n, "%s%s", nfailed ? ", " : "", sw->value[i]);
@@ -124,7 +126,7 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 		if (o->json) {
 			s = p->json ? 0 : 1;
 			if (!p->json)
-				fprintf(stderr, "warpspeed: --sweep %s=%s: no memory for its JSON document\n", sw->name,
+				ws_cli_eprintf("--sweep %s=%s: no memory for its JSON document\n", sw->name,
 					sw->value[i]);
 			ws_cli_client_warn(&p->o, &res, s == 0);
 		} else {
@@ -139,7 +141,7 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 	}
 	ws_cli_key_free(key);
 	if (nfailed)
-		fprintf(stderr, "warpspeed: --sweep %s: %zu of %zu values failed (%s)\n", sw->name, nfailed, sw->n,
+		ws_cli_eprintf("--sweep %s: %zu of %zu values failed (%s)\n", sw->name, nfailed, sw->n,
 			failed);
 	return status;
 }
@@ -150,14 +152,14 @@ int ws_cli_sweep_run(ws_cli_options *o, const ws_out_selection *sel, int argc, c
 	ws_cli_sweep *sw = malloc(sizeof(*sw));
 	ws_err err;
 	if (!sw || ws_cli_sweep_parse(o->sweep, sw, &err) < 0) { /* checked by the parser already */
-		fprintf(stderr, "warpspeed: %s\n", sw ? err.msg : "no memory for the sweep");
+		ws_cli_eprintf("%s\n", sw ? err.msg : "no memory for the sweep");
 		free(sw);
 		return sw ? 2 : 1;
 	}
 	struct point *pt = calloc(sw->n, sizeof(*pt));
 	int status = pt ? prepare(sw, o, argc, argv, pt) : 1;
 	if (!pt)
-		fprintf(stderr, "warpspeed: no memory for the sweep\n");
+		ws_cli_eprintf("no memory for the sweep\n");
 	if (status == 0) {
 		status = run_points(sw, o, sel, pt);
 		*doc = sweep_doc(sw, pt);
@@ -178,11 +180,11 @@ int ws_cli_sweep_main(ws_cli_options *o, const ws_out_selection *sel, int argc, 
 	if (o->json && doc) {
 		fputs(doc, stdout);
 		if (fflush(stdout) != 0) {
-			fprintf(stderr, "warpspeed: writing the sweep's JSON document failed\n");
+			ws_cli_eprintf("writing the sweep's JSON document failed\n");
 			status = status ? status : 1;
 		}
 	} else if (!doc && (o->json || o->svg) && status != 2) {
-		fprintf(stderr, "warpspeed: no memory for the sweep's JSON document\n");
+		ws_cli_eprintf("no memory for the sweep's JSON document\n");
 		status = status ? status : 1;
 	}
 	if (o->svg && doc) {

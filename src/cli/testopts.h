@@ -14,9 +14,11 @@ int ws_cli_topt_local_bufs(ws_cli_options *o, const char *val, struct ws_err *er
 int ws_cli_topt_remote_bufs(ws_cli_options *o, const char *val, struct ws_err *err); /* -S */
 int ws_cli_topt_send_size(ws_cli_options *o, const char *val, struct ws_err *err);   /* -m */
 int ws_cli_topt_recv_size(ws_cli_options *o, const char *val, struct ws_err *err);   /* -M */
+int ws_cli_topt_udp_connected(ws_cli_options *o, const char *val, struct ws_err *err); /* -n, -N */
 int ws_cli_topt_nodelay(ws_cli_options *o, const char *val, struct ws_err *err);     /* -D */
 int ws_cli_topt_data_ports(ws_cli_options *o, const char *val, struct ws_err *err);  /* -P */
 int ws_cli_topt_rr_sizes(ws_cli_options *o, const char *val, struct ws_err *err);    /* -r */
+int ws_cli_topt_routing(ws_cli_options *o, const char *val, struct ws_err *err);     /* -R */
 int ws_cli_topt_burst(ws_cli_options *o, const char *val, struct ws_err *err);       /* -b */
 int ws_cli_topt_rr_timeout(ws_cli_options *o, const char *val, struct ws_err *err);  /* -e */
 

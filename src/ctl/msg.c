@@ -68,6 +68,7 @@ static const struct field_map spec_fields[] = {
 	F(142, K_INT, ws_test_spec, remote.cpu),
 	F(143, K_BOOL, ws_test_spec, remote.measure_cpu),
 	F(144, K_U16, ws_test_spec, remote.data_port),
+	F(151, K_BOOL, ws_test_spec, dontroute),
 };
 
 static const struct field_map side_fields[] = {
@@ -83,6 +84,8 @@ static const struct field_map side_fields[] = {
 	F(209, K_U64, ws_side_result, bytes_recv),
 	F(210, K_U64, ws_side_result, send_calls),
 	F(211, K_U64, ws_side_result, recv_calls),
+	F(270, K_U64, ws_side_result, send_syscalls),
+	F(271, K_U64, ws_side_result, recv_syscalls),
 	F(212, K_I64, ws_side_result, elapsed_ns),
 	F(213, K_BOOL, ws_side_result, cpu_measured),
 	F(214, K_F64, ws_side_result, cpu_util),
@@ -122,6 +125,7 @@ static const struct field_map side_fields[] = {
 	F(248, K_I64, ws_side_result, max_lag_ns),
 	F(249, K_U64, ws_side_result, connects),
 	F(250, K_U64, ws_side_result, connect_errors),
+	F(251, K_F64, ws_side_result, cpu_rate),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

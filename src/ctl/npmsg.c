@@ -325,6 +325,33 @@ static const field stream_results[] = {
 };
 #undef R
 
+/* The legacy DO_TCP_CC exchange: every word converted. */
+#define R(kind, wire, member) FLD(kind, wire, ws_np_cc_req, member)
+static const field cc_req[] = {
+	R(K_I32, 4, cpu), R(K_I32, 8, recv_buf_size), R(K_I32, 12, send_buf_size),
+	R(K_I32, 16, recv_alignment), R(K_I32, 20, recv_offset), R(K_I32, 24, send_alignment),
+	R(K_I32, 28, send_offset), R(K_I32, 32, request_size), R(K_I32, 36, response_size),
+	R(K_I32, 40, no_delay), R(K_I32, 44, measure_cpu), R(K_F32, 48, cpu_rate),
+	R(K_I32, 52, test_length), R(K_I32, 56, so_rcvavoid), R(K_I32, 60, so_sndavoid),
+	R(K_U32, 64, data_port), R(K_U32, 68, ipfamily),
+};
+#undef R
+#define R(kind, wire, member) FLD(kind, wire, ws_np_cc_rsp, member)
+static const field cc_rsp[] = {
+	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, no_delay),
+	R(K_I32, 16, measure_cpu), R(K_I32, 20, test_length), R(K_I32, 24, send_buf_size),
+	R(K_U32, 28, data_port), R(K_F32, 32, cpu_rate), R(K_I32, 36, so_rcvavoid),
+	R(K_I32, 40, so_sndavoid),
+};
+#undef R
+#define R(kind, wire, member) FLD(kind, wire, ws_np_cc_results, member)
+static const field cc_results[] = {
+	R(K_I32, 4, serv_errno), R(K_U32, 8, bytes_received), R(K_U32, 12, recv_calls),
+	R(K_U32, 16, trans_received), R(K_F32, 20, elapsed_time), R(K_F32, 24, cpu_util),
+	R(K_F32, 28, serv_dem), R(K_U32, 32, cpu_method), R(K_U32, 36, num_cpus),
+};
+#undef R
+
 /* What both request kinds refuse: a CPU rate that is not a finite rate of 0 or more, the
  * test length INT32_MIN (its count has no positive value), a family outside families. */
 static int check_request(float rate, int32_t length, uint32_t family, uint32_t max_family,
@@ -657,4 +684,47 @@ int ws_np_reader_read(ws_np_reader *rd, int fd, ws_err *err)
 	}
 	rd->full = 1;
 	return 1;
+}
+
+void ws_np_encode_cc_req(const ws_np_cc_req *r, uint8_t *msg)
+{
+	encode(cc_req, NFIELDS(cc_req), WS_NP_DO_TCP_CC, r, msg);
+}
+
+int ws_np_decode_cc_req(const uint8_t *msg, ws_np_cc_req *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	int rc = check_type(msg, WS_NP_DO_TCP_CC, err);
+	if (rc < 0)
+		return rc;
+	decode(cc_req, NFIELDS(cc_req), msg, r);
+	if ((rc = check_port(r->data_port, "data port", err)) < 0)
+		return rc;
+	return check_request(r->cpu_rate, r->test_length, r->ipfamily, 6, err);
+}
+
+void ws_np_encode_cc_rsp(const ws_np_cc_rsp *r, uint8_t *msg)
+{
+	encode(cc_rsp, NFIELDS(cc_rsp), WS_NP_TCP_CC_RESPONSE, r, msg);
+}
+
+int ws_np_decode_cc_rsp(const uint8_t *msg, ws_np_cc_rsp *r, ws_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	int rc = error_reply(msg, WS_NP_TCP_CC_RESPONSE, &r->serv_errno, err);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	decode(cc_rsp, NFIELDS(cc_rsp), msg, r);
+	return check_port(r->data_port, "data port", err);
+}
+
+void ws_np_encode_cc_results(const ws_np_cc_results *r, uint8_t *msg)
+{
+	encode(cc_results, NFIELDS(cc_results), WS_NP_TCP_CC_RESPONSE, r, msg);
+}
+
+void ws_np_decode_cc_results(const uint8_t *msg, ws_np_cc_results *r)
+{
+	memset(r, 0, sizeof(*r));
+	decode(cc_results, NFIELDS(cc_results), msg, r);
 }

@@ -184,6 +184,48 @@ void ws_np_encode_stream_results(const ws_np_stream_results *r, uint8_t *msg);
 /* Refuses a byte count that is not finite or is negative. */
 int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, struct ws_err *err);
 
+/* The legacy DO_TCP_CC exchange (types 300 → 301, results in a reply of type 301), every
+ * word converted: netperf 2.7.0 runs TCP_CC unmigrated. No data moves; the daemon accepts
+ * and closes each connection and counts them. */
+enum { WS_NP_DO_TCP_CC = 300, WS_NP_TCP_CC_RESPONSE = 301 };
+
+typedef struct ws_np_cc_req {
+	int32_t cpu; /* word 1 */
+	int32_t recv_buf_size, send_buf_size; /* -1 = default */
+	int32_t recv_alignment, recv_offset, send_alignment, send_offset;
+	int32_t request_size, response_size; /* shown by netperf, never sent */
+	int32_t no_delay, measure_cpu;
+	float cpu_rate;
+	int32_t test_length; /* >0 seconds, <0 -transactions */
+	int32_t so_rcvavoid, so_sndavoid;
+	uint32_t data_port; /* 0..65535 */
+	uint32_t ipfamily;
+} ws_np_cc_req;
+
+typedef struct ws_np_cc_rsp {
+	int32_t serv_errno;
+	int32_t recv_buf_size, no_delay, measure_cpu, test_length, send_buf_size;
+	uint32_t data_port;
+	float cpu_rate;
+	int32_t so_rcvavoid, so_sndavoid;
+} ws_np_cc_rsp;
+
+typedef struct ws_np_cc_results {
+	int32_t serv_errno;
+	uint32_t bytes_received, recv_calls, trans_received;
+	float elapsed_time, cpu_util, serv_dem;
+	uint32_t cpu_method, num_cpus;
+} ws_np_cc_results;
+
+/* Decoding the request refuses what the stream request's does; the response a data port
+ * over 65535; the results decode whatever they hold (check the CPU figures before use). */
+void ws_np_encode_cc_req(const ws_np_cc_req *r, uint8_t *msg);
+int ws_np_decode_cc_req(const uint8_t *msg, ws_np_cc_req *r, struct ws_err *err);
+void ws_np_encode_cc_rsp(const ws_np_cc_rsp *r, uint8_t *msg);
+int ws_np_decode_cc_rsp(const uint8_t *msg, ws_np_cc_rsp *r, struct ws_err *err);
+void ws_np_encode_cc_results(const ws_np_cc_results *r, uint8_t *msg);
+void ws_np_decode_cc_results(const uint8_t *msg, ws_np_cc_results *r);
+
 /* Word 0 and word 1 of any message (type; CPU in requests, serv_errno in replies). Both
  * are always converted, so these hold for every type. */
 int32_t ws_np_type(const uint8_t *msg);

@@ -13,10 +13,20 @@
 static const struct {
 	enum ws_test_type type;
 	const char *name;
+	bool connects; /* a connection per transaction */
+	bool probe;    /* no transfer measured */
 } test_names[] = {
-	{WS_TEST_TCP_STREAM, "TCP_STREAM"}, {WS_TEST_TCP_MAERTS, "TCP_MAERTS"},
-	{WS_TEST_TCP_SENDFILE, "TCP_SENDFILE"}, {WS_TEST_UDP_STREAM, "UDP_STREAM"},
-	{WS_TEST_TCP_RR, "TCP_RR"}, {WS_TEST_UDP_RR, "UDP_RR"}, {WS_TEST_TCP_CRR, "TCP_CRR"},
+	{WS_TEST_TCP_STREAM, "TCP_STREAM", false, false},
+	{WS_TEST_TCP_MAERTS, "TCP_MAERTS", false, false},
+	{WS_TEST_TCP_SENDFILE, "TCP_SENDFILE", false, false},
+	{WS_TEST_UDP_STREAM, "UDP_STREAM", false, false},
+	{WS_TEST_TCP_RR, "TCP_RR", false, false},
+	{WS_TEST_UDP_RR, "UDP_RR", false, false},
+	{WS_TEST_TCP_CRR, "TCP_CRR", true, false},
+	{WS_TEST_TCP_MSS, "TCP_MSS", false, true},
+	{WS_TEST_TCP_CC, "TCP_CC", true, false},
+	{WS_TEST_LOC_CPU, "LOC_CPU", false, true},
+	{WS_TEST_REM_CPU, "REM_CPU", false, true},
 };
 #define N_TESTS (sizeof(test_names) / sizeof(test_names[0]))
 
@@ -36,6 +46,22 @@ int ws_test_type_from_name(const char *name, enum ws_test_type *out)
 			return 0;
 		}
 	return -1;
+}
+
+bool ws_test_type_connects(enum ws_test_type t)
+{
+	for (size_t i = 0; i < N_TESTS; i++)
+		if (test_names[i].type == t)
+			return test_names[i].connects;
+	return false;
+}
+
+bool ws_test_type_probe(enum ws_test_type t)
+{
+	for (size_t i = 0; i < N_TESTS; i++)
+		if (test_names[i].type == t)
+			return test_names[i].probe;
+	return false;
 }
 
 void ws_test_spec_init(ws_test_spec *s)
@@ -180,7 +206,8 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 	for (int i = 0; i < 2; i++) {
 		const ws_side_spec *d = sides[i];
 		const char *who = i ? "remote" : "local";
-		if (d->sndbuf > WS_MAX_SOCKBUF || d->rcvbuf > WS_MAX_SOCKBUF)
+		if ((d->sndbuf > WS_MAX_SOCKBUF && d->sndbuf != WS_SOCKBUF_ZERO) ||
+		    (d->rcvbuf > WS_MAX_SOCKBUF && d->rcvbuf != WS_SOCKBUF_ZERO))
 			return ws_err_set(err, WS_E_INVAL, "%s socket buffer %u is too large; expected at most %u",
 					  who, d->sndbuf > d->rcvbuf ? d->sndbuf : d->rcvbuf, WS_MAX_SOCKBUF);
 		if (d->cpu < -1 || d->cpu > 65535)

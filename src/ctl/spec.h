@@ -30,6 +30,10 @@ enum ws_test_type {
 	WS_TEST_TCP_RR,
 	WS_TEST_UDP_RR,
 	WS_TEST_TCP_CRR,
+	WS_TEST_TCP_MSS, /* netperf's TCP_MSS: connect, report the MSS, close; no data */
+	WS_TEST_TCP_CC,  /* TCP_CRR without request or response: connect, close */
+	WS_TEST_LOC_CPU, /* the local CPU rate and count; no connection at all */
+	WS_TEST_REM_CPU, /* the same of the daemon */
 };
 
 /* How the test ends: at a deadline, after a byte count or after a transaction count. */
@@ -37,7 +41,13 @@ enum ws_end_kind { WS_END_TIME = 0, WS_END_BYTES, WS_END_TRANSACTIONS };
 
 enum ws_family { WS_FAMILY_ANY = 0, WS_FAMILY_INET = 4, WS_FAMILY_INET6 = 6 };
 
-/* What to do on one side. Buffer sizes: 0 = leave the system default. */
+/* netperf's -s 0 / -S 0: ask the kernel for a 0-byte buffer, which it raises to its minimum
+ * (4608 / 2304 on Linux). 0 itself means "leave the system default" (netperf's -1), so the
+ * request for 0 needs its own value; net/sock.c turns it into setsockopt(0). */
+#define WS_SOCKBUF_ZERO UINT32_MAX
+
+/* What to do on one side. Buffer sizes: 0 = leave the system default, WS_SOCKBUF_ZERO =
+ * set 0. */
 typedef struct ws_side_spec {
 	uint32_t sndbuf;    /* requested SO_SNDBUF (bytes) */
 	uint32_t rcvbuf;    /* requested SO_RCVBUF (bytes) */
@@ -77,6 +87,11 @@ typedef struct ws_test_spec {
 	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
 	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
 	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
+	bool call_latency;  /* client only, not on the wire: time each send call (TCP_MAERTS: each
+	                     * receive) of a one-stream stream test into the result's latency
+	                     * histogram, as netperf does when a latency output is asked for */
+	bool dontroute;     /* test option -R 0: SO_DONTROUTE on every data socket at both ends,
+	                     * as netperf's "routing not allowed" (UDP_STREAM: !udp_route) */
 	enum ws_family family;
 	/* Request/response tests (TCP_RR, UDP_RR, TCP_CRR); see workload/rr.h. */
 	uint32_t req_size;        /* -r: request bytes per transaction, default 1 */
@@ -145,13 +160,18 @@ typedef struct ws_side_result {
 	uint32_t sndbuf_end, rcvbuf_end;   /* at the end of the test */
 	uint32_t send_size, recv_size;     /* bytes per call actually used */
 	uint64_t bytes_sent, bytes_recv;
-	uint64_t send_calls, recv_calls;
+	uint64_t send_calls, recv_calls;   /* messages, one per send/recv as netperf counts them
+	                                    * (UDP_STREAM: datagrams, whatever the batching) */
+	uint64_t send_syscalls, recv_syscalls; /* the system calls that moved them (sendmmsg,
+	                                    * UDP_SEGMENT and recvmmsg carry many datagrams each) */
 	int64_t elapsed_ns;                /* this side's measured interval */
 	bool cpu_measured;
 	double cpu_util;                   /* % system-wide, averaged over CPUs (netperf) */
 	double cpu_user, cpu_system, cpu_softirq; /* % parts of cpu_util */
 	char cpu_method;                   /* 'S' = /proc/stat */
 	uint32_t ncpus;                    /* CPUs counted in the utilisation */
+	double cpu_rate;                   /* the CPU method's rate (netperf's LOC_CPU/REM_CPU
+	                                    * figure): /proc/stat's clock ticks per second */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
 	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
 	bool sd_local_basis;               /* its service demand is charged with the local side's
@@ -231,6 +251,13 @@ const char *ws_test_type_name(enum ws_test_type t);
 
 /* Look up a test name, case-insensitive. Returns 0 or -1 when unknown. */
 int ws_test_type_from_name(const char *name, enum ws_test_type *out);
+
+/* A connection per transaction (TCP_CRR, TCP_CC): the CRR engines, no data socket at setup. */
+bool ws_test_type_connects(enum ws_test_type t);
+
+/* A test that measures no transfer: TCP_MSS, LOC_CPU, REM_CPU (netperf's one-figure tests,
+ * which ignore -i and print no throughput). */
+bool ws_test_type_probe(enum ws_test_type t);
 
 /* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
 void ws_test_spec_init(ws_test_spec *s);

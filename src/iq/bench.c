@@ -52,6 +52,12 @@ int ws_iq_bench_format_parse(const char *name, ws_iq_format *out)
 	return -WS_E_INVAL;
 }
 
+void ws_iq_bench_head_stats(ws_iq_bench_head *h, const ws_iq_stats *s)
+{
+	h->junk = s->malformed + s->wrong_node + s->wrong_seq + s->stale;
+	h->duplicates = s->read_dup_packets;
+}
+
 void ws_iq_bench_head_format(ws_iq_bench_head *h, ws_iq_format fmt)
 {
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
@@ -424,9 +430,11 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 		fprintf(f, "    {\"id\": %u, \"wlver\": \"%s\", \"serial\": \"%s\", \"transport\": "
 			"\"%s\", \"pkt_size\": %u, \"samples\": %u, \"txrx_time_ms\": %.4f, "
 			"\"trials\": %d, \"kept\": %d, \"buffers\": %d, \"format\": \"%s\", "
-			"\"node\": %zu,\n", hd->id, hd->wlver, hd->serial, hd->transport,
-			hd->pkt_size, w->samples, (double)w->samples / WS_IQ_BENCH_RATE * 1e3,
-			w->trials, w->kept, w->buffers, hd->format, r % nn + 1);
+			"\"node\": %zu, \"junk\": %llu, \"duplicates\": %llu,\n", hd->id, hd->wlver,
+			hd->serial, hd->transport, hd->pkt_size, w->samples,
+			(double)w->samples / WS_IQ_BENCH_RATE * 1e3, w->trials, w->kept, w->buffers,
+			hd->format, r % nn + 1, (unsigned long long)hd->junk,
+			(unsigned long long)hd->duplicates);
 		json_stat(f, "      ", "write", &w->write, 1);
 		json_stat(f, "      ", "read", &w->read, 0);
 		fprintf(f, "    }%s\n", r + 1 < n ? "," : "");

@@ -40,10 +40,15 @@ typedef struct ws_iq_bench_head {
 	const char *transport;      /* "warpspeed UDP", "warpspeed UDP cf32" */
 	const char *format;         /* "raw", "ci16", "cf32" */
 	uint32_t pkt_size;          /* 8962 */
+	uint64_t junk, duplicates;  /* the node's junk datagrams and duplicate sample
+				       packets over the whole bench (JSON "junk", "duplicates") */
 } ws_iq_bench_head;
 
 /* The head for a node opened as info with node ID id (format raw). */
 void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned id);
+
+/* The head's junk and duplicates from the handle's counters (ws_iq_get_stats). */
+void ws_iq_bench_head_stats(ws_iq_bench_head *h, const ws_iq_stats *s);
 
 /* --format's names: "raw" (WS_IQ_FMT_BE32), "ci16", "cf32"; -WS_E_INVAL for others. */
 int ws_iq_bench_format_parse(const char *name, ws_iq_format *out);

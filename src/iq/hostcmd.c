@@ -28,7 +28,7 @@ void ws_iq_backoff_plan(uint32_t timeout_ms, int tries, uint32_t budget_ms, ws_i
 void ws_iq_backoff_of(const ws_iq_node *n, ws_iq_backoff *b)
 {
 	ws_iq_backoff_plan(n->cfg.timeout_ms, n->cfg.cmd_tries,
-			   n->cfg.budget_ms ? n->cfg.budget_ms : WS_IQ_BUDGET_DEFAULT_MS, b);
+			   (uint32_t)(ws_iq_host_budget_ns(n) / WS_NS_PER_MS), b);
 }
 
 void ws_iq_backoff_text(const ws_iq_backoff *b, char *out, size_t cap)
@@ -60,8 +60,7 @@ static int wait_reply(ws_iq_node *n, uint16_t seq, uint32_t cmd, int64_t deadlin
 		      ws_iq_reply *rep, ws_err *err)
 {
 	for (;;) {
-		int64_t left = deadline - ws_clock_ns();
-		int r = ws_iq_host_recv_batch(n, left > 0 ? left : 0, err);
+		int r = ws_iq_host_recv_until(n, deadline, err);
 		if (r <= 0)
 			return r;
 		for (int i = 0; i < r; i++)
@@ -204,8 +203,7 @@ static int payload_collect(ws_iq_node *n, const uint16_t *seq, uint32_t *best, i
 {
 	int smaller = 0;
 	for (;;) {
-		int64_t left = deadline - ws_clock_ns();
-		int r = ws_iq_host_recv_batch(n, left > 0 ? left : 0, err);
+		int r = ws_iq_host_recv_until(n, deadline, err);
 		if (r <= 0)
 			return r < 0 ? r : smaller ? 2 : 0;
 		for (int i = 0; i < r; i++) {

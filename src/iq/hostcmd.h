@@ -19,7 +19,6 @@
 #define WS_IQ_CMD_MAX_WORDS 64     /* reply words kept */
 #define WS_IQ_BACKOFF_MAX 64       /* attempts one schedule holds */
 #define WS_IQ_BACKOFF_GROWTH 2     /* waits double up to this many times timeout_ms */
-#define WS_IQ_BUDGET_DEFAULT_MS 2000
 #define WS_IQ_PAYLOAD_MISSES 8     /* payload test rounds with only smaller answers */
 #define WS_IQ_PAYLOAD_GRACE_MS 2   /* wait for a reordered larger answer after a smaller */
 

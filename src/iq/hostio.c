@@ -80,6 +80,8 @@ int64_t ws_iq_host_not_ready_cap_ns(const ws_iq_node *n, const uint32_t *w, size
 {
 	uint32_t big = n->info.max_tx_samples > n->info.max_rx_samples ? n->info.max_tx_samples
 								       : n->info.max_rx_samples;
+	if (big > WS_IQ_NOT_READY_MAX_SAMPLES) /* NODE_INFO comes from the network too */
+		big = WS_IQ_NOT_READY_MAX_SAMPLES;
 	int64_t wait = ws_iq_host_not_ready_wait_ns(w, nw);
 	int64_t cap = wait_for_bytes(4 * (uint64_t)big);
 	return wait < cap ? wait : cap;
@@ -300,6 +302,42 @@ int ws_iq_host_recv_batch(ws_iq_node *n, int64_t wait_ns, ws_err *err)
 			wait_ns = 1;
 	}
 	return 0;
+}
+
+int ws_iq_host_recv_until(ws_iq_node *n, int64_t deadline, ws_err *err)
+{
+	int64_t left = deadline - ws_clock_ns();
+	return left > 0 ? ws_iq_host_recv_batch(n, left, err) : 0;
+}
+
+int64_t ws_iq_host_budget_ns(const ws_iq_node *n)
+{
+	return (int64_t)(n->cfg.budget_ms ? n->cfg.budget_ms : WS_IQ_BUDGET_DEFAULT_MS) *
+	       WS_NS_PER_MS;
+}
+
+void ws_iq_host_junk_note(const ws_iq_node *n, const ws_iq_stats *from, char *buf, size_t cap)
+{
+	const ws_iq_stats *s = &n->st;
+	unsigned long long mal = s->malformed - from->malformed,
+			   node = s->wrong_node - from->wrong_node,
+			   seq = s->wrong_seq - from->wrong_seq, stale = s->stale - from->stale;
+	snprintf(buf, cap, "%llu junk datagrams (malformed %llu, wrong node %llu, wrong seq %llu, "
+		 "stale %llu) and %llu duplicates", mal + node + seq + stale, mal, node, seq, stale,
+		 (unsigned long long)(s->read_dup_packets - from->read_dup_packets));
+}
+
+void ws_iq_host_junk_append(const ws_iq_node *n, const ws_iq_stats *from, ws_err *err)
+{
+	const ws_iq_stats *s = &n->st;
+	if (!err || s->malformed + s->wrong_node + s->wrong_seq + s->stale + s->read_dup_packets ==
+			    from->malformed + from->wrong_node + from->wrong_seq + from->stale +
+				    from->read_dup_packets)
+		return;
+	char note[200];
+	size_t len = strlen(err->msg);
+	ws_iq_host_junk_note(n, from, note, sizeof note);
+	snprintf(err->msg + len, sizeof err->msg - len, "; meanwhile %s", note);
 }
 
 /* What an earlier call leaves behind is late packets of a finished read. */

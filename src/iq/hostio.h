@@ -26,6 +26,11 @@
  * the engines halve their windows. */
 #define WS_IQ_HARD_LOSS 4
 
+#define WS_IQ_BUDGET_DEFAULT_MS 2000 /* cfg.budget_ms when 0 */
+/* The most a NOT_READY pause can be: the air time of WARP v3's largest buffer (2^27
+ * samples, 3.36 s at 40 MS/s), whatever size a node claims in NODE_INFO. */
+#define WS_IQ_NOT_READY_MAX_SAMPLES (1u << 27)
+
 /* Whether the node answers the trigger counter query (WS_IQ_CMD_TRIGGER_COUNTER). */
 enum { WS_IQ_TRIGQ_UNKNOWN = 0, WS_IQ_TRIGQ_YES = 1, WS_IQ_TRIGQ_NO = 2 };
 
@@ -102,6 +107,26 @@ int ws_iq_host_send_batch(ws_iq_node *n, unsigned k, ws_err *err);
  * i * n->slot, length in n->mm[i].msg_len). Returns the number received (0 on timeout) or
  * a negative code. */
 int ws_iq_host_recv_batch(ws_iq_node *n, int64_t wait_ns, ws_err *err);
+
+/* ws_iq_host_recv_batch waiting at most until deadline (ws_clock_ns): 0 at once, without
+ * receiving, once it has passed, so that a node that never stops sending cannot keep a
+ * wait loop going past its deadline. */
+int ws_iq_host_recv_until(ws_iq_node *n, int64_t deadline, ws_err *err);
+
+/* budget_ms in ns (WS_IQ_BUDGET_DEFAULT_MS when 0): the most time a command takes, and the
+ * most a transfer goes without progress (a new sample packet placed, a new acknowledgement);
+ * what a hostile or broken node sends besides (junk, duplicates) never extends it. */
+int64_t ws_iq_host_budget_ns(const ws_iq_node *n);
+
+/* Datagrams that were no answer of the current call (malformed, wrong node, wrong seq,
+ * stale) and duplicate sample packets, counted since the snapshot from: for the error of
+ * a transfer that ran out of budget, "1200 junk datagrams (malformed 1200, wrong node 0,
+ * wrong seq 0, stale 0) and 0 duplicates". */
+void ws_iq_host_junk_note(const ws_iq_node *n, const ws_iq_stats *from, char *buf, size_t cap);
+
+/* Appends "; meanwhile <ws_iq_host_junk_note>" to a transfer's error, when anything but
+ * answers came since from (a run of junk explains a timeout). */
+void ws_iq_host_junk_append(const ws_iq_node *n, const ws_iq_stats *from, ws_err *err);
 
 /* Drops whatever an earlier call left in the socket, counted as stale. 0 or an error. */
 int ws_iq_host_drain_stale(ws_iq_node *n, ws_err *err);

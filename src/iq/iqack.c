@@ -190,11 +190,21 @@ static int ack_recv(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, int64_t wait, ws_e
 	return progress ? 1 : 2;
 }
 
+/* Bounded by resends per packet, idle timeouts in a row, and the budget: a monotonic
+ * deadline that only a new acknowledgement moves, so junk cannot keep the write alive. */
 int ws_iqack_run(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 {
 	int idle = 0;
 	int64_t idle_ns = (int64_t)n->cfg.idle_ms * WS_NS_PER_MS;
+	int64_t budget = ws_iq_host_budget_ns(n), stall = ws_clock_ns() + budget;
 	while (a->nacked < o->npkt) {
+		uint32_t acked = a->nacked;
+		if (ws_clock_ns() >= stall) {
+			n->st.timeouts++;
+			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: no progress for %lld ms "
+					  "(--budget-ms): %u of %u packets acknowledged", n->name,
+					  (long long)(budget / WS_NS_PER_MS), a->nacked, o->npkt);
+		}
 		int sent = ack_send(n, o, a, err);
 		if (sent < 0)
 			return sent;
@@ -207,6 +217,8 @@ int ws_iqack_run(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 		int r = ack_recv(n, o, a, sent ? 0 : idle_ns, err);
 		if (r < 0)
 			return r;
+		if (a->nacked > acked)
+			stall = ws_clock_ns() + budget;
 		if (r > 0) {
 			idle = r == 1 ? 0 : idle;
 			continue;

@@ -1,13 +1,17 @@
 /* iqfile: raw cf32 / ci16 and SigMF IQ files; see iqfile.h.
  *
  * Samples cross the file boundary one byte at a time in little-endian order (never by
- * writing memory as it lies), so files are the same on every host. The SigMF reader looks
- * only for the "core:datatype" member of the metadata, which is all a loader needs; the
- * writer emits a minimal valid SigMF 1.0 metadata object. */
+ * writing memory as it lies), so files are the same on every host. The SigMF reader parses
+ * the whole metadata file as strict JSON (util/json_read.c: a cut file, a member given
+ * twice or text after the object is refused, by byte) and then takes only global's
+ * "core:datatype", which is all a loader needs; the writer emits a minimal valid SigMF
+ * 1.0 metadata object. */
 #include "iq/iqfile.h"
 
 #include "iq/iqconv.h"
 #include "util/err.h"
+#include "util/json_read.h"
+#include "util/safefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -79,97 +83,93 @@ static int no_kind(const char *path, ws_err *err)
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
-static size_t skip_space(const char *t, size_t i, size_t len)
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap,
+			     ws_err *why)
 {
-	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-		i++;
-	return i;
-}
-
-int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap)
-{
-	static const char key[] = "core:datatype";
-	size_t i = 0, klen = sizeof key - 1;
-	while (i < len) {
-		if (text[i++] != '"')
-			continue;
-		size_t s0 = i;
-		while (i < len && text[i] != '"')
-			i += text[i] == '\\' ? 2 : 1; /* an escape never ends the string */
-		if (i >= len)
-			return -1;
-		size_t s1 = i++;
-		if (s1 - s0 != klen || memcmp(text + s0, key, klen) != 0)
-			continue;
-		size_t j = skip_space(text, i, len);
-		if (j >= len || text[j] != ':')
-			continue; /* the name as a value, not as a member */
-		j = skip_space(text, j + 1, len);
-		if (j >= len || text[j] != '"')
-			return -2;
-		size_t v0 = ++j;
-		while (j < len && text[j] != '"' && text[j] != '\\')
-			j++;
-		if (j >= len || text[j] != '"' || j - v0 >= cap)
-			return -2;
-		memcpy(out, text + v0, j - v0);
-		out[j - v0] = 0;
-		return 0;
+	ws_jdoc doc;
+	ws_jlimits lim = {.max_bytes = WS_IQFILE_META_MAX};
+	if (ws_json_read_strict(text, len, &lim, &doc, why) < 0)
+		return WS_IQFILE_SIGMF_NOT_JSON;
+	const ws_jval *root = ws_jroot(&doc);
+	int r = 0;
+	if (root->type != WS_J_OBJ) {
+		r = WS_IQFILE_SIGMF_NOT_OBJECT;
+	} else {
+		const ws_jval *v = ws_jget(&doc, ws_jget(&doc, root, "global"), "core:datatype");
+		const char *s = ws_jstr(&doc, v);
+		if (!v)
+			r = WS_IQFILE_SIGMF_NO_DATATYPE;
+		else if (!s || v->n >= cap || strlen(s) != v->n || strpbrk(s, "\"\\"))
+			r = WS_IQFILE_SIGMF_BAD_DATATYPE;
+		else
+			memcpy(out, s, (size_t)v->n + 1);
 	}
-	return -1;
+	ws_jdoc_free(&doc);
+	return r;
 }
 
-/* The value of "core:datatype" in a SigMF metadata file, into out. */
-static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
+/* The whole of a regular file (at most max bytes) into a malloc'd *buf: opened without
+ * blocking, so a FIFO is refused rather than waited on. */
+static int read_all(const char *path, const char *what, const char *limit, uint8_t **buf,
+		    size_t *len, size_t max, ws_err *err)
 {
-	FILE *f = fopen(meta, "rb");
-	if (!f)
-		return ws_err_errno(err, "SigMF metadata '%s'", meta);
-	char *buf = malloc(WS_IQFILE_META_MAX + 1);
-	size_t n = buf ? fread(buf, 1, WS_IQFILE_META_MAX + 1, f) : 0;
-	fclose(f);
-	if (!buf)
-		return ws_err_set(err, ENOMEM, "SigMF metadata '%s': out of memory", meta);
-	int r = n > WS_IQFILE_META_MAX ? -3 : ws_iqfile_sigmf_datatype(buf, n, out, cap);
-	free(buf);
-	if (r == -3)
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is larger than %d bytes",
-				  meta, WS_IQFILE_META_MAX);
-	if (r == -1)
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
-				  "string", meta);
-	if (r < 0)
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
-				  "string of at most %zu characters expected)", meta, cap - 1);
-	return 0;
-}
-
-static int read_all(const char *path, uint8_t **buf, size_t *len, size_t max, ws_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ws_err_errno(err, "IQ file '%s'", path);
-	struct stat st;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+	long long size;
+	*buf = NULL;
+	int fd = ws_safefile_open_read(path, what, &size, err);
+	if (fd < 0)
+		return fd;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int r = ws_err_errno(err, "%s '%s'", what, path);
+		close(fd);
+		return r;
+	}
+	if ((uint64_t)size > max) {
 		fclose(f);
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' is not a regular file", path);
+		return ws_err_set(err, WS_E_INVAL, "%s '%s' has %lld bytes, more than %s (%zu "
+				  "bytes)", what, path, size, limit, max);
 	}
-	if ((uint64_t)st.st_size > max) {
-		fclose(f);
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' has %lld bytes, more than the node's "
-				  "buffer holds (%zu bytes in this format)", path,
-				  (long long)st.st_size, max);
-	}
-	*len = (size_t)st.st_size;
+	*len = (size_t)size;
 	*buf = malloc(*len ? *len : 1);
 	if (!*buf || fread(*buf, 1, *len, f) != *len) {
 		fclose(f);
 		free(*buf);
 		*buf = NULL;
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s': short read", path);
+		return ws_err_set(err, WS_E_INVAL, "%s '%s': short read", what, path);
 	}
 	fclose(f);
 	return 0;
+}
+
+/* The value of "core:datatype" in a SigMF metadata file, into out. */
+static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
+{
+	uint8_t *buf;
+	size_t n;
+	int r = read_all(meta, "SigMF metadata", "warpspeed reads", &buf, &n, WS_IQFILE_META_MAX,
+			 err);
+	if (r < 0)
+		return r;
+	ws_err why;
+	r = ws_iqfile_sigmf_datatype((const char *)buf, n, out, cap, &why);
+	free(buf);
+	switch (r) {
+	case 0:
+		return 0;
+	case WS_IQFILE_SIGMF_NOT_JSON:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is not JSON: %s", meta,
+				  why.msg);
+	case WS_IQFILE_SIGMF_NOT_OBJECT:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is JSON but not an object "
+				  "(SigMF metadata is one object with \"global\", \"captures\" and "
+				  "\"annotations\")", meta);
+	case WS_IQFILE_SIGMF_NO_DATATYPE:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
+				  "string in its \"global\" object", meta);
+	default:
+		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
+				  "string of at most %zu characters expected)", meta, cap - 1);
+	}
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -200,33 +200,47 @@ static int decode(const uint8_t *raw, size_t len, int cf32, ws_iqfile_data *out)
 	return 0;
 }
 
-int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
-		   ws_iqfile_data *out, ws_err *err)
+/* The file that holds path's samples (path itself, or SigMF's data file, into data) and
+ * whether they are cf32; SigMF's metadata is read and its datatype checked. */
+static int input_of(const char *path, ws_iqfile_kind kind, char *data, size_t cap,
+		    const char **file, int *cf32, ws_err *err)
 {
-	char meta[4096], data[4096], dt[64];
-	const char *file = path;
-	int cf32;
-	memset(out, 0, sizeof *out);
+	char meta[4096], dt[64];
+	*file = path;
 	kind = resolve(path, kind);
 	if (kind == WS_IQFILE_AUTO)
 		return no_kind(path, err);
-	if (kind == WS_IQFILE_SIGMF) {
-		int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
-		if (r == 0)
-			r = sigmf_datatype(meta, dt, sizeof dt, err);
-		if (r < 0)
-			return r;
-		if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
-			return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
-					  "(cf32_le or ci16_le)", meta, dt);
-		cf32 = dt[1] == 'f';
-		file = data;
-	} else {
-		cf32 = kind == WS_IQFILE_CF32;
-	}
+	*cf32 = kind == WS_IQFILE_CF32;
+	if (kind != WS_IQFILE_SIGMF)
+		return 0;
+	int r = ws_iqfile_sigmf_paths(path, meta, data, cap < sizeof meta ? cap : sizeof meta, err);
+	if (r == 0)
+		r = sigmf_datatype(meta, dt, sizeof dt, err);
+	if (r < 0)
+		return r;
+	if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
+		return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
+				  "(cf32_le or ci16_le)", meta, dt);
+	*cf32 = dt[1] == 'f';
+	*file = data;
+	return 0;
+}
+
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
+		   ws_iqfile_data *out, ws_err *err)
+{
+	char data[4096];
+	const char *file;
+	int cf32;
+	memset(out, 0, sizeof *out);
+	int r = input_of(path, kind, data, sizeof data, &file, &cf32, err);
+	if (r < 0)
+		return r;
 	size_t ss = cf32 ? 8 : 4, len = 0;
 	uint8_t *raw = NULL;
-	int r = read_all(file, &raw, &len, (size_t)max_samples * ss, err);
+	r = read_all(file, "IQ file", cf32 ? "the node's buffer holds in cf32"
+				      : "the node's buffer holds in ci16",
+		     &raw, &len, (size_t)max_samples * ss, err);
 	if (r < 0)
 		return r;
 	if (len == 0 || len % ss) {
@@ -239,6 +253,22 @@ int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 	free(raw);
 	if (r < 0)
 		return ws_err_set(err, -ENOMEM, "IQ file '%s': out of memory", file);
+	return 0;
+}
+
+int ws_iqfile_check_input(const char *path, ws_iqfile_kind kind, ws_err *err)
+{
+	char data[4096];
+	const char *file;
+	int cf32;
+	long long size;
+	int r = input_of(path, kind, data, sizeof data, &file, &cf32, err);
+	if (r < 0)
+		return r;
+	int fd = ws_safefile_open_read(file, "IQ file", &size, err);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 
@@ -289,27 +319,18 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 	return 0;
 }
 
-static int save_file(const char *tmp, int cf32, ws_iq_format fmt,
-		     const void *s, uint32_t count, ws_err *err)
+/* Samples into an open file; the file is left open for the caller to commit. */
+static int save_data(ws_safefile *sf, int cf32, ws_iq_format fmt, const void *s,
+		     uint32_t count, ws_err *err)
 {
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return ws_err_errno(err, "cannot create '%s'", tmp);
-	int bad = write_samples(f, cf32, fmt, s, count) < 0;
-	bad |= fclose(f) != 0;
-	if (bad) {
-		int r = ws_err_errno(err, "writing '%s'", tmp);
-		unlink(tmp);
-		return r;
-	}
+	if (write_samples(sf->f, cf32, fmt, s, count) < 0)
+		return ws_err_errno(err, "writing '%s'", sf->path);
 	return 0;
 }
 
-static int save_meta(const char *tmp, int cf32, double rate, const char *hw, ws_err *err)
+static int save_meta(ws_safefile *sf, int cf32, double rate, const char *hw, ws_err *err)
 {
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return ws_err_errno(err, "cannot create '%s'", tmp);
+	FILE *f = sf->f;
 	fprintf(f, "{\n    \"global\": {\n        \"core:datatype\": \"%s\",\n"
 		"        \"core:sample_rate\": %.17g,\n        \"core:version\": \"1.0.0\",\n"
 		"        \"core:recorder\": \"warpspeed iq\"", cf32 ? "cf32_le" : "ci16_le", rate);
@@ -322,52 +343,65 @@ static int save_meta(const char *tmp, int cf32, double rate, const char *hw, ws_
 	}
 	fprintf(f, "\n    },\n    \"captures\": [\n        {\"core:sample_start\": 0}\n    ],\n"
 		"    \"annotations\": []\n}\n");
-	if (fclose(f) != 0) {
-		int r = ws_err_errno(err, "writing '%s'", tmp);
-		unlink(tmp);
-		return r;
-	}
-	return 0;
+	return ferror(f) ? ws_err_errno(err, "writing '%s'", sf->path) : 0;
 }
 
-static int commit(const char *tmp, const char *path, ws_err *err)
+int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind, ws_err *err)
 {
-	if (rename(tmp, path) < 0) {
-		int r = ws_err_errno(err, "renaming '%s' to '%s'", tmp, path);
-		unlink(tmp);
-		return r;
+	memset(o, 0, sizeof *o);
+	o->kind = resolve(path, kind);
+	if (!strcmp(path, "-")) {
+		if (o->kind == WS_IQFILE_SIGMF)
+			return ws_err_set(err, WS_E_INVAL, "SigMF is two files and cannot go to "
+					  "standard output ('-' takes raw cf32 or ci16)");
+		if (o->kind == WS_IQFILE_AUTO)
+			o->kind = WS_IQFILE_CI16;
+		return ws_safefile_open(&o->data, path, WS_SAFEFILE_DASH, err);
 	}
-	return 0;
+	if (o->kind == WS_IQFILE_AUTO)
+		return no_kind(path, err);
+	if (o->kind != WS_IQFILE_SIGMF)
+		return ws_safefile_open(&o->data, path, 0, err);
+	char meta[4096], data[4096];
+	int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
+	if (r == 0)
+		r = ws_safefile_open(&o->data, data, 0, err);
+	if (r == 0 && (r = ws_safefile_open(&o->meta, meta, 0, err)) < 0)
+		ws_safefile_abort(&o->data);
+	return r;
+}
+
+void ws_iqfile_discard(ws_iqfile_out *o)
+{
+	ws_safefile_abort(&o->data);
+	ws_safefile_abort(&o->meta);
+}
+
+int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, uint32_t count,
+		     double sample_rate, const char *hw, ws_err *err)
+{
+	int r = 0, cf32 = o->kind == WS_IQFILE_CF32 ||
+			  (o->kind == WS_IQFILE_SIGMF && fmt == WS_IQ_FMT_CF32);
+	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
+		r = ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
+	if (r == 0)
+		r = save_data(&o->data, cf32, fmt, samples, count, err);
+	if (r == 0 && o->kind == WS_IQFILE_SIGMF)
+		r = save_meta(&o->meta, cf32, sample_rate, hw, err);
+	/* Data first: metadata beside it is what makes the recording look complete. */
+	if (r == 0)
+		r = ws_safefile_commit(&o->data, err);
+	if (r == 0 && o->kind == WS_IQFILE_SIGMF)
+		r = ws_safefile_commit(&o->meta, err);
+	ws_iqfile_discard(o);
+	return r;
 }
 
 int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
 		   const void *samples, uint32_t count, double sample_rate, const char *hw,
 		   ws_err *err)
 {
-	char meta[4096], data[4096], tmeta[4200], tdata[4200];
-	kind = resolve(path, kind);
-	if (kind == WS_IQFILE_AUTO)
-		return no_kind(path, err);
-	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
-		return ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
-	if (kind != WS_IQFILE_SIGMF) {
-		snprintf(tdata, sizeof tdata, "%s.partial", path);
-		int r = save_file(tdata, kind == WS_IQFILE_CF32, fmt, samples, count, err);
-		return r < 0 ? r : commit(tdata, path, err);
-	}
-	int cf32 = fmt == WS_IQ_FMT_CF32;
-	int r = ws_iqfile_sigmf_paths(path, meta, data, sizeof meta, err);
-	if (r < 0)
-		return r;
-	snprintf(tdata, sizeof tdata, "%s.partial", data);
-	snprintf(tmeta, sizeof tmeta, "%s.partial", meta);
-	r = save_file(tdata, cf32, fmt, samples, count, err);
-	if (r == 0 && (r = save_meta(tmeta, cf32, sample_rate, hw, err)) < 0)
-		unlink(tdata);
-	/* Data first: metadata beside it is what makes the recording look complete. */
-	if (r == 0 && (r = commit(tdata, data, err)) < 0)
-		unlink(tmeta);
-	if (r == 0)
-		r = commit(tmeta, meta, err);
-	return r;
+	ws_iqfile_out o;
+	int r = ws_iqfile_create(&o, path, kind, err);
+	return r < 0 ? r : ws_iqfile_finish(&o, fmt, samples, count, sample_rate, hw, err);
 }

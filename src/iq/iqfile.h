@@ -4,13 +4,15 @@
  * "fc32", and ci16 / "sc16") or as SigMF recordings (a .sigmf-meta JSON file beside a
  * .sigmf-data file). This module maps a name or option to a kind, loads a file into memory
  * in the matching host sample format (refusing a size that is not whole samples, or a SigMF
- * datatype it cannot read), and saves samples so that a failed run never leaves a file
- * that looks complete: everything is written to "<name>.partial" and renamed at the end.
+ * datatype it cannot read), and saves samples through util/safefile.h, so that a failed run
+ * never leaves a file that looks complete and a planted link or device is never replaced.
  * Byte order is explicit, so big-endian hosts write the same files. */
 #ifndef WS_IQ_IQFILE_H
 #define WS_IQ_IQFILE_H
 
 #include <warpspeed/iq.h>
+
+#include "util/safefile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,11 +47,22 @@ int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap,
 
 #define WS_IQFILE_META_MAX (1 << 20) /* largest SigMF metadata file read */
 
-/* The value of the member "core:datatype" in SigMF metadata text[0..len) (JSON, not
- * necessarily NUL-terminated; strings are scanned with their escapes, so the name inside
- * another string does not count) into out (cap bytes, NUL-terminated). 0; -1 when there is
- * no such member; -2 when its value is not a plain string shorter than cap. */
-int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap);
+/* What ws_iqfile_sigmf_datatype finds wrong. */
+enum {
+	WS_IQFILE_SIGMF_NO_DATATYPE = -1,  /* no "core:datatype" in "global" */
+	WS_IQFILE_SIGMF_BAD_DATATYPE = -2, /* not a plain string shorter than cap */
+	WS_IQFILE_SIGMF_NOT_JSON = -3,     /* why says "<reason> at byte N" */
+	WS_IQFILE_SIGMF_NOT_OBJECT = -4,   /* JSON, but not an object */
+};
+
+/* The datatype of SigMF metadata text[0..len) (not necessarily NUL-terminated): the string
+ * member "core:datatype" of its "global" object, into out (cap bytes, NUL-terminated).
+ * The text must be exactly one JSON object (util/json_read.h, strict: a truncated
+ * document, a member name given twice in one object, or anything after the object is
+ * refused, with why (may be NULL) saying what and at which byte). 0, or one of the codes
+ * above. */
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap,
+			     struct ws_err *why);
 
 /* Load a file (kind AUTO: from the extension, error if none). Refuses an empty file, a size
  * that is not whole samples, more than max_samples, and for SigMF a missing or unsupported
@@ -57,14 +70,39 @@ int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap
 int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 		   ws_iqfile_data *out, struct ws_err *err);
 
+/* What ws_iqfile_load checks before reading samples, for a caller that wants a bad file
+ * refused before any network work: the kind, SigMF metadata, and a data file that is a
+ * regular file (opened without blocking: a FIFO is refused, never waited on). */
+int ws_iqfile_check_input(const char *path, ws_iqfile_kind kind, struct ws_err *err);
+
 void ws_iqfile_free(ws_iqfile_data *d);
 
-/* Save count samples of format fmt (CF32 or CI16 in memory) as kind (AUTO: from the
- * extension). A CF32 file from CI16 samples stores value / 32768; a CI16 file from CF32
- * samples rounds and saturates. SigMF gets datatype cf32_le when fmt is CF32, ci16_le
- * otherwise, with sample_rate and hw (may be NULL) in its global object. Written to
- * "<file>.partial" and renamed only when complete; on error nothing named like the target
- * is left. */
+/* A recording being written: its data file and, for SigMF, its metadata file. */
+typedef struct ws_iqfile_out {
+	ws_iqfile_kind kind;
+	ws_safefile data, meta;
+} ws_iqfile_out;
+
+/* Opens path for a recording of kind (AUTO: from the extension) before the samples exist,
+ * so that a name that cannot be written costs no transfer: each file by the rule of
+ * util/safefile.h. "-" is standard output, raw (cf32, or ci16 when kind is AUTO; SigMF is
+ * refused). 0, or a negative code with err naming the file, and nothing created. */
+int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind,
+		     struct ws_err *err);
+
+/* Writes count samples of format fmt (CF32 or CI16 in memory) into o and commits it: a CF32
+ * file from CI16 samples stores value / 32768; a CI16 file from CF32 samples rounds and
+ * saturates. SigMF gets datatype cf32_le when fmt is CF32, ci16_le otherwise, with
+ * sample_rate and hw (may be NULL) in its global object; its data file is committed before
+ * its metadata. On error nothing named like the target is left (a stream keeps what it was
+ * sent). o is closed either way. */
+int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, uint32_t count,
+		     double sample_rate, const char *hw, struct ws_err *err);
+
+/* Closes o without writing; the targets are as they were. */
+void ws_iqfile_discard(ws_iqfile_out *o);
+
+/* ws_iqfile_create then ws_iqfile_finish. */
 int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
 		   const void *samples, uint32_t count, double sample_rate, const char *hw,
 		   struct ws_err *err);

@@ -388,14 +388,33 @@ int ws_iqread_done(const ws_iqread_op *o)
 }
 
 
+/* The read made no progress for the budget (--budget-ms): how far it got. */
+static int stalled(ws_iq_node *n, const rd_op *o, ws_err *err)
+{
+	n->st.timeouts++;
+	return ws_err_set(err, WS_E_TIMEDOUT, "Read IQ from %s: no progress for %lld ms "
+			  "(--budget-ms): %llu of %llu packets", n->name,
+			  (long long)(ws_iq_host_budget_ns(n) / WS_NS_PER_MS),
+			  (unsigned long long)o->got, (unsigned long long)o->total);
+}
+
+/* Requests and receives until every packet is placed. Bounded three ways: retries per
+ * packet, idle timeouts in a row, and the budget: a monotonic deadline that only a new
+ * packet placed (or a NOT_READY wait, itself bounded by retries) moves, so a node that
+ * answers with junk or duplicates cannot keep the read alive. */
 static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 		     ws_err *err)
 {
 	int idle = 0;
 	int64_t idle_ns = (int64_t)n->cfg.idle_ms * WS_NS_PER_MS;
+	int64_t budget = ws_iq_host_budget_ns(n), stall = ws_clock_ns() + budget;
 	while (o->got < o->total) {
 		int64_t now = ws_clock_ns(), wait = idle_ns;
 		int r = 0;
+		if (o->resume_at + budget > stall)
+			stall = o->resume_at + budget; /* a NOT_READY wait is the node's answer */
+		if (now >= stall)
+			return stalled(n, o, err);
 		if (tick && tick(o, ctx) != 0)
 			return ws_err_set(err, ECANCELED, "Read IQ from %s: stopped by the caller "
 					  "after %llu of %llu packets", n->name,
@@ -407,7 +426,7 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 			wait = o->resume_at - now;
 		if (r < 0)
 			return r;
-		int k = ws_iq_host_recv_batch(n, wait, err);
+		int k = ws_iq_host_recv_until(n, now + wait < stall ? now + wait : stall, err);
 		if (k < 0)
 			return k;
 		if (k == 0 && ws_clock_ns() < o->resume_at)
@@ -430,6 +449,7 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 				return r;
 			continue;
 		}
+		uint64_t got = o->got;
 		for (int i = 0; i < k; i++) {
 			r = ws_iqread_feed(n, o, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
 					   (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, err);
@@ -438,6 +458,8 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 			if (r > 0)
 				idle = 0;
 		}
+		if (o->got > got) /* new samples: a duplicate or a PING's answer is no progress */
+			stall = ws_clock_ns() + budget;
 	}
 	return 0;
 }
@@ -492,8 +514,11 @@ int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 	ws_iqread_op *o;
 	int r = ws_iqread_begin(n, mask, start, count, fmt, dst, &o, err);
 	n->st.read_calls++;
+	ws_iq_stats from = n->st;
 	if (r == 0 && (r = ws_iq_host_drain_stale(n, err)) >= 0)
 		r = read_loop(n, o, tick, ctx, err);
+	if (r < 0)
+		ws_iq_host_junk_append(n, &from, err);
 	ws_iqread_end(o);
 	return r < 0 ? r : 0;
 }

@@ -117,8 +117,7 @@ static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t ma
 	int64_t deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
 	int marker_back = 0;
 	while (fs->pending && !marker_back) {
-		int64_t left = deadline - ws_clock_ns();
-		int k = ws_iq_host_recv_batch(n, left > 0 ? left : 0, err);
+		int k = ws_iq_host_recv_until(n, deadline, err);
 		if (k < 0)
 			return k;
 		if (k == 0)
@@ -240,6 +239,7 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 {
 	ws_iqw_op o = op_of(n, mask, start, count, fmt, src);
 	n->st.write_calls++;
+	ws_iq_stats from = n->st;
 	int r = ws_iq_host_drain_stale(n, err);
 	if (r < 0)
 		return r;
@@ -248,9 +248,12 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 		r = write_acked(n, &o, NULL, err);
 		if (r == 0 && mode == WS_IQ_WRITE_AUTO)
 			n->acked_left = o.resends ? n->sticky : n->acked_left - 1;
-		return r;
+	} else {
+		r = write_fast_fallback(n, &o, err);
 	}
-	return write_fast_fallback(n, &o, err);
+	if (r < 0)
+		ws_iq_host_junk_append(n, &from, err);
+	return r;
 }
 
 /* ---- the steps, for the reply fuzzer ---- */

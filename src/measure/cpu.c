@@ -346,3 +346,9 @@ uint32_t ws_cpu_online_count(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (uint32_t)n : 1;
 }
+
+double ws_cpu_rate(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return hz > 0 ? (double)hz : 100.0;
+}

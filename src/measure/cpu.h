@@ -22,6 +22,8 @@ struct ws_err;
 
 /* The method letter netperf prints after '%': S = /proc/stat. */
 #define WS_CPU_METHOD_PROC_STAT 'S'
+/* ... and U for a side whose CPU was not asked for (-c without -C, or -C without -c). */
+#define WS_CPU_METHOD_UNKNOWN 'U'
 
 /* The eight /proc/stat fields that make up a CPU's total, in file order. */
 enum ws_cpu_field {
@@ -119,5 +121,9 @@ bool ws_cpu_same_host(const ws_side_result *a, const ws_side_result *b);
 
 /* Number of online CPUs (sysconf), at least 1. */
 uint32_t ws_cpu_online_count(void);
+
+/* The /proc/stat method's rate, what netperf's LOC_CPU and REM_CPU print and netserver
+ * answers CPU_CALIBRATE with: clock ticks per second (sysconf; 100 when unknown). */
+double ws_cpu_rate(void);
 
 #endif

@@ -45,6 +45,7 @@ void ws_cpubound_judge(const ws_test_result *res, ws_cpubound *out)
 	case WS_TEST_TCP_RR:
 	case WS_TEST_UDP_RR:
 	case WS_TEST_TCP_CRR:
+	case WS_TEST_TCP_CC:
 		remote_sends = true;
 		break;
 	default:
@@ -68,7 +69,7 @@ static const char *advice(const ws_cpubound *v, const ws_cpubound_side *s)
 {
 	bool tcp = v->type != WS_TEST_UDP_STREAM && v->type != WS_TEST_UDP_RR;
 	bool rr = v->type == WS_TEST_TCP_RR || v->type == WS_TEST_UDP_RR ||
-		  v->type == WS_TEST_TCP_CRR;
+		  ws_test_type_connects(v->type);
 	if (rr)
 		return s->host_bound ? "every CPU is busy, so more concurrent tests will not help"
 				     : "try more concurrent tests (one per CPU, with -T)";

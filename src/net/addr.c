@@ -125,3 +125,21 @@ int ws_addr_is_loopback(const ws_addr *a)
 		return p[0] == 127;
 	return IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)p);
 }
+
+void ws_addr_unmap_v4(ws_addr *a)
+{
+	if (a->ss.ss_family != AF_INET6)
+		return;
+	struct sockaddr_in6 s6;
+	memcpy(&s6, &a->ss, sizeof(s6));
+	if (!IN6_IS_ADDR_V4MAPPED(&s6.sin6_addr))
+		return;
+	struct sockaddr_in s4;
+	memset(&s4, 0, sizeof(s4));
+	s4.sin_family = AF_INET;
+	s4.sin_port = s6.sin6_port;
+	memcpy(&s4.sin_addr, &s6.sin6_addr.s6_addr[12], 4);
+	memset(&a->ss, 0, sizeof(a->ss));
+	memcpy(&a->ss, &s4, sizeof(s4));
+	a->len = sizeof(s4);
+}

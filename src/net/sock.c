@@ -14,18 +14,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The value setsockopt gets for a requested size (see sock.h: UINT32_MAX asks for 0). */
+static int buf_value(uint32_t want)
+{
+	return want == UINT32_MAX ? 0 : (int)want;
+}
+
 int ws_sock_set_buffers(int fd, uint32_t sndbuf, uint32_t rcvbuf, ws_err *err)
 {
 	int v;
 	if (sndbuf) {
-		v = (int)sndbuf;
+		v = buf_value(sndbuf);
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0)
-			return ws_err_errno(err, "setsockopt SO_SNDBUF %u", sndbuf);
+			return ws_err_errno(err, "setsockopt SO_SNDBUF %d", v);
 	}
 	if (rcvbuf) {
-		v = (int)rcvbuf;
+		v = buf_value(rcvbuf);
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
-			return ws_err_errno(err, "setsockopt SO_RCVBUF %u", rcvbuf);
+			return ws_err_errno(err, "setsockopt SO_RCVBUF %d", v);
 	}
 	return 0;
 }
@@ -241,10 +247,12 @@ static int apply_forced(int fd, int opt, int force_opt, uint32_t want, int force
 {
 	if (!want)
 		return 0;
-	int v = (int)want, got = 0;
+	int v = buf_value(want), got = 0;
 	socklen_t l = sizeof(got);
 	if (setsockopt(fd, SOL_SOCKET, opt, &v, sizeof(v)) < 0)
 		return -1;
+	if (want == UINT32_MAX)
+		return 0; /* the kernel's minimum was asked for: nothing to force */
 	getsockopt(fd, SOL_SOCKET, opt, &got, &l);
 	if ((uint32_t)got < want && force)
 		setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof(v));
@@ -267,7 +275,8 @@ int ws_sock_udp(const ws_addr *bind_addr, uint32_t sndbuf, uint32_t rcvbuf, int 
 		return ws_err_errno(err, "UDP socket for %s", where);
 	if (apply_forced(fd, SO_SNDBUF, SO_SNDBUFFORCE, sndbuf, force, clamped) < 0 ||
 	    apply_forced(fd, SO_RCVBUF, SO_RCVBUFFORCE, rcvbuf, force, clamped) < 0) {
-		int rc = ws_err_errno(err, "setsockopt SO_SNDBUF/SO_RCVBUF (%u/%u) on UDP", sndbuf, rcvbuf);
+		int rc = ws_err_errno(err, "setsockopt SO_SNDBUF/SO_RCVBUF (%d/%d) on UDP", buf_value(sndbuf),
+				      buf_value(rcvbuf));
 		close(fd);
 		return rc;
 	}

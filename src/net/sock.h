@@ -55,7 +55,9 @@ int ws_sock_udp(const struct ws_addr *bind_addr, uint32_t sndbuf, uint32_t rcvbu
 /* connect() a datagram socket, so that it sends to and accepts only from addr. */
 int ws_sock_udp_connect(int fd, const struct ws_addr *addr, struct ws_err *err);
 
-/* Set SO_SNDBUF / SO_RCVBUF (skipped when 0). */
+/* Set SO_SNDBUF / SO_RCVBUF: skipped when 0 (the system default); UINT32_MAX (the spec's
+ * WS_SOCKBUF_ZERO, netperf's -s 0) sets 0, which the kernel raises to its minimum. The same
+ * rule holds for every size these helpers take. */
 int ws_sock_set_buffers(int fd, uint32_t sndbuf, uint32_t rcvbuf, struct ws_err *err);
 /* Read back the current SO_SNDBUF and SO_RCVBUF. */
 void ws_sock_get_buffers(int fd, uint32_t *sndbuf, uint32_t *rcvbuf);

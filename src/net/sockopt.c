@@ -136,6 +136,8 @@ int ws_sockopt_apply(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out, w
 	if (r->priority > 0 && set_int(fd, SOL_SOCKET, SO_PRIORITY, r->priority) < 0)
 		return ws_err_errno(err, "setsockopt SO_PRIORITY %d (-y; above 6 needs CAP_NET_ADMIN)",
 				    r->priority);
+	if (r->dontroute && set_int(fd, SOL_SOCKET, SO_DONTROUTE, 1) < 0)
+		return ws_err_errno(err, "setsockopt SO_DONTROUTE (test option -R 0)");
 	if (r->tcp && r->keepalive && set_int(fd, SOL_SOCKET, SO_KEEPALIVE, 1) < 0)
 		return ws_err_errno(err, "setsockopt SO_KEEPALIVE (-S)");
 	if (r->tcp && r->cork && set_int(fd, IPPROTO_TCP, TCP_CORK, 1) < 0)

@@ -22,6 +22,7 @@ typedef struct ws_sockopt_req {
 	bool keepalive;     /* SO_KEEPALIVE (TCP only) */
 	bool cork;          /* TCP_CORK (TCP only) */
 	uint32_t maxseg;    /* TCP_MAXSEG (TCP only; takes effect when set before connect) */
+	bool dontroute;     /* SO_DONTROUTE (netperf's test option -R 0) */
 	bool tcp;
 } ws_sockopt_req;
 

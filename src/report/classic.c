@@ -5,6 +5,7 @@
  * differs between STREAM/SENDFILE and MAERTS, and it is decided once, in stream_roles().
  * UDP_STREAM always sends from the client, so its sender row is the local side. */
 #include "report/classic.h"
+#include "report/classic_probe.h"
 
 #include "measure/confidence.h"
 #include "measure/cpu.h"
@@ -121,11 +122,16 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 	bool v6 = r->family_used == WS_FAMILY_INET6 ||
 		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
-	const char *host = r->remote_host[0] ? r->remote_host : r->remote_addr;
+	/* netperf names the data connection's ends: test options -H and -L when given */
+	const char *host = r->spec.data_host[0] ? r->spec.data_host : r->remote_host;
+	if (!host[0])
+		host = r->remote_addr;
 	char conf[96];
 	ws_classic_banner_conf(o->conf, conf, sizeof(conf));
 	fprintf(out, "%s from ", title);
-	if (is_unspecified(r->local_addr))
+	if (r->spec.data_local[0])
+		fprintf(out, "%s (%s)", r->spec.data_local, r->spec.data_local);
+	else if (is_unspecified(r->local_addr))
 		fputs(v6 ? "::0 (::)" : "0.0.0.0 (0.0.0.0)", out);
 	else
 		fprintf(out, "%s (%s)", r->local_addr, r->local_addr);
@@ -163,6 +169,9 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 		{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
 		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
 		 "OMNI Connect|Send|Recv TEST"},
+		/* never migrated in 2.7.0 */
+		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "TCP Connect/Close TEST"},
+		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
 	};
 	for (size_t i = 0; r && i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (titles[i].type == r->spec.type)
@@ -187,6 +196,8 @@ ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool request
 	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
 		c.method = side->cpu_method;
+	if (!requested)
+		c.method = WS_CPU_METHOD_UNKNOWN; /* netperf: "% S  % U" with -c alone */
 	if (!requested || !side->cpu_measured)
 		return c;
 	c.util = side->cpu_util;
@@ -221,12 +232,16 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 		ws_classic_cpu lc = side_cpu(r, &r->local, o->local_cpu, local_sends);
 		ws_classic_cpu rc = side_cpu(r, &r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
+			/* what each side did: MAERTS's local side receives, its remote sends */
+			const char *l = local_sends ? "Send" : "Recv", *rm = local_sends ? "Recv" : "Send";
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
-			      "Service Demand\n"
-			      "Socket Socket  Message  Elapsed              Send     Recv     "
-			      "Send    Recv\n"
-			      "Size   Size    Size     Time     Throughput  local    remote   "
+			      "Service Demand\n",
+			      out);
+			fprintf(out, "Socket Socket  Message  Elapsed              %s     %s     "
+				     "%s    %s\n",
+				l, rm, l, rm);
+			fputs("Size   Size    Size     Time     Throughput  local    remote   "
 			      "local   remote\n",
 			      out);
 			fprintf(out, "bytes  bytes   bytes    secs.    %-10s  %% %c      %% %c      "
@@ -373,6 +388,8 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 {
 	if (r && ws_classic_rr_handles(r->spec.type))
 		return ws_classic_rr_render(r, o, out, err); /* its own defaults: -f x */
+	if (r && o && ws_test_type_probe(r->spec.type))
+		return ws_classic_probe_render(r, o, out, err);
 	ws_classic_opts defaults;
 	if (!o) {
 		ws_classic_opts_init(&defaults);
@@ -439,7 +456,7 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
 static int clamp_warning(const char *side, const char *what, const char *sysctl, uint32_t req,
 			 uint32_t set, FILE *out)
 {
-	if (req == 0 || set == 0 || set >= req)
+	if (req == 0 || req == WS_SOCKBUF_ZERO || set == 0 || set >= req)
 		return 0;
 	fprintf(out, "warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise %s\n",
 		side, what, set, req, sysctl);

@@ -32,6 +32,7 @@ static const struct rr_layout layouts[] = {
 	{WS_TEST_TCP_RR, "  ", " \n", true, true, 1, "request/response"},
 	{WS_TEST_UDP_RR, "   ", " \n", true, true, 0, "request/response"},
 	{WS_TEST_TCP_CRR, "   ", "\n", false, false, 2, "connect/request/response/close"},
+	{WS_TEST_TCP_CC, "   ", "\n", false, false, 3, "connect/close"},
 };
 
 static const struct rr_layout *layout_of(enum ws_test_type t)
@@ -184,12 +185,12 @@ static void print_figure(const ws_test_result *r, const struct rr_layout *L,
 static void print_netperf_detail(const ws_test_result *r, const struct rr_layout *L,
 				 const ws_classic_opts *o, FILE *out)
 {
-	if (L->v2 == 2) {
+	if (L->v2 >= 2) { /* TCP_CC's (3) prints an offset where TCP_CRR's has the alignment */
 		fputs("\nAlignment      Offset\n"
 		      "Local  Remote  Local  Remote\n"
 		      "Send   Recv    Send   Recv\n",
 		      out);
-		fprintf(out, "%5d  %5d   %5d  %5d\n", 8, 8, 0, 0);
+		fprintf(out, "%5d  %5d   %5d  %5d\n", 8, L->v2 == 2 ? 8 : 0, 0, 0);
 		return;
 	}
 	if (L->v2 != 1)
@@ -263,10 +264,10 @@ static void print_ws_detail(const ws_test_result *r, const struct rr_layout *L, 
 		fprintf(out, "UDP_RR transactions: completed %" PRIu64 ", lost %" PRIu64
 			     ", late replies discarded %" PRIu64 "; the server answered %" PRIu64 "\n",
 			l->transactions, l->trans_lost, l->late_replies, m->transactions);
-	if (r->spec.type == WS_TEST_TCP_CRR)
-		fprintf(out, "TCP_CRR connections: made %" PRIu64 ", failed %" PRIu64
+	if (ws_test_type_connects(r->spec.type))
+		fprintf(out, "%s connections: made %" PRIu64 ", failed %" PRIu64
 			     "; the server accepted %" PRIu64 "\n",
-			l->connects, l->connect_errors, m->connects);
+			ws_test_type_name(r->spec.type), l->connects, l->connect_errors, m->connects);
 	print_flows(l, out);
 }
 
@@ -312,8 +313,14 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 		const char *name = ws_test_type_name(r->spec.type);
 		return ws_err_set(err, WS_E_INVAL,
 				  "classic report: test %s (%d) has no request/response layout; "
-				  "expected TCP_RR, UDP_RR or TCP_CRR",
+				  "expected TCP_RR, UDP_RR, TCP_CRR or TCP_CC",
 				  name ? name : "unknown", (int)r->spec.type);
+	}
+	ws_classic_opts cc;
+	if (r->spec.type == WS_TEST_TCP_CC) { /* netperf 2.7.0's TCP_CC ignores -f */
+		cc = *o;
+		cc.fmt = 'x';
+		o = &cc;
 	}
 	if (!is_trans_fmt(o->fmt) && !ws_classic_units_label(o->fmt))
 		return ws_err_set(err, WS_E_INVAL,

@@ -83,11 +83,18 @@ static void family_member(ws_json *j, const char *key, enum ws_family f)
 		ws_json_null(j, key);
 }
 
+/* A requested buffer size: WS_SOCKBUF_ZERO (netperf's -s 0) is 0 here as it is on the
+ * command line; the applied sizes tell it from the default. */
+static uint64_t buf_req(uint32_t v)
+{
+	return v == WS_SOCKBUF_ZERO ? 0 : v;
+}
+
 static void side_spec(ws_json *j, const char *key, const ws_side_spec *s)
 {
 	ws_json_object_begin(j, key);
-	ws_json_uint(j, "sndbuf", s->sndbuf);
-	ws_json_uint(j, "rcvbuf", s->rcvbuf);
+	ws_json_uint(j, "sndbuf", buf_req(s->sndbuf));
+	ws_json_uint(j, "rcvbuf", buf_req(s->rcvbuf));
 	if (s->cpu >= 0)
 		ws_json_int(j, "cpu", s->cpu);
 	else
@@ -178,7 +185,8 @@ static void io(ws_json *j, const ws_side_result *s)
 }
 
 /* Counter blocks of a side as tables: member name, field, width. */
-enum fkind { F_U32, F_U64, F_I64 };
+/* F_BUF: a requested buffer size, where netperf's "set 0" (WS_SOCKBUF_ZERO) shows as 0. */
+enum fkind { F_U32, F_U64, F_I64, F_BUF };
 struct field {
 	const char *key;
 	size_t off;
@@ -211,7 +219,7 @@ static const struct field tcp_info_client_fields[] = {
 	FLD("snd_ssthresh", tcp_snd_ssthresh, F_U32), FLD("reordering", tcp_reordering, F_U32),
 };
 static const struct field socket_fields[] = {
-	FLD("sndbuf_requested", sndbuf_req, F_U32), FLD("rcvbuf_requested", rcvbuf_req, F_U32),
+	FLD("sndbuf_requested", sndbuf_req, F_BUF), FLD("rcvbuf_requested", rcvbuf_req, F_BUF),
 	FLD("sndbuf_initial", sndbuf_set, F_U32),   FLD("rcvbuf_initial", rcvbuf_set, F_U32),
 	FLD("sndbuf_final", sndbuf_end, F_U32),     FLD("rcvbuf_final", rcvbuf_end, F_U32),
 };
@@ -219,6 +227,7 @@ static const struct field counter_fields[] = {
 	FLD("send_size", send_size, F_U32),     FLD("recv_size", recv_size, F_U32),
 	FLD("bytes_sent", bytes_sent, F_U64),   FLD("bytes_received", bytes_recv, F_U64),
 	FLD("send_calls", send_calls, F_U64),   FLD("recv_calls", recv_calls, F_U64),
+	FLD("send_syscalls", send_syscalls, F_U64), FLD("recv_syscalls", recv_syscalls, F_U64),
 	FLD("elapsed_ns", elapsed_ns, F_I64),
 };
 #undef FLD
@@ -231,6 +240,8 @@ static void fields(ws_json *j, const ws_side_result *s, const struct field *f, s
 		const void *p = base + f[i].off;
 		if (f[i].kind == F_U32)
 			ws_json_uint(j, f[i].key, *(const uint32_t *)p);
+		else if (f[i].kind == F_BUF)
+			ws_json_uint(j, f[i].key, buf_req(*(const uint32_t *)p));
 		else if (f[i].kind == F_U64)
 			ws_json_uint(j, f[i].key, *(const uint64_t *)p);
 		else

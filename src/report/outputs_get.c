@@ -180,9 +180,10 @@ void ws_og_throughput_units(const ws_report_ctx *c, ws_out_value *v)
 }
 
 /* Socket sizes: requested (-1 = not asked, as netperf), initial, final. */
+/* netperf shows -1 for a buffer left at the system default and 0 for -s 0. */
 static int64_t req_or_unset(uint32_t req)
 {
-	return req ? (int64_t)req : -1;
+	return req == WS_SOCKBUF_ZERO ? 0 : req ? (int64_t)req : -1;
 }
 
 void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(loc(c)->sndbuf_req)); }
@@ -200,9 +201,10 @@ void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->r
 
 /* Message sizes as netperf reports them: a side's unused direction is 0 locally and -1
  * remotely; an RR test's local sizes are 0 and its remote ones the request/response. */
+/* On the RR tests netperf shows -m here (the requests keep -r's size): 0 when not given. */
 void ws_og_local_send_size(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_int(v, is_rr(c) || is_maerts(c) ? 0 : (int64_t)loc(c)->send_size);
+	v_int(v, is_rr(c) ? (int64_t)c->r->spec.send_size : is_maerts(c) ? 0 : (int64_t)loc(c)->send_size);
 }
 
 void ws_og_local_recv_size(const ws_report_ctx *c, ws_out_value *v)
@@ -446,6 +448,8 @@ void ws_og_rem_recv_width(const ws_report_ctx *c, ws_out_value *v)
 #define SIDE_GETTERS(side, S)                                                                  \
 	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_calls); } \
 	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_calls); } \
+	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_syscalls); } \
+	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_syscalls); } \
 	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_recv, S->recv_calls)); } \
 	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_sent, S->send_calls)); } \
 	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->bytes_sent); } \
@@ -509,7 +513,8 @@ void ws_og_rem_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong
 
 /* Latency: whole microseconds for the percentiles and extremes ("%d", as netperf's
  * integer microseconds), two decimals for mean and stddev. Without statistics, or
- * without a histogram (stream tests: warpspeed does not time each send call), netperf's
+ * without a histogram (stream tests time each send call only when a latency name was in
+ * the list before the run: spec->call_latency; never with --streams), netperf's
  * "not computed" -1. */
 enum lat_field { L_MIN, L_MAX, L_P50, L_P90, L_P99, L_P999, L_P9999, L_MEAN, L_STDDEV };
 

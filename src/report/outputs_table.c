@@ -173,6 +173,12 @@ static const ws_out_name table[] = {
 	W("REMOTE_THREAD_CPU", "Remote", "Thread", "CPU", "% of 1", "%", "%.2f", ws_og_rem_thr),
 	W("REMOTE_THREAD_CPU_USER", "Remote", "Thread", "CPU User", "% of 1", "%", "%.2f", ws_og_rem_thr_user),
 	W("REMOTE_THREAD_CPU_SYSTEM", "Remote", "Thread", "CPU System", "% of 1", "%", "%.2f", ws_og_rem_thr_sys),
+	/* The system calls behind *_SEND_CALLS / *_RECV_CALLS, which count messages as netperf
+	 * does: fewer when sendmmsg, UDP_SEGMENT, recvmmsg or UDP_GRO batch them. */
+	W("LOCAL_SEND_SYSCALLS", "Local", "Send", "System", "Calls", "", "%llu", ws_og_loc_send_sys),
+	W("LOCAL_RECV_SYSCALLS", "Local", "Recv", "System", "Calls", "", "%llu", ws_og_loc_recv_sys),
+	W("REMOTE_SEND_SYSCALLS", "Remote", "Send", "System", "Calls", "", "%llu", ws_og_rem_send_sys),
+	W("REMOTE_RECV_SYSCALLS", "Remote", "Recv", "System", "Calls", "", "%llu", ws_og_rem_recv_sys),
 };
 
 size_t ws_out_count(void)

@@ -258,7 +258,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		return rc;
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
-	if (spec->type == WS_TEST_TCP_CRR)
+	if (ws_test_type_connects(spec->type))
 		return ws_ds_crr_endpoints(c, spec, &data, out, crr, err);
 	for (uint32_t i = 0; i < spec->streams; i++) {
 		fds[i] = connect_tcp(c, spec, &data, cookie_copy, i, out, err);

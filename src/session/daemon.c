@@ -43,6 +43,9 @@
 /* A deep accept queue: under a connection flood a SYN dropped for a full queue costs a
  * real client a 1 s retransmit; the pre-session loop drains the queue in batches. */
 #define LISTEN_BACKLOG 1024
+/* TCP_CC sends no end marker (a connection is a transaction): past the test's end, this
+ * long without a new connection ends the daemon's side. */
+#define CC_IDLE_END_NS (500 * WS_NS_PER_MS)
 
 /* The session and daemon structs are in session/admission.h. */
 
@@ -230,6 +233,8 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 	else
 		rc = 0;
 	ws_addr client = s->peer;
+	if (ws_addr_family(local) == AF_INET) /* -- -H a.b.c.d, control on a dual-stack socket */
+		ws_addr_unmap_v4(&client);
 	if (rc == 0 && spec->data_local[0]) /* test option -L: the client's data address */
 		rc = ws_addr_resolve(spec->data_local, 0, 0, 0, &client, err);
 	if (rc == 0 && spec->data_local[0])
@@ -257,7 +262,7 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	ws_sockopt_req r;
 	ws_sockopt_applied a;
 	ws_workload_sockopts(spec, false, &r);
-	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]);
+	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]);
 	for (uint32_t i = 0; asked && i < n; i++) {
 		int rc = ws_sockopt_apply(fds[i], &r, i ? NULL : &a, err);
 		if (rc < 0) {
@@ -299,7 +304,7 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	if (ws_workload_is_udp(spec->type))
 		return open_udp_flows(s, spec, req, &local, d, res, err);
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
-	if (spec->type == WS_TEST_TCP_CRR) /* a connection per transaction: never drop a SYN */
+	if (ws_test_type_connects(spec->type)) /* a connection per transaction: never drop a SYN */
 		backlog = LISTEN_BACKLOG;
 	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
 	if (d->lfd < 0)
@@ -332,11 +337,13 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	int rc = wait_start(s, err);
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
+	if (spec->type == WS_TEST_TCP_CC) /* every connection is a transaction: no end marker */
+		ep.idle_end_ns = CC_IDLE_END_NS;
 	if (rc == 0) {
 		ws_ctlwatch w;
 		ws_session_watch_start(s, &w);
 		rc = ws_workload_run_crr(spec, false, &ep, cap, res, err);
-		rc = ws_session_watch_end(s, &w, "TCP_CRR", rc, err);
+		rc = ws_session_watch_end(s, &w, ws_test_type_name(spec->type), rc, err);
 	}
 	if (rc == -WS_E_LIMIT)
 		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
@@ -364,7 +371,7 @@ static int run_charged(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg
 		ws_msg_put_side(&s->ch.tx, res);
 		rc = ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 	}
-	if (rc == 0 && spec->type == WS_TEST_TCP_CRR)
+	if (rc == 0 && ws_test_type_connects(spec->type))
 		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
 		rc = accept_flows(s, spec, d.lfd, cookie, d.n, d.fds, err);

@@ -28,7 +28,7 @@ void ws_fdbudget_destroy(ws_fdbudget *b)
 uint64_t ws_fdbudget_cost(const ws_test_spec *spec, bool netperf)
 {
 	uint64_t flows = netperf ? 1 : spec->streams;
-	if (spec->type == WS_TEST_TCP_CRR) /* the listener, a connection per worker at a time */
+	if (spec->type == WS_TEST_TCP_CRR || spec->type == WS_TEST_TCP_CC) /* the listener, a connection per worker */
 		flows = 1 + (spec->remote_threads ? spec->remote_threads : 1);
 	else if (!ws_workload_is_udp(spec->type))
 		flows += 1; /* the listener, open while the flows connect */

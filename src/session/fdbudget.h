@@ -37,7 +37,7 @@ void ws_fdbudget_init(ws_fdbudget *b, unsigned max_pending, unsigned max_session
 void ws_fdbudget_destroy(ws_fdbudget *b);
 
 /* The descriptors one test costs the daemon: one per flow, the TCP listener, the
- * control watch's pipe (session/ctlwatch.h); TCP_CRR a connection per worker thread at a
+ * control watch's pipe (session/ctlwatch.h); TCP_CRR and TCP_CC a connection per worker at a
  * time. netperf's tests have one flow. */
 uint64_t ws_fdbudget_cost(const ws_test_spec *spec, bool netperf);
 

@@ -21,6 +21,7 @@
 /* Counts that grow with the test's length: averaged, then scaled with the figure. */
 static const size_t counters[] = {
 	U64(bytes_sent), U64(bytes_recv), U64(send_calls), U64(recv_calls),
+	U64(send_syscalls), U64(recv_syscalls),
 	U64(zc_sends), U64(zc_copied), U64(dgrams_sent), U64(dgrams_recv),
 	U64(dgrams_lost), U64(dgrams_reordered), U64(dgrams_dup), U64(send_errors),
 	U64(bad_dgrams), U64(dgrams_jumps), U64(transactions), U64(trans_lost),

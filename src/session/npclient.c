@@ -4,6 +4,7 @@
 #include "ctl/npmsg.h"
 #include "net/sock.h"
 #include "session/datasock.h"
+#include "session/nplegacy.h"
 #include "session/npmap.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -100,7 +101,7 @@ static int request(int fd, const ws_test_spec *spec, const ws_addr *data, bool d
 static int64_t results_deadline(const ws_test_spec *spec)
 {
 	int64_t wait = RESULTS_MARGIN_NS;
-	if (spec->type == WS_TEST_TCP_CRR && spec->end == WS_END_TIME)
+	if (ws_test_type_connects(spec->type) && spec->end == WS_END_TIME)
 		wait += (int64_t)((spec->duration_s + NETSERVER_TIMER_PAD_S) * WS_NS_PER_SEC);
 	return ws_clock_ns() + wait;
 }
@@ -108,6 +109,8 @@ static int64_t results_deadline(const ws_test_spec *spec)
 static int read_results(int fd, const ws_test_spec *spec, bool cpu_echoed, ws_side_result *remote,
 			ws_err *err)
 {
+	if (ws_nplegacy_handles(spec->type))
+		return ws_nplegacy_results(fd, spec, cpu_echoed, results_deadline(spec), remote, err);
 	uint8_t msg[WS_NP_MSG_LEN];
 	int rc = read_msg(fd, msg, results_deadline(spec), "omni results", err);
 	ws_np_omni_results res;
@@ -136,14 +139,17 @@ static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, cons
 		ws_addr client, data = *data_in;
 		if (udp)
 			ws_sock_local_addr(fl[i].fd, &client);
-		int rc = request(fl[i].ctl, spec, &data, data_given, udp ? &client : NULL, &fl[i].remote,
-				 &fl[i].cpu_echoed, err);
+		int rc = ws_nplegacy_handles(spec->type)
+				 ? ws_nplegacy_request(fl[i].ctl, spec, ws_addr_family(&data) == AF_INET6 ? 6 : 4,
+						       &fl[i].remote, &fl[i].cpu_echoed, err)
+				 : request(fl[i].ctl, spec, &data, data_given, udp ? &client : NULL, &fl[i].remote,
+					   &fl[i].cpu_echoed, err);
 		if (rc < 0)
 			return rc;
 		ws_addr_set_port(&data, (uint16_t)rc);
 		if (udp)
 			rc = ws_sock_udp_connect(fl[i].fd, &data, err);
-		else if (spec->type == WS_TEST_TCP_CRR)
+		else if (ws_test_type_connects(spec->type))
 			rc = ws_ds_crr_endpoints(c, spec, &data, out, crr, err);
 		else
 			rc = fl[i].fd = ws_ds_connect_tcp(c, spec, &data, i, out, err);
@@ -182,6 +188,8 @@ int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl
 	ws_test_spec spec = *spec_in;
 	spec.netperf_peer = true;
 	out->spec.netperf_peer = true;
+	if (spec.type == WS_TEST_REM_CPU) /* no data: one message and its reply */
+		return ws_nplegacy_calibrate(ctl[0], &out->remote, err);
 	ws_addr data;
 	bool data_given;
 	if ((rc = data_peer(&spec, ctl_peer, &data, &data_given, err)) < 0)

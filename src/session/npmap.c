@@ -22,7 +22,7 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 		bool on;
 		const char *what;
 	} rows[] = {
-		{s->streams > 1 && s->type == WS_TEST_TCP_CRR, "--streams with TCP_CRR (one data port for all flows)"},
+		{s->streams > 1 && ws_test_type_connects(s->type), "--streams with TCP_CRR or TCP_CC (one data port for all flows)"},
 		{s->remote_cpus[0] != 0, "--remote-cpus"},
 		{s->remote_threads > 1, "--threads L,R with R above 1 (netserver serves each connection in a process of its own)"},
 		{s->zerocopy && remote_sends, "--zerocopy on the daemon's (sending) side"},
@@ -58,7 +58,7 @@ static void addr_words(const ws_addr *a, uint32_t w[4])
 
 static int32_t size_or_default(uint32_t v)
 {
-	return v && v <= INT32_MAX ? (int32_t)v : -1;
+	return v == WS_SOCKBUF_ZERO ? 0 : v && v <= INT32_MAX ? (int32_t)v : -1;
 }
 
 void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, const ws_addr *data_host,
@@ -80,7 +80,7 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	r->request_size = rr ? size_or_default(s->req_size) : -1;
 	r->response_size = rr ? size_or_default(s->rsp_size) : -1;
 	uint32_t f = 0;
-	if (!(s->type == WS_TEST_UDP_STREAM && !s->udp_route))
+	if (!s->dontroute && !(s->type == WS_TEST_UDP_STREAM && !s->udp_route))
 		f |= WS_NP_F_ROUTING;
 	if (s->nodelay)
 		f |= WS_NP_F_NODELAY;
@@ -165,11 +165,13 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->recv_calls = res->recv_calls;
 	remote->bytes_sent = res->bytes_sent;
 	remote->send_calls = res->send_calls;
+	remote->recv_syscalls = res->recv_calls; /* netserver moves one message per call */
+	remote->send_syscalls = res->send_calls;
 	remote->rcvbuf_end = nonneg(res->recv_buf_size);
 	remote->sndbuf_end = nonneg(res->send_buf_size);
 	if (ws_workload_is_rr(s->type))
 		remote->transactions = res->trans_received;
-	if (s->type == WS_TEST_TCP_CRR) /* netserver's connect test: a connection per transaction */
+	if (ws_test_type_connects(s->type)) /* netserver's connect test: a connection per transaction */
 		remote->connects = res->trans_received;
 	if (s->type == WS_TEST_UDP_STREAM)
 		remote->dgrams_recv = res->recv_calls;

@@ -159,7 +159,7 @@ static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws
 			fd = ws_sock_udp(&local, sp->remote.sndbuf, sp->remote.rcvbuf, 0, NULL, NULL, NULL, err);
 		else
 			fd = ws_sock_listen(&local, -1, sp->remote.sndbuf, sp->remote.rcvbuf,
-					    sp->type == WS_TEST_TCP_CRR ? 1024 : 5, err);
+					    ws_test_type_connects(sp->type) ? 1024 : 5, err);
 		if (fd < 0 && tries == 0 && sp->remote.data_port) {
 			char t2[WS_ERR_MSG_MAX + 64];
 			snprintf(t2, sizeof(t2), "data port %u: %s; using any port, as netserver does",
@@ -308,7 +308,17 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 	bool measure = sp->remote.measure_cpu;
 	float rate = measure ? (t->cpu_rate > 0 ? t->cpu_rate : 100.0f) : 0.0f;
 	uint8_t m[WS_NP_MSG_LEN];
-	if (t->legacy) {
+	if (t->cc) {
+		ws_np_cc_rsp r = {
+			.recv_buf_size = (int32_t)setup->rcvbuf_set,
+			.no_delay = sp->nodelay,
+			.measure_cpu = measure,
+			.send_buf_size = (int32_t)setup->sndbuf_set,
+			.data_port = port,
+			.cpu_rate = rate,
+		};
+		ws_np_encode_cc_rsp(&r, m);
+	} else if (t->legacy) {
 		ws_np_stream_rsp r = {
 			.recv_buf_size = (int32_t)setup->rcvbuf_set,
 			.receive_size = (int32_t)(sp->recv_size ? sp->recv_size : setup->rcvbuf_set),
@@ -353,7 +363,18 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 	uint64_t units = rr ? r->transactions : r->bytes_recv + r->bytes_sent;
 	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units, rr ? 1 : 1024) : 0;
 	uint8_t m[WS_NP_MSG_LEN];
-	if (t->legacy) {
+	if (t->cc) {
+		ws_np_cc_results x = {
+			.bytes_received = (uint32_t)(r->transactions * (sp->req_size + sp->rsp_size)),
+			.trans_received = (uint32_t)r->transactions,
+			.elapsed_time = (float)r->elapsed_ns / WS_NS_PER_SEC,
+			.cpu_util = cpu ? (float)r->cpu_util : 0,
+			.serv_dem = sd,
+			.cpu_method = cpu ? WS_NP_CPU_PROC_STAT : 0,
+			.num_cpus = r->ncpus ? r->ncpus : ws_cpu_online_count(),
+		};
+		ws_np_encode_cc_results(&x, m);
+	} else if (t->legacy) {
 		ws_np_stream_results x = {
 			.bytes_received = (double)r->bytes_recv,
 			.recv_calls = (uint32_t)r->recv_calls,
@@ -398,7 +419,7 @@ static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 {
 	ws_sockopt_req r;
 	ws_workload_sockopts(sp, false, &r);
-	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || (r.cong && r.cong[0]))
+	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]))
 		*rc = ws_sockopt_apply(fd, &r, NULL, err);
 }
 
@@ -408,7 +429,7 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	const ws_test_spec *sp = &t->spec;
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	int rc = 0;
-	if (sp->type == WS_TEST_TCP_CRR) {
+	if (ws_test_type_connects(sp->type)) {
 		ws_rr_params ep = {.listen_fd = *dfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0],
 				   .idle_end_ns = CRR_IDLE_END_NS};
 		return ws_workload_run_crr(sp, false, &ep, cap, &run->res, err);
@@ -436,6 +457,11 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 			run->cong[0] = '\0';
 	}
 	return rc;
+}
+
+static int32_t reply_type(const ws_np_test *t)
+{
+	return t->cc ? WS_NP_TCP_CC_RESPONSE : t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE;
 }
 
 /* serve_test without the bookkeeping of time outside tests. */
@@ -471,7 +497,7 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 		if (dfd >= 0)
 			close(dfd);
 		ws_fdbudget_release(&s->d->fds, nfd);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, e);
+		send_error(s, reply_type(t), e);
 		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
 	}
 	pthread_mutex_lock(&s->d->mu);
@@ -500,7 +526,7 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	if (rc < 0) {
 		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, ws_np_errno(err->code), err->msg);
 		slog(s, line);
-		send_error(s, t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE, ws_np_errno(err->code));
+		send_error(s, reply_type(t), ws_np_errno(err->code));
 		ws_side_result_free(&run.res);
 		return -1;
 	}
@@ -514,13 +540,13 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	return rc < 0 ? -1 : 0;
 }
 
-/* One DO_OMNI or DO_TCP_STREAM: checks, response, data phase, results. Returns 0 to go on
+/* One DO_OMNI, DO_TCP_STREAM or DO_TCP_CC: checks, response, data phase, results. Returns 0 to go on
  * serving, negative to close the connection (after an error reply, as netserver exits). */
 static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 {
 	const char *name = ws_test_type_name(t->spec.type);
 	if (t->legacy)
-		name = "TCP_SENDFILE (legacy TCP_STREAM)";
+		name = "TCP_SENDFILE or TCP_MSS (legacy TCP_STREAM)";
 	ws_session_test_begins(s);
 	rc = serve_test_run(s, t, name, rc, err);
 	ws_session_test_ends(s);
@@ -558,9 +584,18 @@ static int on_message(ws_session *s, const uint8_t *msg)
 		}
 		return serve_test(s, &t, ws_npspec_from_legacy(&r, &t), &err);
 	}
+	case WS_NP_DO_TCP_CC: {
+		ws_np_cc_req r;
+		if (ws_np_decode_cc_req(msg, &r, &err) < 0) {
+			malformed(s, err.msg);
+			send_error(s, WS_NP_TCP_CC_RESPONSE, EINVAL);
+			return -1;
+		}
+		return serve_test(s, &t, ws_npspec_from_cc(&r, &t), &err);
+	}
 	case WS_NP_CPU_CALIBRATE:
 		/* /proc/stat needs no calibration: netserver's Linux answer */
-		ws_np_encode_calibrate_reply(100.0f, (int32_t)ws_cpu_online_count(), m);
+		ws_np_encode_calibrate_reply((float)ws_cpu_rate(), (int32_t)ws_cpu_online_count(), m);
 		return send_msg(s, m, NULL) < 0 ? -1 : 0;
 	case WS_NP_DO_SYSINFO:
 		ws_np_encode_sysinfo_reply(0, SYSINFO_TEXT, m);
@@ -573,6 +608,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	case WS_NP_SYSINFO_RESPONSE:
 	case WS_NP_TCP_STREAM_RESPONSE:
 	case WS_NP_TCP_STREAM_RESULTS:
+	case WS_NP_TCP_CC_RESPONSE:
 		snprintf(why, sizeof(why), "a message of type %s (%ld) sent to the daemon; only a daemon sends it",
 			 ws_np_type_name(type), (long)type);
 		malformed(s, why);
@@ -582,7 +618,7 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	}
 	if (ws_np_is_legacy_request(type)) {
 		snprintf(why, sizeof(why), "legacy request %s (type %ld) refused with remote error %d: only the "
-					   "omni tests (netperf 2.7's) and TCP_SENDFILE are served",
+					   "omni tests (netperf 2.7's), TCP_SENDFILE, TCP_MSS and TCP_CC are served",
 			 ws_np_type_name(type), (long)type, EOPNOTSUPP);
 		slog(s, why);
 		send_error(s, type + 1, EOPNOTSUPP);

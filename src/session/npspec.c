@@ -28,8 +28,9 @@ static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t r
 {
 	ws_test_spec_init(sp);
 	sp->remote.cpu = cpu;
-	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : 0;
-	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : 0;
+	/* netperf sends -1 for the system default and 0 for -S 0 (set 0). */
+	sp->remote.sndbuf = sndbuf > 0 ? (uint32_t)sndbuf : sndbuf == 0 ? WS_SOCKBUF_ZERO : 0;
+	sp->remote.rcvbuf = rcvbuf > 0 ? (uint32_t)rcvbuf : rcvbuf == 0 ? WS_SOCKBUF_ZERO : 0;
 	sp->remote.measure_cpu = measure;
 	sp->remote.data_port = (uint16_t)port;
 	sp->family = family == 4 ? WS_FAMILY_INET : family == 6 ? WS_FAMILY_INET6 : WS_FAMILY_ANY;
@@ -103,6 +104,8 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 	sp->nodelay = (r->flags & WS_NP_F_NODELAY) != 0;
 	sp->keepalive = (r->flags & WS_NP_F_KEEPALIVE) != 0;
 	sp->udp_route = (r->flags & WS_NP_F_ROUTING) != 0;
+	/* netperf's -R 0 (UDP_STREAM's default): netserver sets SO_DONTROUTE on its side too */
+	sp->dontroute = !sp->udp_route && sp->type != WS_TEST_UDP_STREAM;
 	sp->remote.tos = r->socket_tos > 0 ? r->socket_tos : 0;
 	sp->remote.priority = r->socket_prio > 0 ? r->socket_prio : 0;
 	snprintf(sp->remote.cong, sizeof(sp->remote.cong), "%s", r->cong_control);
@@ -128,3 +131,21 @@ int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t)
 	return 0;
 }
 
+
+int ws_npspec_from_cc(const ws_np_cc_req *r, ws_np_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	ws_test_spec *sp = &t->spec;
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length, r->measure_cpu != 0,
+		    r->data_port, r->ipfamily);
+	t->cc = true;
+	t->cpu_rate = r->cpu_rate;
+	sp->type = WS_TEST_TCP_CC;
+	if (sp->end == WS_END_BYTES)
+		sp->end = WS_END_TRANSACTIONS;
+	sp->req_size = r->request_size > 0 ? (uint32_t)r->request_size : 1; /* shown, never sent */
+	sp->rsp_size = r->response_size > 0 ? (uint32_t)r->response_size : 1;
+	sp->nodelay = r->no_delay != 0;
+	t->flags = (r->no_delay ? WS_NP_F_NODELAY : 0) | (r->measure_cpu ? WS_NP_F_MEASURE_CPU : 0);
+	return 0;
+}

@@ -20,7 +20,8 @@
  * need from the request. */
 typedef struct ws_np_test {
 	ws_test_spec spec;
-	bool legacy;              /* DO_TCP_STREAM (TCP_SENDFILE): legacy replies */
+	bool legacy;              /* DO_TCP_STREAM (TCP_SENDFILE, TCP_MSS): legacy replies */
+	bool cc;                  /* DO_TCP_CC: TCP_CC's legacy replies */
 	uint32_t flags;           /* omni request flags */
 	float cpu_rate;           /* as asked (0: this daemon's rate) */
 	uint32_t send_width, recv_width;
@@ -37,5 +38,9 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err);
 /* The legacy DO_TCP_STREAM request (netperf 2.7.0's TCP_SENDFILE) into *t, received until the
  * sender closes whatever its length word says (see npspec.c); always 0. */
 int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t);
+
+/* The legacy DO_TCP_CC request into *t: TCP_CC for the length asked (-l -N: N
+ * connections); always 0. */
+int ws_npspec_from_cc(const ws_np_cc_req *r, ws_np_test *t);
 
 #endif

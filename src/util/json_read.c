@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +24,15 @@ struct parser {
 	ws_jdoc *d;
 	size_t max_values;
 	ws_err *err;
+	bool strict;    /* ws_json_read_strict: byte offsets, unique member names */
+	uint32_t *kat;  /* strict: byte offset of each value's member name, by value index */
+	size_t kcap;
 };
 
 static int fail(struct parser *p, const char *what)
 {
+	if (p->strict)
+		return ws_err_set(p->err, WS_E_INVAL, "%s at byte %zu", what, p->pos);
 	size_t line = 1, col = 1;
 	for (size_t i = 0; i < p->pos && i < p->len; i++) {
 		if (p->t[i] == '\n') {
@@ -283,7 +289,82 @@ static int value(struct parser *p, uint32_t *idx, bool *opened)
 	return 0;
 }
 
+/* Strict mode: remembers where value idx's member name starts. */
+static int note_key(struct parser *p, uint32_t idx, size_t at)
+{
+	if (idx >= p->kcap) {
+		size_t cap = p->kcap ? p->kcap * 2 : 256;
+		while (cap <= idx)
+			cap *= 2;
+		uint32_t *k = realloc(p->kat, cap * sizeof *k);
+		if (!k)
+			return ws_err_set(p->err, ENOMEM, "no memory for %zu member names", cap);
+		p->kat = k;
+		p->kcap = cap;
+	}
+	p->kat[idx] = (uint32_t)at;
+	return 0;
+}
+
+struct named {
+	const char *name;
+	uint32_t idx;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Strict mode, when object o closes: a member name given twice is an error at the second
+ * one (sorted, so a large object costs n log n, not n^2). */
+static int unique_members(struct parser *p, uint32_t o)
+{
+	const ws_jdoc *d = p->d;
+	size_t n = d->v[o].n;
+	if (n < 2)
+		return 0;
+	struct named *m = malloc(n * sizeof *m);
+	if (!m)
+		return ws_err_set(p->err, ENOMEM, "no memory to check %zu member names", n);
+	size_t k = 0;
+	for (uint32_t c = d->v[o].first; c && k < n; c = d->v[c].next)
+		m[k++] = (struct named){d->pool + d->v[c].key, c};
+	qsort(m, k, sizeof *m, by_name);
+	uint32_t dup = 0;
+	for (size_t i = 1; i < k; i++)
+		if (!strcmp(m[i - 1].name, m[i].name) && (!dup || p->kat[m[i].idx] < p->kat[dup]))
+			dup = m[i].idx;
+	int rc = 0;
+	if (dup) {
+		p->pos = p->kat[dup];
+		char what[128];
+		snprintf(what, sizeof what, "member name \"%.60s\" given twice in one object",
+			 d->pool + d->v[dup].key);
+		rc = fail(p, what);
+	}
+	free(m);
+	return rc;
+}
+
+static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
+		 bool strict, ws_err *err);
+
 int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc, ws_err *err)
+{
+	return parse(text, len, lim, doc, false, err);
+}
+
+int ws_json_read_strict(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
+			ws_err *err)
+{
+	return parse(text, len, lim, doc, true, err);
+}
+
+static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
+		 bool strict, ws_err *err)
 {
 	size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : (size_t)64 << 20;
 	size_t max_depth = lim && lim->max_depth ? lim->max_depth : 64;
@@ -294,7 +375,8 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 	memset(doc, 0, sizeof *doc);
 	if (len > max_bytes)
 		return ws_err_set(err, E2BIG, "%zu bytes, more than the %zu the reader takes", len, max_bytes);
-	struct parser p = {text, len, 0, doc, lim && lim->max_values ? lim->max_values : (size_t)4 << 20, err};
+	struct parser p = {text, len, 0, doc, lim && lim->max_values ? lim->max_values : (size_t)4 << 20, err,
+			   strict, NULL, 0};
 	if (p.max_values > NONE - 1)
 		p.max_values = NONE - 1;
 	struct level *st = malloc((max_depth + 1) * sizeof *st);
@@ -305,6 +387,7 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		p.pos = 3; /* a UTF-8 byte order mark, as some editors write */
 	uint32_t key = NONE;
+	size_t key_at = 0;
 	bool need_value = true;
 	for (;;) {
 		ws(&p);
@@ -315,6 +398,7 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 					rc = fail(&p, "expected a member name in double quotes");
 					break;
 				}
+				key_at = p.pos;
 				if ((rc = string(&p, &key, &klen)) < 0)
 					break;
 				ws(&p);
@@ -339,6 +423,8 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 				l->last = idx;
 				parent->n++;
 				doc->v[idx].key = key;
+				if (strict && key != NONE && (rc = note_key(&p, idx, key_at)) < 0)
+					break;
 				key = NONE;
 			}
 			need_value = false;
@@ -367,6 +453,8 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 			p.pos++;
 			need_value = true;
 		} else if (c == (obj ? '}' : ']')) {
+			if (strict && obj && (rc = unique_members(&p, st[depth - 1].node)) < 0)
+				break;
 			p.pos++;
 			if (--depth == 0)
 				break;
@@ -376,6 +464,7 @@ int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 		}
 	}
 	free(st);
+	free(p.kat);
 	if (rc == 0) {
 		ws(&p);
 		if (p.pos != p.len)

@@ -50,6 +50,12 @@ typedef struct ws_jlimits {
  * -ENOMEM / -E2BIG (a limit) with err saying which. doc is empty after an error. */
 int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
 		 struct ws_err *err);
+/* ws_json_read for a file format that must be exactly JSON (SigMF metadata): a member
+ * name given twice in one object is an error too, and a syntax error is reported as
+ * "<what> at byte N" (N counted from 0, the byte where the reader stopped) instead of by
+ * line and column. */
+int ws_json_read_strict(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
+			struct ws_err *err);
 void ws_jdoc_free(ws_jdoc *doc);
 
 const ws_jval *ws_jroot(const ws_jdoc *d);

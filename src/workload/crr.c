@@ -234,6 +234,8 @@ static void open_conn(struct cworker *w, struct cflow *f)
 		ws_sock_set_buffers(fd, spec->local.sndbuf, spec->local.rcvbuf, NULL);
 	if (spec->nodelay)
 		ws_sock_set_nodelay(fd, 1, NULL);
+	if (spec->dontroute) /* -R 0, on every connection as netperf */
+		setsockopt(fd, SOL_SOCKET, SO_DONTROUTE, &(int){1}, sizeof(int));
 	if (p->bind_local && bind_local(w->c, fd) < 0) {
 		int e = errno;
 		if (is_port_error(e)) {
@@ -256,8 +258,9 @@ static void open_conn(struct cworker *w, struct cflow *f)
 		return;
 	}
 	/* On loopback the handshake is usually done when connect returns: try the send at
-	 * once; EAGAIN means it is still under way, and writable means connected. */
-	f->phase = C_SEND;
+	 * once; EAGAIN means it is still under way, and writable means connected. TCP_CC
+	 * sends nothing: it waits for the daemon's close. */
+	f->phase = spec->type == WS_TEST_TCP_CC ? C_RECV : C_SEND;
 }
 
 static void connected(struct cworker *w, struct cflow *f)
@@ -333,10 +336,39 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 	}
 }
 
+/* TCP_CC's transaction: connected, then the daemon's close (EOF) and ours. */
+static bool cc_recv(struct cworker *w, struct cflow *f)
+{
+	char extra[64];
+	ssize_t r = recv(f->fd, extra, sizeof(extra), MSG_DONTWAIT);
+	int e = errno;
+	if (r < 0 && (e == EAGAIN || e == EWOULDBLOCK || e == EINTR))
+		return false;
+	if (r < 0 && e == ECONNRESET) /* connected, then closed with a reset: a close too */
+		r = 0;
+	if (r < 0) {
+		w->connect_errors++;
+		fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
+		return false;
+	}
+	if (r > 0) {
+		fail_flow(w, f, -WS_E_PROTO, "the daemon sent data on a TCP_CC connection");
+		return false;
+	}
+	if (!f->connected)
+		connected(w, f);
+	complete(w, f);
+	close_flow_fd(f);
+	f->phase = C_IDLE;
+	return true;
+}
+
 /* Returns true when the flow should be stepped again now (the response completed). */
 static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 {
 	const ws_test_spec *spec = w->c->p->spec;
+	if (spec->type == WS_TEST_TCP_CC)
+		return cc_recv(w, f);
 	for (;;) {
 		ssize_t r = recv(f->fd, w->buf, spec->rsp_size - f->done, MSG_DONTWAIT);
 		if (r > 0) {
@@ -528,6 +560,7 @@ static void *worker_main(void *arg)
 		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for %u-byte buffers", w->id, bsz);
 	} else {
 		memset(w->buf, 'x', bsz);
+		ws_rr_fill(p, w->buf, bsz);
 		ws_hist_init(w->hist);
 		if (w->cpu >= 0)
 			ws_affinity_pin_self(w->cpu, &w->err);
@@ -669,7 +702,9 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	if (rc == 0)
 		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client", err);
 	/* also after a failure: the daemon need not wait for its stall timer */
-	if (!p->spec->netperf_peer) /* netserver knows no marker: its own timer ends its side */
+	/* netserver knows no marker: its own timer ends its side; to TCP_CC's daemon a marker
+	 * is one more transaction, so it ends on its idle rule */
+	if (!p->spec->netperf_peer && p->spec->type != WS_TEST_TCP_CC)
 		send_marker(p, rc < 0 || atomic_load(&c.abort));
 	if (rc == 0)
 		rc = fill_client(&c, w, res, err);

@@ -258,6 +258,14 @@ static void accept_some(struct sworker *w, int64_t now)
 			w->strangers++;
 			continue;
 		}
+		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
+		if (p->spec->type == WS_TEST_TCP_CC) { /* no request, no response: close at once */
+			close(fd);
+			w->connects++;
+			w->trans++;
+			atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+			continue;
+		}
 		uint32_t i = conn_slot(w);
 		if (i == UINT32_MAX) {
 			close(fd);
@@ -266,7 +274,6 @@ static void accept_some(struct sworker *w, int64_t now)
 		}
 		w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
 		w->live++;
-		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
 		/* The request often arrived with the handshake's last ACK: serve it now, and
 		 * only a connection that must wait joins the epoll set. */
 		serve(w, i, now);

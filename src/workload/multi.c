@@ -406,6 +406,8 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 	res->bytes_recv += r->bytes_recv;
 	res->send_calls += r->send_calls;
 	res->recv_calls += r->recv_calls;
+	res->send_syscalls += r->send_syscalls;
+	res->recv_syscalls += r->recv_syscalls;
 	res->dgrams_sent += r->dgrams_sent;
 	res->dgrams_recv += r->dgrams_recv;
 	res->dgrams_lost += r->dgrams_lost;

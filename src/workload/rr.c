@@ -63,6 +63,14 @@ static unsigned char *alloc_buffers(const ws_test_spec *s)
 	return b;
 }
 
+void ws_rr_fill(const ws_rr_params *p, void *buf, size_t n)
+{
+	if (!p->fill || !p->fill_len)
+		return;
+	for (size_t at = 0; at < n; at += p->fill_len)
+		memcpy((char *)buf + at, p->fill, n - at < p->fill_len ? n - at : p->fill_len);
+}
+
 /* The requester issues another request: not past the deadline, not beyond the count. */
 static bool may_issue(const rr_run *r, int64_t now, uint64_t in_flight)
 {
@@ -497,6 +505,8 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	}
 	r.req = buf;
 	r.rsp = buf + s->req_size;
+	if (p->is_client)
+		ws_rr_fill(p, r.req, s->req_size);
 	if (h) {
 		ws_hist_init(h);
 		free(res->latency);

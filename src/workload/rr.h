@@ -73,7 +73,16 @@ typedef struct ws_rr_params {
 	 * An engine adds each completed transaction of flow i with the one line
 	 * ws_interim_add(ws_interim_at(p->progress, i), 1); TCP_CRR's flows likewise. */
 	struct ws_interim_counter *progress;
+	/* -F (client only; NULL = warpspeed's pattern): the first bytes of the fill file, which
+	 * the engines repeat over their request buffers (ws_rr_fill), as netperf fills its
+	 * send ring from the file. Read once before the test, so a device such as /dev/urandom
+	 * costs one read of what the requests need. */
+	const unsigned char *fill;
+	size_t fill_len;
 } ws_rr_params;
+
+/* Repeat p->fill over buf[0..n) when there is one; leave buf alone otherwise. */
+void ws_rr_fill(const ws_rr_params *p, void *buf, size_t n);
 
 /* One flow, closed loop, blocking (TCP_RR, UDP_RR). Fills transactions, bytes, calls,
  * elapsed, and on the client the latency histogram and the UDP loss counts. */

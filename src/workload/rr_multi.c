@@ -86,6 +86,8 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 		return;
 	}
 	memset(w->buf, 0x5a, WS_RR_SCRATCH);
+	if (c->client)
+		ws_rr_fill(c->p, w->buf, WS_RR_SCRATCH);
 	if (w->lat)
 		ws_hist_init(w->lat);
 	if (ws_sched_init(&w->sched, w->ep, c->nflows / c->nthreads + 1, true, &t->err) < 0)

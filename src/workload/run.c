@@ -2,6 +2,7 @@
 #include "workload/run.h"
 
 #include "measure/cpu.h"
+#include "measure/hist.h"
 #include "measure/interim.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
@@ -12,11 +13,14 @@
 #include "util/units.h"
 #include "workload/multi.h"
 #include "workload/rr.h"
+#include "workload/rr_flow.h"
 #include "workload/stream.h"
 #include "workload/udp_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +61,11 @@ static const struct workload_def {
 	{WS_TEST_TCP_RR, WS_ROLE_SENDER, false, true},
 	{WS_TEST_UDP_RR, WS_ROLE_SENDER, true, true},
 	{WS_TEST_TCP_CRR, WS_ROLE_SENDER, false, true},
+	{WS_TEST_TCP_CC, WS_ROLE_SENDER, false, true},
+	/* a data connection that carries nothing: the client reads its MSS (TCP_MSS) or the
+	 * daemon's CPU count comes back in its result (REM_CPU) */
+	{WS_TEST_TCP_MSS, WS_ROLE_SENDER, false, false},
+	{WS_TEST_REM_CPU, WS_ROLE_SENDER, false, false},
 };
 
 static const struct workload_def *find_def(enum ws_test_type t)
@@ -123,6 +132,8 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, ws_sockopt_r
 	r->keepalive = r->tcp && spec->keepalive;
 	r->cork = r->tcp && spec->cork && sends;
 	r->maxseg = r->tcp && is_client ? spec->maxseg : 0;
+	/* UDP_STREAM's sender keeps its own SO_DONTROUTE (workload/udp_tx.c) */
+	r->dontroute = spec->dontroute && spec->type != WS_TEST_UDP_STREAM;
 }
 
 enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)
@@ -309,6 +320,7 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	p.cap_ns = cap_ns;
 	p.progress = progress;
+	p.call_hist = spec->call_latency ? res->latency : NULL; /* run_side's, on the client */
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
@@ -325,6 +337,20 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	snprintf(res->io_note, sizeof(res->io_note), "%s", c.note);
 	record_tcp_info(fd, res);
 	return rc;
+}
+
+/* TCP_MSS and REM_CPU: the connection carries nothing; the client closes it at once,
+ * having read the MSS the kernel chose (TCP_MAXSEG, as netperf reads it: right after the
+ * connect, which session/datasock.c recorded; here only when it did not). */
+static int run_probe(int fd, ws_side_result *res)
+{
+	record_tcp_info(fd, res);
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+	if (!res->maxseg_set && getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0 && mss > 0)
+		res->maxseg_set = (uint32_t)mss;
+	snprintf(res->io_path, sizeof(res->io_path), "none");
+	return 0;
 }
 
 /* The CPUs a side's threads are pinned to, in turn: --cpus/--remote-cpus, else -T's CPU
@@ -427,18 +453,43 @@ static int cpu_end(const ws_test_spec *spec, bool is_client, bool workers, ws_cp
 		}
 	}
 	ws_cpu_identify_host(res);
+	res->cpu_rate = ws_cpu_rate();
 	free(snap);
 	return rc;
+}
+
+/* -F for the request/response tests: what one request needs of the file (at most the
+ * engines' scratch), read once into *buf (NULL without a file: warpspeed's pattern). */
+static int load_rr_fill(const ws_test_spec *spec, int file_fd, unsigned char **buf, size_t *len,
+			ws_err *err)
+{
+	*buf = NULL;
+	*len = 0;
+	if (file_fd < 0)
+		return 0;
+	size_t n = spec->req_size < WS_RR_SCRATCH ? spec->req_size : WS_RR_SCRATCH;
+	unsigned char *b = malloc(n ? n : 1);
+	if (!b)
+		return ws_err_set(err, ENOMEM, "no memory for %zu bytes of -F %s", n, spec->fill_file);
+	if (ws_stream_fill_from_file(b, n, file_fd) < 0) {
+		int rc = ws_err_errno(err, "cannot read the file that fills the requests (-F %s)", spec->fill_file);
+		free(b);
+		return rc;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
 }
 
 /* TCP_RR and UDP_RR: one flow in closed loop on the blocking engine, anything else on the
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
-		  uint32_t nfds, int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
-		  ws_err *err)
+		  uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
+		  ws_side_result *res, ws_err *err)
 {
-	if (spec->type == WS_TEST_TCP_CRR) /* it has no data socket beforehand */
-		return ws_err_set(err, WS_E_INVAL, "TCP_CRR runs through ws_workload_run_crr");
+	if (ws_test_type_connects(spec->type)) /* it has no data socket beforehand */
+		return ws_err_set(err, WS_E_INVAL, "%s runs through ws_workload_run_crr",
+				  ws_test_type_name(spec->type));
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
@@ -463,7 +514,12 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.wake_fd = -1,
 		.progress = progress,
 	};
-	int rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+	unsigned char *fill;
+	int rc = load_rr_fill(spec, is_client ? file_fd : -1, &fill, &p.fill_len, err);
+	p.fill = fill;
+	if (rc == 0)
+		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+	free(fill);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
 	return rc;
@@ -490,9 +546,19 @@ int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t n
 			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
 			    ws_err *err)
 {
-	if (spec->type == WS_TEST_TCP_CRR)
+	if (ws_test_type_connects(spec->type))
 		return crr_side(spec, true, crr, 0, interim, res, err);
 	return run_side(spec, true, fds, nfds, 0, interim, res, err);
+}
+
+/* Every engine but UDP_STREAM's moves one message per system call, so there the calls
+ * netperf counts are the system calls; UDP_STREAM's engines count both themselves. */
+static void count_syscalls(const ws_test_spec *spec, ws_side_result *res)
+{
+	if (spec->type == WS_TEST_UDP_STREAM)
+		return;
+	res->send_syscalls = res->send_calls;
+	res->recv_syscalls = res->recv_calls;
 }
 
 /* -D's last interval ends at a timed test's nominal end (ws_interim_stop). */
@@ -521,6 +587,16 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 		file_fd = ws_workload_open_fill(spec, err);
 		rc = file_fd < 0 ? file_fd : 0;
 	}
+	/* netperf's latency outputs on a stream test: each send (MAERTS: receive) call timed */
+	bool time_calls = is_client && spec->call_latency && !multi && !ws_workload_is_rr(spec->type);
+	if (rc == 0 && time_calls) {
+		free(res->latency);
+		res->latency = malloc(sizeof(*res->latency));
+		if (!res->latency)
+			rc = ws_err_set(err, ENOMEM, "no memory for the send calls' histogram");
+		else
+			ws_hist_init(res->latency);
+	}
 	ws_cpu_snapshot *snap = NULL;
 	if (rc == 0)
 		rc = cpu_begin(&snap, err);
@@ -529,11 +605,20 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int64_t begin = ws_clock_ns();
 	if (rc == 0)
 		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
-	if (rc == 0 && ws_workload_is_rr(spec->type))
-		rc = run_rr(spec, is_client, multi, fds, nfds, cap_ns, prog, res, err);
+	if (rc == 0 && ws_test_type_probe(spec->type) && role == WS_ROLE_SENDER)
+		rc = run_probe(fds[0], res);
+	else if (rc == 0 && ws_workload_is_rr(spec->type))
+		rc = run_rr(spec, is_client, multi, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
 		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
-	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
+	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && time_calls) {
+		/* one datagram per send call, as netperf, so that each timed call is one message */
+		ws_test_spec plain = *spec;
+		plain.no_batch = true;
+		plain.gso = false;
+		rc = ws_udp_run_role_progress(&plain, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
+					      prog, res, err);
+	} else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
 		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
 					      prog, res, err);
 	else if (rc == 0 && multi)
@@ -541,6 +626,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	else if (rc == 0)
 		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
 	ws_interim_stop(interim, interim_until(spec, begin));
+	count_syscalls(spec, res);
 	if (file_fd >= 0)
 		close(file_fd);
 	/* the workers' time, not the idle main thread's, where workers ran the role */
@@ -575,8 +661,18 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	p.end_count = spec->end == WS_END_TRANSACTIONS ? spec->end_count : 0;
 	p.stall_ns = WS_STALL_NS;
 	p.cap_ns = cap_ns;
+	/* -F: the client's requests come from the file (opened before the first snapshot) */
+	unsigned char *fill = NULL;
+	int rc = 0, file_fd = is_client && spec->fill_file[0] ? ws_workload_open_fill(spec, err) : -1;
+	if (file_fd < 0 && is_client && spec->fill_file[0])
+		return file_fd;
+	rc = load_rr_fill(spec, file_fd, &fill, &p.fill_len, err);
+	p.fill = fill;
+	if (file_fd >= 0)
+		close(file_fd);
 	ws_cpu_snapshot *snap = NULL;
-	int rc = cpu_begin(&snap, err);
+	if (rc == 0)
+		rc = cpu_begin(&snap, err);
 	p.start_ns = ws_clock_ns();
 	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	p.progress = ws_interim_flow(interim, 0);
@@ -585,5 +681,7 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (rc == 0)
 		rc = ws_crr_run(&p, res, err);
 	ws_interim_stop(interim, interim_until(spec, p.start_ns));
+	count_syscalls(spec, res);
+	free(fill);
 	return cpu_end(spec, is_client, true, snap, rc, res, err);
 }

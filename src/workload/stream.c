@@ -8,6 +8,7 @@
  * roles give up then instead of after the whole stall time. */
 #include "workload/stream.h"
 
+#include "measure/hist.h"
 #include "measure/interim.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -121,8 +122,11 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
 {
 	int64_t t0 = ws_clock_ns(), last = t0, stall_ns = p->stall_ns;
 	for (;;) {
+		int64_t before = p->call_hist ? ws_clock_ns() : 0;
 		enum rx_outcome o = count_recv(ws_tcpio_recv(io, n), c, &last, p->progress);
 		int64_t now = o == RX_AGAIN ? last : ws_clock_ns();
+		if (p->call_hist && o == RX_AGAIN && last >= before)
+			ws_hist_record(p->call_hist, (uint64_t)(last - before));
 		if (p->cap_ns && now >= p->cap_ns)
 			return ws_stream_capped(t0, c->bytes_recv, "received", err);
 		if (o == RX_EOF)
@@ -192,9 +196,12 @@ static int send_loop(const ws_stream_params *p, ws_tcpio *io, size_t size, ws_st
 			if (p->byte_limit - c->bytes_sent < n)
 				n = (size_t)(p->byte_limit - c->bytes_sent);
 		}
+		int64_t before = p->call_hist ? ws_clock_ns() : 0;
 		ssize_t w = ws_tcpio_send(io, n);
 		now = ws_clock_ns();
 		if (w > 0) {
+			if (p->call_hist)
+				ws_hist_record(p->call_hist, (uint64_t)(now - before));
 			c->bytes_sent += (uint64_t)w;
 			ws_interim_add(p->progress, (uint64_t)w);
 			c->send_calls++;

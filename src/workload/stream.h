@@ -40,6 +40,9 @@ typedef struct ws_stream_params {
 	 * progress + i; one stream is flow 0), bumped by the bytes of this role's direction;
 	 * NULL = none (the daemon, or no -D). */
 	struct ws_interim_counter *progress;
+	/* NULL, or where each send call's time (receive calls' on the receiver) goes, as
+	 * netperf's latency outputs on the stream tests (spec->call_latency) */
+	struct ws_hist *call_hist;
 } ws_stream_params;
 
 typedef struct ws_stream_counts {

@@ -7,6 +7,7 @@
  * are read between batches. */
 #include "workload/udp_tx.h"
 
+#include "measure/hist.h"
 #include "measure/interim.h"
 #include "util/bytes.h"
 #include "util/clock.h"
@@ -59,6 +60,7 @@ typedef struct udp_tx {
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
 	ws_interim_counter *progress; /* -D: the bytes sent, or NULL */
+	ws_hist *lat;      /* each send call's time (spec->call_latency), or NULL */
 } udp_tx;
 
 static enum tx_path default_tx_path(const ws_test_spec *spec, ws_side_result *res)
@@ -161,7 +163,7 @@ static const char *tx_path_name(enum tx_path p)
 static int tx_send(udp_tx *t, uint32_t n)
 {
 	ws_udp_hdr h = {t->seq, t->tag, WS_UDP_DATA};
-	t->res->send_calls++;
+	t->res->send_syscalls++;
 	if (t->path == TX_GSO) {
 		uint32_t k = n < t->gso_segs ? n : t->gso_segs;
 		for (uint32_t i = 0; i < k; i++, h.seq++)
@@ -387,6 +389,7 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 	if (!t)
 		return ws_err_set(err, ENOMEM, "no memory for the UDP sender");
 	t->progress = progress;
+	t->lat = spec->call_latency ? res->latency : NULL;
 	int rc = tx_setup(t, spec, fd, fill_fd, res, err);
 	if (rc == 0 && spec->udp_pace_bps > 0)
 		t->pace_dps = spec->udp_pace_bps / 8.0 / (double)t->size;
@@ -413,10 +416,13 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 		uint32_t n = tx_room(t, spec, t0, now);
 		if (by_bytes && n > limit - t->seq)
 			n = (uint32_t)(limit - t->seq);
+		int64_t before = t->lat ? ws_clock_ns() : 0;
 		int sent = n ? tx_send(t, n) : 0;
 		if (n && sent < 0)
 			rc = tx_failed(t, spec, last, err);
 		now = ws_clock_ns();
+		if (t->lat && sent > 0)
+			ws_hist_record(t->lat, (uint64_t)(now - before));
 		if (sent > 0) {
 			t->seq += (uint64_t)sent;
 			ws_interim_add(t->progress, (uint64_t)sent * t->size);
@@ -430,6 +436,7 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 		tx_end(t, spec);
 	res->send_size = t->size;
 	res->dgrams_sent = t->seq;
+	res->send_calls = t->seq; /* netperf's send calls: one per datagram */
 	res->bytes_sent = t->seq * t->size;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", tx_path_name(t->path));
 	free(t->payload);

@@ -166,6 +166,34 @@ tcp_stream_demo_neg	@H4@ -t TCP_STREAM -l 2 -D -0.5
 tcp_rr_demo	@H4@ -t TCP_RR -l 2 -D 0.5
 tcp_rr_demo_k	@H4@ -t TCP_RR -l 2 -D 0.5 -- -k THROUGHPUT,THROUGHPUT_UNITS
 udp_rr_demo	@H4@ -t UDP_RR -l 2 -D 0.5
+tcp_mss	@H4@ -t TCP_MSS -l 1
+tcp_mss_P0	@H4@ -t TCP_MSS -l 1 -P 0
+tcp_mss_v0	@H4@ -t TCP_MSS -l 1 -v 0
+tcp_mss_v2	@H4@ -t TCP_MSS -l 1 -v 2
+tcp_mss_P0_v0	@H4@ -t TCP_MSS -l 1 -P 0 -v 0
+tcp_mss_P0_v0_brand	@H4@ -t TCP_MSS -l 1 -P 0 -v 0 -B brand
+tcp_mss_nodelay	@H4@ -t TCP_MSS -l 1 -- -D
+tcp_cc	@H4@ -t TCP_CC -l 1
+tcp_cc_cC	@H4@ -t TCP_CC -l 1 -c -C
+tcp_cc_v2	@H4@ -t TCP_CC -l 1 -v 2
+tcp_cc_P0	@H4@ -t TCP_CC -l 1 -P 0
+tcp_cc_v0	@H4@ -t TCP_CC -l 1 -v 0
+tcp_cc_P0_v0	@H4@ -t TCP_CC -l 1 -P 0 -v 0
+tcp_cc_count	@H4@ -t TCP_CC -l -1000
+tcp_cc_fk	@H4@ -t TCP_CC -l -1000 -f k
+tcp_cc_conf	@H4@ -t TCP_CC -l -1000 -i 3
+loc_cpu	@H4@ -t LOC_CPU
+loc_cpu_v2	@H4@ -t LOC_CPU -v 2
+loc_cpu_P0_v0	@H4@ -t LOC_CPU -P 0 -v 0
+rem_cpu	@H4@ -t REM_CPU
+rem_cpu_v2	@H4@ -t REM_CPU -v 2
+rem_cpu_P0_v0	@H4@ -t REM_CPU -P 0 -v 0
+tcp_rr_s0	@H4@ -t TCP_RR -l 1 -- -s 0 -S 0
+tcp_rr_sizes_s0	@H4@ -t TCP_RR -l -200 -P 0 -- -s 0,-1 -S -1,0 -k LSS_SIZE_REQ,LSS_SIZE,LSR_SIZE_REQ,LSR_SIZE,RSS_SIZE_REQ,RSS_SIZE,RSR_SIZE_REQ,RSR_SIZE
+tcp_rr_sizes_m1	@H4@ -t TCP_RR -l -200 -P 0 -- -s -1 -S -1 -k LSS_SIZE_REQ,LSS_SIZE,LSR_SIZE_REQ,LSR_SIZE,RSS_SIZE_REQ,RSS_SIZE,RSR_SIZE_REQ,RSR_SIZE
+tcp_rr_m1024	@H4@ -t TCP_RR -l -200 -P 0 -- -m 1024 -M 100 -k LOCAL_SEND_SIZE,LOCAL_RECV_SIZE,REMOTE_SEND_SIZE,REMOTE_RECV_SIZE,REQUEST_SIZE,RESPONSE_SIZE,LOCAL_BYTES_SENT
+udp_rr_fill	@H4@ -D -0.2 -t UDP_RR -l -200 -F /dev/urandom -- -e 2 -R 1 -k TRANSACTION_RATE,LOCAL_FILL_FILE
+tcp_stream_lat	@H4@ -t TCP_STREAM -l -20000000 -P 0 -- -k MIN_LATENCY,P50_LATENCY,P99_LATENCY,MAX_LATENCY,MEAN_LATENCY,STDDEV_LATENCY
 TABLE_END
 )
 

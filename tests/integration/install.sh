@@ -118,8 +118,8 @@ for n in netperf netserver; do
 	fi
 done
 if [ $links_ok = 1 ]; then
-	if "$root/bin/netserver" -V 2>&1 | grep -q '^Netperf version 2.7.0 (warpspeed .* as netserver)$' &&
-		"$root/bin/netperf" -V 2>&1 | grep -q '^warpspeed '; then
+	if "$root/bin/netserver" -V 2>&1 | grep -qx 'warpspeed .* as netserver' &&
+		"$root/bin/netperf" -V 2>&1 | grep -qx 'warpspeed .* as netperf'; then
 		pass install_links
 	else
 		fail install_links "the links do not run as netserver/netperf: $("$root/bin/netserver" -V 2>&1 | head -c 200)"
@@ -303,7 +303,7 @@ else
 	# Every option a usage text names must be in the page.
 	opts() { grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z0-9][A-Za-z0-9_-]*' | sed 's/^[^-]*//' | sort -u; }
 	opts <"$WS_TMP/man.txt" >"$WS_TMP/man.opts"
-	for role in client serve node iq; do
+	for role in client serve node iq compare; do
 		args=(--help)
 		[ "$role" = client ] || args=("$role" --help)
 		if ! "$WS_BIN" "${args[@]}" >"$WS_TMP/help.txt" 2>&1; then

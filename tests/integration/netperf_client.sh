@@ -140,7 +140,7 @@ count_tcp_rr|-t TCP_RR -l -1000 -- -r 32,64|TCP_RR [0-9.]+ s, 32000 bytes receiv
 count_tcp_crr|-t TCP_CRR -l -500|TCP_CRR [0-9.]+ s, 500 bytes received, 500 sent
 count_tcp_stream|-t TCP_STREAM -l -1000000 -- -m 16K|TCP_STREAM [0-9.]+ s, 1015808 bytes received, 0 sent
 count_tcp_maerts|-t TCP_MAERTS -l -1000000 -- -m ,16K|TCP_MAERTS [0-9.]+ s, 0 bytes received, 1015808 sent
-count_tcp_sendfile|-t TCP_SENDFILE -l -1000000 -- -m 16K|TCP_SENDFILE \(legacy TCP_STREAM\) [0-9.]+ s, 1015808 bytes received, 0 sent
+count_tcp_sendfile|-t TCP_SENDFILE -l -1000000 -- -m 16K|TCP_SENDFILE or TCP_MSS \(legacy TCP_STREAM\) [0-9.]+ s, 1015808 bytes received, 0 sent
 EOF
 
 # --- -i 3,3: three DO_OMNI on one connection ----------------------------------------------

@@ -84,11 +84,44 @@ fi
 if [ $rc -eq 0 ] && grep -q '^Usage: netserver \[options\]' "$WS_TMP/h.out" &&
 	grep -q -- '-D                Do not daemonize' "$WS_TMP/h.out"; then pass netserver_help
 else fail netserver_help "exit $rc: $(cat "$WS_TMP/h.out")"; fi
-if "$bin/netserver" -V | grep -q '^Netperf version 2.7.0 (warpspeed .* as netserver)$'; then pass netserver_version
-else fail netserver_version "$("$bin/netserver" -V 2>&1)"; fi
+"$bin/netserver" -V >"$WS_TMP/v.out" 2>&1
+if [ "$(sed -n 1p "$WS_TMP/v.out")" = "Netperf version 2.7.0" ] &&
+	grep -qx "warpspeed .* as netserver" <(sed -n 2p "$WS_TMP/v.out"); then pass netserver_version
+else fail netserver_version "$(cat "$WS_TMP/v.out")"; fi
 "$bin/netserver" -x >"$WS_TMP/x.out" 2>&1; rc=$?
 if [ $rc -eq 2 ] && grep -q "netserver: unknown option '-x'" "$WS_TMP/x.out"; then pass netserver_bad_option
 else fail netserver_bad_option "exit $rc: $(cat "$WS_TMP/x.out")"; fi
+
+# --- netperf's -V, -h and messages under the name it was called by --------------------------
+"$bin/netperf" -V >"$WS_TMP/npv.out" 2>&1; rc=$?
+want_v="Netperf version 2.7.0"
+command -v netperf >/dev/null && [ "$(command -v netperf)" != "$bin/netperf" ] && want_v=$(netperf -V 2>&1 | head -n 1)
+if [ $rc -eq 0 ] && [ "$(sed -n 1p "$WS_TMP/npv.out")" = "$want_v" ] &&
+	grep -qx "warpspeed .* as netperf" <(sed -n 2p "$WS_TMP/npv.out"); then pass netperf_version
+else fail netperf_version "exit $rc, want first line [$want_v]: $(cat "$WS_TMP/npv.out")"; fi
+"$bin/netperf" -h >"$WS_TMP/nph.out" 2>"$WS_TMP/nph.err"; rc=$?
+# netperf's letters in netperf's order (as netperf 2.7.0's -h lists them), nothing of warpspeed's
+letters=$(grep -oE '^    -[A-Za-z0-9]' "$WS_TMP/nph.err" | tr -d ' -' | tr -d '\n')
+if [ $rc -eq 1 ] && [ ! -s "$WS_TMP/nph.out" ] && grep -q '^Usage: netperf \[global options\] -- \[test options\]' "$WS_TMP/nph.err" &&
+	[ "$letters" = "aABcCdDfFhHiIjlLoOnNpPrsStTvWVyYZbCdDHkKLmMoOPrRsST4c" ] &&
+	! grep -qE -- '--[a-z]|warpspeed (serve|node|plot|iq)' "$WS_TMP/nph.err"; then
+	pass netperf_help
+else
+	fail netperf_help "exit $rc, letters $letters: $(cat "$WS_TMP/nph.out" "$WS_TMP/nph.err")"
+fi
+"$bin/netperf" -l abc >"$WS_TMP/npe.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "^netperf: option -l: 'abc'" "$WS_TMP/npe.out" && grep -q "run 'netperf -h'" "$WS_TMP/npe.out" &&
+	! grep -q warpspeed "$WS_TMP/npe.out"; then pass netperf_error_prefix
+else fail netperf_error_prefix "exit $rc: $(cat "$WS_TMP/npe.out")"; fi
+"$bin/netserver" -p 1 -Z >"$WS_TMP/nse.out" 2>&1
+if grep -q "^netserver: option -Z needs a value" "$WS_TMP/nse.out"; then pass netserver_error_prefix
+else fail netserver_error_prefix "$(cat "$WS_TMP/nse.out")"; fi
+
+# --- warpspeed -V names every test of the test table (the same list -t checks) -------------
+names=$("$WS_BIN" -t NOSUCH 2>&1 | sed -n 's/.*expected one of \(.*\) or omni.*/\1/p' | tr -d ',')
+tests=$("$WS_BIN" -V | sed -n 's/^tests: //p')
+if [ -n "$tests" ] && [ "$tests" = "$names" ]; then pass version_lists_tests
+else fail version_lists_tests "-V [$tests], the table [$names]"; fi
 
 # --- netperf: the client only ---------------------------------------------------------------
 "$bin/netperf" serve >"$WS_TMP/ns.out" 2>&1; rc=$?

@@ -97,7 +97,6 @@ bad_udp_size|test option -r: 1,65508 is too large for UDP_RR; expected request a
 bad_burst|test option -b: '-1' is not valid; expected a first burst from 0 to 10000|-t TCP_RR -- -b -1
 bad_rate|option --rate: '0' is not a rate; expected transactions/s per flow above 0|-t TCP_RR --rate 0
 bad_gso|--gso does not apply to TCP_RR; it applies to UDP_STREAM|-t TCP_RR --gso
-bad_m_rr|test option -m does not apply to UDP_RR|-t UDP_RR -- -m 64
 bad_r_stream|test option -r does not apply to TCP_STREAM; it applies to TCP_RR, UDP_RR and TCP_CRR|-t TCP_STREAM -- -r 64
 bad_e_timeout|test option -e: '0' is not a receive timeout|-t UDP_RR -- -e 0
 EOF

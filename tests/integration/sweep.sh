@@ -135,7 +135,7 @@ usage() {
 }
 usage sweep_err_name "warpspeed: option --sweep: 'size' is not a sweep parameter; expected one of m, M, r, s, S, streams, threads, rate" --sweep size=1
 usage sweep_err_value "warpspeed: option --sweep: m value '1x' is not valid; expected send sizes from 1 to 1G bytes (K, M, G suffixes), e.g. m=64,1K,64K" --sweep m=64,1x
-usage sweep_err_rr_m "warpspeed: option --sweep m=64: test option -m does not apply to TCP_RR; it applies to the stream tests (RR tests size their messages with -r)" -t TCP_RR --sweep m=64
+usage sweep_err_rr_m "warpspeed: option --sweep m does not apply to TCP_RR: test option -m changes nothing there (-r sizes the requests and responses); expected --sweep r=..." -t TCP_RR --sweep m=64
 usage sweep_err_both "warpspeed: option --sweep m and test option -m both set the send size; expected one of them (the sweep gives each point its value)" --sweep m=64 -- -m 1K
 usage sweep_err_svg_chart "warpspeed: with --sweep, --svg draws throughput against the swept value; --svg-chart spectrum draws one run" --sweep m=64 --svg "$WS_TMP/x.svg" --svg-chart spectrum
 usage sweep_err_udp "warpspeed: option --sweep m=70000: test option -m: 70000 is not a UDP_STREAM message size; expected 16 to 65507 bytes (a sequence header, up to the largest UDP payload)" -t UDP_STREAM --sweep m=64,70000

@@ -18,6 +18,9 @@
 	"Socket Socket  Message  Elapsed              Send     Recv     Send    Recv\n"       \
 	"Size   Size    Size     Time     Throughput  local    remote   local   remote\n"
 #define CPU_UNITS_M "bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB\n\n"
+/* netperf 2.7.0 names an unrequested side's method U (tests/goldens/grammar: -c, -C alone) */
+#define CPU_UNITS_M_SU "bytes  bytes   bytes    secs.    10^6bits/s  % S      % U      us/KB   us/KB\n\n"
+#define CPU_UNITS_M_US "bytes  bytes   bytes    secs.    10^6bits/s  % U      % S      us/KB   us/KB\n\n"
 #define PLAIN_HEAD                                                                        \
 	"Recv   Send    Send                          \n"                                     \
 	"Socket Socket  Message  Elapsed              \n"                                     \
@@ -102,11 +105,11 @@ static void test_cpu_one_side(void)
 	stream_result(&r);
 	ws_classic_opts o = opts(true, false);
 	expect_render("-c only", &r, &o,
-		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      BANNER_LO CPU_HEAD CPU_UNITS_M_SU
 		      "262144 262144 262144    5.00       17173.43   100.00   -1.00    0.954   -1.000 \n");
 	o = opts(false, true);
 	expect_render("-C only", &r, &o,
-		      BANNER_LO CPU_HEAD CPU_UNITS_M
+		      BANNER_LO CPU_HEAD CPU_UNITS_M_US
 		      "262144 262144 262144    5.00       17173.43   -1.00    100.00   -1.000  0.954  \n");
 	/* Asked for but the remote could not measure: netperf's -1 too. */
 	o = opts(true, true);
@@ -222,6 +225,13 @@ static void test_sendfile_banner_local_addr(void)
 		      "TCP SENDFILE TEST from 192.0.2.1 (192.0.2.1) port 0 AF_INET to peer.example "
 		      "(192.0.2.7) port 0 AF_INET : demo\n"
 		      "17173.43 \n");
+	/* test options -H and -L: netperf 2.7.0 names the data connection's ends instead */
+	snprintf(r.spec.data_host, sizeof(r.spec.data_host), "data.example");
+	snprintf(r.spec.data_local, sizeof(r.spec.data_local), "192.0.2.2");
+	expect_render("sendfile -- -H -L", &r, &o,
+		      "TCP SENDFILE TEST from 192.0.2.2 (192.0.2.2) port 0 AF_INET to data.example "
+		      "(192.0.2.7) port 0 AF_INET : demo\n"
+		      "17173.43 \n");
 }
 
 static void test_maerts_swap(void)
@@ -261,6 +271,16 @@ static void test_maerts_swap(void)
 	o.print_headers = false;
 	expect_render("maerts cpu", &r, &o,
 		      "131072  16384  16384    3.00       12289.74   100.00   50.00    0.667   0.667  \n");
+	/* with headers: the local side receives, the remote sends (netperf 2.7.0's words) */
+	o.print_headers = true;
+	o.local_cpu = false;
+	expect_render("maerts -C", &r, &o,
+		      "MIGRATED TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo\n"
+		      "Recv   Send    Send                          Utilization       Service Demand\n"
+		      "Socket Socket  Message  Elapsed              Recv     Send     Recv    Send\n"
+		      "Size   Size    Size     Time     Throughput  local    remote   local   remote\n"
+		      "bytes  bytes   bytes    secs.    10^6bits/s  % U      % S      us/KB   us/KB\n\n"
+		      "131072  16384  16384    3.00       12289.74   -1.00    50.00    -1.000  0.667  \n");
 }
 
 static void test_units(void)
@@ -390,7 +410,10 @@ static void test_udp_cpu(void)
 	r.local.send_errors = 17;
 	o = opts(true, false);
 	expect_render("udp -c", &r, &o,
-		      UDP_BANNER UDP_CPU_HEAD
+		      UDP_BANNER
+		      "Socket  Message  Elapsed      Messages                   CPU      Service\n"
+		      "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"
+		      "bytes   bytes    secs            #      #   10^6bits/sec % SU     us/KB\n\n"
 		      "212992    1472   5.00       946353     17     2228.8     80.75    5.936 \n"
 		      "212992           5.00       858590            2022.1     -1.00    -1.000\n\n");
 	o = opts(false, true);

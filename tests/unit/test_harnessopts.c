@@ -104,7 +104,12 @@ static void test_notes(void)
 	const char *d = strstr(o.notes, "-d: ");
 	CHECK(t, d && !strstr(d + 1, "-d: ")); /* one note however often -d is given */
 	bad(t, "-b x", "option -b: 'x' is not valid; expected a burst size");
-	bad(t, "-a 8,y", "option -a: 'y' is not valid; expected an alignment in bytes");
+	bad(t, "-a 8,y", "option -a: 'y' is not valid; expected an alignment in bytes (K, M suffixes allowed)");
+	/* netperf reads these with convert(): size suffixes (tests/goldens/grammar: -a 4K) */
+	ok(t, "-a 4K -A 4k,1K -o 1k -O ,2K", &o);
+	CHECK(t, strstr(o.notes, "-a/-A 4K: ") != NULL && strstr(o.notes, "-o/-O ,2K: ") != NULL);
+	bad(t, "-a 2G", "option -a: '2G' is not valid; expected an alignment in bytes (K, M suffixes allowed)");
+	bad(t, "-W 4K", "option -W: '4K' is not valid; expected a number of buffers");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

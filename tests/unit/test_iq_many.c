@@ -177,7 +177,7 @@ static void test_render_many(void)
 	f = open_memstream(&buf, &len);
 	ws_iq_bench_json_many(f, h, 2, rows, &agg, 1);
 	fclose(f);
-	CHECK("row format and node", strstr(buf, "\"buffers\": 1, \"format\": \"cf32\", \"node\": 2,\n")
+	CHECK("row format and node", strstr(buf, "\"buffers\": 1, \"format\": \"cf32\", \"node\": 2, \"junk\": 0, \"duplicates\": 0,\n")
 				      != NULL);
 	CHECK("aggregate", strstr(buf, "  \"aggregate\": {\n    \"nodes\": 2, \"samples\": 4194304, "
 				  "\"format\": \"cf32\", \"trials\": 10, \"kept\": 5, \"buffers\": 1,\n"

@@ -144,30 +144,86 @@ static void test_sigmf(void)
 		  -WS_E_INVAL);
 }
 
-/* The metadata scanner: the member, not the name inside another string; escapes; text
- * without a NUL after it; values that are not a short plain string. */
+/* The metadata reader: global's member, not the name inside another string or elsewhere;
+ * escapes; text without a NUL after it; values that are not a short plain string; and
+ * strict JSON (issue 27): a cut object, a member given twice, text after the object, text
+ * that is not JSON at all, each with its reason and byte. */
 static void test_sigmf_datatype(void)
 {
 	char out[16];
+	ws_err e;
 	const char *ok = "{\"global\": {\"core:version\": \"1.0.0\", \"core:datatype\" :\n"
 			 "  \"cf32_le\"}}";
-	CHECK_INT("found", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, sizeof out), 0);
+	CHECK_INT("found", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, sizeof out, &e), 0);
 	CHECK_STR("value", out, "cf32_le");
-	const char *inside = "{\"core:description\": \"has \\\"core:datatype\\\": \\\"x\\\"\", "
-			     "\"core:datatype\": \"ci16_le\"}";
+	const char *inside = "{\"global\": {\"core:description\": \"has \\\"core:datatype\\\": "
+			     "\\\"x\\\"\", \"core:datatype\": \"ci16_le\"}}";
 	CHECK_INT("inside a string", ws_iqfile_sigmf_datatype(inside, strlen(inside), out,
-							       sizeof out), 0);
+							       sizeof out, &e), 0);
 	CHECK_STR("the member's value", out, "ci16_le");
-	const char *as_value = "{\"a\": \"core:datatype\", \"b\": 1}";
+	const char *as_value = "{\"global\": {\"a\": \"core:datatype\", \"b\": 1}}";
 	CHECK_INT("as a value", ws_iqfile_sigmf_datatype(as_value, strlen(as_value), out,
-							  sizeof out), -1);
-	const char *num = "{\"core:datatype\": 5}";
-	CHECK_INT("a number", ws_iqfile_sigmf_datatype(num, strlen(num), out, sizeof out), -2);
-	const char *cut = "{\"core:datatype\": \"ci16_le\"}";
-	CHECK_INT("cut before the closing quote",
-		  ws_iqfile_sigmf_datatype(cut, strlen(cut) - 3, out, sizeof out), -2);
-	CHECK_INT("too long for out", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, 7), -2);
-	CHECK_INT("empty", ws_iqfile_sigmf_datatype("", 0, out, sizeof out), -1);
+							  sizeof out, &e), WS_IQFILE_SIGMF_NO_DATATYPE);
+	const char *outside = "{\"core:datatype\": \"ci16_le\", \"global\": {}}";
+	CHECK_INT("outside global", ws_iqfile_sigmf_datatype(outside, strlen(outside), out,
+							      sizeof out, &e), WS_IQFILE_SIGMF_NO_DATATYPE);
+	const char *num = "{\"global\": {\"core:datatype\": 5}}";
+	CHECK_INT("a number", ws_iqfile_sigmf_datatype(num, strlen(num), out, sizeof out, &e),
+		  WS_IQFILE_SIGMF_BAD_DATATYPE);
+	CHECK_INT("too long for out", ws_iqfile_sigmf_datatype(ok, strlen(ok), out, 7, &e),
+		  WS_IQFILE_SIGMF_BAD_DATATYPE);
+	CHECK_INT("an array", ws_iqfile_sigmf_datatype("[1]", 3, out, sizeof out, &e),
+		  WS_IQFILE_SIGMF_NOT_OBJECT);
+	static const struct {
+		const char *name, *text, *why;
+	} bad[] = {
+		{"empty", "", "the document ends where a value was expected at byte 0"},
+		{"cut in the middle", "{\"global\": {\"core:datatype\": \"ci16_le\"",
+		 "expected ',' or '}' after a member at byte 38"},
+		{"cut in a string", "{\"global\": {\"core:datatype\": \"ci1",
+		 "a string has no closing quote at byte 33"},
+		{"member twice", "{\"global\": {\"core:datatype\": \"ci16_le\", \"core:datatype\": "
+		 "\"cf32_le\"}}",
+		 "member name \"core:datatype\" given twice in one object at byte 40"},
+		{"global twice", "{\"global\": {}, \"captures\": [], \"global\": "
+		 "{\"core:datatype\": \"ci16_le\"}}",
+		 "member name \"global\" given twice in one object at byte 31"},
+		{"text after", "{\"global\": {\"core:datatype\": \"ci16_le\"}} {\"x\": 1}",
+		 "text after the end of the document at byte 41"},
+		{"not JSON", "core:datatype = ci16_le",
+		 "expected a value (an object, array, string, number, true, false or null) at byte 0"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK_INT(bad[i].name, ws_iqfile_sigmf_datatype(bad[i].text, strlen(bad[i].text), out,
+								sizeof out, &e),
+			  WS_IQFILE_SIGMF_NOT_JSON);
+		CHECK_STR(bad[i].name, e.msg, bad[i].why);
+	}
+	/* Through the loader: the messages users see. */
+	ws_iqfile_data d;
+	char want[512];
+	spit(path("cut.sigmf-meta"), bad[1].text, strlen(bad[1].text));
+	spit(path("cut.sigmf-data"), "abcd", 4);
+	CHECK_INT("cut file", ws_iqfile_load(path("cut.sigmf-meta"), WS_IQFILE_AUTO, 9, &d, &e),
+		  -WS_E_INVAL);
+	snprintf(want, sizeof want, "SigMF metadata '%s' is not JSON: expected ',' or '}' after "
+		 "a member at byte 38", path("cut.sigmf-meta"));
+	CHECK_STR("cut file msg", e.msg, want);
+	spit(path("txt.sigmf-meta"), "hello", 5);
+	spit(path("txt.sigmf-data"), "abcd", 4);
+	CHECK_INT("text file", ws_iqfile_load(path("txt.sigmf-meta"), WS_IQFILE_AUTO, 9, &d, &e),
+		  -WS_E_INVAL);
+	snprintf(want, sizeof want, "SigMF metadata '%s' is not JSON: expected a value (an "
+		 "object, array, string, number, true, false or null) at byte 0",
+		 path("txt.sigmf-meta"));
+	CHECK_STR("text file msg", e.msg, want);
+	spit(path("nd.sigmf-meta"), "{\"global\": {}}", 14);
+	spit(path("nd.sigmf-data"), "abcd", 4);
+	CHECK_INT("no datatype", ws_iqfile_load(path("nd.sigmf-meta"), WS_IQFILE_AUTO, 9, &d, &e),
+		  -WS_E_INVAL);
+	snprintf(want, sizeof want, "SigMF metadata '%s' has no \"core:datatype\" string in its "
+		 "\"global\" object", path("nd.sigmf-meta"));
+	CHECK_STR("no datatype msg", e.msg, want);
 }
 
 static void test_refusals(void)
@@ -195,6 +251,17 @@ static void test_refusals(void)
 	CHECK("unwritable", ws_iqfile_save("/nonexistent-dir/x.ci16", WS_IQFILE_AUTO,
 					   WS_IQ_FMT_CI16, s, 1, 1, NULL, &e) < 0);
 	CHECK("nothing left", !exists("/nonexistent-dir/x.ci16.partial"));
+	/* A FIFO with no writer: refused at once (it used to block in open()). */
+	char want[512];
+	CHECK_INT("fifo", mkfifo(path("f.ci16"), 0600), 0);
+	CHECK_INT("fifo load", ws_iqfile_load(path("f.ci16"), WS_IQFILE_AUTO, 100, &d, &e),
+		  -WS_E_INVAL);
+	snprintf(want, sizeof want, "IQ file '%s' is a FIFO: warpspeed reads regular files only "
+		 "(their size is checked before they are read)", path("f.ci16"));
+	CHECK_STR("fifo msg", e.msg, want);
+	CHECK_INT("fifo check", ws_iqfile_check_input(path("f.ci16"), WS_IQFILE_AUTO, &e),
+		  -WS_E_INVAL);
+	CHECK_STR("fifo check msg", e.msg, want);
 }
 
 int main(void)

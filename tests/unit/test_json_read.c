@@ -144,6 +144,29 @@ static void test_limits(void)
 }
 
 /* What report/json.h writes, read back. */
+/* ws_json_read_strict: member names unique per object (at any depth, the same name in two
+ * objects is fine), errors by byte; the lenient reader keeps taking the first of two. */
+static void test_strict(void)
+{
+	ws_jdoc d;
+	ws_err e;
+	const char *t = "{\"a\": {\"x\": 1, \"y\": 2}, \"b\": {\"x\": 3}}";
+	CHECK_INT("unique", ws_json_read_strict(t, strlen(t), NULL, &d, &e), 0);
+	CHECK_DBL("b.x", ws_jnum(ws_jpath(&d, ws_jroot(&d), "b.x"), 0), 3, 0);
+	ws_jdoc_free(&d);
+	const char *dup = "{\"a\": {\"x\": 1, \"y\": 2, \"x\": 3}, \"b\": 1}";
+	CHECK_INT("nested twice", ws_json_read_strict(dup, strlen(dup), NULL, &d, &e), -WS_E_INVAL);
+	CHECK_STR("nested twice msg", e.msg, "member name \"x\" given twice in one object at byte 23");
+	CHECK_INT("lenient takes it", rd(dup, NULL, &d, &e), 0);
+	CHECK_DBL("the first x", ws_jnum(ws_jpath(&d, ws_jroot(&d), "a.x"), 0), 1, 0);
+	ws_jdoc_free(&d);
+	const char *cut = "{\"a\": [1, 2";
+	CHECK_INT("cut", ws_json_read_strict(cut, strlen(cut), NULL, &d, &e), -WS_E_INVAL);
+	CHECK_STR("cut msg", e.msg, "expected ',' or ']' after an element at byte 11");
+	CHECK_INT("cut lenient", rd(cut, NULL, &d, &e), -WS_E_INVAL);
+	CHECK_STR("cut lenient msg", e.msg, "line 1, column 12: expected ',' or ']' after an element");
+}
+
 static void test_round_trip(void)
 {
 	char *buf = NULL;
@@ -180,6 +203,7 @@ int main(void)
 	RUN(test_unicode);
 	RUN(test_errors);
 	RUN(test_limits);
+	RUN(test_strict);
 	RUN(test_round_trip);
 	TEST_MAIN_END();
 }

@@ -318,6 +318,7 @@ static const char *const selector_goldens[] = {
 	"tcp_maerts_o", "tcp_maerts_O", "tcp_rr_k_lat", "tcp_stream_k_lat", "tcp_rr_o_file",
 	"tcp_rr_O_file", "tcp_rr_k_file", "tcp_rr_O_blocks", "tcp_rr_k_mixed", "tcp_rr_k_one",
 	"tcp_rr_P0_o", "tcp_rr_P0_O", "tcp_rr_o_brand", "omni_send_k", "omni_udp_rr_k",
+	"tcp_rr_sizes_s0", "tcp_rr_sizes_m1", "tcp_rr_m1024", "tcp_stream_lat",
 };
 
 /* netperf prints the classic table for TCP_SENDFILE whatever -k says; warpspeed honours
@@ -325,7 +326,8 @@ static const char *const selector_goldens[] = {
  * (the -D ones, whose interim lines come first, by test_interim and tests/integration/interim.sh). */
 static const char *const not_selector_cases[] = {"tcp_sendfile_k_all", "omni_O_names",
 						 "err_bad_selector", "tcp_stream_demo_k",
-						 "tcp_stream_demo_o", "tcp_rr_demo_k"};
+						 "tcp_stream_demo_o", "tcp_rr_demo_k",
+						 "udp_rr_fill" /* -D: tests/integration/netperf_semantics.sh */};
 
 static bool listed(const char *name, const char *const *list, size_t n)
 {
@@ -631,6 +633,9 @@ static void test_options(void)
 		{"w -t omni -- -T udp", WS_TEST_UDP_STREAM},
 		{"w -t omni -- -T UDP -d send|recv", WS_TEST_UDP_RR},
 		{"w -t omni -- -d stream -T tcp", WS_TEST_TCP_STREAM},
+		{"w -t omni -- -d 2", WS_TEST_TCP_STREAM},    /* netperf's bits: 0x2 send, */
+		{"w -t omni -- -d 0x4", WS_TEST_TCP_MAERTS},  /* 0x4 receive, */
+		{"w -t omni -- -d 6 -T udp", WS_TEST_UDP_RR}, /* both */
 	};
 	for (size_t i = 0; i < sizeof(omni) / sizeof(omni[0]); i++) {
 		CHECK_INT(omni[i].line, parse(omni[i].line, &o, &err), 0);
@@ -642,6 +647,8 @@ static void test_options(void)
 	CHECK("-d recv udp", strstr(err.msg, "-d send or -d rr") != NULL);
 	CHECK("-d bad", parse("w -t omni -- -d sideways", &o, &err) < 0);
 	CHECK("-d bad", strstr(err.msg, "'sideways' is not a direction") != NULL);
+	CHECK("-d 8", parse("w -t omni -- -d 8", &o, &err) < 0); /* netperf: a connection test */
+	CHECK("-d 8", strstr(err.msg, "'8' is not a direction") != NULL);
 	CHECK("-T sctp", parse("w -t omni -- -T sctp", &o, &err) < 0);
 	CHECK("-T sctp", strstr(err.msg, "expected tcp or udp") != NULL);
 	CHECK("-d no omni", parse("w -t TCP_STREAM -- -d send", &o, &err) < 0);

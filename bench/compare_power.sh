@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# warpspeed compare's power on loopback, not run in CI: how often it says "no change" when
+# nothing changed, and "slower" when one side is slowed. Each round runs N TCP_RR runs of
+# the same binary against `warpspeed serve` (OLD), N more (NEW: the same, so a verdict other
+# than "no change" is a false alarm), and N with a rate cap PCT% below OLD's median
+# transaction rate (SLOW: --rate, open loop, so ~PCT% fewer transactions); then compares
+# OLD with NEW and OLD with SLOW on the throughput (Trans/s) row. At 95% about 1 round in
+# 20 may call NEW different by chance; SLOW should come out "slower" nearly every round
+# when N runs resolve a PCT% change against the machine's noise.
+#
+#   bench/compare_power.sh [--runs N] [--rounds R] [--seconds S] [--slow PCT]
+#     defaults: 10 runs a side, 20 rounds, 1 s runs, 10% slower (20 x 30 runs: ~12 min)
+# Env: WS_BIN (default build/warpspeed). Exit 0 unless the daemon cannot start.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ws_bin=${WS_BIN:-$here/../build/warpspeed}
+source "$here/lib.sh"
+runs=10 rounds=20 secs=1 slow=10
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs | --rounds | --seconds | --slow)
+		[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "usage error: $1 '${2:-}': expected a positive integer" >&2; exit 2; }
+		case $1 in --runs) runs=$2 ;; --rounds) rounds=$2 ;; --seconds) secs=$2 ;; --slow) slow=$2 ;; esac
+		shift 2 ;;
+	*) echo "usage error: unknown argument '$1'; expected --runs, --rounds, --seconds or --slow" >&2; exit 2 ;;
+	esac
+done
+[ "$slow" -lt 100 ] || { echo "usage error: --slow $slow: expected a percentage below 100" >&2; exit 2; }
+[ -x "$ws_bin" ] || { echo "error: $ws_bin not built (make)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+daemon=
+cleanup() { [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }; rm -rf "$tmp"; }
+trap cleanup EXIT
+"$ws_bin" serve -p 0 -L 127.0.0.1 2>"$tmp/serve.log" &
+daemon=$!
+port=
+for _ in $(seq 1 100); do
+	port=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$tmp/serve.log")
+	[ -n "$port" ] && break
+	sleep 0.05
+done
+[ -n "$port" ] || { echo "error: warpspeed serve did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
+
+# side FILE [ARGS...]: N runs into FILE (documents one after another).
+side() {
+	local f=$1
+	shift
+	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" --repeat "$runs" --json "$@" >"$f" 2>"$tmp/err" ||
+		{ echo "a run failed: $(cat "$tmp/err")" >&2; return 1; }
+}
+# The median throughput value of a file's documents.
+median() {
+	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; t = 0 }' "$1" |
+		ws_stats | awk '{ print $1 }'
+}
+verdict() {
+	"$ws_bin" compare "$1" "$2" | awk '$1 == "throughput" { sub(/.*\] +/, ""); sub(/ \(.*/, ""); print }'
+}
+
+same=0 slower=0 done_rounds=0
+declare -A seen_a=() seen_b=()
+for r in $(seq 1 "$rounds"); do
+	side "$tmp/old.json" && side "$tmp/new.json" || continue
+	m=$(median "$tmp/old.json")
+	rate=$(awk -v m="$m" -v p="$slow" 'BEGIN { printf "%.0f", m * (100 - p) / 100 }')
+	side "$tmp/slow.json" --rate "$rate" || continue
+	a=$(verdict "$tmp/old.json" "$tmp/new.json")
+	b=$(verdict "$tmp/old.json" "$tmp/slow.json")
+	done_rounds=$((done_rounds + 1))
+	[ "$a" = "no change" ] && same=$((same + 1))
+	[ "$b" = slower ] && slower=$((slower + 1))
+	seen_a[$a]=$((${seen_a[$a]:-0} + 1))
+	seen_b[$b]=$((${seen_b[$b]:-0} + 1))
+	printf 'round %d: old median %.0f Trans/s; same binary: %s; capped at %s/s (-%d%%): %s\n' \
+		"$r" "$m" "$a" "$rate" "$slow" "$b"
+done
+echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s"
+echo "same binary:  'no change' in $same of $done_rounds ($(for k in "${!seen_a[@]}"; do printf '%s: %d; ' "$k" "${seen_a[$k]}"; done))"
+echo "slowed $slow%: 'slower' in $slower of $done_rounds ($(for k in "${!seen_b[@]}"; do printf '%s: %d; ' "$k" "${seen_b[$k]}"; done))"

@@ -1,0 +1,150 @@
+/* test_optsem: the option values whose meaning follows netperf 2.7.0 beyond their syntax:
+ * socket buffers where -1 leaves the default and 0 asks for the kernel's minimum, negative
+ * values after an option (-l -1000, -D -0.2), the x,y / x, / ,y forms with K/M/G and k/m/g
+ * suffixes, and the options netperf takes on every test (-F, -m, -R). Each expectation was
+ * checked against netperf 2.7.0 on loopback. */
+#include "harness.h"
+#include "cli_line.h"
+
+#include "cli/optvalue.h"
+#include "cli/options.h"
+#include "util/err.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void bad(const char *name, const char *line, const char *want1, const char *want2)
+{
+	ws_cli_options o;
+	ws_err err;
+	int rc = parse_line(line, &o, &err);
+	WS_T_REPORT(rc < 0, name, "'%s' returned %d, want an error", line, rc);
+	WS_T_REPORT(strstr(err.msg, want1) != NULL, name, "'%s': [%s] lacks '%s'", line, err.msg, want1);
+	WS_T_REPORT(strstr(err.msg, want2) != NULL, name, "'%s': [%s] lacks '%s'", line, err.msg, want2);
+}
+
+static void test_sockbuf_value(void)
+{
+	static const struct {
+		const char *in;
+		uint32_t want;
+	} cases[] = {
+		{"0", WS_SOCKBUF_ZERO}, {"-1", 0},         {"-5", 0},         {"-1K", 0},
+		{"1", 1},               {"1K", 1024},      {"1k", 1000},      {"1M", 1048576},
+		{"1m", 1000000},        {"1G", 1u << 30},  {"1g", 1000000000}, {"128K", 131072},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t v = 12345;
+		ws_err err;
+		ws_err_clear(&err);
+		int rc = ws_cli_parse_sockbuf(cases[i].in, &v, &err);
+		WS_T_REPORT(rc == 0, "sockbuf", "'%s': rc %d [%s]", cases[i].in, rc, err.msg);
+		WS_T_REPORT(v == cases[i].want, "sockbuf", "'%s': %u, want %u", cases[i].in, v, cases[i].want);
+	}
+	static const char *const wrong[] = {"", "-", "x", "-x", "2G", "1Q", "--1", "1.5"};
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		uint32_t v;
+		ws_err err;
+		ws_err_clear(&err);
+		int rc = ws_cli_parse_sockbuf(wrong[i], &v, &err);
+		WS_T_REPORT(rc < 0, "sockbuf bad", "'%s' accepted", wrong[i]);
+		WS_T_REPORT(strstr(err.msg, "socket buffer") && strstr(err.msg, "-1"), "sockbuf bad",
+			    "'%s': message [%s] does not say what is accepted", wrong[i], err.msg);
+	}
+}
+
+static void test_sockbuf_lines(void)
+{
+	ws_cli_options o;
+	ok("-s -1", "-t TCP_RR -- -s -1", &o);
+	CHECK_U64("-s -1", o.spec.local.sndbuf, 0);
+	CHECK_U64("-s -1", o.spec.local.rcvbuf, 0);
+	ok("-s 0", "-t TCP_RR -- -s 0", &o);
+	CHECK_U64("-s 0", o.spec.local.sndbuf, WS_SOCKBUF_ZERO);
+	CHECK_U64("-s 0", o.spec.local.rcvbuf, WS_SOCKBUF_ZERO);
+	ok("-s 0,-1", "-- -s 0,-1", &o);
+	CHECK_U64("-s 0,-1", o.spec.local.sndbuf, WS_SOCKBUF_ZERO);
+	CHECK_U64("-s 0,-1", o.spec.local.rcvbuf, 0);
+	ok("-S -1K,0", "-- -S -1K,0", &o);
+	CHECK_U64("-S -1K,0", o.spec.remote.sndbuf, 0);
+	CHECK_U64("-S -1K,0", o.spec.remote.rcvbuf, WS_SOCKBUF_ZERO);
+	ok("-S 8k,", "-- -S 8k,", &o);
+	CHECK_U64("-S 8k,", o.spec.remote.sndbuf, 8000);
+	CHECK_U64("-S 8k,", o.spec.remote.rcvbuf, 0);
+	ok("-s ,1M", "-- -s ,1M", &o);
+	CHECK_U64("-s ,1M", o.spec.local.sndbuf, 0);
+	CHECK_U64("-s ,1M", o.spec.local.rcvbuf, 1048576);
+	ok("-s-1 attached", "-- -s-1", &o);
+	CHECK_U64("-s-1 attached", o.spec.local.sndbuf, 0);
+	bad("-s -x", "-- -s -x", "-s", "'-x'");
+	bad("-s 3G", "-- -s 3G", "-s", "'3G'");
+}
+
+static void test_negative_values(void)
+{
+	ws_cli_options o;
+	ok("-l -1000", "-l -1000", &o);
+	CHECK_INT("-l -1000", o.spec.end, WS_END_BYTES);
+	CHECK_U64("-l -1000", o.spec.end_count, 1000);
+	ok("-l -1000 RR", "-t TCP_RR -l -1000", &o);
+	CHECK_INT("-l -1000 RR", o.spec.end, WS_END_TRANSACTIONS);
+	ok("-D -0.2", "-D -0.2 -t UDP_RR", &o);
+	CHECK_DBL("-D -0.2", o.demo_interval_s, 0.2, 1e-12);
+	CHECK("-D -0.2", o.demo_precise);
+	ok("-D -0.2 then -l", "-D -0.2 -l 1", &o);
+	CHECK_DBL("-D -0.2 then -l", o.spec.duration_s, 1, 0);
+}
+
+static void test_fill_everywhere(void)
+{
+	static const char *const tests[] = {"TCP_STREAM", "TCP_MAERTS", "TCP_SENDFILE", "UDP_STREAM",
+					    "TCP_RR", "UDP_RR", "TCP_CRR"};
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		char line[128];
+		ws_cli_options o;
+		snprintf(line, sizeof(line), "-D -0.2 -t %s -F /dev/urandom", tests[i]);
+		ok("-F", line, &o);
+		CHECK_STR("-F", o.spec.fill_file, "/dev/urandom");
+	}
+}
+
+static void test_routing(void)
+{
+	ws_cli_options o;
+	ok("-R default", "-t UDP_STREAM", &o);
+	CHECK("-R default", !o.spec.udp_route && !o.spec.dontroute);
+	ok("-R 0", "-t TCP_RR -- -R 0", &o);
+	CHECK("-R 0", o.spec.dontroute && !o.spec.udp_route);
+	ok("-R 1", "-t UDP_STREAM -- -R 1", &o);
+	CHECK("-R 1", !o.spec.dontroute && o.spec.udp_route);
+	ok("-R 1 TCP_RR", "-t TCP_RR -- -R 1", &o);
+	CHECK("-R 1 TCP_RR", !o.spec.dontroute);
+	ok("-R0 attached", "-t TCP_CRR -- -R0", &o);
+	CHECK("-R0 attached", o.spec.dontroute);
+	bad("-R 2", "-- -R 2", "-R", "'2'");
+	bad("-R x", "-- -R x", "-R", "0 (no routing");
+}
+
+/* netperf takes -m and -M on the RR tests; -m shows as LOCAL_SEND_SIZE, nothing else */
+static void test_rr_sizes_accepted(void)
+{
+	ws_cli_options o;
+	ok("RR -m", "-t TCP_RR -- -m 1024", &o);
+	CHECK_U64("RR -m", o.spec.send_size, 1024);
+	CHECK_U64("RR -m", o.spec.req_size, 1);
+	ok("RR -M", "-t UDP_RR -- -M 100", &o);
+	ok("CRR -m", "-t TCP_CRR -- -m 1K -r 64", &o);
+	CHECK_U64("CRR -m", o.spec.req_size, 64);
+	bad("sweep m RR", "-t TCP_RR --sweep m=64,128", "--sweep m", "-r sizes");
+}
+
+int main(void)
+{
+	RUN(test_sockbuf_value);
+	RUN(test_sockbuf_lines);
+	RUN(test_negative_values);
+	RUN(test_fill_everywhere);
+	RUN(test_routing);
+	RUN(test_rr_sizes_accepted);
+	TEST_MAIN_END();
+}
