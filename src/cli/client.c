@@ -208,6 +208,7 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	cfg.start_wait_s = o->start_wait_s;
 	cfg.peer = o->peer;
 	cfg.psk = key;
+	cfg.allow_unauthenticated = o->allow_unauthenticated;
 	if (o->verbosity >= 2)
 		cfg.note = print_note;
 	memset(res, 0, sizeof(*res));

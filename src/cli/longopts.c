@@ -37,6 +37,15 @@ static int opt_psk_file(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
+/* --allow-unauthenticated: run against a daemon that does not prove the key. */
+static int opt_allow_unauth(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)val;
+	(void)err;
+	o->allow_unauthenticated = true;
+	return 0;
+}
+
 /* --peer: which protocol the control port speaks; auto tells from the first answer. */
 static int lopt_peer(ws_cli_options *o, const char *val, ws_err *err)
 {
@@ -181,6 +190,7 @@ static const struct long_def long_opts[] = {
 	{"help", ws_cli_opt_help, NULL},
 	{"version", ws_cli_opt_version, NULL},
 	{"psk-file", opt_psk_file, "FILE"},
+	{"allow-unauthenticated", opt_allow_unauth, NULL},
 	{"zerocopy", lopt_zerocopy, NULL},
 	{"skip-rx-copy", lopt_skip_rx_copy, NULL},
 	{"splice", lopt_splice, NULL},

@@ -61,6 +61,8 @@ typedef struct ws_cli_options {
 	 * also reads WARPSPEED_PSK_FILE when neither is given. */
 	const char *psk_file;            /* --psk-file FILE */
 	const char *psk_pass;            /* -Z passphrase (cleartext: visible in ps) */
+	bool allow_unauthenticated;      /* --allow-unauthenticated: a daemon that does not ask
+	                                  * for the key is used anyway (with a note) */
 
 	/* Output forms (cli/outopts.h, report/outputs.h). */
 	int out_mode;                    /* ws_out_mode of -o/-O/-k; 0 = the classic table */

@@ -58,6 +58,7 @@ static const char usage[] =
 	"  -L ADDR              listen only on ADDR (default: all IPv4 and IPv6 addresses)\n"
 	"  -4 / -6              IPv4 only / IPv6 only\n"
 	"  --max-sessions N     concurrent sessions admitted (default 64)\n"
+	"  --max-sessions-per-addr N  the same from one client address (default 16)\n"
 	"  --max-streams N      flows one test may open (default 4096)\n"
 	"  --max-threads N      worker threads one test may start here (default 64)\n"
 	"  --max-duration SECS  longest test accepted; every test ends SECS + 0.5 after START,\n"
@@ -67,7 +68,9 @@ static const char usage[] =
 	"  --allow-privileged-ports  let clients name remote data ports below 1024 (-P ,PORT)\n"
 	"  --hello-timeout SECS a new connection must finish HELLO (and authentication) in\n"
 	"                       this time or is closed (default 2)\n"
-	"  --idle-timeout SECS  drop a session idle between tests this long (default 60)\n"
+	"  --idle-timeout SECS  end a session this long after its last test (or its start);\n"
+	"                       only a test renews it, and a session's time outside tests\n"
+	"                       is at most 4 times this in all (default 60)\n"
 	"  --max-pending N      connections still in HELLO, in total (default 512; at most\n"
 	"                       half of ulimit -n); past it the oldest one is closed\n"
 	"  --max-pending-per-source N  the same per source address (default 8)\n"
@@ -96,6 +99,7 @@ static const struct {
 	size_t off;
 } counts[] = {
 	{"--max-sessions", 1, 100000, offsetof(ws_daemon_config, max_sessions)},
+	{"--max-sessions-per-addr", 1, 100000, offsetof(ws_daemon_config, max_sessions_per_addr)},
 	{"--max-streams", 1, 10000, offsetof(ws_daemon_config, max_streams)},
 	{"--max-threads", 1, 10000, offsetof(ws_daemon_config, max_threads)},
 	{"--max-pending", 1, 1000000, offsetof(ws_daemon_config, max_pending)},
@@ -272,10 +276,10 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 	char line[480], mem[32];
 	ws_units_format_iec(c.max_memory, mem, sizeof(mem));
 	snprintf(line, sizeof(line),
-		 "listening on %s port %u (max %u sessions, tests up to %g s, %s of buffers%s, %u connections "
+		 "listening on %s port %u (max %u sessions, %u per client address, tests up to %g s, %s of buffers%s, %u connections "
 		 "pending, %u per source, %.3g s to finish HELLO, %s)",
 		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
-		 ws_daemon_port(g_daemon), c.max_sessions, c.max_duration_s, mem,
+		 ws_daemon_port(g_daemon), c.max_sessions, c.max_sessions_per_addr, c.max_duration_s, mem,
 		 c.allow_privileged_ports ? ", privileged data ports allowed" : "", c.max_pending,
 		 c.max_pending_per_source, (double)c.hello_timeout_ns / 1e9,
 		 k.file ? "clients must prove the key from --psk-file" : k.pass ? "clients must prove the -Z passphrase"

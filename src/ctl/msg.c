@@ -2,6 +2,7 @@
 #include "ctl/msg.h"
 
 #include "util/err.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -311,7 +312,17 @@ int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 	memset(r, 0, sizeof(*r));
 	r->cpu_bound_to = -1;
 	int rc = get_fields(m, side_fields, COUNT(side_fields), r, "result", err);
-	return rc < 0 ? rc : get_records(m, r, err);
+	if (rc >= 0)
+		rc = get_records(m, r, err);
+	/* the peer's strings, cleaned for printing (util/text.h) */
+	ws_text_clean(r->io_path, true);
+	ws_text_clean(r->io_note, true);
+	ws_text_clean(r->cong_set, true);
+	ws_text_clean(r->hostname, true);
+	ws_text_clean(r->boot_id, true);
+	for (uint32_t i = 0; i < r->nflows; i++)
+		ws_text_clean(r->flows[i].why, true);
+	return rc;
 }
 
 int ws_msg_get_ports(const ws_tlv_msg *m, uint16_t id, uint16_t *ports, uint32_t max)
@@ -345,6 +356,7 @@ int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
 	char text[WS_ERR_MSG_MAX] = "(no reason given)";
 	int64_t code = WS_E_REMOTE;
 	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
+	ws_text_clean(text, false); /* printed on the user's terminal */
 	ws_tlv_get_i64(m, WS_F_ERR_CODE, &code);
 	/* A limit (a caller may retry later) and an authentication failure keep their
 	 * identity; the rest is remote. */

@@ -4,6 +4,7 @@
 
 #include "util/bytes.h"
 #include "util/err.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -74,11 +75,13 @@ static void put_str(uint8_t *m, size_t off, size_t size, const char *s)
 /* Copy a fixed char[size] field into out[size], always terminated: a field without a NUL
  * keeps its first size-1 characters (netperf's own fields are always terminated; a peer
  * that fills one to the brim gets truncated, never a read past the field). */
+/* Every string of netperf's messages is the peer's: cleaned for printing (util/text.h). */
 static void get_str(const uint8_t *m, size_t off, size_t size, char *out)
 {
 	size_t n = strnlen((const char *)m + off, size - 1);
 	memcpy(out, m + off, n);
 	memset(out + n, 0, size - n);
+	ws_text_clean(out, true);
 }
 
 static void header(uint8_t *m, int32_t type, int32_t word1)

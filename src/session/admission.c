@@ -2,6 +2,7 @@
  * admission.h. */
 #include "session/admission.h"
 
+#include "session/slog.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -37,12 +38,42 @@ static void busy_text(ws_daemon *d, char *why, size_t n)
 		snprintf(why + len, n - len, " and %u more", more);
 }
 
-/* Count a session against max_sessions and register it; the caller holds d->mu. NULL
- * when the daemon is full (why says by whom) or out of memory. */
+/* One address holds its share: its sessions, at most four by name. */
+static void busy_addr_text(ws_daemon *d, const char *addr, unsigned held, char *why, size_t n)
+{
+	int64_t now = ws_clock_ns();
+	size_t len = (size_t)snprintf(why, n, "busy: %s holds %u session%s, this daemon's limit per client address "
+					      "(warpspeed serve --max-sessions-per-addr %u):",
+				      addr, held, held == 1 ? "" : "s", d->cfg.max_sessions_per_addr);
+	unsigned shown = 0;
+	for (ws_session *s = d->sessions; s && shown < 4 && len < n; s = s->next) {
+		if (strcmp(s->addr, addr) != 0)
+			continue;
+		len += (size_t)snprintf(why + len, n - len, "%s %s (%s, connected %.1f s ago)", shown ? "," : "",
+					s->peer_text, s->test ? s->test : "between tests",
+					(double)(now - s->since_ns) / WS_NS_PER_SEC);
+		shown++;
+	}
+	if (held > shown && len < n)
+		snprintf(why + len, n - len, " and %u more", held - shown);
+}
+
+/* Count a session against max_sessions and max_sessions_per_addr and register it; the
+ * caller holds d->mu. NULL when the daemon or the address is full (why says by whom) or
+ * out of memory. */
 static ws_session *admit_locked(ws_daemon *d, const ws_prelude_conn *c, char *why, size_t n)
 {
 	if (d->admitted >= d->cfg.max_sessions) {
 		busy_text(d, why, n);
+		return NULL;
+	}
+	char addr[64];
+	ws_addr_format(&c->peer, addr, sizeof(addr));
+	unsigned same = 0;
+	for (ws_session *o = d->sessions; o; o = o->next)
+		same += strcmp(o->addr, addr) == 0;
+	if (d->cfg.max_sessions_per_addr && same >= d->cfg.max_sessions_per_addr) {
+		busy_addr_text(d, addr, same, why, n);
 		return NULL;
 	}
 	ws_session *s = calloc(1, sizeof(*s));
@@ -54,17 +85,63 @@ static ws_session *admit_locked(ws_daemon *d, const ws_prelude_conn *c, char *wh
 	s->id = c->id;
 	s->peer = c->peer;
 	s->since_ns = ws_clock_ns();
+	s->idle_since = s->since_ns;
+	snprintf(s->addr, sizeof(s->addr), "%s", addr);
 	s->authed = c->authed;
 	memcpy(s->proof, c->proof, sizeof(s->proof));
 	s->netperf = c->netperf;
 	if (c->netperf)
 		memcpy(s->np_first, c->np_first, sizeof(s->np_first));
 	snprintf(s->peer_text, sizeof(s->peer_text), "%s", c->peer_text);
+	ws_slog_init(s);
 	ws_channel_init(&s->ch, c->fd);
 	s->next = d->sessions;
 	d->sessions = s;
 	d->admitted++;
 	return s;
+}
+
+/* --- time without a test ---------------------------------------------------------- */
+
+/* A peer that sends a harmless message (netperf's DO_SYSINFO, CPU_CALIBRATE) just inside
+ * the idle timeout could hold its sessions forever: 64 of them locked every other client
+ * out. So only a test renews the deadline, and a session's gaps together are bounded. */
+static int64_t idle_total_ns(const ws_session *s)
+{
+	return s->d->cfg.idle_timeout_ns * WS_IDLE_TOTAL_FACTOR;
+}
+
+int64_t ws_session_idle_deadline(const ws_session *s)
+{
+	int64_t gap = s->idle_since + s->d->cfg.idle_timeout_ns;
+	int64_t total = s->idle_since + (idle_total_ns(s) - s->idle_spent);
+	return gap < total ? gap : total;
+}
+
+void ws_session_test_begins(ws_session *s)
+{
+	if (s->idle_since)
+		s->idle_spent += ws_clock_ns() - s->idle_since;
+	s->idle_since = 0;
+}
+
+void ws_session_test_ends(ws_session *s)
+{
+	s->idle_since = ws_clock_ns();
+}
+
+int ws_session_idle_explain(const ws_session *s, ws_err *err)
+{
+	double idle = (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC;
+	if (s->idle_since + s->d->cfg.idle_timeout_ns <= ws_session_idle_deadline(s))
+		return ws_err_set(err, WS_E_TIMEDOUT,
+				  "no test for %.3g s (warpspeed serve --idle-timeout); messages that are not "
+				  "tests do not count",
+				  idle);
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "%.3g s outside tests in all, this daemon's limit per session (%d x warpspeed serve "
+			  "--idle-timeout %.3g)",
+			  (double)idle_total_ns(s) / WS_NS_PER_SEC, WS_IDLE_TOTAL_FACTOR, idle);
 }
 
 /* The listener's admission: a thread per session. */

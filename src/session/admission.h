@@ -15,8 +15,10 @@
 #include "net/addr.h"
 #include "session/budget.h"
 #include "session/daemon.h"
+#include "session/fdbudget.h"
 #include "session/prelude.h"
 #include "util/psk.h"
+#include "util/ratelog.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -28,7 +30,10 @@ typedef struct ws_session {
 	ws_channel ch;
 	ws_addr peer;
 	char peer_text[80];
+	char addr[64];        /* the peer's address alone: --max-sessions-per-addr counts by it */
 	int64_t since_ns;     /* admitted at */
+	int64_t idle_since;   /* the last test ended (or the session began) at; 0 in a test */
+	int64_t idle_spent;   /* time outside tests before idle_since */
 	const char *test;     /* the test running (guarded by d->mu), NULL between tests */
 	bool authed;          /* the client proved the key: HELLO_ACK carries our proof */
 	uint8_t proof[WS_SHA256_LEN];
@@ -38,6 +43,7 @@ typedef struct ws_session {
 	 * nothing and leaves): this side finishing is not the test succeeding. */
 	char pending[192];
 	bool netperf;         /* a stock netperf client: served by session/npserve.c */
+	ws_ratelog rl;        /* its log lines (session/slog.h), written by its thread only */
 	uint8_t np_first[WS_NP_MSG_LEN]; /* its first request, read by the prelude */
 	struct ws_session *next;
 } ws_session;
@@ -51,6 +57,7 @@ struct ws_daemon {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	ws_budget budget;  /* the buffers of running tests, against cfg.max_memory */
+	ws_fdbudget fds;   /* the descriptors of running tests, against what is left */
 	unsigned threads;  /* live session threads */
 	unsigned admitted; /* sessions counted against max_sessions (threads and serve_fd) */
 	ws_psk *psk;       /* the daemon's own copy, wiped on free; NULL without a key */
@@ -62,6 +69,15 @@ struct ws_daemon {
 	pthread_t bg;
 	bool bg_running;
 };
+
+/* admission.c: how long a session may stay without a test. The deadline of its current
+ * gap between tests (--idle-timeout from the last test's end, and what is left of its
+ * total outside tests); a test begins / ends. */
+int64_t ws_session_idle_deadline(const ws_session *s);
+void ws_session_test_begins(ws_session *s);
+void ws_session_test_ends(ws_session *s);
+/* The reason a session whose idle deadline passed is closed, into err (-WS_E_TIMEDOUT). */
+int ws_session_idle_explain(const ws_session *s, struct ws_err *err);
 
 /* daemon.c: HELLO_ACK, then the session's messages until BYE, a close or the idle
  * timeout; counts the session out of d->admitted at the end. */

@@ -15,6 +15,7 @@
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "util/text.h"
 #include "workload/run.h"
 
 #include <errno.h>
@@ -132,6 +133,13 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 	/* For the JSON report only; a missing or overlong string leaves it "". */
 	if (ws_tlv_get_str(&m, WS_F_SOFTWARE, out->peer_software, sizeof(out->peer_software)) < 0)
 		out->peer_software[0] = 0;
+	ws_text_clean(out->peer_software, true);
+	/* A daemon that asks for no key proves none: anyone could be answering. */
+	if (c->psk && !challenged && !c->allow_unauthenticated)
+		return ws_err_set(err, WS_E_AUTH,
+				  "%s did not ask for the key from %s, so it did not prove that it holds it; "
+				  "refusing to run a test with it (--allow-unauthenticated runs it anyway)",
+				  where, c->psk->origin);
 	if (c->psk && !challenged && c->note) {
 		char t[400];
 		snprintf(t, sizeof(t), "%s did not ask for authentication; the key from %s was not used", where,

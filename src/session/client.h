@@ -35,6 +35,8 @@ typedef struct ws_client_config {
 	                         * WS_MAX_START_WAIT_S, which the daemon's START timeout allows) */
 	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it,
 	                           * or sent to a netserver as netperf's -Z passphrase */
+	bool allow_unauthenticated; /* with a key: run against a warpspeed daemon that does not
+	                             * ask for it (else refused with -WS_E_AUTH) */
 	enum ws_peer peer;      /* --peer, default WS_PEER_AUTO */
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);

@@ -11,7 +11,10 @@
 #include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
+#include "session/ctlwatch.h"
+#include "session/dataaccept.h"
 #include "session/npserve.h"
+#include "session/slog.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -52,6 +55,7 @@ void ws_daemon_config_init(ws_daemon_config *c)
 	memset(c, 0, sizeof(*c));
 	c->port = 12865;
 	c->max_sessions = 64;
+	c->max_sessions_per_addr = 16;
 	c->max_streams = 4096;
 	c->max_threads = 64;
 	c->max_duration_s = 3600;
@@ -94,7 +98,7 @@ static int send_error(ws_session *s, int code, const char *text)
 }
 
 /* Accept the n data connections of this session: each from the control peer's address,
- * carrying the cookie and its flow index, so nobody else can take a slot. */
+ * carrying the cookie and its flow index, read in parallel (session/dataaccept.h). */
 static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const uint8_t *cookie,
 			uint32_t n, int *fds, ws_err *err)
 {
@@ -103,30 +107,12 @@ static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const 
 	ws_addr_format(&s->peer, want, sizeof(want));
 	if (spec->data_local[0]) /* test option -L: the client's data come from there */
 		snprintf(want, sizeof(want), "%s", spec->data_local);
-	for (uint32_t got = 0; got < n;) {
-		ws_addr peer;
-		int fd = ws_sock_accept(lfd, &peer, deadline, s->d->wake[0], err);
-		if (fd < 0) {
-			ws_err_prefix(err, "%u of %u data connections arrived", got, n);
-			return fd;
-		}
-		char a[64];
-		ws_addr_format(&peer, a, sizeof(a));
-		uint8_t hello[WS_COOKIE_LEN + 4];
-		ws_err ignored;
-		uint32_t index = UINT32_MAX;
-		if (strcmp(a, want) == 0 &&
-		    ws_sock_read_exact(fd, hello, sizeof(hello), ws_clock_ns() + WS_NS_PER_SEC, &ignored) == 0 &&
-		    memcmp(hello, cookie, WS_COOKIE_LEN) == 0)
-			index = ws_get_be32(hello + WS_COOKIE_LEN);
-		if (index < n && fds[index] < 0) {
-			fds[index] = fd;
-			got++;
-			continue;
-		}
-		close(fd); /* a stranger, a wrong cookie or a repeated index: keep waiting */
-	}
-	return 0;
+	unsigned strangers = 0;
+	int rc = ws_data_accept(lfd, want, cookie, n, fds, deadline, s->d->wake[0], &strangers, err);
+	if (strangers)
+		ws_slog(s, "%u connection%s to the data port closed without the session's cookie", strangers,
+			strangers == 1 ? "" : "s");
+	return rc;
 }
 
 static int wait_start(ws_session *s, ws_err *err)
@@ -288,8 +274,7 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	if (asked && n) {
 		char what[160];
 		ws_sockopt_describe(&a, what, sizeof(what));
-		ws_daemon_log(s->d, "session %llu from %s: data socket options: %s", (unsigned long long)s->id,
-		     s->peer_text, what);
+		ws_slog(s, "data socket options: %s", what);
 	}
 	return 0;
 }
@@ -355,8 +340,12 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
 	if (spec->type == WS_TEST_TCP_CC) /* every connection is a transaction: no end marker */
 		ep.idle_end_ns = CC_IDLE_END_NS;
-	if (rc == 0)
+	if (rc == 0) {
+		ws_ctlwatch w;
+		ws_session_watch_start(s, &w);
 		rc = ws_workload_run_crr(spec, false, &ep, cap, res, err);
+		rc = ws_session_watch_end(s, &w, ws_test_type_name(spec->type), rc, err);
+	}
 	if (rc == -WS_E_LIMIT)
 		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 	set_data_fds(s, NULL, 0);
@@ -365,18 +354,12 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	return rc;
 }
 
-/* Set up the data sockets, pass the barrier, run the role. Returns the result in *res;
- * any failure is also reported to the client as ERROR by the caller. */
-static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
-		    ws_side_result *res, ws_err *err)
+/* run_test once the test's descriptors are charged. */
+static int run_charged(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+		       ws_side_result *res, ws_err *err)
 {
-	memset(res, 0, sizeof(*res));
-	res->cpu_bound_to = spec->remote.cpu;
-	int rc = check_spec(s->d, spec, err);
-	if (rc < 0)
-		return rc;
 	data_setup d = {.lfd = -1};
-	rc = open_data(s, spec, req, &d, res, err);
+	int rc = open_data(s, spec, req, &d, res, err);
 	uint64_t charged = 0;
 	if (rc == 0)
 		rc = ws_daemon_charge_test(s->d, spec, res, &charged, err);
@@ -404,14 +387,37 @@ static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *r
 		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);
 		int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
-		if (rc == 0)
+		if (rc == 0) {
+			ws_ctlwatch w;
+			ws_session_watch_start(s, &w);
 			rc = ws_workload_run_capped(spec, false, d.fds, d.n, cap, res, err);
+			rc = ws_session_watch_end(s, &w, ws_test_type_name(spec->type), rc, err);
+		}
 		if (rc == -WS_E_LIMIT)
 			ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 		set_data_fds(s, NULL, 0);
 	}
 	close_setup(&d);
 	ws_budget_release(&s->d->budget, charged);
+	return rc;
+}
+
+/* Check the request, charge its descriptors, set up the data sockets, pass the barrier,
+ * run the role. Returns the result in *res; any failure is also reported to the client as
+ * ERROR by the caller. */
+static int run_test(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
+		    ws_side_result *res, ws_err *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->cpu_bound_to = spec->remote.cpu;
+	int rc = check_spec(s->d, spec, err);
+	uint64_t nfd = ws_fdbudget_cost(spec, false);
+	if (rc == 0)
+		rc = ws_fdbudget_charge(&s->d->fds, spec, nfd, err);
+	if (rc < 0)
+		return rc;
+	rc = run_charged(s, spec, req, res, err);
+	ws_fdbudget_release(&s->d->fds, nfd);
 	return rc;
 }
 
@@ -427,14 +433,15 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	pthread_mutex_lock(&s->d->mu);
 	s->test = rc == 0 ? name : NULL;
 	pthread_mutex_unlock(&s->d->mu);
+	ws_session_test_begins(s);
 	if (rc == 0)
 		rc = run_test(s, &spec, m, &res, &err);
+	ws_session_test_ends(s);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
 	if (rc < 0) {
-		ws_daemon_log(s->d, "session %llu from %s: %s failed: %s", (unsigned long long)s->id, s->peer_text,
-		     name ? name : "test", err.msg);
+		ws_slog(s, "%s failed: %s", name ? name : "test", err.msg);
 		send_error(s, err.code, err.msg);
 		ws_side_result_free(&res);
 		return;
@@ -453,8 +460,7 @@ static void log_pending(ws_session *s, bool confirmed)
 {
 	if (!s->pending[0])
 		return;
-	ws_daemon_log(s->d, "session %llu from %s: %s, %s", (unsigned long long)s->id, s->peer_text, s->pending,
-	     confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
+	ws_slog(s, "%s, %s", s->pending, confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
 	s->pending[0] = '\0';
 }
 
@@ -482,13 +488,14 @@ static void serve_warpspeed(ws_session *s)
 	int rc = hello_ack(s, &err);
 	for (; rc == 0;) {
 		ws_tlv_msg m;
-		rc = ws_channel_recv(&s->ch, &m, ws_clock_ns() + s->d->cfg.idle_timeout_ns, &err);
+		rc = ws_channel_recv(&s->ch, &m, ws_session_idle_deadline(s), &err);
+		if (rc == -WS_E_TIMEDOUT)
+			ws_session_idle_explain(s, &err);
 		if (rc < 0) {
 			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
 			log_pending(s, false);
 			if (!quiet)
-				ws_daemon_log(s->d, "session %llu from %s: closed: %s", (unsigned long long)s->id,
-				     s->peer_text, err.msg);
+				ws_slog(s, "closed: %s", err.msg);
 			break;
 		}
 		log_pending(s, m.type == WS_MSG_BYE || m.type == WS_MSG_TEST_REQ);
@@ -510,6 +517,7 @@ void ws_daemon_session_serve(ws_session *s)
 		ws_npserve_session(s);
 	else
 		serve_warpspeed(s);
+	ws_slog_end(s);
 	pthread_mutex_lock(&s->d->mu);
 	s->d->admitted--;
 	pthread_mutex_unlock(&s->d->mu);
@@ -589,6 +597,7 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv, NULL);
 	ws_budget_init(&d->budget, c->max_memory);
+	ws_fdbudget_init(&d->fds, c->max_pending, c->max_sessions);
 	if (pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		ws_err_errno(err, "pipe");
 		free(d);
@@ -672,6 +681,7 @@ void ws_daemon_free(ws_daemon *d)
 	pthread_mutex_destroy(&d->mu);
 	pthread_cond_destroy(&d->cv);
 	ws_budget_destroy(&d->budget);
+	ws_fdbudget_destroy(&d->fds);
 	if (d->psk) {
 		ws_psk_wipe(d->psk);
 		free(d->psk);

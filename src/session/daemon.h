@@ -16,6 +16,9 @@
 
 struct ws_err;
 struct ws_psk;
+
+/* A session spends at most this many idle timeouts outside tests in all. */
+#define WS_IDLE_TOTAL_FACTOR 4
 struct ws_addr;
 
 typedef struct ws_daemon_config {
@@ -23,6 +26,7 @@ typedef struct ws_daemon_config {
 	uint16_t port;            /* 0 = ephemeral (see ws_daemon_port) */
 	int family;               /* 0 any, 4, 6 */
 	unsigned max_sessions;    /* concurrent control sessions admitted */
+	unsigned max_sessions_per_addr; /* the same from one client address */
 	unsigned max_streams;     /* flows one test may open */
 	unsigned max_threads;     /* worker threads one test may start on the daemon */
 	double max_duration_s;    /* longest timed test accepted; every test ends at START + this
@@ -30,7 +34,9 @@ typedef struct ws_daemon_config {
 	uint64_t max_memory;      /* buffer bytes all running tests may hold (session/budget.h) */
 	bool allow_privileged_ports; /* let clients name remote data ports below 1024 */
 	int64_t hello_timeout_ns; /* connect → HELLO and authentication done */
-	int64_t idle_timeout_ns;  /* between tests */
+	int64_t idle_timeout_ns;  /* between tests: each gap, from the last test's end (messages
+	                           * that are not tests do not renew it); all gaps of a session
+	                           * together get WS_IDLE_TOTAL_FACTOR times as long */
 	unsigned max_pending;     /* connections before their session, in total */
 	unsigned max_pending_per_source; /* the same, per source address */
 	const struct ws_psk *psk; /* NULL: no authentication; copied by ws_daemon_new */
@@ -43,7 +49,7 @@ typedef struct ws_daemon_config {
 
 typedef struct ws_daemon ws_daemon;
 
-/* Defaults: port 12865, 64 sessions, 4096 streams, 64 threads, 3600 s, 512 MiB of buffers,
+/* Defaults: port 12865, 64 sessions (16 per client address), 4096 streams, 64 threads, 3600 s, 512 MiB of buffers,
  * no privileged data ports, 2 s hello, 60 s idle, 512 pending connections, 8 per source
  * address, no key, no log. */
 void ws_daemon_config_init(ws_daemon_config *c);

@@ -10,6 +10,8 @@
 #include "net/sockopt.h"
 #include "session/admission.h"
 #include "session/budget.h"
+#include "session/ctlwatch.h"
+#include "session/slog.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -49,7 +51,7 @@ typedef struct np_run {
 
 static void slog(ws_session *s, const char *what)
 {
-	ws_daemon_log(s->d, "session %llu from %s (netperf): %s", (unsigned long long)s->id, s->peer_text, what);
+	ws_slog(s, "%s", what);
 }
 
 /* A malformed message: counted daemon-wide, logged; the caller closes the connection. */
@@ -80,7 +82,7 @@ static void send_error(ws_session *s, int32_t type, int32_t serv_errno)
  * stopping, which shuts the socket down and so reads as EOF). */
 static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 {
-	int64_t deadline = ws_clock_ns() + s->d->cfg.idle_timeout_ns;
+	int64_t deadline = ws_session_idle_deadline(s);
 	for (;;) {
 		int rc = ws_np_reader_read(rd, s->ch.fd, err);
 		if (rc == 1)
@@ -96,8 +98,7 @@ static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 			return rc;
 		int64_t left = deadline - ws_clock_ns();
 		if (left <= 0)
-			return ws_err_set(err, WS_E_TIMEDOUT, "idle for %.3g s (warpspeed serve --idle-timeout)",
-					  (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC);
+			return ws_session_idle_explain(s, err);
 		struct pollfd p = {.fd = s->ch.fd, .events = POLLIN};
 		int ms = left / WS_NS_PER_MS > 1000 ? 1000 : (int)(left / WS_NS_PER_MS) + 1;
 		if (poll(&p, 1, ms) < 0 && errno != EINTR)
@@ -439,8 +440,11 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 		int fd = accept_data(s, *dfd, err);
 		if (fd < 0)
 			return fd;
-		close(*dfd);
+		pthread_mutex_lock(&s->d->mu); /* the control watch may shut *dfd down */
+		int listener = *dfd;
 		*dfd = fd;
+		pthread_mutex_unlock(&s->d->mu);
+		close(listener);
 		if (sp->nodelay)
 			ws_sock_set_nodelay(fd, 1, NULL);
 		apply_sockopts(sp, fd, err, &rc);
@@ -460,18 +464,20 @@ static int32_t reply_type(const ws_np_test *t)
 	return t->cc ? WS_NP_TCP_CC_RESPONSE : t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE;
 }
 
-/* One DO_OMNI, DO_TCP_STREAM or DO_TCP_CC: checks, response, data phase, results. Returns 0 to go on
- * serving, negative to close the connection (after an error reply, as netserver exits). */
-static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
+/* serve_test without the bookkeeping of time outside tests. */
+static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc, ws_err *err)
 {
-	const char *name = ws_test_type_name(t->spec.type);
-	if (t->legacy)
-		name = "TCP_SENDFILE or TCP_MSS (legacy TCP_STREAM)";
 	np_run run;
 	memset(&run, 0, sizeof(run));
 	run.res.cpu_bound_to = t->spec.remote.cpu;
 	if (rc == 0)
 		rc = check_test(s, t, err);
+	uint64_t nfd = rc == 0 ? ws_fdbudget_cost(&t->spec, true) : 0;
+	bool no_fds = rc == 0 && ws_fdbudget_charge(&s->d->fds, &t->spec, nfd, err) < 0;
+	if (no_fds)
+		rc = -WS_E_LIMIT;
+	if (rc < 0)
+		nfd = 0;
 	int dfd = rc == 0 ? open_data(s, t, &run.res, err) : -1;
 	if (rc == 0 && dfd < 0)
 		rc = dfd;
@@ -485,12 +491,13 @@ static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 		rc = ws_daemon_charge_test(s->d, &t->spec, &run.res, &charged, err);
 	if (rc < 0) {
 		char line[WS_ERR_MSG_MAX + 64];
-		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test",
-			 ws_np_errno(err->code), err->msg);
+		int e = no_fds ? EMFILE : ws_np_errno(err->code); /* netperf: "Too many open files" */
+		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test", e, err->msg);
 		slog(s, line);
 		if (dfd >= 0)
 			close(dfd);
-		send_error(s, reply_type(t), ws_np_errno(err->code));
+		ws_fdbudget_release(&s->d->fds, nfd);
+		send_error(s, reply_type(t), e);
 		return 0; /* netperf exits on the error; the connection stays usable meanwhile */
 	}
 	pthread_mutex_lock(&s->d->mu);
@@ -500,13 +507,18 @@ static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 	ws_sock_local_addr(dfd, &bound);
 	send_response(s, t, &run.res, ws_addr_port(&bound), err, &rc);
 	set_data_fd(s, &dfd);
-	if (rc == 0)
+	if (rc == 0) {
+		ws_ctlwatch w;
+		ws_session_watch_start(s, &w);
 		rc = run_data(s, t, &dfd, &run, err);
+		rc = ws_session_watch_end(s, &w, name, rc, err);
+	}
 	if (rc == -WS_E_LIMIT)
 		ws_limits_explain_cap(s->d->cfg.max_duration_s, err);
 	set_data_fd(s, NULL);
 	close(dfd);
 	ws_budget_release(&s->d->budget, charged);
+	ws_fdbudget_release(&s->d->fds, nfd);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
@@ -526,6 +538,19 @@ static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
 	slog(s, line);
 	ws_side_result_free(&run.res);
 	return rc < 0 ? -1 : 0;
+}
+
+/* One DO_OMNI, DO_TCP_STREAM or DO_TCP_CC: checks, response, data phase, results. Returns 0 to go on
+ * serving, negative to close the connection (after an error reply, as netserver exits). */
+static int serve_test(ws_session *s, ws_np_test *t, int rc, ws_err *err)
+{
+	const char *name = ws_test_type_name(t->spec.type);
+	if (t->legacy)
+		name = "TCP_SENDFILE or TCP_MSS (legacy TCP_STREAM)";
+	ws_session_test_begins(s);
+	rc = serve_test_run(s, t, name, rc, err);
+	ws_session_test_ends(s);
+	return rc;
 }
 
 /* --- the session -------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "ctl/framer.h"
 #include "ctl/msg.h"
 #include "session/auth.h"
+#include "session/authwait.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -39,6 +40,7 @@ typedef struct pending {
 	uint8_t buf[WS_PRELUDE_MAX_PAYLOAD];
 	ws_np_reader nr;    /* P_NETPERF: the message being read */
 	bool np_authed;     /* P_NETPERF: the passphrase matched */
+	int64_t turn_ns;    /* its address failed to prove the key: not read before this */
 } pending;
 
 /* What the summary line counts: the refusals and drops of the pre-session phase. */
@@ -73,6 +75,7 @@ struct ws_prelude {
 	struct counter c[C_N];
 	bool dirty;
 	int64_t last_log_ns;
+	ws_authwait *aw;  /* with a key: failed proofs per address (session/authwait.h) */
 };
 
 /* --- counting and the summary line ---------------------------------------------------- */
@@ -165,7 +168,13 @@ static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const ch
 	size_t n = strlen(cat_what[k]);
 	if (!logtext)
 		logtext = strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
-	count(p, k, c->peer_text, "%s", logtext);
+	int64_t delay = 0;
+	unsigned long long fails = k == C_AUTH ? ws_authwait_failed(p->aw, c->src, ws_clock_ns(), &delay) : 0;
+	if (fails)
+		count(p, k, c->peer_text, "%s (%llu in a row from %s, whose next attempt waits %lld ms)", logtext,
+		      fails, c->src, (long long)(delay / WS_NS_PER_MS));
+	else
+		count(p, k, c->peer_text, "%s", logtext);
 	drop_at(p, i, true);
 }
 
@@ -225,6 +234,8 @@ static void admit(ws_prelude *p, unsigned i, bool authed)
 		fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
 	char why[400] = "";
 	if (p->cfg.admit(p->cfg.ctx, &a, why, sizeof(why)) == 0) {
+		if (authed)
+			ws_authwait_ok(p->aw, c->src);
 		drop_at(p, i, false);
 		return;
 	}
@@ -421,6 +432,11 @@ ws_prelude *ws_prelude_new(const ws_prelude_config *c, ws_err *err)
 	}
 	p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	p->last_log_ns = ws_clock_ns() - WS_PRELUDE_LOG_EVERY_NS;
+	if ((c->psk || c->np_passphrase) && !(p->aw = ws_authwait_new())) {
+		ws_prelude_free(p);
+		ws_err_set(err, ENOMEM, "no memory for the authentication failures table");
+		return NULL;
+	}
 	return p;
 }
 
@@ -434,6 +450,7 @@ void ws_prelude_free(ws_prelude *p)
 	if (p->reserve_fd >= 0)
 		close(p->reserve_fd);
 	ws_tlv_writer_free(&p->w);
+	ws_authwait_free(p->aw);
 	free(p->q);
 	free(p);
 }
@@ -453,6 +470,8 @@ unsigned ws_prelude_pending(const ws_prelude *p)
  * connected, its HELLO on the way), one that sent a whole HELLO (in authentication). */
 static int keep_rank(const pending *c)
 {
+	if (c->turn_ns) /* waiting for its address's turn after failed proofs */
+		return 0;
 	if (c->st == P_NETPERF)
 		return c->np_authed ? 2 : c->nr.got ? 0 : 1;
 	if (c->st != P_HELLO)
@@ -499,7 +518,7 @@ static void make_room(ws_prelude *p, const char *src)
 		/* Take any HELLO that arrived since, so that a real client is admitted (or moves
 		 * on to authentication) before a victim is chosen among those still silent. */
 		for (unsigned i = p->n; i-- > 0;)
-			if (strcmp(p->q[i]->src, src) == 0)
+			if (strcmp(p->q[i]->src, src) == 0 && !p->q[i]->turn_ns)
 				on_readable(p, i);
 		v = victim(p, src, &same);
 	}
@@ -538,11 +557,13 @@ void ws_prelude_add(ws_prelude *p, int fd, const ws_addr *peer)
 	ws_addr_format_port(peer, c->peer_text, sizeof(c->peer_text));
 	ws_framer_init(&c->fr, c->buf, sizeof(c->buf));
 	ws_np_reader_init(&c->nr);
+	c->turn_ns = ws_authwait_turn(p->aw, c->src, c->born);
 	make_room(p, c->src);
 	p->q[p->n++] = c;
 	/* A client sends HELLO right after connecting: it is often here already, and taking it
 	 * now admits the client before newer connections could push it out. */
-	on_readable(p, p->n - 1);
+	if (!c->turn_ns)
+		on_readable(p, p->n - 1);
 }
 
 /* The spare descriptor kept for refusals, opened again if it is missing. True when held. */
@@ -626,17 +647,20 @@ bool ws_prelude_accept_paused(const ws_prelude *p)
 size_t ws_prelude_fill(ws_prelude *p, struct pollfd *pfd, size_t max)
 {
 	size_t n = p->n < max ? p->n : max;
-	for (size_t i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){.fd = p->q[i]->fd, .events = POLLIN};
+	for (size_t i = 0; i < n; i++) /* one waiting for its turn is not read */
+		pfd[i] = (struct pollfd){.fd = p->q[i]->fd, .events = p->q[i]->turn_ns ? 0 : POLLIN};
 	return n;
 }
 
 int ws_prelude_timeout_ms(const ws_prelude *p)
 {
 	int64_t now = ws_clock_ns(), next = INT64_MAX;
-	for (unsigned i = 0; i < p->n; i++)
+	for (unsigned i = 0; i < p->n; i++) {
 		if (p->q[i]->deadline < next)
 			next = p->q[i]->deadline;
+		if (p->q[i]->turn_ns && p->q[i]->turn_ns < next)
+			next = p->q[i]->turn_ns;
+	}
 	if (p->dirty && p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS < next)
 		next = p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS;
 	if (p->accept_resume_ns > now && p->accept_resume_ns < next)
@@ -652,10 +676,26 @@ int ws_prelude_timeout_ms(const ws_prelude *p)
 void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 {
 	/* From the end, so that dropping entry i leaves entries 0..i-1 where pfd has them. */
-	for (size_t i = n; i-- > 0;)
-		if (i < p->n && p->q[i]->fd == pfd[i].fd && pfd[i].revents)
+	for (size_t i = n; i-- > 0;) {
+		if (i >= p->n || p->q[i]->fd != pfd[i].fd || !pfd[i].revents)
+			continue;
+		if (!p->q[i]->turn_ns) {
 			on_readable(p, (unsigned)i);
+		} else if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* else poll spins */
+			count(p, C_LEFT, p->q[i]->peer_text, "while its address waited for its turn");
+			drop_at(p, (unsigned)i, true);
+		}
+	}
 	int64_t now = ws_clock_ns();
+	/* Connections whose address's turn has come: the oldest first, one per turn. */
+	for (unsigned i = 0; i < p->n; i++) {
+		pending *c = p->q[i];
+		if (!c->turn_ns || now < c->turn_ns || (c->turn_ns = ws_authwait_turn(p->aw, c->src, now)))
+			continue;
+		c->deadline = now + p->cfg.hello_timeout_ns;
+		on_readable(p, i);
+		break; /* on_readable may have dropped it: the rest wait for the next step */
+	}
 	char t[200];
 	for (unsigned i = p->n; i-- > 0;)
 		if (now >= p->q[i]->deadline) {

@@ -13,6 +13,7 @@
 #include "workload/udp_sock.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,14 @@ static void rx_report(udp_rx *r, uint8_t kind, uint64_t seq)
 	send(r->fd, buf, kind == WS_UDP_ACK ? WS_UDP_ACK_LEN : WS_UDP_HDR_LEN, MSG_DONTWAIT);
 }
 
+/* A socket shut down (by the session, when its client closed the control connection, or
+ * by a stopping daemon) returns empty datagrams at once, which warpspeed's never are. */
+static bool rx_shut(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP));
+}
+
 /* After a call that received nothing: true when the test is over by the idle rule. */
 static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, int64_t now,
 		       bool *done, ws_err *err)
@@ -222,6 +231,9 @@ static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, in
 	int64_t expected_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + RX_GRACE_NS;
 	if (now >= expected_end && now - last >= RX_IDLE_NS)
 		*done = true;
+	else if (now - last >= WS_UDP_STALL_NS) /* the protocol's rule: 10 s without data ends */
+		return ws_err_set(err, WS_E_TIMEDOUT, "no datagram from the UDP sender in %.0f s",
+				  (double)WS_UDP_STALL_NS / WS_NS_PER_SEC);
 	return 0;
 }
 
@@ -247,6 +259,9 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 		    errno != ECONNREFUSED)
 			return ws_err_errno(err, "receive on the UDP data socket");
+		if (n > 0 && lens[0] == 0 && rx_shut(r->fd))
+			return ws_err_set(err, ECANCELED, "the UDP data socket was shut down (the control "
+							  "connection closed, or the daemon is stopping)");
 		if (n > 0) {
 			res->recv_syscalls++;
 			uint64_t before = r->acct.unique;

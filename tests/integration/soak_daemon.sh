@@ -80,7 +80,7 @@ fi
 
 # --- 100 concurrent short clients, 3 rounds: back to the baseline each time -------------
 proc_field() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
-start_daemon -L 127.0.0.1 --max-sessions 128 || { fail daemon_start "no daemon"; finish; }
+start_daemon -L 127.0.0.1 --max-sessions 128 --max-sessions-per-addr 128 || { fail daemon_start "no daemon"; finish; }
 base_fds=$(ls "/proc/$DAEMON_PID/fd" | wc -l)
 base_threads=$(proc_field "$DAEMON_PID" Threads)
 first_rss=

@@ -4,6 +4,8 @@
  * socketpair served by ws_daemon_serve_fd. */
 #include "harness.h"
 
+#include <stdbool.h>
+
 #include "ctl/channel.h"
 #include "ctl/msg.h"
 #include "net/addr.h"
@@ -59,10 +61,11 @@ static void on_note(void *ctx, const char *line)
 }
 
 /* One short TCP_STREAM (64 KiB) against port with the client key k (NULL: none). */
-static int run(uint16_t port, const ws_psk *k, struct notes *nt, ws_err *err)
+static int run_opt(uint16_t port, const ws_psk *k, bool allow_unauth, struct notes *nt, ws_err *err)
 {
 	ws_client_config c;
 	ws_client_config_init(&c);
+	c.allow_unauthenticated = allow_unauth;
 	c.host = "127.0.0.1";
 	c.host_family = 4;
 	c.port = port;
@@ -78,6 +81,11 @@ static int run(uint16_t port, const ws_psk *k, struct notes *nt, ws_err *err)
 	int rc = ws_client_run_test(&c, &spec, &res, err);
 	ws_test_result_free(&res);
 	return rc;
+}
+
+static int run(uint16_t port, const ws_psk *k, struct notes *nt, ws_err *err)
+{
+	return run_opt(port, k, false, nt, err);
 }
 
 static void test_handshake_cases(void)
@@ -102,9 +110,14 @@ static void test_handshake_cases(void)
 	CHECK(t, strstr(err.msg, ") requires authentication: give --psk-file FILE (or WARPSPEED_PSK_FILE, or -Z)") != NULL);
 	ws_daemon_free(d);
 
-	/* A daemon without a key: a client with one proceeds and is told. */
+	/* A daemon without a key proves none: a client with one refuses it, unless told to
+	 * allow that (then it proceeds and is told). */
 	d = daemon_with(NULL);
-	CHECK_INT(t, run(ws_daemon_port(d), &right, &nt, &err), 0);
+	CHECK_INT(t, run(ws_daemon_port(d), &right, &nt, &err), -WS_E_AUTH);
+	CHECK(t, strstr(err.msg, ") did not ask for the key from -Z passphrase, so it did not prove that it holds it; "
+				 "refusing to run a test with it (--allow-unauthenticated runs it anyway)") != NULL);
+	CHECK_INT(t, nt.n, 0);
+	CHECK_INT(t, run_opt(ws_daemon_port(d), &right, true, &nt, &err), 0);
 	CHECK_INT(t, nt.n, 1);
 	CHECK(t, strstr(nt.last, ") did not ask for authentication; the key from -Z passphrase was not used") != NULL);
 	CHECK_INT(t, run(ws_daemon_port(d), NULL, &nt, &err), 0);
