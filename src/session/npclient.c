@@ -32,6 +32,10 @@
 int ws_np_send_passphrase(int fd, const ws_psk *psk, ws_err *err)
 {
 	char text[WS_NP_PASSPHRASE_MAX + 1];
+	if (psk && !psk->cleartext_ok) /* a stock netserver would get the key file in clear */
+		return ws_err_set(err, WS_E_AUTH,
+				  "the peer is a stock netserver, which takes its passphrase in clear text; the key from %s is never sent in clear (give netserver's passphrase with -Z)",
+				  psk->origin);
 	if (!psk || psk->len > WS_NP_PASSPHRASE_MAX || memchr(psk->key, 0, psk->len))
 		return ws_err_set(err, WS_E_PEER,
 				  "the key from %s cannot be netperf's -Z passphrase: expected text of at most %d bytes without NUL bytes",

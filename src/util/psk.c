@@ -119,6 +119,7 @@ int ws_psk_load_file(const char *path, ws_psk *k, ws_err *err)
 		memcpy(k->key, buf, n);
 		k->len = n;
 		snprintf(k->origin, sizeof(k->origin), "key file %s", path);
+		k->cleartext_ok = false;
 	}
 	ws_wipe(buf, sizeof(buf));
 	return rc;
@@ -138,6 +139,7 @@ int ws_psk_from_passphrase(const char *pass, ws_psk *k, ws_err *err)
 	memcpy(k->key, pass, n);
 	k->len = n;
 	snprintf(k->origin, sizeof(k->origin), "-Z passphrase");
+	k->cleartext_ok = true;
 	return 0;
 }
 

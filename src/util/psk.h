@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include <stdbool.h>
 #include "util/sha256.h"
 
 #define WS_PSK_MAX 4096
@@ -22,6 +23,8 @@ typedef struct ws_psk {
 	uint8_t key[WS_PSK_MAX];
 	size_t len;
 	char origin[160];   /* "key file PATH" or "-Z passphrase" */
+	bool cleartext_ok;  /* typed as -Z: netperf sends it in clear, so may we; a key file's
+			     * key is proven, never sent */
 } ws_psk;
 
 /* Load a key file: opened with O_NOFOLLOW (a symlink is refused, so the mode checked is

@@ -303,8 +303,12 @@ fi
 
 # --- -Z: netserver -Z wants netperf's PASSPHRASE first ------------------------------------
 if start_netserver NZ 127.0.0.1,4 -Z s3cret; then
+	# a key file holding netserver's passphrase: proven to warpspeed daemons, never sent in
+	# clear, so this netserver is refused before anything is sent
+	printf 's3cret\n' >"$WS_TMP/key"; chmod 600 "$WS_TMP/key"
 	wz() { timeout 20 "$WS_BIN" -H 127.0.0.1 -p "$NZ" -t TCP_RR -l -1000 -P 0 "$@"; }
 	while IFS='|' read -r name args want_rc want; do
+		args=${args//@KEY@/$WS_TMP/key} want=${want//@KEY@/$WS_TMP/key}
 		# shellcheck disable=SC2086
 		wz $args >"$WS_TMP/$name.out" 2>"$WS_TMP/$name.err"; rc=$?
 		if [ "$rc" = "$want_rc" ] && { [ -z "$want" ] || grep -qF -- "$want" "$WS_TMP/$name.err"; }; then
@@ -317,6 +321,7 @@ passphrase_right|-Z s3cret|0|
 passphrase_right_forced|--peer netserver -Z s3cret|0|
 passphrase_wrong|-Z wrong|1|closed the control connection instead of sending OMNI response
 passphrase_missing|--peer auto|1|a netserver started with -Z closes unless netperf's passphrase comes first (give -Z)
+passphrase_keyfile_not_sent|--peer netserver --psk-file @KEY@|1|the key from key file @KEY@ is never sent in clear
 EOF
 else
 	fail passphrase "netserver -Z did not start"
