@@ -56,8 +56,11 @@ else
 	fail iq_hostile_junk_read_budget "status $RC after $MS ms: $(head -c 400 "$T/rj.err")"
 fi
 
+# Random 40-byte junk is counted wrong_node when its header happens to parse, malformed
+# otherwise (about 1 in 100): a run of ~350 with no malformed one happens (a CI run), so
+# the -v counters must show junk of either kind.
 if timed rd 2000 "$WS_BIN" iq read "$J" --rf A --samples 64K -o "$T/rd.ci16" -v &&
-	grep -q 'no progress for 2000 ms' "$T/rd.err" && grep -q 'malformed=[1-9]' "$T/rd.err"; then
+	grep -q 'no progress for 2000 ms' "$T/rd.err" && grep -Eq '(wrong_node|malformed)=[1-9]' "$T/rd.err"; then
 	pass "iq_hostile_junk_read_default_budget ($MS ms for 2000)"
 else
 	fail iq_hostile_junk_read_default_budget "status $RC after $MS ms: $(head -c 400 "$T/rd.err")"
