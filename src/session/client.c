@@ -134,8 +134,10 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 	if (ws_tlv_get_str(&m, WS_F_SOFTWARE, out->peer_software, sizeof(out->peer_software)) < 0)
 		out->peer_software[0] = 0;
 	ws_text_clean(out->peer_software, true);
-	/* A daemon that asks for no key proves none: anyone could be answering. */
-	if (c->psk && !challenged && !c->allow_unauthenticated)
+	/* A daemon that asks for no key proves none: anyone could be answering. A key file's
+	 * key is refused such a daemon; netperf's -Z, a cleartext secret that never proved a
+	 * server in netperf either, runs as netperf runs it (the note below says so). */
+	if (c->psk && !c->psk->cleartext_ok && !challenged && !c->allow_unauthenticated)
 		return ws_err_set(err, WS_E_AUTH,
 				  "%s did not ask for the key from %s, so it did not prove that it holds it; "
 				  "refusing to run a test with it (--allow-unauthenticated runs it anyway)",

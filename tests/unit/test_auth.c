@@ -110,14 +110,22 @@ static void test_handshake_cases(void)
 	CHECK(t, strstr(err.msg, ") requires authentication: give --psk-file FILE (or WARPSPEED_PSK_FILE, or -Z)") != NULL);
 	ws_daemon_free(d);
 
-	/* A daemon without a key proves none: a client with one refuses it, unless told to
-	 * allow that (then it proceeds and is told). */
+	/* A daemon without a key proves none: a client with a key file's key refuses it,
+	 * unless told to allow that (then it proceeds and is told); netperf's -Z runs as in
+	 * netperf, with the note. */
 	d = daemon_with(NULL);
-	CHECK_INT(t, run(ws_daemon_port(d), &right, &nt, &err), -WS_E_AUTH);
-	CHECK(t, strstr(err.msg, ") did not ask for the key from -Z passphrase, so it did not prove that it holds it; "
+	ws_psk filed = right;
+	filed.cleartext_ok = false;
+	snprintf(filed.origin, sizeof(filed.origin), "key file lab.key");
+	CHECK_INT(t, run(ws_daemon_port(d), &filed, &nt, &err), -WS_E_AUTH);
+	CHECK(t, strstr(err.msg, ") did not ask for the key from key file lab.key, so it did not prove that it holds it; "
 				 "refusing to run a test with it (--allow-unauthenticated runs it anyway)") != NULL);
 	CHECK_INT(t, nt.n, 0);
-	CHECK_INT(t, run_opt(ws_daemon_port(d), &right, true, &nt, &err), 0);
+	CHECK_INT(t, run_opt(ws_daemon_port(d), &filed, true, &nt, &err), 0);
+	CHECK_INT(t, nt.n, 1);
+	CHECK(t, strstr(nt.last, ") did not ask for authentication; the key from key file lab.key was not used") != NULL);
+	nt.n = 0;
+	CHECK_INT(t, run(ws_daemon_port(d), &right, &nt, &err), 0);
 	CHECK_INT(t, nt.n, 1);
 	CHECK(t, strstr(nt.last, ") did not ask for authentication; the key from -Z passphrase was not used") != NULL);
 	CHECK_INT(t, run(ws_daemon_port(d), NULL, &nt, &err), 0);
