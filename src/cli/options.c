@@ -576,6 +576,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	int prc = ws_cli_check_applies(o, err);
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);
+	if (prc == 0)
+		ws_cli_note_ignored(o);
 	if (prc < 0)
 		return prc;
 	if ((prc = ws_confidence_setup(&o->conf, &o->conf_args, err)) < 0)
