@@ -9,6 +9,7 @@
 #include "util/err.h"
 #include "util/units.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,11 +120,11 @@ int ws_cli_topt_rr_sizes(ws_cli_options *o, const char *val, ws_err *err)
 int ws_cli_topt_routing(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = ws_cli_parse_ranged(val, 0, 1,
-				     "0 (no routing: SO_DONTROUTE, UDP_STREAM's default) or 1 (routing allowed)",
+	int rc = ws_cli_parse_ranged(val, INT_MIN, INT_MAX,
+				     "an integer: 0 (no routing: SO_DONTROUTE, UDP_STREAM's default) or any other (routing allowed)",
 				     &v, err);
-	if (rc == 0) {
-		o->spec.udp_route = v == 1;
+	if (rc == 0) { /* netperf: routing_allowed = atoi(optarg), any nonzero allows */
+		o->spec.udp_route = v != 0;
 		o->spec.dontroute = v == 0;
 	}
 	return rc;

@@ -121,7 +121,9 @@ static void test_routing(void)
 	CHECK("-R 1 TCP_RR", !o.spec.dontroute);
 	ok("-R0 attached", "-t TCP_CRR -- -R0", &o);
 	CHECK("-R0 attached", o.spec.dontroute);
-	bad("-R 2", "-- -R 2", "-R", "'2'");
+	ok("-R 2", "-t UDP_STREAM -- -R 2", &o); /* netperf's atoi: any nonzero allows routing */
+	CHECK("-R 2", !o.spec.dontroute && o.spec.udp_route);
+	bad("-R 1.5", "-- -R 1.5", "-R", "'1.5'");
 	bad("-R x", "-- -R x", "-R", "0 (no routing");
 }
 
