@@ -68,6 +68,8 @@ void ws_cli_note_ignored(ws_cli_options *o)
 		{'m', TESTS_PROBE_CC},
 		{'M', TESTS_PROBE_CC},
 		{'r', T(WS_TEST_TCP_MSS)},
+		/* -p's port range is for the connection tests only */
+		{'p', ~(T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))},
 	};
 	enum ws_test_type t = o->spec.type;
 	const char *test = ws_test_type_name(t);

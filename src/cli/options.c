@@ -428,6 +428,7 @@ static const struct opt_def test_opts[] = {
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
 	{'u', OPT_VALUE, false, ws_cli_topt_uuid, "uuid"},
 	{'t', OPT_VALUE, false, ws_cli_topt_socktype, "stream|dgram"},
+	{'p', OPT_VALUE, false, ws_cli_topt_port_range, "min[,max]"},
 	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
 	{'R', OPT_VALUE, false, ws_cli_topt_routing, "0|1"},
 	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
@@ -439,7 +440,7 @@ static const struct opt_def test_opts[] = {
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	/* netperf test options not supported: refused by name. */
-	{'c', OPT_FLAG, false, NULL, NULL}, {'p', OPT_FLAG, false, NULL, NULL},
+	{'c', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 

@@ -75,6 +75,7 @@ typedef struct ws_cli_options {
 	 * ws_cli_topt_finalize once the test is known (cli/testopts.h) */
 	uint32_t m_pair[2], M_pair[2];
 	unsigned m_pair_has, M_pair_has;
+	uint16_t port_range[2];          /* test option -p min[,max] (0 = that half not given) */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
 	const char *uuid;                /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */

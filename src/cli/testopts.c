@@ -189,6 +189,27 @@ int ws_cli_topt_socktype(ws_cli_options *o, const char *val, ws_err *err)
 	return ws_err_set(err, WS_E_INVAL, "'%s' is not a socket type; expected stream or dgram", val);
 }
 
+/* -p min[,max]: netperf's local port range of the connection tests (client_port_min/max,
+ * default 5000..65535): TCP_CRR's and TCP_CC's connections bind the ports from min up in
+ * turn, wrapping after max (netperf starts at a random port of the range; warpspeed at
+ * min, so that a run is repeatable). The other tests make one connection and netperf does
+ * not look at the range; applies.c notes that. A single value sets min only. */
+int ws_cli_topt_port_range(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
+	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
+	const char *parts[2] = {a, b};
+	int have[2] = {ha, hb};
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		long long v;
+		if (have[i] && (rc = ws_cli_parse_ranged(parts[i], 1, 65535,
+							 "a local port range min[,max] of ports 1 to 65535", &v,
+							 err)) == 0)
+			o->port_range[i] = (uint16_t)v;
+	}
+	return rc;
+}
+
 static bool is_udp(enum ws_test_type t)
 {
 	return t == WS_TEST_UDP_STREAM || t == WS_TEST_UDP_RR;
@@ -231,6 +252,14 @@ int ws_cli_topt_finalize(ws_cli_options *o, ws_err *err)
 				  "test option -t %s does not match %s; expected -t %s (netperf hangs on the mismatch)",
 				  o->sock_type == 'd' ? "dgram" : "stream", test ? test : "this test",
 				  is_udp(t) ? "dgram" : "stream");
+	bool conn = t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC;
+	if (conn && (o->port_range[0] || o->port_range[1]) && !o->spec.local.data_port) {
+		o->spec.local.data_port = o->port_range[0] ? o->port_range[0] : 5000; /* netperf's min */
+		/* a max below min leaves netperf on min for every connection: so here */
+		o->spec.local_port_max = o->port_range[1] ? o->port_range[1] : 65535;
+		if (o->spec.local_port_max < o->spec.local.data_port)
+			o->spec.local_port_max = o->spec.local.data_port;
+	}
 	resolve_pair(o, 'm', o->m_pair, o->m_pair_has, &o->spec.send_size);
 	resolve_pair(o, 'M', o->M_pair, o->M_pair_has, &o->spec.recv_size);
 	return 0;
