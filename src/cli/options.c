@@ -418,8 +418,8 @@ static const struct opt_def test_opts[] = {
 	{'n', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
 	{'N', OPT_FLAG, false, ws_cli_topt_udp_connected, NULL},
 	{'k', OPT_OPTWORD, false, ws_cli_topt_keyval, "[list|file|all|?]"},
-	{'m', OPT_VALUE, false, ws_cli_topt_send_size, "bytes"},
-	{'M', OPT_VALUE, false, ws_cli_topt_recv_size, "bytes"},
+	{'m', OPT_VALUE, false, ws_cli_topt_send_size, "bytes[,remote]"},
+	{'M', OPT_VALUE, false, ws_cli_topt_recv_size, "bytes|remote,local"},
 	{'o', OPT_OPTWORD, false, ws_cli_topt_csv, "[list|file|all|?]"},
 	{'O', OPT_OPTWORD, false, ws_cli_topt_human, "[list|file|all|?]"},
 	{'P', OPT_VALUE, false, ws_cli_topt_data_ports, "lport[,rport]"},
@@ -427,6 +427,8 @@ static const struct opt_def test_opts[] = {
 	{'S', OPT_VALUE, true, ws_cli_topt_remote_bufs, "send[,recv]"},
 	{'T', OPT_VALUE, false, ws_cli_topt_protocol, "tcp|udp"},
 	{'u', OPT_VALUE, false, ws_cli_topt_uuid, "uuid"},
+	{'t', OPT_VALUE, false, ws_cli_topt_socktype, "stream|dgram"},
+	{'p', OPT_VALUE, false, ws_cli_topt_port_range, "min[,max]"},
 	{'r', OPT_VALUE, false, ws_cli_topt_rr_sizes, "req[,rsp]"},
 	{'R', OPT_VALUE, false, ws_cli_topt_routing, "0|1"},
 	{'b', OPT_VALUE, true, ws_cli_topt_burst, "burst"},
@@ -438,8 +440,7 @@ static const struct opt_def test_opts[] = {
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	/* netperf test options not supported: refused by name. */
-	{'c', OPT_FLAG, false, NULL, NULL}, {'p', OPT_FLAG, false, NULL, NULL},
-	{'t', OPT_FLAG, false, NULL, NULL},
+	{'c', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 
@@ -566,6 +567,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "option -Z and option --psk-file both give a key; expected one of them");
 	int orc = ws_cli_omni_finalize(o, err);
+	if (orc == 0)
+		orc = ws_cli_topt_finalize(o, err);
 	if (orc < 0)
 		return orc;
 	if (o->json && o->out_mode)
@@ -576,6 +579,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	int prc = ws_cli_check_applies(o, err);
 	if (prc == 0)
 		prc = ws_cli_harness_finalize(o, err);
+	if (prc == 0)
+		ws_cli_note_ignored(o);
 	if (prc < 0)
 		return prc;
 	if ((prc = ws_confidence_setup(&o->conf, &o->conf_args, err)) < 0)

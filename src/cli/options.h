@@ -71,6 +71,13 @@ typedef struct ws_cli_options {
 	bool omni;                       /* -t omni: the test comes from -d and -T */
 	char omni_dir;                   /* -d: 's' send, 'r' recv, 'b' rr; 0 = not given */
 	bool omni_udp, omni_proto_given; /* -T udp / -T given */
+	char sock_type;                  /* test option -t: 's' stream, 'd' dgram; 0 = not given */
+	/* -m and -M given as netperf's pairs (-m local,remote; -M remote,local): the sizes of
+	 * the halves given (bit 0: the first, bit 1: the second), resolved by
+	 * ws_cli_topt_finalize once the test is known (cli/testopts.h) */
+	uint32_t m_pair[2], M_pair[2];
+	unsigned m_pair_has, M_pair_has;
+	uint16_t port_range[2];          /* test option -p min[,max] (0 = that half not given) */
 	bool histogram;                  /* -j: keep latency statistics for the selectors */
 	const char *uuid;                /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */

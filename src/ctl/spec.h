@@ -114,6 +114,9 @@ typedef struct ws_test_spec {
 	                                    * control connection's address */
 	char data_local[WS_DATA_ADDR_MAX]; /* test option -L: the client's data address (numeric on the
 	                                    * wire: the daemon accepts data connections from it) */
+	uint16_t local_port_max;  /* test option -p min,max: TCP_CRR/TCP_CC's connections take the
+	                           * local ports local.data_port..this in turn; 0 = up to 65535.
+	                           * Client-only, not carried. */
 	/* Many flows in one run (warpspeed's --streams, --threads, --cpus). */
 	uint32_t streams;          /* flows, default 1 */
 	uint32_t local_threads;    /* client worker threads, default 1 (at most streams) */

@@ -152,7 +152,8 @@ void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, F
 	if (migrated_rr && !o->omni) /* netperf's omni banner has no first burst */
 		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32, r->spec.burst);
 	const char *title = ws_classic_title(r, o);
-	ws_classic_banner(r, title ? title : "", suffix, o, out);
+	if (title) /* LOC_CPU and REM_CPU print no banner in netperf */
+		ws_classic_banner(r, title, suffix, o, out);
 }
 
 const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)

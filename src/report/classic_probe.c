@@ -12,7 +12,7 @@ int ws_classic_probe_render(const ws_test_result *r, const ws_classic_opts *o, F
 		return ws_err_set(err, WS_E_INVAL, "classic report: no result, options or output stream");
 	enum ws_test_type t = r->spec.type;
 	if (t == WS_TEST_TCP_MSS) {
-		if (o->print_headers)
+		if (o->print_headers && !o->banner_done) /* not again after the one at start */
 			ws_classic_banner(r, "TCP MSS TEST", "", o, out);
 		if (o->print_headers && o->verbosity >= 1)
 			fputs("Maximum\nSegment\nSize (bytes)\n\n", out);

@@ -146,6 +146,7 @@ int ws_ds_crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, con
 		if (rc < 0)
 			return rc;
 		ep->bind_local = true;
+		ep->local_port_max = spec->local_port_max;
 	}
 	uint32_t snd, rcv;
 	int force;

@@ -135,13 +135,15 @@ static bool claim(struct cworker *w, int64_t now)
 	return now < p->end_ns;
 }
 
-/* -P lport: netperf's way, each connection on the next port from lport up, wrapping back
- * to lport after 65535, so that a port is reused only after the whole range (its
- * TIME_WAIT is then old enough for tcp_tw_reuse, or over). The daemon's port is skipped. */
+/* -P lport (or -p min,max): netperf's way, each connection on the next port from lport up,
+ * wrapping back to lport after 65535 (after max), so that a port is reused only after the
+ * whole range (its TIME_WAIT is then old enough for tcp_tw_reuse, or over). The daemon's
+ * port is skipped. */
 static uint16_t next_port(struct crr_client *c)
 {
 	uint16_t first = ws_addr_port(&c->p->local), skip = ws_addr_port(&c->p->remote);
-	uint32_t span = 65536u - first;
+	uint32_t last = c->p->local_port_max >= first ? c->p->local_port_max : 65535u;
+	uint32_t span = last + 1u - first;
 	for (;;) {
 		uint32_t k = atomic_fetch_add_explicit(&c->next_port, 1, memory_order_relaxed);
 		uint16_t port = (uint16_t)(first + k % span);

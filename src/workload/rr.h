@@ -61,6 +61,7 @@ typedef struct ws_rr_params {
 	ws_addr remote;          /* client: the daemon's data address */
 	bool bind_local;         /* client: bind each connection to `local` (-L, -P lport) */
 	ws_addr local;
+	uint16_t local_port_max; /* client: the last port of the -p range (0: 65535) */
 	ws_addr expect_peer;     /* daemon: only connections from this address are served
 	                          * (the control peer's, any port) */
 	int wake_fd;             /* daemon: readable when the daemon stops, or -1 */

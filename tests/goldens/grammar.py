@@ -208,6 +208,7 @@ def run(cases, rundir, binary, port, fill):
 # ---------------------------------------------------------------- summarize
 NUM = re.compile(r"(?<![\w^.])-?\d+(\.\d+)?(?![\w^.])")
 KV = re.compile(r"^([A-Z][A-Z0-9_]*)=")
+NOTE = re.compile(r"^[\w.-]+: (note|warning): ")
 ERRWORDS = re.compile(r"invalid|unknown|error|cannot|can't|could not|couldn't|not supported|"
                       r"unable|bad |usage|illegal|must|expected|refused|fail|no such|"
                       r"not found|requires|out of range|too |assert|abort", re.I)
@@ -244,8 +245,11 @@ def summarize_one(out, err, rc):
         # or remote address (a sizeof bug that warpspeed does not copy)
         line = re.sub(r"((?:from|to) \S+) \([^)]*\)( port)", r"\1 ()\2", line)
         heads.append(NUM.sub("N", line))
-    first = next((l for l in err.splitlines() if l.strip()), "")
-    ecls = "none" if not first else ("error" if ERRWORDS.search(first) else "note")
+    # warpspeed's "prog: note: ..." lines (an option netperf ignores too) are never the
+    # error: the first other line classifies, and notes alone are a note
+    lines = [l for l in err.splitlines() if l.strip()]
+    first = next((l for l in lines if not NOTE.match(l)), "")
+    ecls = ("error" if ERRWORDS.search(first) else "note") if first else ("note" if lines else "none")
     return [str(rc), ",".join(rows) or "no", ecls, "\\n".join(heads).replace("\t", " ")]
 
 

@@ -103,7 +103,7 @@ else fail netperf_version "exit $rc, want first line [$want_v]: $(cat "$WS_TMP/n
 # netperf's letters in netperf's order (as netperf 2.7.0's -h lists them), nothing of warpspeed's
 letters=$(grep -oE '^    -[A-Za-z0-9]' "$WS_TMP/nph.err" | tr -d ' -' | tr -d '\n')
 if [ $rc -eq 1 ] && [ ! -s "$WS_TMP/nph.out" ] && grep -q '^Usage: netperf \[global options\] -- \[test options\]' "$WS_TMP/nph.err" &&
-	[ "$letters" = "aABcCdDfFhHiIjlLoOnNpPrsStTvWVyYZbCdDHkKLmMnoOPrRsSTu4c" ] &&
+	[ "$letters" = "aABcCdDfFhHiIjlLoOnNpPrsStTvWVyYZbCdDHkKLmMnoOpPrRsStTu4c" ] &&
 	! grep -qE -- '--[a-z]|warpspeed (serve|node|plot|iq)' "$WS_TMP/nph.err"; then
 	pass netperf_help
 else

@@ -592,9 +592,9 @@ static void test_rr_errors(void)
 	bad_exact(t, "-t TCP_RR --skip-rx-copy", "--skip-rx-copy does not apply to TCP_RR; it applies to the TCP stream tests");
 	bad_exact(t, "-t TCP_RR --rcvlowat 1K", "--rcvlowat does not apply to TCP_RR; it applies to the TCP stream tests");
 	/* RR-only options with stream tests */
-	bad_exact(t, "-t TCP_STREAM -- -r 64", "test option -r does not apply to TCP_STREAM; it applies to TCP_RR, UDP_RR and TCP_CRR");
-	bad_exact(t, "-- -b 2", "test option -b does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");
-	bad_exact(t, "-t TCP_CRR -- -b 2", "test option -b does not apply to TCP_CRR; it applies to TCP_RR and UDP_RR");
+	bad_exact(t, "-t TCP_STREAM -- -r 64", "test option -r does not apply to TCP_STREAM; it applies to TCP_RR, UDP_RR, TCP_CRR and TCP_CC (TCP_MSS takes it and ignores it, as netperf)");
+	bad_exact(t, "-- -b 2", "test option -b does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR (TCP_CC and TCP_MSS take it and ignore it, as netperf)");
+	bad_exact(t, "-t TCP_CRR -- -b 2", "test option -b does not apply to TCP_CRR; it applies to TCP_RR and UDP_RR (TCP_CC and TCP_MSS take it and ignore it, as netperf)");
 	bad_exact(t, "-t TCP_RR -- -e 1", "test option -e does not apply to TCP_RR; it applies to UDP_RR");
 	bad_exact(t, "-t TCP_STREAM --rate 10", "--rate does not apply to TCP_STREAM; it applies to TCP_RR and UDP_RR");
 	/* netperf's global -b is another option: accepted with a note (as Debian's netperf, built
@@ -602,6 +602,14 @@ static void test_rr_errors(void)
 	ws_cli_options o;
 	ok(t, "-b 4", &o);
 	CHECK(t, strstr(o.notes, "the first burst of TCP_RR and UDP_RR is the test option -b, after --") != NULL);
+	/* what netperf takes on TCP_CC and TCP_MSS and ignores: accepted, one note each */
+	ok(t, "-t TCP_MSS -- -b 1 -r 64", &o);
+	CHECK(t, strstr(o.notes, "-b has no effect on TCP_MSS (netperf ignores it too)") != NULL);
+	CHECK(t, strstr(o.notes, "-r has no effect on TCP_MSS (netperf ignores it too)") != NULL);
+	ok(t, "-t TCP_CC -- -b 1 -m 1K", &o);
+	CHECK(t, strstr(o.notes, "-m has no effect on TCP_CC (netperf ignores it too)") != NULL);
+	ok(t, "-t TCP_CC -- -r 64", &o);
+	CHECK(t, strstr(o.notes, "no effect") == NULL);
 }
 
 /* -Z (netperf's passphrase) and --psk-file give the key; only one of them. */

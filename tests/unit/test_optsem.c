@@ -121,7 +121,9 @@ static void test_routing(void)
 	CHECK("-R 1 TCP_RR", !o.spec.dontroute);
 	ok("-R0 attached", "-t TCP_CRR -- -R0", &o);
 	CHECK("-R0 attached", o.spec.dontroute);
-	bad("-R 2", "-- -R 2", "-R", "'2'");
+	ok("-R 2", "-t UDP_STREAM -- -R 2", &o); /* netperf's atoi: any nonzero allows routing */
+	CHECK("-R 2", !o.spec.dontroute && o.spec.udp_route);
+	bad("-R 1.5", "-- -R 1.5", "-R", "'1.5'");
 	bad("-R x", "-- -R x", "-R", "0 (no routing");
 }
 
@@ -138,6 +140,34 @@ static void test_rr_sizes_accepted(void)
 	bad("sweep m RR", "-t TCP_RR --sweep m=64,128", "--sweep m", "-r sizes");
 }
 
+/* -t stream|dgram, -m/-M pairs and -p's port range (cli/testopts.c) */
+static void test_pairs_socktype_ports(void)
+{
+	ws_cli_options o;
+	ok("-t stream", "-t TCP_RR -- -t stream", &o);
+	ok("-t dgram omni", "-t omni -- -t dgram -T udp", &o);
+	CHECK("-t dgram omni", o.spec.type == WS_TEST_UDP_STREAM);
+	bad("-t mismatch", "-t UDP_STREAM -- -t stream", "-t stream", "dgram");
+	bad("-t word", "-- -t SOCK_STREAM", "'SOCK_STREAM'", "stream or dgram");
+	ok("-m pair", "-t TCP_STREAM -- -m 1K,2K", &o);
+	CHECK("-m pair", o.spec.send_size == 1024 && strstr(o.notes, "-m's remote half (2048)"));
+	ok("-m ,x MAERTS", "-t TCP_MAERTS -- -m ,4K", &o);
+	CHECK("-m ,x MAERTS", o.spec.send_size == 4096 && !o.notes[0]);
+	ok("-M pair", "-t TCP_STREAM -- -M 1K,2K", &o);
+	CHECK("-M pair", o.spec.recv_size == 1024 && strstr(o.notes, "-M's local half (2048)"));
+	ok("-M ,x MAERTS", "-t TCP_MAERTS -- -M ,2K", &o);
+	CHECK("-M ,x MAERTS", o.spec.recv_size == 2048);
+	ok("-p range", "-t TCP_CRR -- -p 41000,41010", &o);
+	CHECK("-p range", o.spec.local.data_port == 41000 && o.spec.local_port_max == 41010);
+	ok("-p ,max", "-t TCP_CC -- -p ,41010", &o);
+	CHECK("-p ,max", o.spec.local.data_port == 5000 && o.spec.local_port_max == 41010);
+	ok("-p max<min", "-t TCP_CRR -- -p 41010,41000", &o);
+	CHECK("-p max<min", o.spec.local.data_port == 41010 && o.spec.local_port_max == 41010);
+	ok("-p stream", "-t TCP_STREAM -- -p 41000", &o);
+	CHECK("-p stream", o.spec.local.data_port == 0 && strstr(o.notes, "-p has no effect on TCP_STREAM"));
+	bad("-p 0", "-t TCP_CRR -- -p 0", "'0'", "1 to 65535");
+}
+
 int main(void)
 {
 	RUN(test_sockbuf_value);
@@ -146,5 +176,6 @@ int main(void)
 	RUN(test_fill_everywhere);
 	RUN(test_routing);
 	RUN(test_rr_sizes_accepted);
+	RUN(test_pairs_socktype_ports);
 	TEST_MAIN_END();
 }
