@@ -65,7 +65,9 @@ ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc -DWS_VERSION='"$(VERSION)"'
+# 64-bit file offsets and inode numbers on 32-bit targets too: a PowerPC board's readdir()
+# otherwise fails (EOVERFLOW) on a file system with 64-bit inodes, and IQ files pass 2 GiB.
+CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc -DWS_VERSION='"$(VERSION)"'
 ifneq ($(WS_TARGET),)
 CPPFLAGS += -DWS_TARGET='"$(WS_TARGET)"'
 endif
