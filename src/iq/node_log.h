@@ -6,8 +6,9 @@
  * grouped by their format string: at most WS_NODE_LOG_PER_WINDOW of a group are written
  * per WS_NODE_LOG_WINDOW_NS, the rest are counted, and once the window has passed one
  * summary line says how many were left out and the last of them. The module only
- * decides; the node writes through its log callback. (The daemon may grow a shared helper
- * of the same kind; this one is local to the node until then.) */
+ * decides; the node writes through its log callback. The daemon's limiter
+ * (util/ratelog.c) is a token bucket per session with no grouping by cause and no last
+ * line in its summary; the two should become one, which changes what either logs. */
 #ifndef WS_IQ_NODE_LOG_H
 #define WS_IQ_NODE_LOG_H
 
