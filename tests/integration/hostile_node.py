@@ -6,7 +6,8 @@ Binds 127.0.0.1 on a free port, prints "listening on 127.0.0.1:PORT" on stderr, 
 PING, PAYLOAD_SIZE_TEST and NODE_INFO as `warpspeed node` does (WARPLab 7.7.1, 2 RF,
 2^20-sample buffers, jumbo payload), so `warpspeed iq` opens it. Then:
   junk  never sends a sample; from the first Read IQ or Write IQ on, 40 bytes of random
-        junk every 5 ms to the host's port
+        junk every 5 ms to the host's port, and nothing else to that port (a PING
+        answer would end a write at once: "not acknowledged after 20 sends")
   dup   answers a host's first Read IQ with its first packet only, then sends that same
         packet again every 5 ms (valid, but always a duplicate); Write IQ is never
         acknowledged
@@ -65,6 +66,8 @@ def main():
                 s.sendto(reply(pkt, command, struct.pack(">I", 4 * last + 20), seq), addr)
             elif command == NODE_INFO:
                 s.sendto(reply(pkt, command, node_info(), seq), addr)
+            elif mode == "junk" and stream is not None and addr == host:
+                continue  # gone bad for this host: not even a PING answer, only junk
             elif command in (READ_IQ, WRITE_IQ):
                 fresh = addr != host  # a new handle (its own port): a new first packet
                 host = addr
