@@ -30,8 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCH 64
-#define SLOT 9216
+#define BATCH      64
+#define SLOT       9216
 #define MAX_ROUNDS 64
 
 typedef struct host {
@@ -39,7 +39,7 @@ typedef struct host {
 	struct sockaddr_in node, bnode;
 	uint32_t spp, payload;
 	uint16_t seq;
-	size_t chunk;            /* samples per Read IQ request */
+	size_t chunk; /* samples per Read IQ request */
 	uint8_t (*rx)[SLOT];
 	uint8_t (*hdr)[WS_WIRE_SAMPLE_PKT_HDR];
 	struct mmsghdr mm[BATCH];
@@ -94,8 +94,10 @@ static void host_send(host *h, const struct sockaddr_in *to, const uint8_t *b, s
 static int host_cmd(host *h, uint32_t cmd, const uint32_t *w, size_t nw, uint8_t *b, size_t cap)
 {
 	uint8_t req[128];
-	ws_wire_transport t = {.src_id = WS_WIRE_HOST_ID_DEFAULT, .pkt_type = 1,
-			       .length = (uint16_t)(8 + 4 * nw), .seq = ++h->seq,
+	ws_wire_transport t = {.src_id = WS_WIRE_HOST_ID_DEFAULT,
+			       .pkt_type = 1,
+			       .length = (uint16_t)(8 + 4 * nw),
+			       .seq = ++h->seq,
 			       .flags = WS_WIRE_FLAG_ROBUST};
 	ws_wire_cmd c = {.cmd = cmd, .length = (uint16_t)(4 * nw), .num_args = (uint16_t)nw};
 	int len = ws_wire_build(req, sizeof req, &t, &c, w, nw);
@@ -104,20 +106,18 @@ static int host_cmd(host *h, uint32_t cmd, const uint32_t *w, size_t nw, uint8_t
 		int64_t end = ws_clock_ns() + 500 * WS_NS_PER_MS;
 		int r;
 		while ((r = host_recv(h, b, cap, ws_clock_ms_until(end))) >= 0)
-			if (r >= 22 && ws_get_be16(b + 10) == h->seq &&
-			    ws_get_be32(b + 14) == cmd)
+			if (r >= 22 && ws_get_be16(b + 10) == h->seq && ws_get_be32(b + 14) == cmd)
 				return r;
 	}
 	return -1;
 }
 
 /* Read IQ of [start, start+count) of one buffer into dst (wire words); samples received. */
-static uint32_t read_chunk(host *h, uint16_t buffer, uint32_t start, uint32_t count,
-			   uint8_t *dst)
+static uint32_t read_chunk(host *h, uint16_t buffer, uint32_t start, uint32_t count, uint8_t *dst)
 {
 	uint8_t req[64];
-	ws_wire_transport t = {.src_id = WS_WIRE_HOST_ID_DEFAULT, .pkt_type = 1, .length = 28,
-			       .seq = ++h->seq};
+	ws_wire_transport t = {
+		.src_id = WS_WIRE_HOST_ID_DEFAULT, .pkt_type = 1, .length = 28, .seq = ++h->seq};
 	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_READ_IQ};
 	uint32_t a[5] = {buffer, start, count, h->spp * 4, (count + h->spp - 1) / h->spp};
 	int len = ws_wire_build(req, sizeof req, &t, &c, a, 5);
@@ -135,11 +135,13 @@ static uint32_t read_chunk(host *h, uint16_t buffer, uint32_t start, uint32_t co
 		for (int i = 0; i < r; i++) {
 			const uint8_t *b = h->rx[i];
 			uint32_t st = ws_get_be32(b + 26), n = ws_get_be32(b + 30);
-			if (h->mm[i].msg_len < WS_WIRE_SAMPLE_PKT_HDR || ws_get_be16(b + 10) != h->seq ||
-			    st < start || n > count || st - start > count - n ||
+			if (h->mm[i].msg_len < WS_WIRE_SAMPLE_PKT_HDR ||
+			    ws_get_be16(b + 10) != h->seq || st < start || n > count ||
+			    st - start > count - n ||
 			    h->mm[i].msg_len != WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)n)
 				continue;
-			memcpy(dst + (size_t)(st - start) * 4, b + WS_WIRE_SAMPLE_PKT_HDR, (size_t)n * 4);
+			memcpy(dst + (size_t)(st - start) * 4, b + WS_WIRE_SAMPLE_PKT_HDR,
+			       (size_t)n * 4);
 			got += n;
 		}
 	}
@@ -170,11 +172,15 @@ static int write_all(host *h, uint16_t mask, uint32_t n, const uint8_t *src)
 			uint32_t cnt = n - pos < h->spp ? n - pos : h->spp;
 			int last = pos + cnt >= n;
 			size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
-			ws_wire_transport t = {.src_id = WS_WIRE_HOST_ID_DEFAULT, .pkt_type = 1,
-					       .length = ws_wire_host_length(len), .seq = ++h->seq,
+			ws_wire_transport t = {.src_id = WS_WIRE_HOST_ID_DEFAULT,
+					       .pkt_type = 1,
+					       .length = ws_wire_host_length(len),
+					       .seq = ++h->seq,
 					       .flags = last ? WS_WIRE_FLAG_ROBUST : 0};
 			ws_wire_cmd c = {.cmd = WS_WIRE_CMD_WRITE_IQ,
-					 .length = (uint16_t)(12 + 4 * cnt), .num_args = 1};
+					 .length = (uint16_t)(12 + 4 * cnt),
+					 .num_args = 1};
+			/* clang-format off */
 			ws_wire_sample_hdr sh = {
 				.buffer = mask, .start = pos, .count = cnt,
 				.flags = (uint8_t)((pos == 0 ? WS_WIRE_SFLAG_CHECKSUM_RESET : 0) |
@@ -284,6 +290,7 @@ typedef struct node_thr {
 	pthread_t tid;
 	clockid_t cpu;
 } node_thr;
+/* clang-format on */
 
 static void *node_main(void *arg)
 {
@@ -347,16 +354,18 @@ static int parse_addr(const char *s, struct sockaddr_in *a)
 		return -1;
 	memcpy(ip, s, (size_t)(colon - s));
 	ip[colon - s] = 0;
-	*a = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(colon + 1))};
+	*a = (struct sockaddr_in){.sin_family = AF_INET,
+				  .sin_port = htons((uint16_t)atoi(colon + 1))};
 	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
 }
 
 static int parse(int argc, char **argv, opts *o)
 {
 	static const struct option lo[] = {
-		{"samples", 1, NULL, 's'}, {"rounds", 1, NULL, 'r'}, {"max-payload", 1, NULL, 'p'},
-		{"connect", 1, NULL, 'c'}, {"bcast-port", 1, NULL, 'b'}, {"check", 0, NULL, 'k'},
-		{"mask", 1, NULL, 'm'}, {"expect-read", 1, NULL, 'R'},
+		{"samples", 1, NULL, 's'},      {"rounds", 1, NULL, 'r'},
+		{"max-payload", 1, NULL, 'p'},  {"connect", 1, NULL, 'c'},
+		{"bcast-port", 1, NULL, 'b'},   {"check", 0, NULL, 'k'},
+		{"mask", 1, NULL, 'm'},         {"expect-read", 1, NULL, 'R'},
 		{"expect-write", 1, NULL, 'W'}, {NULL, 0, NULL, 0}};
 	*o = (opts){.samples = 1u << 25, .payload = 8964, .rounds = 5, .mask = 1};
 	int c;
@@ -368,19 +377,34 @@ static int parse(int argc, char **argv, opts *o)
 				return -1;
 			o->samples = (uint32_t)v;
 			break;
-		case 'r': o->rounds = atoi(optarg); break;
-		case 'p': o->payload = (uint32_t)atoi(optarg); break;
+		case 'r':
+			o->rounds = atoi(optarg);
+			break;
+		case 'p':
+			o->payload = (uint32_t)atoi(optarg);
+			break;
 		case 'c':
 			if (parse_addr(optarg, &o->connect) < 0)
 				return -1;
 			o->have_connect = 1;
 			break;
-		case 'b': o->bport = atoi(optarg); break;
-		case 'k': o->check = 1; break;
-		case 'm': o->mask = (uint16_t)strtoul(optarg, NULL, 0); break;
-		case 'R': o->expect_read = atof(optarg); break;
-		case 'W': o->expect_write = atof(optarg); break;
-		default: return -1;
+		case 'b':
+			o->bport = atoi(optarg);
+			break;
+		case 'k':
+			o->check = 1;
+			break;
+		case 'm':
+			o->mask = (uint16_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'R':
+			o->expect_read = atof(optarg);
+			break;
+		case 'W':
+			o->expect_write = atof(optarg);
+			break;
+		default:
+			return -1;
 		}
 	}
 	if (o->rounds < 1 || o->rounds > MAX_ROUNDS || o->payload < 48 || o->payload > 8964 ||
@@ -393,9 +417,10 @@ int main(int argc, char **argv)
 {
 	opts o;
 	if (parse(argc, argv, &o) < 0) {
-		fprintf(stderr, "usage: iq_node_bench [--samples N (<=128M)] [--rounds 1..64] "
-				"[--max-payload 48..8964] [--connect A.B.C.D:PORT --bcast-port P "
-				"[--check] [--mask 1..15]] [--expect-read GBPS] [--expect-write GBPS]\n");
+		fprintf(stderr,
+			"usage: iq_node_bench [--samples N (<=128M)] [--rounds 1..64] "
+			"[--max-payload 48..8964] [--connect A.B.C.D:PORT --bcast-port P "
+			"[--check] [--mask 1..15]] [--expect-read GBPS] [--expect-write GBPS]\n");
 		return 2;
 	}
 	host h = {0};
@@ -404,7 +429,8 @@ int main(int argc, char **argv)
 	node_thr nt = {0};
 	if (o.have_connect) {
 		h.node = h.bnode = o.connect;
-		h.bnode.sin_port = htons((uint16_t)(o.bport ? o.bport : WS_NODE_DEFAULT_BCAST_PORT));
+		h.bnode.sin_port =
+			htons((uint16_t)(o.bport ? o.bport : WS_NODE_DEFAULT_BCAST_PORT));
 	} else {
 		ws_node_config c;
 		ws_err err;

@@ -34,19 +34,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PX_SLOT 65536
+#define PX_SLOT    65536
 #define PX_HOLD_NS 2000000LL
 
 typedef struct px_cfg {
 	struct sockaddr_in node;
-	int listen_port;              /* 0 = ephemeral */
-	double loss, dup, reorder;    /* probabilities 0..1, per datagram */
-	double bad_seq, bad_id;       /* node->host only: forged copies */
-	int up, down;                 /* which directions are impaired */
+	int listen_port;           /* 0 = ephemeral */
+	double loss, dup, reorder; /* probabilities 0..1, per datagram */
+	double bad_seq, bad_id;    /* node->host only: forged copies */
+	int up, down;              /* which directions are impaired */
 	uint64_t seed;
-	uint64_t mute_after;          /* 0 = never */
-	uint64_t drop_triggers;       /* the first N triggers from the host are dropped */
-	int trigger_counter;          /* the counter query: 0 relay, 1 our count, 2 empty ack */
+	uint64_t mute_after;    /* 0 = never */
+	uint64_t drop_triggers; /* the first N triggers from the host are dropped */
+	int trigger_counter;    /* the counter query: 0 relay, 1 our count, 2 empty ack */
 } px_cfg;
 
 typedef struct px_dir {
@@ -59,12 +59,12 @@ typedef struct px_dir {
 
 typedef struct px {
 	px_cfg cfg;
-	int hfd, nfd;                 /* host-facing, node-facing */
+	int hfd, nfd; /* host-facing, node-facing */
 	struct sockaddr_in host;
 	int have_host;
 	volatile int stop;
 	uint8_t buf[PX_SLOT];
-	px_dir d[2];                  /* 0 host->node, 1 node->host */
+	px_dir d[2]; /* 0 host->node, 1 node->host */
 	uint64_t triggers_dropped, triggers_passed, counter_queries;
 } px;
 
@@ -84,10 +84,7 @@ static void px_put_be32(uint8_t *b, uint32_t v)
 }
 
 /* A trigger: transport pkt_type 0 (pad 2 + 5 bytes in). */
-static int px_is_trigger(const uint8_t *b, size_t len)
-{
-	return len >= 18 && b[7] == 0;
-}
+static int px_is_trigger(const uint8_t *b, size_t len) { return len >= 18 && b[7] == 0; }
 
 static int px_is_counter_query(const uint8_t *b, size_t len)
 {
@@ -133,7 +130,8 @@ static int px_open(px *p, const px_cfg *c)
 		return -1;
 	px_bufs(p->hfd);
 	px_bufs(p->nfd);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->listen_port),
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons((uint16_t)c->listen_port),
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t sl = sizeof a;
 	if (bind(p->hfd, (struct sockaddr *)&a, sizeof a) < 0 ||
@@ -196,10 +194,10 @@ static void px_relay(px *p, int dir, const uint8_t *b, size_t len);
 static void px_answer_counter(px *p, const uint8_t *q)
 {
 	uint8_t a[34] = {0};
-	memcpy(a + 2, q + 4, 2);  /* dest = the query's src */
-	memcpy(a + 4, q + 2, 2);  /* src = the node ID the query named */
-	a[7] = 2;                 /* node -> host */
-	a[9] = 32;                /* length: payload + 2 */
+	memcpy(a + 2, q + 4, 2);   /* dest = the query's src */
+	memcpy(a + 4, q + 2, 2);   /* src = the node ID the query named */
+	a[7] = 2;                  /* node -> host */
+	a[9] = 32;                 /* length: payload + 2 */
 	memcpy(a + 10, q + 10, 2); /* seq */
 	memcpy(a + 14, q + 14, 4); /* cmd */
 	a[19] = 12;
@@ -364,21 +362,27 @@ int main(int argc, char **argv)
 	fprintf(stderr, "iq_proxy: listening on 127.0.0.1:%d\n", port);
 	px_run(&g_px);
 	for (int d = 0; d < 2; d++)
-		fprintf(stderr, "iq_proxy: %s in %llu out %llu dropped %llu duplicated %llu "
-			"reordered %llu forged %llu\n", d ? "node->host" : "host->node",
-			(unsigned long long)g_px.d[d].in, (unsigned long long)g_px.d[d].out,
-			(unsigned long long)g_px.d[d].dropped, (unsigned long long)g_px.d[d].duped,
-			(unsigned long long)g_px.d[d].reordered, (unsigned long long)g_px.d[d].forged);
-	fprintf(stderr, "iq_proxy: triggers passed %llu dropped %llu, counter queries answered "
-		"%llu\n", (unsigned long long)g_px.triggers_passed,
-		(unsigned long long)g_px.triggers_dropped, (unsigned long long)g_px.counter_queries);
+		fprintf(stderr,
+			"iq_proxy: %s in %llu out %llu dropped %llu duplicated %llu "
+			"reordered %llu forged %llu\n",
+			d ? "node->host" : "host->node", (unsigned long long)g_px.d[d].in,
+			(unsigned long long)g_px.d[d].out, (unsigned long long)g_px.d[d].dropped,
+			(unsigned long long)g_px.d[d].duped,
+			(unsigned long long)g_px.d[d].reordered,
+			(unsigned long long)g_px.d[d].forged);
+	fprintf(stderr,
+		"iq_proxy: triggers passed %llu dropped %llu, counter queries answered "
+		"%llu\n",
+		(unsigned long long)g_px.triggers_passed, (unsigned long long)g_px.triggers_dropped,
+		(unsigned long long)g_px.counter_queries);
 	px_close(&g_px);
 	return 0;
 usage:
-	fprintf(stderr, "usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] "
-			"[--dup PCT] [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N] "
-			"[--dir both|up|down] [--mute-after N] [--drop-triggers N] "
-			"[--trigger-counter count|empty]\n");
+	fprintf(stderr,
+		"usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] "
+		"[--dup PCT] [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N] "
+		"[--dir both|up|down] [--mute-after N] [--drop-triggers N] "
+		"[--trigger-counter count|empty]\n");
 	return 2;
 }
 #endif

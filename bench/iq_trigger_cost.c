@@ -23,9 +23,9 @@
 #include <string.h>
 #include <time.h>
 
-#define RT_SAMPLES (1u << 15)
+#define RT_SAMPLES  (1u << 15)
 #define BIG_SAMPLES (1u << 24)
-#define MAX_ROUNDS 101
+#define MAX_ROUNDS  101
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -145,7 +145,8 @@ int main(int argc, char **argv)
 	if (before < 0 || after < 0 || w < 0)
 		goto out;
 	printf("2^15 round trip (write, trigger, read), median of %d: %.0f Mb/s before, %.0f Mb/s "
-	       "after one 2^24 write (%.1f ms)", rounds, before, after, wms);
+	       "after one 2^24 write (%.1f ms)",
+	       rounds, before, after, wms);
 	if (have_node_cpu)
 		printf("; node CPU per round trip %.1f us before, %.1f us after", cb, ca);
 	printf("\n");

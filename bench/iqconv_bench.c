@@ -45,8 +45,8 @@ int main(int argc, char **argv)
 						    n - p < SPP ? n - p : SPP);
 			double t1 = now_s();
 			for (uint32_t p = 0, k = 0; p < n; p += SPP, k = (k + 1) % 64)
-				ws_iqconv_to_wire(stage + (size_t)k * SPP * 4, (ws_iq_format)f, mem, p,
-						  n - p < SPP ? n - p : SPP);
+				ws_iqconv_to_wire(stage + (size_t)k * SPP * 4, (ws_iq_format)f, mem,
+						  p, n - p < SPP ? n - p : SPP);
 			double t2 = now_s();
 			best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];
 			best[1] = t2 - t1 < best[1] ? t2 - t1 : best[1];

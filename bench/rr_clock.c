@@ -148,7 +148,8 @@ static long arg_long(const char *opt, const char *s, long lo, long hi)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "rr_clock: %s '%s': expected an integer from %ld to %ld\n", opt, s, lo, hi);
+		fprintf(stderr, "rr_clock: %s '%s': expected an integer from %ld to %ld\n", opt, s,
+			lo, hi);
 		exit(2);
 	}
 	return v;
@@ -163,7 +164,10 @@ int main(int argc, char **argv)
 		else if (i + 1 < argc && strcmp(argv[i], "-r") == 0)
 			rounds = arg_long("-r", argv[++i], 1, MAX_ROUNDS);
 		else {
-			fprintf(stderr, "usage: rr_clock [-n TRANSACTIONS (1000..10^8)] [-r ROUNDS (1..%d)]\n", MAX_ROUNDS);
+			fprintf(stderr,
+				"usage: rr_clock [-n TRANSACTIONS (1000..10^8)] [-r ROUNDS "
+				"(1..%d)]\n",
+				MAX_ROUNDS);
 			return 2;
 		}
 	}
@@ -212,15 +216,18 @@ int main(int argc, char **argv)
 
 	double wo = median(without, (int)rounds), wi = median(with, (int)rounds);
 	double est = 100 * (2 * clock_ns + record_ns) / wo;
-	printf("rr_clock: TCP_RR 1-byte ping-pong over loopback TCP, %ld transactions x %ld rounds each way, "
-	       "alternating by %d: without timing median %.3f us/tr (%.0f tr/s), with 2 clock reads + 1 record "
+	printf("rr_clock: TCP_RR 1-byte ping-pong over loopback TCP, %ld transactions x %ld rounds "
+	       "each way, "
+	       "alternating by %d: without timing median %.3f us/tr (%.0f tr/s), with 2 clock "
+	       "reads + 1 record "
 	       "median %.3f us/tr (%.0f tr/s); histogram p50 %.3f us, %llu samples\n",
-	       n, rounds, CHUNK, wo / 1e3, 1e9 / wo, wi / 1e3, 1e9 / wi, (double)ws_hist_percentile(h, 50) / 1e3,
-	       (unsigned long long)ws_hist_count(h));
+	       n, rounds, CHUNK, wo / 1e3, 1e9 / wo, wi / 1e3, 1e9 / wi,
+	       (double)ws_hist_percentile(h, 50) / 1e3, (unsigned long long)ws_hist_count(h));
 	printf("rr_clock: estimated cost (2 x %.2f + %.2f ns) / %.3f us = %.3f%% of a transaction "
 	       "(goal < 2%%): %s\n",
 	       clock_ns, record_ns, wo / 1e3, est, est < 2 ? "PASS" : "MISS");
-	printf("rr_clock: measured difference with - without = %+.3f%% of the untimed transaction time "
+	printf("rr_clock: measured difference with - without = %+.3f%% of the untimed transaction "
+	       "time "
 	       "(medians; noise on a shared machine can exceed the effect)\n",
 	       100 * (wi - wo) / wo);
 	free(h);

@@ -35,7 +35,7 @@
  * 'w' for warpspeed, then who we are. */
 /* What VERSION returns: the transport version WARPLab checks (%d.%d.%d%c, letter >= a),
  * then the library's own, ws_version(). */
-#define WLMEX_VERSION_PREFIX "1.0.4w warpspeed "
+#define WLMEX_VERSION_PREFIX   "1.0.4w warpspeed "
 #define WLMEX_SEND_PATIENCE_MS 2000 /* SEND waits this long for room (WARPLab: forever) */
 
 /* Octave puts "wl_mex_udp_transport: " before a MEX's error; MATLAB does not. */
@@ -48,10 +48,7 @@
 static int loaded;
 static int banner_now; /* this call printed the first-call banner already */
 
-static void unload(void)
-{
-	wlmex_sock_close_all();
-}
+static void unload(void) { wlmex_sock_close_all(); }
 
 /* Octave turns each array a MEX returns into an array of its own, allocated and filled
  * after the call: a 2^20-sample complex double read is 16 MiB of fresh memory that glibc
@@ -77,7 +74,8 @@ static void tune_malloc(void)
 static void banner(void)
 {
 	mexPrintf("wl_mex_udp_transport %s%s: WARPLab 7.7.1 MEX UDP transport interface 1.0.4a "
-		  "on libwarpspeed\n", WLMEX_VERSION_PREFIX, ws_version());
+		  "on libwarpspeed\n",
+		  WLMEX_VERSION_PREFIX, ws_version());
 }
 
 static void io_fail(const char *what)
@@ -184,8 +182,10 @@ static void f_send(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	const uint8_t *data = wlmex_u8row(prhs[2], 3, "datagram", &have);
 	int64_t len = wlmex_int(prhs[3], 4, "bytes to send", 0, 65507);
 	if ((uint64_t)len > have)
-		wlmex_fail(WLMEX_ID_ARG, "argument 4 (bytes to send) is %lld but the datagram "
-			   "(argument 3) holds only %zu bytes", (long long)len, have);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 4 (bytes to send) is %lld but the datagram "
+			   "(argument 3) holds only %zu bytes",
+			   (long long)len, have);
 	struct sockaddr_in sa = {.sin_family = AF_INET};
 	char text[64];
 	wlmex_ip(prhs[4], 5, &sa.sin_addr, text, sizeof text);
@@ -271,8 +271,10 @@ typedef struct wlmex_fn_def {
 	const char *usage;
 } wlmex_fn_def;
 
-#define IQ_ARGS "(h, template, len, ip, port, N, bufs, start, bytes_per_pkt, npkts, type, " \
-		"tracker, severity, node)"
+#define IQ_ARGS                                                                     \
+	"(h, template, len, ip, port, N, bufs, start, bytes_per_pkt, npkts, type, " \
+	"tracker, severity, node)"
+/* clang-format off */
 static const wlmex_fn_def fns[] = {
 	{"VERSION", 0, -1, f_version, "wl_mex_udp_transport('version') or "
 	 "v = wl_mex_udp_transport('version')"},
@@ -306,6 +308,7 @@ static const wlmex_fn_def fns[] = {
 	{"SUPPRESS_IQ_WARNINGS", 0, 0, f_suppress,
 	 "wl_mex_udp_transport('suppress_iq_warnings')"},
 };
+/* clang-format on */
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
@@ -321,8 +324,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetM(prhs[0]) != 1 ||
 	    mxGetNumberOfElements(prhs[0]) >= sizeof name) {
 		wlmex_describe(nrhs ? prhs[0] : NULL, got, sizeof got);
-		mexErrMsgIdAndTxt(WLMEX_ID_ARG, WLMEX_PREFIX "argument 1 must be the function "
-				  "name as text, e.g. 'version' or 'read_iq'; got %s", got);
+		mexErrMsgIdAndTxt(WLMEX_ID_ARG,
+				  WLMEX_PREFIX "argument 1 must be the function "
+					       "name as text, e.g. 'version' or 'read_iq'; got %s",
+				  got);
 	}
 	mxGetString(prhs[0], name, sizeof name);
 	for (char *c = name; *c; c++)
@@ -336,16 +341,20 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 		for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 				 i ? ", " : "", fns[i].name);
-		mexErrMsgIdAndTxt(WLMEX_ID_ARG, WLMEX_PREFIX "unknown function '%s'; "
-				  "accepted (any case): %s", name, list);
+		mexErrMsgIdAndTxt(WLMEX_ID_ARG,
+				  WLMEX_PREFIX "unknown function '%s'; "
+					       "accepted (any case): %s",
+				  name, list);
 	}
 	wlmex_fn = f->name;
 	int nout_ok = f->nout < 0 ? nlhs <= 1 : nlhs == f->nout;
 	if (nrhs - 1 != f->nin || !nout_ok)
-		wlmex_fail(WLMEX_ID_ARG, "takes %d input%s after the name and gives %s output%s; "
-			   "got %d input%s and %d output%s. Usage: %s", f->nin,
-			   f->nin == 1 ? "" : "s", f->nout < 0 ? "0 or 1" : (const char *[]){
-			   "0", "1", "2", "3"}[f->nout], f->nout == 1 ? "" : "s", nrhs - 1,
-			   nrhs - 1 == 1 ? "" : "s", nlhs, nlhs == 1 ? "" : "s", f->usage);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "takes %d input%s after the name and gives %s output%s; "
+			   "got %d input%s and %d output%s. Usage: %s",
+			   f->nin, f->nin == 1 ? "" : "s",
+			   f->nout < 0 ? "0 or 1" : (const char *[]){"0", "1", "2", "3"}[f->nout],
+			   f->nout == 1 ? "" : "s", nrhs - 1, nrhs - 1 == 1 ? "" : "s", nlhs,
+			   nlhs == 1 ? "" : "s", f->usage);
 	f->fn(nlhs, plhs, nrhs, prhs);
 }

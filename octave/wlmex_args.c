@@ -65,8 +65,7 @@ int64_t wlmex_int(const mxArray *a, int argno, const char *what, int64_t lo, int
 	char want[128];
 	snprintf(want, sizeof want, "a real numeric scalar %lld..%lld", (long long)lo,
 		 (long long)hi);
-	if (!(mxIsNumeric(a) || mxIsLogical(a)) || mxIsComplex(a) || mxIsEmpty(a) ||
-	    mxIsSparse(a))
+	if (!(mxIsNumeric(a) || mxIsLogical(a)) || mxIsComplex(a) || mxIsEmpty(a) || mxIsSparse(a))
 		bad(a, argno, what, want);
 	double v = mxGetScalar(a);
 	if (!(v >= (double)lo && v < (double)hi + 1.0)) {
@@ -90,8 +89,8 @@ uint32_t *wlmex_u32row(const mxArray *a, int argno, const char *what, size_t min
 	char want[96];
 	snprintf(want, sizeof want, "a uint32 row vector of at least %zu element%s", min,
 		 min == 1 ? "" : "s");
-	if (!mxIsUint32(a) || mxIsComplex(a) || mxGetM(a) != 1 ||
-	    mxGetNumberOfDimensions(a) > 2 || mxGetNumberOfElements(a) < min)
+	if (!mxIsUint32(a) || mxIsComplex(a) || mxGetM(a) != 1 || mxGetNumberOfDimensions(a) > 2 ||
+	    mxGetNumberOfElements(a) < min)
 		bad(a, argno, what, want);
 	*n = mxGetNumberOfElements(a);
 	return (uint32_t *)mxGetData(a);
@@ -112,8 +111,10 @@ void wlmex_ip(const mxArray *a, int argno, struct in_addr *ip, char *text, size_
 {
 	wlmex_text(a, argno, "IP address", text, cap);
 	if (inet_pton(AF_INET, text, ip) != 1)
-		wlmex_fail(WLMEX_ID_ARG, "argument %d (IP address) must be a dotted-quad IPv4 "
-			   "address such as '10.0.0.1' (no host names); got '%s'", argno, text);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument %d (IP address) must be a dotted-quad IPv4 "
+			   "address such as '10.0.0.1' (no host names); got '%s'",
+			   argno, text);
 }
 
 wlmex_slot *wlmex_slot_arg(const mxArray *a)
@@ -121,7 +122,9 @@ wlmex_slot *wlmex_slot_arg(const mxArray *a)
 	int64_t h = wlmex_int(a, 2, "socket handle", 0, WLMEX_SLOTS - 1);
 	wlmex_slot *s = wlmex_sock_get(h);
 	if (!s)
-		wlmex_fail(WLMEX_ID_ARG, "argument 2 (socket handle) %lld is not an open socket "
-			   "(INIT_SOCKET gives one; CLOSE ends it)", (long long)h);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 2 (socket handle) %lld is not an open socket "
+			   "(INIT_SOCKET gives one; CLOSE ends it)",
+			   (long long)h);
 	return s;
 }

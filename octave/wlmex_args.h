@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 #define WLMEX_ID_ARG "wl_mex_udp_transport:badArgument"
-#define WLMEX_ID_IO "wl_mex_udp_transport:io"
-#define WLMEX_ID_IQ "WARPLab:MEX_UDP_TRANSPORT"
+#define WLMEX_ID_IO  "wl_mex_udp_transport:io"
+#define WLMEX_ID_IQ  "WARPLab:MEX_UDP_TRANSPORT"
 
 /* The upper-cased NAME of the call being served, for messages. */
 extern const char *wlmex_fn;

@@ -25,14 +25,14 @@
 #include <string.h>
 #include <stdlib.h>
 
-#define WLMEX_MAX_SAMPLES (1u << 27) /* a 2RF node's RX buffer */
-#define WLMEX_READ_RSSI 0x3000000Au
+#define WLMEX_MAX_SAMPLES     (1u << 27) /* a 2RF node's RX buffer */
+#define WLMEX_READ_RSSI       0x3000000Au
 #define WLMEX_FLOWING_WAIT_MS 20 /* the array is made once the read flows, or after this */
 
-static long long pkt_wait_us = -1;  /* WRITE_IQ_SET_PKT_WAIT_TIME, -1: the hardware rule */
-static long long max_request;       /* READ_IQ_SET_MAX_REQUEST_SIZE, 0: our window */
-static uint8_t write_id;            /* WARPLab's write IQ ID counter, +1 per buffer */
-static int warnings_muted;          /* SUPPRESS_IQ_WARNINGS was called */
+static long long pkt_wait_us = -1; /* WRITE_IQ_SET_PKT_WAIT_TIME, -1: the hardware rule */
+static long long max_request;      /* READ_IQ_SET_MAX_REQUEST_SIZE, 0: our window */
+static uint8_t write_id;           /* WARPLab's write IQ ID counter, +1 per buffer */
+static int warnings_muted;         /* SUPPRESS_IQ_WARNINGS was called */
 
 static const char *const type_names = "0 (double), 1 (single), 2 (int16) or 3 (raw uint32)";
 
@@ -46,14 +46,16 @@ static tmpl_ids tmpl_arg(const mxArray *a, const mxArray *len_a, const char *len
 	size_t n;
 	const uint8_t *t = wlmex_u8row(a, 3, "command template", &n);
 	if (n < 22)
-		wlmex_fail(WLMEX_ID_ARG, "argument 3 (command template) has %zu bytes; it must "
-			   "hold at least the pad, transport and command headers (22 bytes)", n);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 3 (command template) has %zu bytes; it must "
+			   "hold at least the pad, transport and command headers (22 bytes)",
+			   n);
 	wlmex_int(len_a, 4, len_what, 0, 0x7fffffff);
 	return (tmpl_ids){ws_get_be16(t + 2), ws_get_be16(t + 4), ws_get_be16(t + 10)};
 }
 
-static ws_iq_node *iq_of(wlmex_slot *s, const mxArray *ip_a, const mxArray *port_a,
-			 tmpl_ids ids, uint32_t spp)
+static ws_iq_node *iq_of(wlmex_slot *s, const mxArray *ip_a, const mxArray *port_a, tmpl_ids ids,
+			 uint32_t spp)
 {
 	struct in_addr ip;
 	char text[64];
@@ -70,15 +72,16 @@ static void check_npkts(int64_t npkts, uint32_t count, uint32_t spp, int argno)
 {
 	uint64_t want = ((uint64_t)count + spp - 1) / spp;
 	if ((uint64_t)npkts != want)
-		wlmex_fail(WLMEX_ID_ARG, "argument %d (number of packets) is %lld, but %u samples "
-			   "at %u samples per packet take %llu packets", argno, (long long)npkts,
-			   count, spp, (unsigned long long)want);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument %d (number of packets) is %lld, but %u samples "
+			   "at %u samples per packet take %llu packets",
+			   argno, (long long)npkts, count, spp, (unsigned long long)want);
 }
 
 /* The memory of column b of an N x nb array x of element size es (planes: Octave's
  * int16, whose complex pages are I then Q). */
-static ws_iqmem mem_of(const mxArray *x, ws_iqmem_elem el, size_t es, size_t N, size_t nb,
-		       size_t b, int planes)
+static ws_iqmem mem_of(const mxArray *x, ws_iqmem_elem el, size_t es, size_t N, size_t nb, size_t b,
+		       int planes)
 {
 	uint8_t *base = mxGetData(x);
 	ws_iqmem m = {.elem = el, .stride = 1};
@@ -104,8 +107,7 @@ static const mxClassID type_class[4] = {mxDOUBLE_CLASS, mxSINGLE_CLASS, mxINT16_
 					mxUINT32_CLASS};
 static const size_t type_size[4] = {8, 4, 2, 4};
 static const char *const class_names[4] = {"double", "single", "int16", "uint32"};
-static const ws_iqmem_elem type_elem[4] = {WS_IQMEM_F64, WS_IQMEM_F32, WS_IQMEM_I16,
-					   WS_IQMEM_U32};
+static const ws_iqmem_elem type_elem[4] = {WS_IQMEM_F64, WS_IQMEM_F32, WS_IQMEM_I16, WS_IQMEM_U32};
 
 #ifdef HAVE_OCTAVE
 #define WLMEX_INT16_PLANES 1 /* Octave has no complex integers: I and Q as two pages */
@@ -124,9 +126,10 @@ static void track(uint32_t *tracker, unsigned buf, int rssi, int iq_id, const ch
 	uint32_t *slot = &tracker[2 * i + (unsigned)rssi];
 	if (iq_id >= 0 && *slot == (uint32_t)iq_id && strcmp(sev, "ignore") != 0) {
 		static char msg[512];
-		snprintf(msg, sizeof msg, "%s: %s of RF_%c returned IQ ID %d again: no new "
-			 "capture since the last read", node, rssi ? "Read RSSI" : "Read IQ",
-			 'A' + (int)i, iq_id);
+		snprintf(msg, sizeof msg,
+			 "%s: %s of RF_%c returned IQ ID %d again: no new "
+			 "capture since the last read",
+			 node, rssi ? "Read RSSI" : "Read IQ", 'A' + (int)i, iq_id);
 		if (strcmp(sev, "warning") == 0) {
 			mexWarnMsgIdAndTxt(WLMEX_ID_IQ, "%s", msg);
 		} else {
@@ -199,16 +202,20 @@ static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, 
 	if (!ex && (!z || mxGetClassID(z) != type_class[type] || (mxIsComplex(z) != 0) != cplx)) {
 		if (z)
 			mxDestroyArray(z);
-		snprintf(why, cap, "Octave made the output array of another class or complexity "
-			 "than %s%s", cplx ? "complex " : "", class_names[type]);
+		snprintf(why, cap,
+			 "Octave made the output array of another class or complexity "
+			 "than %s%s",
+			 cplx ? "complex " : "", class_names[type]);
 		return NULL;
 	}
 	if (ex) {
 		mxDestroyArray(ex);
-		snprintf(why, cap, "Octave could not make the %zu x %zu%s %s%s output array (%.0f "
-			 "MiB; out of memory?)", rows, nb, planes ? " x 2" : "",
-			 cplx ? "complex " : "", class_names[type], (double)rows * (double)nb *
-			 (cplx || planes ? 2 : 1) * (double)type_size[type] / 1048576.0);
+		snprintf(why, cap,
+			 "Octave could not make the %zu x %zu%s %s%s output array (%.0f "
+			 "MiB; out of memory?)",
+			 rows, nb, planes ? " x 2" : "", cplx ? "complex " : "", class_names[type],
+			 (double)rows * (double)nb * (cplx || planes ? 2 : 1) *
+				 (double)type_size[type] / 1048576.0);
 		return NULL;
 	}
 	return z;
@@ -229,8 +236,8 @@ static mxArray *read_output(int type, int rssi, size_t N, size_t nb, char *why, 
 
 /* One warning for what a read or write of one buffer recovered from (before: the handle's
  * counters when it began), unless SUPPRESS_IQ_WARNINGS muted them. */
-static void warn_recovered(const ws_iq_stats *before, const ws_iq_stats *after,
-			   const char *node, const char *what, unsigned buf)
+static void warn_recovered(const ws_iq_stats *before, const ws_iq_stats *after, const char *node,
+			   const char *what, unsigned buf)
 {
 	if (warnings_muted)
 		return;
@@ -241,10 +248,12 @@ static void warn_recovered(const ws_iq_stats *before, const ws_iq_stats *after,
 			   waits = a.timeouts - before->timeouts;
 	if (!rereq && !resend && !mismatch && !waits)
 		return;
-	mexWarnMsgIdAndTxt(WLMEX_ID_IQ, "%s: %s buffer 0x%x completed after recovery: %llu "
+	mexWarnMsgIdAndTxt(WLMEX_ID_IQ,
+			   "%s: %s buffer 0x%x completed after recovery: %llu "
 			   "re-requests, %llu acknowledged resends, %llu checksum mismatches, %llu "
 			   "waits that timed out (wl_mex_udp_transport('suppress_iq_warnings') "
-			   "mutes this)", node, what, buf, rereq, resend, mismatch, waits);
+			   "mutes this)",
+			   node, what, buf, rereq, resend, mismatch, waits);
 }
 
 /* READ_RSSI: each buffer's words read into a scratch row, then expanded into x. */
@@ -252,8 +261,10 @@ static void read_rssi(ws_iq_node *n, mxArray *x, int type, const uint32_t *bufs,
 		      uint32_t start, uint32_t N, wlmex_rdbuf *info)
 {
 	if (!x)
-		wlmex_fail(WLMEX_ID_IO, "wl_mex_udp_transport('READ_RSSI'): out of memory for the "
-			   "%u x %zu output", N, nb);
+		wlmex_fail(WLMEX_ID_IO,
+			   "wl_mex_udp_transport('READ_RSSI'): out of memory for the "
+			   "%u x %zu output",
+			   N, nb);
 	uint32_t *words = type != 3 ? mxMalloc((size_t)N * 4) : NULL;
 	for (size_t b = 0; b < nb; b++) {
 		ws_iqmem m;
@@ -330,16 +341,19 @@ void wlmex_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int 
 	const uint32_t *bufs = wlmex_u32row(prhs[7], 8, "buffers", 1, &nb);
 	for (size_t i = 0; i < nb; i++)
 		if (bufs[i] != 1 && bufs[i] != 2 && bufs[i] != 4 && bufs[i] != 8)
-			wlmex_fail(WLMEX_ID_ARG, "argument 8 (buffers) element %zu is %u; each "
-				   "must be one interface: 1 (RF_A), 2 (RF_B), 4 (RF_C) or 8 (RF_D)",
-				   i + 1, bufs[i]);
-	uint32_t start = (uint32_t)wlmex_int(prhs[8], 9, "start sample", 0,
-					     (int64_t)UINT32_MAX - N);
-	int64_t bpp = wlmex_int(prhs[9], 10, "bytes per packet", 4,
-				4 * (int64_t)WS_IQ_RAW_MAX_SPP);
+			wlmex_fail(
+				WLMEX_ID_ARG,
+				"argument 8 (buffers) element %zu is %u; each "
+				"must be one interface: 1 (RF_A), 2 (RF_B), 4 (RF_C) or 8 (RF_D)",
+				i + 1, bufs[i]);
+	uint32_t start =
+		(uint32_t)wlmex_int(prhs[8], 9, "start sample", 0, (int64_t)UINT32_MAX - N);
+	int64_t bpp = wlmex_int(prhs[9], 10, "bytes per packet", 4, 4 * (int64_t)WS_IQ_RAW_MAX_SPP);
 	if (bpp % 4)
-		wlmex_fail(WLMEX_ID_ARG, "argument 10 (bytes per packet) %lld must be a multiple "
-			   "of 4 (4 bytes per sample)", (long long)bpp);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 10 (bytes per packet) %lld must be a multiple "
+			   "of 4 (4 bytes per sample)",
+			   (long long)bpp);
 	uint32_t spp = (uint32_t)bpp / 4;
 	check_npkts(wlmex_int(prhs[10], 11, "number of packets", 0, INT32_MAX), N, spp, 11);
 	int type = (int)wlmex_int(prhs[11], 12, type_names, 0, 3);
@@ -392,8 +406,10 @@ static long long write_wait_us(int64_t hw, uint32_t maxs, uint32_t buf)
 		return maxs >= 2048 ? 0 : buf == 0xF ? 50 : 40;
 	if (hw == 2)
 		return 80 + 80 * __builtin_popcount(buf);
-	mexWarnMsgIdAndTxt(WLMEX_ID_IQ, "wl_mex_udp_transport('WRITE_IQ'): hardware version "
-			   "%lld is not 2 or 3: packets are sent without a wait", (long long)hw);
+	mexWarnMsgIdAndTxt(WLMEX_ID_IQ,
+			   "wl_mex_udp_transport('WRITE_IQ'): hardware version "
+			   "%lld is not 2 or 3: packets are sent without a wait",
+			   (long long)hw);
 	return 0;
 }
 
@@ -420,15 +436,24 @@ static void check_samples(const mxArray *a, int type, uint32_t N, size_t nb)
 	char got[96];
 	wlmex_describe(a, got, sizeof got);
 	if (mxGetClassID(a) != type_class[type] || mxIsSparse(a))
-		wlmex_fail(WLMEX_ID_ARG, "argument 8 (samples) must be of class %s for type %d; "
-			   "got %s", class_names[type], type, got);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 8 (samples) must be of class %s for type %d; "
+			   "got %s",
+			   class_names[type], type, got);
 	if (type == 3 && mxIsComplex(a))
-		wlmex_fail(WLMEX_ID_ARG, "argument 8 (samples) of type 3 (raw) must be real uint32 "
-			   "words; got %s", got);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 8 (samples) of type 3 (raw) must be real uint32 "
+			   "words; got %s",
+			   got);
 	if ((size_t)d[0] != N || (size_t)d[1] != nb || (nd > 2 && !(planes && d[2] == 2)))
-		wlmex_fail(WLMEX_ID_ARG, "argument 8 (samples) must be %u x %zu (samples x "
-			   "buffers)%s; got %s", N, nb, WLMEX_INT16_PLANES && type == 2 ?
-			   ", or for int16 I and Q as two pages, N x buffers x 2" : "", got);
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 8 (samples) must be %u x %zu (samples x "
+			   "buffers)%s; got %s",
+			   N, nb,
+			   WLMEX_INT16_PLANES && type == 2
+				   ? ", or for int16 I and Q as two pages, N x buffers x 2"
+				   : "",
+			   got);
 }
 
 void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -443,20 +468,22 @@ void wlmex_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	const uint32_t *bufs = wlmex_u32row(prhs[8], 9, "buffers", 1, &nb);
 	for (size_t i = 0; i < nb; i++)
 		if (bufs[i] < 1 || bufs[i] > 15)
-			wlmex_fail(WLMEX_ID_ARG, "argument 9 (buffers) element %zu is %u; each must "
+			wlmex_fail(WLMEX_ID_ARG,
+				   "argument 9 (buffers) element %zu is %u; each must "
 				   "be an interface mask 1..15 (RF_A 1, RF_B 2, RF_C 4, RF_D 8)",
 				   i + 1, bufs[i]);
-	uint32_t start = (uint32_t)wlmex_int(prhs[9], 10, "start sample", 0,
-					     (int64_t)UINT32_MAX - N);
+	uint32_t start =
+		(uint32_t)wlmex_int(prhs[9], 10, "start sample", 0, (int64_t)UINT32_MAX - N);
 	int64_t npkts = wlmex_int(prhs[10], 11, "number of packets", 0, INT32_MAX);
-	uint32_t maxs = (uint32_t)wlmex_int(prhs[11], 12, "samples per packet", 1,
-					    WS_IQ_RAW_MAX_SPP);
+	uint32_t maxs =
+		(uint32_t)wlmex_int(prhs[11], 12, "samples per packet", 1, WS_IQ_RAW_MAX_SPP);
 	check_npkts(npkts, N, maxs, 11);
 	if ((uint64_t)maxlen < 32 + 4 * (uint64_t)maxs)
-		wlmex_fail(WLMEX_ID_ARG, "argument 4 (send buffer bytes) %lld is too small for "
+		wlmex_fail(WLMEX_ID_ARG,
+			   "argument 4 (send buffer bytes) %lld is too small for "
 			   "packets of %u samples: it must be at least %llu (32 header bytes + 4 "
-			   "per sample)", (long long)maxlen, maxs,
-			   (unsigned long long)(32 + 4 * (uint64_t)maxs));
+			   "per sample)",
+			   (long long)maxlen, maxs, (unsigned long long)(32 + 4 * (uint64_t)maxs));
 	int64_t hw = wlmex_int(prhs[12], 13, "hardware version", INT32_MIN, INT32_MAX);
 	wlmex_int(prhs[13], 14, "check (1 fast with checksum, 0 none)", 0, 1);
 	int type = (int)wlmex_int(prhs[14], 15, type_names, 0, 3);
@@ -508,7 +535,4 @@ void wlmex_set_max_request(const mxArray *prhs[])
  * checksum failed, and SUPPRESS_IQ_WARNINGS mutes those warnings. This transport recovers
  * from the same events (re-requests, acknowledged resends); it says so in one warning per
  * buffer, which the same call mutes. */
-void wlmex_suppress_warnings(void)
-{
-	warnings_muted = 1;
-}
+void wlmex_suppress_warnings(void) { warnings_muted = 1; }

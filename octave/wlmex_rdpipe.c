@@ -24,21 +24,21 @@ struct wlmex_rdpipe {
 	uint32_t *bufs;
 	size_t nb;
 	uint32_t start, N, spp, npkt;
-	uint8_t *stage;            /* buffer 0's wire words until the destinations exist */
-	uint64_t *staged;          /* buffer 0's packets placed in the stage (npkt bits) */
-	int staged_all;            /* the whole of buffer 0 went to the stage */
-	int staging;               /* read thread only: buffer 0 is still going to the stage */
-	int flowing_seen;          /* read thread only: flowing was signalled */
-	ws_iqmem *dst;             /* nb destinations, once given */
+	uint8_t *stage;   /* buffer 0's wire words until the destinations exist */
+	uint64_t *staged; /* buffer 0's packets placed in the stage (npkt bits) */
+	int staged_all;   /* the whole of buffer 0 went to the stage */
+	int staging;      /* read thread only: buffer 0 is still going to the stage */
+	int flowing_seen; /* read thread only: flowing was signalled */
+	ws_iqmem *dst;    /* nb destinations, once given */
 	wlmex_rdbuf *info;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	atomic_int given;          /* the destinations are in dst */
+	atomic_int given; /* the destinations are in dst */
 	atomic_int cancel;
-	int stage_known;           /* under mu: staged / staged_all are final */
-	int flowing;               /* under mu: packets have arrived, or the read ended */
-	int finished;              /* under mu: the read thread is done */
+	int stage_known; /* under mu: staged / staged_all are final */
+	int flowing;     /* under mu: packets have arrived, or the read ended */
+	int finished;    /* under mu: the read thread is done */
 	int rc;
 	ws_err err;
 };
@@ -104,8 +104,8 @@ static void *read_thread(void *arg)
 		}
 		ws_iq_get_stats(n, &p->info[b].before);
 		n->last_iq_id = -1;
-		rc = ws_iqread_run_tick(n, p->bufs[b], p->start, p->N, fmt, d,
-					b == 0 ? tick : NULL, p, &p->err);
+		rc = ws_iqread_run_tick(n, p->bufs[b], p->start, p->N, fmt, d, b == 0 ? tick : NULL,
+					p, &p->err);
 		p->info[b].iq_id = n->last_iq_id;
 		ws_iq_get_stats(n, &p->info[b].after);
 		if (b == 0 && p->staging) { /* all of it staged, or stopped while staging */
@@ -220,7 +220,8 @@ int wlmex_rdpipe_finish(wlmex_rdpipe *p, const ws_iqmem *dst, wlmex_rdbuf *info,
 				continue;
 			}
 			uint32_t e = k + 1;
-			while (e < p->npkt && (p->staged_all || (p->staged[e / 64] >> (e % 64) & 1)))
+			while (e < p->npkt &&
+			       (p->staged_all || (p->staged[e / 64] >> (e % 64) & 1)))
 				e++;
 			unstage(p, k, e);
 			staged += e - k;

@@ -19,15 +19,15 @@
 #define WLMEX_SLOTS 65
 
 typedef struct wlmex_slot {
-	int fd;                    /* -1: closed */
-	int timeout_ms;            /* SET_SO_TIMEOUT, stored as WARPLab does */
-	int sndbuf, rcvbuf;        /* last SET_*_BUF_SIZE as the kernel applied it */
-	ws_iq_node *iq;            /* IQ handle for the node below, or NULL */
+	int fd;             /* -1: closed */
+	int timeout_ms;     /* SET_SO_TIMEOUT, stored as WARPLab does */
+	int sndbuf, rcvbuf; /* last SET_*_BUF_SIZE as the kernel applied it */
+	ws_iq_node *iq;     /* IQ handle for the node below, or NULL */
 	struct in_addr iq_addr;
 	int iq_port;
 	uint16_t iq_node_id, iq_host_id;
 	uint32_t iq_spp;
-	uint32_t iq_window0;       /* the IQ handle's own Read IQ window (bytes in flight) */
+	uint32_t iq_window0; /* the IQ handle's own Read IQ window (bytes in flight) */
 } wlmex_slot;
 
 /* Opens a non-blocking IPv4 UDP socket (SO_REUSEADDR, SO_BROADCAST) in the first free

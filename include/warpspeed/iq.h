@@ -43,10 +43,10 @@ extern "C" {
 #endif
 
 /* RF interface (buffer) bits, as in WARPLab's buffer IDs. */
-#define WS_IQ_RF_A 0x1u
-#define WS_IQ_RF_B 0x2u
-#define WS_IQ_RF_C 0x4u
-#define WS_IQ_RF_D 0x8u
+#define WS_IQ_RF_A   0x1u
+#define WS_IQ_RF_B   0x2u
+#define WS_IQ_RF_C   0x4u
+#define WS_IQ_RF_D   0x8u
 #define WS_IQ_RF_ALL 0xFu
 
 /* Sample formats of caller memory.
@@ -82,38 +82,38 @@ typedef struct ws_iq_error {
 
 /* How to reach a node and how patient to be. Fill with ws_iq_config_default first. */
 typedef struct ws_iq_config {
-	const char *addr;        /* node IPv4 address (dotted quad); required */
-	int port;                /* node unicast UDP port, default 9000 */
-	uint16_t node_id;        /* the node's ID (transport dest), default 0 */
-	uint16_t host_id;        /* our ID (transport src), default 250 */
-	int trigger_port;        /* where ws_iq_trigger sends: 0 (default) = the unicast port */
-	uint32_t max_payload;    /* payload size test starts here, default 8964 (jumbo); falls
+	const char *addr;            /* node IPv4 address (dotted quad); required */
+	int port;                    /* node unicast UDP port, default 9000 */
+	uint16_t node_id;            /* the node's ID (transport dest), default 0 */
+	uint16_t host_id;            /* our ID (transport src), default 250 */
+	int trigger_port;            /* where ws_iq_trigger sends: 0 (default) = the unicast port */
+	uint32_t max_payload;        /* payload size test starts here, default 8964 (jumbo); falls
 				    back to 1468 and 548 when the node does not answer */
-	uint32_t timeout_ms;     /* a command's first attempt waits this long, default 100;
+	uint32_t timeout_ms;         /* a command's first attempt waits this long, default 100;
 				    each further attempt waits twice as long, up to 2 x
 				    timeout_ms (100, 200, 200, ... ms) */
-	int cmd_tries;           /* most attempts per command (same seq, so a late answer to
+	int cmd_tries;               /* most attempts per command (same seq, so a late answer to
 				    any attempt counts), default 20; budget_ms usually ends
 				    them first */
-	uint32_t idle_ms;        /* Read/Write IQ: no progress for this long is a timeout,
+	uint32_t idle_ms;            /* Read/Write IQ: no progress for this long is a timeout,
 				    default 10 */
-	int retries;             /* per transfer: idle timeouts in a row, NOT_READY answers,
+	int retries;                 /* per transfer: idle timeouts in a row, NOT_READY answers,
 				    and requests (sends) of any one packet; default 20 */
-	int rcvbuf;              /* SO_RCVBUF request in bytes (SO_RCVBUFFORCE first),
+	int rcvbuf;                  /* SO_RCVBUF request in bytes (SO_RCVBUFFORCE first),
 				    default 64 MiB; Read IQ keeps its requests within what is
 				    granted */
-	int sndbuf;              /* SO_SNDBUF request, default 512 KiB (keeps a rate-limited
+	int sndbuf;                  /* SO_SNDBUF request, default 512 KiB (keeps a rate-limited
 				    link's queue from overflowing) */
-	uint32_t window;         /* most Read IQ bytes in flight; 0 (default) = 2 MiB; never
+	uint32_t window;             /* most Read IQ bytes in flight; 0 (default) = 2 MiB; never
 				    more than half of the SO_RCVBUF granted */
-	uint32_t pace_ns;        /* Write IQ: gap between packets, default 0 (none); gaps
+	uint32_t pace_ns;            /* Write IQ: gap between packets, default 0 (none); gaps
 				    under 200 us are busy-waited */
 	ws_iq_write_mode write_mode; /* default WS_IQ_WRITE_AUTO */
-	uint32_t budget_ms;      /* most time one command takes over all its attempts, and
+	uint32_t budget_ms;          /* most time one command takes over all its attempts, and
 				    a trigger's confirmation over all its re-sends, and the
 				    most a read or write goes without progress (junk and
 				    duplicates are none): default 2000; 0 also means 2000 */
-	uint64_t write_rate_bps; /* Write IQ: most Ethernet frame bits per second sent to
+	uint64_t write_rate_bps;     /* Write IQ: most Ethernet frame bits per second sent to
 				    this node (UDP payload + 42 bytes per packet), 0 (default)
 				    = unpaced. For a host on a faster link than the node's
 				    (10 GbE host, 1 GbE boards behind a switch): the switch
@@ -123,21 +123,21 @@ typedef struct ws_iq_config {
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
 typedef struct ws_iq_info {
-	uint32_t serial;         /* shown as W3-a-%05u */
+	uint32_t serial; /* shown as W3-a-%05u */
 	uint32_t dna_msb, dna_lsb;
 	uint8_t mac[6];
-	uint32_t hw_version;     /* 3 for WARP v3 */
+	uint32_t hw_version;                 /* 3 for WARP v3 */
 	uint32_t wl_major, wl_minor, wl_rev; /* WARPLab version, e.g. 7.7.1 */
 	uint32_t max_tx_samples, max_rx_samples;
 	uint32_t tx_length, rx_length;
 	uint32_t trig_info;
 	uint32_t num_ifc_groups;
-	uint32_t num_rf;         /* 2 or 4 */
-	uint32_t max_payload;    /* bytes after the pad the node accepted (8964 jumbo, 1468) */
+	uint32_t num_rf;             /* 2 or 4 */
+	uint32_t max_payload;        /* bytes after the pad the node accepted (8964 jumbo, 1468) */
 	uint32_t samples_per_packet; /* 2232 jumbo, 356 for a 1500 MTU */
-	uint32_t packet_size;    /* UDP payload of a full sample packet, 8962 jumbo */
-	int rcvbuf, sndbuf;      /* socket buffers the kernel granted (bytes) */
-	uint32_t window;         /* Read IQ bytes in flight in use */
+	uint32_t packet_size;        /* UDP payload of a full sample packet, 8962 jumbo */
+	int rcvbuf, sndbuf;          /* socket buffers the kernel granted (bytes) */
+	uint32_t window;             /* Read IQ bytes in flight in use */
 } ws_iq_info;
 
 /* Counters of one handle since ws_iq_open (never reset by the library). */
@@ -163,7 +163,7 @@ typedef struct ws_iq_stats {
  * triggers >> 32, triggers & 0xffffffff], triggers being the 64-bit count of triggers it
  * has received and acted on. A WARPLab board or an older node answers anything else (an
  * empty acknowledgement) or nothing: its triggers cannot be confirmed. */
-#define WS_IQ_CMD_TRIGGER_COUNTER 0x50575301u
+#define WS_IQ_CMD_TRIGGER_COUNTER   0x50575301u
 #define WS_IQ_TRIGGER_COUNTER_MAGIC 0x57535044u
 
 /* What ws_iq_trigger could establish. */
@@ -174,9 +174,9 @@ typedef enum ws_iq_trigger_status {
 
 typedef struct ws_iq_trigger_result {
 	ws_iq_trigger_status status;
-	int sent;                /* trigger datagrams sent (more than 1: re-sent) */
-	uint64_t before, after;  /* the node's counter before and at the end (CONFIRMED) */
-	int64_t elapsed_ns;      /* the whole call */
+	int sent;               /* trigger datagrams sent (more than 1: re-sent) */
+	uint64_t before, after; /* the node's counter before and at the end (CONFIRMED) */
+	int64_t elapsed_ns;     /* the whole call */
 } ws_iq_trigger_result;
 
 typedef struct ws_iq_node ws_iq_node;
@@ -213,30 +213,27 @@ WARPSPEED_API size_t ws_iq_format_size(ws_iq_format fmt);
  * ... (one pointer per set bit, RF_A first), each count * ws_iq_format_size(fmt) bytes.
  * Fails without reading when rf_mask names an interface the node lacks or the range is
  * beyond its RX buffer. On failure the destination contents are unspecified. */
-WARPSPEED_API int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start,
-			     uint32_t count, ws_iq_format fmt, void *const *dst,
-			     ws_iq_error *err);
+WARPSPEED_API int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+			     ws_iq_format fmt, void *const *dst, ws_iq_error *err);
 
 /* Read RSSI words [start, start + count) of every interface in rf_mask with WARPLab's
  * READ_RSSI, through the same engine as ws_iq_read: each word holds two 10-bit RSSI
  * values, the earlier in bits 25..16, so dst[0], dst[1], ... (one per set bit, RF_A
  * first) each receive 2 * count values in host order, 0..1023. A node without RSSI
  * buffers does not answer, and the call fails after its timeouts. */
-WARPSPEED_API int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start,
-				  uint32_t count, uint16_t *const *dst, ws_iq_error *err);
+WARPSPEED_API int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+				  uint16_t *const *dst, ws_iq_error *err);
 
 /* Write the same count samples from src to every TX buffer in rf_mask (one Write IQ with a
  * buffer bitmask), starting at sample start. Returns after the node acknowledged every
  * sample with a matching checksum. */
-WARPSPEED_API int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start,
-			      uint32_t count, ws_iq_format fmt, const void *src,
-			      ws_iq_error *err);
+WARPSPEED_API int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+			      ws_iq_format fmt, const void *src, ws_iq_error *err);
 
 /* Write different data to each TX buffer in rf_mask: src[0] to the lowest set bit, and so
  * on; one Write IQ per buffer, one after another. */
-WARPSPEED_API int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start,
-				    uint32_t count, ws_iq_format fmt,
-				    const void *const *src, ws_iq_error *err);
+WARPSPEED_API int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
+				    ws_iq_format fmt, const void *const *src, ws_iq_error *err);
 
 /* One node's part of ws_iq_read_many / ws_iq_write_many. The caller fills node, rf_mask,
  * start, count and dst (read: one pointer per set bit of rf_mask, as ws_iq_read) or src
@@ -248,10 +245,10 @@ typedef struct ws_iq_many_item {
 	uint32_t start, count;
 	void *const *dst;
 	const void *const *src;
-	int result;              /* out: 0 or this node's negative code */
-	ws_iq_error err;         /* out: this node's error ("" when it succeeded) */
-	int64_t elapsed_ns;      /* out: this node's call, monotonic clock */
-	int64_t cpu_ns;          /* out: CPU time of the thread that served this node */
+	int result;         /* out: 0 or this node's negative code */
+	ws_iq_error err;    /* out: this node's error ("" when it succeeded) */
+	int64_t elapsed_ns; /* out: this node's call, monotonic clock */
+	int64_t cpu_ns;     /* out: CPU time of the thread that served this node */
 } ws_iq_many_item;
 
 /* Most nodes in one many-node call. */
@@ -270,8 +267,7 @@ WARPSPEED_API int ws_iq_write_many(ws_iq_many_item *items, size_t n, ws_iq_forma
 
 /* TX_BUFF_EN and RX_BUFF_EN: which buffers transmit / capture on the next trigger (a zero
  * mask sends nothing for that direction). Acknowledged commands. */
-WARPSPEED_API int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask,
-			       ws_iq_error *err);
+WARPSPEED_API int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error *err);
 
 /* Trigger this node (its address and config trigger_port) with the trigger-ID bitmask ids,
  * and confirm that it acted: read its trigger counter (WS_IQ_CMD_TRIGGER_COUNTER), send the

@@ -5,15 +5,18 @@
 
 #include "util/err.h"
 
-#define T(x) (1u << (x))
+#define T(x)           (1u << (x))
 #define TESTS_TCP_SEND (T(WS_TEST_TCP_STREAM) | T(WS_TEST_TCP_MAERTS))
 #define TESTS_TCP_RECV (TESTS_TCP_SEND | T(WS_TEST_TCP_SENDFILE))
-#define TESTS_STREAM (TESTS_TCP_RECV | T(WS_TEST_UDP_STREAM))
-#define TESTS_UDP T(WS_TEST_UDP_STREAM)
-#define TESTS_RR_ALL (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))
-#define TESTS_RR_LOOP (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
+#define TESTS_STREAM   (TESTS_TCP_RECV | T(WS_TEST_UDP_STREAM))
+#define TESTS_UDP      T(WS_TEST_UDP_STREAM)
+#define TESTS_RR_ALL \
+	(T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))
+#define TESTS_RR_LOOP  (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
 #define TESTS_PROBE_CC (T(WS_TEST_TCP_CC) | T(WS_TEST_TCP_MSS))
-#define TESTS_TCP (TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC) | T(WS_TEST_TCP_MSS))
+#define TESTS_TCP                                                                      \
+	(TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC) | \
+	 T(WS_TEST_TCP_MSS))
 
 int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 {
@@ -23,6 +26,7 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		const char *name;
 		unsigned tests;
 		const char *accepted;
+		/* clang-format off */
 	} rows[] = {
 		{s->zerocopy, "--zerocopy", TESTS_TCP_SEND, "TCP_STREAM and TCP_MAERTS (sendfile never copies)"},
 		{s->skip_rx_copy, "--skip-rx-copy", TESTS_TCP_RECV, "the TCP stream tests"},
@@ -44,14 +48,17 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{ws_cli_given(o, true, 'G'), "test option -G", TESTS_TCP, "the TCP tests"},
 		{ws_cli_given(o, true, 'K'), "test option -K", TESTS_TCP, "the TCP tests"},
 	};
+	/* clang-format on */
 	const char *test = ws_test_type_name(s->type);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].on && ((unsigned)s->type >= 32 || !(rows[i].tests & (1u << s->type))))
-			return ws_err_set(err, WS_E_INVAL, "%s does not apply to %s; it applies to %s", rows[i].name,
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s does not apply to %s; it applies to %s", rows[i].name,
 					  test ? test : "this test", rows[i].accepted);
 	if (s->skip_rx_copy && s->splice)
 		return ws_err_set(err, WS_E_INVAL,
-				  "--skip-rx-copy and --splice are two ways to receive; expected one of them");
+				  "--skip-rx-copy and --splice are two ways to receive; expected "
+				  "one of them");
 	return 0;
 }
 
@@ -74,7 +81,8 @@ void ws_cli_note_ignored(ws_cli_options *o)
 	enum ws_test_type t = o->spec.type;
 	const char *test = ws_test_type_name(t);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		if ((unsigned)t < 32 && (rows[i].tests & T(t)) && ws_cli_given(o, true, rows[i].letter))
-			ws_cli_add_note(o, "-%c has no effect on %s (netperf ignores it too)", rows[i].letter,
-					test ? test : "this test");
+		if ((unsigned)t < 32 && (rows[i].tests & T(t)) &&
+		    ws_cli_given(o, true, rows[i].letter))
+			ws_cli_add_note(o, "-%c has no effect on %s (netperf ignores it too)",
+					rows[i].letter, test ? test : "this test");
 }

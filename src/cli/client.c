@@ -72,7 +72,10 @@ static void print_version(void)
 	ws_features_list(fast, sizeof(fast));
 	printf("fast paths: %s\n", fast);
 	int gso = ws_features_probe_udp_gso();
-	printf("run time: UDP GSO %s\n", gso > 0 ? "works" : gso == 0 ? "does not work" : "not checked (no loopback)");
+	printf("run time: UDP GSO %s\n",
+	       gso > 0            ? "works"
+		       : gso == 0 ? "does not work"
+				  : "not checked (no loopback)");
 	/* every test of the test table, in the table's order (LOC_CPU runs no workload) */
 	printf("tests:");
 	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++)
@@ -151,8 +154,9 @@ static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec
 	int rc = ws_daemon_start_thread(d, err);
 	if (rc == 0) {
 		if (note)
-			ws_cli_eprintf("no daemon answered on %s port %u; started one in this process on 127.0.0.1 port %u\n",
-				cfg->host, cfg->port, ws_daemon_port(d));
+			ws_cli_eprintf("no daemon answered on %s port %u; started one in this "
+				       "process on 127.0.0.1 port %u\n",
+				       cfg->host, cfg->port, ws_daemon_port(d));
 		ws_client_config local = *cfg;
 		local.psk = NULL; /* its daemon asks for none; no note that it did not */
 		local.host = "127.0.0.1";
@@ -171,7 +175,7 @@ struct run_ctx {
 	const ws_client_config *cfg;
 	const ws_cli_options *o;
 	ws_client *client; /* keeps a netserver's control connection between iterations */
-	bool local_noted; /* the in-process daemon's notice is printed once */
+	bool local_noted;  /* the in-process daemon's notice is printed once */
 };
 
 static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
@@ -180,8 +184,8 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 	struct run_ctx *c = arg;
 	int rc = ws_client_test(c->client, &c->o->spec, res, err);
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
-	if (rc == -ECONNREFUSED && !c->o->remote_host_given && c->o->ctl_port == WS_DEFAULT_CTL_PORT &&
-	    c->o->peer != WS_PEER_NETSERVER) {
+	if (rc == -ECONNREFUSED && !c->o->remote_host_given &&
+	    c->o->ctl_port == WS_DEFAULT_CTL_PORT && c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
 		rc = run_with_local_daemon(c->cfg, &c->o->spec, res, !c->local_noted, err);
@@ -242,8 +246,9 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	return rc;
 }
 
-int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, const ws_test_result *res,
-			 const ws_cli_demo *demo, bool headers, int argc, char **argv)
+int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
+			 const ws_test_result *res, const ws_cli_demo *demo, bool headers, int argc,
+			 char **argv)
 {
 	ws_err err;
 	ws_err_clear(&err);
@@ -333,13 +338,16 @@ int ws_cli_client_main(int argc, char **argv)
 	}
 	ws_cli_print_notes(&o, stderr);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
-		ws_cli_eprintf("note: -F fills what the client sends; in TCP_MAERTS the client only "
-				"receives, so %s is checked but not used\n",
+		ws_cli_eprintf(
+			"note: -F fills what the client sends; in TCP_MAERTS the client only "
+			"receives, so %s is checked but not used\n",
 			o.spec.fill_file);
 	if (o.remote_fill_file[0])
-		ws_cli_eprintf("note: the daemon's fill file (-F ,%s) is not used: a daemon that read "
-				"files named by its clients would send any file it can read to whoever asks; "
-				"it sends its own pattern\n",
+		ws_cli_eprintf(
+			"note: the daemon's fill file (-F ,%s) is not used: a daemon that read "
+			"files named by its clients would send any file it can read to whoever "
+			"asks; "
+			"it sends its own pattern\n",
 			o.remote_fill_file);
 	if (o.repeat > 1 || (o.repeat && o.sweep))
 		return ws_cli_repeat_main(&o, &sel, argc, argv);

@@ -32,8 +32,9 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 /* Print a result as o asks (classic table, selectors or --json) on stdout, and the notes
  * and warnings on stderr. headers false drops the banner and the column headers (a sweep's
  * later rows). Returns the exit status (0, or 1 when writing failed). */
-int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel, const ws_test_result *res,
-			 const ws_cli_demo *demo, bool headers, int argc, char **argv);
+int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
+			 const ws_test_result *res, const ws_cli_demo *demo, bool headers, int argc,
+			 char **argv);
 
 /* The notes and warnings about a result on stderr (the last part of the report, which a
  * sweep's --json also wants); reported false: only those that hold when the printing failed. */

@@ -67,8 +67,10 @@ static char *read_file(const char *path, size_t *len)
 	}
 	char *t = NULL;
 	if ((size_t)st.st_size > CMP_MAX_BYTES)
-		fprintf(stderr, "warpspeed compare: %s is larger than %zu MiB; expected a warpspeed JSON "
-			"document\n", path, CMP_MAX_BYTES >> 20);
+		fprintf(stderr,
+			"warpspeed compare: %s is larger than %zu MiB; expected a warpspeed JSON "
+			"document\n",
+			path, CMP_MAX_BYTES >> 20);
 	else if (!(t = malloc((size_t)st.st_size + 1)))
 		fprintf(stderr, "warpspeed compare: no memory to read %s\n", path);
 	else if ((*len = fread(t, 1, (size_t)st.st_size, f)) != (size_t)st.st_size || ferror(f)) {
@@ -81,7 +83,7 @@ static char *read_file(const char *path, size_t *len)
 }
 
 struct cmp_state {
-	ws_cmp_context ref;   /* old's first document */
+	ws_cmp_context ref; /* old's first document */
 	char ref_file[512];
 	bool have_ref, force;
 	char *notes[CMP_MAX_NOTES];
@@ -102,14 +104,17 @@ static int check_context(struct cmp_state *st, const ws_cmp_context *c, const ch
 	if (!ws_cmp_context_diff(&st->ref, c, msg, sizeof msg))
 		return 0;
 	if (!st->force) {
-		fprintf(stderr, "warpspeed compare: %s is not comparable with %s: %s; compare runs of one "
-			"test, or give --force to compare them anyway\n", file, st->ref_file, msg);
+		fprintf(stderr,
+			"warpspeed compare: %s is not comparable with %s: %s; compare runs of one "
+			"test, or give --force to compare them anyway\n",
+			file, st->ref_file, msg);
 		return -1;
 	}
 	for (size_t i = 0; i < st->nnotes; i++)
 		if (!strcmp(st->notes[i], msg))
 			return 0;
-	fprintf(stderr, "warpspeed compare: note: %s differs from %s in %s (compared anyway: --force)\n",
+	fprintf(stderr,
+		"warpspeed compare: note: %s differs from %s in %s (compared anyway: --force)\n",
 		file, st->ref_file, msg);
 	if (st->nnotes < CMP_MAX_NOTES && (st->notes[st->nnotes] = strdup(msg)))
 		st->nnotes++;
@@ -130,8 +135,9 @@ static int read_one(struct cmp_state *st, ws_cmp_side *side, const char *path)
 		ws_cmp_context c;
 		ws_err_clear(&err);
 		if (ws_json_read(text + start, n, NULL, &d, &err) < 0) {
-			fprintf(stderr, "warpspeed compare: %s, document %zu, is not valid JSON: %s\n", path,
-				docs + 1, err.msg);
+			fprintf(stderr,
+				"warpspeed compare: %s, document %zu, is not valid JSON: %s\n",
+				path, docs + 1, err.msg);
 			rc = -1;
 			break;
 		}
@@ -162,7 +168,8 @@ static int cmp_name(const void *a, const void *b)
 static bool json_name(const char *n)
 {
 	size_t l = strlen(n);
-	return n[0] != '.' && ((l > 5 && !strcmp(n + l - 5, ".json")) || (l > 6 && !strcmp(n + l - 6, ".jsonl")));
+	return n[0] != '.' &&
+		((l > 5 && !strcmp(n + l - 5, ".json")) || (l > 6 && !strcmp(n + l - 6, ".jsonl")));
 }
 
 /* A file, or a directory's *.json and *.jsonl files in name order; -1 after a message. */
@@ -189,8 +196,9 @@ static int read_path(struct cmp_state *st, ws_cmp_side *side, const char *path)
 			continue;
 		size_t l = strlen(path) + strlen(e->d_name) + 2;
 		if (n == CMP_MAX_FILES || !(names[n] = malloc(l))) {
-			fprintf(stderr, "warpspeed compare: %s: more than %d result files, or no memory\n", path,
-				CMP_MAX_FILES);
+			fprintf(stderr,
+				"warpspeed compare: %s: more than %d result files, or no memory\n",
+				path, CMP_MAX_FILES);
 			rc = -1;
 			break;
 		}
@@ -218,14 +226,16 @@ static int write_outputs(const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m,
 {
 	ws_err err;
 	ws_err_clear(&err);
-	int rc = json ? ws_cmp_json(stdout, rows, n, m, &err) : ws_cmp_table(stdout, rows, n, m, &err);
+	int rc = json ? ws_cmp_json(stdout, rows, n, m, &err)
+		      : ws_cmp_table(stdout, rows, n, m, &err);
 	for (int k = 0; rc == 0 && k < 2; k++) {
 		const char *p = k ? svg : json_file;
 		if (!p)
 			continue;
 		FILE *f = fopen(p, "w");
 		if (!f) {
-			fprintf(stderr, "warpspeed compare: cannot write %s: %s\n", p, strerror(errno));
+			fprintf(stderr, "warpspeed compare: cannot write %s: %s\n", p,
+				strerror(errno));
 			return 2;
 		}
 		rc = k ? ws_cmp_svg(f, rows, n, m, &err) : ws_cmp_json(f, rows, n, m, &err);
@@ -256,7 +266,8 @@ int ws_cli_compare_main(int argc, char **argv)
 	int status = 0;
 	for (int i = 1; i < argc && status == 0; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(a, "--fail-if-worse") || !strcmp(a, "--json-file") || !strcmp(a, "--svg");
+		bool takes = !strcmp(a, "--fail-if-worse") || !strcmp(a, "--json-file") ||
+			!strcmp(a, "--svg");
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			free(paths);
@@ -265,7 +276,9 @@ int ws_cli_compare_main(int argc, char **argv)
 			status = bad("option %s needs a value", a);
 		} else if (!strcmp(a, "--fail-if-worse")) {
 			if (ws_units_parse_double(v, 0, 1000, &fail_pct, &err) < 0)
-				status = bad("--fail-if-worse: %s (a percentage, 0 to 1000, e.g. 5)", err.msg);
+				status =
+					bad("--fail-if-worse: %s (a percentage, 0 to 1000, e.g. 5)",
+					    err.msg);
 			i++;
 		} else if (!strcmp(a, "--json-file")) {
 			json_file = argv[++i];
@@ -276,15 +289,18 @@ int ws_cli_compare_main(int argc, char **argv)
 		} else if (!strcmp(a, "--force")) {
 			st.force = true;
 		} else if (a[0] == '-' && a[1]) {
-			status = bad("unknown option '%s'; expected --fail-if-worse, --json, --json-file, "
-				     "--svg or --force", a);
+			status = bad("unknown option '%s'; expected --fail-if-worse, --json, "
+				     "--json-file, "
+				     "--svg or --force",
+				     a);
 		} else {
 			paths[np++] = a;
 		}
 	}
 	if (status == 0 && np < 2)
-		status = bad("%s", np ? "no NEW results given; expected OLD NEW [NEW ...]"
-				      : "no results given; expected OLD NEW [NEW ...]");
+		status = bad("%s",
+			     np ? "no NEW results given; expected OLD NEW [NEW ...]"
+				: "no results given; expected OLD NEW [NEW ...]");
 
 	ws_cmp_side old = {0}, nw = {0};
 	for (size_t i = 0; status == 0 && i < np; i++)
@@ -298,12 +314,20 @@ int ws_cli_compare_main(int argc, char **argv)
 	}
 	if (status == 0) {
 		if (old.dropped || nw.dropped)
-			fprintf(stderr, "warpspeed compare: note: %zu old and %zu new values that were not "
-				"positive (a 0%% CPU, a failed cell) were left out\n", old.dropped, nw.dropped);
-		ws_cmp_meta m = {.old_files = paths, .n_old_files = 1, .new_files = paths + 1,
-				 .n_new_files = np - 1, .old_runs = old.docs, .new_runs = nw.docs,
-				 .context = &st.ref, .fail_pct = fail_pct,
-				 .notes = (const char *const *)st.notes, .nnotes = st.nnotes};
+			fprintf(stderr,
+				"warpspeed compare: note: %zu old and %zu new values that were not "
+				"positive (a 0%% CPU, a failed cell) were left out\n",
+				old.dropped, nw.dropped);
+		ws_cmp_meta m = {.old_files = paths,
+				 .n_old_files = 1,
+				 .new_files = paths + 1,
+				 .n_new_files = np - 1,
+				 .old_runs = old.docs,
+				 .new_runs = nw.docs,
+				 .context = &st.ref,
+				 .fail_pct = fail_pct,
+				 .notes = (const char *const *)st.notes,
+				 .nnotes = st.nnotes};
 		status = write_outputs(rows, nrows, &m, json, json_file, svg);
 		for (size_t i = 0; status == 0 && i < nrows; i++)
 			if (rows[i].fails)

@@ -15,17 +15,17 @@
 #include <stdio.h>
 
 typedef struct ws_cli_demo {
-	ws_interim *ip;          /* NULL: no -D */
-	ws_cli_options *o;       /* banner_done is set on it */
-	int mode;                /* ws_out_mode the lines are printed in */
+	ws_interim *ip;    /* NULL: no -D */
+	ws_cli_options *o; /* banner_done is set on it */
+	int mode;          /* ws_out_mode the lines are printed in */
 	char fmt;
 	FILE *out;
 	/* Every sample of the run, in the order reported (aggregate, then its streams), for a
 	 * report written after the test (--json's interim array); NULL when memory ran out. */
 	ws_interim_sample *kept;
 	size_t nkept, cap;
-	char units[24];          /* the samples' THROUGHPUT_UNITS text ("10^6bits/s") */
-	double elapsed_s;        /* end of the last aggregate sample since the run's start */
+	char units[24];   /* the samples' THROUGHPUT_UNITS text ("10^6bits/s") */
+	double elapsed_s; /* end of the last aggregate sample since the run's start */
 } ws_cli_demo;
 
 /* Hook the early banner into cfg and, with -D, create the reporter (a counter per stream;

@@ -57,7 +57,9 @@ static int one_tos(const char *v, int *out, ws_err *err)
 	int t = ws_sockopt_parse_tos(v);
 	if (t < 0)
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not an IP_TOS value; expected a number from 0 to 255 (0x10, 020 or 16) or a name: af11..af43, cs0..cs7, ef, lowdelay, throughput, reliability",
+				  "'%s' is not an IP_TOS value; expected a number from 0 to 255 "
+				  "(0x10, 020 or 16) or a name: af11..af43, cs0..cs7, ef, "
+				  "lowdelay, throughput, reliability",
 				  v);
 	*out = t;
 	return 0;
@@ -71,8 +73,9 @@ int ws_cli_opt_tos(ws_cli_options *o, const char *val, ws_err *err)
 static int one_priority(const char *v, int *out, ws_err *err)
 {
 	long long p;
-	int rc = ws_cli_parse_ranged(v, 0, WS_MAX_PRIORITY, "an SO_PRIORITY from 0 to 2147483647 (above 6 needs CAP_NET_ADMIN)",
-				     &p, err);
+	int rc = ws_cli_parse_ranged(
+		v, 0, WS_MAX_PRIORITY,
+		"an SO_PRIORITY from 0 to 2147483647 (above 6 needs CAP_NET_ADMIN)", &p, err);
 	if (rc == 0)
 		*out = (int)p;
 	return rc;
@@ -87,7 +90,8 @@ int ws_cli_opt_wait(ws_cli_options *o, const char *val, ws_err *err)
 {
 	double s;
 	if (ws_units_parse_double(val, 0, MAX_WAIT_S, &s, NULL) < 0)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a wait; expected seconds from 0 to %d", val,
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a wait; expected seconds from 0 to %d", val,
 				  MAX_WAIT_S);
 	o->start_wait_s = s;
 	return 0;
@@ -131,6 +135,7 @@ static int check_counts(const char *val, bool sizes, const char *what, ws_err *e
 enum noted_opt { N_ALIGN, N_BURST, N_WIDTH, N_OFFSET, N_DIRTY };
 static const struct {
 	const char *name, *what, *why;
+	/* clang-format off */
 } noted_opts[] = {
 	[N_ALIGN] = {"-a/-A", "an alignment in bytes (K, M suffixes allowed)",
 		     "warpspeed's data buffers are page-aligned (4096 bytes), which satisfies any alignment up to a page; the option is accepted and changes nothing"},
@@ -143,10 +148,12 @@ static const struct {
 	[N_DIRTY] = {"-k/-K", "a count",
 		     "dirty/clean buffer counts exist only in netperf builds with --enable-dirty (Debian's netperf says \"I don't know how to get dirty.\"); ignored"},
 };
+/* clang-format on */
 
 static int noted(ws_cli_options *o, const char *val, enum noted_opt which, ws_err *err)
 {
-	int rc = check_counts(val, which == N_ALIGN || which == N_OFFSET, noted_opts[which].what, err);
+	int rc = check_counts(val, which == N_ALIGN || which == N_OFFSET, noted_opts[which].what,
+			      err);
 	if (rc == 0)
 		ws_cli_add_note(o, "%s %s: %s", noted_opts[which].name, val, noted_opts[which].why);
 	return rc;
@@ -167,12 +174,18 @@ int ws_cli_opt_interval(ws_cli_options *o, const char *val, ws_err *err)
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX];
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	double v;
-	if (rc == 0 && ((ha && ws_units_parse_double(a, 0, 1e9, &v, NULL) < 0) ||
-			(hb && ws_units_parse_double(b, 0, 1e9, &v, NULL) < 0)))
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not an interval; expected a number of milliseconds", val);
+	if (rc == 0 &&
+	    ((ha && ws_units_parse_double(a, 0, 1e9, &v, NULL) < 0) ||
+	     (hb && ws_units_parse_double(b, 0, 1e9, &v, NULL) < 0)))
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not an interval; expected a number of milliseconds",
+				  val);
 	if (rc == 0)
-		ws_cli_add_note(o, "-w %s: packet rate control is not compiled in, as in Debian's netperf 2.7.0 "
-				   "(built without --enable-intervals); ignored. For paced UDP_STREAM use --pace RATE",
+		ws_cli_add_note(o,
+				"-w %s: packet rate control is not compiled in, as in Debian's "
+				"netperf 2.7.0 "
+				"(built without --enable-intervals); ignored. For paced UDP_STREAM "
+				"use --pace RATE",
 				val);
 	return rc;
 }
@@ -197,7 +210,9 @@ int ws_cli_opt_debug(ws_cli_options *o, const char *val, ws_err *err)
 	(void)val;
 	(void)err;
 	if (!strstr(o->notes, "-d:"))
-		ws_cli_add_note(o, "-d: netperf's debug output has no counterpart; use -v 2 for warpspeed's detail");
+		ws_cli_add_note(o,
+				"-d: netperf's debug output has no counterpart; use -v 2 for "
+				"warpspeed's detail");
 	return 0;
 }
 
@@ -211,7 +226,8 @@ static int copy_cong(char *dst, size_t dsz, const char *v, ws_err *err)
 		ok = isalnum((unsigned char)v[i]) || v[i] == '_' || v[i] == '-';
 	if (!ok)
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a congestion control name; expected a name like cubic or reno (letters, digits, '_', '-'; at most %zu)",
+				  "'%s' is not a congestion control name; expected a name like "
+				  "cubic or reno (letters, digits, '_', '-'; at most %zu)",
 				  v, dsz - 1);
 	memcpy(dst, v, n + 1);
 	return 0;
@@ -239,7 +255,8 @@ int ws_cli_topt_cork(ws_cli_options *o, const char *val, ws_err *err)
 int ws_cli_topt_maxseg(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = ws_cli_parse_ranged(val, WS_MIN_MAXSEG, WS_MAX_MAXSEG, "an MSS from 88 to 65535 bytes", &v, err);
+	int rc = ws_cli_parse_ranged(val, WS_MIN_MAXSEG, WS_MAX_MAXSEG,
+				     "an MSS from 88 to 65535 bytes", &v, err);
 	if (rc == 0)
 		o->spec.maxseg = (uint32_t)v;
 	return rc;
@@ -255,8 +272,10 @@ static int data_addr(ws_cli_options *o, const char *val, char *dst, ws_err *err)
 	if (rc == 0 && ha) {
 		size_t n = strlen(a);
 		if (n >= WS_DATA_ADDR_MAX)
-			return ws_err_set(err, WS_E_INVAL, "a data address of %zu characters is too long; expected at most %d",
-					  n, WS_DATA_ADDR_MAX - 1);
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"a data address of %zu characters is too long; expected at most %d",
+				n, WS_DATA_ADDR_MAX - 1);
 		memcpy(dst, a, n + 1);
 	}
 	return rc;
@@ -293,14 +312,15 @@ int ws_cli_parse_bitrate(const char *s, double *bps, ws_err *err)
 			break;
 		}
 	double v;
-	if (n == 0 || ws_units_parse_double(num, 0, WS_MAX_PACE_BPS, &v, NULL) < 0 || v * mult <= 0 ||
-	    v * mult > WS_MAX_PACE_BPS)
+	if (n == 0 || ws_units_parse_double(num, 0, WS_MAX_PACE_BPS, &v, NULL) < 0 ||
+	    v * mult <= 0 || v * mult > WS_MAX_PACE_BPS)
 		goto bad;
 	*bps = v * mult;
 	return 0;
 bad:
 	return ws_err_set(err, WS_E_INVAL,
-			  "'%s' is not a rate; expected bits/s above 0 with an optional k, m, g or t (10^3 to 10^12), e.g. 900m, up to 10t",
+			  "'%s' is not a rate; expected bits/s above 0 with an optional k, m, g or "
+			  "t (10^3 to 10^12), e.g. 900m, up to 10t",
 			  s);
 }
 
@@ -320,7 +340,7 @@ int ws_cli_lopt_flow_control(ws_cli_options *o, const char *val, ws_err *err)
 static bool is_stream(enum ws_test_type t)
 {
 	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
-	       t == WS_TEST_UDP_STREAM;
+		t == WS_TEST_UDP_STREAM;
 }
 
 int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
@@ -333,14 +353,17 @@ int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
 	enum ws_family ctl = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
 	if (o->data_family != WS_FAMILY_ANY && ctl != WS_FAMILY_ANY && o->data_family != ctl)
 		return ws_err_set(err, WS_E_INVAL,
-				  "test options -H/-L ask for IPv%d data but the control connection is IPv%d; expected one address family",
+				  "test options -H/-L ask for IPv%d data but the control "
+				  "connection is IPv%d; expected one address family",
 				  (int)o->data_family, (int)ctl);
 	if (o->data_family != WS_FAMILY_ANY && ctl == WS_FAMILY_ANY)
 		o->remote_family = o->data_family;
 	/* --pace, --flow-control, -C, -G and -K on a test they do not apply to: cli/applies.c */
 	bool tcp = s->type != WS_TEST_UDP_STREAM && s->type != WS_TEST_UDP_RR;
 	if (!tcp && s->keepalive)
-		ws_cli_add_note(o, "-S: SO_KEEPALIVE is a TCP option; %s has no connection to keep alive, so it is not set",
+		ws_cli_add_note(o,
+				"-S: SO_KEEPALIVE is a TCP option; %s has no connection to keep "
+				"alive, so it is not set",
 				ws_test_type_name(s->type));
 	return 0;
 }

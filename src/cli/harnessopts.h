@@ -34,8 +34,9 @@ int ws_cli_topt_data_host(ws_cli_options *o, const char *val, struct ws_err *err
 int ws_cli_topt_data_local(ws_cli_options *o, const char *val, struct ws_err *err); /* -L */
 
 /* warpspeed's long options. */
-int ws_cli_lopt_pace(ws_cli_options *o, const char *val, struct ws_err *err);         /* --pace */
-int ws_cli_lopt_flow_control(ws_cli_options *o, const char *val, struct ws_err *err); /* --flow-control */
+int ws_cli_lopt_pace(ws_cli_options *o, const char *val, struct ws_err *err); /* --pace */
+int ws_cli_lopt_flow_control(ws_cli_options *o, const char *val,
+			     struct ws_err *err); /* --flow-control */
 
 /* Parse a rate in bits/s: a number with an optional k, m, g or t (10^3 .. 10^12, either
  * case), e.g. "900m", "2.5g". Returns 0 or an error naming the value. */

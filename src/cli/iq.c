@@ -34,11 +34,14 @@ static int open_node(const ws_cli_iq_opts *o, ws_iq_node **n)
 
 static int need_node(const ws_cli_iq_opts *o, const char *cmd)
 {
-	if (o->have_node && (o->nnodes == 1 || !strcmp(cmd, "read") || !strcmp(cmd, "write") ||
-			     !strcmp(cmd, "bench")))
+	if (o->have_node &&
+	    (o->nnodes == 1 || !strcmp(cmd, "read") || !strcmp(cmd, "write") ||
+	     !strcmp(cmd, "bench")))
 		return 0;
-	fprintf(stderr, "warpspeed iq %s: %s is required\n", cmd, o->have_node ? "exactly one "
-		"NODE" : "NODE (ADDR[:PORT])");
+	fprintf(stderr, "warpspeed iq %s: %s is required\n", cmd,
+		o->have_node ? "exactly one "
+			       "NODE"
+			     : "NODE (ADDR[:PORT])");
 	return 2;
 }
 
@@ -67,8 +70,8 @@ static void close_nodes(ws_iq_node **n, size_t nn)
 }
 
 /* A file list "F" or "F1,F2,..." for nn nodes: one per node, or (shared) one for all. */
-static int split_files(const char *opt, const char *s, size_t nn, int shared, char *buf,
-		       size_t cap, const char **out)
+static int split_files(const char *opt, const char *s, size_t nn, int shared, char *buf, size_t cap,
+		       const char **out)
 {
 	size_t k = 0;
 	if (strlen(s) >= cap)
@@ -83,8 +86,10 @@ static int split_files(const char *opt, const char *s, size_t nn, int shared, ch
 		while (k < nn)
 			out[k++] = out[0];
 	if (k != nn)
-		return ws_cli_iq_bad(opt, s, shared ? "one file, or one per NODE" : "one file per NODE, "
-			   "separated by commas");
+		return ws_cli_iq_bad(opt, s,
+				     shared ? "one file, or one per NODE"
+					    : "one file per NODE, "
+					      "separated by commas");
 	return 0;
 }
 
@@ -92,8 +97,10 @@ static int refuse_raw(const ws_cli_iq_opts *o, const char *cmd)
 {
 	if (!o->format || strcmp(o->format, "raw"))
 		return 0;
-	fprintf(stderr, "warpspeed iq %s: --format raw is for bench; files are cf32, ci16 or "
-		"sigmf\n", cmd);
+	fprintf(stderr,
+		"warpspeed iq %s: --format raw is for bench; files are cf32, ci16 or "
+		"sigmf\n",
+		cmd);
 	return 2;
 }
 
@@ -113,12 +120,13 @@ static int cmd_info(const ws_cli_iq_opts *o)
 	printf("  MAC %02x:%02x:%02x:%02x:%02x:%02x, FPGA DNA 0x%08x%08x\n", i.mac[0], i.mac[1],
 	       i.mac[2], i.mac[3], i.mac[4], i.mac[5], i.dna_msb, i.dna_lsb);
 	printf("  RF interfaces %u; TX buffer %u samples, RX buffer %u samples; TX length %u, "
-	       "RX length %u\n", i.num_rf, i.max_tx_samples, i.max_rx_samples, i.tx_length,
-	       i.rx_length);
+	       "RX length %u\n",
+	       i.num_rf, i.max_tx_samples, i.max_rx_samples, i.tx_length, i.rx_length);
 	printf("  payload %u bytes: %u samples per packet (%u-byte sample packets)\n",
 	       i.max_payload, i.samples_per_packet, i.packet_size);
 	printf("  host socket: SO_RCVBUF %d, SO_SNDBUF %d bytes granted; Read IQ window %u "
-	       "bytes\n", i.rcvbuf, i.sndbuf, i.window);
+	       "bytes\n",
+	       i.rcvbuf, i.sndbuf, i.window);
 	ws_iq_close(n);
 	return 0;
 }
@@ -149,7 +157,8 @@ static void print_stats(ws_iq_node *n)
 {
 	ws_iq_stats s;
 	ws_iq_get_stats(n, &s);
-	fprintf(stderr, "transport: commands=%llu command_retries=%llu read_calls=%llu "
+	fprintf(stderr,
+		"transport: commands=%llu command_retries=%llu read_calls=%llu "
 		"read_requests=%llu read_rerequests=%llu read_packets=%llu read_dup_packets=%llu "
 		"write_calls=%llu write_packets=%llu write_resends=%llu write_fallbacks=%llu "
 		"checksum_mismatches=%llu timeouts=%llu not_ready=%llu wrong_seq=%llu "
@@ -178,12 +187,15 @@ static int read_kind(const ws_cli_iq_opts *o, const char *path, ws_iqfile_kind *
 	if (!strcmp(path, "-") && *kind == WS_IQFILE_AUTO)
 		*kind = WS_IQFILE_CI16;
 	if (*kind == WS_IQFILE_AUTO)
-		return ws_cli_iq_bad("-o", path, "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
-			   "or --format cf32|ci16|sigmf");
+		return ws_cli_iq_bad("-o", path,
+				     "a name ending .cf32, .ci16 or .sigmf-meta/.sigmf-data, "
+				     "or --format cf32|ci16|sigmf");
 	if (!strcmp(path, "-") && *kind == WS_IQFILE_SIGMF)
-		return ws_cli_iq_bad("-o", path, "raw cf32 or ci16 on standard output; SigMF is two files");
+		return ws_cli_iq_bad("-o", path,
+				     "raw cf32 or ci16 on standard output; SigMF is two files");
 	*fmt = *kind == WS_IQFILE_CF32 || (*kind == WS_IQFILE_SIGMF && o->sigmf_cf32)
-		       ? WS_IQ_FMT_CF32 : WS_IQ_FMT_CI16;
+		? WS_IQ_FMT_CF32
+		: WS_IQ_FMT_CI16;
 	return 0;
 }
 
@@ -196,15 +208,15 @@ static int save_read(const ws_cli_iq_opts *o, size_t k, ws_iq_node *n, const cha
 	ws_err fe;
 	char hw[96];
 	ws_iq_get_info(n, &i);
-	snprintf(hw, sizeof hw, "WARP v3 W3-a-%05u, WARPLab %u.%u.%u, RF_%c", i.serial,
-		 i.wl_major, i.wl_minor, i.wl_rev, 'A' + __builtin_ctz(o->rf));
+	snprintf(hw, sizeof hw, "WARP v3 W3-a-%05u, WARPLab %u.%u.%u, RF_%c", i.serial, i.wl_major,
+		 i.wl_minor, i.wl_rev, 'A' + __builtin_ctz(o->rf));
 	int dash = !strcmp(path, "-");
 	if (ws_iqfile_finish(out, fmt, buf, o->samples, WS_IQ_BENCH_RATE, hw, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq: %s\n", fe.msg);
 		return 1;
 	}
-	fprintf(dash ? stderr : stdout, "read %u samples of RF_%c from %s:%d into %s\n",
-		o->samples, 'A' + __builtin_ctz(o->rf), o->node_addr[k], o->node_port[k],
+	fprintf(dash ? stderr : stdout, "read %u samples of RF_%c from %s:%d into %s\n", o->samples,
+		'A' + __builtin_ctz(o->rf), o->node_addr[k], o->node_port[k],
 		dash ? "standard output" : path);
 	return 0;
 }
@@ -215,8 +227,9 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	if (r || (r = refuse_raw(o, "read")))
 		return r;
 	if (!o->rf || (o->rf & (o->rf - 1)) || !o->have_samples || !o->out) {
-		fprintf(stderr, "warpspeed iq read: needs --rf with one interface, --samples N and "
-				"-o FILE (one per NODE, separated by commas)\n");
+		fprintf(stderr,
+			"warpspeed iq read: needs --rf with one interface, --samples N and "
+			"-o FILE (one per NODE, separated by commas)\n");
 		return 2;
 	}
 	size_t nn = o->nnodes;
@@ -231,7 +244,8 @@ static int cmd_read(const ws_cli_iq_opts *o)
 			return r;
 	for (size_t k = 1; k < nn; k++)
 		if (fmt[k] != fmt[0])
-			return ws_cli_iq_bad("-o", o->out, "files of one sample type (all cf32 or all ci16)");
+			return ws_cli_iq_bad("-o", o->out,
+					     "files of one sample type (all cf32 or all ci16)");
 	/* Every file is opened before any network work: a name that cannot be written
 	 * costs no transfer. */
 	ws_iqfile_out *out = calloc(nn, sizeof *out);
@@ -261,8 +275,11 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	ws_iq_many_item it[WS_IQ_MANY_MAX];
 	for (size_t k = 0; k < nn; k++) {
 		buf[k] = malloc((size_t)o->samples * ws_iq_format_size(fmt[0]));
-		it[k] = (ws_iq_many_item){.node = n[k], .rf_mask = o->rf, .start = o->start,
-					  .count = o->samples, .dst = &buf[k]};
+		it[k] = (ws_iq_many_item){.node = n[k],
+					  .rf_mask = o->rf,
+					  .start = o->start,
+					  .count = o->samples,
+					  .dst = &buf[k]};
 		if (!buf[k])
 			r = 1;
 	}
@@ -270,7 +287,8 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	if (r)
 		fprintf(stderr, "warpspeed iq read: out of memory for %u samples\n", o->samples);
 	else if (ws_iq_read_many(it, nn, fmt[0], &e) < 0) {
-		fprintf(stderr, "warpspeed iq: %s (no file written)\n", nn > 1 ? e.msg : it[0].err.msg);
+		fprintf(stderr, "warpspeed iq: %s (no file written)\n",
+			nn > 1 ? e.msg : it[0].err.msg);
 		r = 1;
 	}
 	for (size_t k = 0; r == 0 && k < nn; k++)
@@ -292,8 +310,9 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	if (r || (r = refuse_raw(o, "write")))
 		return r;
 	if (!o->rf || !o->in) {
-		fprintf(stderr, "warpspeed iq write: needs --rf A[,B...] and -i FILE (one for all "
-				"NODEs, or one per NODE)\n");
+		fprintf(stderr,
+			"warpspeed iq write: needs --rf A[,B...] and -i FILE (one for all "
+			"NODEs, or one per NODE)\n");
 		return 2;
 	}
 	size_t nn = o->nnodes;
@@ -305,8 +324,10 @@ static int cmd_write(const ws_cli_iq_opts *o)
 		ws_err fe;
 		ws_iqfile_kind kind = o->kind ? o->kind : ws_iqfile_kind_of_path(path[k]);
 		if (kind == WS_IQFILE_AUTO)
-			return ws_cli_iq_bad("-i", path[k], "a name ending .cf32, .ci16 or "
-					     ".sigmf-meta/.sigmf-data, or --format cf32|ci16|sigmf");
+			return ws_cli_iq_bad(
+				"-i", path[k],
+				"a name ending .cf32, .ci16 or "
+				".sigmf-meta/.sigmf-data, or --format cf32|ci16|sigmf");
 		if (ws_iqfile_check_input(path[k], kind, &fe) < 0) {
 			fprintf(stderr, "warpspeed iq write: -i: %s\n", fe.msg);
 			return 2;
@@ -332,8 +353,11 @@ static int cmd_write(const ws_cli_iq_opts *o)
 		}
 		for (int b = 0; b < 4; b++)
 			src[k][b] = d[k].samples;
-		it[k] = (ws_iq_many_item){.node = n[k], .rf_mask = o->rf, .start = o->start,
-					  .count = d[k].count, .src = src[k]};
+		it[k] = (ws_iq_many_item){.node = n[k],
+					  .rf_mask = o->rf,
+					  .start = o->start,
+					  .count = d[k].count,
+					  .src = src[k]};
 	}
 	ws_iq_error e;
 	if (r == 0 && ws_iq_write_many(it, nn, d[0].fmt, &e) < 0) {
@@ -371,8 +395,10 @@ static int cmd_trigger(const ws_cli_iq_opts *o)
 			return e.code == -WS_E_INVAL ? 2 : 1;
 		}
 		printf("trigger 0x%x broadcast to %s:%d, unconfirmed\n", o->ids, a, port);
-		fprintf(stderr, "warpspeed iq: warning: broadcast triggers are unconfirmed: WARPLab "
-			"triggers are not acknowledged, and a lost one leaves the RX buffers as they "
+		fprintf(stderr,
+			"warpspeed iq: warning: broadcast triggers are unconfirmed: WARPLab "
+			"triggers are not acknowledged, and a lost one leaves the RX buffers as "
+			"they "
 			"were (trigger each node with `iq trigger NODE` to confirm)\n");
 		return 0;
 	}
@@ -391,15 +417,18 @@ static int cmd_trigger(const ws_cli_iq_opts *o)
 		printf("trigger 0x%x sent to %s:%d, unconfirmed\n", o->ids, o->addr, o->cfg.port);
 	else
 		printf("trigger 0x%x sent to %s:%d: seen (the node's trigger counter went from "
-		       "%llu to %llu; %d trigger%s sent)\n", o->ids, o->addr, o->cfg.port,
-		       (unsigned long long)res.before, (unsigned long long)res.after, res.sent,
-		       res.sent == 1 ? "" : "s");
+		       "%llu to %llu; %d trigger%s sent)\n",
+		       o->ids, o->addr, o->cfg.port, (unsigned long long)res.before,
+		       (unsigned long long)res.after, res.sent, res.sent == 1 ? "" : "s");
 	if (!r && res.status == WS_IQ_TRIGGER_UNCONFIRMED)
-		fprintf(stderr, "warpspeed iq: warning: node %s:%d has no trigger counter (a WARPLab "
-			"board or an older warpspeed node), so this trigger is unconfirmed: WARPLab "
-			"triggers are not acknowledged, and a lost one leaves the RX buffers as they "
-			"were\n", o->addr,
-			o->cfg.port);
+		fprintf(stderr,
+			"warpspeed iq: warning: node %s:%d has no trigger counter (a WARPLab "
+			"board or an older warpspeed node), so this trigger is unconfirmed: "
+			"WARPLab "
+			"triggers are not acknowledged, and a lost one leaves the RX buffers as "
+			"they "
+			"were\n",
+			o->addr, o->cfg.port);
 	ws_iq_close(n);
 	return r;
 }
@@ -422,8 +451,10 @@ static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 	o->cfg.addr = o->addr;
 	o->cfg.port = ni.port;
 	o->have_node = 1;
-	fprintf(note, "no NODE given: benchmarking a built-in node emulator (warpspeed node, "
-		"%d RF) on 127.0.0.1:%d, loopback, no rate limit\n", c.rf, ni.port);
+	fprintf(note,
+		"no NODE given: benchmarking a built-in node emulator (warpspeed node, "
+		"%d RF) on 127.0.0.1:%d, loopback, no rate limit\n",
+		c.rf, ni.port);
 	return 0;
 }
 
@@ -447,9 +478,10 @@ static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench
 	char label[64];
 	snprintf(label, sizeof label, "%s%s", o->nnodes > 1 ? "aggregate, " : "", h[0].transport);
 	ws_chart_iq_series s = {label, v, v + n, v + 2 * n, n};
-	ws_chart_opts co = {.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
-			    .reference_warplab = o->reference_warplab,
-			    .link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
+	ws_chart_opts co = {
+		.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
+		.reference_warplab = o->reference_warplab,
+		.link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
 	int r = ws_chart_iq(sf->f, &s, 1, h[0].pkt_size, &co, &e);
 	if (r == 0)
@@ -478,15 +510,18 @@ static int cmd_bench(ws_cli_iq_opts *o)
 {
 	ws_iq_format fmt = WS_IQ_FMT_BE32;
 	if (!o->trials || !o->nsizes) {
-		fprintf(stderr, "warpspeed iq bench: needs --trials T (> %d) and --samples "
-				"N[,N...]\n", WS_IQ_BENCH_DROP);
+		fprintf(stderr,
+			"warpspeed iq bench: needs --trials T (> %d) and --samples "
+			"N[,N...]\n",
+			WS_IQ_BENCH_DROP);
 		return 2;
 	}
 	if (o->format && ws_iq_bench_format_parse(o->format, &fmt) < 0)
 		return ws_cli_iq_bad("--format", o->format, "raw, ci16 or cf32 for bench");
 	if ((o->reference_warplab || o->link_mbps > 0) && !o->svg) {
-		fprintf(stderr, "warpspeed iq bench: --reference and --link draw on the chart; add "
-				"--svg FILE\n");
+		fprintf(stderr,
+			"warpspeed iq bench: --reference and --link draw on the chart; add "
+			"--svg FILE\n");
 		return 2;
 	}
 	if (!o->rf)
@@ -516,8 +551,12 @@ static int cmd_bench(ws_cli_iq_opts *o)
 		r = open_nodes(o, n);
 	ws_iq_bench_row *rows = calloc(o->nsizes * nn, sizeof *rows);
 	ws_iq_bench_row *agg = calloc(o->nsizes, sizeof *agg);
-	ws_iq_bench_config c = {.trials = o->trials, .sizes = o->sizes, .nsizes = o->nsizes,
-				.rf_mask = o->rf, .seed = 1, .fmt = fmt};
+	ws_iq_bench_config c = {.trials = o->trials,
+				.sizes = o->sizes,
+				.nsizes = o->nsizes,
+				.rf_mask = o->rf,
+				.seed = 1,
+				.fmt = fmt};
 	ws_err e;
 	if (r == 0 && (!rows || !agg)) {
 		fprintf(stderr, "warpspeed iq bench: out of memory\n");
@@ -587,7 +626,9 @@ int ws_cli_iq_main(int argc, char **argv)
 		return cmd_trigger(&o);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(&o);
-	fprintf(stderr, "warpspeed iq: unknown command '%s' (info, ping, read, write, trigger "
-			"or bench)\n%s", cmd, ws_cli_iq_usage());
+	fprintf(stderr,
+		"warpspeed iq: unknown command '%s' (info, ping, read, write, trigger "
+		"or bench)\n%s",
+		cmd, ws_cli_iq_usage());
 	return 2;
 }

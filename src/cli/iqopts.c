@@ -65,7 +65,8 @@ static int parse_rf(const char *s, unsigned *mask)
 		if (c >= 'a' && c <= 'd' && (p[1] == ',' || p[1] == 0))
 			*mask |= 1u << (c - 'a');
 		else if (*p != ',')
-			return ws_cli_iq_bad("--rf", s, "letters A..D separated by commas, e.g. A,B, or all");
+			return ws_cli_iq_bad("--rf", s,
+					     "letters A..D separated by commas, e.g. A,B, or all");
 	}
 	return *mask ? 0 : ws_cli_iq_bad("--rf", s, "at least one of A..D");
 }
@@ -80,7 +81,8 @@ static int parse_one_node(const char *s, char addr[64], int *port)
 	memcpy(addr, s, n);
 	addr[n] = 0;
 	if (inet_pton(AF_INET, addr, &a) != 1)
-		return ws_cli_iq_bad("NODE", s, "ADDR[:PORT] with an IPv4 address, e.g. 10.0.0.1:9000");
+		return ws_cli_iq_bad("NODE", s,
+				     "ADDR[:PORT] with an IPv4 address, e.g. 10.0.0.1:9000");
 	if (colon) {
 		long long p;
 		if (ws_units_parse_int(colon + 1, 1, 65535, &p, NULL) < 0)
@@ -155,11 +157,40 @@ static int parse_sizes(const char *s, ws_cli_iq_opts *o)
 	return 0;
 }
 
-enum { O_RF = 256, O_SAMPLES, O_START, O_FORMAT, O_DATATYPE, O_TRIALS, O_JSON, O_NODEID,
-       O_HOSTID, O_PAYLOAD, O_TIMEOUT, O_IDLE, O_RETRIES, O_WINDOW, O_RCVBUF, O_SNDBUF,
-       O_PACE, O_WMODE, O_TPORT, O_IDS, O_TXEN, O_RXEN, O_BCAST, O_COUNT, O_JSONFILE,
-       O_BUDGET, O_WRATE, O_SVG, O_REFERENCE, O_LINK };
+enum {
+	O_RF = 256,
+	O_SAMPLES,
+	O_START,
+	O_FORMAT,
+	O_DATATYPE,
+	O_TRIALS,
+	O_JSON,
+	O_NODEID,
+	O_HOSTID,
+	O_PAYLOAD,
+	O_TIMEOUT,
+	O_IDLE,
+	O_RETRIES,
+	O_WINDOW,
+	O_RCVBUF,
+	O_SNDBUF,
+	O_PACE,
+	O_WMODE,
+	O_TPORT,
+	O_IDS,
+	O_TXEN,
+	O_RXEN,
+	O_BCAST,
+	O_COUNT,
+	O_JSONFILE,
+	O_BUDGET,
+	O_WRATE,
+	O_SVG,
+	O_REFERENCE,
+	O_LINK
+};
 
+/* clang-format off */
 static const struct option longopts[] = {
 	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
 	{"format", 1, NULL, O_FORMAT}, {"datatype", 1, NULL, O_DATATYPE},
@@ -175,34 +206,64 @@ static const struct option longopts[] = {
 	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
 	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
+/* clang-format on */
 
 static int parse_transport(int c, const char *a, const char *name, ws_iq_config *cfg)
 {
 	uint32_t v = 0;
 	int r = 0;
 	switch (c) {
-	case O_NODEID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->node_id = (uint16_t)v; break;
-	case O_HOSTID: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->host_id = (uint16_t)v; break;
-	case O_PAYLOAD: r = parse_u32(name, a, 68, 65505, &cfg->max_payload, 0); break;
-	case O_TIMEOUT: r = parse_u32(name, a, 1, 60000, &cfg->timeout_ms, 0); break;
-	case O_IDLE: r = parse_u32(name, a, 1, 60000, &cfg->idle_ms, 0); break;
+	case O_NODEID:
+		r = parse_u32(name, a, 0, 65535, &v, 0);
+		cfg->node_id = (uint16_t)v;
+		break;
+	case O_HOSTID:
+		r = parse_u32(name, a, 0, 65535, &v, 0);
+		cfg->host_id = (uint16_t)v;
+		break;
+	case O_PAYLOAD:
+		r = parse_u32(name, a, 68, 65505, &cfg->max_payload, 0);
+		break;
+	case O_TIMEOUT:
+		r = parse_u32(name, a, 1, 60000, &cfg->timeout_ms, 0);
+		break;
+	case O_IDLE:
+		r = parse_u32(name, a, 1, 60000, &cfg->idle_ms, 0);
+		break;
 	case O_RETRIES: /* a transfer's retries and a command's attempts alike */
 		r = parse_u32(name, a, 1, 255, &v, 0);
 		cfg->retries = cfg->cmd_tries = (int)v;
 		break;
-	case O_BUDGET: r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0); break;
-	case O_WINDOW: r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1); break;
-	case O_RCVBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->rcvbuf = (int)v; break;
-	case O_SNDBUF: r = parse_u32(name, a, 1, 1u << 30, &v, 1); cfg->sndbuf = (int)v; break;
-	case O_PACE: r = parse_u32(name, a, 0, 1000000, &v, 0); cfg->pace_ns = v * 1000; break;
+	case O_BUDGET:
+		r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0);
+		break;
+	case O_WINDOW:
+		r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1);
+		break;
+	case O_RCVBUF:
+		r = parse_u32(name, a, 1, 1u << 30, &v, 1);
+		cfg->rcvbuf = (int)v;
+		break;
+	case O_SNDBUF:
+		r = parse_u32(name, a, 1, 1u << 30, &v, 1);
+		cfg->sndbuf = (int)v;
+		break;
+	case O_PACE:
+		r = parse_u32(name, a, 0, 1000000, &v, 0);
+		cfg->pace_ns = v * 1000;
+		break;
 	case O_WRATE: { /* 10^6 bits/s of Ethernet frames */
 		double mbps;
 		if (ws_units_parse_double(a, 0, 1e6, &mbps, NULL) < 0)
-			return ws_cli_iq_bad(name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
+			return ws_cli_iq_bad(
+				name, a, "Mb/s of frames, 0..1000000, e.g. 1000 for a GbE node");
 		cfg->write_rate_bps = (uint64_t)(mbps * 1e6);
 		break;
 	}
-	case O_TPORT: r = parse_u32(name, a, 0, 65535, &v, 0); cfg->trigger_port = (int)v; break;
+	case O_TPORT:
+		r = parse_u32(name, a, 0, 65535, &v, 0);
+		cfg->trigger_port = (int)v;
+		break;
 	case O_WMODE:
 		if (!strcmp(a, "auto"))
 			cfg->write_mode = WS_IQ_WRITE_AUTO;
@@ -213,7 +274,8 @@ static int parse_transport(int c, const char *a, const char *name, ws_iq_config 
 		else
 			return ws_cli_iq_bad(name, a, "auto, fast or acked");
 		break;
-	default: return -1;
+	default:
+		return -1;
 	}
 	return r;
 }
@@ -225,13 +287,17 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 	if (r >= 0)
 		return r;
 	switch (c) {
-	case O_RF: return parse_rf(a, &o->rf);
-	case O_SAMPLES: return parse_sizes(a, o);
-	case O_START: return parse_u32(name, a, 0, 1u << 30, &o->start, 1);
+	case O_RF:
+		return parse_rf(a, &o->rf);
+	case O_SAMPLES:
+		return parse_sizes(a, o);
+	case O_START:
+		return parse_u32(name, a, 0, 1u << 30, &o->start, 1);
 	case O_FORMAT:
 		o->format = a;
 		if (strcmp(a, "raw") && ws_iqfile_kind_parse(a, &o->kind, &e) < 0)
-			return ws_cli_iq_bad(name, a, "cf32, ci16 or sigmf (files); raw, ci16 or cf32 (bench)");
+			return ws_cli_iq_bad(
+				name, a, "cf32, ci16 or sigmf (files); raw, ci16 or cf32 (bench)");
 		return 0;
 	case O_DATATYPE:
 		if (strcmp(a, "cf32_le") && strcmp(a, "ci16_le"))
@@ -244,21 +310,35 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 		o->trials = (int)v;
 		return r;
 	}
-	case O_JSON: o->json = 1; return 0;
-	case O_IDS: return parse_u32(name, a, 1, UINT32_MAX, &o->ids, 0);
-	case O_TXEN: return parse_rf(a, &o->tx_en);
-	case O_RXEN: return parse_rf(a, &o->rx_en);
-	case O_BCAST: o->bcast = a; return 0;
-	case O_JSONFILE: o->json_file = a; return 0;
-	case O_SVG: o->svg = a; return 0;
+	case O_JSON:
+		o->json = 1;
+		return 0;
+	case O_IDS:
+		return parse_u32(name, a, 1, UINT32_MAX, &o->ids, 0);
+	case O_TXEN:
+		return parse_rf(a, &o->tx_en);
+	case O_RXEN:
+		return parse_rf(a, &o->rx_en);
+	case O_BCAST:
+		o->bcast = a;
+		return 0;
+	case O_JSONFILE:
+		o->json_file = a;
+		return 0;
+	case O_SVG:
+		o->svg = a;
+		return 0;
 	case O_REFERENCE:
 		if (strcmp(a, "warplab"))
-			return ws_cli_iq_bad(name, a, "warplab (WARPLab 7.5.0's published wl_benchmark figures)");
+			return ws_cli_iq_bad(
+				name, a,
+				"warplab (WARPLab 7.5.0's published wl_benchmark figures)");
 		o->reference_warplab = 1;
 		return 0;
 	case O_LINK:
 		if (ws_units_parse_double(a, 1, 1e7, &o->link_mbps, NULL) < 0)
-			return ws_cli_iq_bad(name, a, "the link's rate in 10^6 bits/s, 1..10000000, e.g. 1000");
+			return ws_cli_iq_bad(
+				name, a, "the link's rate in 10^6 bits/s, 1..10000000, e.g. 1000");
 		return 0;
 	case O_COUNT: {
 		uint32_t v;
@@ -266,10 +346,17 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 		o->count = (int)v;
 		return r;
 	}
-	case 'o': o->out = a; return 0;
-	case 'i': o->in = a; return 0;
-	case 'v': o->verbose = 1; return 0;
-	default: return 2;
+	case 'o':
+		o->out = a;
+		return 0;
+	case 'i':
+		o->in = a;
+		return 0;
+	case 'v':
+		o->verbose = 1;
+		return 0;
+	default:
+		return 2;
 	}
 }
 
@@ -291,7 +378,8 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 			return 3;
 		if (c == '?' || c == ':') {
 			fprintf(stderr, "warpspeed iq: %s option '%s'\n%s",
-				c == '?' ? "unknown" : "missing value for", argv[optind - 1], iq_usage);
+				c == '?' ? "unknown" : "missing value for", argv[optind - 1],
+				iq_usage);
 			return 2;
 		}
 		int r = parse_one(c, optarg, name, o);
@@ -307,7 +395,4 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	return 0;
 }
 
-const char *ws_cli_iq_usage(void)
-{
-	return iq_usage;
-}
+const char *ws_cli_iq_usage(void) { return iq_usage; }

@@ -18,19 +18,19 @@
 
 typedef struct ws_cli_iq_opts {
 	ws_iq_config cfg;
-	char addr[64];             /* the first NODE's address (cfg.addr, cfg.port) */
+	char addr[64]; /* the first NODE's address (cfg.addr, cfg.port) */
 	int have_node;
-	size_t nnodes;             /* NODE,NODE,...: read, write and bench take several */
+	size_t nnodes; /* NODE,NODE,...: read, write and bench take several */
 	char node_addr[WS_IQ_MANY_MAX][64];
 	int node_port[WS_IQ_MANY_MAX];
-	const char *format;        /* --format as given ("raw" only for bench) */
+	const char *format; /* --format as given ("raw" only for bench) */
 	unsigned rf;
 	uint32_t samples, start;
 	int have_samples;
 	const char *out, *in, *bcast, *json_file;
-	const char *svg;           /* bench --svg FILE: the chart (report/charts.h) */
-	int reference_warplab;     /* bench --reference warplab */
-	double link_mbps;          /* bench --link MBPS: the ceiling line; 0 = --write-rate's */
+	const char *svg;       /* bench --svg FILE: the chart (report/charts.h) */
+	int reference_warplab; /* bench --reference warplab */
+	double link_mbps;      /* bench --link MBPS: the ceiling line; 0 = --write-rate's */
 	ws_iqfile_kind kind;
 	int sigmf_cf32;
 	int trials, json, count, verbose;

@@ -52,13 +52,16 @@ static int lopt_peer(ws_cli_options *o, const char *val, ws_err *err)
 	static const struct {
 		const char *name;
 		enum ws_peer peer;
-	} peers[] = {{"auto", WS_PEER_AUTO}, {"warpspeed", WS_PEER_WARPSPEED}, {"netserver", WS_PEER_NETSERVER}};
+	} peers[] = {{"auto", WS_PEER_AUTO},
+		     {"warpspeed", WS_PEER_WARPSPEED},
+		     {"netserver", WS_PEER_NETSERVER}};
 	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++)
 		if (strcmp(val, peers[i].name) == 0) {
 			o->peer = peers[i].peer;
 			return 0;
 		}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not a peer; expected warpspeed, netserver or auto", val);
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not a peer; expected warpspeed, netserver or auto", val);
 }
 
 struct long_def {
@@ -69,13 +72,13 @@ struct long_def {
 
 /* warpspeed's own switches, each naming an I/O path; the side that plays the role applies
  * it (the sender for --zerocopy/--gso, the receiver for --skip-rx-copy/--splice/--gro). */
-#define LONG_FLAG(fn_name, member)                                                       \
-	static int fn_name(ws_cli_options *o, const char *v, ws_err *err)                \
-	{                                                                                \
-		(void)v;                                                                 \
-		(void)err;                                                               \
-		o->spec.member = true;                                                   \
-		return 0;                                                                \
+#define LONG_FLAG(fn_name, member)                                        \
+	static int fn_name(ws_cli_options *o, const char *v, ws_err *err) \
+	{                                                                 \
+		(void)v;                                                  \
+		(void)err;                                                \
+		o->spec.member = true;                                    \
+		return 0;                                                 \
 	}
 LONG_FLAG(lopt_zerocopy, zerocopy)
 LONG_FLAG(lopt_skip_rx_copy, skip_rx_copy)
@@ -115,8 +118,11 @@ static int lopt_svg_chart(ws_cli_options *o, const char *v, ws_err *err)
 	enum ws_chart_kind k;
 	int rc = ws_chart_kind_parse(v, &k, err);
 	if (rc == 0 && k > WS_CHART_STREAMS)
-		rc = ws_err_set(err, WS_E_INVAL, "'%s' is not a chart of one run; expected auto, spectrum, "
-				"histogram, interim or streams (sweep, iq and mesh have their own commands)", v);
+		rc = ws_err_set(err, WS_E_INVAL,
+				"'%s' is not a chart of one run; expected auto, spectrum, "
+				"histogram, interim or streams (sweep, iq and mesh have their own "
+				"commands)",
+				v);
 	if (rc == 0)
 		o->svg_chart = (int)k;
 	return rc;
@@ -141,9 +147,11 @@ static int lopt_threads(ws_cli_options *o, const char *val, ws_err *err)
 	char a[WS_CLI_PATH_MAX], b[WS_CLI_PATH_MAX]; /* split2's buffer size */
 	int ha, hb, rc = ws_cli_split2(val, true, a, b, &ha, &hb, err);
 	long long v;
-	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+	if (rc == 0 && ha &&
+	    (rc = ws_cli_parse_ranged(a, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
 		o->spec.local_threads = (uint32_t)v;
-	if (rc == 0 && hb && (rc = ws_cli_parse_ranged(b, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
+	if (rc == 0 && hb &&
+	    (rc = ws_cli_parse_ranged(b, 1, WS_MAX_STREAMS, "a number of threads", &v, err)) == 0)
 		o->spec.remote_threads = (uint32_t)v;
 	return rc;
 }
@@ -155,7 +163,8 @@ static int cpu_list(char *dst, size_t dsz, const char *val, ws_err *err)
 	if (rc < 0)
 		return rc;
 	if (rc == 0 || strlen(val) >= dsz)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU list; expected CPU numbers like 0,1", val);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a CPU list; expected CPU numbers like 0,1", val);
 	memcpy(dst, val, strlen(val) + 1);
 	return 0;
 }
@@ -181,11 +190,13 @@ static int lopt_rate(ws_cli_options *o, const char *val, ws_err *err)
 static int lopt_sweep(ws_cli_options *o, const char *val, ws_err *err)
 {
 	if (o->sweep)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is a second sweep; expected one --sweep per run", val);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is a second sweep; expected one --sweep per run", val);
 	o->sweep = val;
 	return 0;
 }
 
+/* clang-format off */
 static const struct long_def long_opts[] = {
 	{"help", ws_cli_opt_help, NULL},
 	{"version", ws_cli_opt_version, NULL},
@@ -215,6 +226,7 @@ static const struct long_def long_opts[] = {
 	{"repeat", ws_cli_lopt_repeat, "N"},
 	{NULL, NULL, NULL},
 };
+/* clang-format on */
 /* ws_cli_options.long_given has a bit per row. */
 _Static_assert(sizeof(long_opts) / sizeof(long_opts[0]) <= 64, "long_given has 64 bits");
 
@@ -245,7 +257,8 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 		if (!val && *i < argc && argv[*i][0] != '-')
 			val = argv[(*i)++];
 		if (!val || !*val)
-			return ws_err_set(err, WS_E_INVAL, "option --%s needs a value; expected --%s %s", l->name,
+			return ws_err_set(err, WS_E_INVAL,
+					  "option --%s needs a value; expected --%s %s", l->name,
 					  l->name, l->form);
 		int rc = l->fn(o, val, err);
 		if (rc < 0)
@@ -253,5 +266,6 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 		return rc;
 	}
 	return ws_err_set(err, WS_E_INVAL,
-			  "unknown option '%s'; run '%s -h' for the accepted options", word, ws_cli_prog());
+			  "unknown option '%s'; run '%s -h' for the accepted options", word,
+			  ws_cli_prog());
 }

@@ -58,9 +58,12 @@ int main(int argc, char **argv)
 #ifdef WS_MPI
 		return ws_cli_mesh_main(argc - 1, argv + 1);
 #else
-		fprintf(stderr, "warpspeed mesh: this warpspeed was built without MPI support; rebuild with "
-				"make MPI=1 (Debian: libopenmpi-dev, openmpi-bin) and run build/mpi/warpspeed "
-				"under mpirun\n");
+		fprintf(stderr,
+			"warpspeed mesh: this warpspeed was built without MPI support; rebuild "
+			"with "
+			"make MPI=1 (Debian: libopenmpi-dev, openmpi-bin) and run "
+			"build/mpi/warpspeed "
+			"under mpirun\n");
 		return 2;
 #endif
 	}

@@ -37,7 +37,8 @@ typedef struct self {
 /* A rank that cannot go on ends everyone. */
 _Noreturn static void die(const self *me, const char *msg)
 {
-	fprintf(stderr, "warpspeed mesh: rank %d on %s: %s; ending the mesh\n", me->rank, me->host, msg);
+	fprintf(stderr, "warpspeed mesh: rank %d on %s: %s; ending the mesh\n", me->rank, me->host,
+		msg);
 	fflush(stderr);
 	ws_mesh_comm_abort(1);
 }
@@ -66,10 +67,12 @@ static int pick_address(const ws_cli_mesh_options *o, const self *me, ws_mesh_pe
 	if (o->bind_addr) {
 		if ((rc = ws_mesh_addr_template(o->bind_addr, me->rank, a, sizeof(a), err)) < 0)
 			return rc;
-		if ((rc = ws_mesh_addr_numeric(a, o->family, p->addr, sizeof(p->addr), &fam, err)) < 0)
+		if ((rc = ws_mesh_addr_numeric(a, o->family, p->addr, sizeof(p->addr), &fam, err)) <
+		    0)
 			return rc;
 	} else {
-		if ((rc = ws_mesh_addr_of_if(o->bind_if, o->family, p->addr, sizeof(p->addr), err)) < 0)
+		if ((rc = ws_mesh_addr_of_if(o->bind_if, o->family, p->addr, sizeof(p->addr),
+					     err)) < 0)
 			return rc;
 		fam = strchr(p->addr, ':') ? 6 : 4;
 	}
@@ -117,7 +120,8 @@ static ws_daemon *start_daemon(const ws_cli_mesh_options *o, self *me, ws_mesh_p
 static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, ws_safefile *json)
 {
 	int status = 0;
-	if (!(o->json_path && strcmp(o->json_path, "-") == 0) && ws_mesh_matrix_text(m, o->net.print_headers != 0, stdout) < 0) {
+	if (!(o->json_path && strcmp(o->json_path, "-") == 0) &&
+	    ws_mesh_matrix_text(m, o->net.print_headers != 0, stdout) < 0) {
 		fprintf(stderr, "warpspeed mesh: writing the matrix to stdout failed\n");
 		status = 1;
 	}
@@ -125,7 +129,8 @@ static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, w
 		ws_err err;
 		int rc = ws_mesh_matrix_json(m, json->f);
 		if (rc < 0)
-			fprintf(stderr, "warpspeed mesh: writing %s failed: %s\n", o->json_path, strerror(-rc));
+			fprintf(stderr, "warpspeed mesh: writing %s failed: %s\n", o->json_path,
+				strerror(-rc));
 		else if ((rc = ws_safefile_commit(json, &err)) < 0)
 			fprintf(stderr, "warpspeed mesh: %s\n", err.msg);
 		ws_safefile_abort(json);
@@ -140,7 +145,9 @@ static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, w
 		if (mem && fclose(mem) != 0 && rc == 0)
 			rc = -ENOMEM;
 		if (rc < 0) {
-			fprintf(stderr, "warpspeed mesh: --svg %s: no memory for the matrix's document\n", o->svg_path);
+			fprintf(stderr,
+				"warpspeed mesh: --svg %s: no memory for the matrix's document\n",
+				o->svg_path);
 			status = 1;
 		} else if (ws_cli_svg_draw(o->svg_path, text, len, NULL, WS_CHART_MESH) != 0) {
 			status = 1;
@@ -149,7 +156,8 @@ static int print_matrix(const ws_cli_mesh_options *o, const ws_mesh_matrix *m, w
 	}
 	size_t failed = ws_mesh_matrix_failed(m);
 	if (failed) {
-		fprintf(stderr, "warpspeed mesh: %zu of %zu tests failed; their cells say why\n", failed, m->s->npairs);
+		fprintf(stderr, "warpspeed mesh: %zu of %zu tests failed; their cells say why\n",
+			failed, m->s->npairs);
 		status = status ? status : 1;
 	}
 	return status;
@@ -194,9 +202,12 @@ int ws_cli_mesh_main(int argc, char **argv)
 	int bad = first_bad(&me, prc < 0);
 	if (bad >= 0) {
 		if (bad == me.rank && me.rank == 0)
-			fprintf(stderr, "warpspeed mesh: %s\n(run 'warpspeed mesh -h' for the options)\n", perr.msg);
+			fprintf(stderr,
+				"warpspeed mesh: %s\n(run 'warpspeed mesh -h' for the options)\n",
+				perr.msg);
 		else if (bad == me.rank) /* only this rank's command line (mpirun's A : B form) */
-			fprintf(stderr, "warpspeed mesh: rank %d on %s: %s\n", me.rank, me.host, perr.msg);
+			fprintf(stderr, "warpspeed mesh: rank %d on %s: %s\n", me.rank, me.host,
+				perr.msg);
 		ws_mesh_schedule_free(&s);
 		ws_mesh_comm_finalize();
 		return 2;
@@ -205,7 +216,7 @@ int ws_cli_mesh_main(int argc, char **argv)
 	ws_safefile json = {0};
 	ws_err jerr;
 	int json_bad = me.rank == 0 && o.json_path &&
-		       ws_safefile_open(&json, o.json_path, WS_SAFEFILE_DASH, &jerr) < 0;
+		ws_safefile_open(&json, o.json_path, WS_SAFEFILE_DASH, &jerr) < 0;
 	bad = first_bad(&me, json_bad);
 	if (bad >= 0) {
 		if (me.rank == 0)
@@ -233,7 +244,8 @@ int ws_cli_mesh_main(int argc, char **argv)
 		if (ws_mesh_peer_check(&peers[k], k, &err) < 0)
 			die(&me, err.msg);
 
-	ws_mesh_round_config rc = {.spec = &o.net.spec, .fmt = o.net.format, .peers = peers, .self = me.rank};
+	ws_mesh_round_config rc = {
+		.spec = &o.net.spec, .fmt = o.net.format, .peers = peers, .self = me.rank};
 	for (size_t i = 0; i < slots; i++)
 		cells[i] = (ws_mesh_cell){.src = -1};
 	run_rounds(&me, &rc, &s, cells, slots);
@@ -248,7 +260,10 @@ int ws_cli_mesh_main(int argc, char **argv)
 			die(&me, err.msg);
 		char units[32];
 		ws_mesh_round_units(&rc, units, sizeof(units));
-		ws_mesh_matrix m = {.test = ws_test_type_name(o.net.spec.type), .s = &s, .units = units, .peers = peers,
+		ws_mesh_matrix m = {.test = ws_test_type_name(o.net.spec.type),
+				    .s = &s,
+				    .units = units,
+				    .peers = peers,
 				    .cells = matrix};
 		if (!m.test)
 			m.test = "?";

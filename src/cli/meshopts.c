@@ -10,12 +10,14 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: mpirun [-np N] [--host ...] warpspeed mesh [mesh options] [netperf options] [-- test options]\n"
+	"usage: mpirun [-np N] [--host ...] warpspeed mesh [mesh options] [netperf options] [-- "
+	"test options]\n"
 	"  Every rank serves tests on its data address; a schedule then tests pairs of ranks with\n"
 	"  normal warpspeed tests (-t, -l, -f and the test options as for one test), and rank 0\n"
 	"  prints the matrix: rows are sources, columns destinations.\n"
 	"  --pairs all|ring|matching|all-to-all\n"
-	"                       all: every ordered pair, one at a time (default; the quiet matrix)\n"
+	"                       all: every ordered pair, one at a time (default; the quiet "
+	"matrix)\n"
 	"                       ring: rank i to i+1, all at once\n"
 	"                       matching: rounds in which each rank is in one test, N/2 at once,\n"
 	"                       until every ordered pair ran\n"
@@ -37,10 +39,7 @@ static const char usage[] =
 	"Exit status: 0 every test ran, 1 a test failed (its cell says why) or a rank failed,\n"
 	"2 bad usage or not built with MPI (make MPI=1).\n";
 
-const char *ws_cli_mesh_usage(void)
-{
-	return usage;
-}
+const char *ws_cli_mesh_usage(void) { return usage; }
 
 static int opt_pairs(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
@@ -50,7 +49,8 @@ static int opt_pairs(ws_cli_mesh_options *o, const char *v, ws_err *err)
 static int opt_json(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
 	if (!*v)
-		return ws_err_set(err, WS_E_INVAL, "an empty file name; expected a file, or - for stdout");
+		return ws_err_set(err, WS_E_INVAL,
+				  "an empty file name; expected a file, or - for stdout");
 	o->json_path = v;
 	return 0;
 }
@@ -58,7 +58,8 @@ static int opt_json(ws_cli_mesh_options *o, const char *v, ws_err *err)
 static int opt_svg(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
 	if (!*v)
-		return ws_err_set(err, WS_E_INVAL, "an empty file name; expected the SVG file to write");
+		return ws_err_set(err, WS_E_INVAL,
+				  "an empty file name; expected the SVG file to write");
 	o->svg_path = v;
 	return 0;
 }
@@ -66,7 +67,8 @@ static int opt_svg(ws_cli_mesh_options *o, const char *v, ws_err *err)
 static int opt_bind_addr(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
 	if (!*v)
-		return ws_err_set(err, WS_E_INVAL, "an empty address; expected an address such as 10.0.0.%%r");
+		return ws_err_set(err, WS_E_INVAL,
+				  "an empty address; expected an address such as 10.0.0.%%r");
 	o->bind_addr = v;
 	return 0;
 }
@@ -74,7 +76,8 @@ static int opt_bind_addr(ws_cli_mesh_options *o, const char *v, ws_err *err)
 static int opt_bind_if(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
 	if (!*v)
-		return ws_err_set(err, WS_E_INVAL, "an empty interface name; expected a name such as eth1");
+		return ws_err_set(err, WS_E_INVAL,
+				  "an empty interface name; expected a name such as eth1");
 	o->bind_if = v;
 	return 0;
 }
@@ -104,7 +107,8 @@ static int opt_memory(ws_cli_mesh_options *o, const char *v, ws_err *err)
 {
 	int rc = ws_units_parse_size(v, &o->max_memory, err);
 	if (rc == 0 && o->max_memory == 0)
-		return ws_err_set(err, WS_E_INVAL, "0 bytes would refuse every test; expected a size like 512M");
+		return ws_err_set(err, WS_E_INVAL,
+				  "0 bytes would refuse every test; expected a size like 512M");
 	return rc;
 }
 
@@ -134,6 +138,7 @@ static const struct mesh_opt {
 	const char *name;
 	const char *form; /* NULL: a switch */
 	int (*fn)(ws_cli_mesh_options *o, const char *v, ws_err *err);
+	/* clang-format off */
 } mesh_opts[] = {
 	{"--pairs", "all|ring|matching|all-to-all", opt_pairs},
 	{"--json", "FILE", opt_json},
@@ -149,6 +154,7 @@ static const struct mesh_opt {
 	{"-h", NULL, opt_help},
 	{"--help", NULL, opt_help},
 };
+/* clang-format on */
 #define NMESH (sizeof(mesh_opts) / sizeof(mesh_opts[0]))
 
 /* The mesh option at argv[*i] ("--name", "--name VALUE", "--name=VALUE"): 1 when taken
@@ -166,8 +172,9 @@ static int mesh_option(ws_cli_mesh_options *o, int argc, char **argv, int *i, ws
 			v = a + len + 1;
 		} else if (m->form) {
 			if (*i + 1 >= argc)
-				return ws_err_set(err, WS_E_INVAL, "option %s needs a value; expected %s %s", m->name, m->name,
-						  m->form);
+				return ws_err_set(err, WS_E_INVAL,
+						  "option %s needs a value; expected %s %s",
+						  m->name, m->name, m->form);
 			v = argv[++*i];
 		}
 		++*i;
@@ -185,6 +192,7 @@ static const struct refused {
 	char letter;
 	bool test;
 	const char *why;
+	/* clang-format off */
 } refused[] = {
 	{'H', false, "the mesh tests every rank's daemon in turn"},
 	{'L', false, "each rank sends from its own data address (--bind-addr, --bind-if)"},
@@ -196,27 +204,40 @@ static const struct refused {
 	{'H', true, "the data addresses are the ranks' (--bind-addr, --bind-if)"},
 	{'L', true, "the data addresses are the ranks' (--bind-addr, --bind-if)"},
 };
+/* clang-format on */
 
 static int check_netperf_part(const ws_cli_mesh_options *o, ws_err *err)
 {
 	const ws_cli_options *n = &o->net;
 	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
 		if (ws_cli_given(n, refused[k].test, refused[k].letter))
-			return ws_err_set(err, WS_E_INVAL, "%soption -%c does not apply to warpspeed mesh: %s",
-					  refused[k].test ? "test " : "", refused[k].letter, refused[k].why);
+			return ws_err_set(err, WS_E_INVAL,
+					  "%soption -%c does not apply to warpspeed mesh: %s",
+					  refused[k].test ? "test " : "", refused[k].letter,
+					  refused[k].why);
 	if (n->out_mode)
-		return ws_err_set(err, WS_E_INVAL, "the output selectors (-o/-O/-k) do not apply to warpspeed mesh: "
-				  "it prints a matrix; expected --json FILE for every figure of it");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"the output selectors (-o/-O/-k) do not apply to warpspeed mesh: "
+			"it prints a matrix; expected --json FILE for every figure of it");
 	if (n->json)
-		return ws_err_set(err, WS_E_INVAL, "option --json%s after the netperf options: the mesh's --json "
-				  "takes a FILE and comes before them; expected warpspeed mesh --json FILE [netperf options]",
+		return ws_err_set(err, WS_E_INVAL,
+				  "option --json%s after the netperf options: the mesh's --json "
+				  "takes a FILE and comes before them; expected warpspeed mesh "
+				  "--json FILE [netperf options]",
 				  n->json == 2 ? "-lines" : "");
 	if (n->psk_file)
-		return ws_err_set(err, WS_E_INVAL, "option --psk-file does not apply to warpspeed mesh: the mesh's own daemons ask for no key");
+		return ws_err_set(err, WS_E_INVAL,
+				  "option --psk-file does not apply to warpspeed mesh: the mesh's "
+				  "own daemons ask for no key");
 	if (n->peer != WS_PEER_AUTO)
-		return ws_err_set(err, WS_E_INVAL, "option --peer does not apply to warpspeed mesh: every rank runs a warpspeed daemon");
+		return ws_err_set(err, WS_E_INVAL,
+				  "option --peer does not apply to warpspeed mesh: every rank runs "
+				  "a warpspeed daemon");
 	if (n->version)
-		return ws_err_set(err, WS_E_INVAL, "option -V does not apply to warpspeed mesh; expected warpspeed -V");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"option -V does not apply to warpspeed mesh; expected warpspeed -V");
 	return 0;
 }
 
@@ -237,14 +258,19 @@ int ws_cli_mesh_parse(int argc, char **argv, ws_cli_mesh_options *o, ws_err *err
 		for (size_t m = 0; m < NMESH; m++) {
 			size_t len = strlen(mesh_opts[m].name);
 			if (mesh_opts[m].form && strcmp(mesh_opts[m].name, "--json") != 0 &&
-			    strncmp(argv[k], mesh_opts[m].name, len) == 0 && (!argv[k][len] || argv[k][len] == '='))
+			    strncmp(argv[k], mesh_opts[m].name, len) == 0 &&
+			    (!argv[k][len] || argv[k][len] == '='))
 				return ws_err_set(err, WS_E_INVAL,
-						  "option %s after the netperf option '%s': the mesh's options come first; "
-						  "expected warpspeed mesh [mesh options] [netperf options] [-- test options]",
+						  "option %s after the netperf option '%s': the "
+						  "mesh's options come first; "
+						  "expected warpspeed mesh [mesh options] [netperf "
+						  "options] [-- test options]",
 						  mesh_opts[m].name, argv[i]);
 		}
 	if (o->bind_addr && o->bind_if)
-		return ws_err_set(err, WS_E_INVAL, "options --bind-addr and --bind-if both choose the data address; expected one of them");
+		return ws_err_set(err, WS_E_INVAL,
+				  "options --bind-addr and --bind-if both choose the data address; "
+				  "expected one of them");
 	/* The netperf part, with a program name of its own in argv[0]'s place. */
 	char **np = malloc((size_t)(argc - i + 2) * sizeof(*np));
 	if (!np)
@@ -266,7 +292,9 @@ int ws_cli_mesh_parse(int argc, char **argv, ws_cli_mesh_options *o, ws_err *err
 	if (!o->family)
 		o->family = (int)o->net.spec.family;
 	else if (o->net.spec.family && (int)o->net.spec.family != o->family)
-		return ws_err_set(err, WS_E_INVAL, "the mesh's -%d and the netperf part's -%d disagree; expected one address family",
+		return ws_err_set(err, WS_E_INVAL,
+				  "the mesh's -%d and the netperf part's -%d disagree; expected "
+				  "one address family",
 				  o->family, (int)o->net.spec.family);
 	o->net.spec.family = (enum ws_family)o->family;
 	return 0;

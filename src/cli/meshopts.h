@@ -20,14 +20,14 @@
 struct ws_err;
 
 typedef struct ws_cli_mesh_options {
-	ws_cli_options net;          /* the netperf part: the spec, -f, -P */
-	enum ws_mesh_kind pairs;     /* --pairs, default all */
-	const char *json_path;       /* --json FILE ("-" = stdout, instead of the table); NULL */
-	const char *svg_path;        /* --svg FILE: the matrix as a heatmap; NULL */
-	const char *bind_addr;       /* --bind-addr TEMPLATE (%r = rank + 1); NULL */
-	const char *bind_if;         /* --bind-if IFACE; NULL */
-	int family;                  /* -4 / -6 (mesh or netperf part); 0 = any */
-	uint16_t port;               /* --port: every daemon's control port; 0 = any free one */
+	ws_cli_options net;      /* the netperf part: the spec, -f, -P */
+	enum ws_mesh_kind pairs; /* --pairs, default all */
+	const char *json_path;   /* --json FILE ("-" = stdout, instead of the table); NULL */
+	const char *svg_path;    /* --svg FILE: the matrix as a heatmap; NULL */
+	const char *bind_addr;   /* --bind-addr TEMPLATE (%r = rank + 1); NULL */
+	const char *bind_if;     /* --bind-if IFACE; NULL */
+	int family;              /* -4 / -6 (mesh or netperf part); 0 = any */
+	uint16_t port;           /* --port: every daemon's control port; 0 = any free one */
 	/* This rank's daemon (0 = the daemon's default); with mpirun's MPMD form (A : B) ranks
 	 * may differ here, as their daemons may in real life. */
 	unsigned max_sessions;

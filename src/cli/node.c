@@ -26,7 +26,7 @@
 
 typedef struct node_opts {
 	ws_node_config cfg;
-	double stats_s;   /* 0 = only on SIGUSR1 */
+	double stats_s; /* 0 = only on SIGUSR1 */
 	int quiet;
 } node_opts;
 
@@ -125,10 +125,34 @@ static int parse_rate(const char *opt, const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { O_ID = 256, O_SERIAL, O_BIND, O_ALLOW, O_RATE, O_BURST, O_TOTAL, O_PORT, O_BCAST, O_RF, O_PAYLOAD, O_TXS, O_RXS,
-       O_CHANNEL, O_PACE, O_SLOTS, O_PERPKT, O_NOTREADY, O_NOTREADY_US, O_STATS, O_SOCKBUF, O_MAXMEM,
-       O_QUIET, O_NOGSO };
+enum {
+	O_ID = 256,
+	O_SERIAL,
+	O_BIND,
+	O_ALLOW,
+	O_RATE,
+	O_BURST,
+	O_TOTAL,
+	O_PORT,
+	O_BCAST,
+	O_RF,
+	O_PAYLOAD,
+	O_TXS,
+	O_RXS,
+	O_CHANNEL,
+	O_PACE,
+	O_SLOTS,
+	O_PERPKT,
+	O_NOTREADY,
+	O_NOTREADY_US,
+	O_STATS,
+	O_SOCKBUF,
+	O_MAXMEM,
+	O_QUIET,
+	O_NOGSO
+};
 
+/* clang-format off */
 static const struct option longopts[] = {
 	{"id", required_argument, NULL, O_ID},
 	{"serial", required_argument, NULL, O_SERIAL},
@@ -157,6 +181,7 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+/* clang-format on */
 
 /* One option into o; returns 0 or the exit status 2. */
 static int parse_one(int c, const char *arg, const char *name, node_opts *o)
@@ -167,8 +192,14 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 	ws_err e;
 	int r = 0;
 	switch (c) {
-	case O_ID: r = parse_num(name, arg, 0, 65534, &v); cfg->id = (uint16_t)v; break;
-	case O_SERIAL: r = parse_num(name, arg, 0, 99999, &v); cfg->serial = (uint32_t)v; break;
+	case O_ID:
+		r = parse_num(name, arg, 0, 65534, &v);
+		cfg->id = (uint16_t)v;
+		break;
+	case O_SERIAL:
+		r = parse_num(name, arg, 0, 99999, &v);
+		cfg->serial = (uint32_t)v;
+		break;
 	case O_BIND: {
 		struct in_addr a;
 		if (inet_pton(AF_INET, arg, &a) != 1)
@@ -185,7 +216,8 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 		cfg->allow = arg;
 		break;
 	}
-	case O_RATE: return parse_rate(name, arg, &cfg->reply_rate_bps);
+	case O_RATE:
+		return parse_rate(name, arg, &cfg->reply_rate_bps);
 	case O_TOTAL:
 		r = parse_rate(name, arg, &cfg->reply_total_bps);
 		if (r == 0 && cfg->reply_total_bps == 0)
@@ -197,7 +229,10 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 			return bad(name, arg, "bytes, 1K..256M, e.g. 1M");
 		cfg->reply_burst = (uint32_t)sz;
 		break;
-	case O_PORT: r = parse_num(name, arg, 0, 65535, &v); cfg->port = (int)v; break;
+	case O_PORT:
+		r = parse_num(name, arg, 0, 65535, &v);
+		cfg->port = (int)v;
+		break;
 	case O_BCAST:
 		if (strcmp(arg, "off") == 0)
 			cfg->bcast_port = -1;
@@ -209,9 +244,16 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 			return bad(name, arg, "2 or 4");
 		cfg->rf = atoi(arg);
 		break;
-	case O_PAYLOAD: r = parse_num(name, arg, 48, 65505, &v); cfg->max_payload = (uint32_t)v; break;
-	case O_TXS: r = parse_samples(name, arg, &cfg->tx_samples); break;
-	case O_RXS: r = parse_samples(name, arg, &cfg->rx_samples); break;
+	case O_PAYLOAD:
+		r = parse_num(name, arg, 48, 65505, &v);
+		cfg->max_payload = (uint32_t)v;
+		break;
+	case O_TXS:
+		r = parse_samples(name, arg, &cfg->tx_samples);
+		break;
+	case O_RXS:
+		r = parse_samples(name, arg, &cfg->rx_samples);
+		break;
 	case O_CHANNEL:
 		if (strcmp(arg, "loopback") == 0)
 			cfg->channel = WS_NODE_CHANNEL_LOOPBACK;
@@ -220,10 +262,21 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 		else
 			return bad(name, arg, "loopback or none");
 		break;
-	case O_PACE: r = parse_num(name, arg, 0, 1000000, &v); cfg->pace_us = (uint32_t)v; break;
-	case O_SLOTS: r = parse_num(name, arg, 1, 4096, &v); cfg->rx_slots = (uint32_t)v; break;
-	case O_PERPKT: r = parse_num(name, arg, 0, 1000000, &v); cfg->per_packet_us = (uint32_t)v; break;
-	case O_NOTREADY: cfg->not_ready = 1; break;
+	case O_PACE:
+		r = parse_num(name, arg, 0, 1000000, &v);
+		cfg->pace_us = (uint32_t)v;
+		break;
+	case O_SLOTS:
+		r = parse_num(name, arg, 1, 4096, &v);
+		cfg->rx_slots = (uint32_t)v;
+		break;
+	case O_PERPKT:
+		r = parse_num(name, arg, 0, 1000000, &v);
+		cfg->per_packet_us = (uint32_t)v;
+		break;
+	case O_NOTREADY:
+		cfg->not_ready = 1;
+		break;
 	case O_NOTREADY_US:
 		r = parse_num(name, arg, 1, 60000000, &v);
 		cfg->not_ready = 1;
@@ -239,14 +292,18 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 		cfg->sock_buf = (int)sz;
 		break;
 	case O_MAXMEM:
-		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < (4u << 20) ||
-		    sz > (1ull << 40))
+		if (ws_units_parse_size(arg, &sz, &e) < 0 || sz < (4u << 20) || sz > (1ull << 40))
 			return bad(name, arg, "a size from 4M to 1024G, e.g. 512M or 2G");
 		cfg->max_memory = sz;
 		break;
-	case O_QUIET: o->quiet = 1; break;
-	case O_NOGSO: cfg->gso = 0; break;
-	default: return 2;
+	case O_QUIET:
+		o->quiet = 1;
+		break;
+	case O_NOGSO:
+		cfg->gso = 0;
+		break;
+	default:
+		return 2;
 	}
 	return r;
 }
@@ -266,8 +323,8 @@ static int parse_args(int argc, char **argv, node_opts *o)
 		}
 		if (c == '?' || c == ':') {
 			const char *what = c == ':' ? "needs a value" : "is unknown";
-			fprintf(stderr, "warpspeed node: option '%s' %s\n%s", argv[optind - 1], what,
-				usage);
+			fprintf(stderr, "warpspeed node: option '%s' %s\n%s", argv[optind - 1],
+				what, usage);
 			return 2;
 		}
 		char name[32];
@@ -293,6 +350,7 @@ static void print_counters(ws_node *n, const char *when)
 	static const struct {
 		const char *name;
 		size_t off;
+		/* clang-format off */
 	} f[] = {
 #define F(x) {#x, offsetof(ws_node_counters, x)}
 		F(rx_packets), F(rx_bytes), F(tx_packets), F(tx_bytes), F(commands),
@@ -304,6 +362,7 @@ static void print_counters(ws_node *n, const char *when)
 		F(rate_waits), F(rate_drops), F(preempted), F(mem_refused),
 #undef F
 	};
+	/* clang-format on */
 	ws_node_counters c;
 	ws_node_get_counters(n, &c);
 	printf("counters (%s):", when);
@@ -346,8 +405,9 @@ static void banner(ws_node *n, const node_opts *o)
 		c->serial, c->id, WS_WIRE_WL_MAJOR, WS_WIRE_WL_MINOR, WS_WIRE_WL_REV, c->rf,
 		in.bind_addr, in.port, bport, in.allow, rate, total, c->max_payload,
 		ws_wire_samples_per_packet(c->max_payload), c->tx_samples, c->rx_samples,
-		(double)in.max_memory / 1048576.0, c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf,
-		in.sndbuf, in.gso ? "on" : "off");
+		(double)in.max_memory / 1048576.0,
+		c->channel == WS_NODE_CHANNEL_LOOPBACK ? "loopback" : "none", in.rcvbuf, in.sndbuf,
+		in.gso ? "on" : "off");
 }
 
 /* Waits for signals until a stop; returns when the node thread should be joined. */
@@ -356,9 +416,9 @@ static void signal_loop(ws_node *n, const node_opts *o, const sigset_t *set)
 	for (;;) {
 		int sig;
 		if (o->stats_s > 0) {
-			struct timespec ts = {.tv_sec = (time_t)o->stats_s,
-					      .tv_nsec = (long)((o->stats_s - (time_t)o->stats_s) *
-								1e9)};
+			struct timespec ts = {
+				.tv_sec = (time_t)o->stats_s,
+				.tv_nsec = (long)((o->stats_s - (time_t)o->stats_s) * 1e9)};
 			sig = sigtimedwait(set, NULL, &ts);
 			if (sig < 0 && errno == EAGAIN) {
 				print_counters(n, "interval");

@@ -25,13 +25,13 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_CPU 65535
+#define MAX_CPU        65535
 #define MAX_DURATION_S 10000000LL
 
 enum opt_kind {
-	OPT_FLAG,   /* no value; more letters may follow in the same word (-cC) */
-	OPT_VALUE,  /* a value, attached (-l10) or in the next word (-l 10) */
-	OPT_OPTVAL, /* a value only when the rest looks like a number, as netperf's -c [rate] */
+	OPT_FLAG,    /* no value; more letters may follow in the same word (-cC) */
+	OPT_VALUE,   /* a value, attached (-l10) or in the next word (-l 10) */
+	OPT_OPTVAL,  /* a value only when the rest looks like a number, as netperf's -c [rate] */
 	OPT_OPTWORD, /* a value attached, or the next word unless it starts with '-' (-o [list]) */
 };
 
@@ -40,10 +40,10 @@ struct opt_def;
 struct opt_def {
 	char letter;
 	enum opt_kind kind;
-	bool dash_ok;       /* a separate value may start with '-' (-l -1000); on an OPT_OPTVAL,
+	bool dash_ok;     /* a separate value may start with '-' (-l -1000); on an OPT_OPTVAL,
 	                     * the value may be a signed number (-D -0.5) */
-	opt_fn fn;          /* NULL: a netperf option not supported yet */
-	const char *form;   /* what the value looks like, for messages */
+	opt_fn fn;        /* NULL: a netperf option not supported yet */
+	const char *form; /* what the value looks like, for messages */
 };
 
 /* What to use instead of an unsupported option whose letter means something else in the
@@ -54,7 +54,9 @@ static const struct {
 	char letter;
 	const char *hint;
 } unsupported_hints[] = {
-	{false, 'b', " (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test option -b, after --)"},
+	{false, 'b',
+	 " (netperf's packets per -w interval; the first burst of TCP_RR and UDP_RR is the test "
+	 "option -b, after --)"},
 };
 
 static const char *unsupported_hint(bool test, char letter)
@@ -70,15 +72,16 @@ static const char *unsupported_hint(bool test, char letter)
 static bool is_stream_test(enum ws_test_type t)
 {
 	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
-	       t == WS_TEST_UDP_STREAM;
+		t == WS_TEST_UDP_STREAM;
 }
 
 static int copy_host(char *dst, const char *src, ws_err *err)
 {
 	size_t n = strlen(src);
 	if (n >= WS_HOST_MAX)
-		return ws_err_set(err, WS_E_INVAL, "host name of %zu characters is too long; expected at most %d",
-				  n, WS_HOST_MAX - 1);
+		return ws_err_set(err, WS_E_INVAL,
+				  "host name of %zu characters is too long; expected at most %d", n,
+				  WS_HOST_MAX - 1);
 	memcpy(dst, src, n + 1);
 	return 0;
 }
@@ -121,7 +124,8 @@ static int opt_ctl_port(ws_cli_options *o, const char *val, ws_err *err)
 			o->ctl_port = (uint16_t)v;
 	}
 	if (rc == 0 && hb) {
-		rc = ws_cli_parse_ranged(b, 0, 65535, "a local control port from 0 to 65535", &v, err);
+		rc = ws_cli_parse_ranged(b, 0, 65535, "a local control port from 0 to 65535", &v,
+					 err);
 		if (rc == 0)
 			o->local_ctl_port = (uint16_t)v;
 	}
@@ -150,9 +154,11 @@ static int opt_length(ws_cli_options *o, const char *val, ws_err *err)
 		"expected a test length in seconds (>0) or a negative byte/transaction count";
 	long long v;
 	if (ws_units_parse_int(val, -(long long)INT64_MAX, MAX_DURATION_S, &v, NULL) < 0) {
-		if (ws_units_parse_int(val, -(long long)INT64_MAX, (long long)INT64_MAX, &v, NULL) == 0)
+		if (ws_units_parse_int(val, -(long long)INT64_MAX, (long long)INT64_MAX, &v,
+				       NULL) == 0)
 			return ws_err_set(err, WS_E_INVAL,
-					  "%s seconds is too long; expected at most %lld seconds or a negative byte/transaction count",
+					  "%s seconds is too long; expected at most %lld seconds "
+					  "or a negative byte/transaction count",
 					  val, MAX_DURATION_S);
 		return ws_err_set(err, WS_E_INVAL, "'%s' is not an integer; %s", val, what);
 	}
@@ -174,8 +180,10 @@ static int cpu_rate(const char *val, ws_err *err)
 {
 	double rate;
 	if (val && ws_units_parse_double(val, 0, 1e12, &rate, NULL) < 0)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a CPU rate; expected a number (ignored on Linux) or nothing",
-				  val);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"'%s' is not a CPU rate; expected a number (ignored on Linux) or nothing",
+			val);
 	return 0;
 }
 
@@ -194,7 +202,8 @@ static int opt_remote_cpu(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_headers(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = ws_cli_parse_ranged(val, 0, 1, "0 (no banner or headers) or 1 (banner and headers)", &v, err);
+	int rc = ws_cli_parse_ranged(val, 0, 1,
+				     "0 (no banner or headers) or 1 (banner and headers)", &v, err);
 	if (rc == 0)
 		o->print_headers = (int)v;
 	return rc;
@@ -203,8 +212,8 @@ static int opt_headers(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_verbosity(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = ws_cli_parse_ranged(val, 0, 2,
-			      "0 (figure of merit only), 1 (normal) or 2 (extra detail)", &v, err);
+	int rc = ws_cli_parse_ranged(
+		val, 0, 2, "0 (figure of merit only), 1 (normal) or 2 (extra detail)", &v, err);
 	if (rc == 0)
 		o->verbosity = (int)v;
 	return rc;
@@ -213,9 +222,11 @@ static int opt_verbosity(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_format(ws_cli_options *o, const char *val, ws_err *err)
 {
 	if (strlen(val) != 1 || !strchr("GMKgmkx", val[0]))
-		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a unit; expected G, M, K (2^30, 2^20, 2^10 bytes/s), g, m, k (10^9, 10^6, 10^3 bits/s) or x (transactions/s)",
-				  val);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"'%s' is not a unit; expected G, M, K (2^30, 2^20, 2^10 bytes/s), g, m, k "
+			"(10^9, 10^6, 10^3 bits/s) or x (transactions/s)",
+			val);
 	o->format = val[0];
 	o->format_given = true;
 	return 0;
@@ -234,8 +245,10 @@ static int opt_cpu_bind(ws_cli_options *o, const char *val, ws_err *err)
 			continue;
 		if (ws_units_parse_int(parts[i], 0, MAX_CPU, &v, NULL) < 0)
 			return ws_err_set(err, WS_E_INVAL,
-					  "'%s'%s%s%s is not a CPU number; expected lcpu[,rcpu] with CPUs 0 to %d",
-					  parts[i], pair ? " in '" : "", pair ? val : "", pair ? "'" : "", MAX_CPU);
+					  "'%s'%s%s%s is not a CPU number; expected lcpu[,rcpu] "
+					  "with CPUs 0 to %d",
+					  parts[i], pair ? " in '" : "", pair ? val : "",
+					  pair ? "'" : "", MAX_CPU);
 		*cpu[i] = (int)v;
 	}
 	if (rc == 0)
@@ -264,7 +277,9 @@ static int opt_inet6(ws_cli_options *o, const char *val, ws_err *err)
 static int opt_passphrase(ws_cli_options *o, const char *val, ws_err *err)
 {
 	if (!*val)
-		return ws_err_set(err, WS_E_INVAL, "an empty passphrase; expected -Z passphrase (or --psk-file FILE)");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"an empty passphrase; expected -Z passphrase (or --psk-file FILE)");
 	o->psk_pass = val;
 	return 0;
 }
@@ -273,8 +288,9 @@ static int opt_brand(ws_cli_options *o, const char *val, ws_err *err)
 {
 	size_t n = strlen(val);
 	if (n >= WS_CLI_BRAND_MAX)
-		return ws_err_set(err, WS_E_INVAL, "brand of %zu characters is too long; expected at most %d",
-				  n, WS_CLI_BRAND_MAX - 1);
+		return ws_err_set(err, WS_E_INVAL,
+				  "brand of %zu characters is too long; expected at most %d", n,
+				  WS_CLI_BRAND_MAX - 1);
 	memcpy(o->brand, val, n + 1);
 	return 0;
 }
@@ -315,7 +331,8 @@ static int opt_demo(ws_cli_options *o, const char *val, ws_err *err)
 	if (rc == 0 && ha &&
 	    (ws_units_parse_double(secs, 0.001, 86400, &o->demo_interval_s, NULL) < 0))
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not an interval; expected [+|-]secs[,units] with secs from 0.001 to 86400",
+				  "'%s' is not an interval; expected [+|-]secs[,units] with secs "
+				  "from 0.001 to 86400",
 				  a);
 	if (rc == 0 && hb)
 		rc = ws_units_parse_size(b, &o->demo_units, err);
@@ -329,9 +346,11 @@ static int opt_iterations(ws_cli_options *o, const char *val, ws_err *err)
 	long long v;
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	o->conf_args.i_given = true;
-	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, 1000000, "max iterations", &v, err)) == 0)
+	if (rc == 0 && ha &&
+	    (rc = ws_cli_parse_ranged(a, 1, 1000000, "max iterations", &v, err)) == 0)
 		o->conf_args.max = (int)v;
-	if (rc == 0 && hb && (rc = ws_cli_parse_ranged(b, 1, 1000000, "min iterations", &v, err)) == 0)
+	if (rc == 0 && hb &&
+	    (rc = ws_cli_parse_ranged(b, 1, 1000000, "min iterations", &v, err)) == 0)
 		o->conf_args.min = (int)v;
 	return rc;
 }
@@ -343,13 +362,16 @@ static int opt_conf_level(ws_cli_options *o, const char *val, ws_err *err)
 	long long v;
 	int ha, hb, rc = ws_cli_split2(val, false, a, b, &ha, &hb, err);
 	o->conf_args.I_given = true;
-	if (rc == 0 && ha && (rc = ws_cli_parse_ranged(a, 1, 100, "confidence level (95 or 99)", &v, err)) == 0)
+	if (rc == 0 && ha &&
+	    (rc = ws_cli_parse_ranged(a, 1, 100, "confidence level (95 or 99)", &v, err)) == 0)
 		o->conf_args.level = (int)v;
 	if (rc == 0 && hb && ws_units_parse_double(b, 1e-9, 100, &o->conf_args.width, NULL) < 0)
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a confidence width; expected a full width in %% of the mean, more than 0 and at most 100 (5 = +/-2.5%%)",
+				  "'%s' is not a confidence width; expected a full width in %% of "
+				  "the mean, more than 0 and at most 100 (5 = +/-2.5%%)",
 				  b);
-	ws_confidence_args only = {.I_given = true, .level = o->conf_args.level, .width = o->conf_args.width};
+	ws_confidence_args only = {
+		.I_given = true, .level = o->conf_args.level, .width = o->conf_args.width};
 	ws_confidence check;
 	return rc ? rc : ws_confidence_setup(&check, &only, err);
 }
@@ -365,6 +387,7 @@ static int opt_result_only(ws_cli_options *o, const char *val, ws_err *err)
 
 /* ---- tables --------------------------------------------------------------------------- */
 
+/* clang-format off */
 static const struct opt_def global_opts[] = {
 	{'4', OPT_FLAG, false, opt_inet4, NULL},
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
@@ -409,7 +432,9 @@ static const struct opt_def global_opts[] = {
 	{'N', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct opt_def test_opts[] = {
 	{'4', OPT_FLAG, false, opt_inet4, NULL},
 	{'6', OPT_FLAG, false, opt_inet6, NULL},
@@ -443,6 +468,7 @@ static const struct opt_def test_opts[] = {
 	{'c', OPT_FLAG, false, NULL, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
+/* clang-format on */
 
 /* ---- driver --------------------------------------------------------------------------- */
 
@@ -478,9 +504,10 @@ static int apply(ws_cli_options *o, const struct opt_def *d, bool test, const ch
 {
 	const char *sect = test ? "test option" : "option";
 	if (!d->fn)
-		return ws_err_set(err, WS_E_INVAL,
-				  "%s -%c is a netperf option that warpspeed does not support yet%s", sect,
-				  d->letter, unsupported_hint(test, d->letter));
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"%s -%c is a netperf option that warpspeed does not support yet%s", sect,
+			d->letter, unsupported_hint(test, d->letter));
 	int rc = d->fn(o, val, err);
 	if (rc < 0) {
 		ws_err_prefix(err, "%s -%c", sect, d->letter);
@@ -504,7 +531,8 @@ static bool starts_value(const char *s)
 /* An optional value that may carry a sign (dash_ok on an OPT_OPTVAL: -D -0.5). */
 static bool starts_optval(const struct opt_def *d, const char *s)
 {
-	return starts_value(s) || (d->dash_ok && (s[0] == '-' || s[0] == '+') && starts_value(s + 1));
+	return starts_value(s) ||
+		(d->dash_ok && (s[0] == '-' || s[0] == '+') && starts_value(s + 1));
 }
 
 /* One word starting with '-': a letter, possibly followed by more flags or by the value.
@@ -517,17 +545,19 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 	while (*p) {
 		const struct opt_def *d = find_opt(table, *p);
 		if (!d)
-			return ws_err_set(err, WS_E_INVAL,
-					  "unknown %s -%c%s%s%s; run '%s -h' for the accepted options%s",
-					  sect, *p, p > word + 1 ? " in '" : "", p > word + 1 ? word : "",
-					  p > word + 1 ? "'" : "", ws_cli_prog(),
-					  test ? " (after --, only test options are accepted)" : "");
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"unknown %s -%c%s%s%s; run '%s -h' for the accepted options%s",
+				sect, *p, p > word + 1 ? " in '" : "", p > word + 1 ? word : "",
+				p > word + 1 ? "'" : "", ws_cli_prog(),
+				test ? " (after --, only test options are accepted)" : "");
 		if (!d->fn)
 			return apply(o, d, test, NULL, err);
 		const char *rest = p + 1, *next = *i < argc ? argv[*i] : NULL;
 		if (next && strcmp(next, "--") == 0)
 			next = NULL; /* the separator is never a value */
-		if (d->kind == OPT_FLAG || (d->kind == OPT_OPTVAL && *rest && !starts_optval(d, rest))) {
+		if (d->kind == OPT_FLAG ||
+		    (d->kind == OPT_OPTVAL && *rest && !starts_optval(d, rest))) {
 			int rc = apply(o, d, test, NULL, err);
 			if (rc < 0 || o->help || o->version)
 				return rc;
@@ -547,12 +577,13 @@ static int parse_word(ws_cli_options *o, const struct opt_def *table, bool test,
 		if (*rest)
 			return apply(o, d, test, rest, err);
 		if (!next)
-			return ws_err_set(err, WS_E_INVAL, "%s -%c needs a value; expected -%c %s", sect,
-					  d->letter, d->letter, d->form);
+			return ws_err_set(err, WS_E_INVAL, "%s -%c needs a value; expected -%c %s",
+					  sect, d->letter, d->letter, d->form);
 		if (next[0] == '-' && next[1] && !d->dash_ok)
-			return ws_err_set(err, WS_E_INVAL,
-					  "%s -%c needs a value but is followed by '%s'; expected -%c %s",
-					  sect, d->letter, next, d->letter, d->form);
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"%s -%c needs a value but is followed by '%s'; expected -%c %s",
+				sect, d->letter, next, d->letter, d->form);
 		(*i)++;
 		return apply(o, d, test, next, err);
 	}
@@ -564,16 +595,19 @@ static int finalize(ws_cli_options *o, ws_err *err)
 {
 	ws_test_spec *s = &o->spec;
 	if (o->psk_file && o->psk_pass)
-		return ws_err_set(err, WS_E_INVAL,
-				  "option -Z and option --psk-file both give a key; expected one of them");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"option -Z and option --psk-file both give a key; expected one of them");
 	int orc = ws_cli_omni_finalize(o, err);
 	if (orc == 0)
 		orc = ws_cli_topt_finalize(o, err);
 	if (orc < 0)
 		return orc;
 	if (o->json && o->out_mode)
-		return ws_err_set(err, WS_E_INVAL, "option --json%s and the output selectors (-o/-O/-k) both "
-				  "choose the output; expected one of them", o->json == 2 ? "-lines" : "");
+		return ws_err_set(err, WS_E_INVAL,
+				  "option --json%s and the output selectors (-o/-O/-k) both "
+				  "choose the output; expected one of them",
+				  o->json == 2 ? "-lines" : "");
 	if (o->sweep && (orc = ws_cli_sweep_check(o, err)) < 0)
 		return orc;
 	int prc = ws_cli_check_applies(o, err);
@@ -587,19 +621,24 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		return prc;
 	if (s->end != WS_END_TIME && !is_stream_test(s->type))
 		s->end = WS_END_TRANSACTIONS;
-	if (s->type == WS_TEST_UDP_RR && (s->req_size > WS_RR_MAX_UDP || s->rsp_size > WS_RR_MAX_UDP))
+	if (s->type == WS_TEST_UDP_RR &&
+	    (s->req_size > WS_RR_MAX_UDP || s->rsp_size > WS_RR_MAX_UDP))
 		return ws_err_set(err, WS_E_INVAL,
-				  "test option -r: %u,%u is too large for UDP_RR; expected request and response sizes from 1 to %u bytes (the largest UDP payload)",
+				  "test option -r: %u,%u is too large for UDP_RR; expected request "
+				  "and response sizes from 1 to %u bytes (the largest UDP payload)",
 				  s->req_size, s->rsp_size, WS_RR_MAX_UDP);
 	if (s->type == WS_TEST_UDP_STREAM && s->send_size &&
 	    (s->send_size > WS_CLI_UDP_MAX_MSG || s->send_size < WS_CLI_UDP_MIN_MSG))
-		return ws_err_set(err, WS_E_INVAL,
-				  "test option -m: %u is not a UDP_STREAM message size; expected %d to %d bytes (a sequence header, up to the largest UDP payload)",
-				  s->send_size, WS_CLI_UDP_MIN_MSG, WS_CLI_UDP_MAX_MSG);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"test option -m: %u is not a UDP_STREAM message size; expected %d to %d "
+			"bytes (a sequence header, up to the largest UDP payload)",
+			s->send_size, WS_CLI_UDP_MIN_MSG, WS_CLI_UDP_MAX_MSG);
 	if (o->remote_family != WS_FAMILY_ANY && o->local_family != WS_FAMILY_ANY &&
 	    o->remote_family != o->local_family)
 		return ws_err_set(err, WS_E_INVAL,
-				  "the remote host (-H, -4, -6) is IPv%d but the local address (-L) is IPv%d; expected one address family",
+				  "the remote host (-H, -4, -6) is IPv%d but the local address "
+				  "(-L) is IPv%d; expected one address family",
 				  (int)o->remote_family, (int)o->local_family);
 	s->family = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
 	if (!o->remote_host_given && s->family == WS_FAMILY_INET6)
@@ -608,8 +647,10 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		o->format = 'x';
 	size_t flen = strlen(o->fill_file);
 	if (flen >= sizeof(s->fill_file))
-		return ws_err_set(err, WS_E_INVAL, "option -F: a path of %zu characters is too long; expected at most %zu",
-				  flen, sizeof(s->fill_file) - 1);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"option -F: a path of %zu characters is too long; expected at most %zu",
+			flen, sizeof(s->fill_file) - 1);
 	memcpy(s->fill_file, o->fill_file, flen + 1);
 	int rc = ws_test_spec_validate(s, err);
 	if (rc < 0)
@@ -644,12 +685,13 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
 			rc = ws_cli_parse_long(o, argc, argv, &i, err);
 		} else if (a[0] == '-' && a[1] && a[1] != '-') {
-			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i, err);
+			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i,
+					err);
 		} else {
-			return ws_err_set(err, WS_E_INVAL,
-					  "unexpected argument '%s'; expected %s", a,
-					  test ? "test options such as -m 64K" :
-						 "options such as -H host, and test options after --");
+			return ws_err_set(
+				err, WS_E_INVAL, "unexpected argument '%s'; expected %s", a,
+				test ? "test options such as -m 64K"
+				     : "options such as -H host, and test options after --");
 		}
 		if (rc < 0)
 			return rc;

@@ -18,50 +18,50 @@
 
 struct ws_err;
 
-#define WS_CLI_PATH_MAX 4096
-#define WS_CLI_BRAND_MAX 128
-#define WS_CLI_DEFAULT_HOST "localhost"
+#define WS_CLI_PATH_MAX      4096
+#define WS_CLI_BRAND_MAX     128
+#define WS_CLI_DEFAULT_HOST  "localhost"
 #define WS_CLI_DEFAULT_HOST6 "::1" /* netperf's default when IPv6 is asked for */
-#define WS_CLI_UDP_MAX_MSG 65507   /* largest UDP payload over IPv4 */
-#define WS_CLI_UDP_MIN_MSG 16      /* UDP_STREAM's sequence header (workload/udp_stream.h) */
+#define WS_CLI_UDP_MAX_MSG   65507 /* largest UDP payload over IPv4 */
+#define WS_CLI_UDP_MIN_MSG   16    /* UDP_STREAM's sequence header (workload/udp_stream.h) */
 
 typedef struct ws_cli_options {
 	ws_test_spec spec;
 
 	/* Control connection. */
-	char remote_host[WS_HOST_MAX];   /* -H; "localhost" (or "::1" with IPv6) by default */
-	char local_host[WS_HOST_MAX];    /* -L; "" = any local address */
-	enum ws_family remote_family;    /* -H host,family / -4 / -6 */
-	enum ws_family local_family;     /* -L host,family / -4 / -6 */
-	uint16_t ctl_port;               /* -p port; 12865 by default */
-	uint16_t local_ctl_port;         /* -p ,lport; 0 = ephemeral */
-	enum ws_peer peer;               /* --peer warpspeed|netserver|auto; auto by default */
+	char remote_host[WS_HOST_MAX]; /* -H; "localhost" (or "::1" with IPv6) by default */
+	char local_host[WS_HOST_MAX];  /* -L; "" = any local address */
+	enum ws_family remote_family;  /* -H host,family / -4 / -6 */
+	enum ws_family local_family;   /* -L host,family / -4 / -6 */
+	uint16_t ctl_port;             /* -p port; 12865 by default */
+	uint16_t local_ctl_port;       /* -p ,lport; 0 = ephemeral */
+	enum ws_peer peer;             /* --peer warpspeed|netserver|auto; auto by default */
 
 	/* Output. */
-	int print_headers;               /* -P 0|1, default 1 */
-	int verbosity;                   /* -v 0|1|2, default 1 */
-	char format;                     /* -f; 'm', or 'x' for RR tests when not given */
-	char brand[WS_CLI_BRAND_MAX];    /* -B; "" when not given */
+	int print_headers;            /* -P 0|1, default 1 */
+	int verbosity;                /* -v 0|1|2, default 1 */
+	char format;                  /* -f; 'm', or 'x' for RR tests when not given */
+	char brand[WS_CLI_BRAND_MAX]; /* -B; "" when not given */
 
 	/* Workload and measurement extras. */
 	char fill_file[WS_CLI_PATH_MAX];        /* -F file; "" when not given */
 	char remote_fill_file[WS_CLI_PATH_MAX]; /* -F ,rfile (netperf passes it to the daemon) */
-	int ncpus;                       /* -n; 0 = count the online CPUs */
-	double demo_interval_s;          /* -D [+|-][secs[,units]]; 0 = no interim results */
-	bool demo_precise;               /* -D -secs: netperf's "precise timing" (warpspeed's
+	int ncpus;                              /* -n; 0 = count the online CPUs */
+	double demo_interval_s;                 /* -D [+|-][secs[,units]]; 0 = no interim results */
+	bool demo_precise;                      /* -D -secs: netperf's "precise timing" (warpspeed's
 	                                  * timing is always precise: measure/interim.h) */
-	uint64_t demo_units;             /* -D ,units: netperf's guess of units per interval,
+	uint64_t demo_units;                    /* -D ,units: netperf's guess of units per interval,
 	                                  * which only tunes netperf's clock reads; unused */
-	bool banner_done;                /* not an option: the client printed the banner
+	bool banner_done;                       /* not an option: the client printed the banner
 	                                  * before the test (-D), the reports skip it */
-	ws_confidence_args conf_args;    /* -i max[,min], -I level[,width], -r as given */
-	ws_confidence conf;              /* netperf's rules applied (asked false: one run) */
+	ws_confidence_args conf_args;           /* -i max[,min], -I level[,width], -r as given */
+	ws_confidence conf;                     /* netperf's rules applied (asked false: one run) */
 
 	/* The pre-shared key's source (pointers into argv; NULL when not given). The client
 	 * also reads WARPSPEED_PSK_FILE when neither is given. */
-	const char *psk_file;            /* --psk-file FILE */
-	const char *psk_pass;            /* -Z passphrase (cleartext: visible in ps) */
-	bool allow_unauthenticated;      /* --allow-unauthenticated: a daemon that does not ask
+	const char *psk_file;       /* --psk-file FILE */
+	const char *psk_pass;       /* -Z passphrase (cleartext: visible in ps) */
+	bool allow_unauthenticated; /* --allow-unauthenticated: a daemon that does not ask
 	                                  * for the key is used anyway (with a note) */
 
 	/* Output forms (cli/outopts.h, report/outputs.h). */
@@ -77,31 +77,31 @@ typedef struct ws_cli_options {
 	 * ws_cli_topt_finalize once the test is known (cli/testopts.h) */
 	uint32_t m_pair[2], M_pair[2];
 	unsigned m_pair_has, M_pair_has;
-	uint16_t port_range[2];          /* test option -p min[,max] (0 = that half not given) */
-	bool histogram;                  /* -j: keep latency statistics for the selectors */
-	const char *uuid;                /* test option -u: the UUID the outputs name (into
+	uint16_t port_range[2]; /* test option -p min[,max] (0 = that half not given) */
+	bool histogram;         /* -j: keep latency statistics for the selectors */
+	const char *uuid;       /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */
-	int json;                        /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
-	const char *svg;                 /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
-	int svg_chart;                   /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
+	int json;               /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
+	const char *svg;        /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
+	int svg_chart;          /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
 
 	/* Options harnesses pass (cli/harnessopts.h). */
-	double start_wait_s;             /* -s secs: wait between setup and start; 0 = none */
-	enum ws_family data_family;      /* test options -H/-L host,family */
-	char notes[1024];                /* options accepted without effect: one line each, for
+	double start_wait_s;        /* -s secs: wait between setup and start; 0 = none */
+	enum ws_family data_family; /* test options -H/-L host,family */
+	char notes[1024];           /* options accepted without effect: one line each, for
 	                                  * the CLI to print on stderr (ws_cli_print_notes) */
 
-	bool help;                       /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
-	bool version;                    /* -V / --version */
-	bool cpu_bind_given;             /* -T was given: the banner adds " : cpu bind" */
-	bool format_given;               /* -f was given */
-	bool remote_host_given;          /* -H named a host */
+	bool help;              /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
+	bool version;           /* -V / --version */
+	bool cpu_bind_given;    /* -T was given: the banner adds " : cpu bind" */
+	bool format_given;      /* -f was given */
+	bool remote_host_given; /* -H named a host */
 
 	/* Every option letter given, one bit per letter (see ws_cli_given); the named flags
 	 * above are the ones the renderers need by name. */
 	uint64_t global_given;
 	uint64_t test_given;
-	uint64_t long_given;             /* by the long options' table row (ws_cli_long_given) */
+	uint64_t long_given; /* by the long options' table row (ws_cli_long_given) */
 
 	/* --sweep NAME=V1,...: its value (points into argv); NULL = one test (cli/sweep.h). */
 	const char *sweep;

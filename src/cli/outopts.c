@@ -41,20 +41,19 @@ int ws_cli_opt_histogram(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
-bool ws_cli_is_omni(const char *name)
-{
-	return name && !strcasecmp(name, "omni");
-}
+bool ws_cli_is_omni(const char *name) { return name && !strcasecmp(name, "omni"); }
 
 /* netperf's direction words (nettest_omni.c's parse_direction), case-insensitive. */
 static const struct {
 	const char *word;
 	char dir; /* 's' send, 'r' receive, 'b' both: request/response */
+		  /* clang-format off */
 } directions[] = {
 	{"send", 's'}, {"xmit", 's'}, {"transmit", 's'}, {"stream", 's'},
 	{"recv", 'r'}, {"receive", 'r'}, {"maerts", 'r'},
 	{"rr", 'b'}, {"send|recv", 'b'}, {"recv|send", 'b'},
 };
+/* clang-format on */
 
 int ws_cli_topt_direction(ws_cli_options *o, const char *val, ws_err *err)
 {
@@ -72,10 +71,11 @@ int ws_cli_topt_direction(ws_cli_options *o, const char *val, ws_err *err)
 		o->omni_dir = bits == 2 ? 's' : bits == 4 ? 'r' : 'b';
 		return 0;
 	}
-	return ws_err_set(err, WS_E_INVAL,
-			  "'%s' is not a direction; expected send, recv or rr (or netperf's xmit, "
-			  "stream, receive, maerts, send|recv, or the bits 0x2 send, 0x4 recv, 0x6 both)",
-			  val);
+	return ws_err_set(
+		err, WS_E_INVAL,
+		"'%s' is not a direction; expected send, recv or rr (or netperf's xmit, "
+		"stream, receive, maerts, send|recv, or the bits 0x2 send, 0x4 recv, 0x6 both)",
+		val);
 }
 
 /* -u uuid: the test's UUID in the outputs (UUID, -k/-o/-O, JSON) instead of a fresh one, so
@@ -100,27 +100,30 @@ int ws_cli_topt_protocol(ws_cli_options *o, const char *val, ws_err *err)
 		o->omni_proto_given = true;
 		return 0;
 	}
-	return ws_err_set(err, WS_E_INVAL,
-			  "'%s' is not a protocol warpspeed runs; expected tcp or udp (netperf's sctp, "
-			  "dccp and udplite are not supported)",
-			  val);
+	return ws_err_set(
+		err, WS_E_INVAL,
+		"'%s' is not a protocol warpspeed runs; expected tcp or udp (netperf's sctp, "
+		"dccp and udplite are not supported)",
+		val);
 }
 
 int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
 {
 	if (!o->omni) {
 		if (o->omni_dir || o->omni_proto_given)
-			return ws_err_set(err, WS_E_INVAL,
-					  "test option -%c applies to -t omni only; with -t %s drop it, or "
-					  "use -t omni -- -d send|recv|rr -T tcp|udp",
-					  o->omni_dir ? 'd' : 'T', ws_test_type_name(o->spec.type));
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"test option -%c applies to -t omni only; with -t %s drop it, or "
+				"use -t omni -- -d send|recv|rr -T tcp|udp",
+				o->omni_dir ? 'd' : 'T', ws_test_type_name(o->spec.type));
 		return 0;
 	}
 	char dir = o->omni_dir ? o->omni_dir : 's'; /* netperf's omni default: send */
 	if (dir == 'r' && o->omni_udp)
-		return ws_err_set(err, WS_E_INVAL,
-				  "-t omni -- -d recv -T udp has no warpspeed test (UDP is measured "
-				  "from the client's sends); expected -d send or -d rr with -T udp");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"-t omni -- -d recv -T udp has no warpspeed test (UDP is measured "
+			"from the client's sends); expected -d send or -d rr with -T udp");
 	if (dir == 's')
 		o->spec.type = o->omni_udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
 	else if (dir == 'r')

@@ -10,9 +10,9 @@
 
 struct ws_err;
 
-int ws_cli_topt_csv(ws_cli_options *o, const char *val, struct ws_err *err);    /* -o */
-int ws_cli_topt_human(ws_cli_options *o, const char *val, struct ws_err *err);  /* -O */
-int ws_cli_topt_keyval(ws_cli_options *o, const char *val, struct ws_err *err); /* -k */
+int ws_cli_topt_csv(ws_cli_options *o, const char *val, struct ws_err *err);       /* -o */
+int ws_cli_topt_human(ws_cli_options *o, const char *val, struct ws_err *err);     /* -O */
+int ws_cli_topt_keyval(ws_cli_options *o, const char *val, struct ws_err *err);    /* -k */
 int ws_cli_topt_direction(ws_cli_options *o, const char *val, struct ws_err *err); /* -d */
 int ws_cli_topt_uuid(ws_cli_options *o, const char *val, struct ws_err *err);      /* -u */
 int ws_cli_topt_protocol(ws_cli_options *o, const char *val, struct ws_err *err);  /* -T */

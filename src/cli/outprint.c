@@ -86,8 +86,9 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 		 * remote value (the daemon fails the test if it cannot set it), else on one host the
 		 * same sysctl. */
 		.remote_cong = res->remote.cong_set[0] ? res->remote.cong_set
-			       : res->spec.remote.cong[0] ? res->spec.remote.cong
-			       : res->shared_host ? x->cong : "",
+			: res->spec.remote.cong[0]     ? res->spec.remote.cong
+			: res->shared_host             ? x->cong
+						       : "",
 		.fmt = o->format,
 		.local_cpu = o->spec.local.measure_cpu,
 		.remote_cpu = o->spec.remote.measure_cpu,

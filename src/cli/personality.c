@@ -22,15 +22,9 @@
 
 static const char *prog = "warpspeed";
 
-void ws_cli_set_prog(const char *name)
-{
-	prog = name && *name ? name : "warpspeed";
-}
+void ws_cli_set_prog(const char *name) { prog = name && *name ? name : "warpspeed"; }
 
-const char *ws_cli_prog(void)
-{
-	return prog;
-}
+const char *ws_cli_prog(void) { return prog; }
 
 const char *ws_cli_serve_prog(void)
 {
@@ -85,11 +79,13 @@ static const struct ns_opt {
 	char letter;
 	bool value;
 	const char *serve; /* "-p" etc.; "" for the ones handled below */
+			   /* clang-format off */
 } ns_opts[] = {
 	{'D', false, ""}, {'d', false, NULL}, {'f', false, NULL}, {'N', false, NULL},
 	{'4', false, "-4"}, {'6', false, "-6"}, {'p', true, "-p"}, {'L', true, ""},
 	{'v', true, NULL}, {'Z', true, "-Z"}, {'h', false, ""}, {'V', false, ""},
 };
+/* clang-format on */
 
 static const struct ns_opt *find_ns(char c)
 {
@@ -108,10 +104,14 @@ static int split_listen(char *val, char **out, int *n)
 		const char *fam = comma + 1;
 		if (!strcmp(fam, "4") || !strcasecmp(fam, "inet") || !strcasecmp(fam, "af_inet"))
 			out[(*n)++] = "-4";
-		else if (!strcmp(fam, "6") || !strcasecmp(fam, "inet6") || !strcasecmp(fam, "af_inet6"))
+		else if (!strcmp(fam, "6") || !strcasecmp(fam, "inet6") ||
+			 !strcasecmp(fam, "af_inet6"))
 			out[(*n)++] = "-6";
-		else if (strcmp(fam, "0") && strcasecmp(fam, "unspec") && strcasecmp(fam, "af_unspec") && *fam) {
-			fprintf(stderr, "netserver: option -L: '%s' is not an address family; expected 4, 6, inet, inet6 or unspec\n",
+		else if (strcmp(fam, "0") && strcasecmp(fam, "unspec") &&
+			 strcasecmp(fam, "af_unspec") && *fam) {
+			fprintf(stderr,
+				"netserver: option -L: '%s' is not an address family; expected 4, "
+				"6, inet, inet6 or unspec\n",
 				fam);
 			return -1;
 		}
@@ -143,7 +143,8 @@ int ws_cli_netserver_args(int argc, char **argv, char **out, bool *foreground, i
 		if (o->value) {
 			val = a[2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
 			if (!val) {
-				fprintf(stderr, "netserver: option -%c needs a value\n%s", o->letter, netserver_usage);
+				fprintf(stderr, "netserver: option -%c needs a value\n%s",
+					o->letter, netserver_usage);
 				*exit_status = 2;
 				return -1;
 			}

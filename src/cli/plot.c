@@ -60,8 +60,10 @@ static int slurp(const char *path, char **text, size_t *len)
 	for (;;) {
 		if (*len == cap) {
 			if (cap >= PLOT_MAX_BYTES) {
-				fprintf(stderr, "warpspeed plot: %s is larger than %zu MiB; expected a "
-					"warpspeed JSON document\n", path, PLOT_MAX_BYTES >> 20);
+				fprintf(stderr,
+					"warpspeed plot: %s is larger than %zu MiB; expected a "
+					"warpspeed JSON document\n",
+					path, PLOT_MAX_BYTES >> 20);
 				break;
 			}
 			cap = cap ? cap * 2 : 65536;
@@ -76,7 +78,8 @@ static int slurp(const char *path, char **text, size_t *len)
 		*len += got;
 		if (got == 0) {
 			if (ferror(f)) {
-				fprintf(stderr, "warpspeed plot: cannot read %s: %s\n", path, strerror(errno));
+				fprintf(stderr, "warpspeed plot: cannot read %s: %s\n", path,
+					strerror(errno));
 				break;
 			}
 			fclose(f);
@@ -136,8 +139,8 @@ int ws_cli_plot_main(int argc, char **argv)
 			return 0;
 		}
 		bool takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--title") ||
-			     !strcmp(a, "--label") || !strcmp(a, "--chart") || !strcmp(a, "--reference") ||
-			     !strcmp(a, "--link");
+			!strcmp(a, "--label") || !strcmp(a, "--chart") ||
+			!strcmp(a, "--reference") || !strcmp(a, "--link");
 		if (takes && !v)
 			return bad("option %s needs a value", a);
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -153,23 +156,27 @@ int ws_cli_plot_main(int argc, char **argv)
 				return bad("--chart: %s", err.msg);
 		} else if (!strcmp(a, "--reference")) {
 			if (strcmp(v, "warplab"))
-				return bad("--reference '%s' is not a reference; expected warplab", v);
+				return bad("--reference '%s' is not a reference; expected warplab",
+					   v);
 			co.reference_warplab = true;
 		} else if (!strcmp(a, "--link")) {
 			if (ws_units_parse_double(v, 1, 1e7, &co.link_mbps, &err) < 0)
-				return bad("--link: %s (the link's rate in 10^6 bits/s, e.g. 1000)", err.msg);
+				return bad("--link: %s (the link's rate in 10^6 bits/s, e.g. 1000)",
+					   err.msg);
 		} else if (a[0] == '-' && a[1]) {
 			return bad("unknown option '%s'", a);
 		} else {
 			if (nf == PLOT_MAX_FILES)
-				return bad("at most %d JSON files; '%s' is one too many", PLOT_MAX_FILES, a);
+				return bad("at most %d JSON files; '%s' is one too many",
+					   PLOT_MAX_FILES, a);
 			files[nf++] = a;
 			continue;
 		}
 		i++;
 	}
 	if (!nf || !outp)
-		return bad("%s", !nf ? "no JSON file given" : "no output given; expected -o OUT.svg");
+		return bad("%s",
+			   !nf ? "no JSON file given" : "no output given; expected -o OUT.svg");
 	if (nl && nl != nf)
 		return bad("%zu --label for %zu files; give one per file, or none", nl, nf);
 
@@ -190,7 +197,8 @@ int ws_cli_plot_main(int argc, char **argv)
 			rc = last_line(text, len, &docs[parsed], rc);
 		free(text);
 		if (rc < 0) {
-			fprintf(stderr, "warpspeed plot: %s is not valid JSON: %s\n", files[parsed], err.msg);
+			fprintf(stderr, "warpspeed plot: %s is not valid JSON: %s\n", files[parsed],
+				err.msg);
 			status = 1;
 			break;
 		}

@@ -11,7 +11,8 @@
 int ws_cli_lopt_repeat(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
-	int rc = ws_cli_parse_ranged(val, 1, WS_CLI_REPEAT_MAX, "a number of runs, 1 to 1000", &v, err);
+	int rc = ws_cli_parse_ranged(val, 1, WS_CLI_REPEAT_MAX, "a number of runs, 1 to 1000", &v,
+				     err);
 	if (rc == 0)
 		o->repeat = (unsigned)v;
 	return rc;
@@ -20,7 +21,9 @@ int ws_cli_lopt_repeat(ws_cli_options *o, const char *val, ws_err *err)
 int ws_cli_repeat_main(ws_cli_options *o, const ws_out_selection *sel, int argc, char **argv)
 {
 	if (o->sweep || o->svg) {
-		fprintf(stderr, "warpspeed: --repeat %u with %s: %s\n(run 'warpspeed -h' for the options)\n",
+		fprintf(stderr,
+			"warpspeed: --repeat %u with %s: %s\n(run 'warpspeed -h' for the "
+			"options)\n",
 			o->repeat, o->sweep ? "--sweep" : "--svg",
 			o->sweep ? "a sweep is one document; repeat the whole command instead"
 				 : "--svg draws one run; draw a saved run with warpspeed plot");
@@ -40,7 +43,8 @@ int ws_cli_repeat_main(ws_cli_options *o, const ws_out_selection *sel, int argc,
 		ws_cli_demo demo;
 		o->banner_done = k > 0; /* -D prints the banner early: once, too */
 		if (ws_cli_client_run(o, key, &noted, &res, &demo, &err) < 0) {
-			fprintf(stderr, "warpspeed: run %u of %u (--repeat): %s\n", k + 1, o->repeat, err.msg);
+			fprintf(stderr, "warpspeed: run %u of %u (--repeat): %s\n", k + 1,
+				o->repeat, err.msg);
 			status = 1;
 			break;
 		}

@@ -97,6 +97,7 @@ static const struct {
 	const char *name;
 	long long min, max;
 	size_t off;
+	/* clang-format off */
 } counts[] = {
 	{"--max-sessions", 1, 100000, offsetof(ws_daemon_config, max_sessions)},
 	{"--max-sessions-per-addr", 1, 100000, offsetof(ws_daemon_config, max_sessions_per_addr)},
@@ -105,6 +106,7 @@ static const struct {
 	{"--max-pending", 1, 1000000, offsetof(ws_daemon_config, max_pending)},
 	{"--max-pending-per-source", 1, 1000000, offsetof(ws_daemon_config, max_pending_per_source)},
 };
+/* clang-format on */
 
 /* The key's two sources; parse only records them, as loading one can fail at run time. */
 struct key_opts {
@@ -125,7 +127,8 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 		if (ci < sizeof(counts) / sizeof(counts[0])) {
 			if (need_value(argc, argv, i) < 0)
 				return -1;
-			if (ws_units_parse_int(argv[++i], counts[ci].min, counts[ci].max, &v, &err) < 0)
+			if (ws_units_parse_int(argv[++i], counts[ci].min, counts[ci].max, &v,
+					       &err) < 0)
 				goto bad;
 			*(unsigned *)((char *)c + counts[ci].off) = (unsigned)v;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -151,7 +154,9 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			if (need_value(argc, argv, i) < 0)
 				return -1;
 			if (k->file || k->pass) {
-				serve_err("option %s: a key was already given; expected one of --psk-file FILE or -Z PASSPHRASE\n", a);
+				serve_err("option %s: a key was already given; expected one of "
+					  "--psk-file FILE or -Z PASSPHRASE\n",
+					  a);
 				return -1;
 			}
 			if (a[1] == 'Z')
@@ -171,7 +176,9 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			if (ws_units_parse_size(argv[++i], &sz, &err) < 0)
 				goto bad;
 			if (sz == 0) {
-				ws_err_set(&err, WS_E_INVAL, "0 bytes would refuse every test; expected a size like 512M");
+				ws_err_set(&err, WS_E_INVAL,
+					   "0 bytes would refuse every test; expected a size like "
+					   "512M");
 				goto bad;
 			}
 			c->max_memory = sz;
@@ -192,7 +199,7 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			return -1;
 		}
 		continue;
-bad:
+	bad:
 		serve_err("option %s: %s\n", a, err.msg);
 		return -1;
 	}
@@ -276,14 +283,20 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 	char line[480], mem[32];
 	ws_units_format_iec(c.max_memory, mem, sizeof(mem));
 	snprintf(line, sizeof(line),
-		 "listening on %s port %u (max %u sessions, %u per client address, tests up to %g s, %s of buffers%s, %u connections "
+		 "listening on %s port %u (max %u sessions, %u per client address, tests up to %g "
+		 "s, %s of buffers%s, %u connections "
 		 "pending, %u per source, %.3g s to finish HELLO, %s)",
-		 c.bind_host ? c.bind_host : c.family == 4 ? "0.0.0.0" : c.family == 6 ? "::" : "all addresses",
-		 ws_daemon_port(g_daemon), c.max_sessions, c.max_sessions_per_addr, c.max_duration_s, mem,
+		 c.bind_host             ? c.bind_host
+			 : c.family == 4 ? "0.0.0.0"
+			 : c.family == 6 ? "::"
+					 : "all addresses",
+		 ws_daemon_port(g_daemon), c.max_sessions, c.max_sessions_per_addr,
+		 c.max_duration_s, mem,
 		 c.allow_privileged_ports ? ", privileged data ports allowed" : "", c.max_pending,
 		 c.max_pending_per_source, (double)c.hello_timeout_ns / 1e9,
-		 k.file ? "clients must prove the key from --psk-file" : k.pass ? "clients must prove the -Z passphrase"
-								  : "no authentication");
+		 k.file           ? "clients must prove the key from --psk-file"
+			 : k.pass ? "clients must prove the -Z passphrase"
+				  : "no authentication");
 	log_line(NULL, line);
 	ws_daemon_run(g_daemon);
 	log_line(NULL, "stopped");

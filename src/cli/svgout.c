@@ -32,27 +32,32 @@ int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 	if (!o->svg)
 		return 0;
 	if (o->sweep) /* one chart of the whole sweep, drawn by cli/sweeprun.c */
-		return o->svg_chart ? ws_err_set(err, WS_E_INVAL,
-						 "with --sweep, --svg draws throughput against the swept "
-						 "value; --svg-chart %s draws one run",
-						 ws_chart_kind_name((enum ws_chart_kind)o->svg_chart))
-				    : 0;
+		return o->svg_chart
+			? ws_err_set(err, WS_E_INVAL,
+				     "with --sweep, --svg draws throughput against the swept "
+				     "value; --svg-chart %s draws one run",
+				     ws_chart_kind_name((enum ws_chart_kind)o->svg_chart))
+			: 0;
 	enum ws_chart_kind k = chosen(o);
 	bool rr = ws_workload_is_rr(o->spec.type);
 	const char *need = NULL;
 	if (k == WS_CHART_AUTO)
-		need = "--svg draws latency percentiles (-t TCP_RR, UDP_RR or TCP_CRR), throughput over "
-		       "time (-D SECONDS) or per-stream throughput (--streams N); this run has none of "
+		need = "--svg draws latency percentiles (-t TCP_RR, UDP_RR or TCP_CRR), throughput "
+		       "over "
+		       "time (-D SECONDS) or per-stream throughput (--streams N); this run has "
+		       "none of "
 		       "them (for throughput against a size, use --sweep)";
 	else if ((k == WS_CHART_SPECTRUM || k == WS_CHART_HISTOGRAM) && !rr)
-		need = "--svg-chart spectrum and histogram draw round-trip latency, which -t TCP_RR, "
+		need = "--svg-chart spectrum and histogram draw round-trip latency, which -t "
+		       "TCP_RR, "
 		       "UDP_RR or TCP_CRR measure";
 	else if (k == WS_CHART_INTERIM && !(o->demo_interval_s > 0))
 		need = "--svg-chart interim draws -D's interim samples; add -D SECONDS";
 	else if (k == WS_CHART_STREAMS && o->spec.streams < 2)
 		need = "--svg-chart streams draws one bar per flow; add --streams N (N >= 2)";
 	if (need)
-		return ws_err_set(err, WS_E_INVAL, "%s (test %s)", need, ws_test_type_name(o->spec.type));
+		return ws_err_set(err, WS_E_INVAL, "%s (test %s)", need,
+				  ws_test_type_name(o->spec.type));
 	return 0;
 }
 
@@ -93,10 +98,11 @@ int ws_cli_svg_write(const ws_cli_options *o, const ws_test_result *res, int arg
 	int status;
 	if (rc < 0) {
 		ws_cli_eprintf("--svg %s: could not build the run's JSON document for the chart\n",
-			o->svg);
+			       o->svg);
 		status = 1;
 	} else {
-		status = ws_cli_svg_draw(o->svg, text, len, ws_test_type_name(o->spec.type), chosen(o));
+		status = ws_cli_svg_draw(o->svg, text, len, ws_test_type_name(o->spec.type),
+					 chosen(o));
 	}
 	free(text);
 	return status;

@@ -47,21 +47,19 @@ static int half_count(const char *v, double *x)
 	return 0;
 }
 
-static int half_rate(const char *v, double *x)
-{
-	return ws_cli_parse_rate(v, x, NULL);
-}
+static int half_rate(const char *v, double *x) { return ws_cli_parse_rate(v, x, NULL); }
 
 struct ws_cli_sweep_def {
-	const char *name;     /* after --sweep */
-	char letter;          /* typed as test option -letter after --; 0: as --opt */
-	const char *opt;      /* the long option's name when letter is 0 */
-	bool pair;            /* "a:b" allowed, typed "a,b"; x is a's */
+	const char *name; /* after --sweep */
+	char letter;      /* typed as test option -letter after --; 0: as --opt */
+	const char *opt;  /* the long option's name when letter is 0 */
+	bool pair;        /* "a:b" allowed, typed "a,b"; x is a's */
 	half_fn half;
 	const char *what;     /* what the option sets, for the both-given message */
 	const char *accepted; /* the accepted values, for messages */
 };
 
+/* clang-format off */
 static const struct ws_cli_sweep_def defs[] = {
 	{"m", 'm', NULL, false, half_size1, "the send size",
 	 "send sizes from 1 to 1G bytes (K, M, G suffixes), e.g. m=64,1K,64K"},
@@ -80,12 +78,10 @@ static const struct ws_cli_sweep_def defs[] = {
 	{"rate", 0, "rate", false, half_rate, "the open-loop rate",
 	 "transactions/s per flow above 0 and at most 1e9, optionally with k or m, e.g. rate=1k,10k,100k"},
 };
+/* clang-format on */
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
-const char *ws_cli_sweep_names(void)
-{
-	return "m, M, r, s, S, streams, threads, rate";
-}
+const char *ws_cli_sweep_names(void) { return "m, M, r, s, S, streams, threads, rate"; }
 
 static const struct ws_cli_sweep_def *find_def(const char *name, size_t n)
 {
@@ -107,8 +103,8 @@ static int parse_value(const struct ws_cli_sweep_def *d, const char *v, char *ty
 	a[an] = '\0';
 	if ((colon && !d->pair) || (colon && (!an || !colon[1] || strchr(colon + 1, ':'))) ||
 	    d->half(a, x) < 0 || (colon && d->half(colon + 1, &ignored) < 0))
-		return ws_err_set(err, WS_E_INVAL, "%s value '%s' is not valid; expected %s", d->name, v,
-				  d->accepted);
+		return ws_err_set(err, WS_E_INVAL, "%s value '%s' is not valid; expected %s",
+				  d->name, v, d->accepted);
 	memcpy(typed, v, strlen(v) + 1);
 	if (colon)
 		typed[an] = ','; /* netperf's own separator, for the typed option */
@@ -120,28 +116,37 @@ int ws_cli_sweep_parse(const char *arg, ws_cli_sweep *sw, ws_err *err)
 	memset(sw, 0, sizeof(*sw));
 	const char *eq = strchr(arg, '=');
 	if (!eq)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a sweep; expected NAME=V1,V2,... with NAME one of %s (e.g. m=64,1K,64K)",
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a sweep; expected NAME=V1,V2,... with NAME one of "
+				  "%s (e.g. m=64,1K,64K)",
 				  arg, ws_cli_sweep_names());
 	sw->def = find_def(arg, (size_t)(eq - arg));
 	if (!sw->def)
-		return ws_err_set(err, WS_E_INVAL, "'%.*s' is not a sweep parameter; expected one of %s",
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%.*s' is not a sweep parameter; expected one of %s",
 				  (int)(eq - arg), arg, ws_cli_sweep_names());
 	sw->name = sw->def->name;
 	const char *p = eq + 1;
 	if (!*p)
-		return ws_err_set(err, WS_E_INVAL, "'%s' has no values; expected %s=V1,V2,... with %s", arg,
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' has no values; expected %s=V1,V2,... with %s", arg,
 				  sw->name, sw->def->accepted);
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		if (n == 0)
-			return ws_err_set(err, WS_E_INVAL, "'%s' has an empty value; expected values separated by single commas",
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s' has an empty value; expected values separated by "
+					  "single commas",
 					  arg);
 		if (sw->n == WS_CLI_SWEEP_MAX_POINTS)
-			return ws_err_set(err, WS_E_INVAL, "'%s' has more than %d values; expected at most %d",
-					  arg, WS_CLI_SWEEP_MAX_POINTS, WS_CLI_SWEEP_MAX_POINTS);
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s' has more than %d values; expected at most %d", arg,
+					  WS_CLI_SWEEP_MAX_POINTS, WS_CLI_SWEEP_MAX_POINTS);
 		if (n >= WS_CLI_SWEEP_VALUE_MAX)
-			return ws_err_set(err, WS_E_INVAL, "%s value '%.*s' is too long; expected at most %d characters",
-					  sw->name, (int)n, p, WS_CLI_SWEEP_VALUE_MAX - 1);
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"%s value '%.*s' is too long; expected at most %d characters",
+				sw->name, (int)n, p, WS_CLI_SWEEP_VALUE_MAX - 1);
 		char *v = sw->value[sw->n];
 		memcpy(v, p, n);
 		v[n] = '\0';
@@ -153,7 +158,9 @@ int ws_cli_sweep_parse(const char *arg, ws_cli_sweep *sw, ws_err *err)
 			return 0;
 		p += n + 1;
 		if (!*p)
-			return ws_err_set(err, WS_E_INVAL, "'%s' has an empty value; expected values separated by single commas",
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s' has an empty value; expected values separated by "
+					  "single commas",
 					  arg);
 	}
 }
@@ -177,22 +184,27 @@ int ws_cli_sweep_check(const ws_cli_options *o, ws_err *err)
 		else
 			snprintf(opt, sizeof(opt), "option --%s", d->opt);
 		return ws_err_set(err, WS_E_INVAL,
-				  "option --sweep %s and %s both set %s; expected one of them (the sweep gives each point its value)",
+				  "option --sweep %s and %s both set %s; expected one of them (the "
+				  "sweep gives each point its value)",
 				  d->name, opt, d->what);
 	}
 	if (o->json == 2)
 		return ws_err_set(err, WS_E_INVAL,
-				  "option --sweep and --json-lines: a sweep is one document; expected --json");
+				  "option --sweep and --json-lines: a sweep is one document; "
+				  "expected --json");
 	/* netperf accepts -m and -M on the RR tests, where they change nothing: no curve */
 	if (d->letter && strchr("mM", d->letter) && ws_workload_is_rr(o->spec.type))
-		return ws_err_set(err, WS_E_INVAL,
-				  "option --sweep %s does not apply to %s: test option -%c changes nothing there (-r sizes the requests and responses); expected --sweep r=...",
-				  d->name, ws_test_type_name(o->spec.type), d->letter);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"option --sweep %s does not apply to %s: test option -%c changes nothing "
+			"there (-r sizes the requests and responses); expected --sweep r=...",
+			d->name, ws_test_type_name(o->spec.type), d->letter);
 	return 0;
 }
 
 int ws_cli_sweep_point_argv(const ws_cli_sweep *sw, size_t i, int argc, char **argv,
-			    const char *o_sweep, char buf[WS_CLI_SWEEP_BUF], int *pargc, char ***pargv)
+			    const char *o_sweep, char buf[WS_CLI_SWEEP_BUF], int *pargc,
+			    char ***pargv)
 {
 	char **v = malloc(((size_t)argc + 4) * sizeof(*v));
 	if (!v)

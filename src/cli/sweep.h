@@ -16,17 +16,18 @@
 struct ws_err;
 
 #define WS_CLI_SWEEP_MAX_POINTS 64 /* values in one sweep */
-#define WS_CLI_SWEEP_VALUE_MAX 32  /* bytes of one value, with its NUL */
+#define WS_CLI_SWEEP_VALUE_MAX  32 /* bytes of one value, with its NUL */
 
 struct ws_cli_sweep_def;
 
 typedef struct ws_cli_sweep {
 	const struct ws_cli_sweep_def *def;
-	const char *name;                                   /* "m", "streams", ... */
-	size_t n;                                           /* values, 1..WS_CLI_SWEEP_MAX_POINTS */
+	const char *name; /* "m", "streams", ... */
+	size_t n;         /* values, 1..WS_CLI_SWEEP_MAX_POINTS */
 	char value[WS_CLI_SWEEP_MAX_POINTS][WS_CLI_SWEEP_VALUE_MAX]; /* as typed ("1K:1K") */
-	char typed[WS_CLI_SWEEP_MAX_POINTS][WS_CLI_SWEEP_VALUE_MAX]; /* the option's value ("1K,1K") */
-	double x[WS_CLI_SWEEP_MAX_POINTS];                  /* bytes, count or rate */
+	char typed[WS_CLI_SWEEP_MAX_POINTS]
+		  [WS_CLI_SWEEP_VALUE_MAX]; /* the option's value ("1K,1K") */
+	double x[WS_CLI_SWEEP_MAX_POINTS];  /* bytes, count or rate */
 } ws_cli_sweep;
 
 /* Parse "NAME=V1,V2,..." (the value of --sweep). In a list ',' separates the values, so a
@@ -46,7 +47,8 @@ int ws_cli_sweep_check(const ws_cli_options *o, struct ws_err *err);
  * bytes and must live as long); free *pargv. Returns 0 or -ENOMEM. */
 #define WS_CLI_SWEEP_BUF 96
 int ws_cli_sweep_point_argv(const ws_cli_sweep *sw, size_t i, int argc, char **argv,
-			    const char *o_sweep, char buf[WS_CLI_SWEEP_BUF], int *pargc, char ***pargv);
+			    const char *o_sweep, char buf[WS_CLI_SWEEP_BUF], int *pargc,
+			    char ***pargv);
 
 /* The names accepted, for messages and the usage text: "m, M, r, s, S, streams, threads, rate". */
 const char *ws_cli_sweep_names(void);

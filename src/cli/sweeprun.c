@@ -17,11 +17,11 @@
 #include <string.h>
 
 struct point {
-	ws_cli_options o;          /* the point's command line, parsed */
+	ws_cli_options o; /* the point's command line, parsed */
 	int argc;
-	char **argv;               /* that command line (cli/sweep.h) */
+	char **argv; /* that command line (cli/sweep.h) */
 	char buf[WS_CLI_SWEEP_BUF];
-	char *json;                /* its --json document, once it ran */
+	char *json;                             /* its --json document, once it ran */
 	char error[sizeof(((ws_err *)0)->msg)]; /* why it failed */
 };
 
@@ -33,7 +33,8 @@ static int prepare(const ws_cli_sweep *sw, const ws_cli_options *o, int argc, ch
 	for (size_t i = 0; i < sw->n; i++) {
 		ws_err err;
 		ws_err_clear(&err);
-		if (ws_cli_sweep_point_argv(sw, i, argc, argv, o->sweep, pt[i].buf, &pt[i].argc, &pt[i].argv) < 0) {
+		if (ws_cli_sweep_point_argv(sw, i, argc, argv, o->sweep, pt[i].buf, &pt[i].argc,
+					    &pt[i].argv) < 0) {
 			ws_cli_eprintf("no memory for the sweep\n");
 			return 1;
 		}
@@ -43,7 +44,7 @@ static int prepare(const ws_cli_sweep *sw, const ws_cli_options *o, int argc, ch
 			rc = ws_npmap_check(&pt[i].o.spec, &err);
 		if (rc < 0) {
 			ws_cli_eprintf("option --sweep %s=%s: %s\n(run '%s -h' for the options)\n",
-				sw->name, sw->value[i], err.msg, ws_cli_prog());
+				       sw->name, sw->value[i], err.msg, ws_cli_prog());
 			return 2;
 		}
 	}
@@ -112,10 +113,11 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 		bannered = bannered || p->o.banner_done;
 		if (rc < 0) {
 			snprintf(p->error, sizeof(p->error), "%s", err.msg);
-			ws_cli_eprintf("--sweep %s=%s failed: %s; going on with the next value\n", sw->name,
-				sw->value[i], err.msg);
+			ws_cli_eprintf("--sweep %s=%s failed: %s; going on with the next value\n",
+				       sw->name, sw->value[i], err.msg);
 			size_t n = strlen(failed);
-			snprintf(failed + n, sizeof(failed) - n, "%s%s", nfailed ? ", " : "", sw->value[i]);
+			snprintf(failed + n, sizeof(failed) - n, "%s%s", nfailed ? ", " : "",
+				 sw->value[i]);
 			nfailed++;
 			int s = rc == -WS_E_PEER ? 2 : 1;
 			status = status > s ? status : s;
@@ -126,13 +128,14 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 		if (o->json) {
 			s = p->json ? 0 : 1;
 			if (!p->json)
-				ws_cli_eprintf("--sweep %s=%s: no memory for its JSON document\n", sw->name,
-					sw->value[i]);
+				ws_cli_eprintf("--sweep %s=%s: no memory for its JSON document\n",
+					       sw->name, sw->value[i]);
 			ws_cli_client_warn(&p->o, &res, s == 0);
 		} else {
 			if (printed && ws_cli_output_mode(o) == WS_OUT_MODE_KEYVAL)
 				putchar('\n'); /* -k: a blank line between the points' blocks */
-			s = ws_cli_client_report(&p->o, sel, &res, &demo, !printed, p->argc, p->argv);
+			s = ws_cli_client_report(&p->o, sel, &res, &demo, !printed, p->argc,
+						 p->argv);
 			printed = true;
 		}
 		status = status > s ? status : s;
@@ -141,12 +144,13 @@ static int run_points(const ws_cli_sweep *sw, ws_cli_options *o, const ws_out_se
 	}
 	ws_cli_key_free(key);
 	if (nfailed)
-		ws_cli_eprintf("--sweep %s: %zu of %zu values failed (%s)\n", sw->name, nfailed, sw->n,
-			failed);
+		ws_cli_eprintf("--sweep %s: %zu of %zu values failed (%s)\n", sw->name, nfailed,
+			       sw->n, failed);
 	return status;
 }
 
-int ws_cli_sweep_run(ws_cli_options *o, const ws_out_selection *sel, int argc, char **argv, char **doc)
+int ws_cli_sweep_run(ws_cli_options *o, const ws_out_selection *sel, int argc, char **argv,
+		     char **doc)
 {
 	*doc = NULL;
 	ws_cli_sweep *sw = malloc(sizeof(*sw));

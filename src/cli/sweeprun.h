@@ -20,6 +20,7 @@ int ws_cli_sweep_main(ws_cli_options *o, const ws_out_selection *sel, int argc, 
 /* The same, and the sweep document's text (report/sweep_json.h, whatever the output
  * form) in *doc for a caller that draws it (a chart of throughput against x); free it.
  * *doc is NULL when no point ran (a refused command line) or memory ran out. */
-int ws_cli_sweep_run(ws_cli_options *o, const ws_out_selection *sel, int argc, char **argv, char **doc);
+int ws_cli_sweep_run(ws_cli_options *o, const ws_out_selection *sel, int argc, char **argv,
+		     char **doc);
 
 #endif

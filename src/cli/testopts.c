@@ -106,8 +106,10 @@ int ws_cli_topt_data_ports(ws_cli_options *o, const char *val, ws_err *err)
 			continue;
 		if (ws_units_parse_int(parts[i], 0, 65535, &v, NULL) < 0)
 			return ws_err_set(err, WS_E_INVAL,
-					  "'%s'%s%s%s is not a port; expected lport[,rport] with ports 0 to 65535 (0 = any)",
-					  parts[i], pair ? " in '" : "", pair ? val : "", pair ? "'" : "");
+					  "'%s'%s%s%s is not a port; expected lport[,rport] with "
+					  "ports 0 to 65535 (0 = any)",
+					  parts[i], pair ? " in '" : "", pair ? val : "",
+					  pair ? "'" : "");
 		*port[i] = (uint16_t)v;
 	}
 	return rc;
@@ -129,9 +131,11 @@ int ws_cli_topt_rr_sizes(ws_cli_options *o, const char *val, ws_err *err)
 		if (!have[i])
 			continue;
 		if (ws_units_parse_size(parts[i], &v, NULL) < 0 || v < 1 || v > WS_CLI_MAX_SIZE)
-			return ws_err_set(err, WS_E_INVAL,
-					  "'%s' is not a %s size; expected req[,rsp] with sizes from 1 to 1G bytes (at most %u for UDP_RR), e.g. 64 or 1K,64K",
-					  parts[i], what[i], WS_RR_MAX_UDP);
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"'%s' is not a %s size; expected req[,rsp] with sizes from 1 to 1G "
+				"bytes (at most %u for UDP_RR), e.g. 64 or 1K,64K",
+				parts[i], what[i], WS_RR_MAX_UDP);
 		*size[i] = (uint32_t)v;
 	}
 	return rc;
@@ -143,7 +147,8 @@ int ws_cli_topt_routing(ws_cli_options *o, const char *val, ws_err *err)
 {
 	long long v;
 	int rc = ws_cli_parse_ranged(val, INT_MIN, INT_MAX,
-				     "an integer: 0 (no routing: SO_DONTROUTE, UDP_STREAM's default) or any other (routing allowed)",
+				     "an integer: 0 (no routing: SO_DONTROUTE, UDP_STREAM's "
+				     "default) or any other (routing allowed)",
 				     &v, err);
 	if (rc == 0) { /* netperf: routing_allowed = atoi(optarg), any nonzero allows */
 		o->spec.udp_route = v != 0;
@@ -171,7 +176,8 @@ int ws_cli_topt_rr_timeout(ws_cli_options *o, const char *val, ws_err *err)
 	double max = (double)WS_RR_MAX_TIMEOUT_NS / (double)WS_NS_PER_SEC;
 	if (ws_units_parse_double(val, 1e-6, max, &secs, NULL) < 0)
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a receive timeout; expected seconds from 0.000001 to %.0f (fractions allowed, e.g. 0.05)",
+				  "'%s' is not a receive timeout; expected seconds from 0.000001 "
+				  "to %.0f (fractions allowed, e.g. 0.05)",
 				  val, max);
 	o->spec.rr_timeout_ns = (int64_t)(secs * (double)WS_NS_PER_SEC + 0.5);
 	return 0;
@@ -186,7 +192,8 @@ int ws_cli_topt_socktype(ws_cli_options *o, const char *val, ws_err *err)
 		o->sock_type = val[0];
 		return 0;
 	}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not a socket type; expected stream or dgram", val);
+	return ws_err_set(err, WS_E_INVAL, "'%s' is not a socket type; expected stream or dgram",
+			  val);
 }
 
 /* -p min[,max]: netperf's local port range of the connection tests (client_port_min/max,
@@ -202,18 +209,16 @@ int ws_cli_topt_port_range(ws_cli_options *o, const char *val, ws_err *err)
 	int have[2] = {ha, hb};
 	for (int i = 0; rc == 0 && i < 2; i++) {
 		long long v;
-		if (have[i] && (rc = ws_cli_parse_ranged(parts[i], 1, 65535,
-							 "a local port range min[,max] of ports 1 to 65535", &v,
-							 err)) == 0)
+		if (have[i] &&
+		    (rc = ws_cli_parse_ranged(parts[i], 1, 65535,
+					      "a local port range min[,max] of ports 1 to 65535",
+					      &v, err)) == 0)
 			o->port_range[i] = (uint16_t)v;
 	}
 	return rc;
 }
 
-static bool is_udp(enum ws_test_type t)
-{
-	return t == WS_TEST_UDP_STREAM || t == WS_TEST_UDP_RR;
-}
+static bool is_udp(enum ws_test_type t) { return t == WS_TEST_UDP_STREAM || t == WS_TEST_UDP_RR; }
 
 /* The halves of a -m/-M pair: the one naming the end that moves the data in this test sets
  * the size; the other changes nothing (netperf only echoes it in -k/-o/-O), with a note.
@@ -236,10 +241,12 @@ static void resolve_pair(ws_cli_options *o, char letter, const uint32_t half[2],
 		if (i == data)
 			*size = half[i];
 		else
-			ws_cli_add_note(o, "-%c's %s half (%u) has no effect on %s: that end does not %s "
-					"(netperf only echoes it in its outputs)",
-					letter, ends[letter == 'M'][i], (unsigned)half[i], test ? test : "this test",
-					letter == 'm' ? "send" : "receive");
+			ws_cli_add_note(
+				o,
+				"-%c's %s half (%u) has no effect on %s: that end does not %s "
+				"(netperf only echoes it in its outputs)",
+				letter, ends[letter == 'M'][i], (unsigned)half[i],
+				test ? test : "this test", letter == 'm' ? "send" : "receive");
 	}
 }
 
@@ -249,12 +256,14 @@ int ws_cli_topt_finalize(ws_cli_options *o, ws_err *err)
 	const char *test = ws_test_type_name(t);
 	if (o->sock_type && (o->sock_type == 'd') != is_udp(t))
 		return ws_err_set(err, WS_E_INVAL,
-				  "test option -t %s does not match %s; expected -t %s (netperf hangs on the mismatch)",
-				  o->sock_type == 'd' ? "dgram" : "stream", test ? test : "this test",
-				  is_udp(t) ? "dgram" : "stream");
+				  "test option -t %s does not match %s; expected -t %s (netperf "
+				  "hangs on the mismatch)",
+				  o->sock_type == 'd' ? "dgram" : "stream",
+				  test ? test : "this test", is_udp(t) ? "dgram" : "stream");
 	bool conn = t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC;
 	if (conn && (o->port_range[0] || o->port_range[1]) && !o->spec.local.data_port) {
-		o->spec.local.data_port = o->port_range[0] ? o->port_range[0] : 5000; /* netperf's min */
+		o->spec.local.data_port =
+			o->port_range[0] ? o->port_range[0] : 5000; /* netperf's min */
 		/* a max below min leaves netperf on min for every connection: so here */
 		o->spec.local_port_max = o->port_range[1] ? o->port_range[1] : 65535;
 		if (o->spec.local_port_max < o->spec.local.data_port)

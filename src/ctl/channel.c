@@ -44,7 +44,8 @@ int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *e
 	/* The magic byte by byte: a foreign peer that says "OK\n" and waits is named at once. */
 	int rc = 0;
 	size_t got = 0;
-	while (rc == 0 && got < 4 && (rc = ws_sock_read_exact(c->fd, hdr + got, 1, deadline_ns, err)) == 0 &&
+	while (rc == 0 && got < 4 &&
+	       (rc = ws_sock_read_exact(c->fd, hdr + got, 1, deadline_ns, err)) == 0 &&
 	       hdr[got] == magic[got])
 		got++;
 	if (rc == -ECONNRESET && got == 0)
@@ -57,7 +58,8 @@ int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *e
 		size_t n = got + 1 + (r > 0 ? (size_t)r : 0);
 		char shown[80];
 		ws_framer_describe(more, n, shown, sizeof(shown));
-		return ws_err_set(err, WS_E_NOTWS, "the peer is not speaking the warpspeed protocol (it sent '%s')",
+		return ws_err_set(err, WS_E_NOTWS,
+				  "the peer is not speaking the warpspeed protocol (it sent '%s')",
 				  shown);
 	}
 	if (rc == 0)
@@ -72,7 +74,8 @@ int ws_channel_recv(ws_channel *c, ws_tlv_msg *m, int64_t deadline_ns, ws_err *e
 	if (len > c->rx_cap) {
 		uint8_t *nb = realloc(c->rx, len);
 		if (!nb)
-			return ws_err_set(err, ENOMEM, "no memory for a %u-byte control message", (unsigned)len);
+			return ws_err_set(err, ENOMEM, "no memory for a %u-byte control message",
+					  (unsigned)len);
 		c->rx = nb;
 		c->rx_cap = len;
 	}

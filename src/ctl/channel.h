@@ -15,7 +15,7 @@ struct ws_err;
 
 typedef struct ws_channel {
 	int fd;
-	uint8_t *rx;      /* payload of the last message received */
+	uint8_t *rx; /* payload of the last message received */
 	size_t rx_cap;
 	ws_tlv_writer tx; /* reusable frame builder */
 } ws_channel;

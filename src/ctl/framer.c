@@ -60,8 +60,8 @@ static int foreign(ws_framer *f, int fd, ws_err *err)
 	ssize_t r = recv(fd, more + f->hgot, sizeof(more) - f->hgot, MSG_DONTWAIT);
 	char shown[80];
 	ws_framer_describe(more, f->hgot + (r > 0 ? (size_t)r : 0), shown, sizeof(shown));
-	return ws_err_set(err, WS_E_NOTWS, "the peer is not speaking the warpspeed protocol (it sent '%s')",
-			  shown);
+	return ws_err_set(err, WS_E_NOTWS,
+			  "the peer is not speaking the warpspeed protocol (it sent '%s')", shown);
 }
 
 int ws_framer_read(ws_framer *f, int fd, ws_tlv_msg *m, ws_err *err)
@@ -85,8 +85,10 @@ int ws_framer_read(ws_framer *f, int fd, ws_tlv_msg *m, ws_err *err)
 				return rc;
 			if (f->plen > f->cap)
 				return ws_err_set(err, WS_E_PROTO,
-						  "a %u-byte %s message before the session started; at most %u bytes are accepted there",
-						  (unsigned)f->plen, ws_msg_type_name(type), (unsigned)f->cap);
+						  "a %u-byte %s message before the session "
+						  "started; at most %u bytes are accepted there",
+						  (unsigned)f->plen, ws_msg_type_name(type),
+						  (unsigned)f->cap);
 		}
 	}
 	while (f->pgot < f->plen) {

@@ -18,11 +18,11 @@ struct ws_err;
 
 typedef struct ws_framer {
 	uint8_t hdr[WS_TLV_HDR_LEN];
-	size_t hgot;     /* header bytes so far */
-	uint8_t *buf;    /* payload buffer (caller's) */
-	uint32_t cap;    /* its size: the largest payload accepted */
-	uint32_t plen;   /* announced payload length, once the header is complete */
-	uint32_t pgot;   /* payload bytes so far */
+	size_t hgot;   /* header bytes so far */
+	uint8_t *buf;  /* payload buffer (caller's) */
+	uint32_t cap;  /* its size: the largest payload accepted */
+	uint32_t plen; /* announced payload length, once the header is complete */
+	uint32_t pgot; /* payload bytes so far */
 } ws_framer;
 
 void ws_framer_init(ws_framer *f, uint8_t *buf, uint32_t cap);

@@ -19,8 +19,12 @@ struct field_map {
 	size_t size; /* for K_STR: buffer size */
 };
 
-#define F(id, kind, type, member) {id, kind, offsetof(type, member), sizeof(((type *)0)->member)}
+#define F(id, kind, type, member)                                             \
+	{                                                                     \
+		id, kind, offsetof(type, member), sizeof(((type *)0)->member) \
+	}
 
+/* clang-format off */
 static const struct field_map spec_fields[] = {
 	F(100, K_ENUM, ws_test_spec, type),
 	F(101, K_ENUM, ws_test_spec, end),
@@ -70,7 +74,9 @@ static const struct field_map spec_fields[] = {
 	F(144, K_U16, ws_test_spec, remote.data_port),
 	F(151, K_BOOL, ws_test_spec, dontroute),
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct field_map side_fields[] = {
 	F(200, K_U32, ws_side_result, sndbuf_req),
 	F(201, K_U32, ws_side_result, rcvbuf_req),
@@ -127,6 +133,7 @@ static const struct field_map side_fields[] = {
 	F(250, K_U64, ws_side_result, connect_errors),
 	F(251, K_F64, ws_side_result, cpu_rate),
 };
+/* clang-format on */
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -136,16 +143,36 @@ static void put_fields(ws_tlv_writer *w, const struct field_map *map, size_t n, 
 	for (size_t i = 0; i < n; i++) {
 		const void *p = base + map[i].off;
 		switch (map[i].kind) {
-		case K_U32: ws_tlv_put_u64(w, map[i].id, *(const uint32_t *)p); break;
-		case K_U16: ws_tlv_put_u64(w, map[i].id, *(const uint16_t *)p); break;
-		case K_U64: ws_tlv_put_u64(w, map[i].id, *(const uint64_t *)p); break;
-		case K_I64: ws_tlv_put_i64(w, map[i].id, *(const int64_t *)p); break;
-		case K_INT: ws_tlv_put_i64(w, map[i].id, *(const int *)p); break;
-		case K_ENUM: ws_tlv_put_i64(w, map[i].id, *(const int *)p); break;
-		case K_F64: ws_tlv_put_f64(w, map[i].id, *(const double *)p); break;
-		case K_BOOL: ws_tlv_put_u64(w, map[i].id, *(const bool *)p ? 1 : 0); break;
-		case K_CHAR: ws_tlv_put_u64(w, map[i].id, (unsigned char)*(const char *)p); break;
-		case K_STR: ws_tlv_put_str(w, map[i].id, (const char *)p); break;
+		case K_U32:
+			ws_tlv_put_u64(w, map[i].id, *(const uint32_t *)p);
+			break;
+		case K_U16:
+			ws_tlv_put_u64(w, map[i].id, *(const uint16_t *)p);
+			break;
+		case K_U64:
+			ws_tlv_put_u64(w, map[i].id, *(const uint64_t *)p);
+			break;
+		case K_I64:
+			ws_tlv_put_i64(w, map[i].id, *(const int64_t *)p);
+			break;
+		case K_INT:
+			ws_tlv_put_i64(w, map[i].id, *(const int *)p);
+			break;
+		case K_ENUM:
+			ws_tlv_put_i64(w, map[i].id, *(const int *)p);
+			break;
+		case K_F64:
+			ws_tlv_put_f64(w, map[i].id, *(const double *)p);
+			break;
+		case K_BOOL:
+			ws_tlv_put_u64(w, map[i].id, *(const bool *)p ? 1 : 0);
+			break;
+		case K_CHAR:
+			ws_tlv_put_u64(w, map[i].id, (unsigned char)*(const char *)p);
+			break;
+		case K_STR:
+			ws_tlv_put_str(w, map[i].id, (const char *)p);
+			break;
 		}
 	}
 }
@@ -167,11 +194,16 @@ static int get_field(const ws_tlv_msg *m, const struct field_map *f, void *p)
 		if ((f->kind == K_U32 && u > UINT32_MAX) || (f->kind == K_U16 && u > UINT16_MAX) ||
 		    (f->kind == K_BOOL && u > 1) || (f->kind == K_CHAR && u > 127))
 			return -WS_E_PROTO;
-		if (f->kind == K_U32) *(uint32_t *)p = (uint32_t)u;
-		else if (f->kind == K_U16) *(uint16_t *)p = (uint16_t)u;
-		else if (f->kind == K_U64) *(uint64_t *)p = u;
-		else if (f->kind == K_BOOL) *(bool *)p = u != 0;
-		else *(char *)p = (char)u;
+		if (f->kind == K_U32)
+			*(uint32_t *)p = (uint32_t)u;
+		else if (f->kind == K_U16)
+			*(uint16_t *)p = (uint16_t)u;
+		else if (f->kind == K_U64)
+			*(uint64_t *)p = u;
+		else if (f->kind == K_BOOL)
+			*(bool *)p = u != 0;
+		else
+			*(char *)p = (char)u;
 		return 0;
 	case K_I64:
 		return ws_tlv_get_i64(m, f->id, (int64_t *)p);
@@ -204,7 +236,8 @@ static int get_fields(const ws_tlv_msg *m, const struct field_map *map, size_t n
 	for (size_t i = 0; i < n; i++) {
 		int rc = get_field(m, &map[i], (char *)obj + map[i].off);
 		if (rc < 0)
-			return ws_err_set(err, WS_E_PROTO, "%s field %u has the wrong type or value", what,
+			return ws_err_set(err, WS_E_PROTO,
+					  "%s field %u has the wrong type or value", what,
 					  map[i].id);
 	}
 	return 0;
@@ -225,9 +258,9 @@ int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, ws_err *err)
 }
 
 /* Per-flow and per-thread records: one BYTES field each, repeated, fixed layout. */
-#define F_FLOW 300
-#define F_THREAD 301
-#define FLOW_REC 32   /* u64 bytes, u64 calls, i64 elapsed, u32 thread, i32 error; then why */
+#define F_FLOW     300
+#define F_THREAD   301
+#define FLOW_REC   32 /* u64 bytes, u64 calls, i64 elapsed, u32 thread, i32 error; then why */
 #define THREAD_REC 24 /* i64 user, i64 sys, i32 cpu, u32 flows */
 
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r)
@@ -270,7 +303,8 @@ static int get_records(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 		nt += id == F_THREAD;
 	}
 	if (rc < 0 || nf > WS_MAX_STREAMS || nt > WS_MAX_STREAMS)
-		return ws_err_set(err, WS_E_PROTO, "result has malformed or too many flow/thread records");
+		return ws_err_set(err, WS_E_PROTO,
+				  "result has malformed or too many flow/thread records");
 	r->flows = nf ? calloc(nf, sizeof(*r->flows)) : NULL;
 	r->threads = nt ? calloc(nt, sizeof(*r->threads)) : NULL;
 	if ((nf && !r->flows) || (nt && !r->threads)) {
@@ -280,7 +314,8 @@ static int get_records(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 	off = 0;
 	while (ws_tlv_next(m, &off, &id, &type, &v, &len) > 0) {
 		if (id == F_FLOW) {
-			if (type != WS_TLV_BYTES || len < FLOW_REC || len >= FLOW_REC + sizeof(r->flows[0].why))
+			if (type != WS_TLV_BYTES || len < FLOW_REC ||
+			    len >= FLOW_REC + sizeof(r->flows[0].why))
 				goto bad;
 			ws_flow_result *f = &r->flows[r->nflows++];
 			f->bytes = ws_get_be64(v);
@@ -347,7 +382,8 @@ int ws_msg_get_ports(const ws_tlv_msg *m, uint16_t id, uint16_t *ports, uint32_t
 void ws_msg_put_error(ws_tlv_writer *w, int code, const char *text)
 {
 	ws_tlv_begin(w, WS_MSG_ERROR);
-	ws_tlv_put_i64(w, WS_F_ERR_CODE, code < 0 ? -(int64_t)code : code); /* positive on the wire */
+	ws_tlv_put_i64(w, WS_F_ERR_CODE,
+		       code < 0 ? -(int64_t)code : code); /* positive on the wire */
 	ws_tlv_put_str(w, WS_F_ERR_MSG, text);
 }
 
@@ -367,7 +403,8 @@ int ws_msg_error_to_err(const ws_tlv_msg *m, const char *who, ws_err *err)
 
 const char *ws_msg_type_name(uint8_t type)
 {
-	static const char *names[] = {"?", "HELLO", "HELLO_ACK", "ERROR", "TEST_REQ", "TEST_ACK",
-				      "START", "STARTED", "RESULT", "BYE", "CHALLENGE", "AUTH"};
+	static const char *names[] = {"?",        "HELLO",    "HELLO_ACK", "ERROR",
+				      "TEST_REQ", "TEST_ACK", "START",     "STARTED",
+				      "RESULT",   "BYE",      "CHALLENGE", "AUTH"};
 	return type < COUNT(names) ? names[type] : "unknown";
 }

@@ -30,18 +30,18 @@ enum ws_msg_type {
 
 /* Field ids outside the spec and result tables. */
 enum ws_msg_field {
-	WS_F_PROTO = 1,       /* u64 protocol version */
-	WS_F_SOFTWARE = 2,    /* str "warpspeed 0.1.0" */
-	WS_F_NCPUS = 3,       /* u64 */
-	WS_F_MAX_DURATION = 4,/* f64 seconds */
-	WS_F_ERR_CODE = 5,    /* i64 */
-	WS_F_ERR_MSG = 6,     /* str */
-	WS_F_DATA_PORT = 7,   /* u64, repeated once per flow for UDP */
-	WS_F_COOKIE = 8,      /* bytes[WS_COOKIE_LEN] */
-	WS_F_CLIENT_PORT = 9, /* u64: the client's UDP data port, repeated once per flow */
-	WS_F_NONCE = 10,      /* bytes[32]: HELLO (the client's), CHALLENGE (the daemon's) */
-	WS_F_SESSION_ID = 11, /* u64: CHALLENGE, HELLO_ACK; the proofs are bound to it */
-	WS_F_PROOF = 12,      /* bytes[32]: AUTH (the client's), HELLO_ACK (the daemon's) */
+	WS_F_PROTO = 1,        /* u64 protocol version */
+	WS_F_SOFTWARE = 2,     /* str "warpspeed 0.1.0" */
+	WS_F_NCPUS = 3,        /* u64 */
+	WS_F_MAX_DURATION = 4, /* f64 seconds */
+	WS_F_ERR_CODE = 5,     /* i64 */
+	WS_F_ERR_MSG = 6,      /* str */
+	WS_F_DATA_PORT = 7,    /* u64, repeated once per flow for UDP */
+	WS_F_COOKIE = 8,       /* bytes[WS_COOKIE_LEN] */
+	WS_F_CLIENT_PORT = 9,  /* u64: the client's UDP data port, repeated once per flow */
+	WS_F_NONCE = 10,       /* bytes[32]: HELLO (the client's), CHALLENGE (the daemon's) */
+	WS_F_SESSION_ID = 11,  /* u64: CHALLENGE, HELLO_ACK; the proofs are bound to it */
+	WS_F_PROOF = 12,       /* bytes[32]: AUTH (the client's), HELLO_ACK (the daemon's) */
 };
 
 #define WS_COOKIE_LEN 16

@@ -15,15 +15,9 @@
 _Static_assert(sizeof(float) == 4, "netperf's floats are IEEE-754 32-bit");
 _Static_assert(sizeof(double) == 8, "the legacy results carry an IEEE-754 64-bit double");
 
-static void put_u32(uint8_t *m, size_t off, uint32_t v)
-{
-	ws_put_be32(m + off, v);
-}
+static void put_u32(uint8_t *m, size_t off, uint32_t v) { ws_put_be32(m + off, v); }
 
-static void put_i32(uint8_t *m, size_t off, int32_t v)
-{
-	ws_put_be32(m + off, (uint32_t)v);
-}
+static void put_i32(uint8_t *m, size_t off, int32_t v) { ws_put_be32(m + off, (uint32_t)v); }
 
 static void put_f32(uint8_t *m, size_t off, float f)
 {
@@ -32,10 +26,7 @@ static void put_f32(uint8_t *m, size_t off, float f)
 	ws_put_be32(m + off, v);
 }
 
-static uint32_t get_u32(const uint8_t *m, size_t off)
-{
-	return ws_get_be32(m + off);
-}
+static uint32_t get_u32(const uint8_t *m, size_t off) { return ws_get_be32(m + off); }
 
 static int32_t get_i32(const uint8_t *m, size_t off)
 {
@@ -91,15 +82,9 @@ static void header(uint8_t *m, int32_t type, int32_t word1)
 	put_i32(m, 4, word1);
 }
 
-int32_t ws_np_type(const uint8_t *msg)
-{
-	return get_i32(msg, 0);
-}
+int32_t ws_np_type(const uint8_t *msg) { return get_i32(msg, 0); }
 
-int32_t ws_np_word1(const uint8_t *msg)
-{
-	return get_i32(msg, 4);
-}
+int32_t ws_np_word1(const uint8_t *msg) { return get_i32(msg, 4); }
 
 int ws_np_conv_words(int32_t type)
 {
@@ -121,6 +106,7 @@ int ws_np_conv_words(int32_t type)
 static const struct {
 	int32_t type;
 	const char *name;
+	/* clang-format off */
 } type_names[] = {
 	{WS_NP_DEBUG_ON, "DEBUG_ON"}, {WS_NP_DEBUG_OFF, "DEBUG_OFF"},
 	{WS_NP_DEBUG_OK, "DEBUG_OK"}, {WS_NP_NODE_IDENTIFY, "NODE_IDENTIFY"},
@@ -131,11 +117,18 @@ static const struct {
 	{WS_NP_OMNI_RESULTS, "OMNI_RESULTS"}, {WS_NP_DO_SYSINFO, "DO_SYSINFO"},
 	{WS_NP_SYSINFO_RESPONSE, "SYSINFO_RESPONSE"},
 };
+/* clang-format on */
 
 int ws_np_is_legacy_request(int32_t type)
 {
 	switch (type) {
-	case 10: case 13: case 16: case 19: case 34: case 94: case 300:
+	case 10:
+	case 13:
+	case 16:
+	case 19:
+	case 34:
+	case 94:
+	case 300:
 		return 1;
 	default:
 		return 0;
@@ -154,8 +147,8 @@ static int check_port(uint32_t v, const char *what, ws_err *err)
 {
 	if (v <= 65535)
 		return 0;
-	return ws_err_set(err, WS_E_PROTO, "netperf %s %u is not a port; 0..65535 is accepted", what,
-			  (unsigned)v);
+	return ws_err_set(err, WS_E_PROTO, "netperf %s %u is not a port; 0..65535 is accepted",
+			  what, (unsigned)v);
 }
 
 static int check_type(const uint8_t *msg, int32_t want, ws_err *err)
@@ -163,8 +156,9 @@ static int check_type(const uint8_t *msg, int32_t want, ws_err *err)
 	int32_t t = ws_np_type(msg);
 	if (t == want)
 		return 0;
-	return ws_err_set(err, WS_E_PROTO, "netperf message type %ld (%s) where %s (%ld) was expected",
-			  (long)t, ws_np_type_name(t), ws_np_type_name(want), (long)want);
+	return ws_err_set(err, WS_E_PROTO,
+			  "netperf message type %ld (%s) where %s (%ld) was expected", (long)t,
+			  ws_np_type_name(t), ws_np_type_name(want), (long)want);
 }
 
 void ws_np_omni_req_defaults(ws_np_omni_req *r)
@@ -191,8 +185,11 @@ typedef struct field {
 	uint16_t mem, size; /* offset and size of the struct member */
 } field;
 
-#define FLD(kind, wire, type, member) \
-	{(wire), (kind), (uint16_t)offsetof(type, member), (uint16_t)sizeof(((type *)0)->member)}
+#define FLD(kind, wire, type, member)                             \
+	{                                                         \
+		(wire), (kind), (uint16_t)offsetof(type, member), \
+			(uint16_t)sizeof(((type *)0)->member)     \
+	}
 #define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* Every 32-bit kind must sit in a 4-byte member, the 64-bit ones in 8 bytes: checked by
@@ -247,6 +244,7 @@ static void decode(const field *f, size_t n, const uint8_t *msg, void *st)
 
 /* DO_OMNI request: 2 + 38 words converted (bytes 0..159), strings raw from 160. */
 #define R(kind, wire, member) FLD(kind, wire, ws_np_omni_req, member)
+/* clang-format off */
 static const field omni_req[] = {
 	R(K_I32, 4, cpu), R(K_I32, 8, send_buf_size), R(K_U32, 12, send_size),
 	R(K_U32, 16, send_alignment), R(K_U32, 20, send_offset), R(K_U32, 24, send_width),
@@ -264,10 +262,12 @@ static const field omni_req[] = {
 	R(K_U32, 148, netserver_ip[3]), R(K_I32, 152, socket_prio), R(K_I32, 156, socket_tos),
 	R(K_STR, 160, cong_control), R(K_STR, 176, fill_file),
 };
+/* clang-format on */
 #undef R
 
 /* OMNI response: 2 + 18 words converted (bytes 0..79), strings raw from 80. */
 #define R(kind, wire, member) FLD(kind, wire, ws_np_omni_rsp, member)
+/* clang-format off */
 static const field omni_rsp[] = {
 	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, receive_size),
 	R(K_I32, 16, recv_width), R(K_I32, 20, send_buf_size), R(K_I32, 24, send_size),
@@ -278,10 +278,12 @@ static const field omni_rsp[] = {
 	R(K_I32, 76, socket_tos), R(K_STR, 80, system_model), R(K_STR, 113, cpu_model),
 	R(K_STR, 193, security_string),
 };
+/* clang-format on */
 #undef R
 
 /* Omni results: 2 + 27 words converted (bytes 0..115), strings raw from 116. */
 #define R(kind, wire, member) FLD(kind, wire, ws_np_omni_results, member)
+/* clang-format off */
 static const field omni_results[] = {
 	R(K_I32, 4, serv_errno), R(K_U64, 8, bytes_received), R(K_U32, 16, recv_calls),
 	R(K_I32, 20, recv_buf_size), R(K_U64, 24, bytes_sent), R(K_U32, 32, send_calls),
@@ -295,10 +297,12 @@ static const field omni_results[] = {
 	R(K_STR, 132, driver), R(K_STR, 164, version), R(K_STR, 196, firmware),
 	R(K_STR, 228, bus), R(K_STR, 260, ifslot), R(K_STR, 276, cong_control),
 };
+/* clang-format on */
 #undef R
 
 /* The legacy DO_TCP_STREAM exchange: every word converted. */
 #define R(kind, wire, member) FLD(kind, wire, ws_np_stream_req, member)
+/* clang-format off */
 static const field stream_req[] = {
 	R(K_I32, 4, cpu), R(K_I32, 8, send_buf_size), R(K_I32, 12, recv_buf_size),
 	R(K_I32, 16, receive_size), R(K_I32, 20, recv_alignment), R(K_I32, 24, recv_offset),
@@ -307,26 +311,32 @@ static const field stream_req[] = {
 	R(K_I32, 52, dirty_count), R(K_I32, 56, clean_count), R(K_U32, 60, data_port),
 	R(K_U32, 64, ipfamily),
 };
+/* clang-format on */
 #undef R
 #define R(kind, wire, member) FLD(kind, wire, ws_np_stream_rsp, member)
+/* clang-format off */
 static const field stream_rsp[] = {
 	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, receive_size),
 	R(K_I32, 16, no_delay), R(K_I32, 20, measure_cpu), R(K_I32, 24, test_length),
 	R(K_I32, 28, send_buf_size), R(K_U32, 32, data_port), R(K_F32, 36, cpu_rate),
 	R(K_I32, 40, so_rcvavoid), R(K_I32, 44, so_sndavoid),
 };
+/* clang-format on */
 #undef R
 #define R(kind, wire, member) FLD(kind, wire, ws_np_stream_results, member)
+/* clang-format off */
 static const field stream_results[] = {
 	R(K_I32, 4, serv_errno), R(K_F64, 8, bytes_received), R(K_U32, 16, recv_calls),
 	R(K_F32, 20, elapsed_time), R(K_F32, 24, cpu_util), R(K_F32, 28, serv_dem),
 	R(K_U32, 32, cpu_method), R(K_U32, 36, num_cpus), R(K_I32, 40, recv_buf_size),
 	R(K_I32, 44, send_buf_size),
 };
+/* clang-format on */
 #undef R
 
 /* The legacy DO_TCP_CC exchange: every word converted. */
 #define R(kind, wire, member) FLD(kind, wire, ws_np_cc_req, member)
+/* clang-format off */
 static const field cc_req[] = {
 	R(K_I32, 4, cpu), R(K_I32, 8, recv_buf_size), R(K_I32, 12, send_buf_size),
 	R(K_I32, 16, recv_alignment), R(K_I32, 20, recv_offset), R(K_I32, 24, send_alignment),
@@ -335,21 +345,26 @@ static const field cc_req[] = {
 	R(K_I32, 52, test_length), R(K_I32, 56, so_rcvavoid), R(K_I32, 60, so_sndavoid),
 	R(K_U32, 64, data_port), R(K_U32, 68, ipfamily),
 };
+/* clang-format on */
 #undef R
 #define R(kind, wire, member) FLD(kind, wire, ws_np_cc_rsp, member)
+/* clang-format off */
 static const field cc_rsp[] = {
 	R(K_I32, 4, serv_errno), R(K_I32, 8, recv_buf_size), R(K_I32, 12, no_delay),
 	R(K_I32, 16, measure_cpu), R(K_I32, 20, test_length), R(K_I32, 24, send_buf_size),
 	R(K_U32, 28, data_port), R(K_F32, 32, cpu_rate), R(K_I32, 36, so_rcvavoid),
 	R(K_I32, 40, so_sndavoid),
 };
+/* clang-format on */
 #undef R
 #define R(kind, wire, member) FLD(kind, wire, ws_np_cc_results, member)
+/* clang-format off */
 static const field cc_results[] = {
 	R(K_I32, 4, serv_errno), R(K_U32, 8, bytes_received), R(K_U32, 12, recv_calls),
 	R(K_U32, 16, trans_received), R(K_F32, 20, elapsed_time), R(K_F32, 24, cpu_util),
 	R(K_F32, 28, serv_dem), R(K_U32, 32, cpu_method), R(K_U32, 36, num_cpus),
 };
+/* clang-format on */
 #undef R
 
 /* What both request kinds refuse: a CPU rate that is not a finite rate of 0 or more, the
@@ -359,12 +374,15 @@ static int check_request(float rate, int32_t length, uint32_t family, uint32_t m
 {
 	if (!isfinite(rate) || rate < 0.0f)
 		return ws_err_set(err, WS_E_PROTO,
-				  "netperf CPU rate %g; a finite rate of 0 or more is accepted", (double)rate);
+				  "netperf CPU rate %g; a finite rate of 0 or more is accepted",
+				  (double)rate);
 	if (length == INT32_MIN)
 		return ws_err_set(err, WS_E_PROTO,
-				  "netperf test length %ld; -2147483647..2147483647 is accepted", (long)length);
+				  "netperf test length %ld; -2147483647..2147483647 is accepted",
+				  (long)length);
 	if (family != 0 && family != 4 && family != 6 && family != max_family)
-		return ws_err_set(err, WS_E_PROTO, "netperf address family %u; 0 (any), 4%s is accepted",
+		return ws_err_set(err, WS_E_PROTO,
+				  "netperf address family %u; 0 (any), 4%s is accepted",
 				  (unsigned)family, max_family == 7 ? ", 6 or 7 (RDS)" : " or 6");
 	return 0;
 }
@@ -386,9 +404,10 @@ int ws_np_decode_omni_req(const uint8_t *msg, ws_np_omni_req *r, ws_err *err)
 	    (rc = check_request(r->cpu_rate, r->test_length, r->ipfamily, 7, err)) < 0)
 		return rc;
 	if (r->direction == 0 || (r->direction & ~(uint32_t)(WS_NP_DIR_SEND | WS_NP_DIR_RECV)))
-		return ws_err_set(err, WS_E_PROTO,
-				  "netperf direction 0x%x; 0x2 (send), 0x4 (receive) or 0x6 is accepted",
-				  (unsigned)r->direction);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"netperf direction 0x%x; 0x2 (send), 0x4 (receive) or 0x6 is accepted",
+			(unsigned)r->direction);
 	return 0;
 }
 
@@ -502,9 +521,10 @@ int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, ws_
 	memset(r, 0, sizeof(*r));
 	decode(stream_results, NFIELDS(stream_results), msg, r);
 	if (!isfinite(r->bytes_received) || r->bytes_received < 0)
-		return ws_err_set(err, WS_E_PROTO,
-				  "netserver byte count %g; a finite count of 0 or more is accepted",
-				  r->bytes_received);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"netserver byte count %g; a finite count of 0 or more is accepted",
+			r->bytes_received);
 	return 0;
 }
 
@@ -529,12 +549,13 @@ static int get_text(const uint8_t *msg, char *out, size_t outsz, const char *wha
 		out[0] = '\0';
 	if (n == WS_NP_MSG_LEN - 8)
 		return ws_err_set(err, WS_E_PROTO,
-				  "netperf %s text is not terminated; at most %d characters and a NUL are accepted",
+				  "netperf %s text is not terminated; at most %d characters and a "
+				  "NUL are accepted",
 				  what, WS_NP_MSG_LEN - 9);
 	if (n >= outsz)
 		return ws_err_set(err, WS_E_PROTO,
-				  "netperf %s text of %zu characters; at most %zu are accepted", what, n,
-				  outsz ? outsz - 1 : 0);
+				  "netperf %s text of %zu characters; at most %zu are accepted",
+				  what, n, outsz ? outsz - 1 : 0);
 	memcpy(out, msg + 8, n);
 	out[n] = '\0';
 	return 0;
@@ -564,8 +585,8 @@ int ws_np_decode_calibrate_reply(const uint8_t *msg, float *rate, int32_t *ncpus
 	*ncpus = 0;
 	int32_t e = ws_np_word1(msg);
 	if (e != 0)
-		return ws_err_set(err, WS_E_REMOTE, "netserver refused CPU_CALIBRATE: remote error %ld",
-				  (long)e);
+		return ws_err_set(err, WS_E_REMOTE,
+				  "netserver refused CPU_CALIBRATE: remote error %ld", (long)e);
 	int rc = check_type(msg, WS_NP_CPU_CALIBRATE, err);
 	if (rc < 0)
 		return rc;
@@ -628,21 +649,12 @@ void ws_np_addr_from_in4(const uint8_t a[4], uint32_t w[4])
 	w[1] = w[2] = w[3] = 0;
 }
 
-void ws_np_addr_to_in4(const uint32_t w[4], uint8_t a[4])
-{
-	ws_put_be32(a, w[0]);
-}
+void ws_np_addr_to_in4(const uint32_t w[4], uint8_t a[4]) { ws_put_be32(a, w[0]); }
 
 /* The in6 words are the address bytes read as native words (memcpy, not shifts). */
-void ws_np_addr_from_in6(const uint8_t a[16], uint32_t w[4])
-{
-	memcpy(w, a, 16);
-}
+void ws_np_addr_from_in6(const uint8_t a[16], uint32_t w[4]) { memcpy(w, a, 16); }
 
-void ws_np_addr_to_in6(const uint32_t w[4], uint8_t a[16])
-{
-	memcpy(a, w, 16);
-}
+void ws_np_addr_to_in6(const uint32_t w[4], uint8_t a[16]) { memcpy(a, w, 16); }
 
 void ws_np_reader_init(ws_np_reader *rd)
 {
@@ -673,9 +685,11 @@ int ws_np_reader_read(ws_np_reader *rd, int fd, ws_err *err)
 		}
 		if (r == 0) {
 			if (rd->got == 0)
-				return ws_err_set(err, ECONNRESET, "the netperf peer closed the connection");
+				return ws_err_set(err, ECONNRESET,
+						  "the netperf peer closed the connection");
 			return ws_err_set(err, ECONNRESET,
-					  "the netperf peer closed the connection after %zu bytes of a %d-byte message",
+					  "the netperf peer closed the connection after %zu bytes "
+					  "of a %d-byte message",
 					  rd->got, WS_NP_MSG_LEN);
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)

@@ -19,9 +19,9 @@
 
 struct ws_err;
 
-#define WS_NP_MSG_LEN 656
-#define WS_NP_WORDS 164
-#define WS_NP_DEFAULT_PORT 12865
+#define WS_NP_MSG_LEN        656
+#define WS_NP_WORDS          164
+#define WS_NP_DEFAULT_PORT   12865
 #define WS_NP_PASSPHRASE_MAX 647 /* characters; the text starts at byte 8 */
 
 /* Message types (word 0). */
@@ -145,7 +145,7 @@ typedef struct ws_np_omni_results {
 enum { WS_NP_DO_TCP_STREAM = 10, WS_NP_TCP_STREAM_RESPONSE = 11, WS_NP_TCP_STREAM_RESULTS = 12 };
 
 typedef struct ws_np_stream_req {
-	int32_t cpu; /* word 1 */
+	int32_t cpu;                          /* word 1 */
 	int32_t send_buf_size, recv_buf_size; /* -1 = default */
 	int32_t receive_size;                 /* 0 or -1 = default */
 	int32_t recv_alignment, recv_offset;
@@ -190,7 +190,7 @@ int ws_np_decode_stream_results(const uint8_t *msg, ws_np_stream_results *r, str
 enum { WS_NP_DO_TCP_CC = 300, WS_NP_TCP_CC_RESPONSE = 301 };
 
 typedef struct ws_np_cc_req {
-	int32_t cpu; /* word 1 */
+	int32_t cpu;                          /* word 1 */
 	int32_t recv_buf_size, send_buf_size; /* -1 = default */
 	int32_t recv_alignment, recv_offset, send_alignment, send_offset;
 	int32_t request_size, response_size; /* shown by netperf, never sent */

@@ -10,17 +10,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WS_DEFAULT_CTL_PORT 12865
+#define WS_DEFAULT_CTL_PORT   12865
 #define WS_DEFAULT_DURATION_S 10
-#define WS_HOST_MAX 256
-#define WS_MAX_STREAMS 10000
-#define WS_MAX_CPU_LIST 64
+#define WS_HOST_MAX           256
+#define WS_MAX_STREAMS        10000
+#define WS_MAX_CPU_LIST       64
 /* Request/response bounds: the largest UDP payload over IPv4, the deepest first burst, the
  * longest UDP_RR timeout (-e) and the fastest open-loop rate per flow. */
-#define WS_RR_MAX_UDP 65507u
-#define WS_RR_MAX_BURST 10000u
+#define WS_RR_MAX_UDP        65507u
+#define WS_RR_MAX_BURST      10000u
 #define WS_RR_MAX_TIMEOUT_NS (3600LL * 1000000000LL)
-#define WS_RR_MAX_RATE 1e9
+#define WS_RR_MAX_RATE       1e9
 
 enum ws_test_type {
 	WS_TEST_TCP_STREAM = 1,
@@ -55,18 +55,18 @@ typedef struct ws_side_spec {
 	bool measure_cpu;   /* -c (local) / -C (remote) */
 	uint16_t data_port; /* test option -P, 0 = ephemeral */
 	/* Data-socket options harnesses pass (see net/sockopt.h); the remote ones travel. */
-	int tos;            /* -Y: IP_TOS (IPv6: IPV6_TCLASS) byte; 0 = leave the default (0),
+	int tos;       /* -Y: IP_TOS (IPv6: IPV6_TCLASS) byte; 0 = leave the default (0),
 	                     * as netperf never sets -Y 0 */
-	int priority;       /* -y: SO_PRIORITY; 0 = leave the default (0) */
-	char cong[16];      /* test option -K: TCP_CONGESTION, "" = the system's default */
+	int priority;  /* -y: SO_PRIORITY; 0 = leave the default (0) */
+	char cong[16]; /* test option -K: TCP_CONGESTION, "" = the system's default */
 } ws_side_spec;
 
 /* Bounds of the harness options (checked by ws_test_spec_validate). */
-#define WS_MAX_PRIORITY 2147483647
-#define WS_MIN_MAXSEG 88       /* the kernel's TCP_MIN_MSS */
-#define WS_MAX_MAXSEG 65535
-#define WS_MAX_PACE_BPS 1e13   /* --pace: 10 Tbit/s */
-#define WS_DATA_ADDR_MAX 64
+#define WS_MAX_PRIORITY     2147483647
+#define WS_MIN_MAXSEG       88 /* the kernel's TCP_MIN_MSS */
+#define WS_MAX_MAXSEG       65535
+#define WS_MAX_PACE_BPS     1e13 /* --pace: 10 Tbit/s */
+#define WS_DATA_ADDR_MAX    64
 #define WS_MAX_START_WAIT_S 60 /* -s: the longest wait between setup and start */
 
 typedef struct ws_test_spec {
@@ -78,53 +78,55 @@ typedef struct ws_test_spec {
 	uint32_t recv_size; /* -M; 0 = the receiver's receive buffer size */
 	bool nodelay;       /* test option -D */
 	/* I/O paths, each applied by the side that plays the role (see workload/run.h). */
-	bool zerocopy;      /* --zerocopy: TCP sender uses MSG_ZEROCOPY */
-	bool skip_rx_copy;  /* --skip-rx-copy: TCP receiver uses MSG_TRUNC */
-	bool splice;        /* --splice: TCP receiver splices through a pipe */
-	uint32_t rcvlowat;  /* --rcvlowat: TCP receiver's wake threshold (SO_RCVLOWAT) in bytes;
+	bool zerocopy;     /* --zerocopy: TCP sender uses MSG_ZEROCOPY */
+	bool skip_rx_copy; /* --skip-rx-copy: TCP receiver uses MSG_TRUNC */
+	bool splice;       /* --splice: TCP receiver splices through a pipe */
+	uint32_t rcvlowat; /* --rcvlowat: TCP receiver's wake threshold (SO_RCVLOWAT) in bytes;
 	                     * 0 = automatic (see workload/run.h), 1 = the kernel's default */
-	bool gso;           /* --gso: UDP sender uses UDP_SEGMENT */
-	bool gro;           /* --gro: UDP receiver uses UDP_GRO */
-	bool no_batch;      /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
-	bool udp_route;     /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
-	bool call_latency;  /* client only, not on the wire: time each send call (TCP_MAERTS: each
+	bool gso;          /* --gso: UDP sender uses UDP_SEGMENT */
+	bool gro;          /* --gro: UDP receiver uses UDP_GRO */
+	bool no_batch;     /* --no-mmsg: plain sendto/recv instead of sendmmsg/recvmmsg */
+	bool udp_route; /* UDP_STREAM may leave the local network (netperf: SO_DONTROUTE otherwise) */
+	bool call_latency; /* client only, not on the wire: time each send call (TCP_MAERTS: each
 	                     * receive) of a one-stream stream test into the result's latency
 	                     * histogram, as netperf does when a latency output is asked for */
-	bool dontroute;     /* test option -R 0: SO_DONTROUTE on every data socket at both ends,
+	bool dontroute;    /* test option -R 0: SO_DONTROUTE on every data socket at both ends,
 	                     * as netperf's "routing not allowed" (UDP_STREAM: !udp_route) */
 	enum ws_family family;
 	/* Request/response tests (TCP_RR, UDP_RR, TCP_CRR); see workload/rr.h. */
-	uint32_t req_size;        /* -r: request bytes per transaction, default 1 */
-	uint32_t rsp_size;        /* -r: response bytes per transaction, default 1 */
-	uint32_t burst;           /* -b: transactions in flight beyond the first (netperf's first burst) */
-	int64_t rr_timeout_ns;    /* -e: UDP_RR client: an unanswered transaction is lost after this;
+	uint32_t req_size; /* -r: request bytes per transaction, default 1 */
+	uint32_t rsp_size; /* -r: response bytes per transaction, default 1 */
+	uint32_t burst;    /* -b: transactions in flight beyond the first (netperf's first burst) */
+	int64_t rr_timeout_ns; /* -e: UDP_RR client: an unanswered transaction is lost after this;
 	                           * 0 = WS_RR_DEFAULT_TIMEOUT_NS */
-	double rate;              /* --rate: open loop, transactions/s per flow; 0 = closed loop */
+	double rate;           /* --rate: open loop, transactions/s per flow; 0 = closed loop */
 	/* Options harnesses pass (netperf's -S, test options -C -G -H -L; warpspeed's UDP modes). */
-	bool keepalive;           /* -S: SO_KEEPALIVE on the TCP data sockets, both sides */
-	bool cork;                /* test option -C: TCP_CORK on the sending side's data sockets */
-	uint32_t maxseg;          /* test option -G: TCP_MAXSEG on the client's data sockets before
+	bool keepalive;        /* -S: SO_KEEPALIVE on the TCP data sockets, both sides */
+	bool cork;             /* test option -C: TCP_CORK on the sending side's data sockets */
+	uint32_t maxseg;       /* test option -G: TCP_MAXSEG on the client's data sockets before
 	                           * connect (so the SYN carries it); 0 = leave the default.
 	                           * Client-only, not carried. */
-	bool udp_flow_control;    /* --flow-control: UDP_STREAM sender keeps to the receiver's window */
-	double udp_pace_bps;      /* --pace: UDP_STREAM sender paced to this many bits/s; 0 = not paced.
+	bool udp_flow_control; /* --flow-control: UDP_STREAM sender keeps to the receiver's window */
+	double udp_pace_bps; /* --pace: UDP_STREAM sender paced to this many bits/s; 0 = not paced.
 	                           * Neither: the sender blasts as netperf does. */
-	char data_host[WS_DATA_ADDR_MAX];  /* test option -H: the daemon's data address (numeric on the
+	char data_host
+		[WS_DATA_ADDR_MAX]; /* test option -H: the daemon's data address (numeric on the
 	                                    * wire; the daemon binds its data sockets there); "" = the
 	                                    * control connection's address */
-	char data_local[WS_DATA_ADDR_MAX]; /* test option -L: the client's data address (numeric on the
+	char data_local
+		[WS_DATA_ADDR_MAX]; /* test option -L: the client's data address (numeric on the
 	                                    * wire: the daemon accepts data connections from it) */
-	uint16_t local_port_max;  /* test option -p min,max: TCP_CRR/TCP_CC's connections take the
+	uint16_t local_port_max;    /* test option -p min,max: TCP_CRR/TCP_CC's connections take the
 	                           * local ports local.data_port..this in turn; 0 = up to 65535.
 	                           * Client-only, not carried. */
 	/* Many flows in one run (warpspeed's --streams, --threads, --cpus). */
-	uint32_t streams;          /* flows, default 1 */
-	uint32_t local_threads;    /* client worker threads, default 1 (at most streams) */
-	uint32_t remote_threads;   /* daemon worker threads, default = local_threads */
-	char local_cpus[128];      /* "0,1": CPUs the client's threads are pinned to, in turn */
-	char remote_cpus[128];     /* the same for the daemon's threads */
-	ws_side_spec local;  /* the client */
-	ws_side_spec remote; /* the daemon */
+	uint32_t streams;        /* flows, default 1 */
+	uint32_t local_threads;  /* client worker threads, default 1 (at most streams) */
+	uint32_t remote_threads; /* daemon worker threads, default = local_threads */
+	char local_cpus[128];    /* "0,1": CPUs the client's threads are pinned to, in turn */
+	char remote_cpus[128];   /* the same for the daemon's threads */
+	ws_side_spec local;      /* the client */
+	ws_side_spec remote;     /* the daemon */
 	/* Client-only, never sent to the daemon: -F, the file TCP_SENDFILE sends
 	 * ("" = a temporary file of random bytes). */
 	char fill_file[1024];
@@ -137,15 +139,15 @@ typedef struct ws_test_spec {
 
 /* One flow of a multi-stream run, as one side saw it. */
 typedef struct ws_flow_result {
-	uint64_t bytes;      /* moved by this side: sent by a sender, received by a receiver */
+	uint64_t bytes; /* moved by this side: sent by a sender, received by a receiver */
 	uint64_t calls;
-	int64_t elapsed_ns;  /* from the common start to this flow's end */
-	uint32_t thread;     /* worker thread index that ran it */
-	int32_t error;       /* 0, or the negative code that failed it */
-	char why[80];        /* the failure, "" when it completed */
+	int64_t elapsed_ns; /* from the common start to this flow's end */
+	uint32_t thread;    /* worker thread index that ran it */
+	int32_t error;      /* 0, or the negative code that failed it */
+	char why[80];       /* the failure, "" when it completed */
 	/* Request/response flows, filled by the client's engine only (not carried on the wire). */
-	uint64_t transactions;          /* completed */
-	uint64_t trans_lost;            /* UDP_RR: timed out */
+	uint64_t transactions;           /* completed */
+	uint64_t trans_lost;             /* UDP_RR: timed out */
 	uint64_t lat_p50_ns, lat_p99_ns; /* this flow's round trips */
 } ws_flow_result;
 
@@ -158,63 +160,64 @@ typedef struct ws_thread_result {
 
 /* One side's measurements. Socket sizes are what getsockopt returned. */
 typedef struct ws_side_result {
-	uint32_t sndbuf_req, rcvbuf_req;   /* as asked (0 = default) */
-	uint32_t sndbuf_set, rcvbuf_set;   /* applied at setup */
-	uint32_t sndbuf_end, rcvbuf_end;   /* at the end of the test */
-	uint32_t send_size, recv_size;     /* bytes per call actually used */
+	uint32_t sndbuf_req, rcvbuf_req; /* as asked (0 = default) */
+	uint32_t sndbuf_set, rcvbuf_set; /* applied at setup */
+	uint32_t sndbuf_end, rcvbuf_end; /* at the end of the test */
+	uint32_t send_size, recv_size;   /* bytes per call actually used */
 	uint64_t bytes_sent, bytes_recv;
-	uint64_t send_calls, recv_calls;   /* messages, one per send/recv as netperf counts them
+	uint64_t send_calls, recv_calls;       /* messages, one per send/recv as netperf counts them
 	                                    * (UDP_STREAM: datagrams, whatever the batching) */
 	uint64_t send_syscalls, recv_syscalls; /* the system calls that moved them (sendmmsg,
 	                                    * UDP_SEGMENT and recvmmsg carry many datagrams each) */
-	int64_t elapsed_ns;                /* this side's measured interval */
+	int64_t elapsed_ns;                    /* this side's measured interval */
 	bool cpu_measured;
-	double cpu_util;                   /* % system-wide, averaged over CPUs (netperf) */
+	double cpu_util;                          /* % system-wide, averaged over CPUs (netperf) */
 	double cpu_user, cpu_system, cpu_softirq; /* % parts of cpu_util */
-	char cpu_method;                   /* 'S' = /proc/stat */
-	uint32_t ncpus;                    /* CPUs counted in the utilisation */
-	double cpu_rate;                   /* the CPU method's rate (netperf's LOC_CPU/REM_CPU
+	char cpu_method;                          /* 'S' = /proc/stat */
+	uint32_t ncpus;                           /* CPUs counted in the utilisation */
+	double cpu_rate;                       /* the CPU method's rate (netperf's LOC_CPU/REM_CPU
 	                                    * figure): /proc/stat's clock ticks per second */
 	int64_t thread_user_ns, thread_sys_ns; /* CPU time of this side's test threads */
-	int cpu_bound_to;                  /* CPU the side ran on when pinned, else -1 */
-	bool sd_local_basis;               /* its service demand is charged with the local side's
+	int cpu_bound_to;                      /* CPU the side ran on when pinned, else -1 */
+	bool sd_local_basis; /* its service demand is charged with the local side's
 	                                    * units and interval, as netperf charges a netserver
 	                                    * (set on a netserver's remote side) */
-	char io_path[32];                  /* the I/O path that actually ran ("send", "sendfile", ...) */
-	char io_note[96];                  /* why a requested path fell back, "" if none */
-	uint64_t zc_sends;                 /* MSG_ZEROCOPY sends whose completion was reaped */
-	uint64_t zc_copied;                /* ... of which the kernel copied anyway */
-	uint32_t rcvlowat;                 /* TCP receiver: SO_RCVLOWAT as the kernel granted it,
+	char io_path[32];    /* the I/O path that actually ran ("send", "sendfile", ...) */
+	char io_note[96];    /* why a requested path fell back, "" if none */
+	uint64_t zc_sends;   /* MSG_ZEROCOPY sends whose completion was reaped */
+	uint64_t zc_copied;  /* ... of which the kernel copied anyway */
+	uint32_t rcvlowat;   /* TCP receiver: SO_RCVLOWAT as the kernel granted it,
 	                                    * 0 when this side did not receive TCP data */
 	/* UDP: datagrams by sequence number (receiver) and by call (sender). */
 	uint64_t dgrams_sent, dgrams_recv;
 	uint64_t dgrams_lost, dgrams_reordered, dgrams_dup;
-	uint64_t send_errors;              /* sends refused by the kernel (ENOBUFS, ECONNREFUSED) */
-	uint64_t bad_dgrams;               /* received datagrams that were not ours or malformed */
-	uint64_t dgrams_jumps;             /* datagrams with an implausible sequence number (udp_acct.h) */
+	uint64_t send_errors;  /* sends refused by the kernel (ENOBUFS, ECONNREFUSED) */
+	uint64_t bad_dgrams;   /* received datagrams that were not ours or malformed */
+	uint64_t dgrams_jumps; /* datagrams with an implausible sequence number (udp_acct.h) */
 	/* Request/response tests. */
-	uint64_t transactions;             /* completed: answered (client), answered requests (server) */
-	uint64_t trans_lost;               /* UDP_RR client: transactions that timed out (then retried) */
-	uint64_t late_replies;             /* UDP_RR client: replies after their timeout, discarded */
-	uint64_t trans_scheduled;          /* open loop (--rate): transactions the schedule called for */
-	int64_t max_lag_ns;                /* open loop: the most a request went out behind its schedule */
-	uint64_t connects;                 /* TCP_CRR: connections made (client), accepted (server) */
-	uint64_t connect_errors;           /* TCP_CRR client: connects that failed (EADDRNOTAVAIL, ...) */
-	struct ws_hist *latency;           /* client: round-trip times, from the intended send time in
+	uint64_t transactions;    /* completed: answered (client), answered requests (server) */
+	uint64_t trans_lost;      /* UDP_RR client: transactions that timed out (then retried) */
+	uint64_t late_replies;    /* UDP_RR client: replies after their timeout, discarded */
+	uint64_t trans_scheduled; /* open loop (--rate): transactions the schedule called for */
+	int64_t max_lag_ns;       /* open loop: the most a request went out behind its schedule */
+	uint64_t connects;        /* TCP_CRR: connections made (client), accepted (server) */
+	uint64_t connect_errors;  /* TCP_CRR client: connects that failed (EADDRNOTAVAIL, ...) */
+	struct ws_hist *latency;  /* client: round-trip times, from the intended send time in
 	                                    * open loop (measure/hist.h); heap, owned by the result
 	                                    * (ws_side_result_free); NULL for the server and streams */
 	/* TCP_INFO at the end of a TCP test (valid when tcp_info_valid). */
 	bool tcp_info_valid;
 	uint32_t tcp_mss, tcp_rtt_us, tcp_rttvar_us, tcp_snd_cwnd;
 	uint64_t tcp_retrans;
-	bool tcp_retrans_valid;            /* tcp_retrans is known without the rest of TCP_INFO
+	bool tcp_retrans_valid; /* tcp_retrans is known without the rest of TCP_INFO
 	                                    * (a netserver reports only that count) */
 	/* ... the rest of what netperf's DUMP_TCP_INFO prints (client only, not carried). */
-	uint32_t tcp_rto_us, tcp_ato_us, tcp_pmtu, tcp_rcv_ssthresh, tcp_snd_ssthresh, tcp_reordering;
+	uint32_t tcp_rto_us, tcp_ato_us, tcp_pmtu, tcp_rcv_ssthresh, tcp_snd_ssthresh,
+		tcp_reordering;
 	/* Data-socket options as getsockopt read them back after setup (net/sockopt.h). */
-	int tos_set, priority_set;         /* -1 = not asked for */
-	char cong_set[16];                 /* TCP_CONGESTION in effect ("" = not read) */
-	uint32_t maxseg_set;               /* TCP_MAXSEG after connect, 0 = not read */
+	int tos_set, priority_set; /* -1 = not asked for */
+	char cong_set[16];         /* TCP_CONGESTION in effect ("" = not read) */
+	uint32_t maxseg_set;       /* TCP_MAXSEG after connect, 0 = not read */
 	bool keepalive_set, cork_set;
 	/* Multi-stream runs: per flow and per thread, heap arrays owned by the result
 	 * (ws_side_result_free); NULL/0 for a single-stream run. */
@@ -222,19 +225,19 @@ typedef struct ws_side_result {
 	uint32_t nflows;
 	ws_thread_result *threads;
 	uint32_t nthreads;
-	char hostname[64];                 /* to flag both ends sharing one host */
+	char hostname[64]; /* to flag both ends sharing one host */
 	char boot_id[40];
 } ws_side_result;
 
 typedef struct ws_test_result {
 	ws_test_spec spec;
 	ws_side_result local, remote;
-	char remote_host[WS_HOST_MAX];  /* as typed with -H */
-	char remote_addr[64];           /* numeric address used */
-	char local_addr[64];            /* numeric local bind address */
+	char remote_host[WS_HOST_MAX]; /* as typed with -H */
+	char remote_addr[64];          /* numeric address used */
+	char local_addr[64];           /* numeric local bind address */
 	enum ws_family family_used;
-	bool shared_host;               /* both ends on one host: same system-wide CPU */
-	char peer_software[64];         /* the daemon's HELLO_ACK software string ("" if none);
+	bool shared_host;       /* both ends on one host: same system-wide CPU */
+	char peer_software[64]; /* the daemon's HELLO_ACK software string ("" if none);
 	                                 * client-side only, not a wire field of the result */
 } ws_test_result;
 

@@ -102,7 +102,8 @@ void ws_tlv_put_bytes(ws_tlv_writer *w, uint16_t id, const void *src, size_t n)
 int ws_tlv_finish(ws_tlv_writer *w, ws_err *err)
 {
 	if (w->overflow || w->len < WS_TLV_HDR_LEN)
-		return ws_err_set(err, EMSGSIZE, "control message exceeds %u bytes or memory ran out",
+		return ws_err_set(err, EMSGSIZE,
+				  "control message exceeds %u bytes or memory ran out",
 				  WS_TLV_MAX_PAYLOAD);
 	ws_put_be32(w->buf + 8, (uint32_t)(w->len - WS_TLV_HDR_LEN));
 	return 0;
@@ -120,12 +121,14 @@ int ws_tlv_parse_header(const uint8_t hdr[WS_TLV_HDR_LEN], uint8_t *type, uint32
 	if (ws_get_be32(hdr) != WS_TLV_MAGIC)
 		return ws_err_set(err, WS_E_NOTWS, "bad magic 0x%08x", (unsigned)ws_get_be32(hdr));
 	if (hdr[4] != WS_TLV_VERSION)
-		return ws_err_set(err, WS_E_PROTO,
-				  "control protocol version %u is not supported; this side speaks version %u",
-				  hdr[4], WS_TLV_VERSION);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"control protocol version %u is not supported; this side speaks version %u",
+			hdr[4], WS_TLV_VERSION);
 	uint32_t len = ws_get_be32(hdr + 8);
 	if (len > WS_TLV_MAX_PAYLOAD)
-		return ws_err_set(err, WS_E_PROTO, "control message of %u bytes exceeds the limit of %u",
+		return ws_err_set(err, WS_E_PROTO,
+				  "control message of %u bytes exceeds the limit of %u",
 				  (unsigned)len, WS_TLV_MAX_PAYLOAD);
 	*type = hdr[5];
 	*payload_len = len;
@@ -142,16 +145,18 @@ int ws_tlv_validate(const ws_tlv_msg *m, ws_err *err)
 	size_t off = 0;
 	while (off < m->len) {
 		if (m->len - off < WS_TLV_FIELD_HDR_LEN)
-			return ws_err_set(err, WS_E_PROTO, "truncated field header at offset %zu", off);
+			return ws_err_set(err, WS_E_PROTO, "truncated field header at offset %zu",
+					  off);
 		const uint8_t *f = m->payload + off;
 		uint16_t n = ws_get_be16(f + 4);
 		if (m->len - off - WS_TLV_FIELD_HDR_LEN < n)
 			return ws_err_set(err, WS_E_PROTO,
-					  "field %u claims %u bytes but only %zu remain", ws_get_be16(f), n,
-					  m->len - off - WS_TLV_FIELD_HDR_LEN);
+					  "field %u claims %u bytes but only %zu remain",
+					  ws_get_be16(f), n, m->len - off - WS_TLV_FIELD_HDR_LEN);
 		int fs = fixed_size(f[2]);
 		if (fs > 0 && n != fs)
-			return ws_err_set(err, WS_E_PROTO, "field %u of a fixed-size type has %u bytes",
+			return ws_err_set(err, WS_E_PROTO,
+					  "field %u of a fixed-size type has %u bytes",
 					  ws_get_be16(f), n);
 		off += WS_TLV_FIELD_HDR_LEN + n;
 	}
@@ -231,8 +236,8 @@ int ws_tlv_get_bytes(const ws_tlv_msg *m, uint16_t id, const uint8_t **p, uint16
 	return find(m, id, WS_TLV_BYTES, p, n);
 }
 
-int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type,
-		const uint8_t **val, uint16_t *len)
+int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type, const uint8_t **val,
+		uint16_t *len)
 {
 	if (*off >= m->len)
 		return 0;

@@ -22,13 +22,19 @@
 
 struct ws_err;
 
-#define WS_TLV_MAGIC 0x57535044u
-#define WS_TLV_VERSION 1
-#define WS_TLV_HDR_LEN 12
+#define WS_TLV_MAGIC         0x57535044u
+#define WS_TLV_VERSION       1
+#define WS_TLV_HDR_LEN       12
 #define WS_TLV_FIELD_HDR_LEN 6
-#define WS_TLV_MAX_PAYLOAD (1u << 20) /* hard limit per message */
+#define WS_TLV_MAX_PAYLOAD   (1u << 20) /* hard limit per message */
 
-enum ws_tlv_type { WS_TLV_U64 = 1, WS_TLV_I64 = 2, WS_TLV_F64 = 3, WS_TLV_STR = 4, WS_TLV_BYTES = 5 };
+enum ws_tlv_type {
+	WS_TLV_U64 = 1,
+	WS_TLV_I64 = 2,
+	WS_TLV_F64 = 3,
+	WS_TLV_STR = 4,
+	WS_TLV_BYTES = 5
+};
 
 /* A message being built. The buffer grows on demand up to the hard limit; a field that
  * would pass it sets `overflow`, which ws_tlv_finish reports. */
@@ -77,7 +83,7 @@ int ws_tlv_get_bytes(const ws_tlv_msg *m, uint16_t id, const uint8_t **p, uint16
 
 /* Walk the fields in order, repeated ids included: start with *off = 0; returns 1 and
  * fills id/type/value for the next field, 0 at the end, negative on a malformed field. */
-int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type,
-		const uint8_t **val, uint16_t *len);
+int ws_tlv_next(const ws_tlv_msg *m, size_t *off, uint16_t *id, uint8_t *type, const uint8_t **val,
+		uint16_t *len);
 
 #endif

@@ -14,9 +14,18 @@
 #include <string.h>
 
 static const char *const col[12] = {
-	"ID", "WLVER", "Serial #", "Transport", "Pkt Size (B)", "Num Samples",
-	"TX/RX Time (ms)", "Num Trials", "Avg Write IQ Time (ms)", "Avg Transfer Speed (Mbps)",
-	"Avg Read IQ Time (ms)", "Avg Transfer Speed (Mbps)",
+	"ID",
+	"WLVER",
+	"Serial #",
+	"Transport",
+	"Pkt Size (B)",
+	"Num Samples",
+	"TX/RX Time (ms)",
+	"Num Trials",
+	"Avg Write IQ Time (ms)",
+	"Avg Transfer Speed (Mbps)",
+	"Avg Read IQ Time (ms)",
+	"Avg Transfer Speed (Mbps)",
 };
 
 void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned id)
@@ -36,11 +45,13 @@ void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned
 static const struct {
 	const char *name, *transport;
 	ws_iq_format fmt;
+	/* clang-format off */
 } formats[] = {
 	{"raw", "warpspeed UDP", WS_IQ_FMT_BE32},
 	{"ci16", "warpspeed UDP ci16", WS_IQ_FMT_CI16},
 	{"cf32", "warpspeed UDP cf32", WS_IQ_FMT_CF32},
 };
+/* clang-format on */
 
 int ws_iq_bench_format_parse(const char *name, ws_iq_format *out)
 {
@@ -79,8 +90,8 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *cpu_ns,
-			 int trials, uint32_t samples, int buffers)
+void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *cpu_ns, int trials,
+			 uint32_t samples, int buffers)
 {
 	int kept = trials - WS_IQ_BENCH_DROP;
 	double bits = (double)samples * buffers * 32;
@@ -114,18 +125,21 @@ static int check_config(ws_iq_node *n, const ws_iq_bench_config *c, ws_err *err)
 	ws_iq_info in;
 	ws_iq_get_info(n, &in);
 	if (c->trials <= WS_IQ_BENCH_DROP || c->trials > WS_IQ_BENCH_MAX_TRIALS)
-		return ws_err_set(err, WS_E_INVAL, "bench: %d trials: need %d..%d (the first %d are "
-				  "dropped, as wl_benchmark does)", c->trials, WS_IQ_BENCH_DROP + 1,
-				  WS_IQ_BENCH_MAX_TRIALS, WS_IQ_BENCH_DROP);
+		return ws_err_set(err, WS_E_INVAL,
+				  "bench: %d trials: need %d..%d (the first %d are "
+				  "dropped, as wl_benchmark does)",
+				  c->trials, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS,
+				  WS_IQ_BENCH_DROP);
 	if (c->nsizes == 0)
 		return ws_err_set(err, WS_E_INVAL, "bench: no sample counts given");
-	uint32_t max = in.max_tx_samples < in.max_rx_samples ? in.max_tx_samples
-							     : in.max_rx_samples;
+	uint32_t max =
+		in.max_tx_samples < in.max_rx_samples ? in.max_tx_samples : in.max_rx_samples;
 	for (size_t i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] == 0 || c->sizes[i] > max)
-			return ws_err_set(err, WS_E_INVAL, "bench: %u samples: the node's buffers "
-					  "hold 1..%u (TX %u, RX %u)", c->sizes[i], max,
-					  in.max_tx_samples, in.max_rx_samples);
+			return ws_err_set(err, WS_E_INVAL,
+					  "bench: %u samples: the node's buffers "
+					  "hold 1..%u (TX %u, RX %u)",
+					  c->sizes[i], max, in.max_tx_samples, in.max_rx_samples);
 	return 0;
 }
 
@@ -208,8 +222,11 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 		}
 	for (int t = 0; t < z->c->trials; t++) {
 		for (size_t k = 0; k < z->nn; k++)
-			it[k] = (ws_iq_many_item){.node = z->nodes[k], .rf_mask = z->c->rf_mask,
-						  .count = z->samples, .src = src[k], .dst = dst[k]};
+			it[k] = (ws_iq_many_item){.node = z->nodes[k],
+						  .rf_mask = z->c->rf_mask,
+						  .count = z->samples,
+						  .src = src[k],
+						  .dst = dst[k]};
 		int64_t t0 = ws_clock_ns(), cpu = 0;
 		int r = write ? ws_iq_write_many(it, z->nn, z->c->fmt, &e)
 			      : ws_iq_read_many(it, z->nn, z->c->fmt, &e);
@@ -229,10 +246,11 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 				if (t == 0)
 					memcpy(m->first[b], m->r[b], bytes);
 				else if (memcmp(m->first[b], m->r[b], bytes) != 0)
-					return ws_err_set(err, WS_E_PROTO, "bench: Read IQ of %u samples "
+					return ws_err_set(err, WS_E_PROTO,
+							  "bench: Read IQ of %u samples "
 							  "from node %zu, trial %d returned other "
-							  "samples than trial 1", z->samples, k + 1,
-							  t + 1);
+							  "samples than trial 1",
+							  z->samples, k + 1, t + 1);
 			}
 	}
 	return 0;
@@ -253,8 +271,10 @@ static int run_size(bench_size *z, ws_iq_bench_row *rows, ws_iq_bench_row *agg, 
 	int r = 0, trials = z->c->trials;
 	for (size_t k = 0; k <= z->nn; k++) {
 		ws_iq_bench_row *w = k < z->nn ? &rows[k] : agg;
-		*w = (ws_iq_bench_row){.samples = z->samples, .trials = trials,
-				       .kept = trials - WS_IQ_BENCH_DROP, .buffers = z->nb,
+		*w = (ws_iq_bench_row){.samples = z->samples,
+				       .trials = trials,
+				       .kept = trials - WS_IQ_BENCH_DROP,
+				       .buffers = z->nb,
 				       .nodes = k < z->nn ? 1 : (int)z->nn};
 	}
 	for (int write = 1; r == 0 && write >= 0; write--) {
@@ -277,8 +297,10 @@ int ws_iq_bench_run_many(ws_iq_node *const *nodes, size_t nn, const ws_iq_bench_
 		return ws_err_set(err, WS_E_INVAL, "bench: %zu nodes: need 1..%d", nn,
 				  WS_IQ_MANY_MAX);
 	if (ws_iq_format_size(c->fmt) == 0)
-		return ws_err_set(err, WS_E_INVAL, "bench: sample format %d: need raw, ci16 or "
-				  "cf32", (int)c->fmt);
+		return ws_err_set(err, WS_E_INVAL,
+				  "bench: sample format %d: need raw, ci16 or "
+				  "cf32",
+				  (int)c->fmt);
 	int r = 0, nb = 0;
 	for (size_t k = 0; r == 0 && k < nn; k++)
 		r = check_config(nodes[k], c, err);
@@ -306,19 +328,22 @@ int ws_iq_bench_run_many(ws_iq_node *const *nodes, size_t nn, const ws_iq_bench_
 	return r;
 }
 
-int ws_iq_bench_run(ws_iq_node *n, const ws_iq_bench_config *c, ws_iq_bench_row *rows,
-		    ws_err *err)
+int ws_iq_bench_run(ws_iq_node *n, const ws_iq_bench_config *c, ws_iq_bench_row *rows, ws_err *err)
 {
 	return ws_iq_bench_run_many(&n, 1, c, rows, NULL, err);
 }
 
-int ws_iq_bench(ws_iq_node *n, unsigned rf_mask, uint32_t samples, int trials,
-		ws_iq_format fmt, ws_iq_bench_row *out, ws_iq_error *perr)
+int ws_iq_bench(ws_iq_node *n, unsigned rf_mask, uint32_t samples, int trials, ws_iq_format fmt,
+		ws_iq_bench_row *out, ws_iq_error *perr)
 {
 	ws_err e = {0};
 	/* The seed `iq bench` uses, so both measure the same data. */
-	ws_iq_bench_config c = {.trials = trials, .sizes = &samples, .nsizes = 1,
-				.rf_mask = rf_mask, .seed = 1, .fmt = fmt};
+	ws_iq_bench_config c = {.trials = trials,
+				.sizes = &samples,
+				.nsizes = 1,
+				.rf_mask = rf_mask,
+				.seed = 1,
+				.fmt = fmt};
 	int r = ws_iq_bench_run(n, &c, out, &e);
 	if (perr) {
 		perr->code = r < 0 ? r : 0;
@@ -361,8 +386,7 @@ static int table_row(const ws_iq_bench_head *h, size_t nn, const ws_iq_bench_row
 }
 
 void ws_iq_bench_table_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
-			    const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
-			    size_t nsizes)
+			    const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes)
 {
 	int wd[12], total = 1;
 	char cell[12][32];
@@ -391,8 +415,7 @@ void ws_iq_bench_table_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 	}
 }
 
-void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		       size_t n)
+void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n)
 {
 	ws_iq_bench_table_many(f, h, 1, rows, NULL, n);
 }
@@ -400,38 +423,39 @@ void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row
 static void json_stat(FILE *f, const char *ind, const char *name, const ws_iq_bench_stat *s,
 		      int comma)
 {
-	fprintf(f, "%s\"%s\": {\"avg_ms\": %.4f, \"avg_mbps\": %.2f, \"min_ms\": %.4f, "
+	fprintf(f,
+		"%s\"%s\": {\"avg_ms\": %.4f, \"avg_mbps\": %.2f, \"min_ms\": %.4f, "
 		"\"median_ms\": %.4f, \"max_ms\": %.4f, \"min_mbps\": %.2f, \"median_mbps\": %.2f, "
-		"\"max_mbps\": %.2f, \"cpu_us_per_mb\": %.2f}%s\n", ind, name, s->avg_ms,
-		s->avg_mbps, s->min_ms, s->median_ms, s->max_ms, s->min_mbps, s->median_mbps,
-		s->max_mbps, s->cpu_us_per_mb, comma ? "," : "");
+		"\"max_mbps\": %.2f, \"cpu_us_per_mb\": %.2f}%s\n",
+		ind, name, s->avg_ms, s->avg_mbps, s->min_ms, s->median_ms, s->max_ms, s->min_mbps,
+		s->median_mbps, s->max_mbps, s->cpu_us_per_mb, comma ? "," : "");
 }
 
 /* The aggregate of one size as a JSON object's members (write, read, and what they cover). */
-static void json_agg(FILE *f, const char *ind, const ws_iq_bench_row *a, const char *fmt,
-		     int comma)
+static void json_agg(FILE *f, const char *ind, const ws_iq_bench_row *a, const char *fmt, int comma)
 {
-	fprintf(f, "%s\"nodes\": %d, \"samples\": %u, \"format\": \"%s\", \"trials\": %d, "
-		"\"kept\": %d, \"buffers\": %d,\n", ind, a->nodes, a->samples, fmt, a->trials,
-		a->kept, a->buffers);
+	fprintf(f,
+		"%s\"nodes\": %d, \"samples\": %u, \"format\": \"%s\", \"trials\": %d, "
+		"\"kept\": %d, \"buffers\": %d,\n",
+		ind, a->nodes, a->samples, fmt, a->trials, a->kept, a->buffers);
 	json_stat(f, ind, "write", &a->write, 1);
 	json_stat(f, ind, "read", &a->read, comma);
 }
 
 void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
-			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
-			   size_t nsizes)
+			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes)
 {
 	size_t n = nsizes * nn;
 	fprintf(f, "{\n  \"rows\": [\n");
 	for (size_t r = 0; r < n; r++) {
 		const ws_iq_bench_row *w = &rows[r];
 		const ws_iq_bench_head *hd = &h[r % nn];
-		fprintf(f, "    {\"id\": %u, \"wlver\": \"%s\", \"serial\": \"%s\", \"transport\": "
+		fprintf(f,
+			"    {\"id\": %u, \"wlver\": \"%s\", \"serial\": \"%s\", \"transport\": "
 			"\"%s\", \"pkt_size\": %u, \"samples\": %u, \"txrx_time_ms\": %.4f, "
 			"\"trials\": %d, \"kept\": %d, \"buffers\": %d, \"format\": \"%s\", "
-			"\"node\": %zu, \"junk\": %llu, \"duplicates\": %llu,\n", hd->id, hd->wlver,
-			hd->serial, hd->transport, hd->pkt_size, w->samples,
+			"\"node\": %zu, \"junk\": %llu, \"duplicates\": %llu,\n",
+			hd->id, hd->wlver, hd->serial, hd->transport, hd->pkt_size, w->samples,
 			(double)w->samples / WS_IQ_BENCH_RATE * 1e3, w->trials, w->kept, w->buffers,
 			hd->format, r % nn + 1, (unsigned long long)hd->junk,
 			(unsigned long long)hd->duplicates);
@@ -455,8 +479,7 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 	fprintf(f, "\n}\n");
 }
 
-void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		      size_t n)
+void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n)
 {
 	ws_iq_bench_json_many(f, h, 1, rows, NULL, n);
 }

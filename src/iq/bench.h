@@ -16,17 +16,17 @@
 
 struct ws_err;
 
-#define WS_IQ_BENCH_DROP 5        /* first trials dropped, as wl_benchmark does */
+#define WS_IQ_BENCH_DROP       5 /* first trials dropped, as wl_benchmark does */
 #define WS_IQ_BENCH_MAX_TRIALS 100000
-#define WS_IQ_BENCH_RATE 40e6     /* TX/RX time = samples / 40 MHz */
+#define WS_IQ_BENCH_RATE       40e6 /* TX/RX time = samples / 40 MHz */
 
 typedef struct ws_iq_bench_config {
-	int trials;                 /* per size and direction, > WS_IQ_BENCH_DROP */
-	const uint32_t *sizes;      /* samples per buffer, one row each */
+	int trials;            /* per size and direction, > WS_IQ_BENCH_DROP */
+	const uint32_t *sizes; /* samples per buffer, one row each */
 	size_t nsizes;
-	unsigned rf_mask;           /* buffers per call (write: different data to each) */
-	uint32_t seed;              /* write data pattern */
-	ws_iq_format fmt;           /* caller memory measured; WS_IQ_FMT_BE32 is "raw" */
+	unsigned rf_mask; /* buffers per call (write: different data to each) */
+	uint32_t seed;    /* write data pattern */
+	ws_iq_format fmt; /* caller memory measured; WS_IQ_FMT_BE32 is "raw" */
 } ws_iq_bench_config;
 
 /* ws_iq_bench_stat and ws_iq_bench_row (the figures of one size) are in <warpspeed/iq.h>,
@@ -35,12 +35,12 @@ typedef struct ws_iq_bench_config {
 /* What the table's first columns show. */
 typedef struct ws_iq_bench_head {
 	unsigned id;
-	char wlver[16];             /* "7.7.1" */
-	char serial[16];            /* "W3-a-00006" */
-	const char *transport;      /* "warpspeed UDP", "warpspeed UDP cf32" */
-	const char *format;         /* "raw", "ci16", "cf32" */
-	uint32_t pkt_size;          /* 8962 */
-	uint64_t junk, duplicates;  /* the node's junk datagrams and duplicate sample
+	char wlver[16];            /* "7.7.1" */
+	char serial[16];           /* "W3-a-00006" */
+	const char *transport;     /* "warpspeed UDP", "warpspeed UDP cf32" */
+	const char *format;        /* "raw", "ci16", "cf32" */
+	uint32_t pkt_size;         /* 8962 */
+	uint64_t junk, duplicates; /* the node's junk datagrams and duplicate sample
 				       packets over the whole bench (JSON "junk", "duplicates") */
 } ws_iq_bench_head;
 
@@ -59,8 +59,8 @@ void ws_iq_bench_head_format(ws_iq_bench_head *h, ws_iq_format fmt);
 
 /* Compute one direction's figures from per-call times (ns) and CPU times (ns) of all
  * trials, dropping the first WS_IQ_BENCH_DROP. trials must exceed the drop count. */
-void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *cpu_ns,
-			 int trials, uint32_t samples, int buffers);
+void ws_iq_bench_stat_of(ws_iq_bench_stat *s, const int64_t *ns, const int64_t *cpu_ns, int trials,
+			 uint32_t samples, int buffers);
 
 /* Run the benchmark: per size, `trials` writes then `trials` reads of every buffer in
  * rf_mask, each whole call timed; every read must return the same samples as the first
@@ -78,25 +78,21 @@ int ws_iq_bench_run_many(ws_iq_node *const *nodes, size_t nn, const ws_iq_bench_
 
 /* WARPLab's table: a header line with exactly the reference's twelve columns, a rule,
  * one line per row. */
-void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		       size_t n);
+void ws_iq_bench_table(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n);
 
 /* The same rows as one JSON object with min / median / max and CPU per MB as well. */
-void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows,
-		      size_t n);
+void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n);
 
 /* The table of nn nodes (heads h[0..nn), rows as ws_iq_bench_run_many): per size one row
  * per node, then with nn > 1 and agg an aggregate row (ID "all", Serial "N nodes",
  * Transport "aggregate"). */
 void ws_iq_bench_table_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
-			    const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
-			    size_t nsizes);
+			    const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes);
 
 /* The JSON of nn nodes: "rows" (each with "node": 1..nn and "format"), and with agg an
  * "aggregate" object beside them: nodes, samples, format, "write" and "read" figures of
  * the first size, and "by_size" with the same for every size. */
 void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
-			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
-			   size_t nsizes);
+			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes);
 
 #endif

@@ -40,9 +40,16 @@ static int to_public(int rc, const ws_err *e, ws_iq_error *out)
 void ws_iq_config_default(ws_iq_config *c)
 {
 	*c = (ws_iq_config){
-		.port = 9000, .host_id = WS_WIRE_HOST_ID_DEFAULT, .max_payload = 8964,
-		.timeout_ms = 100, .cmd_tries = 20, .idle_ms = 10, .retries = 20,
-		.rcvbuf = 64 << 20, .sndbuf = 512 << 10, .write_mode = WS_IQ_WRITE_AUTO,
+		.port = 9000,
+		.host_id = WS_WIRE_HOST_ID_DEFAULT,
+		.max_payload = 8964,
+		.timeout_ms = 100,
+		.cmd_tries = 20,
+		.idle_ms = 10,
+		.retries = 20,
+		.rcvbuf = 64 << 20,
+		.sndbuf = 512 << 10,
+		.write_mode = WS_IQ_WRITE_AUTO,
 		.budget_ms = WS_IQ_BUDGET_DEFAULT_MS,
 	};
 }
@@ -50,8 +57,10 @@ void ws_iq_config_default(ws_iq_config *c)
 static int check_config(const ws_iq_config *c, struct sockaddr_in *sa, ws_err *err)
 {
 	if (!c->addr || inet_pton(AF_INET, c->addr, &sa->sin_addr) != 1)
-		return ws_err_set(err, WS_E_INVAL, "iq: node address '%s' is not an IPv4 address "
-				  "(a.b.c.d)", c->addr ? c->addr : "(none)");
+		return ws_err_set(err, WS_E_INVAL,
+				  "iq: node address '%s' is not an IPv4 address "
+				  "(a.b.c.d)",
+				  c->addr ? c->addr : "(none)");
 	if (c->port < 1 || c->port > 65535)
 		return ws_err_set(err, WS_E_INVAL, "iq: node port %d is not 1..65535", c->port);
 	if (c->trigger_port < 0 || c->trigger_port > 65535)
@@ -61,9 +70,11 @@ static int check_config(const ws_iq_config *c, struct sockaddr_in *sa, ws_err *e
 		return ws_err_set(err, WS_E_INVAL, "iq: max payload %u is not 68..65505",
 				  c->max_payload);
 	if (c->timeout_ms < 1 || c->idle_ms < 1 || c->retries < 1 || c->cmd_tries < 1)
-		return ws_err_set(err, WS_E_INVAL, "iq: timeouts, retries and command tries must "
+		return ws_err_set(err, WS_E_INVAL,
+				  "iq: timeouts, retries and command tries must "
 				  "be at least 1 (timeout %u ms, idle %u ms, retries %d, command "
-				  "tries %d)", c->timeout_ms, c->idle_ms, c->retries, c->cmd_tries);
+				  "tries %d)",
+				  c->timeout_ms, c->idle_ms, c->retries, c->cmd_tries);
 	sa->sin_family = AF_INET;
 	sa->sin_port = htons((uint16_t)c->port);
 	return 0;
@@ -125,8 +136,11 @@ int ws_iq_open_raw(const ws_iq_config *c, uint32_t spp, ws_iq_node **out, ws_iq_
 	ws_iq_config cc = *c;
 	*out = NULL;
 	if (spp < 1 || spp > WS_IQ_RAW_MAX_SPP)
-		return to_public(ws_err_set(err, WS_E_INVAL, "iq: %u samples per packet is not "
-					    "1..%u", spp, WS_IQ_RAW_MAX_SPP), err, perr);
+		return to_public(ws_err_set(err, WS_E_INVAL,
+					    "iq: %u samples per packet is not "
+					    "1..%u",
+					    spp, WS_IQ_RAW_MAX_SPP),
+				 err, perr);
 	cc.max_payload = WS_WIRE_SAMPLE_PKT_HDR - 2 + 4 * spp;
 	int r = check_config(&cc, &sa, err);
 	if (r < 0)
@@ -142,8 +156,11 @@ int ws_iq_open_raw(const ws_iq_config *c, uint32_t spp, ws_iq_node **out, ws_iq_
 	n->last_iq_id = -1;
 	snprintf(n->name, sizeof n->name, "%s:%d", c->addr, c->port);
 	pthread_mutex_init(&n->lock, NULL);
-	n->info = (ws_iq_info){.hw_version = 3, .num_rf = 4, .max_tx_samples = 1u << 27,
-			       .max_rx_samples = 1u << 27, .max_payload = cc.max_payload,
+	n->info = (ws_iq_info){.hw_version = 3,
+			       .num_rf = 4,
+			       .max_tx_samples = 1u << 27,
+			       .max_rx_samples = 1u << 27,
+			       .max_payload = cc.max_payload,
 			       .samples_per_packet = spp,
 			       .packet_size = WS_WIRE_SAMPLE_PKT_HDR + 4 * spp};
 	if ((r = ws_iq_host_alloc(n, err)) < 0 || (r = ws_iq_host_open_socket(n, err)) < 0) {
@@ -215,15 +232,17 @@ static int check_range(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 	uint32_t max = tx ? n->info.max_tx_samples : n->info.max_rx_samples;
 	const char *what = tx ? "Write IQ" : "Read IQ";
 	if (mask == 0 || (mask & ~have))
-		return ws_err_set(err, WS_E_INVAL, "%s: buffer mask 0x%x names interfaces the node "
-				  "lacks (it has %u: mask within 0x%x)", what, mask, n->info.num_rf,
-				  have);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s: buffer mask 0x%x names interfaces the node "
+				  "lacks (it has %u: mask within 0x%x)",
+				  what, mask, n->info.num_rf, have);
 	if (ws_iq_format_size(fmt) == 0)
 		return ws_err_set(err, WS_E_INVAL, "%s: unknown sample format %d", what, (int)fmt);
 	if (count == 0 || start > max || count > max - start)
-		return ws_err_set(err, WS_E_INVAL, "%s: samples [%u, %u + %u) are beyond the "
-				  "node's %s buffer of %u samples", what, start, start, count,
-				  tx ? "TX" : "RX", max);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s: samples [%u, %u + %u) are beyond the "
+				  "node's %s buffer of %u samples",
+				  what, start, start, count, tx ? "TX" : "RX", max);
 	return 0;
 }
 
@@ -237,8 +256,11 @@ int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t co
 	uint8_t *words = nb && count ? malloc((size_t)nb * count * 4) : NULL;
 	void *bufs[4];
 	if (nb && count && !words)
-		return to_public(ws_err_set(&e, ENOMEM, "iq: Read RSSI: out of memory for %u "
-					    "words", count), &e, perr);
+		return to_public(ws_err_set(&e, ENOMEM,
+					    "iq: Read RSSI: out of memory for %u "
+					    "words",
+					    count),
+				 &e, perr);
 	for (unsigned b = 0; b < nb; b++)
 		bufs[b] = words + (size_t)b * count * 4;
 	pthread_mutex_lock(&n->lock);
@@ -260,8 +282,8 @@ int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t co
 	return to_public(r, &e, perr);
 }
 
-int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
-	       ws_iq_format fmt, void *const *dst, ws_iq_error *perr)
+int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+	       void *const *dst, ws_iq_error *perr)
 {
 	ws_err e = {0};
 	pthread_mutex_lock(&n->lock);
@@ -272,8 +294,8 @@ int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
 	return to_public(r, &e, perr);
 }
 
-int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
-		ws_iq_format fmt, const void *src, ws_iq_error *perr)
+int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		const void *src, ws_iq_error *perr)
 {
 	ws_err e = {0};
 	pthread_mutex_lock(&n->lock);
@@ -310,8 +332,10 @@ int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error 
 	pthread_mutex_lock(&n->lock);
 	unsigned have = n->info.num_rf >= 4 ? 0xFu : 0x3u;
 	if ((tx_mask | rx_mask) & ~have)
-		r = ws_err_set(&e, WS_E_INVAL, "enable: mask 0x%x names interfaces the node lacks "
-			       "(within 0x%x)", (tx_mask | rx_mask) & ~have, have);
+		r = ws_err_set(&e, WS_E_INVAL,
+			       "enable: mask 0x%x names interfaces the node lacks "
+			       "(within 0x%x)",
+			       (tx_mask | rx_mask) & ~have, have);
 	if (r == 0)
 		r = ws_iq_host_drain_stale(n, &e);
 	uint32_t tx = tx_mask, rx = rx_mask;
@@ -323,8 +347,7 @@ int ws_iq_enable(ws_iq_node *n, unsigned tx_mask, unsigned rx_mask, ws_iq_error 
 	return to_public(r < 0 ? r : 0, &e, perr);
 }
 
-int ws_iq_trigger_ex(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res,
-		     ws_iq_error *perr)
+int ws_iq_trigger_ex(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res, ws_iq_error *perr)
 {
 	ws_err e = {0};
 	ws_iq_trigger_result mine;

@@ -56,8 +56,8 @@ int ws_iq_cmd_match(ws_iq_node *n, const uint8_t *b, size_t len, int trunc, uint
 }
 
 /* Waits for the answer to (seq, cmd) until deadline; 1 when found, 0 on timeout. */
-static int wait_reply(ws_iq_node *n, uint16_t seq, uint32_t cmd, int64_t deadline,
-		      ws_iq_reply *rep, ws_err *err)
+static int wait_reply(ws_iq_node *n, uint16_t seq, uint32_t cmd, int64_t deadline, ws_iq_reply *rep,
+		      ws_err *err)
 {
 	for (;;) {
 		int r = ws_iq_host_recv_until(n, deadline, err);
@@ -73,19 +73,21 @@ static int wait_reply(ws_iq_node *n, uint16_t seq, uint32_t cmd, int64_t deadlin
 
 static const char *cmd_name(uint32_t cmd)
 {
-	const char *s = cmd == WS_IQ_CMD_TRIGGER_COUNTER ? "TRIGGER_COUNTER" : ws_wire_cmd_name(cmd);
+	const char *s =
+		cmd == WS_IQ_CMD_TRIGGER_COUNTER ? "TRIGGER_COUNTER" : ws_wire_cmd_name(cmd);
 	return s ? s : "command";
 }
 
 /* The error of a command that was never answered. */
-static int not_answered(const ws_iq_node *n, const char *what, uint32_t cmd,
-			const ws_iq_backoff *b, ws_err *err)
+static int not_answered(const ws_iq_node *n, const char *what, uint32_t cmd, const ws_iq_backoff *b,
+			ws_err *err)
 {
 	char waits[WS_IQ_BACKOFF_MAX * 8];
 	ws_iq_backoff_text(b, waits, sizeof waits);
-	return ws_err_set(err, WS_E_TIMEDOUT, "node %s did not answer %s (0x%08x): %d attempt%s "
-			  "over %.1f s (%s) (--timeout-ms, --retries, --budget-ms)", n->name, what,
-			  cmd, b->n, b->n == 1 ? "" : "s", b->total_ms / 1e3, waits);
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "node %s did not answer %s (0x%08x): %d attempt%s "
+			  "over %.1f s (%s) (--timeout-ms, --retries, --budget-ms)",
+			  n->name, what, cmd, b->n, b->n == 1 ? "" : "s", b->total_ms / 1e3, waits);
 }
 
 int ws_iq_cmd_sched(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t nargs,
@@ -119,8 +121,8 @@ int ws_iq_cmd_sched(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t na
 	return not_answered(n, cmd_name(cmd), cmd, b, err);
 }
 
-int ws_iq_cmd(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t nargs,
-	      ws_iq_reply *rep, ws_err *err)
+int ws_iq_cmd(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t nargs, ws_iq_reply *rep,
+	      ws_err *err)
 {
 	ws_iq_backoff b;
 	ws_iq_backoff_of(n, &b);
@@ -167,13 +169,17 @@ int ws_iq_cmd_node_info(ws_iq_node *n, ws_err *err)
 		return r;
 	if (rep.nw < WS_WIRE_NODE_INFO_WORDS) {
 		n->st.malformed++;
-		return ws_err_set(err, WS_E_PROTO, "node %s: NODE_INFO answer has %zu words, "
-				  "expected %d", n->name, rep.nw, WS_WIRE_NODE_INFO_WORDS);
+		return ws_err_set(err, WS_E_PROTO,
+				  "node %s: NODE_INFO answer has %zu words, "
+				  "expected %d",
+				  n->name, rep.nw, WS_WIRE_NODE_INFO_WORDS);
 	}
 	info_from_words(&n->info, rep.w);
 	if (n->info.num_rf != 2 && n->info.num_rf != 4)
-		return ws_err_set(err, WS_E_PROTO, "node %s: NODE_INFO reports %u RF interfaces "
-				  "(2 or 4 expected)", n->name, n->info.num_rf);
+		return ws_err_set(err, WS_E_PROTO,
+				  "node %s: NODE_INFO reports %u RF interfaces "
+				  "(2 or 4 expected)",
+				  n->name, n->info.num_rf);
 	return 0;
 }
 
@@ -184,7 +190,8 @@ static int payload_send(ws_iq_node *n, uint32_t payload, uint16_t seq, ws_err *e
 {
 	size_t nw = (payload - 20) / 4;
 	uint8_t *b = n->stage;
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_PAYLOAD_SIZE_TEST, .length = (uint16_t)(4 * nw),
+	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_PAYLOAD_SIZE_TEST,
+			 .length = (uint16_t)(4 * nw),
 			 .num_args = (uint16_t)nw};
 	ws_wire_transport t = ws_iq_host_tr(n, seq, WS_WIRE_FLAG_ROBUST, WS_WIRE_OFF_ARGS + 4 * nw);
 	ws_wire_build(b, WS_WIRE_OFF_ARGS, &t, &c, NULL, 0);
@@ -212,8 +219,8 @@ static int payload_collect(ws_iq_node *n, const uint16_t *seq, uint32_t *best, i
 			if (ws_iq_host_reply(n, (unsigned)i, &m) < 0)
 				continue;
 			int c = 0;
-			while (c < nc && (m.tr.seq != seq[c] ||
-					  m.cmd.cmd != WS_WIRE_CMD_PAYLOAD_SIZE_TEST))
+			while (c < nc &&
+			       (m.tr.seq != seq[c] || m.cmd.cmd != WS_WIRE_CMD_PAYLOAD_SIZE_TEST))
 				c++;
 			if (c == nc || ws_wire_get_words(m.args, m.args_len, &w, 1) < 1) {
 				n->st.wrong_seq++;
@@ -223,7 +230,8 @@ static int payload_collect(ws_iq_node *n, const uint16_t *seq, uint32_t *best, i
 			if (c == 0)
 				return 1;
 			if (!smaller) {
-				int64_t grace = ws_clock_ns() + WS_IQ_PAYLOAD_GRACE_MS * WS_NS_PER_MS;
+				int64_t grace =
+					ws_clock_ns() + WS_IQ_PAYLOAD_GRACE_MS * WS_NS_PER_MS;
 				deadline = grace < deadline ? grace : deadline;
 			}
 			smaller = 1;
@@ -256,7 +264,8 @@ int ws_iq_cmd_payload_test(ws_iq_node *n, ws_err *err)
 				return r;
 		}
 		int r = payload_collect(n, seq, best, nc,
-					ws_clock_ns() + (int64_t)b.wait_ms[round] * WS_NS_PER_MS, err);
+					ws_clock_ns() + (int64_t)b.wait_ms[round] * WS_NS_PER_MS,
+					err);
 		if (r < 0)
 			return r;
 		misses += r == 2;
@@ -275,8 +284,9 @@ int ws_iq_cmd_payload_test(ws_iq_node *n, ws_err *err)
 	}
 	char waits[WS_IQ_BACKOFF_MAX * 8];
 	ws_iq_backoff_text(&b, waits, sizeof waits);
-	return ws_err_set(err, WS_E_TIMEDOUT, "node %s answered PING but no payload size test "
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "node %s answered PING but no payload size test "
 			  "(tried %u, 1468 and 548 bytes): %d rounds over %.1f s (%s) "
-			  "(--timeout-ms, --retries, --budget-ms)", n->name, n->cfg.max_payload,
-			  b.n, b.total_ms / 1e3, waits);
+			  "(--timeout-ms, --retries, --budget-ms)",
+			  n->name, n->cfg.max_payload, b.n, b.total_ms / 1e3, waits);
 }

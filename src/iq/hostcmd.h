@@ -16,11 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_IQ_CMD_MAX_WORDS 64     /* reply words kept */
-#define WS_IQ_BACKOFF_MAX 64       /* attempts one schedule holds */
-#define WS_IQ_BACKOFF_GROWTH 2     /* waits double up to this many times timeout_ms */
-#define WS_IQ_PAYLOAD_MISSES 8     /* payload test rounds with only smaller answers */
-#define WS_IQ_PAYLOAD_GRACE_MS 2   /* wait for a reordered larger answer after a smaller */
+#define WS_IQ_CMD_MAX_WORDS    64 /* reply words kept */
+#define WS_IQ_BACKOFF_MAX      64 /* attempts one schedule holds */
+#define WS_IQ_BACKOFF_GROWTH   2  /* waits double up to this many times timeout_ms */
+#define WS_IQ_PAYLOAD_MISSES   8  /* payload test rounds with only smaller answers */
+#define WS_IQ_PAYLOAD_GRACE_MS 2  /* wait for a reordered larger answer after a smaller */
 
 /* The waits of one command's attempts: wait_ms[0] = timeout_ms, each next one doubled up
  * to WS_IQ_BACKOFF_GROWTH * timeout_ms, the last one cut to what is left of budget_ms; at
@@ -44,7 +44,7 @@ typedef struct ws_iq_reply {
 	uint32_t w[WS_IQ_CMD_MAX_WORDS];
 	size_t nw;
 	uint16_t flags;
-	int64_t rtt_ns;            /* from the last attempt's send to the answer */
+	int64_t rtt_ns; /* from the last attempt's send to the answer */
 } ws_iq_reply;
 
 /* The reply to (seq, cmd) among datagram b[0..len): 1 and rep filled when it is one, 0 when
@@ -58,8 +58,8 @@ int ws_iq_cmd_sched(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t na
 		    const ws_iq_backoff *b, ws_iq_reply *rep, ws_err *err);
 
 /* ws_iq_cmd_sched on the handle's own schedule (ws_iq_backoff_of). */
-int ws_iq_cmd(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t nargs,
-	      ws_iq_reply *rep, ws_err *err);
+int ws_iq_cmd(ws_iq_node *n, uint32_t cmd, const uint32_t *args, size_t nargs, ws_iq_reply *rep,
+	      ws_err *err);
 
 /* NODE_INFO into n->info (checks the word count and the RF count). */
 int ws_iq_cmd_node_info(ws_iq_node *n, ws_err *err);

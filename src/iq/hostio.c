@@ -122,7 +122,8 @@ static int sock_error(ws_iq_node *n, int e, ws_err *err)
 	if (e == ECONNREFUSED)
 		return ws_err_set(err, WS_E_REFUSED,
 				  "node %s refused the packet (ICMP port unreachable): nothing "
-				  "listens on that port", n->name);
+				  "listens on that port",
+				  n->name);
 	errno = e;
 	return ws_err_errno(err, "iq: socket I/O with %s", n->name);
 }
@@ -190,7 +191,9 @@ static unsigned gso_msgs(ws_iq_node *n, unsigned from, unsigned k)
 		for (unsigned j = i; j < i + cnt; j++)
 			for (size_t x = 0; x < n->mm[j].msg_hdr.msg_iovlen; x++) {
 				const struct iovec *e = &n->iov[j][x];
-				if (nv && (uint8_t *)v[nv - 1].iov_base + v[nv - 1].iov_len == e->iov_base)
+				if (nv &&
+				    (uint8_t *)v[nv - 1].iov_base + v[nv - 1].iov_len ==
+					    e->iov_base)
 					v[nv - 1].iov_len += e->iov_len;
 				else
 					v[nv++] = *e;
@@ -236,8 +239,8 @@ static int send_gso(ws_iq_node *n, unsigned k, ws_err *err)
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 && (errno == EIO || errno == EMSGSIZE || errno == EINVAL ||
-			      errno == EOPNOTSUPP)) {
+		if (r < 0 &&
+		    (errno == EIO || errno == EMSGSIZE || errno == EINVAL || errno == EOPNOTSUPP)) {
 			n->gso_off = 1; /* no checksum offload or a segment above the MTU */
 			return (int)sent;
 		}
@@ -313,7 +316,7 @@ int ws_iq_host_recv_until(ws_iq_node *n, int64_t deadline, ws_err *err)
 int64_t ws_iq_host_budget_ns(const ws_iq_node *n)
 {
 	return (int64_t)(n->cfg.budget_ms ? n->cfg.budget_ms : WS_IQ_BUDGET_DEFAULT_MS) *
-	       WS_NS_PER_MS;
+		WS_NS_PER_MS;
 }
 
 void ws_iq_host_junk_note(const ws_iq_node *n, const ws_iq_stats *from, char *buf, size_t cap)
@@ -322,17 +325,20 @@ void ws_iq_host_junk_note(const ws_iq_node *n, const ws_iq_stats *from, char *bu
 	unsigned long long mal = s->malformed - from->malformed,
 			   node = s->wrong_node - from->wrong_node,
 			   seq = s->wrong_seq - from->wrong_seq, stale = s->stale - from->stale;
-	snprintf(buf, cap, "%llu junk datagrams (malformed %llu, wrong node %llu, wrong seq %llu, "
-		 "stale %llu) and %llu duplicates", mal + node + seq + stale, mal, node, seq, stale,
+	snprintf(buf, cap,
+		 "%llu junk datagrams (malformed %llu, wrong node %llu, wrong seq %llu, "
+		 "stale %llu) and %llu duplicates",
+		 mal + node + seq + stale, mal, node, seq, stale,
 		 (unsigned long long)(s->read_dup_packets - from->read_dup_packets));
 }
 
 void ws_iq_host_junk_append(const ws_iq_node *n, const ws_iq_stats *from, ws_err *err)
 {
 	const ws_iq_stats *s = &n->st;
-	if (!err || s->malformed + s->wrong_node + s->wrong_seq + s->stale + s->read_dup_packets ==
-			    from->malformed + from->wrong_node + from->wrong_seq + from->stale +
-				    from->read_dup_packets)
+	if (!err ||
+	    s->malformed + s->wrong_node + s->wrong_seq + s->stale + s->read_dup_packets ==
+		    from->malformed + from->wrong_node + from->wrong_seq + from->stale +
+			    from->read_dup_packets)
 		return;
 	char note[200];
 	size_t len = strlen(err->msg);

@@ -39,48 +39,48 @@ struct ws_iq_node {
 	int fd;
 	struct sockaddr_in peer;
 	ws_iq_config cfg;
-	char name[40];             /* "a.b.c.d:port" for messages */
+	char name[40]; /* "a.b.c.d:port" for messages */
 	ws_iq_info info;
 	ws_iq_stats st;
 	uint16_t seq;
 	uint8_t write_id;
-	int acked_left;            /* AUTO: writes still to do acknowledged */
-	int sticky;                /* AUTO: acknowledged writes after the next fallback */
-	uint32_t ack_win_least;    /* the least window of the last acknowledged write (tests) */
-	int trig_query;            /* WS_IQ_TRIGQ_*: learned on the first trigger */
-	int offline;               /* no socket: sends succeed without sending, receives
+	int acked_left;             /* AUTO: writes still to do acknowledged */
+	int sticky;                 /* AUTO: acknowledged writes after the next fallback */
+	uint32_t ack_win_least;     /* the least window of the last acknowledged write (tests) */
+	int trig_query;             /* WS_IQ_TRIGQ_*: learned on the first trigger */
+	int offline;                /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
-	uint32_t op;               /* call counter, owner tag of seq_op */
-	uint32_t read_cmd;         /* Read IQ command: 0 = READ_IQ; the MEX's READ_RSSI */
-	int last_iq_id;            /* iq_id of the last Read IQ packet placed, -1 = none */
-	int64_t rate_next;         /* write_rate_bps: when the node's link has sent all so far */
-	size_t slot;               /* receive slot bytes */
-	uint8_t *rx;               /* WS_IQ_HOST_BATCH receive slots */
-	uint8_t *stage;            /* WS_IQ_HOST_BATCH converted Write IQ packets, end to end */
+	uint32_t op;                /* call counter, owner tag of seq_op */
+	uint32_t read_cmd;          /* Read IQ command: 0 = READ_IQ; the MEX's READ_RSSI */
+	int last_iq_id;             /* iq_id of the last Read IQ packet placed, -1 = none */
+	int64_t rate_next;          /* write_rate_bps: when the node's link has sent all so far */
+	size_t slot;                /* receive slot bytes */
+	uint8_t *rx;                /* WS_IQ_HOST_BATCH receive slots */
+	uint8_t *stage;             /* WS_IQ_HOST_BATCH converted Write IQ packets, end to end */
 	uint32_t *seq_pkt, *seq_op; /* acknowledged writes: seq -> packet of call op */
 	struct mmsghdr mm[WS_IQ_HOST_BATCH];
 	struct iovec iov[WS_IQ_HOST_BATCH][2];
-	int gso_off;               /* the path refused a UDP GSO send: one packet per message */
-	struct mmsghdr gmm[WS_IQ_HOST_BATCH]; /* GSO messages of a send batch */
+	int gso_off; /* the path refused a UDP GSO send: one packet per message */
+	struct mmsghdr gmm[WS_IQ_HOST_BATCH];    /* GSO messages of a send batch */
 	struct iovec giov[2 * WS_IQ_HOST_BATCH]; /* their iovecs (adjacent ones merged) */
-	unsigned gpk[WS_IQ_HOST_BATCH];       /* packets in each */
-	uint64_t gctl[WS_IQ_HOST_BATCH][4];   /* their UDP_SEGMENT control messages (32 B) */
+	unsigned gpk[WS_IQ_HOST_BATCH];          /* packets in each */
+	uint64_t gctl[WS_IQ_HOST_BATCH][4];      /* their UDP_SEGMENT control messages (32 B) */
 	uint8_t hdr[WS_IQ_HOST_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 };
 
 /* The next transport seq of the handle (wraps at 65536). */
-static inline uint16_t ws_iq_host_next_seq(ws_iq_node *n)
-{
-	return ++n->seq;
-}
+static inline uint16_t ws_iq_host_next_seq(ws_iq_node *n) { return ++n->seq; }
 
 /* The transport header of a host->node packet of len bytes after the pad. */
-static inline ws_wire_transport ws_iq_host_tr(const ws_iq_node *n, uint16_t seq,
-					      uint16_t flags, size_t len)
+static inline ws_wire_transport ws_iq_host_tr(const ws_iq_node *n, uint16_t seq, uint16_t flags,
+					      size_t len)
 {
-	return (ws_wire_transport){.dest_id = n->cfg.node_id, .src_id = n->cfg.host_id,
+	return (ws_wire_transport){.dest_id = n->cfg.node_id,
+				   .src_id = n->cfg.host_id,
 				   .pkt_type = WS_WIRE_PKT_HOST_TO_NODE,
-				   .length = ws_wire_host_length(len), .seq = seq, .flags = flags};
+				   .length = ws_wire_host_length(len),
+				   .seq = seq,
+				   .flags = flags};
 }
 
 /* "RF_A" .. "RF_D" for one buffer bit, "RF_?" for anything else. */

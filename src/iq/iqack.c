@@ -16,14 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_ACK_WINDOW 512  /* acknowledged Write IQ packets in flight */
-#define IQ_ACK_MIN 4       /* the least the acknowledged window shrinks to */
-#define IQ_OVERTAKE 8      /* an ack this many sends later marks an unacked packet lost */
+#define IQ_ACK_WINDOW 512 /* acknowledged Write IQ packets in flight */
+#define IQ_ACK_MIN    4   /* the least the acknowledged window shrinks to */
+#define IQ_OVERTAKE   8   /* an ack this many sends later marks an unacked packet lost */
 
-static int ack_is(const ws_iqack *a, uint32_t p)
-{
-	return (int)(a->acked[p / 64] >> (p % 64) & 1);
-}
+static int ack_is(const ws_iqack *a, uint32_t p) { return (int)(a->acked[p / 64] >> (p % 64) & 1); }
 
 static void queue_resend(ws_iqack *a, uint32_t p, uint32_t npkt)
 {
@@ -79,8 +76,7 @@ static int ack_send(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 {
 	unsigned k = 0;
 	int64_t next = ws_clock_ns();
-	while (k < WS_IQ_HOST_BATCH && a->fl_n < a->win &&
-	       (a->rs_n || a->cursor < o->npkt)) {
+	while (k < WS_IQ_HOST_BATCH && a->fl_n < a->win && (a->rs_n || a->cursor < o->npkt)) {
 		uint32_t p;
 		if (a->rs_n) {
 			p = a->resend[a->rs_head];
@@ -96,9 +92,10 @@ static int ack_send(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 				continue;
 		}
 		if (a->sends[p]++ >= n->cfg.retries)
-			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: packet %u (sample %u) "
-					  "not acknowledged after %d sends", n->name, p,
-					  o->start + p * o->spp, n->cfg.retries);
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "Write IQ to %s: packet %u (sample %u) "
+					  "not acknowledged after %d sends",
+					  n->name, p, o->start + p * o->spp, n->cfg.retries);
 		uint16_t seq = ws_iq_host_next_seq(n);
 		n->seq_pkt[seq] = p;
 		n->seq_op[seq] = n->op;
@@ -154,8 +151,8 @@ static int ack_one(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const ws_wire_msg *
  * the probe's answer (which marks what was sent before the probe as lost), 0 when it was
  * ignored and counted, or an error. Packets passed by a later acknowledgement are queued
  * again. */
-int ws_iqack_feed(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *b, size_t len,
-		  int trunc, ws_err *err)
+int ws_iqack_feed(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *b, size_t len, int trunc,
+		  ws_err *err)
 {
 	ws_wire_msg m;
 	int r = 0;
@@ -201,9 +198,11 @@ int ws_iqack_run(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 		uint32_t acked = a->nacked;
 		if (ws_clock_ns() >= stall) {
 			n->st.timeouts++;
-			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: no progress for %lld ms "
-					  "(--budget-ms): %u of %u packets acknowledged", n->name,
-					  (long long)(budget / WS_NS_PER_MS), a->nacked, o->npkt);
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "Write IQ to %s: no progress for %lld ms "
+					  "(--budget-ms): %u of %u packets acknowledged",
+					  n->name, (long long)(budget / WS_NS_PER_MS), a->nacked,
+					  o->npkt);
 		}
 		int sent = ack_send(n, o, a, err);
 		if (sent < 0)
@@ -227,10 +226,12 @@ int ws_iqack_run(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 			continue;
 		n->st.timeouts++;
 		if (++idle > n->cfg.retries)
-			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: the node stopped "
-					  "answering (%u of %u packets acknowledged after %d timeouts "
-					  "of %u ms)", n->name, a->nacked, o->npkt, idle - 1,
-					  n->cfg.idle_ms);
+			return ws_err_set(
+				err, WS_E_TIMEDOUT,
+				"Write IQ to %s: the node stopped "
+				"answering (%u of %u packets acknowledged after %d timeouts "
+				"of %u ms)",
+				n->name, a->nacked, o->npkt, idle - 1, n->cfg.idle_ms);
 		/* Probe: the PING's answer marks what was sent before it as lost. */
 		int pr = ws_iq_host_send_ping(n, &a->marker, err);
 		if (pr < 0)
@@ -295,7 +296,4 @@ int ws_iqack_step(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 	return r < 0 ? r : 0;
 }
 
-int ws_iqack_done(const ws_iqack *a, const ws_iqw_op *o)
-{
-	return a->nacked == o->npkt;
-}
+int ws_iqack_done(const ws_iqack *a, const ws_iqw_op *o) { return a->nacked == o->npkt; }

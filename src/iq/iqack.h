@@ -11,19 +11,19 @@ enum { WS_IQACK_CHUNK_PENDING = 0, WS_IQACK_CHUNK_GOOD = 1, WS_IQACK_CHUNK_BAD =
 
 /* The state of one acknowledged write. */
 typedef struct ws_iqack {
-	uint64_t *acked;           /* bitmap */
-	uint32_t *sent_no;         /* send number of the latest copy of each packet */
+	uint64_t *acked;   /* bitmap */
+	uint32_t *sent_no; /* send number of the latest copy of each packet */
 	uint8_t *sends;
-	uint32_t *csum;            /* per-packet checksum (reset + one packet) */
-	uint32_t *resend;          /* ring of packets to send again */
+	uint32_t *csum;   /* per-packet checksum (reset + one packet) */
+	uint32_t *resend; /* ring of packets to send again */
 	size_t rs_head, rs_n;
-	uint32_t (*fly)[2];        /* ring of (packet, send number) in send order */
+	uint32_t (*fly)[2]; /* ring of (packet, send number) in send order */
 	size_t fl_head, fl_n;
 	uint32_t cursor, nacked, send_no, high;
 	uint16_t marker;
-	uint32_t marker_no;        /* send number the marker follows; 0 = none out */
-	uint32_t win, win_acc;     /* packets allowed in flight; new acks since it grew */
-	uint32_t cut_after;        /* the first send number after the last cut */
+	uint32_t marker_no;    /* send number the marker follows; 0 = none out */
+	uint32_t win, win_acc; /* packets allowed in flight; new acks since it grew */
+	uint32_t cut_after;    /* the first send number after the last cut */
 } ws_iqack;
 
 /* Prepares the state for every packet of o, or with done (a fast pass's chunk results)
@@ -38,8 +38,8 @@ int ws_iqack_run(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err);
  * (1 when it acknowledged a packet or was the marker's answer, 0 when ignored and counted,
  * or an error); done says whether every packet is acknowledged. */
 int ws_iqack_step(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err);
-int ws_iqack_feed(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *b, size_t len,
-		  int trunc, ws_err *err);
+int ws_iqack_feed(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *b, size_t len, int trunc,
+		  ws_err *err);
 int ws_iqack_done(const ws_iqack *a, const ws_iqw_op *o);
 void ws_iqack_free(ws_iqack *a);
 

@@ -116,7 +116,7 @@ static inline int16_t sat16(float x)
 #endif
 
 IQ_CLONES void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, const uint8_t *src,
-			 uint32_t cnt)
+				   uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
 	if (fmt == WS_IQ_FMT_MEM) {
@@ -166,7 +166,7 @@ static inline void f32_to_wire(uint8_t *out, const uint8_t *s, size_t n)
 }
 
 IQ_CLONES void ws_iqconv_to_wire_ahead(uint8_t *out, ws_iq_format fmt, const void *src,
-				      uint64_t idx, uint32_t cnt, uint64_t total)
+				       uint64_t idx, uint32_t cnt, uint64_t total)
 {
 	size_t n = 2 * (size_t)cnt;
 	if (fmt == WS_IQ_FMT_CF32) {
@@ -189,7 +189,7 @@ IQ_CLONES void ws_iqconv_to_wire_ahead(uint8_t *out, ws_iq_format fmt, const voi
 }
 
 IQ_CLONES void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
-		       uint32_t cnt)
+				 uint32_t cnt)
 {
 	size_t n = 2 * (size_t)cnt;
 	if (fmt == WS_IQ_FMT_MEM) {

@@ -15,8 +15,7 @@
 
 /* cnt samples of caller memory src (format fmt) starting at sample idx, as big-endian wire
  * words at out (4 * cnt bytes); CF32 rounds to nearest and saturates, NaN gives 0. */
-void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx,
-		       uint32_t cnt);
+void ws_iqconv_to_wire(uint8_t *out, ws_iq_format fmt, const void *src, uint64_t idx, uint32_t cnt);
 
 /* ws_iqconv_to_wire for a caller buffer of total samples (idx + cnt <= total): the loop may
  * read ahead (prefetch) up to its end. Write IQ converts packet by packet and passes the

@@ -37,8 +37,10 @@ int ws_iqfile_kind_parse(const char *s, ws_iqfile_kind *out, ws_err *err)
 	else if (!strcmp(s, "sigmf"))
 		*out = WS_IQFILE_SIGMF;
 	else
-		return ws_err_set(err, WS_E_INVAL, "file format '%s' is not known (cf32, ci16 or "
-				  "sigmf)", s);
+		return ws_err_set(err, WS_E_INVAL,
+				  "file format '%s' is not known (cf32, ci16 or "
+				  "sigmf)",
+				  s);
 	return 0;
 }
 
@@ -76,15 +78,15 @@ static ws_iqfile_kind resolve(const char *path, ws_iqfile_kind kind)
 
 static int no_kind(const char *path, ws_err *err)
 {
-	return ws_err_set(err, WS_E_INVAL, "cannot tell the format of '%s' from its name "
+	return ws_err_set(err, WS_E_INVAL,
+			  "cannot tell the format of '%s' from its name "
 			  "(.cf32, .ci16, .sigmf-meta/.sigmf-data): give --format cf32|ci16|sigmf",
 			  path);
 }
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
-int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap,
-			     ws_err *why)
+int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap, ws_err *why)
 {
 	ws_jdoc doc;
 	ws_jlimits lim = {.max_bytes = WS_IQFILE_META_MAX};
@@ -126,8 +128,10 @@ static int read_all(const char *path, const char *what, const char *limit, uint8
 	}
 	if ((uint64_t)size > max) {
 		fclose(f);
-		return ws_err_set(err, WS_E_INVAL, "%s '%s' has %lld bytes, more than %s (%zu "
-				  "bytes)", what, path, size, limit, max);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s '%s' has %lld bytes, more than %s (%zu "
+				  "bytes)",
+				  what, path, size, limit, max);
 	}
 	*len = (size_t)size;
 	*buf = malloc(*len ? *len : 1);
@@ -160,15 +164,21 @@ static int sigmf_datatype(const char *meta, char *out, size_t cap, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is not JSON: %s", meta,
 				  why.msg);
 	case WS_IQFILE_SIGMF_NOT_OBJECT:
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' is JSON but not an object "
+		return ws_err_set(err, WS_E_INVAL,
+				  "SigMF metadata '%s' is JSON but not an object "
 				  "(SigMF metadata is one object with \"global\", \"captures\" and "
-				  "\"annotations\")", meta);
+				  "\"annotations\")",
+				  meta);
 	case WS_IQFILE_SIGMF_NO_DATATYPE:
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s' has no \"core:datatype\" "
-				  "string in its \"global\" object", meta);
+		return ws_err_set(err, WS_E_INVAL,
+				  "SigMF metadata '%s' has no \"core:datatype\" "
+				  "string in its \"global\" object",
+				  meta);
 	default:
-		return ws_err_set(err, WS_E_INVAL, "SigMF metadata '%s': bad core:datatype (a "
-				  "string of at most %zu characters expected)", meta, cap - 1);
+		return ws_err_set(err, WS_E_INVAL,
+				  "SigMF metadata '%s': bad core:datatype (a "
+				  "string of at most %zu characters expected)",
+				  meta, cap - 1);
 	}
 }
 
@@ -219,15 +229,17 @@ static int input_of(const char *path, ws_iqfile_kind kind, char *data, size_t ca
 	if (r < 0)
 		return r;
 	if (strcmp(dt, "cf32_le") && strcmp(dt, "ci16_le"))
-		return ws_err_set(err, WS_E_INVAL, "SigMF '%s': datatype '%s' is not supported "
-				  "(cf32_le or ci16_le)", meta, dt);
+		return ws_err_set(err, WS_E_INVAL,
+				  "SigMF '%s': datatype '%s' is not supported "
+				  "(cf32_le or ci16_le)",
+				  meta, dt);
 	*cf32 = dt[1] == 'f';
 	*file = data;
 	return 0;
 }
 
-int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
-		   ws_iqfile_data *out, ws_err *err)
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples, ws_iqfile_data *out,
+		   ws_err *err)
 {
 	char data[4096];
 	const char *file;
@@ -238,16 +250,18 @@ int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
 		return r;
 	size_t ss = cf32 ? 8 : 4, len = 0;
 	uint8_t *raw = NULL;
-	r = read_all(file, "IQ file", cf32 ? "the node's buffer holds in cf32"
-				      : "the node's buffer holds in ci16",
+	r = read_all(file, "IQ file",
+		     cf32 ? "the node's buffer holds in cf32" : "the node's buffer holds in ci16",
 		     &raw, &len, (size_t)max_samples * ss, err);
 	if (r < 0)
 		return r;
 	if (len == 0 || len % ss) {
 		free(raw);
-		return ws_err_set(err, WS_E_INVAL, "IQ file '%s' has %zu bytes: not a whole number "
-				  "of %s samples (%zu bytes each)%s", file, len, cf32 ? "cf32" : "ci16",
-				  ss, len ? "; wrong --format?" : "");
+		return ws_err_set(err, WS_E_INVAL,
+				  "IQ file '%s' has %zu bytes: not a whole number "
+				  "of %s samples (%zu bytes each)%s",
+				  file, len, cf32 ? "cf32" : "ci16", ss,
+				  len ? "; wrong --format?" : "");
 	}
 	r = decode(raw, len, cf32, out);
 	free(raw);
@@ -294,11 +308,12 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 			uint32_t m = k - i < 256 ? k - i : 256;
 			ws_iqconv_to_wire(wire, fmt, s, (uint64_t)pos + i, m); /* saturates cf32 */
 			for (uint32_t j = 0; j < 2 * m; j++) {
-				int16_t v16 = (int16_t)(uint16_t)(wire[2 * j] << 8 | wire[2 * j + 1]);
+				int16_t v16 =
+					(int16_t)(uint16_t)(wire[2 * j] << 8 | wire[2 * j + 1]);
 				if (cf32) {
 					float v = fmt == WS_IQ_FMT_CF32
-							  ? ((const float *)s)[2 * ((uint64_t)pos + i) + j]
-							  : (float)v16 / 32768.0f;
+						? ((const float *)s)[2 * ((uint64_t)pos + i) + j]
+						: (float)v16 / 32768.0f;
 					uint32_t u;
 					memcpy(&u, &v, 4);
 					for (int b = 0; b < 4; b++)
@@ -320,8 +335,8 @@ static int write_samples(FILE *f, int cf32, ws_iq_format fmt, const void *s, uin
 }
 
 /* Samples into an open file; the file is left open for the caller to commit. */
-static int save_data(ws_safefile *sf, int cf32, ws_iq_format fmt, const void *s,
-		     uint32_t count, ws_err *err)
+static int save_data(ws_safefile *sf, int cf32, ws_iq_format fmt, const void *s, uint32_t count,
+		     ws_err *err)
 {
 	if (write_samples(sf->f, cf32, fmt, s, count) < 0)
 		return ws_err_errno(err, "writing '%s'", sf->path);
@@ -331,9 +346,11 @@ static int save_data(ws_safefile *sf, int cf32, ws_iq_format fmt, const void *s,
 static int save_meta(ws_safefile *sf, int cf32, double rate, const char *hw, ws_err *err)
 {
 	FILE *f = sf->f;
-	fprintf(f, "{\n    \"global\": {\n        \"core:datatype\": \"%s\",\n"
+	fprintf(f,
+		"{\n    \"global\": {\n        \"core:datatype\": \"%s\",\n"
 		"        \"core:sample_rate\": %.17g,\n        \"core:version\": \"1.0.0\",\n"
-		"        \"core:recorder\": \"warpspeed iq\"", cf32 ? "cf32_le" : "ci16_le", rate);
+		"        \"core:recorder\": \"warpspeed iq\"",
+		cf32 ? "cf32_le" : "ci16_le", rate);
 	if (hw) {
 		fprintf(f, ",\n        \"core:hw\": \"");
 		for (const char *p = hw; *p; p++)
@@ -341,7 +358,8 @@ static int save_meta(ws_safefile *sf, int cf32, double rate, const char *hw, ws_
 				fputc(*p, f);
 		fputc('"', f);
 	}
-	fprintf(f, "\n    },\n    \"captures\": [\n        {\"core:sample_start\": 0}\n    ],\n"
+	fprintf(f,
+		"\n    },\n    \"captures\": [\n        {\"core:sample_start\": 0}\n    ],\n"
 		"    \"annotations\": []\n}\n");
 	return ferror(f) ? ws_err_errno(err, "writing '%s'", sf->path) : 0;
 }
@@ -352,7 +370,8 @@ int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind, ws
 	o->kind = resolve(path, kind);
 	if (!strcmp(path, "-")) {
 		if (o->kind == WS_IQFILE_SIGMF)
-			return ws_err_set(err, WS_E_INVAL, "SigMF is two files and cannot go to "
+			return ws_err_set(err, WS_E_INVAL,
+					  "SigMF is two files and cannot go to "
 					  "standard output ('-' takes raw cf32 or ci16)");
 		if (o->kind == WS_IQFILE_AUTO)
 			o->kind = WS_IQFILE_CI16;
@@ -380,8 +399,9 @@ void ws_iqfile_discard(ws_iqfile_out *o)
 int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, uint32_t count,
 		     double sample_rate, const char *hw, ws_err *err)
 {
-	int r = 0, cf32 = o->kind == WS_IQFILE_CF32 ||
-			  (o->kind == WS_IQFILE_SIGMF && fmt == WS_IQ_FMT_CF32);
+	int r = 0,
+	    cf32 = o->kind == WS_IQFILE_CF32 ||
+		(o->kind == WS_IQFILE_SIGMF && fmt == WS_IQ_FMT_CF32);
 	if (fmt != WS_IQ_FMT_CF32 && fmt != WS_IQ_FMT_CI16)
 		r = ws_err_set(err, WS_E_INVAL, "save: samples must be cf32 or ci16 in memory");
 	if (r == 0)
@@ -397,9 +417,8 @@ int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, ui
 	return r;
 }
 
-int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
-		   const void *samples, uint32_t count, double sample_rate, const char *hw,
-		   ws_err *err)
+int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt, const void *samples,
+		   uint32_t count, double sample_rate, const char *hw, ws_err *err)
 {
 	ws_iqfile_out o;
 	int r = ws_iqfile_create(&o, path, kind, err);

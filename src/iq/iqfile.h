@@ -42,8 +42,7 @@ ws_iqfile_kind ws_iqfile_kind_of_path(const char *path);
 
 /* The SigMF pair of a path: base + ".sigmf-meta" and base + ".sigmf-data", where base is
  * path without any of the three SigMF extensions. 0, or -WS_E_INVAL when too long. */
-int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap,
-			  struct ws_err *err);
+int ws_iqfile_sigmf_paths(const char *path, char *meta, char *data, size_t cap, struct ws_err *err);
 
 #define WS_IQFILE_META_MAX (1 << 20) /* largest SigMF metadata file read */
 
@@ -67,8 +66,8 @@ int ws_iqfile_sigmf_datatype(const char *text, size_t len, char *out, size_t cap
 /* Load a file (kind AUTO: from the extension, error if none). Refuses an empty file, a size
  * that is not whole samples, more than max_samples, and for SigMF a missing or unsupported
  * core:datatype. On success out owns malloc'd samples (ws_iqfile_free). */
-int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples,
-		   ws_iqfile_data *out, struct ws_err *err);
+int ws_iqfile_load(const char *path, ws_iqfile_kind kind, uint32_t max_samples, ws_iqfile_data *out,
+		   struct ws_err *err);
 
 /* What ws_iqfile_load checks before reading samples, for a caller that wants a bad file
  * refused before any network work: the kind, SigMF metadata, and a data file that is a
@@ -87,8 +86,7 @@ typedef struct ws_iqfile_out {
  * so that a name that cannot be written costs no transfer: each file by the rule of
  * util/safefile.h. "-" is standard output, raw (cf32, or ci16 when kind is AUTO; SigMF is
  * refused). 0, or a negative code with err naming the file, and nothing created. */
-int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind,
-		     struct ws_err *err);
+int ws_iqfile_create(ws_iqfile_out *o, const char *path, ws_iqfile_kind kind, struct ws_err *err);
 
 /* Writes count samples of format fmt (CF32 or CI16 in memory) into o and commits it: a CF32
  * file from CI16 samples stores value / 32768; a CI16 file from CF32 samples rounds and
@@ -103,8 +101,7 @@ int ws_iqfile_finish(ws_iqfile_out *o, ws_iq_format fmt, const void *samples, ui
 void ws_iqfile_discard(ws_iqfile_out *o);
 
 /* ws_iqfile_create then ws_iqfile_finish. */
-int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt,
-		   const void *samples, uint32_t count, double sample_rate, const char *hw,
-		   struct ws_err *err);
+int ws_iqfile_save(const char *path, ws_iqfile_kind kind, ws_iq_format fmt, const void *samples,
+		   uint32_t count, double sample_rate, const char *hw, struct ws_err *err);
 
 #endif

@@ -20,26 +20,26 @@ int16_t ws_iqmem_trunc16(double x)
 
 /* One loop per element type, on local pointers (a store through a double pointer could
  * otherwise alias the descriptor, which the compiler would reload for every sample). */
-#define IQMEM_FROM(T, SCALE)                                                               \
-	do {                                                                               \
-		T *re = (T *)m->re + k, *im = m->im ? (T *)m->im + k : NULL;              \
-		for (uint32_t i = 0; i < cnt; i++) {                                       \
-			const uint8_t *w = src + 4 * (size_t)i;                            \
-			re[(size_t)i * s] = (T)((int16_t)(w[0] << 8 | w[1])) SCALE;        \
-		}                                                                          \
-		for (uint32_t i = 0; im && i < cnt; i++) {                                 \
-			const uint8_t *w = src + 4 * (size_t)i;                            \
-			im[(size_t)i * s] = (T)((int16_t)(w[2] << 8 | w[3])) SCALE;        \
-		}                                                                          \
+#define IQMEM_FROM(T, SCALE)                                                        \
+	do {                                                                        \
+		T *re = (T *)m->re + k, *im = m->im ? (T *)m->im + k : NULL;        \
+		for (uint32_t i = 0; i < cnt; i++) {                                \
+			const uint8_t *w = src + 4 * (size_t)i;                     \
+			re[(size_t)i * s] = (T)((int16_t)(w[0] << 8 | w[1])) SCALE; \
+		}                                                                   \
+		for (uint32_t i = 0; im && i < cnt; i++) {                          \
+			const uint8_t *w = src + 4 * (size_t)i;                     \
+			im[(size_t)i * s] = (T)((int16_t)(w[2] << 8 | w[3])) SCALE; \
+		}                                                                   \
 	} while (0)
 
 /* Interleaved complex (I, Q, I, Q...) is the wire's 16-bit halves in order: one
  * contiguous loop the vectorizer takes (the strided loops below it does not). */
-#define IQMEM_FROM_PAIRS(T, SCALE)                                                         \
-	do {                                                                               \
-		T *o = (T *)m->re + k;                                                     \
-		for (size_t i = 0; i < 2 * (size_t)cnt; i++)                               \
-			o[i] = (T)((int16_t)(src[2 * i] << 8 | src[2 * i + 1])) SCALE;     \
+#define IQMEM_FROM_PAIRS(T, SCALE)                                                     \
+	do {                                                                           \
+		T *o = (T *)m->re + k;                                                 \
+		for (size_t i = 0; i < 2 * (size_t)cnt; i++)                           \
+			o[i] = (T)((int16_t)(src[2 * i] << 8 | src[2 * i + 1])) SCALE; \
 	} while (0)
 
 static int interleaved(const ws_iqmem *m, size_t es)
@@ -72,36 +72,37 @@ void ws_iqmem_from_wire(const ws_iqmem *m, uint64_t idx, const uint8_t *src, uin
 /* ws_iqmem_trunc16 without branches, for the loops below (same result for every input:
  * the clamps and the NaN select happen on the scaled value, then C truncates toward
  * zero). */
-#define IQMEM_TRUNC(x)                                                                     \
-	((uint16_t)(int16_t)(int32_t)((x) != (x)                  ? 0.0                    \
-				      : (double)(x) * 32768.0 > 32767.0 ? 32767.0          \
-				      : (double)(x) * 32768.0 < -32768.0 ? -32768.0        \
-									 : (double)(x) * 32768.0))
+#define IQMEM_TRUNC(x)                                                                  \
+	((uint16_t)(int16_t)(int32_t)((x) != (x)                              ? 0.0     \
+					      : (double)(x)*32768.0 > 32767.0 ? 32767.0 \
+					      : (double)(x)*32768.0 < -32768.0          \
+					      ? -32768.0                                \
+					      : (double)(x)*32768.0))
 #define IQMEM_AS_IS(x) ((uint16_t)(x))
 
 /* Write IQ converts every packet it sends through here, so like the read loops these are
  * one loop per element type with the type's branch outside it: the interleaved complex
  * layout as one run of 16-bit halves, the others I then Q (Q = 0 for a real array). */
-#define IQMEM_TO_PAIRS(T, CONV)                                                            \
-	do {                                                                               \
-		const T *v = (const T *)m->re + k;                                         \
-		for (size_t i = 0; i < 2 * (size_t)cnt; i++) {                             \
-			uint16_t h = CONV(v[i]);                                           \
-			out[2 * i] = (uint8_t)(h >> 8);                                    \
-			out[2 * i + 1] = (uint8_t)h;                                       \
-		}                                                                          \
+#define IQMEM_TO_PAIRS(T, CONV)                                \
+	do {                                                   \
+		const T *v = (const T *)m->re + k;             \
+		for (size_t i = 0; i < 2 * (size_t)cnt; i++) { \
+			uint16_t h = CONV(v[i]);               \
+			out[2 * i] = (uint8_t)(h >> 8);        \
+			out[2 * i + 1] = (uint8_t)h;           \
+		}                                              \
 	} while (0)
-#define IQMEM_TO(T, CONV)                                                                  \
-	do {                                                                               \
-		const T *re = (const T *)m->re + k, *im = (const T *)m->im + k;            \
-		for (uint32_t i = 0; i < cnt; i++) {                                       \
-			uint16_t h = CONV(re[(size_t)i * s]);                              \
-			out[4 * (size_t)i] = (uint8_t)(h >> 8);                            \
-			out[4 * (size_t)i + 1] = (uint8_t)h;                               \
-			h = m->im ? CONV(im[(size_t)i * s]) : 0;                           \
-			out[4 * (size_t)i + 2] = (uint8_t)(h >> 8);                        \
-			out[4 * (size_t)i + 3] = (uint8_t)h;                               \
-		}                                                                          \
+#define IQMEM_TO(T, CONV)                                                       \
+	do {                                                                    \
+		const T *re = (const T *)m->re + k, *im = (const T *)m->im + k; \
+		for (uint32_t i = 0; i < cnt; i++) {                            \
+			uint16_t h = CONV(re[(size_t)i * s]);                   \
+			out[4 * (size_t)i] = (uint8_t)(h >> 8);                 \
+			out[4 * (size_t)i + 1] = (uint8_t)h;                    \
+			h = m->im ? CONV(im[(size_t)i * s]) : 0;                \
+			out[4 * (size_t)i + 2] = (uint8_t)(h >> 8);             \
+			out[4 * (size_t)i + 3] = (uint8_t)h;                    \
+		}                                                               \
 	} while (0)
 
 void ws_iqmem_to_wire(uint8_t *out, const ws_iqmem *m, uint64_t idx, uint32_t cnt)

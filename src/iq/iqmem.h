@@ -28,9 +28,9 @@ typedef enum ws_iqmem_elem {
 
 typedef struct ws_iqmem {
 	ws_iqmem_elem elem;
-	void *re;        /* I of sample 0 (the word, for U32) */
-	void *im;        /* Q of sample 0; NULL: real only (write sends Q = 0; read drops Q) */
-	size_t stride;   /* elements from one sample's I to the next one's: 2 interleaved, 1 */
+	void *re;      /* I of sample 0 (the word, for U32) */
+	void *im;      /* Q of sample 0; NULL: real only (write sends Q = 0; read drops Q) */
+	size_t stride; /* elements from one sample's I to the next one's: 2 interleaved, 1 */
 } ws_iqmem;
 
 /* cnt wire words at src into m at sample idx. */

@@ -19,16 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_MAX_OUT 64      /* Read IQ requests (and markers) in flight */
-#define IQ_RETIRED 256     /* finished requests whose late packets are still welcome */
-#define IQ_WIN_MIN 4       /* packets: the least a lossy path's window shrinks to */
+#define IQ_MAX_OUT 64  /* Read IQ requests (and markers) in flight */
+#define IQ_RETIRED 256 /* finished requests whose late packets are still welcome */
+#define IQ_WIN_MIN 4   /* packets: the least a lossy path's window shrinks to */
 
 typedef struct rd_req {
 	uint16_t seq;
-	uint8_t b;           /* index into op buffers */
-	uint8_t marker;      /* a PING behind the requests */
+	uint8_t b;      /* index into op buffers */
+	uint8_t marker; /* a PING behind the requests */
 	uint32_t p0, np, got;
-	uint32_t no;         /* requests sent before it in this read */
+	uint32_t no; /* requests sent before it in this read */
 } rd_req;
 
 typedef struct rd_run {
@@ -41,22 +41,22 @@ struct ws_iqread_op {
 	uint16_t rf[4];
 	void *dst[4];
 	ws_iq_format fmt;
-	uint64_t *have;      /* bitmap, nb * npkt bits */
-	uint8_t *tries;      /* requests per packet */
+	uint64_t *have; /* bitmap, nb * npkt bits */
+	uint8_t *tries; /* requests per packet */
 	uint64_t total, got;
 	uint32_t fresh_b, fresh_p;
-	rd_run *rep;         /* ring of runs to ask again */
+	rd_run *rep; /* ring of runs to ask again */
 	size_t rep_head, rep_n, rep_cap;
 	rd_req out[IQ_MAX_OUT];
 	int nout;
 	rd_req old[IQ_RETIRED];
 	unsigned old_n;
 	uint32_t req_pkts, win_pkts, out_pkts;
-	uint32_t win_max, win_acc; /* the window's ceiling; packets delivered since it grew */
+	uint32_t win_max, win_acc;  /* the window's ceiling; packets delivered since it grew */
 	uint32_t req_no, cut_after; /* requests sent; the first one sent after the last cut */
 	int64_t resume_at;
 	int not_ready;
-	int not_ready_retire;      /* retire() called for a NOT_READY: no loss */
+	int not_ready_retire; /* retire() called for a NOT_READY: no loss */
 };
 typedef ws_iqread_op rd_op;
 
@@ -78,16 +78,18 @@ static uint32_t pkt_samples(const rd_op *o, uint32_t p)
 	return o->count - s < o->spp ? (uint32_t)(o->count - s) : o->spp;
 }
 
-static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t np,
-		    uint8_t *worst, ws_err *err)
+static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t np, uint8_t *worst,
+		    ws_err *err)
 {
 	for (uint32_t p = p0; p < p0 + np; p++) {
 		uint8_t *t = &o->tries[(uint64_t)b * o->npkt + p];
 		if (*t >= n->cfg.retries)
-			return ws_err_set(err, WS_E_TIMEDOUT,
-					  "Read IQ of %s from %s: sample %u (packet %u) still missing "
-					  "after %d requests", ws_iq_host_rf_name(o->rf[b]),
-					  n->name, o->start + p * o->spp, p, *t);
+			return ws_err_set(
+				err, WS_E_TIMEDOUT,
+				"Read IQ of %s from %s: sample %u (packet %u) still missing "
+				"after %d requests",
+				ws_iq_host_rf_name(o->rf[b]), n->name, o->start + p * o->spp, p,
+				*t);
 		(*t)++;
 		if (*t > *worst)
 			*worst = *t;
@@ -127,8 +129,8 @@ static void window_after(rd_op *o, const rd_req *q, int lost)
 	if (lost) {
 		if (q->no < o->cut_after)
 			return;
-		uint32_t w = o->win_pkts / 2, least = IQ_WIN_MIN < o->win_max ? IQ_WIN_MIN
-									 : o->win_max;
+		uint32_t w = o->win_pkts / 2,
+			 least = IQ_WIN_MIN < o->win_max ? IQ_WIN_MIN : o->win_max;
 		o->win_pkts = w > least ? w : least;
 		o->win_acc = 0;
 		o->cut_after = o->req_no;
@@ -183,8 +185,7 @@ static int retire_before(ws_iq_node *n, rd_op *o, int j, ws_err *err)
 	return 0;
 }
 
-static int send_request(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t np,
-			ws_err *err)
+static int send_request(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t np, ws_err *err)
 {
 	uint8_t buf[64];
 	uint16_t seq = ws_iq_host_next_seq(n);
@@ -200,8 +201,8 @@ static int send_request(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32
 	int r = ws_iq_host_send_one(n, buf, (size_t)len, err);
 	if (r < 0)
 		return r;
-	o->out[o->nout++] = (rd_req){.seq = seq, .b = (uint8_t)b, .p0 = p0, .np = np,
-				     .no = o->req_no++};
+	o->out[o->nout++] =
+		(rd_req){.seq = seq, .b = (uint8_t)b, .p0 = p0, .np = np, .no = o->req_no++};
 	o->out_pkts += np;
 	n->st.read_requests++;
 	return 0;
@@ -281,13 +282,15 @@ static int read_not_ready(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, ws_err 
 {
 	uint32_t w[6];
 	size_t nw = m->args_len >= WS_WIRE_SAMPLE_HDR_LEN
-			    ? ws_wire_get_words(m->args + WS_WIRE_SAMPLE_HDR_LEN,
-						m->args_len - WS_WIRE_SAMPLE_HDR_LEN, w, 6)
-			    : 0;
+		? ws_wire_get_words(m->args + WS_WIRE_SAMPLE_HDR_LEN,
+				    m->args_len - WS_WIRE_SAMPLE_HDR_LEN, w, 6)
+		: 0;
 	n->st.not_ready++;
 	if (++o->not_ready > n->cfg.retries)
-		return ws_err_set(err, WS_E_TIMEDOUT, "Read IQ from %s: the node was still not "
-				  "ready after %d NOT_READY answers", n->name, o->not_ready - 1);
+		return ws_err_set(err, WS_E_TIMEDOUT,
+				  "Read IQ from %s: the node was still not "
+				  "ready after %d NOT_READY answers",
+				  n->name, o->not_ready - 1);
 	o->resume_at = ws_clock_ns() + ws_iq_host_not_ready_cap_ns(n, w, nw);
 	o->not_ready_retire = 1;
 	while (o->nout) {
@@ -317,7 +320,8 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 		return 0;
 	}
 	if (s.flags & WS_WIRE_SFLAG_IQ_ERROR)
-		return ws_err_set(err, WS_E_REMOTE, "Read IQ of %s [%u, +%u) from %s: the node "
+		return ws_err_set(err, WS_E_REMOTE,
+				  "Read IQ of %s [%u, +%u) from %s: the node "
 				  "answered IQ_ERROR (buffer or range refused)",
 				  ws_iq_host_rf_name(s.buffer), o->start + q->p0 * o->spp,
 				  q->np * o->spp, n->name);
@@ -340,7 +344,7 @@ static int read_packet(ws_iq_node *n, rd_op *o, const ws_wire_msg *m, size_t len
 		have_set(o, q->b, p);
 		n->last_iq_id = s.iq_id;
 		ws_iqconv_from_wire(o->dst[q->b], o->fmt, (uint64_t)p * o->spp,
-			      m->args + WS_WIRE_SAMPLE_HDR_LEN, s.count);
+				    m->args + WS_WIRE_SAMPLE_HDR_LEN, s.count);
 		o->got++;
 		n->st.read_packets++;
 		if (j >= 0)
@@ -382,19 +386,16 @@ int ws_iqread_fill(ws_iq_node *n, ws_iqread_op *o, ws_err *err)
 	return fill_requests(n, o, err);
 }
 
-int ws_iqread_done(const ws_iqread_op *o)
-{
-	return o->got == o->total;
-}
-
+int ws_iqread_done(const ws_iqread_op *o) { return o->got == o->total; }
 
 /* The read made no progress for the budget (--budget-ms): how far it got. */
 static int stalled(ws_iq_node *n, const rd_op *o, ws_err *err)
 {
 	n->st.timeouts++;
-	return ws_err_set(err, WS_E_TIMEDOUT, "Read IQ from %s: no progress for %lld ms "
-			  "(--budget-ms): %llu of %llu packets", n->name,
-			  (long long)(ws_iq_host_budget_ns(n) / WS_NS_PER_MS),
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "Read IQ from %s: no progress for %lld ms "
+			  "(--budget-ms): %llu of %llu packets",
+			  n->name, (long long)(ws_iq_host_budget_ns(n) / WS_NS_PER_MS),
 			  (unsigned long long)o->got, (unsigned long long)o->total);
 }
 
@@ -402,8 +403,7 @@ static int stalled(ws_iq_node *n, const rd_op *o, ws_err *err)
  * packet, idle timeouts in a row, and the budget: a monotonic deadline that only a new
  * packet placed (or a NOT_READY wait, itself bounded by retries) moves, so a node that
  * answers with junk or duplicates cannot keep the read alive. */
-static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
-		     ws_err *err)
+static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx, ws_err *err)
 {
 	int idle = 0;
 	int64_t idle_ns = (int64_t)n->cfg.idle_ms * WS_NS_PER_MS;
@@ -416,9 +416,10 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 		if (now >= stall)
 			return stalled(n, o, err);
 		if (tick && tick(o, ctx) != 0)
-			return ws_err_set(err, ECANCELED, "Read IQ from %s: stopped by the caller "
-					  "after %llu of %llu packets", n->name,
-					  (unsigned long long)o->got,
+			return ws_err_set(err, ECANCELED,
+					  "Read IQ from %s: stopped by the caller "
+					  "after %llu of %llu packets",
+					  n->name, (unsigned long long)o->got,
 					  (unsigned long long)o->total);
 		if (now >= o->resume_at)
 			r = fill_requests(n, o, err);
@@ -434,11 +435,12 @@ static int read_loop(ws_iq_node *n, rd_op *o, ws_iqread_tick_fn tick, void *ctx,
 		if (k == 0) {
 			n->st.timeouts++;
 			if (++idle > n->cfg.retries)
-				return ws_err_set(err, WS_E_TIMEDOUT,
-						  "Read IQ from %s: the node stopped answering (%llu "
-						  "of %llu packets after %d timeouts of %u ms)", n->name,
-						  (unsigned long long)o->got,
-						  (unsigned long long)o->total, idle - 1, n->cfg.idle_ms);
+				return ws_err_set(
+					err, WS_E_TIMEDOUT,
+					"Read IQ from %s: the node stopped answering (%llu "
+					"of %llu packets after %d timeouts of %u ms)",
+					n->name, (unsigned long long)o->got,
+					(unsigned long long)o->total, idle - 1, n->cfg.idle_ms);
 			/* Probe instead of asking for everything again: the PING comes back
 			 * behind whatever the node is still busy with, and then retires the
 			 * requests before it. */
@@ -474,15 +476,14 @@ void ws_iqread_end(ws_iqread_op *o)
 	free(o);
 }
 
-int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		    ws_iq_format fmt, void *const *dst, ws_iqread_op **out, ws_err *err)
+int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		    void *const *dst, ws_iqread_op **out, ws_err *err)
 {
 	rd_op *o = calloc(1, sizeof *o);
 	*out = NULL;
 	if (!o)
 		return ws_err_set(err, ENOMEM, "Read IQ: out of memory");
-	*o = (rd_op){.start = start, .count = count, .spp = n->info.samples_per_packet,
-		     .fmt = fmt};
+	*o = (rd_op){.start = start, .count = count, .spp = n->info.samples_per_packet, .fmt = fmt};
 	o->npkt = (uint32_t)(((uint64_t)count + o->spp - 1) / o->spp);
 	for (unsigned bit = 1; bit <= 8; bit <<= 1)
 		if (mask & bit) {
@@ -523,8 +524,8 @@ int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 	return r < 0 ? r : 0;
 }
 
-int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		  ws_iq_format fmt, void *const *dst, ws_err *err)
+int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		  void *const *dst, ws_err *err)
 {
 	return ws_iqread_run_tick(n, mask, start, count, fmt, dst, NULL, NULL, err);
 }
@@ -536,10 +537,7 @@ void ws_iqread_retarget(ws_iqread_op *o, ws_iq_format fmt, void *const *dst)
 		o->dst[b] = dst[b];
 }
 
-uint64_t ws_iqread_got(const ws_iqread_op *o)
-{
-	return o->got;
-}
+uint64_t ws_iqread_got(const ws_iqread_op *o) { return o->got; }
 
 int ws_iqread_placed(const ws_iqread_op *o, unsigned b, uint32_t p)
 {

@@ -14,8 +14,8 @@
  * then pipelines requests until every packet is placed. Returns 0, or a negative code with
  * err naming the node, the buffer and what was missing; the destinations are then
  * unspecified. */
-int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		  ws_iq_format fmt, void *const *dst, ws_err *err);
+int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		  void *const *dst, ws_err *err);
 
 /* The steps of ws_iqread_run, for the reply fuzzer (fuzz_iq_host_reply.c) and tests: a
  * read's state (begin), requests sent while the window has room (fill), one datagram
@@ -24,8 +24,8 @@ int ws_iqread_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
  * counted, or an error such as IQ_ERROR or too many NOT_READY), and the state freed (end).
  * On an offline handle nothing is sent and a NOT_READY does not hold back the next fill. */
 typedef struct ws_iqread_op ws_iqread_op;
-int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		    ws_iq_format fmt, void *const *dst, ws_iqread_op **out, ws_err *err);
+int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		    void *const *dst, ws_iqread_op **out, ws_err *err);
 int ws_iqread_fill(ws_iq_node *n, ws_iqread_op *o, ws_err *err);
 int ws_iqread_feed(ws_iq_node *n, ws_iqread_op *o, const uint8_t *b, size_t len, int trunc,
 		   ws_err *err);

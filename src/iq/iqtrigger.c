@@ -19,8 +19,11 @@
 
 int ws_iqtrigger_packet(uint8_t *buf, size_t cap, uint16_t host_id, uint16_t seq, uint32_t ids)
 {
-	ws_wire_transport t = {.dest_id = WS_WIRE_ID_BROADCAST, .src_id = host_id,
-			       .pkt_type = WS_WIRE_PKT_TRIGGER, .length = 4, .seq = seq};
+	ws_wire_transport t = {.dest_id = WS_WIRE_ID_BROADCAST,
+			       .src_id = host_id,
+			       .pkt_type = WS_WIRE_PKT_TRIGGER,
+			       .length = 4,
+			       .seq = seq};
 	return ws_wire_build(buf, cap, &t, NULL, &ids, 1);
 }
 
@@ -108,11 +111,12 @@ static int confirm(ws_iq_node *n, const uint8_t *buf, size_t len, ws_iq_trigger_
 	}
 	char waits[WS_IQ_BACKOFF_MAX * 8];
 	ws_iq_backoff_text(&b, waits, sizeof waits);
-	return ws_err_set(err, WS_E_TIMEDOUT, "node %s did not see the trigger: its trigger "
+	return ws_err_set(err, WS_E_TIMEDOUT,
+			  "node %s did not see the trigger: its trigger "
 			  "counter stayed at %llu after %d trigger%s over %.1f s (%s) "
-			  "(--timeout-ms, --retries, --budget-ms)", n->name,
-			  (unsigned long long)res->after, res->sent, res->sent == 1 ? "" : "s",
-			  b.total_ms / 1e3, waits);
+			  "(--timeout-ms, --retries, --budget-ms)",
+			  n->name, (unsigned long long)res->after, res->sent,
+			  res->sent == 1 ? "" : "s", b.total_ms / 1e3, waits);
 }
 
 int ws_iqtrigger_run(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res, ws_err *err)
@@ -145,13 +149,14 @@ int ws_iqtrigger_run(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res, ws_
 	return r;
 }
 
-int ws_iqtrigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids,
-			   ws_err *err)
+int ws_iqtrigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids, ws_err *err)
 {
 	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	if (!addr || inet_pton(AF_INET, addr, &to.sin_addr) != 1 || port < 1 || port > 65535)
-		return ws_err_set(err, WS_E_INVAL, "trigger: '%s' port %d is not an IPv4 address "
-				  "a.b.c.d with a port 1..65535", addr ? addr : "(none)", port);
+		return ws_err_set(err, WS_E_INVAL,
+				  "trigger: '%s' port %d is not an IPv4 address "
+				  "a.b.c.d with a port 1..65535",
+				  addr ? addr : "(none)", port);
 	uint8_t buf[32];
 	int len = ws_iqtrigger_packet(buf, sizeof buf, host_id, 0, ids);
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1, r = 0;

@@ -15,11 +15,9 @@
 int ws_iqtrigger_run(ws_iq_node *n, uint32_t ids, ws_iq_trigger_result *res, ws_err *err);
 
 /* One trigger datagram from host_id with seq into buf; its length or -WS_E_INVAL. */
-int ws_iqtrigger_packet(uint8_t *buf, size_t cap, uint16_t host_id, uint16_t seq,
-			uint32_t ids);
+int ws_iqtrigger_packet(uint8_t *buf, size_t cap, uint16_t host_id, uint16_t seq, uint32_t ids);
 
 /* ws_iq_trigger_broadcast's work: addr:port checked, one datagram from its own socket. */
-int ws_iqtrigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids,
-			   ws_err *err);
+int ws_iqtrigger_broadcast(const char *addr, int port, uint16_t host_id, uint32_t ids, ws_err *err);
 
 #endif

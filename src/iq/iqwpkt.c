@@ -26,24 +26,26 @@ uint32_t ws_iqw_samples(const ws_iqw_op *o, uint32_t p)
 /* Prepares packet p in slot k: raw words as header + sample iovecs (the samples straight
  * from the caller's buffer), a converted format as one iovec in the stage. Returns the
  * packet's last sample word. */
-uint32_t ws_iqw_build(ws_iq_node *n, const ws_iqw_op *o, uint32_t p, unsigned k,
-		      uint16_t seq, int robust, int reset)
+uint32_t ws_iqw_build(ws_iq_node *n, const ws_iqw_op *o, uint32_t p, unsigned k, uint16_t seq,
+		      int robust, int reset)
 {
 	uint32_t cnt = ws_iqw_samples(o, p);
 	uint64_t idx = (uint64_t)p * o->spp;
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
 	ws_wire_transport t = ws_iq_host_tr(n, seq, robust ? WS_WIRE_FLAG_ROBUST : 0, len);
-	ws_wire_cmd c = {.cmd = WS_WIRE_CMD_WRITE_IQ, .length = (uint16_t)(12 + 4 * cnt),
-			 .num_args = 1};
+	ws_wire_cmd c = {
+		.cmd = WS_WIRE_CMD_WRITE_IQ, .length = (uint16_t)(12 + 4 * cnt), .num_args = 1};
 	ws_wire_sample_hdr sh = {
-		.buffer = o->mask, .iq_id = o->iq_id, .start = (uint32_t)(o->start + idx),
+		.buffer = o->mask,
+		.iq_id = o->iq_id,
+		.start = (uint32_t)(o->start + idx),
 		.count = cnt,
 		.flags = (uint8_t)((reset ? WS_WIRE_SFLAG_CHECKSUM_RESET : 0) |
 				   (p + 1 == o->npkt ? WS_WIRE_SFLAG_LAST_WRITE : 0))};
 	int raw = o->fmt == WS_IQ_FMT_BE32;
 	uint8_t *h = raw ? n->hdr[k]
 			 : n->stage + IQ_STAGE_OFF +
-				   (size_t)k * (WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)o->spp);
+			(size_t)k * (WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)o->spp);
 	ws_wire_build(h, WS_WIRE_SAMPLE_PKT_HDR, &t, &c, NULL, 0);
 	ws_wire_put_sample_hdr(h + WS_WIRE_OFF_ARGS, WS_WIRE_SAMPLE_HDR_LEN, &sh);
 	const uint8_t *data;
@@ -53,7 +55,8 @@ uint32_t ws_iqw_build(ws_iq_node *n, const ws_iqw_op *o, uint32_t p, unsigned k,
 		n->iov[k][1] = (struct iovec){.iov_base = (void *)data, .iov_len = 4 * (size_t)cnt};
 	} else {
 		data = h + WS_WIRE_SAMPLE_PKT_HDR;
-		ws_iqconv_to_wire_ahead(h + WS_WIRE_SAMPLE_PKT_HDR, o->fmt, o->src, idx, cnt, o->count);
+		ws_iqconv_to_wire_ahead(h + WS_WIRE_SAMPLE_PKT_HDR, o->fmt, o->src, idx, cnt,
+					o->count);
 		n->iov[k][0] = (struct iovec){.iov_base = h, .iov_len = len};
 		n->iov[k][1] = (struct iovec){.iov_base = NULL, .iov_len = 0};
 	}
@@ -77,7 +80,8 @@ static int send_rated(ws_iq_node *n, unsigned k, ws_err *err)
 		ws_clock_sleep_ns(*next - now - ahead);
 	int r = ws_iq_host_send_batch(n, k, err);
 	now = ws_clock_ns();
-	*next = (*next > now ? *next : now) + (int64_t)(bits * WS_NS_PER_SEC / n->cfg.write_rate_bps);
+	*next = (*next > now ? *next : now) +
+		(int64_t)(bits * WS_NS_PER_SEC / n->cfg.write_rate_bps);
 	return r;
 }
 
@@ -114,7 +118,9 @@ int ws_iqw_ack_words(ws_iq_node *n, const ws_iqw_op *o, const ws_wire_msg *m, ui
 		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR",
 				  n->name);
 	if (w[0] == WS_WIRE_WRITE_IQ_ERROR)
-		return ws_err_set(err, WS_E_REMOTE, "Write IQ to %s: the node answered IQ_ERROR "
-				  "for packet %lld", n->name, (long long)pkt);
+		return ws_err_set(err, WS_E_REMOTE,
+				  "Write IQ to %s: the node answered IQ_ERROR "
+				  "for packet %lld",
+				  n->name, (long long)pkt);
 	return (int)nw;
 }

@@ -13,7 +13,7 @@ typedef struct ws_iqw_op {
 	uint32_t start, count, spp, npkt;
 	ws_iq_format fmt;
 	const void *src;
-	int resends;          /* acknowledged mode: packets sent again */
+	int resends; /* acknowledged mode: packets sent again */
 } ws_iqw_op;
 
 /* The samples in packet p. */
@@ -21,8 +21,8 @@ uint32_t ws_iqw_samples(const ws_iqw_op *o, uint32_t p);
 /* Builds packet p into send slot k with seq, ROBUST and CHECKSUM_RESET as asked (and
  * LAST_WRITE on the last packet). Returns the packet's last sample word, which WARPLab's
  * checksum takes. */
-uint32_t ws_iqw_build(ws_iq_node *n, const ws_iqw_op *o, uint32_t p, unsigned k,
-		      uint16_t seq, int robust, int reset);
+uint32_t ws_iqw_build(ws_iq_node *n, const ws_iqw_op *o, uint32_t p, unsigned k, uint16_t seq,
+		      int robust, int reset);
 /* Sends slots [0, k): one sendmmsg (paced by the handle's write_rate_bps when set), or one
  * packet at a time on the pacing clock *next when the handle has pace_ns. */
 int ws_iqw_send(ws_iq_node *n, unsigned k, int64_t *next, ws_err *err);

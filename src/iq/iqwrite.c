@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_STICKY_MAX 256  /* AUTO: sticky doubles per fallback in a row, up to this */
+#define IQ_STICKY_MAX 256 /* AUTO: sticky doubles per fallback in a row, up to this */
 
 enum { WR_OK = 0, WR_MISMATCH = 1 };
 
@@ -31,8 +31,8 @@ enum { WR_OK = 0, WR_MISMATCH = 1 };
  * still WARPLab's (flags and ROBUST are per packet). */
 typedef struct fast_state {
 	uint32_t nchunks, pending;
-	uint32_t *csum;            /* host checksum of each chunk */
-	uint8_t *res;              /* 0 pending, 1 verified, 2 failed */
+	uint32_t *csum; /* host checksum of each chunk */
+	uint8_t *res;   /* 0 pending, 1 verified, 2 failed */
 	uint32_t nr[WS_WIRE_NOT_READY_WORDS];
 	size_t nr_n;
 } fast_state;
@@ -65,8 +65,7 @@ static int fast_send(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, ws_err *err)
 
 /* One chunk acknowledgement. Returns 1 when it settled a chunk, 0 if ignored, 2 on
  * NOT_READY (words kept in fs), or an error. */
-static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_msg *m,
-		    ws_err *err)
+static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_msg *m, ws_err *err)
 {
 	uint32_t c = n->seq_pkt[m->tr.seq];
 	if (n->seq_op[m->tr.seq] != n->op || c >= fs->nchunks ||
@@ -84,7 +83,7 @@ static int fast_ack(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, const ws_wire_m
 		return 2;
 	}
 	fs->res[c] = w[0] == WS_WIRE_WRITE_OK && w[2] == fs->csum[c] ? WS_IQACK_CHUNK_GOOD
-									: WS_IQACK_CHUNK_BAD;
+								     : WS_IQACK_CHUNK_BAD;
 	if (fs->res[c] == WS_IQACK_CHUNK_BAD)
 		n->st.checksum_mismatches++;
 	fs->pending--;
@@ -111,8 +110,7 @@ static int fast_dgram(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t mark
 
 /* Collects chunk acknowledgements until all are in, the PING behind the last packet is
  * back, or timeout_ms passes without one; chunks still pending then count as failed. */
-static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t marker,
-			ws_err *err)
+static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t marker, ws_err *err)
 {
 	int64_t deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
 	int marker_back = 0;
@@ -123,14 +121,14 @@ static int fast_collect(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, uint16_t ma
 		if (k == 0)
 			break;
 		for (int i = 0; i < k; i++) {
-			int r = fast_dgram(n, o, fs, marker, n->rx + (size_t)i * n->slot,
-					   n->mm[i].msg_len,
-					   (n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, &marker_back,
-					   err);
+			int r = fast_dgram(
+				n, o, fs, marker, n->rx + (size_t)i * n->slot, n->mm[i].msg_len,
+				(n->mm[i].msg_hdr.msg_flags & MSG_TRUNC) != 0, &marker_back, err);
 			if (r < 0 || r == 2)
 				return r;
 			if (r == 1)
-				deadline = ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
+				deadline =
+					ws_clock_ns() + (int64_t)n->cfg.timeout_ms * WS_NS_PER_MS;
 		}
 	}
 	for (uint32_t c = 0; c < fs->nchunks; c++)
@@ -184,8 +182,10 @@ static int write_fast(ws_iq_node *n, ws_iqw_op *o, fast_state *fs, ws_err *err)
 		if (r != 2)
 			return r;
 		if (tries >= n->cfg.retries)
-			return ws_err_set(err, WS_E_TIMEDOUT, "Write IQ to %s: the node was still not "
-					  "ready after %d NOT_READY answers", n->name, tries + 1);
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "Write IQ to %s: the node was still not "
+					  "ready after %d NOT_READY answers",
+					  n->name, tries + 1);
 	}
 }
 
@@ -226,16 +226,21 @@ static int write_fast_fallback(ws_iq_node *n, ws_iqw_op *o, ws_err *err)
 }
 
 static ws_iqw_op op_of(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		   ws_iq_format fmt, const void *src)
+		       ws_iq_format fmt, const void *src)
 {
-	ws_iqw_op o = {.mask = (uint16_t)mask, .iq_id = n->write_id++, .start = start,
-		   .count = count, .spp = n->info.samples_per_packet, .fmt = fmt, .src = src};
+	ws_iqw_op o = {.mask = (uint16_t)mask,
+		       .iq_id = n->write_id++,
+		       .start = start,
+		       .count = count,
+		       .spp = n->info.samples_per_packet,
+		       .fmt = fmt,
+		       .src = src};
 	o.npkt = (uint32_t)(((uint64_t)count + o.spp - 1) / o.spp);
 	return o;
 }
 
-int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		   ws_iq_format fmt, const void *src, ws_err *err)
+int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		   const void *src, ws_err *err)
 {
 	ws_iqw_op o = op_of(n, mask, start, count, fmt, src);
 	n->st.write_calls++;
@@ -267,9 +272,8 @@ struct ws_iqwrite_op {
 	ws_iqack a;
 };
 
-int ws_iqwrite_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		     ws_iq_format fmt, const void *src, int acked, ws_iqwrite_op **out,
-		     ws_err *err)
+int ws_iqwrite_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		     const void *src, int acked, ws_iqwrite_op **out, ws_err *err)
 {
 	ws_iqwrite_op *w = calloc(1, sizeof *w);
 	*out = w;

@@ -16,8 +16,8 @@
  * and has checked mask, range and format against the node (ws_iq_write does). Returns 0
  * once every packet is verified (chunk checksum or per-packet acknowledgement), or a
  * negative code with err naming the node and what failed. */
-int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		   ws_iq_format fmt, const void *src, ws_err *err);
+int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		   const void *src, ws_err *err);
 
 /* The steps of one Write IQ pass, for the reply fuzzer (fuzz_iq_host_reply.c) and tests:
  * begin prepares a fast pass (acked 0: every packet in chunks and the PING behind them
@@ -28,9 +28,8 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
  * ignored and counted, or an error such as IQ_ERROR); done says whether nothing is
  * pending; end frees the state. On an offline handle nothing is sent and nothing sleeps. */
 typedef struct ws_iqwrite_op ws_iqwrite_op;
-int ws_iqwrite_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		     ws_iq_format fmt, const void *src, int acked, ws_iqwrite_op **out,
-		     ws_err *err);
+int ws_iqwrite_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count, ws_iq_format fmt,
+		     const void *src, int acked, ws_iqwrite_op **out, ws_err *err);
 int ws_iqwrite_step(ws_iq_node *n, ws_iqwrite_op *w, ws_err *err);
 int ws_iqwrite_feed(ws_iq_node *n, ws_iqwrite_op *w, const uint8_t *b, size_t len, int trunc,
 		    ws_err *err);

@@ -39,11 +39,10 @@ static void *many_main(void *a)
 	int64_t c0 = thread_cpu_ns(), t0 = ws_clock_ns();
 	it->err.code = 0;
 	it->err.msg[0] = 0;
-	it->result = j->write
-		? ws_iq_write_multi(it->node, it->rf_mask, it->start, it->count, j->fmt, it->src,
-				    &it->err)
-		: ws_iq_read(it->node, it->rf_mask, it->start, it->count, j->fmt, it->dst,
-			     &it->err);
+	it->result = j->write ? ws_iq_write_multi(it->node, it->rf_mask, it->start, it->count,
+						  j->fmt, it->src, &it->err)
+			      : ws_iq_read(it->node, it->rf_mask, it->start, it->count, j->fmt,
+					   it->dst, &it->err);
 	it->elapsed_ns = ws_clock_ns() - t0;
 	it->cpu_ns = thread_cpu_ns() - c0;
 	return NULL;
@@ -58,8 +57,7 @@ static int fail(ws_iq_error *err, int code, const char *msg)
 	return code;
 }
 
-static int run_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, int write,
-		    ws_iq_error *err)
+static int run_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, int write, ws_iq_error *err)
 {
 	const char *what = write ? "ws_iq_write_many" : "ws_iq_read_many";
 	char msg[sizeof err->msg];
@@ -95,8 +93,8 @@ static int run_many(ws_iq_many_item *items, size_t n, ws_iq_format fmt, int writ
 		}
 	if (!bad)
 		return fail(err, 0, "");
-	snprintf(msg, sizeof msg, "%s: %zu of %zu nodes failed; node %zu (%s): %.380s", what,
-		 bad, n, first + 1, items[first].node->name, items[first].err.msg);
+	snprintf(msg, sizeof msg, "%s: %zu of %zu nodes failed; node %zu (%s): %.380s", what, bad,
+		 n, first + 1, items[first].node->name, items[first].err.msg);
 	return fail(err, items[first].result, msg);
 }
 

@@ -31,10 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-uint32_t ws_node_test_sample(int rf, uint32_t i)
-{
-	return ws_node_mem_signal_word(rf, i);
-}
+uint32_t ws_node_test_sample(int rf, uint32_t i) { return ws_node_mem_signal_word(rf, i); }
 
 void ws_node_config_default(ws_node_config *c)
 {
@@ -71,9 +68,10 @@ static int fattest_held(const ws_node *n, unsigned than)
 	unsigned most = than;
 	for (unsigned i = 0; i < n->n_held; i++) {
 		unsigned k = held_from(n, ws_node_peer_addr(&n->held[i].peer));
-		if (k > most || (k == most && best >= 0 &&
-				 ws_node_peer_addr(&n->held[i].peer) ==
-					 ws_node_peer_addr(&n->held[best].peer))) {
+		if (k > most ||
+		    (k == most && best >= 0 &&
+		     ws_node_peer_addr(&n->held[i].peer) ==
+			     ws_node_peer_addr(&n->held[best].peer))) {
 			most = k;
 			best = (int)i;
 		}
@@ -85,8 +83,7 @@ static int fattest_held(const ws_node *n, unsigned than)
  * WS_NODE_HOLD_PER_SOURCE, and when all slots are taken the source holding the most gives
  * up its newest, so that each source keeps a fair share of the slots; what cannot be
  * held is dropped (backlog_drops). */
-static void hold(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t len,
-		 int64_t arrival)
+static void hold(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t len, int64_t arrival)
 {
 	unsigned mine = held_from(n, ws_node_peer_addr(p));
 	if (mine >= WS_NODE_HOLD_PER_SOURCE) {
@@ -101,13 +98,14 @@ static void hold(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_t l
 		}
 		WS_NODE_BUMP(n, backlog_drops, 1);
 		n->free_slots[n->n_free++] = n->held[v].slot;
-		memmove(&n->held[v], &n->held[v + 1], (n->n_held - (unsigned)v - 1) * sizeof n->held[0]);
+		memmove(&n->held[v], &n->held[v + 1],
+			(n->n_held - (unsigned)v - 1) * sizeof n->held[0]);
 		n->n_held--;
 	}
 	unsigned slot = n->free_slots[--n->n_free];
 	memcpy(n->hbuf + (size_t)slot * n->slot_size, pkt, len);
-	n->held[n->n_held++] = (ws_node_held){.peer = *p, .arrival = arrival,
-					      .len = (uint32_t)len, .slot = slot};
+	n->held[n->n_held++] =
+		(ws_node_held){.peer = *p, .arrival = arrival, .len = (uint32_t)len, .slot = slot};
 	WS_NODE_BUMP(n, held, 1);
 }
 
@@ -320,8 +318,7 @@ static void set_buf(int fd, int opt_force, int opt, int bytes)
 		setsockopt(fd, SOL_SOCKET, opt, &bytes, sizeof bytes);
 }
 
-static int open_udp(ws_node *n, struct in_addr addr, int port, int reuse, int *bound,
-		    ws_err *err)
+static int open_udp(ws_node *n, struct in_addr addr, int port, int reuse, int *bound, ws_err *err)
 {
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -336,8 +333,8 @@ static int open_udp(ws_node *n, struct in_addr addr, int port, int reuse, int *b
 	if ((n->cfg.rx_slots || n->cfg.bcast_port >= 0) &&
 	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0)
 		n->info.timestamps = 1;
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				 .sin_addr = addr};
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr = addr};
 	socklen_t sl = sizeof sa;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
 		int r = ws_err_errno(err, "node: bind %s:%d", inet_ntoa(addr), port);
@@ -385,15 +382,15 @@ static int check_config(const ws_node_config *c, ws_err *err)
 	if (c->max_payload < 48 || c->max_payload > 65505)
 		return ws_err_set(err, WS_E_INVAL, "node: max payload %u out of range (48..65505)",
 				  c->max_payload);
-	if (c->tx_samples < 1 || c->tx_samples > WS_NODE_MAX_SAMPLES ||
-	    c->rx_samples < 1 || c->rx_samples > WS_NODE_MAX_SAMPLES)
+	if (c->tx_samples < 1 || c->tx_samples > WS_NODE_MAX_SAMPLES || c->rx_samples < 1 ||
+	    c->rx_samples > WS_NODE_MAX_SAMPLES)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: buffer sizes %u TX / %u RX samples out of range (1..%u)",
 				  c->tx_samples, c->rx_samples, WS_NODE_MAX_SAMPLES);
 	if (c->port < -1 || c->port > 65535 || c->bcast_port < -1 || c->bcast_port > 65535)
 		return ws_err_set(err, WS_E_INVAL,
-				  "node: ports %d/%d out of range (0..65535, -1 for none)",
-				  c->port, c->bcast_port);
+				  "node: ports %d/%d out of range (0..65535, -1 for none)", c->port,
+				  c->bcast_port);
 	if (c->channel != WS_NODE_CHANNEL_LOOPBACK && c->channel != WS_NODE_CHANNEL_NONE)
 		return ws_err_set(err, WS_E_INVAL, "node: channel %d unknown", c->channel);
 	if (c->rx_slots > 4096 || c->per_packet_us > 1000000 || c->pace_us > 1000000 ||
@@ -401,26 +398,30 @@ static int check_config(const ws_node_config *c, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: fidelity settings out of range (rx slots <= 4096, "
 				  "per-packet and pace <= 1 s, not-ready <= 60 s)");
-	if (c->reply_rate_bps && (c->reply_rate_bps < WS_NODE_RATE_MIN_BPS ||
-				  c->reply_rate_bps > WS_NODE_RATE_MAX_BPS))
+	if (c->reply_rate_bps &&
+	    (c->reply_rate_bps < WS_NODE_RATE_MIN_BPS || c->reply_rate_bps > WS_NODE_RATE_MAX_BPS))
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply rate %llu bit/s out of range (1k..1000g bit/s, or "
-				  "off)", (unsigned long long)c->reply_rate_bps);
+				  "off)",
+				  (unsigned long long)c->reply_rate_bps);
 	if (c->reply_total_bps && c->reply_total_bps != WS_NODE_TOTAL_OFF &&
-	    (c->reply_total_bps < WS_NODE_RATE_MIN_BPS || c->reply_total_bps > WS_NODE_RATE_MAX_BPS))
-		return ws_err_set(err, WS_E_INVAL,
-				  "node: total reply rate %llu bit/s out of range (1k..1000g bit/s, "
-				  "or off)", (unsigned long long)c->reply_total_bps);
+	    (c->reply_total_bps < WS_NODE_RATE_MIN_BPS ||
+	     c->reply_total_bps > WS_NODE_RATE_MAX_BPS))
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"node: total reply rate %llu bit/s out of range (1k..1000g bit/s, "
+			"or off)",
+			(unsigned long long)c->reply_total_bps);
 	uint64_t least = ws_node_mem_least(c->rf, c->tx_samples, c->rx_samples);
 	if (c->max_memory && c->max_memory < least)
-		return ws_err_set(err, WS_E_INVAL,
-				  "node: max memory %llu bytes is below the %llu that the buffer "
-				  "tables and 64 chunks of %u samples need (at least that; the "
-				  "default, what the buffers can ever need, is %llu)",
-				  (unsigned long long)c->max_memory, (unsigned long long)least,
-				  WS_NODE_CHUNK_SAMPLES,
-				  (unsigned long long)ws_node_mem_need(c->rf, c->tx_samples,
-								       c->rx_samples));
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"node: max memory %llu bytes is below the %llu that the buffer "
+			"tables and 64 chunks of %u samples need (at least that; the "
+			"default, what the buffers can ever need, is %llu)",
+			(unsigned long long)c->max_memory, (unsigned long long)least,
+			WS_NODE_CHUNK_SAMPLES,
+			(unsigned long long)ws_node_mem_need(c->rf, c->tx_samples, c->rx_samples));
 	if (c->reply_burst < WS_NODE_RATE_MIN_BURST || c->reply_burst > WS_NODE_RATE_MAX_BURST)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: reply burst %u bytes out of range (1K..256M)",
@@ -431,8 +432,9 @@ static int check_config(const ws_node_config *c, ws_err *err)
 static int alloc_state(ws_node *n, ws_err *err)
 {
 	n->rf_mask = (1u << n->cfg.rf) - 1;
-	n->info.max_memory = n->cfg.max_memory ? n->cfg.max_memory
-			     : ws_node_mem_need(n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples);
+	n->info.max_memory = n->cfg.max_memory
+		? n->cfg.max_memory
+		: ws_node_mem_need(n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples);
 	if (ws_node_mem_init(&n->mem, n->cfg.rf, n->cfg.tx_samples, n->cfg.rx_samples,
 			     n->info.max_memory) < 0)
 		return ws_err_set(err, ENOMEM, "node: out of memory for buffer tables");
@@ -458,7 +460,8 @@ static int bind_address(ws_node *n, const ws_node_config *c, struct in_addr *add
 	if (inet_pton(AF_INET, bind_addr, addr) != 1)
 		return ws_err_set(err, WS_E_INVAL,
 				  "node: bind address '%s' is not an IPv4 address (a.b.c.d, "
-				  "0.0.0.0 for all)", bind_addr);
+				  "0.0.0.0 for all)",
+				  bind_addr);
 	inet_ntop(AF_INET, addr, n->info.bind_addr, sizeof n->info.bind_addr);
 	return 0;
 }
@@ -522,10 +525,7 @@ void ws_node_get_counters(const ws_node *n, ws_node_counters *out)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
-void ws_node_get_info(const ws_node *n, ws_node_info *out)
-{
-	*out = n->info;
-}
+void ws_node_get_info(const ws_node *n, ws_node_info *out) { *out = n->info; }
 
 void ws_node_destroy(ws_node *n)
 {

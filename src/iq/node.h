@@ -34,29 +34,29 @@ enum { WS_NODE_LOG_DEBUG = 0, WS_NODE_LOG_INFO = 1, WS_NODE_LOG_WARN = 2 };
 /* Called from the node's thread with a one-line message (no newline). */
 typedef void (*ws_node_log_fn)(void *ctx, int level, const char *msg);
 
-#define WS_NODE_DEFAULT_PORT 9000
-#define WS_NODE_DEFAULT_BCAST_PORT 10000
-#define WS_NODE_DEFAULT_SERIAL 6
+#define WS_NODE_DEFAULT_PORT        9000
+#define WS_NODE_DEFAULT_BCAST_PORT  10000
+#define WS_NODE_DEFAULT_SERIAL      6
 #define WS_NODE_DEFAULT_MAX_PAYLOAD 8964
-#define WS_NODE_DEFAULT_TX_SAMPLES (112u << 20) /* DDR TX buffer of a 2RF node */
-#define WS_NODE_DEFAULT_RX_SAMPLES (1u << 27)   /* DDR RX buffer of a 2RF node */
-#define WS_NODE_DEFAULT_LENGTH (1u << 15)       /* TX/RX length after NODE_INITIALIZE */
-#define WS_NODE_MAX_SAMPLES (1u << 30)          /* per buffer: 4 GiB of address space */
-#define WS_NODE_SAMPLE_RATE 40000000u           /* for the NOT_READY (air time) window */
-#define WS_NODE_TRIG_CORE_INFO 0x01040000u      /* fixed trigger-manager info word */
-#define WS_NODE_DNA_MSB 0x00ABCDEFu             /* fixed fake FPGA DNA, lsb = serial */
-#define WS_NODE_DEFAULT_BIND "127.0.0.1"
-#define WS_NODE_DEFAULT_REPLY_RATE 1000000000ull  /* bits/s: the board's 1 Gb/s Ethernet */
+#define WS_NODE_DEFAULT_TX_SAMPLES  (112u << 20) /* DDR TX buffer of a 2RF node */
+#define WS_NODE_DEFAULT_RX_SAMPLES  (1u << 27)   /* DDR RX buffer of a 2RF node */
+#define WS_NODE_DEFAULT_LENGTH      (1u << 15)   /* TX/RX length after NODE_INITIALIZE */
+#define WS_NODE_MAX_SAMPLES         (1u << 30)   /* per buffer: 4 GiB of address space */
+#define WS_NODE_SAMPLE_RATE         40000000u    /* for the NOT_READY (air time) window */
+#define WS_NODE_TRIG_CORE_INFO      0x01040000u  /* fixed trigger-manager info word */
+#define WS_NODE_DNA_MSB             0x00ABCDEFu  /* fixed fake FPGA DNA, lsb = serial */
+#define WS_NODE_DEFAULT_BIND        "127.0.0.1"
+#define WS_NODE_DEFAULT_REPLY_RATE  1000000000ull /* bits/s: the board's 1 Gb/s Ethernet */
 #define WS_NODE_DEFAULT_REPLY_BURST (1u << 20)    /* bytes */
-#define WS_NODE_TOTAL_OFF UINT64_MAX            /* reply_total_bps: no total cap */
-#define WS_NODE_ALLOW_TEXT 640                    /* the allow list as text, in ws_node_info */
+#define WS_NODE_TOTAL_OFF           UINT64_MAX    /* reply_total_bps: no total cap */
+#define WS_NODE_ALLOW_TEXT          640           /* the allow list as text, in ws_node_info */
 
 /* warpspeed only, not on a real board (which acknowledges it like any unknown command):
  * a ROBUST request without arguments answered with three words, the magic "WSPD" and the
  * 64-bit count of trigger packets that played the channel (counter `triggers`), high word
  * first. */
-#define WS_NODE_CMD_TRIGGER_COUNT 0x50575301u
-#define WS_NODE_TRIGGER_COUNT_MAGIC 0x57535044u   /* "WSPD" */
+#define WS_NODE_CMD_TRIGGER_COUNT   0x50575301u
+#define WS_NODE_TRIGGER_COUNT_MAGIC 0x57535044u /* "WSPD" */
 
 typedef struct ws_node_config {
 	uint16_t id;              /* node ID (transport dest), default 0 */
@@ -95,47 +95,47 @@ typedef struct ws_node_config {
 
 /* Counters; each is written only by the node's thread and read with relaxed atomics. */
 typedef struct ws_node_counters {
-	uint64_t rx_packets, rx_bytes;        /* datagrams received */
-	uint64_t tx_packets, tx_bytes;        /* datagrams sent */
-	uint64_t commands;                    /* host->node packets addressed to this node */
-	uint64_t other_commands;              /* accepted with a plain acknowledgement */
-	uint64_t triggers;                    /* trigger packets that played the channel */
+	uint64_t rx_packets, rx_bytes; /* datagrams received */
+	uint64_t tx_packets, tx_bytes; /* datagrams sent */
+	uint64_t commands;             /* host->node packets addressed to this node */
+	uint64_t other_commands;       /* accepted with a plain acknowledgement */
+	uint64_t triggers;             /* trigger packets that played the channel */
 	uint64_t write_packets, write_samples, write_acks;
 	uint64_t read_requests, read_packets, read_samples;
-	uint64_t not_for_us;                  /* dest ID or packet type not ours */
-	uint64_t malformed;                   /* too short, or impossible lengths/arguments */
-	uint64_t oversize;                    /* longer than max_payload: dropped like the MAC */
-	uint64_t bad_buffer;                  /* names a buffer that does not exist */
-	uint64_t out_of_range;                /* start/count beyond the buffer */
-	uint64_t error_replies;               /* answers carrying an error status */
+	uint64_t not_for_us;    /* dest ID or packet type not ours */
+	uint64_t malformed;     /* too short, or impossible lengths/arguments */
+	uint64_t oversize;      /* longer than max_payload: dropped like the MAC */
+	uint64_t bad_buffer;    /* names a buffer that does not exist */
+	uint64_t out_of_range;  /* start/count beyond the buffer */
+	uint64_t error_replies; /* answers carrying an error status */
 	uint64_t not_ready_replies;
-	uint64_t slot_drops;                  /* board fidelity: no free receive slot */
-	uint64_t send_waits;                  /* sendmmsg hit a full socket and polled */
+	uint64_t slot_drops; /* board fidelity: no free receive slot */
+	uint64_t send_waits; /* sendmmsg hit a full socket and polled */
 	uint64_t send_errors;
-	uint64_t alloc_failures;              /* a chunk of sample memory could not be mapped */
-	uint64_t denied;                      /* from a source outside the allow list: dropped */
-	uint64_t held;                        /* waited behind their source's Read IQ stream */
-	uint64_t backlog_drops;               /* dropped: the source's backlog or the stream
+	uint64_t alloc_failures; /* a chunk of sample memory could not be mapped */
+	uint64_t denied;         /* from a source outside the allow list: dropped */
+	uint64_t held;           /* waited behind their source's Read IQ stream */
+	uint64_t backlog_drops;  /* dropped: the source's backlog or the stream
 					       * table was full */
-	uint64_t rate_waits;                  /* a stream paused for its source's tokens */
-	uint64_t rate_drops;                  /* answers not sent: the source is over its cap */
-	uint64_t preempted;                   /* streams cut short: all stream slots were taken
+	uint64_t rate_waits;     /* a stream paused for its source's tokens */
+	uint64_t rate_drops;     /* answers not sent: the source is over its cap */
+	uint64_t preempted;      /* streams cut short: all stream slots were taken
 					       * and a new source asked; the one that had sent
 					       * the most yielded */
-	uint64_t mem_refused;                 /* chunks of sample memory refused: max_memory
+	uint64_t mem_refused;    /* chunks of sample memory refused: max_memory
 					       * reached (Write IQ answers IQ_ERROR) */
 } ws_node_counters;
 
 /* Actual socket facts after creation. */
 typedef struct ws_node_info {
-	int port, bcast_port;     /* bound ports (-1 when absent) */
-	int rcvbuf, sndbuf;       /* what the kernel applied */
-	int timestamps;           /* kernel arrival timestamps in use: order across the two
+	int port, bcast_port;           /* bound ports (-1 when absent) */
+	int rcvbuf, sndbuf;             /* what the kernel applied */
+	int timestamps;                 /* kernel arrival timestamps in use: order across the two
 				   * sockets (node_rx.h) and board fidelity */
-	int gso;                  /* Read IQ uses UDP GSO (0 after the path refused it) */
-	char bind_addr[16];       /* the address the sockets are bound to */
+	int gso;                        /* Read IQ uses UDP GSO (0 after the path refused it) */
+	char bind_addr[16];             /* the address the sockets are bound to */
 	char allow[WS_NODE_ALLOW_TEXT]; /* the allow list in force, "any" or "a.b.c.d/n,..." */
-	uint64_t reply_rate_bps;  /* 0 = off */
+	uint64_t reply_rate_bps;        /* 0 = off */
 	uint32_t reply_burst;
 	uint64_t reply_total_bps; /* 0 = off */
 	uint64_t max_memory;      /* the sample memory budget in force, bytes */

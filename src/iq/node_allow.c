@@ -17,10 +17,7 @@
 
 #define ALLOW_FORM "a.b.c.d/n with n = 0..32, a.b.c.d, or any; comma-separated"
 
-static uint32_t mask_of(unsigned bits)
-{
-	return bits ? 0xFFFFFFFFu << (32 - bits) : 0;
-}
+static uint32_t mask_of(unsigned bits) { return bits ? 0xFFFFFFFFu << (32 - bits) : 0; }
 
 static int add_net(ws_node_allow *a, uint32_t addr, uint32_t mask)
 {
@@ -113,7 +110,8 @@ int ws_node_allow_default(uint32_t bind_addr, ws_node_allow *a, ws_err *err)
 		memcpy(&sm, i->ifa_netmask, sizeof sm);
 		uint32_t addr = ntohl(sa.sin_addr.s_addr), mask = ntohl(sm.sin_addr.s_addr);
 		if (bind_addr == 0 || (bind_addr & mask) == (addr & mask))
-			add_net(a, addr, mask); /* beyond WS_NODE_ALLOW_MAX: the rest not admitted */
+			add_net(a, addr,
+				mask); /* beyond WS_NODE_ALLOW_MAX: the rest not admitted */
 	}
 	freeifaddrs(ifs);
 	if (a->n == 0) {
@@ -122,7 +120,8 @@ int ws_node_allow_default(uint32_t bind_addr, ws_node_allow *a, ws_err *err)
 		inet_ntop(AF_INET, &in, b, sizeof b);
 		return ws_err_set(err, WS_E_INVAL,
 				  "allow: no interface holds %s, so there is no default allow list "
-				  "(give --allow CIDR[,CIDR...] or --allow any)", b);
+				  "(give --allow CIDR[,CIDR...] or --allow any)",
+				  b);
 	}
 	return 0;
 }

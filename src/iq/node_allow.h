@@ -14,14 +14,14 @@
 
 struct ws_err;
 
-#define WS_NODE_ALLOW_MAX 32   /* networks in one list */
+#define WS_NODE_ALLOW_MAX 32 /* networks in one list */
 
 typedef struct ws_node_net {
 	uint32_t addr, mask; /* host order; addr has no bits outside mask */
 } ws_node_net;
 
 typedef struct ws_node_allow {
-	int any;             /* every source */
+	int any; /* every source */
 	unsigned n;
 	ws_node_net net[WS_NODE_ALLOW_MAX];
 } ws_node_allow;

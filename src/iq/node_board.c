@@ -16,8 +16,10 @@
 
 int ws_node_board_init(ws_node_board *b, const ws_node_config *c)
 {
-	*b = (ws_node_board){.rx_slots = c->rx_slots, .per_packet_us = c->per_packet_us,
-			     .not_ready = c->not_ready, .not_ready_us = c->not_ready_us};
+	*b = (ws_node_board){.rx_slots = c->rx_slots,
+			     .per_packet_us = c->per_packet_us,
+			     .not_ready = c->not_ready,
+			     .not_ready_us = c->not_ready_us};
 	if (b->rx_slots)
 		b->slot_done = calloc(b->rx_slots, sizeof *b->slot_done);
 	return b->rx_slots && !b->slot_done ? -1 : 0;
@@ -29,10 +31,7 @@ void ws_node_board_free(ws_node_board *b)
 	b->slot_done = NULL;
 }
 
-void ws_node_board_reset(ws_node_board *b)
-{
-	b->busy_until_ns = 0;
-}
+void ws_node_board_reset(ws_node_board *b) { b->busy_until_ns = 0; }
 
 void ws_node_board_trigger(ws_node_board *b, uint32_t longest)
 {

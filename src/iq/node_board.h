@@ -13,11 +13,11 @@
 #include <stdint.h>
 
 typedef struct ws_node_board {
-	uint32_t rx_slots;        /* receive slots, 0 = unlimited (no admission model) */
-	uint32_t per_packet_us;   /* time to store one Write IQ packet */
-	int not_ready;            /* answer NOT_READY while a trigger's window lasts */
-	uint32_t not_ready_us;    /* that window; 0 = the air time of the longer buffer */
-	int64_t *slot_done;       /* completion times of packets holding a slot (FIFO ring) */
+	uint32_t rx_slots;      /* receive slots, 0 = unlimited (no admission model) */
+	uint32_t per_packet_us; /* time to store one Write IQ packet */
+	int not_ready;          /* answer NOT_READY while a trigger's window lasts */
+	uint32_t not_ready_us;  /* that window; 0 = the air time of the longer buffer */
+	int64_t *slot_done;     /* completion times of packets holding a slot (FIFO ring) */
 	uint32_t slot_head, slot_count;
 	int64_t last_done;
 	int64_t busy_from_ns, busy_until_ns; /* the NOT_READY window (monotonic ns) */

@@ -18,16 +18,15 @@
 #define NODE_REPLY_WORDS 16
 
 /* A response carrying nw argument words; sent only when the request asked for one. */
-static void reply_words(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
-			const uint32_t *w, size_t nw, uint16_t flags)
+static void reply_words(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, const uint32_t *w,
+			size_t nw, uint16_t flags)
 {
 	if (!(m->tr.flags & WS_WIRE_FLAG_ROBUST))
 		return;
 	uint8_t buf[WS_WIRE_OFF_ARGS + 4 * NODE_REPLY_WORDS];
 	size_t len = WS_WIRE_OFF_ARGS + 4 * nw;
 	ws_wire_transport t = ws_node_reply_transport(n, m, len, flags);
-	ws_wire_cmd c = {.cmd = m->cmd.cmd, .length = (uint16_t)(4 * nw),
-			 .num_args = (uint16_t)nw};
+	ws_wire_cmd c = {.cmd = m->cmd.cmd, .length = (uint16_t)(4 * nw), .num_args = (uint16_t)nw};
 	int r = ws_wire_build(buf, sizeof buf, &t, &c, w, nw);
 	if (r > 0)
 		ws_node_send(n, p, buf, (size_t)r);
@@ -38,9 +37,9 @@ static void reply_words(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
 void ws_node_reset(ws_node *n)
 {
 	n->tx_length = WS_NODE_DEFAULT_LENGTH < n->cfg.tx_samples ? WS_NODE_DEFAULT_LENGTH
-								   : n->cfg.tx_samples;
+								  : n->cfg.tx_samples;
 	n->rx_length = WS_NODE_DEFAULT_LENGTH < n->cfg.rx_samples ? WS_NODE_DEFAULT_LENGTH
-								   : n->cfg.rx_samples;
+								  : n->cfg.rx_samples;
 	n->rx_enabled = 0;
 	n->rx_enable_seen = 0;
 	ws_node_board_reset(&n->board);
@@ -224,7 +223,7 @@ static void cmd_read_iq(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
 	uint32_t a[5];
 	uint64_t size = m->cmd.cmd == WS_WIRE_CMD_READ_RSSI ? WS_NODE_RSSI_WORDS(n->cfg.rx_samples)
-							     : n->cfg.rx_samples;
+							    : n->cfg.rx_samples;
 	WS_NODE_BUMP(n, read_requests, 1);
 	if (ws_wire_get_words(m->args, m->args_len, a, 5) < 5) {
 		WS_NODE_BUMP(n, malformed, 1);
@@ -401,4 +400,3 @@ void ws_node_handle(ws_node *n, const ws_node_peer *p, const uint8_t *pkt, size_
 	}
 	dispatch(n, p, &m);
 }
-

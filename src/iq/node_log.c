@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void summary(ws_node_loglimit *l, ws_node_log_group *g, int64_t now,
-		    ws_node_log_out out, void *ctx)
+static void summary(ws_node_loglimit *l, ws_node_log_group *g, int64_t now, ws_node_log_out out,
+		    void *ctx)
 {
 	char line[WS_NODE_LOG_TEXT + 64];
 	snprintf(line, sizeof line, "... %llu more like this in %.1f s: %s",

@@ -14,23 +14,23 @@
 
 #include <stdint.h>
 
-#define WS_NODE_LOG_KEYS 16
+#define WS_NODE_LOG_KEYS       16
 #define WS_NODE_LOG_PER_WINDOW 3
-#define WS_NODE_LOG_WINDOW_NS 1000000000ll
-#define WS_NODE_LOG_TEXT 200
+#define WS_NODE_LOG_WINDOW_NS  1000000000ll
+#define WS_NODE_LOG_TEXT       200
 
 typedef struct ws_node_log_group {
-	const char *key;          /* the format string; NULL: unused */
+	const char *key; /* the format string; NULL: unused */
 	int level;
-	int64_t start;            /* monotonic ns the window began */
-	unsigned lines;           /* written in this window */
-	uint64_t left_out;        /* counted since the last summary */
+	int64_t start;               /* monotonic ns the window began */
+	unsigned lines;              /* written in this window */
+	uint64_t left_out;           /* counted since the last summary */
 	char last[WS_NODE_LOG_TEXT]; /* the last line left out */
 } ws_node_log_group;
 
 typedef struct ws_node_loglimit {
 	ws_node_log_group g[WS_NODE_LOG_KEYS];
-	unsigned pending;         /* groups with lines left out */
+	unsigned pending; /* groups with lines left out */
 } ws_node_loglimit;
 
 /* Called with a summary: "... N more like this in S s: <last line>". */

@@ -104,7 +104,8 @@ static ws_node_block *signal_block(ws_node_mem *m, int rf, uint32_t c)
 			return NULL;
 		uint32_t first = v * WS_NODE_CHUNK_SAMPLES;
 		for (uint32_t i = 0; i < WS_NODE_CHUNK_SAMPLES; i++)
-			ws_put_be32(b->data + 4 * (size_t)i, ws_node_mem_signal_word(rf, first + i));
+			ws_put_be32(b->data + 4 * (size_t)i,
+				    ws_node_mem_signal_word(rf, first + i));
 		m->signal[rf][v] = b;
 	}
 	return m->signal[rf][v];
@@ -140,22 +141,19 @@ static uint32_t chunks_of(uint32_t samples)
 	return (uint32_t)(((uint64_t)samples + WS_NODE_CHUNK_SAMPLES - 1) >> WS_NODE_CHUNK_SHIFT);
 }
 
-static int rf_of(int rf)
-{
-	return rf > WS_NODE_MEM_MAX_RF ? WS_NODE_MEM_MAX_RF : rf < 1 ? 1 : rf;
-}
+static int rf_of(int rf) { return rf > WS_NODE_MEM_MAX_RF ? WS_NODE_MEM_MAX_RF : rf < 1 ? 1 : rf; }
 
 uint64_t ws_node_mem_tables(int rf, uint32_t tx_samples, uint32_t rx_samples)
 {
 	return (uint64_t)rf_of(rf) * ((uint64_t)chunks_of(tx_samples) + chunks_of(rx_samples)) *
-	       sizeof(ws_node_block *);
+		sizeof(ws_node_block *);
 }
 
 uint64_t ws_node_mem_need(int rf, uint32_t tx_samples, uint32_t rx_samples)
 {
 	uint64_t r = (uint64_t)rf_of(rf);
 	uint64_t blocks = r * ((uint64_t)chunks_of(tx_samples) + chunks_of(rx_samples)) + 1 +
-			  r * (WS_NODE_SIGNAL_BLOCKS + 1) + WS_NODE_MEM_SPARE + 1;
+		r * (WS_NODE_SIGNAL_BLOCKS + 1) + WS_NODE_MEM_SPARE + 1;
 	return ws_node_mem_tables(rf, tx_samples, rx_samples) + blocks * WS_NODE_CHUNK_BYTES;
 }
 
@@ -167,7 +165,7 @@ uint64_t ws_node_mem_least(int rf, uint32_t tx_samples, uint32_t rx_samples)
 uint64_t ws_node_mem_mapped(const ws_node_mem *m)
 {
 	return ws_node_mem_tables(m->rf, m->tx_samples, m->rx_samples) +
-	       (m->blocks + m->n_spare) * WS_NODE_CHUNK_BYTES;
+		(m->blocks + m->n_spare) * WS_NODE_CHUNK_BYTES;
 }
 
 int ws_node_mem_init(ws_node_mem *m, int rf, uint32_t tx_samples, uint32_t rx_samples,
@@ -308,8 +306,7 @@ int ws_node_mem_capture(ws_node_mem *m, int rf, uint32_t len)
 	return 0;
 }
 
-uint32_t ws_node_mem_rx_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want,
-			     const uint8_t **p)
+uint32_t ws_node_mem_rx_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want, const uint8_t **p)
 {
 	uint32_t c = pos >> WS_NODE_CHUNK_SHIFT;
 	uint32_t off = pos & (WS_NODE_CHUNK_SAMPLES - 1);
@@ -321,8 +318,7 @@ uint32_t ws_node_mem_rx_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want
 	return want < n ? want : n;
 }
 
-int ws_node_mem_read(ws_node_mem *m, int tx, int rf, uint32_t pos, uint32_t count,
-		     uint8_t *dst)
+int ws_node_mem_read(ws_node_mem *m, int tx, int rf, uint32_t pos, uint32_t count, uint8_t *dst)
 {
 	while (count) {
 		const uint8_t *src;
@@ -330,7 +326,8 @@ int ws_node_mem_read(ws_node_mem *m, int tx, int rf, uint32_t pos, uint32_t coun
 		if (tx) {
 			uint32_t off = pos & (WS_NODE_CHUNK_SAMPLES - 1);
 			const ws_node_block *b = m->tx[rf][pos >> WS_NODE_CHUNK_SHIFT];
-			n = WS_NODE_CHUNK_SAMPLES - off < count ? WS_NODE_CHUNK_SAMPLES - off : count;
+			n = WS_NODE_CHUNK_SAMPLES - off < count ? WS_NODE_CHUNK_SAMPLES - off
+								: count;
 			if (b)
 				memcpy(dst, b->data + (size_t)off * 4, (size_t)n * 4);
 			else

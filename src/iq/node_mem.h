@@ -23,11 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_NODE_MEM_MAX_RF 4
-#define WS_NODE_CHUNK_SHIFT 14                          /* 16 Ki samples per chunk */
+#define WS_NODE_MEM_MAX_RF    4
+#define WS_NODE_CHUNK_SHIFT   14 /* 16 Ki samples per chunk */
 #define WS_NODE_CHUNK_SAMPLES (1u << WS_NODE_CHUNK_SHIFT)
-#define WS_NODE_CHUNK_BYTES ((size_t)WS_NODE_CHUNK_SAMPLES * 4)
-#define WS_NODE_MEM_SPARE 64                            /* freed blocks kept for reuse */
+#define WS_NODE_CHUNK_BYTES   ((size_t)WS_NODE_CHUNK_SAMPLES * 4)
+#define WS_NODE_MEM_SPARE     64                               /* freed blocks kept for reuse */
 #define WS_NODE_SIGNAL_BLOCKS (65536u / WS_NODE_CHUNK_SAMPLES) /* the signal's period */
 
 typedef struct ws_node_block ws_node_block;
@@ -36,18 +36,18 @@ typedef struct ws_node_mem {
 	int rf;
 	uint32_t tx_samples, rx_samples;
 	uint32_t tx_chunks, rx_chunks;
-	ws_node_block **tx[WS_NODE_MEM_MAX_RF];  /* NULL entry: never written, reads 0 */
-	ws_node_block **rx[WS_NODE_MEM_MAX_RF];  /* NULL entry: the test signal */
-	uint32_t tx_extent[WS_NODE_MEM_MAX_RF];  /* one past the highest sample written */
-	ws_node_block *zero;                     /* shared, read-only, made on first need */
+	ws_node_block **tx[WS_NODE_MEM_MAX_RF]; /* NULL entry: never written, reads 0 */
+	ws_node_block **rx[WS_NODE_MEM_MAX_RF]; /* NULL entry: the test signal */
+	uint32_t tx_extent[WS_NODE_MEM_MAX_RF]; /* one past the highest sample written */
+	ws_node_block *zero;                    /* shared, read-only, made on first need */
 	ws_node_block *signal[WS_NODE_MEM_MAX_RF][WS_NODE_SIGNAL_BLOCKS]; /* on first read */
 	ws_node_block *rssi[WS_NODE_MEM_MAX_RF]; /* the RSSI pattern, on first read */
 	ws_node_block *spare[WS_NODE_MEM_SPARE]; /* freed, still mapped: reused first */
 	unsigned n_spare;
-	uint64_t blocks;                         /* blocks in use (each once), spares not */
-	uint64_t max_blocks;                     /* blocks + spares mapped at most; 0: any */
-	uint64_t alloc_failures;                 /* mappings the system refused */
-	uint64_t refused;                        /* chunks refused by the budget */
+	uint64_t blocks;         /* blocks in use (each once), spares not */
+	uint64_t max_blocks;     /* blocks + spares mapped at most; 0: any */
+	uint64_t alloc_failures; /* mappings the system refused */
+	uint64_t refused;        /* chunks refused by the budget */
 } ws_node_mem;
 
 /* The test signal's word for sample i of interface rf (see ws_node_test_sample). */
@@ -108,7 +108,6 @@ uint32_t ws_node_mem_rx_span(ws_node_mem *m, int rf, uint32_t pos, uint32_t want
 
 /* Copies TX (tx != 0) or RX samples [pos, pos + count) of interface rf as wire words into
  * dst, for tests and checks. Returns 0, or -1 as ws_node_mem_rx_span fails. */
-int ws_node_mem_read(ws_node_mem *m, int tx, int rf, uint32_t pos, uint32_t count,
-		     uint8_t *dst);
+int ws_node_mem_read(ws_node_mem *m, int tx, int rf, uint32_t pos, uint32_t count, uint8_t *dst);
 
 #endif

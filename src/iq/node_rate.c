@@ -69,8 +69,8 @@ ws_node_bucket *ws_node_rate_get(ws_node_rate *r, uint32_t addr, int64_t now)
 		}
 	}
 	if (spare)
-		*spare = (ws_node_bucket){.addr = addr, .used = 1, .tokens = r->full,
-					  .last_ns = now};
+		*spare = (ws_node_bucket){
+			.addr = addr, .used = 1, .tokens = r->full, .last_ns = now};
 	return spare;
 }
 

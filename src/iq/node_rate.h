@@ -20,27 +20,27 @@
 
 #include <stdint.h>
 
-#define WS_NODE_RATE_SETS 64
-#define WS_NODE_RATE_WAYS 8
-#define WS_NODE_RATE_MIN_BPS 1000ull              /* 1 kb/s */
-#define WS_NODE_RATE_MAX_BPS 1000000000000ull     /* 1 Tb/s */
+#define WS_NODE_RATE_SETS      64
+#define WS_NODE_RATE_WAYS      8
+#define WS_NODE_RATE_MIN_BPS   1000ull          /* 1 kb/s */
+#define WS_NODE_RATE_MAX_BPS   1000000000000ull /* 1 Tb/s */
 #define WS_NODE_RATE_MIN_BURST 1024u
 #define WS_NODE_RATE_MAX_BURST (256u << 20)
-#define WS_NODE_RATE_SLACK 65536u /* debt that answers to small commands may run into */
+#define WS_NODE_RATE_SLACK     65536u /* debt that answers to small commands may run into */
 
 typedef struct ws_node_bucket {
 	uint32_t addr;
 	uint8_t used;
-	uint8_t pinned;      /* a stream is charging it: never reused */
-	int64_t tokens;      /* bit-ns; may go negative by one packet, or WS_NODE_RATE_SLACK */
-	int64_t last_ns;     /* monotonic time of the last refill */
+	uint8_t pinned;  /* a stream is charging it: never reused */
+	int64_t tokens;  /* bit-ns; may go negative by one packet, or WS_NODE_RATE_SLACK */
+	int64_t last_ns; /* monotonic time of the last refill */
 } ws_node_bucket;
 
 typedef struct ws_node_rate {
-	uint64_t rate_bps;   /* 0: no cap (every call admits at once) */
-	int64_t full;        /* burst in bit-ns */
-	int64_t floor;       /* -(slack) in bit-ns */
-	uint64_t total_bps;  /* all sources together; 0: no total cap */
+	uint64_t rate_bps;  /* 0: no cap (every call admits at once) */
+	int64_t full;       /* burst in bit-ns */
+	int64_t floor;      /* -(slack) in bit-ns */
+	uint64_t total_bps; /* all sources together; 0: no total cap */
 	ws_node_bucket total;
 	ws_node_bucket b[WS_NODE_RATE_SETS][WS_NODE_RATE_WAYS];
 } ws_node_rate;

@@ -65,8 +65,10 @@ static int read_batch(ws_node_rx *rx, int sock, int fd, unsigned vlen)
 			continue;
 		/* MSG_TRUNC: beyond any payload accepted; the slot's length says so. */
 		size_t len = h->msg_flags & MSG_TRUNC ? rx->slot_size : S->msg[i].msg_len;
-		S->seq[S->n_seq++] = (ws_node_rx_item){.sock = sock, .from = S->from[i],
-						       .pkt = S->iov[i].iov_base, .len = len,
+		S->seq[S->n_seq++] = (ws_node_rx_item){.sock = sock,
+						       .from = S->from[i],
+						       .pkt = S->iov[i].iov_base,
+						       .len = len,
 						       .arrival = ws_node_rx_arrival(h)};
 	}
 	reset_slots(rx, S, (unsigned)r);
@@ -196,8 +198,8 @@ static int probe_once(int fd, const struct sockaddr_in *self)
 		return -1;
 	int64_t before = ws_clock_wall_ns();
 	struct iovec iov = {.iov_base = b, .iov_len = sizeof b};
-	struct msghdr h = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-			   .msg_controllen = sizeof ctl};
+	struct msghdr h = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
 	if (recvmsg(fd, &h, MSG_DONTWAIT) < 0)
 		return -1;
 	int64_t t = ws_node_rx_arrival(&h);
@@ -207,7 +209,8 @@ static int probe_once(int fd, const struct sockaddr_in *self)
 int ws_node_rx_wait_stamps(int64_t budget_ns)
 {
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1, on = 0;
-	struct sockaddr_in self = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in self = {.sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t sl = sizeof self;
 	if (fd < 0)
 		return 0;

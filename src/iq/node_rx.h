@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define WS_NODE_RX_BATCH 64   /* datagrams per recvmmsg and socket */
+#define WS_NODE_RX_BATCH   64 /* datagrams per recvmmsg and socket */
 #define WS_NODE_RX_CTL_LEN 64
 
 /* One datagram: the socket index (0 unicast, 1 broadcast), sender, bytes, kernel receive
@@ -36,21 +36,21 @@ typedef int (*ws_node_rx_fn)(void *ctx, const ws_node_rx_item *it);
 
 /* A socket's receive batch and the datagrams read from it but not yet served. */
 typedef struct ws_node_rx_sock {
-	uint8_t *buf, *dbuf;      /* batch slots; held-back slots */
+	uint8_t *buf, *dbuf; /* batch slots; held-back slots */
 	struct mmsghdr msg[WS_NODE_RX_BATCH];
 	struct iovec iov[WS_NODE_RX_BATCH];
 	struct sockaddr_in from[WS_NODE_RX_BATCH];
 	uint64_t ctl[WS_NODE_RX_BATCH][WS_NODE_RX_CTL_LEN / 8];
 	ws_node_rx_item seq[2 * WS_NODE_RX_BATCH]; /* this round: held back, then fresh */
 	unsigned n_seq, n_held;
-	int full;                 /* the socket may hold more than was read */
+	int full; /* the socket may hold more than was read */
 } ws_node_rx_sock;
 
 typedef struct ws_node_rx {
-	size_t slot_size;         /* bytes per datagram slot (one more than accepted) */
-	int nsock;                /* 1, or 2 with a broadcast socket */
+	size_t slot_size; /* bytes per datagram slot (one more than accepted) */
+	int nsock;        /* 1, or 2 with a broadcast socket */
 	ws_node_rx_sock s[2];
-	uint64_t held_back;       /* datagrams copied aside to wait for the other socket */
+	uint64_t held_back; /* datagrams copied aside to wait for the other socket */
 } ws_node_rx;
 
 /* Allocates the slots for nsock sockets (1 or 2). Returns 0 or -1 (out of memory);

@@ -56,9 +56,11 @@ void ws_node_wait_writable(ws_node *n, int fd, int nobufs)
 ws_wire_transport ws_node_reply_transport(const ws_node *n, const ws_wire_msg *m, size_t len,
 					  uint16_t flags)
 {
-	ws_wire_transport t = {.dest_id = m->tr.src_id, .src_id = n->cfg.id,
+	ws_wire_transport t = {.dest_id = m->tr.src_id,
+			       .src_id = n->cfg.id,
 			       .pkt_type = WS_WIRE_PKT_NODE_TO_HOST,
-			       .length = ws_wire_node_length(len), .seq = m->tr.seq,
+			       .length = ws_wire_node_length(len),
+			       .seq = m->tr.seq,
 			       .flags = flags};
 	return t;
 }
@@ -82,7 +84,8 @@ void ws_node_send(ws_node *n, const ws_node_peer *p, const uint8_t *buf, size_t 
 	if (p->fd < 0)
 		return;
 	for (int tries = 0; tries < 50 && !ws_node_stopping(n); tries++) {
-		if (sendto(p->fd, buf, len, 0, (const struct sockaddr *)&p->addr, sizeof p->addr) >= 0)
+		if (sendto(p->fd, buf, len, 0, (const struct sockaddr *)&p->addr, sizeof p->addr) >=
+		    0)
 			return;
 		if (errno == EINTR)
 			continue;

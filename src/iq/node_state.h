@@ -24,13 +24,13 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define WS_NODE_MAX_RF 4
-#define WS_NODE_BATCH 64     /* datagrams per recvmmsg, stream packets per sendmmsg batch */
-#define WS_NODE_QUANTUM (512u << 10) /* bytes a stream sends per turn of the round robin */
-#define WS_NODE_TOKEN_WAIT_NS 250000 /* the least sleep for rate tokens: 31 KB at 1 Gb/s */
-#define WS_NODE_SEEN_MAX 64  /* distinct unknown commands logged once each */
-#define WS_NODE_STREAMS 64   /* Read IQ streams served at once (one per source) */
-#define WS_NODE_HOLD_MAX 64  /* datagrams held behind their source's stream, in all */
+#define WS_NODE_MAX_RF          4
+#define WS_NODE_BATCH           64 /* datagrams per recvmmsg, stream packets per sendmmsg batch */
+#define WS_NODE_QUANTUM         (512u << 10) /* bytes a stream sends per turn of the round robin */
+#define WS_NODE_TOKEN_WAIT_NS   250000       /* the least sleep for rate tokens: 31 KB at 1 Gb/s */
+#define WS_NODE_SEEN_MAX        64           /* distinct unknown commands logged once each */
+#define WS_NODE_STREAMS         64           /* Read IQ streams served at once (one per source) */
+#define WS_NODE_HOLD_MAX        64 /* datagrams held behind their source's stream, in all */
 #define WS_NODE_HOLD_PER_SOURCE 16
 
 /* Where a reply goes: the socket the request came in on and its sender. */
@@ -44,16 +44,16 @@ typedef struct ws_node_peer {
 typedef struct ws_node_stream {
 	int active;
 	ws_node_peer peer;
-	ws_wire_msg req;          /* the request's headers (args not kept) */
+	ws_wire_msg req; /* the request's headers (args not kept) */
 	unsigned mask;
 	int rf;
 	uint32_t start, count, spp;
 	uint64_t pos, end;
-	ws_node_bucket *bucket;   /* pinned while the stream lasts; NULL without a cap */
-	int64_t next_ns;          /* earliest next packet (--pace-us) */
-	uint64_t sent;            /* bytes sent so far: the least served go first, the most
+	ws_node_bucket *bucket; /* pinned while the stream lasts; NULL without a cap */
+	int64_t next_ns;        /* earliest next packet (--pace-us) */
+	uint64_t sent;          /* bytes sent so far: the least served go first, the most
 				   * served yields its slot */
-	int capped;               /* under the rate caps (not ws_node_feed) */
+	int capped;             /* under the rate caps (not ws_node_feed) */
 } ws_node_stream;
 
 /* A datagram that arrived while its source had a stream running. */
@@ -61,14 +61,14 @@ typedef struct ws_node_held {
 	ws_node_peer peer;
 	int64_t arrival;
 	uint32_t len;
-	unsigned slot;            /* its bytes: hbuf + slot * slot_size */
+	unsigned slot; /* its bytes: hbuf + slot * slot_size */
 } ws_node_held;
 
 struct ws_node {
 	ws_node_config cfg;
 	int fd, bfd, efd;
 	int stop;
-	int uncapped;             /* ws_node_feed: replies are not rate-capped */
+	int uncapped; /* ws_node_feed: replies are not rate-capped */
 	ws_node_counters ctr;
 	ws_node_info info;
 	unsigned rf_mask;
@@ -94,7 +94,7 @@ struct ws_node {
 	 * message carries one packet, or with GSO a run of packets of one segment size. */
 	ws_node_stream streams[WS_NODE_STREAMS];
 	unsigned n_streams, next_stream;
-	int orphans;              /* a stream was cut: held datagrams may have no stream */
+	int orphans; /* a stream was cut: held datagrams may have no stream */
 	int gso;
 	uint8_t shdr[WS_NODE_BATCH][WS_WIRE_SAMPLE_PKT_HDR];
 	struct iovec siov[3 * WS_NODE_BATCH];
@@ -104,7 +104,7 @@ struct ws_node {
 	uint64_t sctl[WS_NODE_BATCH][CMSG_SPACE(sizeof(uint16_t)) / 8 + 1];
 	uint32_t seen[WS_NODE_SEEN_MAX];
 	unsigned n_seen;
-	ws_node_loglimit loglimit;  /* a few lines per second per cause, then a summary */
+	ws_node_loglimit loglimit; /* a few lines per second per cause, then a summary */
 };
 
 /* Single writer (the node thread), relaxed atomic stores so other threads read whole values. */
@@ -129,8 +129,7 @@ void ws_node_mem_failed(ws_node *n);
 
 /* A one-line message to the configured log callback (none: nothing happens), at most
  * WS_NODE_LOG_PER_WINDOW a second from one call site (fmt), then a summary (node_log.h). */
-void ws_node_log(ws_node *n, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void ws_node_log(ws_node *n, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Waits until fd can take more, or a stop, at most 100 ms; counts a send wait. nobufs: the
  * send failed with ENOBUFS. */

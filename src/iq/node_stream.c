@@ -20,7 +20,7 @@
  * three iovecs per packet are enough. */
 _Static_assert((65505 - 32) / 4 < WS_NODE_CHUNK_SAMPLES, "a packet must fit in two chunks");
 
-#define NODE_GSO_MAX_SEGS 64     /* UDP_MAX_SEGMENTS of older kernels */
+#define NODE_GSO_MAX_SEGS  64    /* UDP_MAX_SEGMENTS of older kernels */
 #define NODE_GSO_MAX_BYTES 65000 /* one GSO send is one IP datagram before segmentation */
 
 /* Fallbacks for C libraries older than the kernel feature (the PowerPC cross build). */
@@ -28,8 +28,8 @@ _Static_assert((65505 - 32) / 4 < WS_NODE_CHUNK_SAMPLES, "a packet must fit in t
 #define SOL_UDP 17
 #endif
 
-void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
-			 uint16_t buffer, uint32_t start, int not_ready)
+void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, uint16_t buffer,
+			 uint32_t start, int not_ready)
 {
 	uint8_t buf[WS_WIRE_SAMPLE_PKT_HDR + 4 * WS_WIRE_NOT_READY_WORDS];
 	uint32_t w[WS_WIRE_NOT_READY_WORDS];
@@ -38,13 +38,14 @@ void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m
 	ws_wire_transport t =
 		ws_node_reply_transport(n, m, len, not_ready ? WS_WIRE_FLAG_NODE_NOT_READY : 0);
 	ws_wire_cmd c = {.cmd = m->cmd.cmd,
-			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * nw), .num_args = 1};
+			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * nw),
+			 .num_args = 1};
 	unsigned rf = buffer ? (unsigned)__builtin_ctz(buffer) : 0;
-	ws_wire_sample_hdr s = {
-		.buffer = buffer,
-		.flags = not_ready ? WS_WIRE_SFLAG_IQ_NOT_READY : WS_WIRE_SFLAG_IQ_ERROR,
-		.iq_id = rf < WS_NODE_MAX_RF ? (uint8_t)n->captures[rf] : 0,
-		.start = start};
+	ws_wire_sample_hdr s = {.buffer = buffer,
+				.flags = not_ready ? WS_WIRE_SFLAG_IQ_NOT_READY
+						   : WS_WIRE_SFLAG_IQ_ERROR,
+				.iq_id = rf < WS_NODE_MAX_RF ? (uint8_t)n->captures[rf] : 0,
+				.start = start};
 	if (not_ready) {
 		ws_node_board_not_ready_words(&n->board, ws_clock_ns(), n->tx_length, n->rx_length,
 					      w);
@@ -73,7 +74,8 @@ static unsigned stream_msgs(ws_node *n, const ws_node_peer *p, unsigned from, un
 	for (unsigned i = from; i < k; nm++) {
 		unsigned cnt = k - i < per ? k - i : per;
 		struct msghdr *h = &n->smsg[nm].msg_hdr;
-		*h = (struct msghdr){.msg_name = (void *)&p->addr, .msg_namelen = sizeof p->addr,
+		*h = (struct msghdr){.msg_name = (void *)&p->addr,
+				     .msg_namelen = sizeof p->addr,
 				     .msg_iov = &n->siov[n->piov[i]],
 				     .msg_iovlen = n->piov[i + cnt] - n->piov[i]};
 		if (cnt > 1) {
@@ -105,17 +107,20 @@ static int send_packets(ws_node *n, const ws_node_peer *p, unsigned k, size_t se
 			}
 			if (r < 0 && errno == EINTR)
 				continue;
-			if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
+			if (r < 0 &&
+			    (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
 				ws_node_wait_writable(n, p->fd, errno == ENOBUFS);
 				continue;
 			}
-			if (r < 0 && n->gso && (errno == EINVAL || errno == EIO || errno == EMSGSIZE ||
-						errno == ENOPROTOOPT || errno == EOPNOTSUPP)) {
+			if (r < 0 && n->gso &&
+			    (errno == EINVAL || errno == EIO || errno == EMSGSIZE ||
+			     errno == ENOPROTOOPT || errno == EOPNOTSUPP)) {
 				n->gso = 0;
 				n->info.gso = 0;
 				ws_node_log(n, WS_NODE_LOG_INFO,
 					    "UDP GSO refused (%s): Read IQ continues one "
-					    "packet per message", strerror(errno));
+					    "packet per message",
+					    strerror(errno));
 				break;
 			}
 			WS_NODE_BUMP(n, send_errors, 1);
@@ -133,10 +138,12 @@ static void packet_header(ws_node *n, const ws_node_stream *s, unsigned k, uint3
 	size_t len = WS_WIRE_SAMPLE_PKT_HDR + 4 * (size_t)cnt;
 	ws_wire_transport t = ws_node_reply_transport(n, &s->req, len, 0);
 	ws_wire_cmd c = {.cmd = s->req.cmd.cmd,
-			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt), .num_args = 1};
+			 .length = (uint16_t)(WS_WIRE_SAMPLE_HDR_LEN + 4 * cnt),
+			 .num_args = 1};
 	ws_wire_sample_hdr sh = {.buffer = (uint16_t)(1u << s->rf),
 				 .iq_id = (uint8_t)n->captures[s->rf],
-				 .start = (uint32_t)s->pos, .count = cnt};
+				 .start = (uint32_t)s->pos,
+				 .count = cnt};
 	uint8_t *h = n->shdr[k];
 	h[0] = h[1] = 0;
 	ws_wire_put_transport(h + WS_WIRE_OFF_TRANSPORT, WS_WIRE_TRANSPORT_LEN, &t);
@@ -174,8 +181,8 @@ int ws_node_stream_busy(const ws_node *n, uint32_t addr)
 	return 0;
 }
 
-void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
-			  unsigned mask, uint32_t start, uint32_t count, uint32_t spp)
+void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, unsigned mask,
+			  uint32_t start, uint32_t count, uint32_t spp)
 {
 	int64_t now = ws_clock_ns();
 	ws_node_bucket *b = NULL;
@@ -205,8 +212,15 @@ void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *
 	}
 	if (b)
 		b->pinned = 1;
-	*s = (ws_node_stream){.active = 1, .peer = *p, .req = *m, .mask = mask, .start = start,
-			      .count = count, .spp = spp, .bucket = b, .next_ns = now,
+	*s = (ws_node_stream){.active = 1,
+			      .peer = *p,
+			      .req = *m,
+			      .mask = mask,
+			      .start = start,
+			      .count = count,
+			      .spp = spp,
+			      .bucket = b,
+			      .next_ns = now,
 			      .capped = !n->uncapped};
 	s->req.args = NULL;
 	s->req.args_len = 0;
@@ -227,14 +241,15 @@ static int64_t send_batch(ws_node *n, ws_node_stream *s, uint64_t limit, int *un
 		uint32_t cnt = (uint32_t)(s->end - s->pos < s->spp ? s->end - s->pos : s->spp);
 		unsigned iv0 = iv;
 		n->piov[k] = iv;
-		n->siov[iv++] = (struct iovec){.iov_base = n->shdr[k],
-					       .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
+		n->siov[iv++] =
+			(struct iovec){.iov_base = n->shdr[k], .iov_len = WS_WIRE_SAMPLE_PKT_HDR};
 		/* spp < one chunk, so a packet spans at most two chunks. */
 		for (uint32_t got = 0; got < cnt;) {
 			const uint8_t *src;
 			uint32_t at = (uint32_t)s->pos + got;
-			uint32_t span = rssi ? ws_node_mem_rssi_span(&n->mem, s->rf, at, cnt - got, &src)
-					     : ws_node_mem_rx_span(&n->mem, s->rf, at, cnt - got, &src);
+			uint32_t span = rssi
+				? ws_node_mem_rssi_span(&n->mem, s->rf, at, cnt - got, &src)
+				: ws_node_mem_rx_span(&n->mem, s->rf, at, cnt - got, &src);
 			if (!span) {
 				failed = 1;
 				break;

@@ -18,8 +18,8 @@
  * the source it is dropped (rate_drops). Without a free stream slot the stream that has
  * sent the most is cut short for it (preempted; n->orphans set, since that source may have
  * datagrams held). */
-void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
-			  unsigned mask, uint32_t start, uint32_t count, uint32_t spp);
+void ws_node_stream_start(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, unsigned mask,
+			  uint32_t start, uint32_t count, uint32_t spp);
 
 /* Sends the next turn of stream s (WS_NODE_QUANTUM bytes, one packet when paced) when its
  * pacing and bucket allow at monotonic time now.
@@ -33,7 +33,7 @@ int ws_node_stream_busy(const ws_node *n, uint32_t addr);
 
 /* One sample packet without samples answering Read IQ (or READ_RSSI) m: IQ_ERROR, or
  * NOT_READY with the six status words of the board model. */
-void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m,
-			 uint16_t buffer, uint32_t start, int not_ready);
+void ws_node_read_refuse(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m, uint16_t buffer,
+			 uint32_t start, int not_ready);
 
 #endif

@@ -56,10 +56,7 @@ int ws_node_thread_start(const ws_node_config *c, ws_node_thread **out, ws_err *
 	return 0;
 }
 
-ws_node *ws_node_thread_node(const ws_node_thread *t)
-{
-	return t->node;
-}
+ws_node *ws_node_thread_node(const ws_node_thread *t) { return t->node; }
 
 int ws_node_thread_stop(ws_node_thread *t, ws_err *err)
 {

@@ -137,10 +137,7 @@ int ws_wire_parse(const uint8_t *pkt, size_t len, ws_wire_msg *out)
 	return 0;
 }
 
-uint16_t ws_wire_node_length(size_t udp_len)
-{
-	return (uint16_t)udp_len;
-}
+uint16_t ws_wire_node_length(size_t udp_len) { return (uint16_t)udp_len; }
 
 uint16_t ws_wire_host_length(size_t udp_len)
 {
@@ -174,10 +171,7 @@ void ws_wire_csum_packet(ws_wire_csum *c, uint32_t start, uint32_t last_sample)
 	ws_wire_csum_add(c, (uint16_t)((last_sample >> 16) ^ (last_sample & 0xFFFFu)));
 }
 
-uint32_t ws_wire_csum_value(const ws_wire_csum *c)
-{
-	return (c->s2 << 16) + c->s1;
-}
+uint32_t ws_wire_csum_value(const ws_wire_csum *c) { return (c->s2 << 16) + c->s1; }
 
 static const struct {
 	uint32_t cmd;
@@ -209,12 +203,19 @@ const char *ws_wire_cmd_name(uint32_t cmd)
 const char *ws_wire_group_name(uint8_t group)
 {
 	switch (group) {
-	case WS_WIRE_GROUP_NODE: return "node";
-	case WS_WIRE_GROUP_TRANSPORT: return "transport";
-	case WS_WIRE_GROUP_INTERFACE: return "interface";
-	case WS_WIRE_GROUP_BASEBAND: return "baseband";
-	case WS_WIRE_GROUP_TRIGGER: return "trigger manager";
-	case WS_WIRE_GROUP_USER: return "user";
-	default: return NULL;
+	case WS_WIRE_GROUP_NODE:
+		return "node";
+	case WS_WIRE_GROUP_TRANSPORT:
+		return "transport";
+	case WS_WIRE_GROUP_INTERFACE:
+		return "interface";
+	case WS_WIRE_GROUP_BASEBAND:
+		return "baseband";
+	case WS_WIRE_GROUP_TRIGGER:
+		return "trigger manager";
+	case WS_WIRE_GROUP_USER:
+		return "user";
+	default:
+		return NULL;
 	}
 }

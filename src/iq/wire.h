@@ -18,17 +18,17 @@
 #include "util/bytes.h"
 
 /* Sizes and offsets of one datagram (offsets from the first byte of the UDP payload). */
-#define WS_WIRE_PAD_LEN 2
-#define WS_WIRE_TRANSPORT_LEN 12
-#define WS_WIRE_CMD_LEN 8
+#define WS_WIRE_PAD_LEN        2
+#define WS_WIRE_TRANSPORT_LEN  12
+#define WS_WIRE_CMD_LEN        8
 #define WS_WIRE_SAMPLE_HDR_LEN 12
-#define WS_WIRE_OFF_TRANSPORT 2
-#define WS_WIRE_OFF_CMD 14
-#define WS_WIRE_OFF_ARGS 22
-#define WS_WIRE_OFF_TRIGGER 14       /* trigger bitmask word, no command header */
-#define WS_WIRE_OFF_SAMPLES 34       /* first sample word of a sample packet */
-#define WS_WIRE_SAMPLE_PKT_HDR 34    /* pad + transport + command + sample header */
-#define WS_WIRE_TRIGGER_LEN 18       /* a whole trigger datagram */
+#define WS_WIRE_OFF_TRANSPORT  2
+#define WS_WIRE_OFF_CMD        14
+#define WS_WIRE_OFF_ARGS       22
+#define WS_WIRE_OFF_TRIGGER    14 /* trigger bitmask word, no command header */
+#define WS_WIRE_OFF_SAMPLES    34 /* first sample word of a sample packet */
+#define WS_WIRE_SAMPLE_PKT_HDR 34 /* pad + transport + command + sample header */
+#define WS_WIRE_TRIGGER_LEN    18 /* a whole trigger datagram */
 
 /* Transport header: packet types, flags and IDs. */
 enum {
@@ -36,10 +36,10 @@ enum {
 	WS_WIRE_PKT_HOST_TO_NODE = 1,
 	WS_WIRE_PKT_NODE_TO_HOST = 2,
 };
-#define WS_WIRE_FLAG_ROBUST 0x0001u
+#define WS_WIRE_FLAG_ROBUST         0x0001u
 #define WS_WIRE_FLAG_NODE_NOT_READY 0x8000u
-#define WS_WIRE_ID_BROADCAST 0xFFFFu
-#define WS_WIRE_HOST_ID_DEFAULT 250u
+#define WS_WIRE_ID_BROADCAST        0xFFFFu
+#define WS_WIRE_HOST_ID_DEFAULT     250u
 
 /* Command groups (the top byte of a command word). */
 enum {
@@ -52,47 +52,47 @@ enum {
 };
 
 /* Command words of WARPLab 7.7.1 (IDs changed between 7.x releases; these are 7.7.1's). */
-#define WS_WIRE_CMD_NODE_INITIALIZE 0x00000001u
-#define WS_WIRE_CMD_NODE_INFO 0x00000002u
-#define WS_WIRE_CMD_PING 0x10000001u
+#define WS_WIRE_CMD_NODE_INITIALIZE   0x00000001u
+#define WS_WIRE_CMD_NODE_INFO         0x00000002u
+#define WS_WIRE_CMD_PING              0x10000001u
 #define WS_WIRE_CMD_PAYLOAD_SIZE_TEST 0x10000002u
-#define WS_WIRE_CMD_TX_LENGTH 0x30000002u
-#define WS_WIRE_CMD_TX_BUFF_EN 0x30000004u
-#define WS_WIRE_CMD_RX_BUFF_EN 0x30000005u
-#define WS_WIRE_CMD_WRITE_IQ 0x30000008u
-#define WS_WIRE_CMD_READ_IQ 0x30000009u
-#define WS_WIRE_CMD_READ_RSSI 0x3000000Au
-#define WS_WIRE_CMD_RX_LENGTH 0x3000000Bu
+#define WS_WIRE_CMD_TX_LENGTH         0x30000002u
+#define WS_WIRE_CMD_TX_BUFF_EN        0x30000004u
+#define WS_WIRE_CMD_RX_BUFF_EN        0x30000005u
+#define WS_WIRE_CMD_WRITE_IQ          0x30000008u
+#define WS_WIRE_CMD_READ_IQ           0x30000009u
+#define WS_WIRE_CMD_READ_RSSI         0x3000000Au
+#define WS_WIRE_CMD_RX_LENGTH         0x3000000Bu
 #define WS_WIRE_CMD_WRITE_IQ_CHECKSUM 0x3000000Cu
-#define WS_WIRE_CMD_MAX_NUM_SAMPLES 0x3000000Du
+#define WS_WIRE_CMD_MAX_NUM_SAMPLES   0x3000000Du
 
 /* Status words and the argument values of the length commands. */
-#define WS_WIRE_STATUS_OK 0u
+#define WS_WIRE_STATUS_OK    0u
 #define WS_WIRE_STATUS_ERROR 0xFF000000u
-#define WS_WIRE_ARG_WRITE 0u
-#define WS_WIRE_ARG_READ 1u
+#define WS_WIRE_ARG_WRITE    0u
+#define WS_WIRE_ARG_READ     1u
 /* Write IQ acknowledgement status word. */
-#define WS_WIRE_WRITE_OK 0u
-#define WS_WIRE_WRITE_IQ_ERROR 1u
+#define WS_WIRE_WRITE_OK        0u
+#define WS_WIRE_WRITE_IQ_ERROR  1u
 #define WS_WIRE_WRITE_NOT_READY 2u
 #define WS_WIRE_NOT_READY_WORDS 6 /* TX/RX status, pointer and length after NOT_READY */
 
 /* Sample header: buffer bits and flags. */
-#define WS_WIRE_RF_A 0x1u
-#define WS_WIRE_RF_B 0x2u
-#define WS_WIRE_RF_C 0x4u
-#define WS_WIRE_RF_D 0x8u
-#define WS_WIRE_SFLAG_IQ_ERROR 0x01u
-#define WS_WIRE_SFLAG_IQ_NOT_READY 0x02u
+#define WS_WIRE_RF_A                 0x1u
+#define WS_WIRE_RF_B                 0x2u
+#define WS_WIRE_RF_C                 0x4u
+#define WS_WIRE_RF_D                 0x8u
+#define WS_WIRE_SFLAG_IQ_ERROR       0x01u
+#define WS_WIRE_SFLAG_IQ_NOT_READY   0x02u
 #define WS_WIRE_SFLAG_CHECKSUM_RESET 0x10u
-#define WS_WIRE_SFLAG_LAST_WRITE 0x20u
+#define WS_WIRE_SFLAG_LAST_WRITE     0x20u
 
 /* NODE_INFO: number of words and the version word of a WARP v3 running WARPLab 7.7.1. */
 #define WS_WIRE_NODE_INFO_WORDS 13
-#define WS_WIRE_HW_V3 3u
-#define WS_WIRE_WL_MAJOR 7u
-#define WS_WIRE_WL_MINOR 7u
-#define WS_WIRE_WL_REV 1u
+#define WS_WIRE_HW_V3           3u
+#define WS_WIRE_WL_MAJOR        7u
+#define WS_WIRE_WL_MINOR        7u
+#define WS_WIRE_WL_REV          1u
 
 typedef struct ws_wire_transport {
 	uint16_t dest_id;
@@ -105,17 +105,17 @@ typedef struct ws_wire_transport {
 } ws_wire_transport;
 
 typedef struct ws_wire_cmd {
-	uint32_t cmd;        /* (group << 24) | id */
-	uint16_t length;     /* bytes of arguments, as claimed by the sender */
+	uint32_t cmd;    /* (group << 24) | id */
+	uint16_t length; /* bytes of arguments, as claimed by the sender */
 	uint16_t num_args;
 } ws_wire_cmd;
 
 typedef struct ws_wire_sample_hdr {
-	uint16_t buffer;     /* RF bitmask */
+	uint16_t buffer; /* RF bitmask */
 	uint8_t flags;
 	uint8_t iq_id;
-	uint32_t start;      /* first sample index */
-	uint32_t count;      /* samples that follow */
+	uint32_t start; /* first sample index */
+	uint32_t count; /* samples that follow */
 } ws_wire_sample_hdr;
 
 /* One parsed datagram. args points into the caller's packet; args_len is what the datagram
@@ -123,9 +123,9 @@ typedef struct ws_wire_sample_hdr {
  * which is the only length a receiver may trust. */
 typedef struct ws_wire_msg {
 	ws_wire_transport tr;
-	ws_wire_cmd cmd;           /* all zero for a trigger */
+	ws_wire_cmd cmd; /* all zero for a trigger */
 	int is_trigger;
-	uint32_t trigger_ids;      /* trigger bitmask, for a trigger only */
+	uint32_t trigger_ids; /* trigger bitmask, for a trigger only */
 	const uint8_t *args;
 	size_t args_len;
 } ws_wire_msg;
@@ -134,7 +134,6 @@ typedef struct ws_wire_msg {
 typedef struct ws_wire_csum {
 	uint32_t s1, s2;
 } ws_wire_csum;
-
 
 /* Encoders write one header at buf (the transport encoder writes the header only, without
  * the pad). Each returns the bytes written, or -WS_E_INVAL when cap is too small (nothing
@@ -194,13 +193,7 @@ static inline uint32_t ws_wire_sample(int16_t i, int16_t q)
 {
 	return (uint32_t)(uint16_t)i << 16 | (uint16_t)q;
 }
-static inline int16_t ws_wire_sample_i(uint32_t w)
-{
-	return (int16_t)(uint16_t)(w >> 16);
-}
-static inline int16_t ws_wire_sample_q(uint32_t w)
-{
-	return (int16_t)(uint16_t)w;
-}
+static inline int16_t ws_wire_sample_i(uint32_t w) { return (int16_t)(uint16_t)(w >> 16); }
+static inline int16_t ws_wire_sample_q(uint32_t w) { return (int16_t)(uint16_t)w; }
 
 #endif

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+/* clang-format off */
 static const struct {
 	int level;
 	double t[WS_CONF_MAX_ITER]; /* index df, 1..29 */
@@ -23,6 +24,7 @@ static const struct {
 	      3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
 	      2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756}},
 };
+/* clang-format on */
 
 #define HUGE_WIDTH 1e9
 
@@ -38,7 +40,9 @@ double ws_confidence_t(int level, int df)
 
 static int clamp_iter(int v)
 {
-	return v < WS_CONF_MIN_ITER ? WS_CONF_MIN_ITER : v > WS_CONF_MAX_ITER ? WS_CONF_MAX_ITER : v;
+	return v < WS_CONF_MIN_ITER    ? WS_CONF_MIN_ITER
+		: v > WS_CONF_MAX_ITER ? WS_CONF_MAX_ITER
+				       : v;
 }
 
 int ws_confidence_setup(ws_confidence *c, const ws_confidence_args *a, ws_err *err)
@@ -55,10 +59,11 @@ int ws_confidence_setup(ws_confidence *c, const ws_confidence_args *a, ws_err *e
 				  "confidence level %d is not supported; expected 95 or 99", level);
 	double width = a->I_given && a->width != 0.0 ? a->width : WS_CONF_DEFAULT_WIDTH;
 	if (!(width > 0.0 && width <= 100.0))
-		return ws_err_set(err, WS_E_INVAL,
-				  "confidence width %g%% is out of range; expected more than 0 and at "
-				  "most 100 (%% of the mean, full width)",
-				  width);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"confidence width %g%% is out of range; expected more than 0 and at "
+			"most 100 (%% of the mean, full width)",
+			width);
 	int max = a->i_given && a->max ? a->max : WS_CONF_DEFAULT_MAX;
 	int min = a->i_given && a->min ? a->min : WS_CONF_MIN_ITER;
 	if (max < min)
@@ -97,7 +102,8 @@ void ws_confidence_update(ws_confidence *c, const ws_confidence_sample *s, int n
 		n = WS_CONF_MAX_ITER;
 	if (n < 0)
 		n = 0;
-	double tput[WS_CONF_MAX_ITER] = {0}, lcpu[WS_CONF_MAX_ITER] = {0}, rcpu[WS_CONF_MAX_ITER] = {0};
+	double tput[WS_CONF_MAX_ITER] = {0}, lcpu[WS_CONF_MAX_ITER] = {0},
+	       rcpu[WS_CONF_MAX_ITER] = {0};
 	bool have_l = n > 0, have_r = n > 0;
 	for (int i = 0; i < n; i++) {
 		tput[i] = s[i].throughput;

@@ -11,30 +11,30 @@
 
 struct ws_err;
 
-#define WS_CONF_MIN_ITER 3   /* netperf clamps both -i values to 3..30 */
-#define WS_CONF_MAX_ITER 30
+#define WS_CONF_MIN_ITER      3 /* netperf clamps both -i values to 3..30 */
+#define WS_CONF_MAX_ITER      30
 #define WS_CONF_DEFAULT_LEVEL 99
 #define WS_CONF_DEFAULT_WIDTH 5.0 /* % full width: +/-2.5% */
-#define WS_CONF_DEFAULT_MAX 10    /* -I alone implies -i 10,3 */
+#define WS_CONF_DEFAULT_MAX   10  /* -I alone implies -i 10,3 */
 
 typedef struct ws_confidence {
-	bool asked;              /* -i or -I given */
+	bool asked;                         /* -i or -I given */
 	int max_iterations, min_iterations; /* clamped to 3..30 as netperf */
-	int level;               /* 95 or 99 (%) */
+	int level;                          /* 95 or 99 (%) */
 	double width;            /* target full width in % of the mean (-I level,width) */
 	int iterations;          /* run */
 	bool met;                /* every judged width <= width */
 	double throughput_width; /* achieved relative full width, % (-1 unknown) */
 	double local_cpu_width, remote_cpu_width; /* % (-1 when CPU not measured) */
-	bool throughput_only;    /* global -r: only the throughput width is judged */
+	bool throughput_only; /* global -r: only the throughput width is judged */
 } ws_confidence;
 
 /* What the command line gave, before netperf's rules apply (0 = that value not given). */
 typedef struct ws_confidence_args {
 	bool i_given, I_given;
-	int max, min;      /* -i max[,min] */
-	int level;         /* -I level[,width] */
-	double width;      /* % */
+	int max, min;         /* -i max[,min] */
+	int level;            /* -I level[,width] */
+	double width;         /* % */
 	bool throughput_only; /* -r */
 } ws_confidence_args;
 

@@ -20,12 +20,9 @@
  * own tick granularity, not missing work (see ws_cpu_util). */
 #define MISSING_TICKS_MIN 2.0
 #define MISSING_SHARE_MIN 0.01
-#define MIN_FIELDS 4 /* user nice system idle: present on every kernel since 2.4 */
+#define MIN_FIELDS        4 /* user nice system idle: present on every kernel since 2.4 */
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 /* Parse an unsigned decimal at *p into *out, advancing *p. Fails on no digits or overflow. */
 static bool parse_u64(const char **p, const char *end, uint64_t *out)
@@ -47,8 +44,8 @@ static bool parse_u64(const char **p, const char *end, uint64_t *out)
 }
 
 /* One "cpuN f1 f2 ..." line, [line, end) without the newline. */
-static int parse_cpu_line(const char *line, const char *end, unsigned lineno,
-			  ws_cpu_snapshot *snap, ws_err *err)
+static int parse_cpu_line(const char *line, const char *end, unsigned lineno, ws_cpu_snapshot *snap,
+			  ws_err *err)
 {
 	const char *p = line + 3;
 	uint64_t id;
@@ -76,10 +73,11 @@ static int parse_cpu_line(const char *line, const char *end, unsigned lineno,
 			break;
 		uint64_t x;
 		if (!parse_u64(&p, end, &x) || (p < end && !is_blank(*p)))
-			return ws_err_set(err, WS_E_INVAL,
-					  "/proc/stat line %u (cpu%llu): field %d is not an unsigned "
-					  "64-bit count of ticks",
-					  lineno, (unsigned long long)id, n + 1);
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"/proc/stat line %u (cpu%llu): field %d is not an unsigned "
+				"64-bit count of ticks",
+				lineno, (unsigned long long)id, n + 1);
 		if (n < WS_CPU_NFIELDS)
 			v[n] = x;
 		n++;
@@ -118,10 +116,11 @@ int ws_cpu_snapshot_parse(const char *text, ws_cpu_snapshot *snap, ws_err *err)
 		line = nl ? nl + 1 : end;
 	}
 	if (snap->ncpus == 0)
-		return ws_err_set(err, WS_E_INVAL,
-				  "/proc/stat: no cpuN lines found in %u lines; expected lines like "
-				  "'cpu0 user nice system idle iowait irq softirq steal'",
-				  lineno);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"/proc/stat: no cpuN lines found in %u lines; expected lines like "
+			"'cpu0 user nice system idle iowait irq softirq steal'",
+			lineno);
 	return 0;
 }
 
@@ -195,8 +194,7 @@ int ws_cpu_snapshot_take(ws_cpu_snapshot *snap, ws_err *err)
 }
 
 /* Field deltas of one CPU, clamping counters that went backwards to 0. */
-static uint64_t cpu_deltas(const uint64_t *a, const uint64_t *b, uint64_t *d,
-			   uint32_t *clamped)
+static uint64_t cpu_deltas(const uint64_t *a, const uint64_t *b, uint64_t *d, uint32_t *clamped)
 {
 	uint64_t total = 0;
 	for (int f = 0; f < WS_CPU_NFIELDS; f++) {
@@ -221,7 +219,8 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
 	double wall = 0; /* ticks each CPU lived through between the snapshots */
 	if (start->taken_ns > 0 && end->taken_ns > start->taken_ns && start->ticks_per_s > 0 &&
 	    start->ticks_per_s == end->ticks_per_s)
-		wall = (double)(end->taken_ns - start->taken_ns) * (double)start->ticks_per_s / WS_NS_PER_SEC;
+		wall = (double)(end->taken_ns - start->taken_ns) * (double)start->ticks_per_s /
+			WS_NS_PER_SEC;
 	for (uint32_t id = 0; id < lim; id++) {
 		if (!start->present[id] || !end->present[id])
 			continue;
@@ -269,8 +268,8 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
 	return 0;
 }
 
-double ws_cpu_service_demand(double util_pct, uint32_t ncpus, int64_t elapsed_ns,
-			     uint64_t units, double unit_bytes)
+double ws_cpu_service_demand(double util_pct, uint32_t ncpus, int64_t elapsed_ns, uint64_t units,
+			     double unit_bytes)
 {
 	if (units == 0 || !(unit_bytes > 0))
 		return 0.0;
@@ -279,8 +278,8 @@ double ws_cpu_service_demand(double util_pct, uint32_t ncpus, int64_t elapsed_ns
 	return isfinite(sd) ? sd : 0.0;
 }
 
-int ws_cpu_fill_side(ws_side_result *side, const ws_cpu_snapshot *start,
-		     const ws_cpu_snapshot *end, ws_err *err)
+int ws_cpu_fill_side(ws_side_result *side, const ws_cpu_snapshot *start, const ws_cpu_snapshot *end,
+		     ws_err *err)
 {
 	if (!side)
 		return ws_err_set(err, WS_E_INVAL, "cpu fill: no side result to fill");

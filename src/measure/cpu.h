@@ -49,25 +49,25 @@ typedef struct ws_cpu_snapshot {
 	uint32_t max_id;          /* highest present id + 1 */
 	int64_t thread_user_ns;   /* RUSAGE_THREAD of the taker; 0 from _parse */
 	int64_t thread_sys_ns;
-	int64_t taken_ns;         /* ws_clock_ns() at the reading; 0 from _parse */
-	long ticks_per_s;         /* /proc/stat's unit (USER_HZ); 0 from _parse */
+	int64_t taken_ns; /* ws_clock_ns() at the reading; 0 from _parse */
+	long ticks_per_s; /* /proc/stat's unit (USER_HZ); 0 from _parse */
 } ws_cpu_snapshot;
 
 /* Utilisation between two snapshots, each percentage averaged over the CPUs counted. */
 typedef struct ws_cpu_usage {
-	double util;    /* 100 - idle share: netperf's figure */
-	double user;    /* user + nice */
+	double util; /* 100 - idle share: netperf's figure */
+	double user; /* user + nice */
 	double system;
 	double softirq;
 	double irq;
 	double iowait;
 	double steal;
 	double unaccounted; /* wall time in no counter, counted as busy (see ws_cpu_util) */
-	double peak_util; /* the busiest single CPU */
-	int peak_cpu;     /* its id */
-	uint32_t ncpus;   /* CPUs present in both snapshots */
-	uint32_t clamped; /* counters that went backwards and were counted as 0 */
-	char method;      /* WS_CPU_METHOD_PROC_STAT */
+	double peak_util;   /* the busiest single CPU */
+	int peak_cpu;       /* its id */
+	uint32_t ncpus;     /* CPUs present in both snapshots */
+	uint32_t clamped;   /* counters that went backwards and were counted as 0 */
+	char method;        /* WS_CPU_METHOD_PROC_STAT */
 } ws_cpu_usage;
 
 /* Read /proc/stat and the calling thread's rusage into *snap. Returns 0, or a negative code
@@ -80,8 +80,7 @@ int ws_cpu_snapshot_take(ws_cpu_snapshot *snap, struct ws_err *err);
  * aggregate "cpu" line and all other lines are skipped. Refused: a non-numeric or
  * overflowing field, fewer than 4 fields, an id >= WS_CPU_MAX, a duplicate id, or no cpuN
  * line at all. On error *snap is unspecified. */
-int ws_cpu_snapshot_parse(const char *proc_stat_text, ws_cpu_snapshot *snap,
-			  struct ws_err *err);
+int ws_cpu_snapshot_parse(const char *proc_stat_text, ws_cpu_snapshot *snap, struct ws_err *err);
 
 /* Utilisation from start to end over the CPUs present in both. Per CPU the deltas of the 8
  * fields are summed into total; a CPU whose total did not move counts as 0% busy (it is
@@ -101,14 +100,14 @@ int ws_cpu_util(const ws_cpu_snapshot *start, const ws_cpu_snapshot *end, ws_cpu
  * Streams pass bytes and unit_bytes = 1024 (us/KB); RR passes transactions and
  * unit_bytes = 1 (us/Tr). Returns 0 when units is 0, unit_bytes <= 0 or the result is not
  * finite, so callers never print NaN or inf. */
-double ws_cpu_service_demand(double util_pct, uint32_t ncpus, int64_t elapsed_ns,
-			     uint64_t units, double unit_bytes);
+double ws_cpu_service_demand(double util_pct, uint32_t ncpus, int64_t elapsed_ns, uint64_t units,
+			     double unit_bytes);
 
 /* Fill side's CPU fields from two snapshots taken by the same thread: cpu_measured = true,
  * cpu_util/user/system/softirq, cpu_method, ncpus, and thread_user_ns/thread_sys_ns as the
  * deltas (clamped at 0). On error side is unchanged. */
-int ws_cpu_fill_side(ws_side_result *side, const ws_cpu_snapshot *start,
-		     const ws_cpu_snapshot *end, struct ws_err *err);
+int ws_cpu_fill_side(ws_side_result *side, const ws_cpu_snapshot *start, const ws_cpu_snapshot *end,
+		     struct ws_err *err);
 
 /* Best effort: copy gethostname() into side->hostname and the kernel's boot_id into
  * side->boot_id, each NUL-terminated and truncated to its field. Whatever cannot be read

@@ -10,13 +10,14 @@ static void judge_side(const ws_side_result *s, ws_cpubound_side *v)
 	*v = (ws_cpubound_side){0};
 	if (s->elapsed_ns > 0 && s->thread_user_ns >= 0 && s->thread_sys_ns >= 0) {
 		v->thread_known = true;
-		v->thread_frac = (double)(s->thread_user_ns + s->thread_sys_ns) / (double)s->elapsed_ns;
+		v->thread_frac =
+			(double)(s->thread_user_ns + s->thread_sys_ns) / (double)s->elapsed_ns;
 		/* Several worker threads: the busiest one decides, not their sum. */
 		if (s->nthreads > 0) {
 			v->thread_frac = 0;
 			for (uint32_t t = 0; t < s->nthreads; t++) {
 				double f = (double)(s->threads[t].user_ns + s->threads[t].sys_ns) /
-					   (double)s->elapsed_ns;
+					(double)s->elapsed_ns;
 				v->thread_frac = f > v->thread_frac ? f : v->thread_frac;
 			}
 		}
@@ -69,20 +70,23 @@ static const char *advice(const ws_cpubound *v, const ws_cpubound_side *s)
 {
 	bool tcp = v->type != WS_TEST_UDP_STREAM && v->type != WS_TEST_UDP_RR;
 	bool rr = v->type == WS_TEST_TCP_RR || v->type == WS_TEST_UDP_RR ||
-		  ws_test_type_connects(v->type);
+		ws_test_type_connects(v->type);
 	if (rr)
 		return s->host_bound ? "every CPU is busy, so more concurrent tests will not help"
 				     : "try more concurrent tests (one per CPU, with -T)";
 	if (s->sends && tcp && v->type != WS_TEST_TCP_SENDFILE)
-		return s->host_bound ? "try -t TCP_SENDFILE or --zerocopy (every CPU is busy, so more streams will not help)"
+		return s->host_bound ? "try -t TCP_SENDFILE or --zerocopy (every CPU is busy, so "
+				       "more streams will not help)"
 				     : "try -t TCP_SENDFILE, --zerocopy or more streams";
 	if (s->sends && tcp) /* sendfile already sends without a copy */
 		return s->host_bound ? "every CPU is busy, so more streams will not help"
 				     : "try more streams (--streams)";
 	if (s->sends)
-		return s->host_bound ? "try --gso (every CPU is busy, so more streams will not help)"
-				     : "try --gso or more streams";
-	return s->host_bound ? "try a larger receive size (test option -M); every CPU is busy, so more streams will not help"
+		return s->host_bound
+			? "try --gso (every CPU is busy, so more streams will not help)"
+			: "try --gso or more streams";
+	return s->host_bound ? "try a larger receive size (test option -M); every CPU is busy, so "
+			       "more streams will not help"
 			     : "try a larger receive size (test option -M) or more streams";
 }
 

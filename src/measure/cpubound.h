@@ -26,16 +26,16 @@
 
 /* One side's verdict. Fractions are of the side's own measured interval (elapsed_ns). */
 typedef struct ws_cpubound_side {
-	bool thread_known;   /* elapsed_ns > 0: thread_frac is meaningful */
-	double thread_frac;  /* (thread_user_ns + thread_sys_ns) / elapsed_ns; may exceed 1 a
+	bool thread_known;  /* elapsed_ns > 0: thread_frac is meaningful */
+	double thread_frac; /* (thread_user_ns + thread_sys_ns) / elapsed_ns; may exceed 1 a
 	                        little, as the thread clock also covers set-up and tear-down */
-	bool thread_bound;   /* thread_frac >= WS_CPUBOUND_THRESHOLD */
-	bool host_known;     /* the side measured system-wide CPU (-c / -C) */
-	double host_frac;    /* cpu_util / 100: mean busy share over all CPUs */
-	bool host_bound;     /* host_frac >= WS_CPUBOUND_THRESHOLD */
-	bool bound;          /* thread_bound || host_bound */
-	bool sends;          /* this side writes the test's data (both sides in RR tests) */
-	bool receives;       /* this side reads it */
+	bool thread_bound;  /* thread_frac >= WS_CPUBOUND_THRESHOLD */
+	bool host_known;    /* the side measured system-wide CPU (-c / -C) */
+	double host_frac;   /* cpu_util / 100: mean busy share over all CPUs */
+	bool host_bound;    /* host_frac >= WS_CPUBOUND_THRESHOLD */
+	bool bound;         /* thread_bound || host_bound */
+	bool sends;         /* this side writes the test's data (both sides in RR tests) */
+	bool receives;      /* this side reads it */
 } ws_cpubound_side;
 
 typedef struct ws_cpubound {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define WS_FLOWHIST_SUB_BITS 4
-#define WS_FLOWHIST_BUCKETS 544 /* (36 - 4 + 2) octaves of 16, covering 0 .. 2^37 ns */
+#define WS_FLOWHIST_BUCKETS  544 /* (36 - 4 + 2) octaves of 16, covering 0 .. 2^37 ns */
 
 typedef struct ws_flowhist {
 	uint32_t bucket[WS_FLOWHIST_BUCKETS];

@@ -102,8 +102,8 @@ int ws_hist_record_n(ws_hist *h, uint64_t ns, uint64_t count, ws_err *err)
 	if (count > UINT64_MAX - h->count)
 		return ws_err_set(err, WS_E_INVAL,
 				  "histogram: %llu more samples would pass the total of 2^64-1 "
-				  "(have %llu)", (unsigned long long)count,
-				  (unsigned long long)h->count);
+				  "(have %llu)",
+				  (unsigned long long)count, (unsigned long long)h->count);
 	if (count == 0)
 		return 0;
 	if (ns <= WS_HIST_MAX_NS)

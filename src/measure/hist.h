@@ -17,10 +17,10 @@
 #include "util/err.h"
 
 #define WS_HIST_SUB_BITS 7
-#define WS_HIST_SUB (1u << WS_HIST_SUB_BITS)        /* 128 sub-buckets per octave */
-#define WS_HIST_MAX_NS 100000000000ull               /* 100 s; above: overflow */
-#define WS_HIST_TOP_EXP 36                           /* floor(log2(100 s in ns)) */
-#define WS_HIST_BUCKETS ((WS_HIST_TOP_EXP - WS_HIST_SUB_BITS + 2) * WS_HIST_SUB) /* 3968 */
+#define WS_HIST_SUB      (1u << WS_HIST_SUB_BITS) /* 128 sub-buckets per octave */
+#define WS_HIST_MAX_NS   100000000000ull          /* 100 s; above: overflow */
+#define WS_HIST_TOP_EXP  36                       /* floor(log2(100 s in ns)) */
+#define WS_HIST_BUCKETS  ((WS_HIST_TOP_EXP - WS_HIST_SUB_BITS + 2) * WS_HIST_SUB) /* 3968 */
 
 typedef struct ws_hist {
 	uint64_t bucket[WS_HIST_BUCKETS];
@@ -40,8 +40,8 @@ int ws_hist_merge(ws_hist *dst, const ws_hist *src, ws_err *err);
 
 uint64_t ws_hist_count(const ws_hist *h);
 uint64_t ws_hist_overflow(const ws_hist *h);
-uint64_t ws_hist_min(const ws_hist *h); /* 0 when empty */
-uint64_t ws_hist_max(const ws_hist *h); /* 0 when empty */
+uint64_t ws_hist_min(const ws_hist *h);  /* 0 when empty */
+uint64_t ws_hist_max(const ws_hist *h);  /* 0 when empty */
 double ws_hist_mean(const ws_hist *h);   /* 0 when empty */
 double ws_hist_stddev(const ws_hist *h); /* population (divides by n); 0 below 2 samples */
 /* docs/latency.md: rank = max(1, ceil(p/100 * count)); rank 1 gives min, rank count

@@ -13,15 +13,16 @@
 
 struct ws_interim {
 	ws_interim_config cfg;
-	ws_interim_counter *flows;   /* cfg.nflows, cache-line aligned */
-	ws_interim_clock *clocks;    /* [0] the aggregate, [1 + i] flow i */
+	ws_interim_counter *flows; /* cfg.nflows, cache-line aligned */
+	ws_interim_clock *clocks;  /* [0] the aggregate, [1 + i] flow i */
 	pthread_mutex_t mu;
-	pthread_cond_t cv;           /* stop; on CLOCK_MONOTONIC */
+	pthread_cond_t cv; /* stop; on CLOCK_MONOTONIC */
 	bool begun, stopping, running;
 	pthread_t thread;
 };
 
-void ws_interim_clock_init(ws_interim_clock *c, int64_t interval_ns, int64_t mono_ns, int64_t wall_ns)
+void ws_interim_clock_init(ws_interim_clock *c, int64_t interval_ns, int64_t mono_ns,
+			   int64_t wall_ns)
 {
 	*c = (ws_interim_clock){
 		.start_ns = mono_ns,
@@ -72,11 +73,13 @@ int ws_interim_create(const ws_interim_config *cfg, ws_interim **out, ws_err *er
 {
 	*out = NULL;
 	if (!cfg || !cfg->cb)
-		return ws_err_set(err, WS_E_INVAL, "interim results: no callback to report them to");
-	if (!(cfg->interval_s >= 0.001 && cfg->interval_s <= 86400))
 		return ws_err_set(err, WS_E_INVAL,
-				  "interim results: interval %g s is out of range; expected 0.001 to 86400 s",
-				  cfg->interval_s);
+				  "interim results: no callback to report them to");
+	if (!(cfg->interval_s >= 0.001 && cfg->interval_s <= 86400))
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"interim results: interval %g s is out of range; expected 0.001 to 86400 s",
+			cfg->interval_s);
 	if (cfg->nflows < 1 || cfg->nflows > 65536)
 		return ws_err_set(err, WS_E_INVAL,
 				  "interim results: %u flows is out of range; expected 1 to 65536",
@@ -100,7 +103,8 @@ int ws_interim_create(const ws_interim_config *cfg, ws_interim **out, ws_err *er
 		if (!rc)
 			pthread_cond_destroy(&ip->cv);
 		free(ip);
-		return ws_err_set(err, ENOMEM, "no memory for %u interim counters", (unsigned)cfg->nflows);
+		return ws_err_set(err, ENOMEM, "no memory for %u interim counters",
+				  (unsigned)cfg->nflows);
 	}
 	for (uint32_t i = 0; i < cfg->nflows; i++)
 		atomic_init(&ip->flows[i].units, 0);
@@ -182,7 +186,8 @@ int ws_interim_begin(ws_interim *ip, int64_t mono_ns, int64_t wall_ns, ws_err *e
 	int rc = pthread_create(&ip->thread, NULL, reporter, ip);
 	if (rc) {
 		ip->begun = false;
-		return ws_err_set(err, -rc, "cannot start the interim results thread (error %d)", rc);
+		return ws_err_set(err, -rc, "cannot start the interim results thread (error %d)",
+				  rc);
 	}
 	ip->running = true;
 	return 0;

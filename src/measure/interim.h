@@ -41,7 +41,8 @@ typedef struct ws_interim_counter {
 static inline void ws_interim_add(ws_interim_counter *c, uint64_t n)
 {
 	if (c)
-		atomic_store_explicit(&c->units, atomic_load_explicit(&c->units, memory_order_relaxed) + n,
+		atomic_store_explicit(&c->units,
+				      atomic_load_explicit(&c->units, memory_order_relaxed) + n,
 				      memory_order_relaxed);
 }
 
@@ -68,25 +69,25 @@ enum ws_interim_kind { WS_INTERIM_BYTES, WS_INTERIM_TRANSACTIONS };
  * "Trans/s"); rate is units per second, for JSON. */
 typedef struct ws_interim_sample {
 	uint32_t index;
-	int32_t flow;            /* -1: the aggregate of all flows; else the flow's index */
+	int32_t flow; /* -1: the aggregate of all flows; else the flow's index */
 	enum ws_interim_kind kind;
-	uint64_t units;          /* bytes or transactions in this interval */
-	int64_t interval_ns;     /* this interval's length (the last one is partial) */
+	uint64_t units;      /* bytes or transactions in this interval */
+	int64_t interval_ns; /* this interval's length (the last one is partial) */
 	double interval_s;
-	double rate;             /* units / interval_s */
-	int64_t ending_wall_ns;  /* the interval's end, CLOCK_REALTIME (netperf's "ending at") */
-	bool final;              /* the partial interval reported by ws_interim_stop */
+	double rate;            /* units / interval_s */
+	int64_t ending_wall_ns; /* the interval's end, CLOCK_REALTIME (netperf's "ending at") */
+	bool final;             /* the partial interval reported by ws_interim_stop */
 } ws_interim_sample;
 
 typedef void (*ws_interim_cb)(void *ctx, const ws_interim_sample *s);
 
 typedef struct ws_interim_config {
-	double interval_s;       /* > 0 */
-	bool precise;            /* netperf's negative interval (see the opening) */
-	uint32_t nflows;         /* counters to allocate, >= 1 */
-	bool per_flow;           /* also report each flow (after each aggregate sample) */
+	double interval_s; /* > 0 */
+	bool precise;      /* netperf's negative interval (see the opening) */
+	uint32_t nflows;   /* counters to allocate, >= 1 */
+	bool per_flow;     /* also report each flow (after each aggregate sample) */
 	enum ws_interim_kind kind;
-	ws_interim_cb cb;        /* called on the reporter thread, then by ws_interim_stop */
+	ws_interim_cb cb; /* called on the reporter thread, then by ws_interim_stop */
 	void *ctx;
 } ws_interim_config;
 
@@ -114,16 +115,17 @@ void ws_interim_free(ws_interim *ip);
 /* ---- the interval arithmetic, exposed for tests ---------------------------------------- */
 
 typedef struct ws_interim_clock {
-	int64_t start_ns;        /* monotonic begin */
-	int64_t wall_offset_ns;  /* wall - monotonic at begin */
+	int64_t start_ns;       /* monotonic begin */
+	int64_t wall_offset_ns; /* wall - monotonic at begin */
 	int64_t interval_ns;
-	int64_t last_ns;         /* end of the last sample (start_ns at first) */
-	uint64_t last_units;     /* counter total at last_ns */
-	uint32_t index;          /* next sample's index */
-	uint32_t k;              /* next deadline is start_ns + k * interval_ns */
+	int64_t last_ns;     /* end of the last sample (start_ns at first) */
+	uint64_t last_units; /* counter total at last_ns */
+	uint32_t index;      /* next sample's index */
+	uint32_t k;          /* next deadline is start_ns + k * interval_ns */
 } ws_interim_clock;
 
-void ws_interim_clock_init(ws_interim_clock *c, int64_t interval_ns, int64_t mono_ns, int64_t wall_ns);
+void ws_interim_clock_init(ws_interim_clock *c, int64_t interval_ns, int64_t mono_ns,
+			   int64_t wall_ns);
 
 /* The monotonic time of the next regular sample. */
 int64_t ws_interim_clock_deadline(const ws_interim_clock *c);

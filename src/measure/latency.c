@@ -5,10 +5,7 @@
 
 const double ws_latency_pcts[WS_LATENCY_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99};
 
-static double ns_to_us(double ns)
-{
-	return ns / 1000.0;
-}
+static double ns_to_us(double ns) { return ns / 1000.0; }
 
 double ws_latency_percentile_us(const ws_hist *h, double p)
 {

@@ -42,7 +42,8 @@ static int u_counts(size_t m, size_t n, double *c)
 		for (size_t j = 1; j <= n; j++)
 			for (size_t i = 1; i <= m; i++)
 				for (size_t u = i * j + 1; u-- > 0;)
-					a[i][u] = (u <= (i - 1) * j ? a[i - 1][u] : 0) + (u >= i ? a[i][u - i] : 0);
+					a[i][u] = (u <= (i - 1) * j ? a[i - 1][u] : 0) +
+						(u >= i ? a[i][u - i] : 0);
 		memcpy(c, a[m], (m * n + 1) * sizeof *c);
 	}
 	for (size_t i = 0; a && i <= m; i++)
@@ -123,7 +124,8 @@ static size_t normal_k(size_t m, size_t n, double *v)
 		ties += t * t * t - t;
 		i = j;
 	}
-	double nn = (double)big_n, var = (double)m * (double)n / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
+	double nn = (double)big_n,
+	       var = (double)m * (double)n / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
 	double k = floor((double)m * (double)n / 2 - Z975 * sqrt(var > 0 ? var : 0));
 	return k < 1 ? 0 : (size_t)k;
 }
@@ -134,12 +136,14 @@ int ws_ratio_compute(const double *old, size_t m, const double *nw, size_t n, ws
 	memset(r, 0, sizeof *r);
 	r->lo = r->hi = r->coverage = NAN;
 	if (m < 1 || n < 1 || m > WS_RATIO_MAX_SAMPLES || n > WS_RATIO_MAX_SAMPLES)
-		return ws_err_set(err, WS_E_INVAL, "%zu old and %zu new samples; expected 1 to %d a side",
-				  m, n, WS_RATIO_MAX_SAMPLES);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%zu old and %zu new samples; expected 1 to %d a side", m, n,
+				  WS_RATIO_MAX_SAMPLES);
 	for (size_t i = 0; i < m + n; i++) {
 		double x = i < m ? old[i] : nw[i - m];
 		if (!isfinite(x) || x <= 0)
-			return ws_err_set(err, WS_E_INVAL, "%s sample %zu is %g; expected a positive number",
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s sample %zu is %g; expected a positive number",
 					  i < m ? "old" : "new", (i < m ? i : i - m) + 1, x);
 	}
 	size_t mn = m * n;
@@ -232,5 +236,5 @@ double ws_ratio_worse_pct(const ws_ratio *r, bool higher_better)
 bool ws_ratio_fails(const ws_ratio *r, bool higher_better, double pct)
 {
 	return ws_ratio_verdict(r, higher_better) == WS_VERDICT_SLOWER &&
-	       ws_ratio_worse_pct(r, higher_better) > pct;
+		ws_ratio_worse_pct(r, higher_better) > pct;
 }

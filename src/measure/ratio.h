@@ -21,8 +21,8 @@
 struct ws_err;
 
 #define WS_RATIO_MAX_SAMPLES 1000 /* per side: 10^6 pairwise ratios at most */
-#define WS_RATIO_EXACT_MAX 50     /* U's exact distribution up to 50 samples a side */
-#define WS_RATIO_LEVEL 0.95
+#define WS_RATIO_EXACT_MAX   50   /* U's exact distribution up to 50 samples a side */
+#define WS_RATIO_LEVEL       0.95
 
 enum ws_ratio_method {
 	WS_RATIO_NONE,   /* too few samples: no interval */
@@ -43,8 +43,8 @@ typedef struct ws_ratio {
 	double ratio;                  /* exp(Hodges-Lehmann estimate of the log shift) */
 	double lo, hi;                 /* the interval of the ratio; NaN with WS_RATIO_NONE */
 	enum ws_ratio_method method;
-	size_t k;                      /* the interval's order statistic (1-based); 0: none */
-	double coverage;               /* the interval's achieved level (exact: >= 0.95; normal:
+	size_t k;        /* the interval's order statistic (1-based); 0: none */
+	double coverage; /* the interval's achieved level (exact: >= 0.95; normal:
 	                                * 0.95 nominal); NaN with WS_RATIO_NONE */
 } ws_ratio;
 

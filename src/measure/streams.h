@@ -12,10 +12,10 @@
 #include <stdint.h>
 
 typedef struct ws_stream_stats {
-	uint32_t n;        /* flows counted (completed ones) */
-	uint32_t failed;   /* flows that failed, not counted in the figures */
+	uint32_t n;                         /* flows counted (completed ones) */
+	uint32_t failed;                    /* flows that failed, not counted in the figures */
 	double min, median, max, mean, sum; /* per-flow rates, in the caller's unit */
-	double jain;       /* fairness index in (0, 1]; 0 when n == 0 */
+	double jain;                        /* fairness index in (0, 1]; 0 when n == 0 */
 } ws_stream_stats;
 
 /* Statistics of n values (any unit). Does not modify values. */

@@ -14,28 +14,32 @@ int ws_mesh_comm_init(int *argc, char ***argv, int *rank, int *size)
 	int provided;
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
 		return -1;
-	if (MPI_Comm_rank(MPI_COMM_WORLD, rank) != MPI_SUCCESS || MPI_Comm_size(MPI_COMM_WORLD, size) != MPI_SUCCESS)
+	if (MPI_Comm_rank(MPI_COMM_WORLD, rank) != MPI_SUCCESS ||
+	    MPI_Comm_size(MPI_COMM_WORLD, size) != MPI_SUCCESS)
 		return -1;
 	return 0;
 }
 
-void ws_mesh_comm_finalize(void)
-{
-	MPI_Finalize();
-}
+void ws_mesh_comm_finalize(void) { MPI_Finalize(); }
 
 int ws_mesh_comm_allgather(const void *mine, size_t len, void *all)
 {
 	if (len > INT_MAX)
 		return -1;
-	return MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+	return MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD) ==
+			MPI_SUCCESS
+		? 0
+		: -1;
 }
 
 int ws_mesh_comm_gather(const void *mine, size_t len, void *all)
 {
 	if (len > INT_MAX)
 		return -1;
-	return MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+	return MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD) ==
+			MPI_SUCCESS
+		? 0
+		: -1;
 }
 
 int ws_mesh_comm_max(int v, int *out)

@@ -29,25 +29,25 @@ int ws_mesh_addr_template(const char *tmpl, int rank, char *out, size_t n, ws_er
 			p++;
 		} else {
 			return ws_err_set(err, WS_E_INVAL,
-					  "--bind-addr '%s': '%%%c' is not a substitution; expected %%r (the rank + 1) or %%%%",
+					  "--bind-addr '%s': '%%%c' is not a substitution; "
+					  "expected %%r (the rank + 1) or %%%%",
 					  tmpl, p[1] ? p[1] : ' ');
 		}
 		size_t k = strlen(piece);
 		if (k >= n - o || n == 0)
-			return ws_err_set(err, WS_E_INVAL, "--bind-addr '%s' is longer than %zu bytes for rank %d", tmpl,
-					  n ? n - 1 : 0, rank);
+			return ws_err_set(err, WS_E_INVAL,
+					  "--bind-addr '%s' is longer than %zu bytes for rank %d",
+					  tmpl, n ? n - 1 : 0, rank);
 		memcpy(out + o, piece, k + 1);
 		o += k;
 	}
 	if (o == 0)
-		return ws_err_set(err, WS_E_INVAL, "--bind-addr is empty; expected an address such as 10.0.0.%%r");
+		return ws_err_set(err, WS_E_INVAL,
+				  "--bind-addr is empty; expected an address such as 10.0.0.%%r");
 	return 0;
 }
 
-static int fam_of(int af)
-{
-	return af == AF_INET ? 4 : af == AF_INET6 ? 6 : 0;
-}
+static int fam_of(int af) { return af == AF_INET ? 4 : af == AF_INET6 ? 6 : 0; }
 
 /* A rank for an address: lower is better; -1 = not usable for family. */
 static int score(const struct ifaddrs *ifa, const char *iface, int family)
@@ -61,7 +61,9 @@ static int score(const struct ifaddrs *ifa, const char *iface, int family)
 	if (family && f != family)
 		return -1;
 	int s = f == 4 ? 0 : 2; /* family 0: IPv4 first */
-	if (f == 6 && IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)(const void *)ifa->ifa_addr)->sin6_addr))
+	if (f == 6 &&
+	    IN6_IS_ADDR_LINKLOCAL(
+		    &((const struct sockaddr_in6 *)(const void *)ifa->ifa_addr)->sin6_addr))
 		s++;
 	return s;
 }
@@ -86,35 +88,45 @@ int ws_mesh_addr_of_if(const char *iface, int family, char *out, size_t n, ws_er
 		}
 		/* Names with an address of the family, for the message. */
 		if (ifa->ifa_addr && fam_of(ifa->ifa_addr->sa_family) &&
-		    (!family || fam_of(ifa->ifa_addr->sa_family) == family) && !strstr(have, ifa->ifa_name) &&
-		    hl < sizeof(have) - 1)
-			hl += (size_t)snprintf(have + hl, sizeof(have) - hl, "%s%s", hl ? ", " : "", ifa->ifa_name);
+		    (!family || fam_of(ifa->ifa_addr->sa_family) == family) &&
+		    !strstr(have, ifa->ifa_name) && hl < sizeof(have) - 1)
+			hl += (size_t)snprintf(have + hl, sizeof(have) - hl, "%s%s", hl ? ", " : "",
+					       ifa->ifa_name);
 	}
 	int rc = 0;
 	const char *fam = family == 4 ? "IPv4 " : family == 6 ? "IPv6 " : "";
 	if (!best && iface && !named) {
-		rc = ws_err_set(err, ENODEV, "--bind-if %s: no such interface with an address; interfaces with an %saddress: %s",
+		rc = ws_err_set(err, ENODEV,
+				"--bind-if %s: no such interface with an address; interfaces with "
+				"an %saddress: %s",
 				iface, fam, hl ? have : "none");
 	} else if (!best) {
-		rc = ws_err_set(err, EADDRNOTAVAIL, "%s%s has no %saddress; interfaces with one: %s",
-				iface ? "--bind-if " : "", iface ? iface : "no interface that is up and not loopback", fam,
+		rc = ws_err_set(err, EADDRNOTAVAIL,
+				"%s%s has no %saddress; interfaces with one: %s",
+				iface ? "--bind-if " : "",
+				iface ? iface : "no interface that is up and not loopback", fam,
 				hl ? have : "none");
 	} else {
 		char a[INET6_ADDRSTRLEN];
 		const void *src = best->ifa_addr->sa_family == AF_INET
-					  ? (const void *)&((const struct sockaddr_in *)(const void *)best->ifa_addr)->sin_addr
-					  : (const void *)&((const struct sockaddr_in6 *)(const void *)best->ifa_addr)->sin6_addr;
+			? (const void *)&((const struct sockaddr_in *)(const void *)best->ifa_addr)
+				  ->sin_addr
+			: (const void *)&((const struct sockaddr_in6 *)(const void *)best->ifa_addr)
+				  ->sin6_addr;
 		inet_ntop(best->ifa_addr->sa_family, src, a, sizeof(a));
-		int k = best_score == 3 ? snprintf(out, n, "%s%%%s", a, best->ifa_name) : snprintf(out, n, "%s", a);
+		int k = best_score == 3 ? snprintf(out, n, "%s%%%s", a, best->ifa_name)
+					: snprintf(out, n, "%s", a);
 		if (k < 0 || (size_t)k >= n)
-			rc = ws_err_set(err, WS_E_INVAL, "the address %s of %s does not fit in %zu bytes", a,
+			rc = ws_err_set(err, WS_E_INVAL,
+					"the address %s of %s does not fit in %zu bytes", a,
 					best->ifa_name, n);
 	}
 	freeifaddrs(all);
 	return rc;
 }
 
-int ws_mesh_addr_numeric(const char *host, int family, char *out, size_t n, int *family_out, ws_err *err)
+int ws_mesh_addr_numeric(const char *host, int family, char *out, size_t n, int *family_out,
+			 ws_err *err)
 {
 	ws_addr a;
 	int rc = ws_addr_resolve(host, 0, family, 1, &a, err);
@@ -128,10 +140,7 @@ int ws_mesh_addr_numeric(const char *host, int family, char *out, size_t n, int 
 	return 0;
 }
 
-static bool terminated(const char *s, size_t n)
-{
-	return memchr(s, 0, n) != NULL;
-}
+static bool terminated(const char *s, size_t n) { return memchr(s, 0, n) != NULL; }
 
 int ws_mesh_peer_check(ws_mesh_peer *p, int rank, ws_err *err)
 {
@@ -139,18 +148,22 @@ int ws_mesh_peer_check(ws_mesh_peer *p, int rank, ws_err *err)
 	p->host[sizeof(p->host) - 1] = 0;
 	p->addr[sizeof(p->addr) - 1] = 0;
 	if (!th || !ta)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent an endpoint whose %s is not terminated", rank,
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent an endpoint whose %s is not terminated", rank,
 				  th ? "address" : "host name");
 	if (p->status < 0)
 		return 0; /* no daemon: its address may be anything */
 	if (p->status > 0)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent an endpoint with status %d; expected 0 or negative",
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent an endpoint with status %d; expected 0 or negative",
 				  rank, (int)p->status);
 	if (p->family != 4 && p->family != 6)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent address family %u; expected 4 or 6", rank,
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent address family %u; expected 4 or 6", rank,
 				  (unsigned)p->family);
 	if (p->port == 0)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent port 0 for its daemon; expected 1 to 65535", rank);
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent port 0 for its daemon; expected 1 to 65535", rank);
 	/* Only a numeric address of the stated family: nothing is resolved on another's word. */
 	char plain[WS_MESH_ADDR_MAX];
 	snprintf(plain, sizeof(plain), "%s", p->addr);
@@ -159,7 +172,8 @@ int ws_mesh_peer_check(ws_mesh_peer *p, int rank, ws_err *err)
 		*scope = 0;
 	unsigned char buf[sizeof(struct in6_addr)];
 	if (inet_pton(p->family == 4 ? AF_INET : AF_INET6, plain, buf) != 1)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent '%.63s', which is not a numeric IPv%u address", rank,
-				  p->addr, (unsigned)p->family);
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent '%.63s', which is not a numeric IPv%u address",
+				  rank, p->addr, (unsigned)p->family);
 	return 0;
 }

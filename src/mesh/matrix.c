@@ -9,41 +9,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool number_ok(double v)
-{
-	return isfinite(v) && v >= 0;
-}
+static bool number_ok(double v) { return isfinite(v) && v >= 0; }
 
 /* One slot of rank k: 0 (empty or taken into out), or -WS_E_PROTO. idx maps src*N+dst to
  * the pair's place in out, or -1 when the schedule does not test it. */
-static int take(const ws_mesh_schedule *s, const long *idx, const ws_mesh_cell *c, int k, ws_mesh_cell *out,
-		bool *seen, ws_err *err)
+static int take(const ws_mesh_schedule *s, const long *idx, const ws_mesh_cell *c, int k,
+		ws_mesh_cell *out, bool *seen, ws_err *err)
 {
 	int n = s->ranks;
 	if (c->src == -1)
 		return 0;
 	if (c->src != k)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent a result for source rank %ld", k, (long)c->src);
+		return ws_err_set(err, WS_E_PROTO, "rank %d sent a result for source rank %ld", k,
+				  (long)c->src);
 	if (c->dst < 0 || c->dst >= n || c->dst == k)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent a result for destination %ld; expected another of 0 to %d", k,
-				  (long)c->dst, n - 1);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"rank %d sent a result for destination %ld; expected another of 0 to %d", k,
+			(long)c->dst, n - 1);
 	long at = idx[(size_t)k * (size_t)n + (size_t)c->dst];
 	if (at < 0)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent a result for %d -> %d, which schedule %s does not test", k, k,
-				  (int)c->dst, ws_mesh_kind_name(s->kind));
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"rank %d sent a result for %d -> %d, which schedule %s does not test", k, k,
+			(int)c->dst, ws_mesh_kind_name(s->kind));
 	if (seen[at])
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent two results for %d -> %d", k, k, (int)c->dst);
+		return ws_err_set(err, WS_E_PROTO, "rank %d sent two results for %d -> %d", k, k,
+				  (int)c->dst);
 	if (!memchr(c->error, 0, sizeof(c->error)))
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent an unterminated error text for %d -> %d", k, k, (int)c->dst);
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent an unterminated error text for %d -> %d", k, k,
+				  (int)c->dst);
 	if (!number_ok(c->throughput) || !number_ok(c->elapsed_s))
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent throughput %g over %g s for %d -> %d; expected finite, not negative",
+		return ws_err_set(err, WS_E_PROTO,
+				  "rank %d sent throughput %g over %g s for %d -> %d; expected "
+				  "finite, not negative",
 				  k, c->throughput, c->elapsed_s, k, (int)c->dst);
 	if (c->status > 0 || (c->status == 0) != (c->error[0] == 0))
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent status %ld %s an error text for %d -> %d", k, (long)c->status,
-				  c->error[0] ? "with" : "without", k, (int)c->dst);
+		return ws_err_set(
+			err, WS_E_PROTO, "rank %d sent status %ld %s an error text for %d -> %d", k,
+			(long)c->status, c->error[0] ? "with" : "without", k, (int)c->dst);
 	if (c->round != out[at].round)
-		return ws_err_set(err, WS_E_PROTO, "rank %d sent %d -> %d as round %ld; the schedule runs it in round %ld", k, k,
-				  (int)c->dst, (long)c->round, (long)out[at].round);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"rank %d sent %d -> %d as round %ld; the schedule runs it in round %ld", k,
+			k, (int)c->dst, (long)c->round, (long)out[at].round);
 	out[at] = *c;
 	seen[at] = true;
 	return 0;
@@ -52,11 +62,12 @@ static int take(const ws_mesh_schedule *s, const long *idx, const ws_mesh_cell *
 static int by_pair(const void *a, const void *b)
 {
 	const ws_mesh_cell *x = a, *y = b;
-	return x->src != y->src ? (x->src > y->src) - (x->src < y->src) : (x->dst > y->dst) - (x->dst < y->dst);
+	return x->src != y->src ? (x->src > y->src) - (x->src < y->src)
+				: (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-int ws_mesh_cells_collect(const ws_mesh_schedule *s, const ws_mesh_cell *slots, size_t per_rank, ws_mesh_cell **out,
-			  ws_err *err)
+int ws_mesh_cells_collect(const ws_mesh_schedule *s, const ws_mesh_cell *slots, size_t per_rank,
+			  ws_mesh_cell **out, ws_err *err)
 {
 	size_t n = (size_t)s->ranks, np = s->npairs;
 	*out = NULL;
@@ -72,7 +83,8 @@ int ws_mesh_cells_collect(const ws_mesh_schedule *s, const ws_mesh_cell *slots, 
 	/* The expected cells in pair order; each starts as "nothing reported". */
 	for (int r = 0; r < s->nrounds; r++)
 		for (size_t i = s->round_start[r]; i < s->round_start[r + 1]; i++)
-			cells[i] = (ws_mesh_cell){.src = s->pairs[i].src, .dst = s->pairs[i].dst, .round = r};
+			cells[i] = (ws_mesh_cell){
+				.src = s->pairs[i].src, .dst = s->pairs[i].dst, .round = r};
 	qsort(cells, np, sizeof(*cells), by_pair);
 	for (size_t i = 0; i < n * n; i++)
 		idx[i] = -1;
@@ -85,8 +97,8 @@ int ws_mesh_cells_collect(const ws_mesh_schedule *s, const ws_mesh_cell *slots, 
 	for (size_t i = 0; i < np && rc == 0; i++)
 		if (!seen[i]) {
 			cells[i].status = -WS_E_PROTO;
-			snprintf(cells[i].error, sizeof(cells[i].error), "rank %d reported no result for this pair",
-				 (int)cells[i].src);
+			snprintf(cells[i].error, sizeof(cells[i].error),
+				 "rank %d reported no result for this pair", (int)cells[i].src);
 		}
 	free(idx);
 	free(seen);
@@ -140,9 +152,12 @@ int ws_mesh_matrix_text(const ws_mesh_matrix *m, bool headers, FILE *out)
 				w = (int)strlen(t);
 		}
 	if (headers) {
-		fprintf(out, "MESH %s TEST: %d ranks, schedule %s (%s): %zu tests in %d round%s\n", m->test, n,
-			ws_mesh_kind_name(m->s->kind), ws_mesh_kind_describe(m->s->kind), m->s->npairs, m->s->nrounds, m->s->nrounds == 1 ? "" : "s");
-		fprintf(out, "Throughput in %s; rows are sources, columns destinations\n\n", m->units);
+		fprintf(out, "MESH %s TEST: %d ranks, schedule %s (%s): %zu tests in %d round%s\n",
+			m->test, n, ws_mesh_kind_name(m->s->kind),
+			ws_mesh_kind_describe(m->s->kind), m->s->npairs, m->s->nrounds,
+			m->s->nrounds == 1 ? "" : "s");
+		fprintf(out, "Throughput in %s; rows are sources, columns destinations\n\n",
+			m->units);
 		fprintf(out, "Rank  Host                              Address\n");
 		for (int i = 0; i < n; i++)
 			fprintf(out, "%-4d  %-32s  %s\n", i, m->peers[i].host, m->peers[i].addr);
@@ -168,8 +183,8 @@ int ws_mesh_matrix_text(const ws_mesh_matrix *m, bool headers, FILE *out)
 		if (c->status == 0)
 			continue;
 		const ws_mesh_peer *a = &m->peers[c->src], *b = &m->peers[c->dst];
-		fprintf(out, "[%zu] %d -> %d (%s %s -> %s %s), round %d: %s\n", ++k, (int)c->src, (int)c->dst, a->host,
-			a->addr, b->host, b->addr, (int)c->round, c->error);
+		fprintf(out, "[%zu] %d -> %d (%s %s -> %s %s), round %d: %s\n", ++k, (int)c->src,
+			(int)c->dst, a->host, a->addr, b->host, b->addr, (int)c->round, c->error);
 	}
 	fflush(out);
 	return ferror(out) ? -EIO : 0;

@@ -20,17 +20,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define WS_MESH_ERROR_MAX WS_ERR_MSG_MAX /* a whole ws_err message */
+#define WS_MESH_ERROR_MAX      WS_ERR_MSG_MAX /* a whole ws_err message */
 #define WS_MESH_SCHEMA_VERSION 1
 
 /* One test's outcome. An empty slot (a rank sent fewer cells than it has room for) has
  * src -1. */
 typedef struct ws_mesh_cell {
-	int32_t src, dst;   /* ranks */
-	int32_t round;      /* the schedule's round it ran in */
-	int32_t status;     /* 0 measured; else the negative code of the failure */
-	double throughput;  /* in the matrix's units (0 when failed) */
-	double elapsed_s;   /* the client's measured interval (0 when failed) */
+	int32_t src, dst;              /* ranks */
+	int32_t round;                 /* the schedule's round it ran in */
+	int32_t status;                /* 0 measured; else the negative code of the failure */
+	double throughput;             /* in the matrix's units (0 when failed) */
+	double elapsed_s;              /* the client's measured interval (0 when failed) */
 	char error[WS_MESH_ERROR_MAX]; /* why it failed; "" when status is 0 */
 } ws_mesh_cell;
 
@@ -45,7 +45,7 @@ int ws_mesh_cells_collect(const ws_mesh_schedule *s, const ws_mesh_cell *slots, 
 			  ws_mesh_cell **out, struct ws_err *err);
 
 typedef struct ws_mesh_matrix {
-	const char *test;          /* "TCP_STREAM" */
+	const char *test; /* "TCP_STREAM" */
 	const ws_mesh_schedule *s;
 	const char *units;         /* "10^6bits/s", "Trans/s" */
 	const ws_mesh_peer *peers; /* s->ranks of them */

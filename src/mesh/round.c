@@ -42,7 +42,8 @@ static void fail(ws_mesh_cell *cell, int rc, const char *msg)
 {
 	cell->status = rc < 0 ? rc : -WS_E_REMOTE;
 	cell->throughput = cell->elapsed_s = 0;
-	snprintf(cell->error, sizeof(cell->error), "%s", msg && *msg ? msg : "failed (no reason given)");
+	snprintf(cell->error, sizeof(cell->error), "%s",
+		 msg && *msg ? msg : "failed (no reason given)");
 }
 
 static void *run_one(void *arg)
@@ -80,13 +81,14 @@ static void *run_one(void *arg)
 	return NULL;
 }
 
-size_t ws_mesh_round_run(const ws_mesh_round_config *c, const ws_mesh_schedule *s, int r, ws_mesh_cell *cells,
-			 size_t max)
+size_t ws_mesh_round_run(const ws_mesh_round_config *c, const ws_mesh_schedule *s, int r,
+			 ws_mesh_cell *cells, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = s->round_start[r]; i < s->round_start[r + 1] && n < max; i++)
 		if (s->pairs[i].src == c->self)
-			cells[n++] = (ws_mesh_cell){.src = c->self, .dst = s->pairs[i].dst, .round = r};
+			cells[n++] =
+				(ws_mesh_cell){.src = c->self, .dst = s->pairs[i].dst, .round = r};
 	if (n == 0)
 		return 0;
 	job *jobs = calloc(n, sizeof(*jobs));

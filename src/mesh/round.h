@@ -30,7 +30,7 @@ void ws_mesh_round_units(const ws_mesh_round_config *c, char *buf, size_t n);
  * pair into cells (room for max). Returns the number of cells written: every such pair
  * gets one, measured or failed (a test that fails, a destination without a daemon, or a
  * thread that would not start), up to max. */
-size_t ws_mesh_round_run(const ws_mesh_round_config *c, const ws_mesh_schedule *s, int r, ws_mesh_cell *cells,
-			 size_t max);
+size_t ws_mesh_round_run(const ws_mesh_round_config *c, const ws_mesh_schedule *s, int r,
+			 ws_mesh_cell *cells, size_t max);
 
 #endif

@@ -22,7 +22,8 @@ static void add(builder *b, int src, int dst)
 static int by_source(const void *a, const void *b)
 {
 	const ws_mesh_pair *x = a, *y = b;
-	return x->src != y->src ? (x->src > y->src) - (x->src < y->src) : (x->dst > y->dst) - (x->dst < y->dst);
+	return x->src != y->src ? (x->src > y->src) - (x->src < y->src)
+				: (x->dst > y->dst) - (x->dst < y->dst);
 }
 
 /* Close the round begun at round_start[nrounds]: sort it and open the next. */
@@ -85,12 +86,14 @@ static const struct kind_def {
 	const char *name;
 	const char *describe;
 	void (*build)(builder *b, int n);
+	/* clang-format off */
 } kinds[] = {
 	{WS_MESH_ALL, "all", "every ordered pair, one test at a time", build_all},
 	{WS_MESH_RING, "ring", "each rank to the next, all at once", build_ring},
 	{WS_MESH_MATCHING, "matching", "matching rounds, each rank in one test per round", build_matching},
 	{WS_MESH_ALL_TO_ALL, "all-to-all", "every ordered pair at once", build_all_to_all},
 };
+/* clang-format on */
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 static const struct kind_def *def_of(enum ws_mesh_kind k)
@@ -120,7 +123,8 @@ int ws_mesh_kind_from_name(const char *name, enum ws_mesh_kind *out, ws_err *err
 			*out = kinds[i].kind;
 			return 0;
 		}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not a schedule; expected all, ring, matching or all-to-all",
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not a schedule; expected all, ring, matching or all-to-all",
 			  name);
 }
 
@@ -129,10 +133,14 @@ int ws_mesh_schedule_build(enum ws_mesh_kind kind, int ranks, ws_mesh_schedule *
 	memset(s, 0, sizeof(*s));
 	const struct kind_def *d = def_of(kind);
 	if (!d)
-		return ws_err_set(err, WS_E_INVAL, "schedule %d is not one of all, ring, matching, all-to-all", (int)kind);
+		return ws_err_set(err, WS_E_INVAL,
+				  "schedule %d is not one of all, ring, matching, all-to-all",
+				  (int)kind);
 	if (ranks < 2 || ranks > WS_MESH_MAX_RANKS)
-		return ws_err_set(err, WS_E_INVAL, "the job has %d rank%s; a mesh needs 2 to %d ranks (mpirun -np N)",
-				  ranks, ranks == 1 ? "" : "s", WS_MESH_MAX_RANKS);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"the job has %d rank%s; a mesh needs 2 to %d ranks (mpirun -np N)", ranks,
+			ranks == 1 ? "" : "s", WS_MESH_MAX_RANKS);
 	/* At most N(N-1) pairs and as many rounds (the quiet matrix has one pair a round). */
 	size_t cap = (size_t)ranks * (size_t)(ranks - 1);
 	s->kind = kind;

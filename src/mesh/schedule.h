@@ -19,9 +19,9 @@ struct ws_err;
 #define WS_MESH_MAX_RANKS 256
 
 enum ws_mesh_kind {
-	WS_MESH_ALL,        /* every ordered pair, one test at a time: the quiet matrix */
-	WS_MESH_RING,       /* rank i to i+1 (mod N), all N at once: one send and one receive each */
-	WS_MESH_MATCHING,   /* round-robin tournament rounds, each host in one test per round */
+	WS_MESH_ALL,      /* every ordered pair, one test at a time: the quiet matrix */
+	WS_MESH_RING,     /* rank i to i+1 (mod N), all N at once: one send and one receive each */
+	WS_MESH_MATCHING, /* round-robin tournament rounds, each host in one test per round */
 	WS_MESH_ALL_TO_ALL, /* every ordered pair at once: the congested matrix */
 };
 
@@ -34,8 +34,8 @@ typedef struct ws_mesh_schedule {
 	int ranks;
 	int nrounds;
 	size_t npairs;
-	ws_mesh_pair *pairs;  /* every pair, round after round; within a round by source */
-	size_t *round_start;  /* nrounds + 1 offsets into pairs: round r is [start[r], start[r+1]) */
+	ws_mesh_pair *pairs; /* every pair, round after round; within a round by source */
+	size_t *round_start; /* nrounds + 1 offsets into pairs: round r is [start[r], start[r+1]) */
 } ws_mesh_schedule;
 
 /* The name of a schedule as --pairs takes it ("all", "ring", "matching", "all-to-all"). */
@@ -60,7 +60,8 @@ const char *ws_mesh_kind_describe(enum ws_mesh_kind k);
  *               for k = 1 .. M/2-1, (r+k) mod (M-1) sends to (r-k) mod (M-1).
  *   all-to-all: one round of every ordered pair.
  * Returns 0, -WS_E_INVAL (rank count out of range, with err saying so) or -ENOMEM. */
-int ws_mesh_schedule_build(enum ws_mesh_kind kind, int ranks, ws_mesh_schedule *s, struct ws_err *err);
+int ws_mesh_schedule_build(enum ws_mesh_kind kind, int ranks, ws_mesh_schedule *s,
+			   struct ws_err *err);
 
 void ws_mesh_schedule_free(ws_mesh_schedule *s);
 

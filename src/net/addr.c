@@ -9,10 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int to_af(int family)
-{
-	return family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_UNSPEC;
-}
+static int to_af(int family) { return family == 4 ? AF_INET : family == 6 ? AF_INET6 : AF_UNSPEC; }
 
 int ws_addr_resolve_all(const char *host, uint16_t port, int family, ws_addr *out, int max,
 			ws_err *err)
@@ -37,7 +34,10 @@ int ws_addr_resolve_all(const char *host, uint16_t port, int family, ws_addr *ou
 	}
 	if (rc != 0)
 		return ws_err_set(err, WS_E_INVAL, "cannot resolve '%s'%s: %s", host ? host : "*",
-				  family == 4 ? " as IPv4" : family == 6 ? " as IPv6" : "", gai_strerror(rc));
+				  family == 4           ? " as IPv4"
+					  : family == 6 ? " as IPv6"
+							: "",
+				  gai_strerror(rc));
 	int n = 0;
 	for (struct addrinfo *ai = res; ai && n < max; ai = ai->ai_next) {
 		if (ai->ai_addrlen > sizeof(out[n].ss))
@@ -112,10 +112,7 @@ void ws_addr_set_port(ws_addr *a, uint16_t port)
 		((struct sockaddr_in *)&a->ss)->sin_port = htons(port);
 }
 
-int ws_addr_family(const ws_addr *a)
-{
-	return a->ss.ss_family;
-}
+int ws_addr_family(const ws_addr *a) { return a->ss.ss_family; }
 
 int ws_addr_is_loopback(const ws_addr *a)
 {

@@ -15,10 +15,7 @@
 #include <unistd.h>
 
 /* The value setsockopt gets for a requested size (see sock.h: UINT32_MAX asks for 0). */
-static int buf_value(uint32_t want)
-{
-	return want == UINT32_MAX ? 0 : (int)want;
-}
+static int buf_value(uint32_t want) { return want == UINT32_MAX ? 0 : (int)want; }
 
 int ws_sock_set_buffers(int fd, uint32_t sndbuf, uint32_t rcvbuf, ws_err *err)
 {
@@ -41,11 +38,13 @@ void ws_sock_get_buffers(int fd, uint32_t *sndbuf, uint32_t *rcvbuf)
 	int v = 0;
 	socklen_t l = sizeof(v);
 	if (sndbuf)
-		*sndbuf = getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l) == 0 && v > 0 ? (uint32_t)v : 0;
+		*sndbuf = getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l) == 0 && v > 0 ? (uint32_t)v
+										      : 0;
 	v = 0;
 	l = sizeof(v);
 	if (rcvbuf)
-		*rcvbuf = getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l) == 0 && v > 0 ? (uint32_t)v : 0;
+		*rcvbuf = getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l) == 0 && v > 0 ? (uint32_t)v
+										      : 0;
 }
 
 int ws_sock_set_nodelay(int fd, int on, ws_err *err)
@@ -93,7 +92,8 @@ static int wait_fd(int fd, short events, int64_t deadline_ns, int wake_fd, ws_er
 		   const char *what)
 {
 	for (;;) {
-		struct pollfd p[2] = {{.fd = fd, .events = events}, {.fd = wake_fd, .events = POLLIN}};
+		struct pollfd p[2] = {{.fd = fd, .events = events},
+				      {.fd = wake_fd, .events = POLLIN}};
 		int ms = ws_clock_ms_until(deadline_ns);
 		if (ms == 0 && ws_clock_ns() >= deadline_ns)
 			return ws_err_set(err, WS_E_TIMEDOUT, "%s timed out", what);
@@ -113,13 +113,13 @@ static int wait_fd(int fd, short events, int64_t deadline_ns, int wake_fd, ws_er
 int ws_sock_connect(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf, uint32_t rcvbuf,
 		    uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns, ws_err *err)
 {
-	return ws_sock_connect_prep(addr, local, sndbuf, rcvbuf, sndbuf_set, rcvbuf_set, deadline_ns, NULL,
-				    NULL, err);
+	return ws_sock_connect_prep(addr, local, sndbuf, rcvbuf, sndbuf_set, rcvbuf_set,
+				    deadline_ns, NULL, NULL, err);
 }
 
-int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf, uint32_t rcvbuf,
-			 uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns,
-			 ws_sock_prep_fn prep, void *prep_ctx, ws_err *err)
+int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf,
+			 uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set,
+			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx, ws_err *err)
 {
 	char where[80];
 	ws_addr_format_port(addr, where, sizeof(where));
@@ -148,7 +148,8 @@ int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t snd
 			rc = wait_fd(fd, POLLOUT, deadline_ns, -1, err, what);
 			int soerr = 0;
 			socklen_t l = sizeof(soerr);
-			if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &l) == 0 && soerr) {
+			if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &l) == 0 &&
+			    soerr) {
 				errno = soerr;
 				rc = ws_err_errno(err, "connect to %s", where);
 			}
@@ -166,7 +167,8 @@ int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t snd
 int ws_sock_accept(int lfd, ws_addr *peer, int64_t deadline_ns, int wake_fd, ws_err *err)
 {
 	for (;;) {
-		int rc = wait_fd(lfd, POLLIN, deadline_ns, wake_fd, err, "waiting for the data connection");
+		int rc = wait_fd(lfd, POLLIN, deadline_ns, wake_fd, err,
+				 "waiting for the data connection");
 		if (rc < 0)
 			return rc;
 		ws_addr tmp;
@@ -215,8 +217,9 @@ int ws_sock_read_exact(int fd, void *buf, size_t n, int64_t deadline_ns, ws_err 
 			continue;
 		}
 		if (r == 0)
-			return ws_err_set(err, ECONNRESET, "peer closed the connection after %zu of %zu bytes",
-					  got, n);
+			return ws_err_set(err, ECONNRESET,
+					  "peer closed the connection after %zu of %zu bytes", got,
+					  n);
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN)
@@ -275,8 +278,8 @@ int ws_sock_udp(const ws_addr *bind_addr, uint32_t sndbuf, uint32_t rcvbuf, int 
 		return ws_err_errno(err, "UDP socket for %s", where);
 	if (apply_forced(fd, SO_SNDBUF, SO_SNDBUFFORCE, sndbuf, force, clamped) < 0 ||
 	    apply_forced(fd, SO_RCVBUF, SO_RCVBUFFORCE, rcvbuf, force, clamped) < 0) {
-		int rc = ws_err_errno(err, "setsockopt SO_SNDBUF/SO_RCVBUF (%d/%d) on UDP", buf_value(sndbuf),
-				      buf_value(rcvbuf));
+		int rc = ws_err_errno(err, "setsockopt SO_SNDBUF/SO_RCVBUF (%d/%d) on UDP",
+				      buf_value(sndbuf), buf_value(rcvbuf));
 		close(fd);
 		return rc;
 	}

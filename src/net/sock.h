@@ -24,16 +24,17 @@ int ws_sock_listen(const struct ws_addr *addr, int v6only, uint32_t sndbuf, uint
  * that moment are stored in *sndbuf_set / *rcvbuf_set (each may be NULL): netperf reports
  * these setup sizes, before TCP's autotuning grows them. Returns a blocking fd. */
 int ws_sock_connect(const struct ws_addr *addr, const struct ws_addr *local, uint32_t sndbuf,
-		    uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns,
-		    struct ws_err *err);
+		    uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set,
+		    int64_t deadline_ns, struct ws_err *err);
 
 /* ws_sock_connect with a hook: prep (may be NULL) runs on the new socket after the buffers
  * are set and before bind and connect, for options that only take effect before the SYN
  * (TCP_MAXSEG). A negative return from prep fails the connect with its error. */
 typedef int (*ws_sock_prep_fn)(int fd, void *ctx, struct ws_err *err);
 int ws_sock_connect_prep(const struct ws_addr *addr, const struct ws_addr *local, uint32_t sndbuf,
-			 uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns,
-			 ws_sock_prep_fn prep, void *prep_ctx, struct ws_err *err);
+			 uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set,
+			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx,
+			 struct ws_err *err);
 
 /* Accept one connection before deadline_ns (or a read on wake_fd, if >= 0, aborts it).
  * Returns a blocking fd and fills peer (may be NULL). */

@@ -14,12 +14,13 @@
 #include <sys/socket.h>
 
 #define CONG_AVAILABLE "/proc/sys/net/ipv4/tcp_available_congestion_control"
-#define CONG_ALLOWED "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+#define CONG_ALLOWED   "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 
 /* netperf's table (dscp.c, from OpenSSH): DiffServ code points as TOS bytes. */
 static const struct {
 	const char *name;
 	int value;
+	/* clang-format off */
 } tos_names[] = {
 	{"af11", 0x28}, {"af12", 0x30}, {"af13", 0x38}, {"af21", 0x48}, {"af22", 0x50},
 	{"af23", 0x58}, {"af31", 0x68}, {"af32", 0x70}, {"af33", 0x78}, {"af41", 0x88},
@@ -28,6 +29,7 @@ static const struct {
 	{"ef", 0xb8}, {"lowdelay", IPTOS_LOWDELAY}, {"throughput", IPTOS_THROUGHPUT},
 	{"reliability", IPTOS_RELIABILITY},
 };
+/* clang-format on */
 
 int ws_sockopt_parse_tos(const char *s)
 {
@@ -55,10 +57,7 @@ static void read_line(const char *path, char *buf, size_t bufsz)
 	fclose(f);
 }
 
-void ws_sockopt_cong_available(char *buf, size_t bufsz)
-{
-	read_line(CONG_AVAILABLE, buf, bufsz);
-}
+void ws_sockopt_cong_available(char *buf, size_t bufsz) { read_line(CONG_AVAILABLE, buf, bufsz); }
 
 static bool is_v6(int fd)
 {
@@ -88,13 +87,15 @@ static int set_cong(int fd, const char *cong, ws_err *err)
 	if (e == ENOENT) {
 		ws_sockopt_cong_available(have, sizeof(have));
 		return ws_err_set(err, WS_E_INVAL,
-				  "TCP congestion control '%s' is not available on this host; expected one of: %s (%s)",
+				  "TCP congestion control '%s' is not available on this host; "
+				  "expected one of: %s (%s)",
 				  cong, have[0] ? have : "(unknown)", CONG_AVAILABLE);
 	}
 	if (e == EPERM) {
 		read_line(CONG_ALLOWED, have, sizeof(have));
 		return ws_err_set(err, WS_E_INVAL,
-				  "TCP congestion control '%s' is not allowed for unprivileged users here; expected one of: %s (%s)",
+				  "TCP congestion control '%s' is not allowed for unprivileged "
+				  "users here; expected one of: %s (%s)",
 				  cong, have[0] ? have : "(unknown)", CONG_ALLOWED);
 	}
 	errno = e;
@@ -131,10 +132,13 @@ void ws_sockopt_read(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out)
 int ws_sockopt_apply(int fd, const ws_sockopt_req *r, ws_sockopt_applied *out, ws_err *err)
 {
 	bool v6 = is_v6(fd);
-	if (r->tos > 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS, r->tos) < 0)
-		return ws_err_errno(err, "setsockopt %s 0x%02x (-Y)", v6 ? "IPV6_TCLASS" : "IP_TOS", r->tos);
+	if (r->tos > 0 &&
+	    set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS, r->tos) < 0)
+		return ws_err_errno(err, "setsockopt %s 0x%02x (-Y)", v6 ? "IPV6_TCLASS" : "IP_TOS",
+				    r->tos);
 	if (r->priority > 0 && set_int(fd, SOL_SOCKET, SO_PRIORITY, r->priority) < 0)
-		return ws_err_errno(err, "setsockopt SO_PRIORITY %d (-y; above 6 needs CAP_NET_ADMIN)",
+		return ws_err_errno(err,
+				    "setsockopt SO_PRIORITY %d (-y; above 6 needs CAP_NET_ADMIN)",
 				    r->priority);
 	if (r->dontroute && set_int(fd, SOL_SOCKET, SO_DONTROUTE, 1) < 0)
 		return ws_err_errno(err, "setsockopt SO_DONTROUTE (test option -R 0)");

@@ -16,21 +16,21 @@ struct ws_err;
 
 /* What to apply to one data socket; 0 / "" / false leave the default. */
 typedef struct ws_sockopt_req {
-	int tos;            /* IP_TOS, or IPV6_TCLASS on an IPv6 socket */
-	int priority;       /* SO_PRIORITY */
-	const char *cong;   /* TCP_CONGESTION (TCP only) */
-	bool keepalive;     /* SO_KEEPALIVE (TCP only) */
-	bool cork;          /* TCP_CORK (TCP only) */
-	uint32_t maxseg;    /* TCP_MAXSEG (TCP only; takes effect when set before connect) */
-	bool dontroute;     /* SO_DONTROUTE (netperf's test option -R 0) */
+	int tos;          /* IP_TOS, or IPV6_TCLASS on an IPv6 socket */
+	int priority;     /* SO_PRIORITY */
+	const char *cong; /* TCP_CONGESTION (TCP only) */
+	bool keepalive;   /* SO_KEEPALIVE (TCP only) */
+	bool cork;        /* TCP_CORK (TCP only) */
+	uint32_t maxseg;  /* TCP_MAXSEG (TCP only; takes effect when set before connect) */
+	bool dontroute;   /* SO_DONTROUTE (netperf's test option -R 0) */
 	bool tcp;
 } ws_sockopt_req;
 
 /* What getsockopt read back after applying (for the -v 2 line and the daemon's log). */
 typedef struct ws_sockopt_applied {
-	int tos, priority;  /* -1 when not asked for */
-	char cong[16];      /* "" when not read (not TCP) */
-	uint32_t maxseg;    /* 0 when not read */
+	int tos, priority; /* -1 when not asked for */
+	char cong[16];     /* "" when not read (not TCP) */
+	uint32_t maxseg;   /* 0 when not read */
 	bool keepalive, cork;
 } ws_sockopt_applied;
 

@@ -43,15 +43,17 @@ int ws_tcpio_tx_open(ws_tcpio *io, int fd, enum ws_tcp_tx want, const char *buf,
 	io->tx_buf = buf;
 	if (want == WS_TX_SENDFILE) {
 		struct stat st;
-		if (file_fd < 0 || fstat(file_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-			return ws_err_set(err, WS_E_INVAL, "sendfile needs a regular, non-empty file");
+		if (file_fd < 0 || fstat(file_fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_size <= 0)
+			return ws_err_set(err, WS_E_INVAL,
+					  "sendfile needs a regular, non-empty file");
 		io->file_fd = file_fd;
 		io->file_size = st.st_size;
 	} else if (want == WS_TX_ZEROCOPY) {
 		int one = 1;
 		if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) < 0) {
-			snprintf(io->note, sizeof(io->note), "SO_ZEROCOPY refused (%s); plain send used",
-				 strerror(errno));
+			snprintf(io->note, sizeof(io->note),
+				 "SO_ZEROCOPY refused (%s); plain send used", strerror(errno));
 			io->tx = WS_TX_SEND;
 		}
 	}
@@ -95,7 +97,8 @@ ssize_t ws_tcpio_send(ws_tcpio *io, size_t n)
 			n = (size_t)(io->file_size - io->file_off);
 		ssize_t w = sendfile(io->fd, io->file_fd, &io->file_off, n);
 		if (w == 0) {
-			snprintf(io->note, sizeof(io->note), "the file shrank below %lld bytes during the test",
+			snprintf(io->note, sizeof(io->note),
+				 "the file shrank below %lld bytes during the test",
 				 (long long)io->file_size);
 			errno = EIO;
 			return -1;
@@ -127,7 +130,8 @@ int ws_tcpio_tx_finish(ws_tcpio *io, int64_t deadline_ns, ws_err *err)
 		if (!io->zc_pending)
 			break;
 		if (ws_clock_ns() >= deadline_ns)
-			return ws_err_set(err, WS_E_TIMEDOUT, "%llu zerocopy completions never arrived",
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "%llu zerocopy completions never arrived",
 					  (unsigned long long)io->zc_pending);
 		struct pollfd p = {.fd = io->fd, .events = 0};
 		poll(&p, 1, 10); /* POLLERR is always reported */
@@ -146,7 +150,8 @@ int ws_tcpio_rx_open(ws_tcpio *io, int fd, enum ws_tcp_rx want, char *buf, ws_er
 	if (want == WS_RX_SPLICE) {
 		if (pipe2(io->pipe_fd, O_CLOEXEC) < 0)
 			return ws_err_errno(err, "pipe for splice");
-		fcntl(io->pipe_fd[1], F_SETPIPE_SZ, 1 << 20); /* fewer, larger splices when allowed */
+		fcntl(io->pipe_fd[1], F_SETPIPE_SZ,
+		      1 << 20); /* fewer, larger splices when allowed */
 		io->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (io->null_fd < 0)
 			return ws_err_errno(err, "open /dev/null for splice");
@@ -173,7 +178,8 @@ static ssize_t splice_recv(ws_tcpio *io, size_t n)
 	if (r <= 0)
 		return r;
 	for (ssize_t left = r; left > 0;) {
-		ssize_t w = splice(io->pipe_fd[0], NULL, io->null_fd, NULL, (size_t)left, SPLICE_F_MOVE);
+		ssize_t w = splice(io->pipe_fd[0], NULL, io->null_fd, NULL, (size_t)left,
+				   SPLICE_F_MOVE);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -189,8 +195,8 @@ ssize_t ws_tcpio_recv(ws_tcpio *io, size_t n)
 	case WS_RX_TRUNC: {
 		ssize_t r = recv(io->fd, io->rx_buf, n, MSG_TRUNC);
 		if (r < 0 && (errno == EINVAL || errno == EOPNOTSUPP)) {
-			snprintf(io->note, sizeof(io->note), "MSG_TRUNC refused (%s); plain recv used",
-				 strerror(errno));
+			snprintf(io->note, sizeof(io->note),
+				 "MSG_TRUNC refused (%s); plain recv used", strerror(errno));
 			io->rx = WS_RX_RECV;
 			return recv(io->fd, io->rx_buf, n, 0);
 		}
@@ -224,12 +230,16 @@ void ws_tcpio_close(ws_tcpio *io)
 
 const char *ws_tcpio_tx_name(const ws_tcpio *io)
 {
-	return io->tx == WS_TX_SENDFILE ? "sendfile" : io->tx == WS_TX_ZEROCOPY ? "send+MSG_ZEROCOPY" : "send";
+	return io->tx == WS_TX_SENDFILE    ? "sendfile"
+		: io->tx == WS_TX_ZEROCOPY ? "send+MSG_ZEROCOPY"
+					   : "send";
 }
 
 const char *ws_tcpio_rx_name(const ws_tcpio *io)
 {
-	return io->rx == WS_RX_TRUNC ? "recv+MSG_TRUNC" : io->rx == WS_RX_SPLICE ? "splice" : "recv";
+	return io->rx == WS_RX_TRUNC     ? "recv+MSG_TRUNC"
+		: io->rx == WS_RX_SPLICE ? "splice"
+					 : "recv";
 }
 
 bool ws_tcpio_unacked_shrank(int fd, int *last)

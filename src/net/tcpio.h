@@ -23,16 +23,16 @@ typedef struct ws_tcpio {
 	int fd;
 	enum ws_tcp_tx tx;
 	enum ws_tcp_rx rx;
-	const char *tx_buf;     /* send / zerocopy source, never modified while in flight */
-	int file_fd;            /* sendfile source */
+	const char *tx_buf; /* send / zerocopy source, never modified while in flight */
+	int file_fd;        /* sendfile source */
 	off_t file_size, file_off;
-	uint64_t zc_pending;    /* zerocopy sends not yet completed */
-	uint64_t zc_sends;      /* zerocopy sends completed */
-	uint64_t zc_copied;     /* ... that the kernel copied anyway */
+	uint64_t zc_pending; /* zerocopy sends not yet completed */
+	uint64_t zc_sends;   /* zerocopy sends completed */
+	uint64_t zc_copied;  /* ... that the kernel copied anyway */
 	char *rx_buf;
-	int pipe_fd[2];         /* splice */
+	int pipe_fd[2]; /* splice */
 	int null_fd;
-	char note[96];          /* why a requested path fell back */
+	char note[96]; /* why a requested path fell back */
 } ws_tcpio;
 
 /* Prepare the sending path. file_fd (for WS_TX_SENDFILE) must be a regular, non-empty

@@ -11,11 +11,12 @@
 #include <string.h>
 
 #define TITLE_PX 18
-#define TEXT_PX WS_CHART_TEXT_PX
-#define TICK_PX WS_CHART_TICK_PX
+#define TEXT_PX  WS_CHART_TEXT_PX
+#define TICK_PX  WS_CHART_TICK_PX
 
 /* Okabe-Ito colours in an order that alternates dark and light, each with its own dash
  * pattern, marker and bar hatching. */
+/* clang-format off */
 static const ws_chart_style styles[] = {
 	{"#0072b2", NULL, WS_MARK_CIRCLE, "h0"},
 	{"#d55e00", "8 4", WS_MARK_SQUARE, "h1"},
@@ -26,6 +27,7 @@ static const ws_chart_style styles[] = {
 	{"#000000", "1 3", WS_MARK_PLUS, "h6"},
 	{"#7f7f7f", "6 2 1 2", WS_MARK_STAR, "h7"},
 };
+/* clang-format on */
 #define NSTYLES (sizeof styles / sizeof styles[0])
 
 const ws_chart_style *ws_chart_style_of(int i)
@@ -48,14 +50,16 @@ static void legend_sample(ws_svg *s, const ws_legend_item *it, double x, double 
 	if (it->kind == WS_LEGEND_BAR) {
 		char fill[16];
 		snprintf(fill, sizeof fill, "url(#%s)", st->hatch);
-		ws_svg_rect(s, x + 4, y - 10, 24, 12, &(ws_svg_style){.stroke = "#000000", .fill = fill});
+		ws_svg_rect(s, x + 4, y - 10, 24, 12,
+			    &(ws_svg_style){.stroke = "#000000", .fill = fill});
 	} else if (it->kind == WS_LEGEND_REF) {
 		ws_svg_line(s, x, y - 4, x + 30, y - 4, &ref_st);
 	} else {
 		ws_svg_line(s, x, y - 4, x + 30, y - 4,
 			    &(ws_svg_style){.stroke = st->color, .width = 2, .dash = st->dash});
-		ws_svg_marker(s, st->marker, x + 15, y - 4, 4,
-			      &(ws_svg_style){.stroke = "#ffffff", .fill = st->color, .width = 0.8});
+		ws_svg_marker(
+			s, st->marker, x + 15, y - 4, 4,
+			&(ws_svg_style){.stroke = "#ffffff", .fill = st->color, .width = 0.8});
 	}
 }
 
@@ -144,17 +148,18 @@ static void fit_domain(ws_chart_axis *ax, double lo, double hi)
 static bool usable(enum ws_scale_kind k, double v)
 {
 	return isfinite(v) && (k == WS_SCALE_LINEAR || k == WS_SCALE_NINES ? true : v > 0) &&
-	       (k != WS_SCALE_NINES || (v >= 0 && v < 1));
+		(k != WS_SCALE_NINES || (v >= 0 && v < 1));
 }
 
-void ws_chart_draw_yaxis(ws_svg *s, const ws_scale *sy, const ws_tick *t, int n, double l,
-			 double r, const char *label)
+void ws_chart_draw_yaxis(ws_svg *s, const ws_scale *sy, const ws_tick *t, int n, double l, double r,
+			 const char *label)
 {
 	ws_svg_group(s, "y-axis");
 	for (int i = 0; i < n; i++) {
 		ws_svg_line(s, l, t[i].pos, r, t[i].pos, &grid_st);
 		ws_svg_line(s, l - 5, t[i].pos, l, t[i].pos, &axis_st);
-		ws_svg_text(s, l - 8, t[i].pos + TICK_PX * 0.35, WS_SVG_END, TICK_PX, false, 0, t[i].label);
+		ws_svg_text(s, l - 8, t[i].pos + TICK_PX * 0.35, WS_SVG_END, TICK_PX, false, 0,
+			    t[i].label);
 	}
 	ws_svg_line(s, l, sy->a, l, sy->b, &axis_st);
 	double lw = ws_chart_label_width(t, n);
@@ -175,7 +180,8 @@ static void line_desc(const ws_chart *c, char *buf, size_t n)
 				lo = fmin(lo, se->y[k]);
 				hi = fmax(hi, se->y[k]);
 			}
-		len += (size_t)snprintf(buf + len, n - len, " Series %s: %zu points", se->label, se->n);
+		len += (size_t)snprintf(buf + len, n - len, " Series %s: %zu points", se->label,
+					se->n);
 		if (len < n && lo <= hi)
 			len += (size_t)snprintf(buf + len, n - len, ", from %.4g to %.4g.", lo, hi);
 		else if (len < n)
@@ -185,7 +191,8 @@ static void line_desc(const ws_chart *c, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, " Reference line %s at %.4g.",
 					c->hlines[i].label, c->hlines[i].y);
 	for (char *p = buf; *p; p++) /* %g of the C library follows LC_NUMERIC */
-		if (*p == ',' && p[1] >= '0' && p[1] <= '9' && p > buf && p[-1] >= '0' && p[-1] <= '9')
+		if (*p == ',' && p[1] >= '0' && p[1] <= '9' && p > buf && p[-1] >= '0' &&
+		    p[-1] <= '9')
 			*p = '.';
 }
 
@@ -214,13 +221,16 @@ static void draw_series(ws_svg *s, const ws_chart *c, size_t i, const ws_scale *
 			xy[2 * m + 1] = base;
 			xy[2 * m + 2] = first_x;
 			xy[2 * m + 3] = base;
-			ws_svg_polyline(s, xy, m + 2, &(ws_svg_style){.fill = st->color, .opacity = 0.25});
+			ws_svg_polyline(s, xy, m + 2,
+					&(ws_svg_style){.fill = st->color, .opacity = 0.25});
 		}
 		if (m >= 2)
 			ws_svg_polyline(s, xy, m, &line);
 		else if (m == 1)
 			ws_svg_marker(s, st->marker, xy[0], xy[1], 4.5,
-				      &(ws_svg_style){.stroke = "#ffffff", .fill = st->color, .width = 0.8});
+				      &(ws_svg_style){.stroke = "#ffffff",
+						      .fill = st->color,
+						      .width = 0.8});
 		m = 0;
 	}
 	/* Markers: on every point when asked, else about eight, so the shape names the
@@ -232,16 +242,19 @@ static void draw_series(ws_svg *s, const ws_chart *c, size_t i, const ws_scale *
 		if (usable(c->x.kind, se->x[k]) && usable(c->y.kind, se->y[k]))
 			ws_svg_marker(s, st->marker, ws_scale_map(sx, se->x[k]),
 				      ws_scale_map(sy, se->y[k]), 4.5,
-				      &(ws_svg_style){.stroke = "#ffffff", .fill = st->color, .width = 0.8});
+				      &(ws_svg_style){.stroke = "#ffffff",
+						      .fill = st->color,
+						      .width = 0.8});
 	ws_svg_group_end(s);
 }
 
 int ws_chart_line(FILE *out, const ws_chart *c, ws_err *err)
 {
 	if (!c->nseries || c->nseries > WS_CHART_MAX_SERIES || c->nhlines > 4)
-		return ws_err_set(err, WS_E_INVAL, "a line chart takes 1 to %d series and at most 4 "
-				  "reference lines; got %zu and %zu", WS_CHART_MAX_SERIES, c->nseries,
-				  c->nhlines);
+		return ws_err_set(err, WS_E_INVAL,
+				  "a line chart takes 1 to %d series and at most 4 "
+				  "reference lines; got %zu and %zu",
+				  WS_CHART_MAX_SERIES, c->nseries, c->nhlines);
 	double w = c->width > 0 ? c->width : WS_CHART_W, h = c->height > 0 ? c->height : WS_CHART_H;
 	ws_chart_axis ax = c->x, ay = c->y;
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -277,9 +290,9 @@ int ws_chart_line(FILE *out, const ws_chart *c, ws_err *err)
 	ws_legend_item items[WS_CHART_MAX_SERIES + 4];
 	size_t ni = 0;
 	for (size_t i = 0; i < c->nseries; i++)
-		items[ni++] = (ws_legend_item){WS_LEGEND_LINE,
-					       c->series[i].style >= 0 ? c->series[i].style : (int)i,
-					       c->series[i].label};
+		items[ni++] = (ws_legend_item){
+			WS_LEGEND_LINE, c->series[i].style >= 0 ? c->series[i].style : (int)i,
+			c->series[i].label};
 	for (size_t i = 0; i < c->nhlines; i++)
 		items[ni++] = (ws_legend_item){WS_LEGEND_REF, 0, c->hlines[i].label};
 	double top = ws_chart_head(&s, w, c->title, c->subtitle, items, ni) + 10;
@@ -296,7 +309,8 @@ int ws_chart_line(FILE *out, const ws_chart *c, ws_err *err)
 	for (int i = 0; i < nx; i++) {
 		ws_svg_line(&s, xt[i].pos, top, xt[i].pos, bottom, &grid_st);
 		ws_svg_line(&s, xt[i].pos, bottom, xt[i].pos, bottom + 5, &axis_st);
-		ws_svg_text(&s, xt[i].pos, bottom + 20, WS_SVG_MIDDLE, TICK_PX, false, 0, xt[i].label);
+		ws_svg_text(&s, xt[i].pos, bottom + 20, WS_SVG_MIDDLE, TICK_PX, false, 0,
+			    xt[i].label);
 	}
 	ws_svg_line(&s, left, bottom, right, bottom, &axis_st);
 	ws_svg_text(&s, (left + right) / 2, h - 14, WS_SVG_MIDDLE, TEXT_PX, false, 0, ax.label);
@@ -309,7 +323,8 @@ int ws_chart_line(FILE *out, const ws_chart *c, ws_err *err)
 		ws_svg_group(&s, "reference");
 		ws_svg_tooltip(&s, c->hlines[i].label);
 		ws_svg_line(&s, left, y, right, y, &ref_st);
-		ws_svg_text(&s, right - 4, y - 5, WS_SVG_END, TICK_PX - 1, false, 0, c->hlines[i].label);
+		ws_svg_text(&s, right - 4, y - 5, WS_SVG_END, TICK_PX - 1, false, 0,
+			    c->hlines[i].label);
 		ws_svg_group_end(&s);
 	}
 	for (size_t i = 0; i < c->nseries; i++)

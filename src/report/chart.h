@@ -21,27 +21,27 @@
 
 struct ws_err;
 
-#define WS_CHART_W 800
-#define WS_CHART_H 500
+#define WS_CHART_W          800
+#define WS_CHART_H          500
 #define WS_CHART_MAX_SERIES 16
 
 typedef struct ws_chart_axis {
 	enum ws_scale_kind kind;
 	enum ws_tick_fmt fmt;
-	double lo, hi;       /* the domain; lo >= hi: from the data (linear: widened to nice
+	double lo, hi;     /* the domain; lo >= hi: from the data (linear: widened to nice
 	                      * steps; log: to whole decades or powers of two) */
-	bool from_zero;      /* linear, from the data: the domain includes 0 */
-	const char *label;   /* with the unit: "Throughput (10^6bits/s)" */
-	bool integer;        /* linear: ticks on whole numbers only (a count) */
+	bool from_zero;    /* linear, from the data: the domain includes 0 */
+	const char *label; /* with the unit: "Throughput (10^6bits/s)" */
+	bool integer;      /* linear: ticks on whole numbers only (a count) */
 } ws_chart_axis;
 
 typedef struct ws_chart_series {
 	const char *label;
 	const double *x, *y; /* n points; a non-finite y (or <= 0 on a log axis) breaks the line */
 	size_t n;
-	bool markers;        /* a marker on every point; else on a few, for the shape */
-	bool area;           /* fill down to the axis (a histogram) */
-	int style;           /* the style table's entry; -1: the series' own index */
+	bool markers; /* a marker on every point; else on a few, for the shape */
+	bool area;    /* fill down to the axis (a histogram) */
+	int style;    /* the style table's entry; -1: the series' own index */
 } ws_chart_series;
 
 /* A horizontal reference line (a link ceiling), in the legend and labelled on the chart. */
@@ -52,14 +52,14 @@ typedef struct ws_chart_hline {
 
 typedef struct ws_chart {
 	const char *title;
-	const char *subtitle;  /* one line under the title; NULL: none */
-	const char *desc;      /* <desc>; NULL: one written from the data */
-	double width, height;  /* 0: 800 x 500 */
+	const char *subtitle; /* one line under the title; NULL: none */
+	const char *desc;     /* <desc>; NULL: one written from the data */
+	double width, height; /* 0: 800 x 500 */
 	ws_chart_axis x, y;
 	const ws_chart_series *series;
-	size_t nseries;        /* 1..WS_CHART_MAX_SERIES */
+	size_t nseries; /* 1..WS_CHART_MAX_SERIES */
 	const ws_chart_hline *hlines;
-	size_t nhlines;        /* 0..4 */
+	size_t nhlines; /* 0..4 */
 } ws_chart;
 
 int ws_chart_line(FILE *out, const ws_chart *c, struct ws_err *err);
@@ -70,10 +70,10 @@ typedef struct ws_chart_bars {
 	double width, height;
 	const char *x_label, *y_label;
 	const char *const *categories;
-	size_t ncat;                /* 1..256 */
-	const char *const *series;  /* legend labels */
-	size_t nseries;             /* 1..WS_CHART_MAX_SERIES */
-	const double *values;       /* [series * ncat + cat]; NaN: no bar (failed), marked x */
+	size_t ncat;               /* 1..256 */
+	const char *const *series; /* legend labels */
+	size_t nseries;            /* 1..WS_CHART_MAX_SERIES */
+	const double *values;      /* [series * ncat + cat]; NaN: no bar (failed), marked x */
 	const ws_chart_hline *hlines;
 	size_t nhlines;
 } ws_chart_bars;
@@ -88,9 +88,9 @@ typedef struct ws_chart_heat {
 	const char *row_label, *col_label, *units;
 	const char *const *rows, *const *cols;
 	const char *const *col_names; /* a column's name in tooltips; NULL: cols */
-	size_t nrows, ncols;        /* 1..256 each */
-	const double *values;       /* [row * ncols + col]; NaN: no cell (blank) */
-	const char *const *errors;  /* same layout, or NULL; non-NULL entry: a failed cell */
+	size_t nrows, ncols;          /* 1..256 each */
+	const double *values;         /* [row * ncols + col]; NaN: no cell (blank) */
+	const char *const *errors;    /* same layout, or NULL; non-NULL entry: a failed cell */
 } ws_chart_heat;
 
 int ws_chart_heatmap(FILE *out, const ws_chart_heat *h, struct ws_err *err);
@@ -102,7 +102,7 @@ typedef struct ws_chart_style {
 	const char *color;
 	const char *dash;
 	enum ws_svg_marker marker;
-	const char *hatch;  /* the bar pattern's id ("h0" ...) */
+	const char *hatch; /* the bar pattern's id ("h0" ...) */
 } ws_chart_style;
 const ws_chart_style *ws_chart_style_of(int i);
 
@@ -123,8 +123,8 @@ double ws_chart_label_width(const ws_tick *t, int n);
 
 /* A y axis for sy over a plot spanning x = l..r: grid lines, ticks, labels and the
  * rotated axis label left of the widest tick label. */
-void ws_chart_draw_yaxis(ws_svg *s, const ws_scale *sy, const ws_tick *t, int n, double l,
-			 double r, const char *label);
+void ws_chart_draw_yaxis(ws_svg *s, const ws_scale *sy, const ws_tick *t, int n, double l, double r,
+			 const char *label);
 
 #define WS_CHART_TICK_PX 12
 #define WS_CHART_TEXT_PX 13

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"auto", "spectrum", "histogram", "interim",
-					 "streams", "sweep", "iq", "mesh"};
+static const char *const kind_names[] = {"auto",    "spectrum", "histogram", "interim",
+					 "streams", "sweep",    "iq",        "mesh"};
 #define NKINDS (sizeof kind_names / sizeof kind_names[0])
 
 const char *ws_chart_kind_name(enum ws_chart_kind k)
@@ -27,8 +27,10 @@ int ws_chart_kind_parse(const char *name, enum ws_chart_kind *k, ws_err *err)
 			*k = (enum ws_chart_kind)i;
 			return 0;
 		}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not a chart; expected auto, spectrum, histogram, "
-			  "interim, streams, sweep, iq or mesh", name);
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not a chart; expected auto, spectrum, histogram, "
+			  "interim, streams, sweep, iq or mesh",
+			  name);
 }
 
 /* ---- sweep ---------------------------------------------------------------------------- */
@@ -37,6 +39,7 @@ int ws_chart_kind_parse(const char *name, enum ws_chart_kind *k, ws_err *err)
 static const struct {
 	const char *name, *label;
 	bool size;
+	/* clang-format off */
 } params[] = {
 	{"m", "Send size, -m (bytes)", true},
 	{"M", "Receive size, -M (bytes)", true},
@@ -47,6 +50,7 @@ static const struct {
 	{"threads", "Threads (--threads)", false},
 	{"rate", "Rate (--rate, per second)", false},
 };
+/* clang-format on */
 
 static bool pow2(double v)
 {
@@ -69,8 +73,10 @@ int ws_chart_sweep(FILE *out, const ws_chart_sweep_series *s, size_t n, const ws
 			size = params[i].size;
 		}
 	if (!label)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a swept parameter; expected m, M, r, s, S, "
-				  "streams, threads or rate", param);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a swept parameter; expected m, M, r, s, S, "
+				  "streams, threads or rate",
+				  param);
 	bool all_pow2 = true;
 	double lo = INFINITY, hi = 0, unit = ws_chart_unit_bits(s[0].units);
 	ws_chart_series se[WS_CHART_MAX_SERIES];
@@ -84,17 +90,21 @@ int ws_chart_sweep(FILE *out, const ws_chart_sweep_series *s, size_t n, const ws
 	for (size_t k = 0; k < n; k++) {
 		if (!s[k].parameter || strcmp(s[k].parameter, param)) {
 			free(ys);
-			return ws_err_set(err, WS_E_INVAL, "%s sweeps %s and the first sweeps %s; one chart "
-					  "draws one parameter", s[k].label ? s[k].label : "a sweep",
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s sweeps %s and the first sweeps %s; one chart "
+					  "draws one parameter",
+					  s[k].label ? s[k].label : "a sweep",
 					  s[k].parameter ? s[k].parameter : "nothing", param);
 		}
 		double f = 1, u = ws_chart_unit_bits(s[k].units);
 		if (s[k].units && s[0].units && strcmp(s[k].units, s[0].units)) {
 			if (!(u > 0 && unit > 0)) {
 				free(ys);
-				return ws_err_set(err, WS_E_INVAL, "%s is in %s and the first sweep in %s; "
-						  "they cannot share an axis", s[k].label ? s[k].label : "a sweep",
-						  s[k].units, s[0].units);
+				return ws_err_set(err, WS_E_INVAL,
+						  "%s is in %s and the first sweep in %s; "
+						  "they cannot share an axis",
+						  s[k].label ? s[k].label : "a sweep", s[k].units,
+						  s[0].units);
 			}
 			f = u / unit;
 		}
@@ -106,8 +116,12 @@ int ws_chart_sweep(FILE *out, const ws_chart_sweep_series *s, size_t n, const ws
 			lo = fmin(lo, s[k].x[i]);
 			hi = fmax(hi, s[k].x[i]);
 		}
-		se[k] = (ws_chart_series){.label = s[k].label ? s[k].label : "throughput", .x = s[k].x,
-					  .y = y, .n = s[k].n, .markers = true, .style = -1};
+		se[k] = (ws_chart_series){.label = s[k].label ? s[k].label : "throughput",
+					  .x = s[k].x,
+					  .y = y,
+					  .n = s[k].n,
+					  .markers = true,
+					  .style = -1};
 		y += s[k].n;
 	}
 	enum ws_scale_kind xk = WS_SCALE_LINEAR;
@@ -143,7 +157,8 @@ static int sweep_of(const ws_chart_input *in, ws_chart_sweep_series *s, ws_err *
 	s->label = in->label;
 	s->parameter = ws_jstr(d, ws_jget(d, root, "parameter"));
 	if (!s->parameter || !pts || pts->type != WS_J_ARR || pts->n == 0)
-		return ws_err_set(err, WS_E_INVAL, "%s is a sweep without \"parameter\" or \"points\"", in->label);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s is a sweep without \"parameter\" or \"points\"", in->label);
 	double *x = malloc(pts->n * sizeof *x), *y = malloc(pts->n * sizeof *y);
 	if (!x || !y) {
 		free(x);
@@ -172,11 +187,12 @@ static int sweep_of(const ws_chart_input *in, ws_chart_sweep_series *s, ws_err *
 int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o, ws_err *err)
 {
 	if (m->ranks < 1 || m->ranks > 256)
-		return ws_err_set(err, WS_E_INVAL, "a mesh of %d ranks; expected 1 to 256", m->ranks);
+		return ws_err_set(err, WS_E_INVAL, "a mesh of %d ranks; expected 1 to 256",
+				  m->ranks);
 	size_t r = (size_t)m->ranks;
 	double *v = malloc(r * r * sizeof *v);
 	const char **e = calloc(r * r, sizeof *e);
-	char (*names)[48] = malloc(r * sizeof *names), (*nums)[24] = malloc(r * sizeof *nums);
+	char(*names)[48] = malloc(r * sizeof *names), (*nums)[24] = malloc(r * sizeof *nums);
 	const char **labels = malloc(r * sizeof *labels), **cols = malloc(r * sizeof *cols);
 	int rc = 0;
 	if (!v || !e || !names || !labels || !nums || !cols) {
@@ -188,8 +204,10 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 	for (size_t i = 0; i < m->ncells; i++) {
 		const ws_chart_mesh_cell *c = &m->cells[i];
 		if (c->src < 0 || c->dst < 0 || c->src >= m->ranks || c->dst >= m->ranks) {
-			rc = ws_err_set(err, WS_E_INVAL, "mesh cell %zu goes from rank %d to rank %d; the "
-					"mesh has ranks 0 to %d", i, c->src, c->dst, m->ranks - 1);
+			rc = ws_err_set(err, WS_E_INVAL,
+					"mesh cell %zu goes from rank %d to rank %d; the "
+					"mesh has ranks 0 to %d",
+					i, c->src, c->dst, m->ranks - 1);
 			goto out;
 		}
 		size_t at = (size_t)c->src * r + (size_t)c->dst;
@@ -200,7 +218,8 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 		const char *h = m->hosts ? m->hosts[i] : NULL;
 		snprintf(names[i], sizeof names[i], "%zu%s%.24s", i, h ? " " : "", h ? h : "");
 		labels[i] = names[i];
-		snprintf(nums[i], sizeof nums[i], "%zu", i); /* columns: the rank (rows name the host) */
+		snprintf(nums[i], sizeof nums[i], "%zu",
+			 i); /* columns: the rank (rows name the host) */
 		cols[i] = nums[i];
 	}
 	char sub[160];
@@ -234,11 +253,14 @@ out:
 static int mesh_doc(FILE *out, const ws_chart_input *in, const ws_chart_opts *o, ws_err *err)
 {
 	const ws_jdoc *d = in->doc;
-	const ws_jval *root = ws_jroot(d), *cells = ws_jget(d, root, "cells"), *hosts = ws_jget(d, root, "hosts");
+	const ws_jval *root = ws_jroot(d), *cells = ws_jget(d, root, "cells"),
+		      *hosts = ws_jget(d, root, "hosts");
 	double ranks = ws_jnum(ws_jget(d, root, "ranks"), 0);
 	if (!(ranks >= 1 && ranks <= 256) || !cells || cells->type != WS_J_ARR)
-		return ws_err_set(err, WS_E_INVAL, "%s is a mesh without \"cells\" or with \"ranks\" "
-				  "outside 1 to 256", in->label);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s is a mesh without \"cells\" or with \"ranks\" "
+				  "outside 1 to 256",
+				  in->label);
 	ws_chart_mesh_cell *c = calloc(cells->n ? cells->n : 1, sizeof *c);
 	const char **h = calloc((size_t)ranks, sizeof *h);
 	int rc = 0;
@@ -257,9 +279,12 @@ static int mesh_doc(FILE *out, const ws_chart_input *in, const ws_chart_opts *o,
 			.src = s >= 0 && s < 1e6 ? (int)s : -1,
 			.dst = t >= 0 && t < 1e6 ? (int)t : -1,
 			.throughput = ws_jnum(ws_jget(d, x, "throughput"), NAN),
-			.error = ev && ev->type != WS_J_NULL ? (ws_jstr(d, ev) ? ws_jstr(d, ev) : "failed") : NULL,
+			.error = ev && ev->type != WS_J_NULL
+				? (ws_jstr(d, ev) ? ws_jstr(d, ev) : "failed")
+				: NULL,
 		};
 	}
+	/* clang-format off */
 	ws_chart_mesh_data m = {
 		.test = ws_jstr(d, ws_jget(d, root, "test")),
 		.schedule = ws_jstr(d, ws_jget(d, root, "schedule")),
@@ -269,6 +294,7 @@ static int mesh_doc(FILE *out, const ws_chart_input *in, const ws_chart_opts *o,
 		.cells = c,
 		.ncells = i,
 	};
+	/* clang-format on */
 	rc = ws_chart_mesh(out, &m, o, err);
 out:
 	free(c);
@@ -292,20 +318,24 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 {
 	bool ref = o && o->reference_warplab;
 	if (!n || 2 * n + (ref ? 4 : 0) > WS_CHART_MAX_SERIES)
-		return ws_err_set(err, WS_E_INVAL, "an IQ chart takes 1 to %d benchmarks (%d with "
-				  "--reference warplab); got %zu", WS_CHART_MAX_SERIES / 2,
-				  (WS_CHART_MAX_SERIES - 4) / 2, n);
+		return ws_err_set(err, WS_E_INVAL,
+				  "an IQ chart takes 1 to %d benchmarks (%d with "
+				  "--reference warplab); got %zu",
+				  WS_CHART_MAX_SERIES / 2, (WS_CHART_MAX_SERIES - 4) / 2, n);
 	ws_chart_series se[WS_CHART_MAX_SERIES];
 	char lab[WS_CHART_MAX_SERIES][96];
 	size_t ns = 0;
 	double lo = INFINITY, hi = 0;
 	for (size_t k = 0; k < n; k++)
 		for (int dir = 0; dir < 2; dir++) {
-			snprintf(lab[ns], sizeof lab[ns], "%s %s", s[k].label ? s[k].label : "warpspeed",
-				 dir ? "Read" : "Write");
-			se[ns] = (ws_chart_series){.label = lab[ns], .x = s[k].samples,
-						   .y = dir ? s[k].read_mbps : s[k].write_mbps, .n = s[k].n,
-						   .markers = true, .style = (int)ns};
+			snprintf(lab[ns], sizeof lab[ns], "%s %s",
+				 s[k].label ? s[k].label : "warpspeed", dir ? "Read" : "Write");
+			se[ns] = (ws_chart_series){.label = lab[ns],
+						   .x = s[k].samples,
+						   .y = dir ? s[k].read_mbps : s[k].write_mbps,
+						   .n = s[k].n,
+						   .markers = true,
+						   .style = (int)ns};
 			ns++;
 		}
 	size_t nref = 0;
@@ -322,8 +352,12 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 			ry[3][i] = rows[i].java_read;
 		}
 		for (int j = 0; j < 4; j++)
-			se[ns++] = (ws_chart_series){.label = names[j], .x = rx, .y = ry[j], .n = nref,
-						     .markers = true, .style = (int)(2 * n) + j};
+			se[ns++] = (ws_chart_series){.label = names[j],
+						     .x = rx,
+						     .y = ry[j],
+						     .n = nref,
+						     .markers = true,
+						     .style = (int)(2 * n) + j};
 	}
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < se[k].n; i++) {
@@ -340,7 +374,8 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 		char v[24], l[24];
 		ws_tick_format(ceil_own, 0.1, v, sizeof v);
 		ws_tick_format(o->link_mbps, 1, l, sizeof l);
-		snprintf(hlab[nh], sizeof hlab[nh], "ceiling %s Mb/s (%s Mb/s link, %u-byte packets)", v, l, pkt_size);
+		snprintf(hlab[nh], sizeof hlab[nh],
+			 "ceiling %s Mb/s (%s Mb/s link, %u-byte packets)", v, l, pkt_size);
 		hl[nh] = (ws_chart_hline){ceil_own, hlab[nh]};
 		nh++;
 	}
@@ -353,27 +388,32 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 	for (size_t i = 0; i < nh; i++)
 		hi = fmax(hi, hl[i].y), lo = fmin(lo, hl[i].y);
 	char desc[4096];
-	size_t dl = (size_t)snprintf(desc, sizeof desc, "Line chart: IQ transfer speed (Mb/s, mean over the "
-				     "kept trials, IQ payload only) against the number of samples per buffer.");
+	size_t dl = (size_t)snprintf(
+		desc, sizeof desc,
+		"Line chart: IQ transfer speed (Mb/s, mean over the "
+		"kept trials, IQ payload only) against the number of samples per buffer.");
 	for (size_t k = 0; k < ns && dl < sizeof desc; k++) {
 		dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " %s:", se[k].label);
 		for (size_t i = 0; i < se[k].n && dl < sizeof desc; i++) {
 			char a[24];
 			ws_tick_format(se[k].y[i], 0.01, a, sizeof a);
-			dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " %.0f samples %s%s", se[k].x[i], a,
-					       i + 1 < se[k].n ? "," : ".");
+			dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " %.0f samples %s%s",
+					       se[k].x[i], a, i + 1 < se[k].n ? "," : ".");
 		}
 	}
 	if (ref && dl < sizeof desc)
-		snprintf(desc + dl, sizeof desc - dl, " WARPLab series: %s.", ws_warplab_ref_source);
+		snprintf(desc + dl, sizeof desc - dl, " WARPLab series: %s.",
+			 ws_warplab_ref_source);
 	ws_chart c = {
 		.title = o && o->title ? o->title : "IQ transfer speed (Write IQ, Read IQ)",
-		.subtitle = ref ? "wl_benchmark's Avg Transfer Speed; WARPLab 7.5.0 as published (GbE, jumbo frames)"
-				: "wl_benchmark's Avg Transfer Speed (IQ payload bits / mean call time)",
+		.subtitle = ref
+			? "wl_benchmark's Avg Transfer Speed; WARPLab 7.5.0 as published (GbE, "
+			  "jumbo frames)"
+			: "wl_benchmark's Avg Transfer Speed (IQ payload bits / mean call time)",
 		.desc = desc,
 		.x = {WS_SCALE_LOG2, WS_TICK_POW2, 0, 0, false, "Samples per buffer (log scale)"},
-		.y = {lo > 0 && hi > 100 * lo ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 0, true,
-		      "Transfer speed (Mb/s)"},
+		.y = {lo > 0 && hi > 100 * lo ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, WS_TICK_NUMBER, 0,
+		      0, true, "Transfer speed (Mb/s)"},
 		.series = se,
 		.nseries = ns,
 		.hlines = hl,
@@ -391,7 +431,8 @@ static int iq_of(const ws_chart_input *in, ws_chart_iq_series *s, uint32_t *pkt,
 	const ws_jval *agg = ws_jpath(d, ws_jroot(d), "aggregate.by_size");
 	const ws_jval *src = agg && agg->type == WS_J_ARR && agg->n ? agg : rows;
 	if (!src || src->type != WS_J_ARR || src->n == 0)
-		return ws_err_set(err, WS_E_INVAL, "%s is not an iq bench document (no \"rows\")", in->label);
+		return ws_err_set(err, WS_E_INVAL, "%s is not an iq bench document (no \"rows\")",
+				  in->label);
 	double *x = malloc(3 * (size_t)src->n * sizeof *x);
 	if (!x)
 		return ws_err_set(err, ENOMEM, "no memory for %u rows", src->n);
@@ -407,8 +448,11 @@ static int iq_of(const ws_chart_input *in, ws_chart_iq_series *s, uint32_t *pkt,
 			*pkt = (uint32_t)p;
 		m++;
 	}
-	*s = (ws_chart_iq_series){.label = in->label, .samples = x, .write_mbps = x + src->n,
-				  .read_mbps = x + 2 * (size_t)src->n, .n = m};
+	*s = (ws_chart_iq_series){.label = in->label,
+				  .samples = x,
+				  .write_mbps = x + src->n,
+				  .read_mbps = x + 2 * (size_t)src->n,
+				  .n = m};
 	return 0;
 }
 
@@ -428,7 +472,8 @@ int ws_chart_kind_of(const ws_jdoc *d, enum ws_chart_kind *k, ws_err *err)
 	const char *t = type_of(d);
 	const ws_jval *root = ws_jroot(d);
 	if (!root || root->type != WS_J_OBJ || !t)
-		return ws_err_set(err, WS_E_INVAL, "not a warpspeed document (an object with \"type\" "
+		return ws_err_set(err, WS_E_INVAL,
+				  "not a warpspeed document (an object with \"type\" "
 				  "result, summary, sweep or mesh, or iq bench --json's \"rows\")");
 	if (!strcmp(t, "sweep"))
 		*k = WS_CHART_SWEEP;
@@ -437,8 +482,10 @@ int ws_chart_kind_of(const ws_jdoc *d, enum ws_chart_kind *k, ws_err *err)
 	else if (!strcmp(t, "iq_bench"))
 		*k = WS_CHART_IQ;
 	else if (strcmp(t, "result") && strcmp(t, "summary"))
-		return ws_err_set(err, WS_E_INVAL, "a document of type \"%.40s\"; charts are drawn from "
-				  "result, summary, sweep, mesh and iq bench documents", t);
+		return ws_err_set(err, WS_E_INVAL,
+				  "a document of type \"%.40s\"; charts are drawn from "
+				  "result, summary, sweep, mesh and iq bench documents",
+				  t);
 	else {
 		const ws_jval *iv = ws_jget(d, root, "interim"), *f;
 		bool rr;
@@ -455,11 +502,16 @@ int ws_chart_kind_of(const ws_jdoc *d, enum ws_chart_kind *k, ws_err *err)
 		else if (lat && lat->type == WS_J_OBJ && ws_jnum(ws_jget(d, lat, "count"), 0) >= 1)
 			*k = WS_CHART_SPECTRUM;
 		else
-			return ws_err_set(err, WS_E_INVAL, "this %s result has nothing to chart: charts "
-					  "show latency percentiles (TCP_RR, UDP_RR, TCP_CRR), throughput over time "
-					  "(-D) or per-stream throughput (--streams N); for throughput against "
+			return ws_err_set(err, WS_E_INVAL,
+					  "this %s result has nothing to chart: charts "
+					  "show latency percentiles (TCP_RR, UDP_RR, TCP_CRR), "
+					  "throughput over time "
+					  "(-D) or per-stream throughput (--streams N); for "
+					  "throughput against "
 					  "a size use --sweep",
-					  ws_jstr(d, ws_jget(d, root, "test")) ? ws_jstr(d, ws_jget(d, root, "test")) : "");
+					  ws_jstr(d, ws_jget(d, root, "test"))
+						  ? ws_jstr(d, ws_jget(d, root, "test"))
+						  : "");
 	}
 	return 0;
 }
@@ -482,19 +534,23 @@ int ws_chart_docs(FILE *out, const ws_chart_input *in, size_t n, const ws_chart_
 		const char *t = type_of(in[i].doc);
 		bool result = t && (!strcmp(t, "result") || !strcmp(t, "summary"));
 		if (!t || (result != result0) || (!result && strcmp(t, t0)))
-			return ws_err_set(err, WS_E_INVAL, "%s is a %s document and %s a %s one; "
-					  "overlaid documents must be of one kind", in[i].label,
-					  t ? t : "non-warpspeed", in[0].label, t0);
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s is a %s document and %s a %s one; "
+					  "overlaid documents must be of one kind",
+					  in[i].label, t ? t : "non-warpspeed", in[0].label, t0);
 	}
 	enum ws_chart_kind k = o->kind == WS_CHART_AUTO ? first : o->kind;
 	bool fits = result0 ? (k >= WS_CHART_SPECTRUM && k <= WS_CHART_STREAMS) : k == first;
 	if (!fits)
 		return ws_err_set(err, WS_E_INVAL, "%s is a %s document, which draws %s, not %s",
-				  in[0].label, t0, result0 ? "spectrum, histogram, interim or streams"
-				  : ws_chart_kind_name(first), ws_chart_kind_name(k));
+				  in[0].label, t0,
+				  result0 ? "spectrum, histogram, interim or streams"
+					  : ws_chart_kind_name(first),
+				  ws_chart_kind_name(k));
 	if (k == WS_CHART_MESH) {
 		if (n > 1)
-			return ws_err_set(err, WS_E_INVAL, "a mesh heatmap draws one document; got %zu", n);
+			return ws_err_set(err, WS_E_INVAL,
+					  "a mesh heatmap draws one document; got %zu", n);
 		return mesh_doc(out, &in[0], o, err);
 	}
 	if (k == WS_CHART_SWEEP || k == WS_CHART_IQ) {

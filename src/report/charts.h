@@ -41,10 +41,10 @@ const char *ws_chart_kind_name(enum ws_chart_kind k);
 int ws_chart_kind_parse(const char *name, enum ws_chart_kind *k, struct ws_err *err);
 
 typedef struct ws_chart_opts {
-	const char *title;        /* NULL: one that says what is drawn */
-	enum ws_chart_kind kind;  /* AUTO: from the documents */
-	bool reference_warplab;   /* IQ: WARPLab 7.5.0's MEX and Java series (warplab_ref.h) */
-	double link_mbps;         /* IQ: the link's rate, 10^6 bits/s of frames; 0: unknown, no
+	const char *title;       /* NULL: one that says what is drawn */
+	enum ws_chart_kind kind; /* AUTO: from the documents */
+	bool reference_warplab;  /* IQ: WARPLab 7.5.0's MEX and Java series (warplab_ref.h) */
+	double link_mbps;        /* IQ: the link's rate, 10^6 bits/s of frames; 0: unknown, no
 	                           * ceiling line (with reference_warplab: WARPLab's GbE) */
 } ws_chart_opts;
 
@@ -70,10 +70,10 @@ int ws_chart_kind_of(const ws_jdoc *doc, enum ws_chart_kind *k, struct ws_err *e
 /* One sweep: throughput y[i] (in units) at the swept value x[i] (bytes for m/M/s/S, the
  * request size for r, the count for streams/threads, per second for rate). */
 typedef struct ws_chart_sweep_series {
-	const char *label;       /* legend; NULL: "throughput" */
-	const char *parameter;   /* "m", "M", "r", "s", "S", "streams", "threads", "rate" */
-	const char *units;       /* "10^6bits/s", "Trans/s", ... */
-	const char *test;        /* "TCP_STREAM" (subtitle); may be NULL */
+	const char *label;     /* legend; NULL: "throughput" */
+	const char *parameter; /* "m", "M", "r", "s", "S", "streams", "threads", "rate" */
+	const char *units;     /* "10^6bits/s", "Trans/s", ... */
+	const char *test;      /* "TCP_STREAM" (subtitle); may be NULL */
 	const double *x, *y;
 	size_t n;
 } ws_chart_sweep_series;
@@ -85,15 +85,15 @@ int ws_chart_sweep(FILE *out, const ws_chart_sweep_series *s, size_t n, const ws
 		   struct ws_err *err);
 
 typedef struct ws_chart_mesh_cell {
-	int src, dst;            /* ranks, 0 .. ranks-1 */
-	double throughput;       /* in the mesh's units; NaN when not measured */
-	const char *error;       /* NULL, or why the pair failed */
+	int src, dst;      /* ranks, 0 .. ranks-1 */
+	double throughput; /* in the mesh's units; NaN when not measured */
+	const char *error; /* NULL, or why the pair failed */
 } ws_chart_mesh_cell;
 
 typedef struct ws_chart_mesh_data {
-	const char *test;        /* "TCP_STREAM" */
-	const char *schedule;    /* "all", ... (subtitle); may be NULL */
-	int ranks;               /* 1..256 */
+	const char *test;         /* "TCP_STREAM" */
+	const char *schedule;     /* "all", ... (subtitle); may be NULL */
+	int ranks;                /* 1..256 */
 	const char *const *hosts; /* ranks host names, or NULL */
 	const char *units;
 	const ws_chart_mesh_cell *cells;
@@ -107,7 +107,7 @@ int ws_chart_mesh(FILE *out, const ws_chart_mesh_data *m, const ws_chart_opts *o
 
 /* One node's (or file's) iq bench figures: mean Mb/s per size. */
 typedef struct ws_chart_iq_series {
-	const char *label;       /* "warpspeed" */
+	const char *label; /* "warpspeed" */
 	const double *samples, *write_mbps, *read_mbps;
 	size_t n;
 } ws_chart_iq_series;

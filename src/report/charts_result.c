@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define SPECTRUM_POINTS 201 /* 0 .. 5 nines in steps of 0.025 */
-#define HIST_BINS 60
+#define HIST_BINS       60
 
 double ws_chart_unit_bits(const char *u)
 {
@@ -24,8 +24,12 @@ double ws_chart_unit_bits(const char *u)
 		const char *name;
 		double bits;
 	} units[] = {
-		{"10^3bits/s", 1e3}, {"10^6bits/s", 1e6}, {"10^9bits/s", 1e9},
-		{"KBytes/s", 8.0 * 1024}, {"MBytes/s", 8.0 * 1048576}, {"GBytes/s", 8.0 * 1073741824},
+		{"10^3bits/s", 1e3},
+		{"10^6bits/s", 1e6},
+		{"10^9bits/s", 1e9},
+		{"KBytes/s", 8.0 * 1024},
+		{"MBytes/s", 8.0 * 1048576},
+		{"GBytes/s", 8.0 * 1073741824},
 		{"Trans/s", -1},
 	};
 	for (size_t i = 0; u && i < sizeof units / sizeof units[0]; i++)
@@ -60,8 +64,10 @@ static int lat_of(const ws_chart_input *in, struct lat *l, ws_err *err)
 	l->max_ns = ws_jnum(ws_jget(d, lat, "max_us"), NAN) * 1e3;
 	if (!l->hist || l->hist->type != WS_J_ARR || !(l->count >= 1) || !isfinite(l->min_ns) ||
 	    !isfinite(l->max_ns))
-		return ws_err_set(err, WS_E_INVAL, "%s has no latency samples (latency.histogram, "
-				  "count, min_us and max_us come from TCP_RR, UDP_RR or TCP_CRR)", in->label);
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s has no latency samples (latency.histogram, "
+				  "count, min_us and max_us come from TCP_RR, UDP_RR or TCP_CRR)",
+				  in->label);
 	return 0;
 }
 
@@ -99,7 +105,8 @@ static double percentile(const struct lat *l, double p)
 static int spectrum(FILE *out, const ws_chart_input *in, size_t n, const ws_chart_opts *o,
 		    ws_err *err)
 {
-	double *xs = malloc(SPECTRUM_POINTS * sizeof *xs), *ys = malloc(n * SPECTRUM_POINTS * sizeof *ys);
+	double *xs = malloc(SPECTRUM_POINTS * sizeof *xs),
+	       *ys = malloc(n * SPECTRUM_POINTS * sizeof *ys);
 	ws_chart_series se[WS_CHART_MAX_SERIES];
 	int rc = 0;
 	double lo = INFINITY, hi = 0;
@@ -116,8 +123,11 @@ static int spectrum(FILE *out, const ws_chart_input *in, size_t n, const ws_char
 			ys[k * SPECTRUM_POINTS + i] = percentile(&l, xs[i]) / 1e3;
 		lo = fmin(lo, l.min_ns / 1e3);
 		hi = fmax(hi, l.max_ns / 1e3);
-		se[k] = (ws_chart_series){.label = in[k].label, .x = xs, .y = ys + k * SPECTRUM_POINTS,
-					  .n = SPECTRUM_POINTS, .style = -1};
+		se[k] = (ws_chart_series){.label = in[k].label,
+					  .x = xs,
+					  .y = ys + k * SPECTRUM_POINTS,
+					  .n = SPECTRUM_POINTS,
+					  .style = -1};
 		if (n == 1) {
 			char a[24], b[24], c[24], d[24];
 			fig(percentile(&l, 0.5) / 1e3, a, sizeof a);
@@ -125,17 +135,22 @@ static int spectrum(FILE *out, const ws_chart_input *in, size_t n, const ws_char
 			fig(percentile(&l, 0.9999) / 1e3, c, sizeof c);
 			fig(l.max_ns / 1e3, d, sizeof d);
 			const char *t = ws_jstr(l.d, ws_jget(l.d, ws_jroot(l.d), "test"));
-			snprintf(sub, sizeof sub, "%s%s%.0f round trips: P50 %s us, P99 %s us, P99.99 %s us, max %s us",
+			snprintf(sub, sizeof sub,
+				 "%s%s%.0f round trips: P50 %s us, P99 %s us, P99.99 %s us, max %s "
+				 "us",
 				 t ? t : "", t ? ", " : "", l.count, a, b, c, d);
 		}
 	}
 	if (rc == 0) {
 		ws_chart c = {
 			.title = o->title ? o->title : "Latency by percentile",
-			.subtitle = n == 1 ? sub : "round-trip latency by percentile (HdrHistogram's nines axis)",
-			.x = {WS_SCALE_NINES, WS_TICK_NINES, 0, 0.99999, false, "Percentile (log scale of nines: 90%, 99%, 99.9%, ...)"},
-			.y = {hi > 100 * lo && lo > 0 ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 0, true,
-			      "Round-trip latency (us)"},
+			.subtitle = n == 1
+				? sub
+				: "round-trip latency by percentile (HdrHistogram's nines axis)",
+			.x = {WS_SCALE_NINES, WS_TICK_NINES, 0, 0.99999, false,
+			      "Percentile (log scale of nines: 90%, 99%, 99.9%, ...)"},
+			.y = {hi > 100 * lo && lo > 0 ? WS_SCALE_LOG10 : WS_SCALE_LINEAR,
+			      WS_TICK_NUMBER, 0, 0, true, "Round-trip latency (us)"},
 			.series = se,
 			.nseries = n,
 		};
@@ -165,7 +180,8 @@ static int histogram(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 	}
 	double edge[HIST_BINS + 1];
 	for (int i = 0; i <= HIST_BINS; i++)
-		edge[i] = logx ? lo * pow(hi / lo, (double)i / HIST_BINS) : lo + (hi - lo) * i / HIST_BINS;
+		edge[i] = logx ? lo * pow(hi / lo, (double)i / HIST_BINS)
+			       : lo + (hi - lo) * i / HIST_BINS;
 	double *xy = malloc(n * 2 * HIST_BINS * 2 * sizeof *xy);
 	if (!xy)
 		return ws_err_set(err, ENOMEM, "no memory for the histogram");
@@ -186,14 +202,20 @@ static int histogram(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 			x[2 * i + 1] = edge[i + 1];
 			y[2 * i] = y[2 * i + 1] = bins[i] * 100 / l[k].count;
 		}
-		se[k] = (ws_chart_series){.label = in[k].label, .x = x, .y = y, .n = 2 * HIST_BINS,
-					  .area = true, .style = -1};
+		se[k] = (ws_chart_series){.label = in[k].label,
+					  .x = x,
+					  .y = y,
+					  .n = 2 * HIST_BINS,
+					  .area = true,
+					  .style = -1};
 	}
 	ws_chart c = {
 		.title = o->title ? o->title : "Latency histogram",
-		.subtitle = logx ? "share of round trips in each of 60 bins, equal widths on a log scale"
-				 : "share of round trips in each of 60 equal bins",
-		.x = {logx ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, WS_TICK_NUMBER, lo, hi, false, "Round-trip latency (us)"},
+		.subtitle = logx
+			? "share of round trips in each of 60 bins, equal widths on a log scale"
+			: "share of round trips in each of 60 equal bins",
+		.x = {logx ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, WS_TICK_NUMBER, lo, hi, false,
+		      "Round-trip latency (us)"},
 		.y = {WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 0, true, "Round trips (% of samples)"},
 		.series = se,
 		.nseries = n,
@@ -208,10 +230,7 @@ static int histogram(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 
 /* ---- interim -------------------------------------------------------------------------- */
 
-static const ws_jval *interim_of(const ws_jdoc *d)
-{
-	return ws_jget(d, ws_jroot(d), "interim");
-}
+static const ws_jval *interim_of(const ws_jdoc *d) { return ws_jget(d, ws_jroot(d), "interim"); }
 
 static int over_time(FILE *out, const ws_chart_input *in, size_t n, const ws_chart_opts *o,
 		     ws_err *err)
@@ -221,7 +240,8 @@ static int over_time(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 	for (size_t k = 0; k < n; k++) {
 		const ws_jval *iv = interim_of(in[k].doc);
 		if (!iv || iv->type != WS_J_ARR || iv->n == 0)
-			return ws_err_set(err, WS_E_INVAL, "%s has no interim samples (run with -D SECONDS)",
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s has no interim samples (run with -D SECONDS)",
 					  in[k].label);
 		most = iv->n > most ? iv->n : most;
 	}
@@ -245,8 +265,11 @@ static int over_time(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 			if (u && units && strcmp(u, units)) {
 				double a = ws_chart_unit_bits(u), b = ws_chart_unit_bits(units);
 				if (!(a > 0 && b > 0)) {
-					rc = ws_err_set(err, WS_E_INVAL, "%s is in %s and an earlier document in %s; "
-							"they cannot share an axis", in[k].label, u, units);
+					rc = ws_err_set(
+						err, WS_E_INVAL,
+						"%s is in %s and an earlier document in %s; "
+						"they cannot share an axis",
+						in[k].label, u, units);
 					break;
 				}
 				f = a / b;
@@ -257,7 +280,8 @@ static int over_time(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 			y[2 * m] = y[2 * m + 1] = v;
 			m++;
 		}
-		se[k] = (ws_chart_series){.label = in[k].label, .x = x, .y = y, .n = 2 * m, .style = -1};
+		se[k] = (ws_chart_series){
+			.label = in[k].label, .x = x, .y = y, .n = 2 * m, .style = -1};
 	}
 	char ylabel[64];
 	snprintf(ylabel, sizeof ylabel, "Throughput (%s)", units ? units : "?");
@@ -298,20 +322,25 @@ static int stream_bars(FILE *out, const ws_chart_input *in, size_t n, const ws_c
 		bool rr;
 		const ws_jval *f = flows_of(in[k].doc, &rr);
 		if (!f || f->type != WS_J_ARR || f->n < 1)
-			return ws_err_set(err, WS_E_INVAL, "%s has no per-stream rows (run with --streams N)",
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s has no per-stream rows (run with --streams N)",
 					  in[k].label);
 		ncat = f->n > ncat ? f->n : ncat;
-		const char *u = ws_jstr(in[k].doc, ws_jpath(in[k].doc, ws_jroot(in[k].doc), "throughput.units"));
+		const char *u = ws_jstr(
+			in[k].doc, ws_jpath(in[k].doc, ws_jroot(in[k].doc), "throughput.units"));
 		if (!units)
 			units = u ? u : "10^6bits/s";
-		else if (u && strcmp(u, units) && !(ws_chart_unit_bits(u) > 0 && ws_chart_unit_bits(units) > 0))
-			return ws_err_set(err, WS_E_INVAL, "%s is in %s and an earlier document in %s; "
-					  "they cannot share an axis", in[k].label, u, units);
+		else if (u && strcmp(u, units) &&
+			 !(ws_chart_unit_bits(u) > 0 && ws_chart_unit_bits(units) > 0))
+			return ws_err_set(err, WS_E_INVAL,
+					  "%s is in %s and an earlier document in %s; "
+					  "they cannot share an axis",
+					  in[k].label, u, units);
 	}
 	if (ncat > 256)
 		ncat = 256;
 	double *vals = malloc(n * ncat * sizeof *vals);
-	char (*cat)[12] = malloc(ncat * sizeof *cat);
+	char(*cat)[12] = malloc(ncat * sizeof *cat);
 	const char **cats = malloc(ncat * sizeof *cats);
 	const char *labels[WS_CHART_MAX_SERIES];
 	char sub[512];
@@ -357,7 +386,8 @@ static int stream_bars(FILE *out, const ws_chart_input *in, size_t n, const ws_c
 		ws_tick_format(jain, 0.0001, j, sizeof j);
 		if (sl < sizeof sub)
 			sl += (size_t)snprintf(sub + sl, sizeof sub - sl, "%s %s%s%s", k ? "," : "",
-					       n > 1 ? in[k].label : "", n > 1 ? " " : "", isfinite(jain) ? j : "n/a");
+					       n > 1 ? in[k].label : "", n > 1 ? " " : "",
+					       isfinite(jain) ? j : "n/a");
 	}
 	char ylabel[64];
 	snprintf(ylabel, sizeof ylabel, "Throughput per stream (%s)", units);
@@ -384,12 +414,18 @@ int ws_chart_result(FILE *out, enum ws_chart_kind k, const ws_chart_input *in, s
 		    const ws_chart_opts *o, ws_err *err)
 {
 	switch (k) {
-	case WS_CHART_SPECTRUM: return spectrum(out, in, n, o, err);
-	case WS_CHART_HISTOGRAM: return histogram(out, in, n, o, err);
-	case WS_CHART_INTERIM: return over_time(out, in, n, o, err);
-	case WS_CHART_STREAMS: return stream_bars(out, in, n, o, err);
+	case WS_CHART_SPECTRUM:
+		return spectrum(out, in, n, o, err);
+	case WS_CHART_HISTOGRAM:
+		return histogram(out, in, n, o, err);
+	case WS_CHART_INTERIM:
+		return over_time(out, in, n, o, err);
+	case WS_CHART_STREAMS:
+		return stream_bars(out, in, n, o, err);
 	default:
-		return ws_err_set(err, WS_E_INVAL, "a result document draws spectrum, histogram, "
-				  "interim or streams, not %s", ws_chart_kind_name(k));
+		return ws_err_set(err, WS_E_INVAL,
+				  "a result document draws spectrum, histogram, "
+				  "interim or streams, not %s",
+				  ws_chart_kind_name(k));
 	}
 }

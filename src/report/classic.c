@@ -26,7 +26,6 @@ struct stream_roles {
 	const ws_side_result *sender, *receiver;
 };
 
-
 void ws_classic_opts_init(ws_classic_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -39,13 +38,32 @@ void ws_classic_opts_init(ws_classic_opts *o)
 static bool units_scale(char fmt, double *per_unit, bool *bits)
 {
 	switch (fmt ? fmt : 'm') {
-	case 'g': *per_unit = 1e9; *bits = true; return true;
-	case 'm': *per_unit = 1e6; *bits = true; return true;
-	case 'k': *per_unit = 1e3; *bits = true; return true;
-	case 'G': *per_unit = 1073741824.0; *bits = false; return true;
-	case 'M': *per_unit = 1048576.0; *bits = false; return true;
-	case 'K': *per_unit = 1024.0; *bits = false; return true;
-	default: return false;
+	case 'g':
+		*per_unit = 1e9;
+		*bits = true;
+		return true;
+	case 'm':
+		*per_unit = 1e6;
+		*bits = true;
+		return true;
+	case 'k':
+		*per_unit = 1e3;
+		*bits = true;
+		return true;
+	case 'G':
+		*per_unit = 1073741824.0;
+		*bits = false;
+		return true;
+	case 'M':
+		*per_unit = 1048576.0;
+		*bits = false;
+		return true;
+	case 'K':
+		*per_unit = 1024.0;
+		*bits = false;
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -62,13 +80,20 @@ double ws_classic_throughput(uint64_t bytes, int64_t elapsed_ns, char fmt)
 const char *ws_classic_units_label(char fmt)
 {
 	switch (fmt ? fmt : 'm') {
-	case 'g': return "10^9bits";
-	case 'm': return "10^6bits";
-	case 'k': return "10^3bits";
-	case 'G': return "GBytes";
-	case 'M': return "MBytes";
-	case 'K': return "KBytes";
-	default: return NULL;
+	case 'g':
+		return "10^9bits";
+	case 'm':
+		return "10^6bits";
+	case 'k':
+		return "10^3bits";
+	case 'G':
+		return "GBytes";
+	case 'M':
+		return "MBytes";
+	case 'K':
+		return "KBytes";
+	default:
+		return NULL;
 	}
 }
 
@@ -100,7 +125,7 @@ static int stream_roles(const ws_test_result *r, struct stream_roles *roles, ws_
 static bool is_unspecified(const char *addr)
 {
 	return !addr[0] || strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0 ||
-	       strcmp(addr, "::0") == 0;
+		strcmp(addr, "::0") == 0;
 }
 
 int ws_classic_banner_conf(const struct ws_confidence *conf, char *buf, size_t n)
@@ -120,7 +145,7 @@ void ws_classic_banner(const ws_test_result *r, const char *title, const char *s
 		       const ws_classic_opts *o, FILE *out)
 {
 	bool v6 = r->family_used == WS_FAMILY_INET6 ||
-		  (r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
+		(r->family_used == WS_FAMILY_ANY && strchr(r->remote_addr, ':'));
 	const char *af = v6 ? "AF_INET6" : "AF_INET";
 	/* netperf names the data connection's ends: test options -H and -L when given */
 	const char *host = r->spec.data_host[0] ? r->spec.data_host : r->remote_host;
@@ -161,6 +186,7 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 	static const struct {
 		enum ws_test_type type;
 		const char *migrated, *omni;
+		/* clang-format off */
 	} titles[] = {
 		{WS_TEST_TCP_STREAM, "MIGRATED TCP STREAM TEST", "OMNI Send TEST"},
 		{WS_TEST_TCP_MAERTS, "MIGRATED TCP MAERTS TEST", "OMNI Receive TEST"},
@@ -174,6 +200,7 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "TCP Connect/Close TEST"},
 		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
 	};
+	/* clang-format on */
 	for (size_t i = 0; r && i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (titles[i].type == r->spec.type)
 			return o && o->omni ? titles[i].omni : titles[i].migrated;
@@ -185,14 +212,14 @@ const ws_side_result *ws_classic_sd_basis(const ws_test_result *r, const ws_side
 	return side->sd_local_basis ? &r->local : side;
 }
 
-ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
-				  uint64_t units, double unit_bytes)
+ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested, uint64_t units,
+				   double unit_bytes)
 {
 	return ws_classic_side_cpu_over(side, requested, units, unit_bytes, side->elapsed_ns);
 }
 
 ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool requested, uint64_t units,
-				       double unit_bytes, int64_t elapsed_ns)
+					double unit_bytes, int64_t elapsed_ns)
 {
 	ws_classic_cpu c = {-1.0, -1.0, WS_CPU_METHOD_PROC_STAT};
 	if (side->cpu_method)
@@ -213,7 +240,9 @@ static ws_classic_cpu side_cpu(const ws_test_result *r, const ws_side_result *si
 			       bool is_sender)
 {
 	const ws_side_result *b = ws_classic_sd_basis(r, side);
-	uint64_t units = b != side ? b->bytes_sent + b->bytes_recv : is_sender ? side->bytes_sent : side->bytes_recv;
+	uint64_t units = b != side ? b->bytes_sent + b->bytes_recv
+		: is_sender        ? side->bytes_sent
+				   : side->bytes_recv;
 	return ws_classic_side_cpu_over(side, requested, units, KB, b->elapsed_ns);
 }
 
@@ -222,8 +251,8 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 {
 	const char *label = ws_classic_units_label(o->fmt);
 	double secs = (double)r->local.elapsed_ns / 1e9;
-	double tput = ws_classic_throughput(roles->receiver->bytes_recv, r->local.elapsed_ns,
-					    o->fmt);
+	double tput =
+		ws_classic_throughput(roles->receiver->bytes_recv, r->local.elapsed_ns, o->fmt);
 	int rcv_sock = (int)roles->receiver->rcvbuf_set;
 	int snd_sock = (int)roles->sender->sndbuf_set;
 	int msg = (int)roles->sender->send_size;
@@ -234,22 +263,26 @@ static void print_table(const ws_test_result *r, const struct stream_roles *role
 		ws_classic_cpu rc = side_cpu(r, &r->remote, o->remote_cpu, !local_sends);
 		if (o->print_headers) {
 			/* what each side did: MAERTS's local side receives, its remote sends */
-			const char *l = local_sends ? "Send" : "Recv", *rm = local_sends ? "Recv" : "Send";
+			const char *l = local_sends ? "Send" : "Recv",
+				   *rm = local_sends ? "Recv" : "Send";
 			snprintf(unit, sizeof(unit), "%s/s", label);
 			fputs("Recv   Send    Send                          Utilization       "
 			      "Service Demand\n",
 			      out);
-			fprintf(out, "Socket Socket  Message  Elapsed              %s     %s     "
-				     "%s    %s\n",
+			fprintf(out,
+				"Socket Socket  Message  Elapsed              %s     %s     "
+				"%s    %s\n",
 				l, rm, l, rm);
 			fputs("Size   Size    Size     Time     Throughput  local    remote   "
 			      "local   remote\n",
 			      out);
-			fprintf(out, "bytes  bytes   bytes    secs.    %-10s  %% %c      %% %c      "
-				     "us/KB   us/KB\n\n",
+			fprintf(out,
+				"bytes  bytes   bytes    secs.    %-10s  %% %c      %% %c      "
+				"us/KB   us/KB\n\n",
 				unit, lc.method, rc.method);
 		}
-		fprintf(out, "%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f \n",
+		fprintf(out,
+			"%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f \n",
 			rcv_sock, snd_sock, msg, secs, tput, lc.util, rc.util, lc.sd, rc.sd);
 		return;
 	}
@@ -277,16 +310,24 @@ static void print_udp_table(const ws_test_result *r, const ws_classic_opts *o, F
 		ws_classic_cpu lc = side_cpu(r, snd, o->local_cpu, true);
 		ws_classic_cpu rc = side_cpu(r, rcv, o->remote_cpu, false);
 		if (o->print_headers) {
-			fputs("Socket  Message  Elapsed      Messages                   CPU      Service\n"
-			      "Size    Size     Time         Okay Errors   Throughput   Util     Demand\n",
+			fputs("Socket  Message  Elapsed      Messages                   CPU      "
+			      "Service\n"
+			      "Size    Size     Time         Okay Errors   Throughput   Util     "
+			      "Demand\n",
 			      out);
-			fprintf(out, "bytes   bytes    secs            #      #   %s/sec %% %c%c     us/KB\n\n",
+			fprintf(out,
+				"bytes   bytes    secs            #      #   %s/sec %% %c%c     "
+				"us/KB\n\n",
 				label, lc.method, rc.method);
 		}
-		fprintf(out, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.1f     %-6.2f   %-6.3f\n",
+		fprintf(out,
+			"%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64
+			"    %7.1f     %-6.2f   %-6.3f\n",
 			(int)snd->sndbuf_set, (int)snd->send_size, s_secs, snd->dgrams_sent,
 			snd->send_errors, s_tput, lc.util, lc.sd);
-		fprintf(out, "%6d           %-7.2f   %7" PRIu64 "           %7.1f     %-6.2f   %-6.3f\n\n",
+		fprintf(out,
+			"%6d           %-7.2f   %7" PRIu64
+			"           %7.1f     %-6.2f   %-6.3f\n\n",
 			(int)rcv->rcvbuf_set, r_secs, rcv->dgrams_recv, r_tput, rc.util, rc.sd);
 		return;
 	}
@@ -296,10 +337,11 @@ static void print_udp_table(const ws_test_result *r, const ws_classic_opts *o, F
 		      out);
 		fprintf(out, "bytes   bytes    secs            #      #   %s/sec\n\n", label);
 	}
-	fprintf(out, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n", (int)snd->sndbuf_set,
-		(int)snd->send_size, s_secs, snd->dgrams_sent, snd->send_errors, s_tput);
-	fprintf(out, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n", (int)rcv->rcvbuf_set,
-		r_secs, rcv->dgrams_recv, r_tput);
+	fprintf(out, "%6d  %6d   %-7.2f   %7" PRIu64 " %6" PRIu64 "    %7.2f\n",
+		(int)snd->sndbuf_set, (int)snd->send_size, s_secs, snd->dgrams_sent,
+		snd->send_errors, s_tput);
+	fprintf(out, "%6d           %-7.2f   %7" PRIu64 "           %7.2f\n\n",
+		(int)rcv->rcvbuf_set, r_secs, rcv->dgrams_recv, r_tput);
 }
 
 /* -v 0: the figure of merit alone, service demand when CPU was asked for. The throughput
@@ -339,8 +381,8 @@ static void print_netperf_detail(const ws_test_result *r, const struct stream_ro
 	      "Local  Remote  Local  Remote  Xfered   Per                 Per\n"
 	      "Send   Recv    Send   Recv             Send (avg)          Recv (avg)\n",
 	      out);
-	fprintf(out, "%5d   %5d  %5d   %5d %6.0f  %6.2f    %6" PRIu64 "   %6.2f %6" PRIu64 "\n", 8, 8,
-		0, 0, (double)snd->bytes_sent, per_call(snd->bytes_sent, snd->send_calls),
+	fprintf(out, "%5d   %5d  %5d   %5d %6.0f  %6.2f    %6" PRIu64 "   %6.2f %6" PRIu64 "\n", 8,
+		8, 0, 0, (double)snd->bytes_sent, per_call(snd->bytes_sent, snd->send_calls),
 		snd->send_calls, per_call(rcv->bytes_recv, rcv->recv_calls), rcv->recv_calls);
 	const ws_side_result *mss_side = r->local.tcp_info_valid ? &r->local : &r->remote;
 	int mss = mss_side->tcp_info_valid ? (int)mss_side->tcp_mss : -1;
@@ -352,40 +394,47 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 {
 	const ws_side_result *sides[2] = {&r->local, &r->remote};
 	const char *names[2] = {"local", "remote"};
-	fprintf(out, "I/O path: local %s, remote %s\n", r->local.io_path[0] ? r->local.io_path : "-",
+	fprintf(out, "I/O path: local %s, remote %s\n",
+		r->local.io_path[0] ? r->local.io_path : "-",
 		r->remote.io_path[0] ? r->remote.io_path : "-");
 	for (int i = 0; i < 2; i++) {
 		const ws_side_result *s = sides[i];
 		if (s->io_note[0])
 			fprintf(out, "I/O note (%s): %s\n", names[i], s->io_note);
 		if (s->rcvlowat > 0)
-			fprintf(out, "Receive wake threshold (%s): %u byte%s (SO_RCVLOWAT)\n", names[i],
-				s->rcvlowat, s->rcvlowat == 1 ? "" : "s");
+			fprintf(out, "Receive wake threshold (%s): %u byte%s (SO_RCVLOWAT)\n",
+				names[i], s->rcvlowat, s->rcvlowat == 1 ? "" : "s");
 		if (s->zc_sends > 0)
-			fprintf(out, "Zerocopy sends (%s): %" PRIu64 ", of which the kernel copied %" PRIu64
-				     "\n",
+			fprintf(out,
+				"Zerocopy sends (%s): %" PRIu64
+				", of which the kernel copied %" PRIu64 "\n",
 				names[i], s->zc_sends, s->zc_copied);
 		if (s->tcp_info_valid)
-			fprintf(out, "TCP_INFO (%s): retransmissions %" PRIu64 ", RTT %u us, rttvar %u us, "
-				     "MSS %u, cwnd %u\n",
-				names[i], s->tcp_retrans, s->tcp_rtt_us, s->tcp_rttvar_us, s->tcp_mss,
-				s->tcp_snd_cwnd);
+			fprintf(out,
+				"TCP_INFO (%s): retransmissions %" PRIu64
+				", RTT %u us, rttvar %u us, "
+				"MSS %u, cwnd %u\n",
+				names[i], s->tcp_retrans, s->tcp_rtt_us, s->tcp_rttvar_us,
+				s->tcp_mss, s->tcp_snd_cwnd);
 	}
-	if (r->spec.type == WS_TEST_UDP_STREAM && r->spec.netperf_peer) /* no sequence accounting there */
-		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 " (a netserver counts no loss, "
-			     "order or duplicates), send errors %" PRIu64 "\n",
+	if (r->spec.type == WS_TEST_UDP_STREAM &&
+	    r->spec.netperf_peer) /* no sequence accounting there */
+		fprintf(out,
+			"UDP datagrams: sent %" PRIu64 ", received %" PRIu64
+			" (a netserver counts no loss, "
+			"order or duplicates), send errors %" PRIu64 "\n",
 			r->local.dgrams_sent, r->remote.dgrams_recv, r->local.send_errors);
 	else if (r->spec.type == WS_TEST_UDP_STREAM)
-		fprintf(out, "UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
-			     ", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
-			     ", send errors %" PRIu64 ", jumps %" PRIu64 "\n",
+		fprintf(out,
+			"UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
+			", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
+			", send errors %" PRIu64 ", jumps %" PRIu64 "\n",
 			r->local.dgrams_sent, r->remote.dgrams_recv, r->remote.dgrams_lost,
 			r->remote.dgrams_reordered, r->remote.dgrams_dup, r->remote.bad_dgrams,
 			r->local.send_errors, r->remote.dgrams_jumps);
 }
 
-int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
-		      ws_err *err)
+int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out, ws_err *err)
 {
 	if (r && ws_classic_rr_handles(r->spec.type))
 		return ws_classic_rr_render(r, o, out, err); /* its own defaults: -f x */
@@ -459,7 +508,9 @@ static int clamp_warning(const char *side, const char *what, const char *sysctl,
 {
 	if (req == 0 || req == WS_SOCKBUF_ZERO || set == 0 || set >= req)
 		return 0;
-	fprintf(out, "warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise %s\n",
+	fprintf(out,
+		"warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise "
+		"%s\n",
 		side, what, set, req, sysctl);
 	return 1;
 }
@@ -473,8 +524,10 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 	const char *names[2] = {"local", "remote"};
 	for (int i = 0; i < 2; i++) {
 		const ws_side_result *s = sides[i];
-		n += clamp_warning(names[i], "receive", "net.core.rmem_max", s->rcvbuf_req, s->rcvbuf_set, out);
-		n += clamp_warning(names[i], "send", "net.core.wmem_max", s->sndbuf_req, s->sndbuf_set, out);
+		n += clamp_warning(names[i], "receive", "net.core.rmem_max", s->rcvbuf_req,
+				   s->rcvbuf_set, out);
+		n += clamp_warning(names[i], "send", "net.core.wmem_max", s->sndbuf_req,
+				   s->sndbuf_set, out);
 	}
 	if (ws_classic_rr_handles(r->spec.type)) {
 		int m = ws_classic_rr_warnings(r, out);
@@ -486,21 +539,27 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 		const ws_side_result *rcv = &r->remote;
 		uint64_t expected = rcv->dgrams_recv + rcv->dgrams_lost;
 		if (rcv->dgrams_lost > 0) {
-			fprintf(out, "warpspeed: warning: UDP_STREAM lost %" PRIu64 " of %" PRIu64
-				     " datagrams (%.3f%%); reordered %" PRIu64 ", duplicated %" PRIu64 "\n",
-				rcv->dgrams_lost, expected, 100.0 * (double)rcv->dgrams_lost / (double)expected,
+			fprintf(out,
+				"warpspeed: warning: UDP_STREAM lost %" PRIu64 " of %" PRIu64
+				" datagrams (%.3f%%); reordered %" PRIu64 ", duplicated %" PRIu64
+				"\n",
+				rcv->dgrams_lost, expected,
+				100.0 * (double)rcv->dgrams_lost / (double)expected,
 				rcv->dgrams_reordered, rcv->dgrams_dup);
 			n++;
 		}
 		if (rcv->bad_dgrams > 0) {
-			fprintf(out, "warpspeed: warning: the receiver ignored %" PRIu64
-				     " datagrams that were malformed or not from this test\n",
+			fprintf(out,
+				"warpspeed: warning: the receiver ignored %" PRIu64
+				" datagrams that were malformed or not from this test\n",
 				rcv->bad_dgrams);
 			n++;
 		}
 		if (rcv->dgrams_jumps > 0) {
-			fprintf(out, "warpspeed: warning: the receiver ignored %" PRIu64
-				     " datagrams whose sequence numbers were implausibly far ahead (jumps)\n",
+			fprintf(out,
+				"warpspeed: warning: the receiver ignored %" PRIu64
+				" datagrams whose sequence numbers were implausibly far ahead "
+				"(jumps)\n",
 				rcv->dgrams_jumps);
 			n++;
 		}

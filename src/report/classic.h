@@ -36,8 +36,8 @@ typedef struct ws_classic_opts {
 	 * " : +/-W% @ L% conf. " (ws_classic_banner_conf) when conf->asked and more than one
 	 * iteration may run. */
 	const struct ws_confidence *conf;
-	bool omni;          /* -t omni: OMNI banners, output selectors by default */
-	bool banner_done;   /* the banner went out before the test (-D): do not repeat it */
+	bool omni;        /* -t omni: OMNI banners, output selectors by default */
+	bool banner_done; /* the banner went out before the test (-D): do not repeat it */
 } ws_classic_opts;
 
 /* netperf's defaults: headers on, verbosity 1, 'm', no CPU, no brand, no binding. */
@@ -87,14 +87,14 @@ typedef struct ws_classic_cpu {
 
 /* The side's utilisation and its service demand over its own interval: CPU microseconds
  * per (units / unit_bytes), i.e. us/KB for bytes with 1024, us/Tr for transactions with 1. */
-ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested,
-				  uint64_t units, double unit_bytes);
+ws_classic_cpu ws_classic_side_cpu(const ws_side_result *side, bool requested, uint64_t units,
+				   double unit_bytes);
 /* The side whose units and interval a side's service demand is charged with: the local
  * side for a netserver's (sd_local_basis, netperf's rule), else the side itself. */
 const ws_side_result *ws_classic_sd_basis(const ws_test_result *r, const ws_side_result *side);
 /* ws_classic_side_cpu over another interval (the basis side's). */
 ws_classic_cpu ws_classic_side_cpu_over(const ws_side_result *side, bool requested, uint64_t units,
-				       double unit_bytes, int64_t elapsed_ns);
+					double unit_bytes, int64_t elapsed_ns);
 
 /* Render r as netperf's TCP_STREAM/TCP_MAERTS/TCP_SENDFILE or UDP_STREAM output to out (o
  * NULL = the defaults). Verbosity 2 adds, for the TCP family, netperf's alignment/bytes

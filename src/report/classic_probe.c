@@ -9,7 +9,8 @@ int ws_classic_probe_render(const ws_test_result *r, const ws_classic_opts *o, F
 			    ws_err *err)
 {
 	if (!r || !o || !out)
-		return ws_err_set(err, WS_E_INVAL, "classic report: no result, options or output stream");
+		return ws_err_set(err, WS_E_INVAL,
+				  "classic report: no result, options or output stream");
 	enum ws_test_type t = r->spec.type;
 	if (t == WS_TEST_TCP_MSS) {
 		if (o->print_headers && !o->banner_done) /* not again after the one at start */
@@ -24,12 +25,15 @@ int ws_classic_probe_render(const ws_test_result *r, const ws_classic_opts *o, F
 		const ws_side_result *s = local ? &r->local : &r->remote;
 		fprintf(out, "%g", s->cpu_rate);
 		if (o->verbosity > 1)
-			fprintf(out, "\nThere %s %u %s %s\n", s->ncpus > 1 ? "are" : "is", (unsigned)s->ncpus,
-				local ? "local" : "remote", s->ncpus > 1 ? "cpus" : "cpu");
+			fprintf(out, "\nThere %s %u %s %s\n", s->ncpus > 1 ? "are" : "is",
+				(unsigned)s->ncpus, local ? "local" : "remote",
+				s->ncpus > 1 ? "cpus" : "cpu");
 	} else {
 		const char *name = ws_test_type_name(t);
-		return ws_err_set(err, WS_E_INVAL, "classic report: %s has a table; expected TCP_MSS, LOC_CPU or REM_CPU",
-				  name ? name : "this test");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"classic report: %s has a table; expected TCP_MSS, LOC_CPU or REM_CPU",
+			name ? name : "this test");
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return ws_err_errno(err, "classic report: writing the result");

@@ -28,12 +28,14 @@ struct rr_layout {
 	const char *hist_what; /* "Histogram of <what> times" */
 };
 
+/* clang-format off */
 static const struct rr_layout layouts[] = {
 	{WS_TEST_TCP_RR, "  ", " \n", true, true, 1, "request/response"},
 	{WS_TEST_UDP_RR, "   ", " \n", true, true, 0, "request/response"},
 	{WS_TEST_TCP_CRR, "   ", "\n", false, false, 2, "connect/request/response/close"},
 	{WS_TEST_TCP_CC, "   ", "\n", false, false, 3, "connect/close"},
 };
+/* clang-format on */
 
 static const struct rr_layout *layout_of(enum ws_test_type t)
 {
@@ -43,16 +45,10 @@ static const struct rr_layout *layout_of(enum ws_test_type t)
 	return NULL;
 }
 
-bool ws_classic_rr_handles(enum ws_test_type t)
-{
-	return layout_of(t) != NULL;
-}
+bool ws_classic_rr_handles(enum ws_test_type t) { return layout_of(t) != NULL; }
 
 /* -f x (and no -f at all) is netperf's transaction layout; anything else is throughput. */
-static bool is_trans_fmt(char fmt)
-{
-	return fmt == 0 || fmt == 'x';
-}
+static bool is_trans_fmt(char fmt) { return fmt == 0 || fmt == 'x'; }
 
 static double per_sec(uint64_t n, int64_t elapsed_ns)
 {
@@ -62,8 +58,7 @@ static double per_sec(uint64_t n, int64_t elapsed_ns)
 /* The bytes a side sent and received; for an engine that counts only transactions, the
  * sizes times the count as the wire carried them (the client sends requests, the server
  * responses). */
-static void rr_bytes(const ws_test_result *r, const ws_side_result *s, uint64_t *out,
-		     uint64_t *in)
+static void rr_bytes(const ws_test_result *r, const ws_side_result *s, uint64_t *out, uint64_t *in)
 {
 	uint64_t req = (uint64_t)r->spec.req_size * s->transactions;
 	uint64_t rsp = (uint64_t)r->spec.rsp_size * s->transactions;
@@ -99,8 +94,8 @@ static ws_classic_cpu rr_cpu(const ws_test_result *r, const ws_side_result *s, b
 	return ws_classic_side_cpu_over(s, requested, out + in, 1024.0, b->elapsed_ns);
 }
 
-static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu,
-			  char lm, char rm, FILE *out)
+static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, bool cpu, char lm,
+			  char rm, FILE *out)
 {
 	bool trans = is_trans_fmt(o->fmt);
 	const char *label = trans ? "" : ws_classic_units_label(o->fmt);
@@ -112,25 +107,34 @@ static void print_headers(const struct rr_layout *L, const ws_classic_opts *o, b
 			      "bytes  Bytes  bytes    bytes   secs.    per sec   \n\n",
 			      out);
 		else
-			fprintf(out, "Socket Size   Request  Resp.   Elapsed  \n"
-				     "Send   Recv   Size     Size    Time     Throughput \n"
-				     "bytes  Bytes  bytes    bytes   secs.    %s/sec   \n\n",
+			fprintf(out,
+				"Socket Size   Request  Resp.   Elapsed  \n"
+				"Send   Recv   Size     Size    Time     Throughput \n"
+				"bytes  Bytes  bytes    bytes   secs.    %s/sec   \n\n",
 				label);
 		return;
 	}
 	if (trans)
 		fputs("Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n"
-		      "Send   Recv   Size    Size   Time    Rate     local  remote local   remote\n",
+		      "Send   Recv   Size    Size   Time    Rate     local  remote local   "
+		      "remote\n",
 		      out);
 	else
-		fprintf(out, "Socket Size   Request Resp.  Elapsed Tput     CPU    CPU    S.dem   S.dem\n"
-			     "Send   Recv   Size    Size   Time    %-8.8s local  remote local   remote\n",
+		fprintf(out,
+			"Socket Size   Request Resp.  Elapsed Tput     CPU    CPU    S.dem   "
+			"S.dem\n"
+			"Send   Recv   Size    Size   Time    %-8.8s local  remote local   "
+			"remote\n",
 			label);
 	if (L->cpu_letters)
-		fprintf(out, "bytes  bytes  bytes   bytes  secs.   per sec  %% %c    %% %c    us/Tr   us/Tr\n\n",
+		fprintf(out,
+			"bytes  bytes  bytes   bytes  secs.   per sec  %% %c    %% %c    us/Tr   "
+			"us/Tr\n\n",
 			lm, rm);
 	else
-		fputs("bytes  bytes  bytes   bytes  secs.   per sec  %      %      us/Tr   us/Tr\n\n", out);
+		fputs("bytes  bytes  bytes   bytes  secs.   per sec  %      %      us/Tr   "
+		      "us/Tr\n\n",
+		      out);
 }
 
 static void print_table(const ws_test_result *r, const struct rr_layout *L,
@@ -201,9 +205,10 @@ static void print_netperf_detail(const ws_test_result *r, const struct rr_layout
 	double rtt = tps > 0 ? 1e6 / tps * (1.0 + (double)r->spec.burst) : 0.0;
 	uint64_t sent, recvd;
 	rr_bytes(r, l, &sent, &recvd);
-	fprintf(out, "Alignment      Offset         RoundTrip  Trans    Throughput\n"
-		     "Local  Remote  Local  Remote  Latency    Rate     %-8.8s/s\n"
-		     "Send   Recv    Send   Recv    usec/Tran  per sec  Outbound   Inbound\n",
+	fprintf(out,
+		"Alignment      Offset         RoundTrip  Trans    Throughput\n"
+		"Local  Remote  Local  Remote  Latency    Rate     %-8.8s/s\n"
+		"Send   Recv    Send   Recv    usec/Tran  per sec  Outbound   Inbound\n",
 		ws_classic_units_label(fmt));
 	fprintf(out, "%5d  %5d   %5d  %5d   %-6.3f   %-6.3f %-6.3f    %-6.3f\n", 8, 0, 0, 0, rtt,
 		tps, ws_classic_throughput(sent, l->elapsed_ns, fmt),
@@ -239,10 +244,10 @@ static void print_flows(const ws_side_result *l, FILE *out)
 	fputs("\nFlow   Thread Transactions     Trans/s      P50 us     P99 us     Lost\n", out);
 	for (uint32_t i = 0; i < l->nflows; i++) {
 		const ws_flow_result *f = &l->flows[i];
-		fprintf(out, "%-6u %-6u %-16" PRIu64 " %-12.2f %-10.3f %-10.3f %" PRIu64 "%s%s\n", i,
-			f->thread, f->transactions, per_sec(f->transactions, f->elapsed_ns),
-			(double)f->lat_p50_ns / 1000.0, (double)f->lat_p99_ns / 1000.0, f->trans_lost,
-			f->error ? "  FAILED: " : "", f->error ? f->why : "");
+		fprintf(out, "%-6u %-6u %-16" PRIu64 " %-12.2f %-10.3f %-10.3f %" PRIu64 "%s%s\n",
+			i, f->thread, f->transactions, per_sec(f->transactions, f->elapsed_ns),
+			(double)f->lat_p50_ns / 1000.0, (double)f->lat_p99_ns / 1000.0,
+			f->trans_lost, f->error ? "  FAILED: " : "", f->error ? f->why : "");
 	}
 }
 
@@ -256,18 +261,22 @@ static void print_ws_detail(const ws_test_result *r, const struct rr_layout *L, 
 	if (s.count == 0)
 		fputs("\nRound trips (us): no samples\n", out);
 	else
-		fprintf(out, "\nRound trips (us): min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f "
-			     "p99.9 %.3f p99.99 %.3f max %.3f stddev %.3f (%" PRIu64 " samples)\n",
+		fprintf(out,
+			"\nRound trips (us): min %.3f mean %.3f p50 %.3f p90 %.3f p99 %.3f "
+			"p99.9 %.3f p99.99 %.3f max %.3f stddev %.3f (%" PRIu64 " samples)\n",
 			s.min_us, s.mean_us, s.p50_us, s.p90_us, s.p99_us, s.p999_us, s.p9999_us,
 			s.max_us, s.stddev_us, s.count);
 	if (r->spec.type == WS_TEST_UDP_RR)
-		fprintf(out, "UDP_RR transactions: completed %" PRIu64 ", lost %" PRIu64
-			     ", late replies discarded %" PRIu64 "; the server answered %" PRIu64 "\n",
+		fprintf(out,
+			"UDP_RR transactions: completed %" PRIu64 ", lost %" PRIu64
+			", late replies discarded %" PRIu64 "; the server answered %" PRIu64 "\n",
 			l->transactions, l->trans_lost, l->late_replies, m->transactions);
 	if (ws_test_type_connects(r->spec.type))
-		fprintf(out, "%s connections: made %" PRIu64 ", failed %" PRIu64
-			     "; the server accepted %" PRIu64 "\n",
-			ws_test_type_name(r->spec.type), l->connects, l->connect_errors, m->connects);
+		fprintf(out,
+			"%s connections: made %" PRIu64 ", failed %" PRIu64
+			"; the server accepted %" PRIu64 "\n",
+			ws_test_type_name(r->spec.type), l->connects, l->connect_errors,
+			m->connects);
 	print_flows(l, out);
 }
 
@@ -280,25 +289,26 @@ static void print_after_table(const ws_test_result *r, FILE *out)
 		uint64_t tried = l->transactions + l->trans_lost;
 		if (tried < l->transactions)
 			tried = UINT64_MAX;
-		fprintf(out, "%" PRIu64 " transactions lost (%.2f%% of %" PRIu64
-			     " attempted); they are in neither the rate nor the latency figures\n",
+		fprintf(out,
+			"%" PRIu64 " transactions lost (%.2f%% of %" PRIu64
+			" attempted); they are in neither the rate nor the latency figures\n",
 			l->trans_lost, 100.0 * (double)l->trans_lost / (double)tried, tried);
 	}
 	if (r->spec.rate > 0) {
 		uint32_t flows = r->spec.streams ? r->spec.streams : 1;
 		double interval_us = 1e6 / r->spec.rate, lag_us = (double)l->max_lag_ns / 1000.0;
 		bool held = (double)l->max_lag_ns <= 1e9 / r->spec.rate;
-		fprintf(out, "Open loop: asked %.2f trans/s (%.2f per flow, %u flow%s), achieved %.2f; "
-			     "%" PRIu64 " of %" PRIu64 " scheduled completed; schedule %s "
-			     "(max lag %.3f us, interval %.3f us)\n",
+		fprintf(out,
+			"Open loop: asked %.2f trans/s (%.2f per flow, %u flow%s), achieved %.2f; "
+			"%" PRIu64 " of %" PRIu64 " scheduled completed; schedule %s "
+			"(max lag %.3f us, interval %.3f us)\n",
 			r->spec.rate * flows, r->spec.rate, flows, flows == 1 ? "" : "s",
-			per_sec(l->transactions, l->elapsed_ns), l->transactions, l->trans_scheduled,
-			held ? "held" : "slipped", lag_us, interval_us);
+			per_sec(l->transactions, l->elapsed_ns), l->transactions,
+			l->trans_scheduled, held ? "held" : "slipped", lag_us, interval_us);
 	}
 }
 
-int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
-			 ws_err *err)
+int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out, ws_err *err)
 {
 	ws_classic_opts defaults;
 	if (!o) {
@@ -323,11 +333,12 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 		o = &cc;
 	}
 	if (!is_trans_fmt(o->fmt) && !ws_classic_units_label(o->fmt))
-		return ws_err_set(err, WS_E_INVAL,
-				  "classic report: -f '%c' is not a request/response unit; expected "
-				  "x (transactions/s), G M K (2^30/2^20/2^10 bytes/s) or g m k "
-				  "(10^9/10^6/10^3 bits/s)",
-				  o->fmt);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"classic report: -f '%c' is not a request/response unit; expected "
+			"x (transactions/s), G M K (2^30/2^20/2^10 bytes/s) or g m k "
+			"(10^9/10^6/10^3 bits/s)",
+			o->fmt);
 	if (o->print_headers)
 		ws_classic_test_banner(r, o, out);
 	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
@@ -353,8 +364,9 @@ int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
 	const ws_side_result *l = &r->local;
 	int n = 0;
 	if (l->trans_lost > 0) {
-		fprintf(out, "warpspeed: warning: %s lost %" PRIu64 " transactions (no reply within "
-			     "the timeout; each was retried)%s\n",
+		fprintf(out,
+			"warpspeed: warning: %s lost %" PRIu64 " transactions (no reply within "
+			"the timeout; each was retried)%s\n",
 			ws_test_type_name(r->spec.type), l->trans_lost,
 			l->late_replies ? ", and discarded late replies" : "");
 		n++;
@@ -364,22 +376,25 @@ int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
 		n++;
 	}
 	if (l->connect_errors > 0) {
-		fprintf(out, "warpspeed: warning: %" PRIu64 " of %" PRIu64 " connects failed "
-			     "(ephemeral ports exhausted, or refused)\n",
+		fprintf(out,
+			"warpspeed: warning: %" PRIu64 " of %" PRIu64 " connects failed "
+			"(ephemeral ports exhausted, or refused)\n",
 			l->connect_errors, l->connects + l->connect_errors);
 		n++;
 	}
 	if (l->latency && ws_hist_overflow(l->latency) > 0) {
-		fprintf(out, "warpspeed: warning: %" PRIu64 " round trips took over 100 s: they are in "
-			     "the count, mean and max, and every percentile that falls on them reads "
-			     "the max\n",
+		fprintf(out,
+			"warpspeed: warning: %" PRIu64 " round trips took over 100 s: they are in "
+			"the count, mean and max, and every percentile that falls on them reads "
+			"the max\n",
 			ws_hist_overflow(l->latency));
 		n++;
 	}
 	if (r->spec.rate > 0 && (double)l->max_lag_ns > 1e9 / r->spec.rate) {
-		fprintf(out, "warpspeed: warning: the open-loop schedule slipped: a request went out "
-			     "%.3f us late, more than the %.3f us between requests; the latency figures "
-			     "count from the intended send times\n",
+		fprintf(out,
+			"warpspeed: warning: the open-loop schedule slipped: a request went out "
+			"%.3f us late, more than the %.3f us between requests; the latency figures "
+			"count from the intended send times\n",
 			(double)l->max_lag_ns / 1000.0, 1e6 / r->spec.rate);
 		n++;
 	}

@@ -54,10 +54,7 @@ size_t ws_cmp_next_value(const char *t, size_t len, size_t *pos, size_t *start)
 	return i - *start;
 }
 
-static const char *type_of(const ws_jdoc *d)
-{
-	return ws_jstr(d, ws_jget(d, ws_jroot(d), "type"));
-}
+static const char *type_of(const ws_jdoc *d) { return ws_jstr(d, ws_jget(d, ws_jroot(d), "type")); }
 
 bool ws_cmp_doc_counts(const ws_jdoc *doc)
 {
@@ -141,6 +138,7 @@ static int result_figures(ws_cmp_side *side, const ws_jdoc *d, const ws_jval *r,
 {
 	static const struct {
 		const char *path, *name, *units;
+		/* clang-format off */
 	} lower[] = {
 		{"local.cpu.util", "local_cpu_util", "%"},
 		{"remote.cpu.util", "remote_cpu_util", "%"},
@@ -149,6 +147,7 @@ static int result_figures(ws_cmp_side *side, const ws_jdoc *d, const ws_jval *r,
 		{"latency.p99_us", "latency_p99", "us"},
 		{"latency.p99_9_us", "latency_p99.9", "us"},
 	};
+	/* clang-format on */
 	int added = 0, rc;
 	const char *units = str(d, r, "throughput.units", "");
 	if ((rc = add(side, p, "throughput", units, true, num(d, r, "throughput.value"))) < 0)
@@ -161,7 +160,8 @@ static int result_figures(ws_cmp_side *side, const ws_jdoc *d, const ws_jval *r,
 		added += rc;
 	}
 	for (size_t i = 0; i < sizeof lower / sizeof lower[0]; i++) {
-		if ((rc = add(side, p, lower[i].name, lower[i].units, false, num(d, r, lower[i].path))) < 0)
+		if ((rc = add(side, p, lower[i].name, lower[i].units, false,
+			      num(d, r, lower[i].path))) < 0)
 			return rc;
 		added += rc;
 	}
@@ -182,8 +182,8 @@ static void result_context(const ws_jdoc *d, const ws_jval *r, ws_cmp_context *c
 {
 	snprintf(c->test, sizeof c->test, "%s", str(d, r, "test", "?"));
 	snprintf(c->sizes, sizeof c->sizes, "-m %.0f -M %.0f -r %.0f,%.0f --streams %.0f",
-		 num(d, r, "spec.send_size"), num(d, r, "spec.recv_size"), num(d, r, "spec.req_size"),
-		 num(d, r, "spec.rsp_size"), num(d, r, "spec.streams"));
+		 num(d, r, "spec.send_size"), num(d, r, "spec.recv_size"),
+		 num(d, r, "spec.req_size"), num(d, r, "spec.rsp_size"), num(d, r, "spec.streams"));
 	snprintf(c->units, sizeof c->units, "%s", str(d, r, "throughput.units", ""));
 	snprintf(c->host, sizeof c->host, "%.90s -> %.90s", str(d, r, "hosts.local_hostname", "?"),
 		 str(d, r, "hosts.remote_host", "?"));
@@ -231,9 +231,11 @@ static int mesh_doc(ws_cmp_side *side, const ws_jdoc *d, ws_cmp_context *c)
 {
 	const ws_jval *root = ws_jroot(d);
 	int added = 0;
-	for (const ws_jval *cell = ws_jfirst(d, ws_jget(d, root, "cells")); cell; cell = ws_jnext(d, cell)) {
+	for (const ws_jval *cell = ws_jfirst(d, ws_jget(d, root, "cells")); cell;
+	     cell = ws_jnext(d, cell)) {
 		char name[48];
-		snprintf(name, sizeof name, "cell %.0f->%.0f", num(d, cell, "src"), num(d, cell, "dst"));
+		snprintf(name, sizeof name, "cell %.0f->%.0f", num(d, cell, "src"),
+			 num(d, cell, "dst"));
 		double v = num(d, cell, "throughput");
 		int rc = add(side, "", name, str(d, cell, "units", ""), true, isnan(v) ? 0 : v);
 		if (rc < 0)
@@ -246,7 +248,8 @@ static int mesh_doc(ws_cmp_side *side, const ws_jdoc *d, ws_cmp_context *c)
 	snprintf(c->units, sizeof c->units, "%s", str(d, root, "units", ""));
 	size_t hl = 0;
 	for (const ws_jval *h = ws_jfirst(d, ws_jget(d, root, "hosts")); h; h = ws_jnext(d, h)) {
-		int w = snprintf(c->host + hl, sizeof c->host - hl, "%s%s", hl ? "," : "", sval(d, h));
+		int w = snprintf(c->host + hl, sizeof c->host - hl, "%s%s", hl ? "," : "",
+				 sval(d, h));
 		if (w < 0 || (size_t)w >= sizeof c->host - hl)
 			break;
 		hl += (size_t)w;
@@ -312,14 +315,17 @@ int ws_cmp_add_doc(ws_cmp_side *side, const ws_jdoc *d, ws_cmp_context *c, ws_er
 		snprintf(c->kind, sizeof c->kind, "iq");
 		rc = iq_doc(side, d, c);
 	} else {
-		return ws_err_set(err, WS_E_INVAL, "a document of type '%s'; expected a --json result or "
-				  "summary, a sweep, a mesh or an iq bench document", t ? t : "(none)");
+		return ws_err_set(err, WS_E_INVAL,
+				  "a document of type '%s'; expected a --json result or "
+				  "summary, a sweep, a mesh or an iq bench document",
+				  t ? t : "(none)");
 	}
 	if (rc < 0)
 		return ws_err_set(err, ENOMEM, "no memory for the samples (at most %d figures)",
 				  WS_CMP_MAX_SERIES);
 	if (rc == 0)
-		return ws_err_set(err, WS_E_INVAL, "a %s document with no measured figure", c->kind);
+		return ws_err_set(err, WS_E_INVAL, "a %s document with no measured figure",
+				  c->kind);
 	side->docs++;
 	return 0;
 }
@@ -330,11 +336,13 @@ const char *ws_cmp_context_diff(const ws_cmp_context *a, const ws_cmp_context *b
 	static const struct {
 		const char *name;
 		size_t off;
+		/* clang-format off */
 	} f[] = {
 		{"kind", offsetof(ws_cmp_context, kind)},   {"test", offsetof(ws_cmp_context, test)},
 		{"sizes", offsetof(ws_cmp_context, sizes)}, {"units", offsetof(ws_cmp_context, units)},
 		{"host", offsetof(ws_cmp_context, host)},   {"version", offsetof(ws_cmp_context, version)},
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		const char *x = (const char *)a + f[i].off, *y = (const char *)b + f[i].off;
 		if (strcmp(x, y) != 0) {

@@ -25,17 +25,17 @@ struct ws_err;
 
 /* What a document measured; two documents are comparable when every field is equal. */
 typedef struct ws_cmp_context {
-	char kind[16];      /* result, sweep, mesh, iq */
-	char test[32];      /* TCP_RR, ..., "iq bench" */
-	char sizes[192];    /* -m -M -r --streams (a sweep: also its values; iq: format, packet) */
-	char units[32];     /* the throughput's units (-f) */
-	char host[192];     /* local host name -> remote host as typed (mesh: the hosts) */
-	char version[64];   /* warpspeed's release (without the +git part) and schema_version */
+	char kind[16];    /* result, sweep, mesh, iq */
+	char test[32];    /* TCP_RR, ..., "iq bench" */
+	char sizes[192];  /* -m -M -r --streams (a sweep: also its values; iq: format, packet) */
+	char units[32];   /* the throughput's units (-f) */
+	char host[192];   /* local host name -> remote host as typed (mesh: the hosts) */
+	char version[64]; /* warpspeed's release (without the +git part) and schema_version */
 } ws_cmp_context;
 
 /* One figure's samples on one side. */
 typedef struct ws_cmp_series {
-	char name[96];      /* "throughput", "latency_p99", "m=64 throughput", "cell 0->1" */
+	char name[96]; /* "throughput", "latency_p99", "m=64 throughput", "cell 0->1" */
 	char units[32];
 	bool higher_better;
 	double *v;
@@ -45,8 +45,8 @@ typedef struct ws_cmp_series {
 typedef struct ws_cmp_side {
 	ws_cmp_series *s;
 	size_t ns, cap;
-	size_t docs;        /* documents added: the number of runs */
-	size_t dropped;     /* values left out: not positive (a 0% CPU, a failed cell) */
+	size_t docs;    /* documents added: the number of runs */
+	size_t dropped; /* values left out: not positive (a 0% CPU, a failed cell) */
 } ws_cmp_side;
 
 void ws_cmp_side_free(ws_cmp_side *side);
@@ -62,8 +62,7 @@ bool ws_cmp_doc_counts(const ws_jdoc *doc);
 
 /* Adds doc's figures to side as one sample each and fills ctx. -WS_E_INVAL with err when
  * doc is not a result, summary, sweep, mesh or iq bench document, or has no figure. */
-int ws_cmp_add_doc(ws_cmp_side *side, const ws_jdoc *doc, ws_cmp_context *ctx,
-		   struct ws_err *err);
+int ws_cmp_add_doc(ws_cmp_side *side, const ws_jdoc *doc, ws_cmp_context *ctx, struct ws_err *err);
 
 /* The first field in which a and b differ ("test", "sizes", ...) with both values in msg
  * ("test: TCP_RR against TCP_STREAM"), or NULL when they agree. */
@@ -76,8 +75,8 @@ typedef struct ws_cmp_row {
 	bool higher_better;
 	ws_ratio r;
 	enum ws_ratio_verdict verdict;
-	double worse_pct;   /* ws_ratio_worse_pct */
-	bool fails;         /* --fail-if-worse (fail_pct >= 0) */
+	double worse_pct; /* ws_ratio_worse_pct */
+	bool fails;       /* --fail-if-worse (fail_pct >= 0) */
 } ws_cmp_row;
 
 /* The rows of every figure both sides have, in old's order (malloc'd; *n may be 0).

@@ -27,11 +27,13 @@ static void fmt_val(double v, char *buf, size_t n)
 
 int ws_cmp_table(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m, ws_err *err)
 {
-	fprintf(out, "%s %s, %s; old: %zu run%s, new: %zu run%s; Hodges-Lehmann ratio new/old, "
-		"95%% interval (Mann-Whitney)\n", m->context->test, m->context->sizes, m->context->units,
-		m->old_runs, m->old_runs == 1 ? "" : "s", m->new_runs, m->new_runs == 1 ? "" : "s");
-	fprintf(out, "%-24s %-11s %12s %4s %12s %4s %8s  %-19s %s\n", "figure", "units", "old median",
-		"n", "new median", "n", "ratio", "95% interval", "verdict");
+	fprintf(out,
+		"%s %s, %s; old: %zu run%s, new: %zu run%s; Hodges-Lehmann ratio new/old, "
+		"95%% interval (Mann-Whitney)\n",
+		m->context->test, m->context->sizes, m->context->units, m->old_runs,
+		m->old_runs == 1 ? "" : "s", m->new_runs, m->new_runs == 1 ? "" : "s");
+	fprintf(out, "%-24s %-11s %12s %4s %12s %4s %8s  %-19s %s\n", "figure", "units",
+		"old median", "n", "new median", "n", "ratio", "95% interval", "verdict");
 	for (size_t i = 0; i < n; i++) {
 		const ws_cmp_row *r = &rows[i];
 		char a[32], b[32], iv[48] = "-", pct[48] = "";
@@ -42,9 +44,9 @@ int ws_cmp_table(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta 
 		if (r->verdict == WS_VERDICT_FASTER || r->verdict == WS_VERDICT_SLOWER)
 			snprintf(pct, sizeof pct, " (%.1f%% %s)", fabs(r->worse_pct),
 				 r->worse_pct > 0 ? "worse" : "better");
-		fprintf(out, "%-24s %-11s %12s %4zu %12s %4zu %8.4f  %-19s %s%s%s\n", r->name, r->units, a,
-			r->r.n_old, b, r->r.n_new, r->r.ratio, iv, ws_ratio_verdict_name(r->verdict), pct,
-			r->fails ? "  FAIL" : "");
+		fprintf(out, "%-24s %-11s %12s %4zu %12s %4zu %8.4f  %-19s %s%s%s\n", r->name,
+			r->units, a, r->r.n_old, b, r->r.n_new, r->r.ratio, iv,
+			ws_ratio_verdict_name(r->verdict), pct, r->fails ? "  FAIL" : "");
 	}
 	if (!n)
 		fprintf(out, "(no figure is present on both sides)\n");
@@ -52,7 +54,8 @@ int ws_cmp_table(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta 
 		size_t f = 0;
 		for (size_t i = 0; i < n; i++)
 			f += rows[i].fails;
-		fprintf(out, "--fail-if-worse %g: %zu figure%s significantly worse by more than %g%%\n",
+		fprintf(out,
+			"--fail-if-worse %g: %zu figure%s significantly worse by more than %g%%\n",
 			m->fail_pct, f, f == 1 ? "" : "s", m->fail_pct);
 	}
 	if (ferror(out))
@@ -138,8 +141,8 @@ int ws_cmp_json(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *
 
 #define SVG_W 800.0
 #define ROW_H 26.0
-#define TOP 70.0
-#define LEFT 250.0
+#define TOP   70.0
+#define LEFT  250.0
 #define RIGHT 770.0
 
 int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m, ws_err *err)
@@ -168,15 +171,20 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 	double h = TOP + ROW_H * (double)(n ? n : 1) + 60;
 	char title[160], desc[256];
 	snprintf(title, sizeof title, "warpspeed compare: %s, new/old", m->context->test);
-	snprintf(desc, sizeof desc, "The ratio new/old of each figure's Hodges-Lehmann estimate (dot) and "
-		 "its 95%% Mann-Whitney interval (whisker); %zu old and %zu new runs.", m->old_runs,
-		 m->new_runs);
+	snprintf(desc, sizeof desc,
+		 "The ratio new/old of each figure's Hodges-Lehmann estimate (dot) and "
+		 "its 95%% Mann-Whitney interval (whisker); %zu old and %zu new runs.",
+		 m->old_runs, m->new_runs);
 	ws_svg s;
 	ws_svg_begin(&s, out, SVG_W, h, title, desc);
 	ws_svg_text(&s, SVG_W / 2, 28, WS_SVG_MIDDLE, 18, true, 0, title);
 	ws_svg_text(&s, SVG_W / 2, 48, WS_SVG_MIDDLE, 12, false, 0,
-		    "dot: ratio; whisker: 95% interval; hollow: too few samples; > 1 means new is higher");
-	ws_scale sx = {.kind = logx ? WS_SCALE_LOG10 : WS_SCALE_LINEAR, .lo = lo, .hi = hi, .a = LEFT,
+		    "dot: ratio; whisker: 95% interval; hollow: too few samples; > 1 means new is "
+		    "higher");
+	ws_scale sx = {.kind = logx ? WS_SCALE_LOG10 : WS_SCALE_LINEAR,
+		       .lo = lo,
+		       .hi = hi,
+		       .a = LEFT,
 		       .b = RIGHT};
 	ws_tick t[WS_TICKS_MAX];
 	int nt = ws_scale_ticks(&sx, WS_TICK_NUMBER, true, 12, t, WS_TICKS_MAX);
@@ -192,21 +200,24 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 	ws_svg_text(&s, (LEFT + RIGHT) / 2, bottom + 40, WS_SVG_MIDDLE, 13, false, 0,
 		    logx ? "ratio new / old (log scale)" : "ratio new / old");
 	double one = ws_scale_map(&sx, 1);
-	ws_svg_line(&s, one, TOP - 6, one, bottom, &(ws_svg_style){.stroke = "#333333", .width = 1.5, .dash = "4 3"});
+	ws_svg_line(&s, one, TOP - 6, one, bottom,
+		    &(ws_svg_style){.stroke = "#333333", .width = 1.5, .dash = "4 3"});
 	ws_svg_group_end(&s);
 	for (size_t i = 0; i < n; i++) {
 		const ws_cmp_row *r = &rows[i];
 		double y = TOP + ROW_H * ((double)i + 0.5);
-		const char *col = r->verdict == WS_VERDICT_SLOWER ? "#d55e00" :
-				  r->verdict == WS_VERDICT_FASTER ? "#009e73" : "#0072b2";
+		const char *col = r->verdict == WS_VERDICT_SLOWER ? "#d55e00"
+			: r->verdict == WS_VERDICT_FASTER         ? "#009e73"
+								  : "#0072b2";
 		char tip[256], label[128];
 		snprintf(label, sizeof label, "%s (%s)", r->name, r->units);
 		if (r->r.method != WS_RATIO_NONE)
-			snprintf(tip, sizeof tip, "%s: ratio %.4f, 95%% interval [%.4f, %.4f], %s", r->name,
-				 r->r.ratio, r->r.lo, r->r.hi, ws_ratio_verdict_name(r->verdict));
+			snprintf(tip, sizeof tip, "%s: ratio %.4f, 95%% interval [%.4f, %.4f], %s",
+				 r->name, r->r.ratio, r->r.lo, r->r.hi,
+				 ws_ratio_verdict_name(r->verdict));
 		else
-			snprintf(tip, sizeof tip, "%s: ratio %.4f, too few samples for an interval", r->name,
-				 r->r.ratio);
+			snprintf(tip, sizeof tip, "%s: ratio %.4f, too few samples for an interval",
+				 r->name, r->r.ratio);
 		ws_svg_group(&s, "figure");
 		ws_svg_tooltip(&s, tip);
 		ws_svg_text(&s, LEFT - 10, y + 4, WS_SVG_END, 12, r->fails, 0, label);
@@ -217,9 +228,11 @@ int ws_cmp_svg(FILE *out, const ws_cmp_row *rows, size_t n, const ws_cmp_meta *m
 			ws_svg_line(&s, a, y - 5, a, y + 5, &ws);
 			ws_svg_line(&s, b, y - 5, b, y + 5, &ws);
 		}
-		ws_svg_marker(&s, WS_MARK_CIRCLE, ws_scale_map(&sx, r->r.ratio), y, 4.5,
-			      &(ws_svg_style){.stroke = col, .width = 1.5,
-					      .fill = r->r.method != WS_RATIO_NONE ? col : "#ffffff"});
+		ws_svg_marker(
+			&s, WS_MARK_CIRCLE, ws_scale_map(&sx, r->r.ratio), y, 4.5,
+			&(ws_svg_style){.stroke = col,
+					.width = 1.5,
+					.fill = r->r.method != WS_RATIO_NONE ? col : "#ffffff"});
 		ws_svg_group_end(&s);
 	}
 	if (!n)

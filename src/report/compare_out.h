@@ -19,10 +19,10 @@ struct ws_err;
 typedef struct ws_cmp_meta {
 	const char *const *old_files, *const *new_files;
 	size_t n_old_files, n_new_files;
-	size_t old_runs, new_runs;      /* documents read on each side */
-	const ws_cmp_context *context;  /* old's first document */
-	double fail_pct;                /* --fail-if-worse; < 0: none */
-	const char *const *notes;       /* context differences accepted with --force */
+	size_t old_runs, new_runs;     /* documents read on each side */
+	const ws_cmp_context *context; /* old's first document */
+	double fail_pct;               /* --fail-if-worse; < 0: none */
+	const char *const *notes;      /* context differences accepted with --force */
 	size_t nnotes;
 } ws_cmp_meta;
 

@@ -12,8 +12,11 @@ void ws_report_udp_mode(const ws_test_spec *spec, char *buf, size_t bufsz)
 	}
 	char pace[64] = "";
 	if (spec->udp_pace_bps > 0)
-		snprintf(pace, sizeof(pace), "paced to %.2f 10^6bits/s (--pace)", spec->udp_pace_bps / 1e6);
-	snprintf(buf, bufsz, "%s%s%s", spec->udp_flow_control ? "flow control (the receiver's window, --flow-control)" : "",
+		snprintf(pace, sizeof(pace), "paced to %.2f 10^6bits/s (--pace)",
+			 spec->udp_pace_bps / 1e6);
+	snprintf(buf, bufsz, "%s%s%s",
+		 spec->udp_flow_control ? "flow control (the receiver's window, --flow-control)"
+					: "",
 		 spec->udp_flow_control && pace[0] ? " + " : "", pace);
 }
 
@@ -26,8 +29,8 @@ void ws_report_harness_detail(const ws_test_result *r, FILE *out)
 		fprintf(out, "UDP sending: %s\n", mode);
 	}
 	const ws_side_result *l = &r->local;
-	bool asked = s->local.tos > 0 || s->local.priority > 0 || s->keepalive || s->cork || s->maxseg ||
-		     s->local.cong[0];
+	bool asked = s->local.tos > 0 || s->local.priority > 0 || s->keepalive || s->cork ||
+		s->maxseg || s->local.cong[0];
 	if (!asked)
 		return;
 	fputs("Data socket options (local):", out);
@@ -53,8 +56,9 @@ int ws_report_tcp_info_dump(const ws_test_result *r, FILE *out)
 		return 0;
 	fprintf(out, "tcpi_rto %u tcpi_ato %u tcpi_pmtu %u tcpi_rcv_ssthresh %u\n", l->tcp_rto_us,
 		l->tcp_ato_us, l->tcp_pmtu, l->tcp_rcv_ssthresh);
-	fprintf(out, "tcpi_rtt %u tcpi_rttvar %u tcpi_snd_ssthresh %u tpci_snd_cwnd %u\n", l->tcp_rtt_us,
-		l->tcp_rttvar_us, l->tcp_snd_ssthresh, l->tcp_snd_cwnd);
-	fprintf(out, "tcpi_reordering %u tcpi_total_retrans %" PRIu64 "\n", l->tcp_reordering, l->tcp_retrans);
+	fprintf(out, "tcpi_rtt %u tcpi_rttvar %u tcpi_snd_ssthresh %u tpci_snd_cwnd %u\n",
+		l->tcp_rtt_us, l->tcp_rttvar_us, l->tcp_snd_ssthresh, l->tcp_snd_cwnd);
+	fprintf(out, "tcpi_reordering %u tcpi_total_retrans %" PRIu64 "\n", l->tcp_reordering,
+		l->tcp_retrans);
 	return 1;
 }

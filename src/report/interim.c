@@ -29,7 +29,9 @@ void ws_report_interim(const ws_interim_sample *s, ws_out_mode mode, char fmt, F
 	unsigned n = s->index;
 	if (s->flow >= 0) {
 		if (mode == WS_OUT_MODE_NONE || mode == WS_OUT_MODE_HUMAN)
-			fprintf(out, "Interim result, stream %" PRId32 ": %7.2f %s/s over %.3f seconds ending at %ld.%03ld\n",
+			fprintf(out,
+				"Interim result, stream %" PRId32
+				": %7.2f %s/s over %.3f seconds ending at %ld.%03ld\n",
 				s->flow, v, units, s->interval_s, sec, ms);
 		return;
 	}
@@ -44,8 +46,8 @@ void ws_report_interim(const ws_interim_sample *s, ws_out_mode mode, char fmt, F
 			n, v, n, units, n, s->interval_s, n, sec, ms);
 		break;
 	default:
-		fprintf(out, "Interim result: %7.2f %s/s over %.3f seconds ending at %ld.%03ld\n", v, units,
-			s->interval_s, sec, ms);
+		fprintf(out, "Interim result: %7.2f %s/s over %.3f seconds ending at %ld.%03ld\n",
+			v, units, s->interval_s, sec, ms);
 		break;
 	}
 }

@@ -26,15 +26,9 @@ static void put(ws_json *j, const char *s, size_t n)
 		j->error = -EIO;
 }
 
-static void puts_(ws_json *j, const char *s)
-{
-	put(j, s, strlen(s));
-}
+static void puts_(ws_json *j, const char *s) { put(j, s, strlen(s)); }
 
-static bool pretty(const ws_json *j)
-{
-	return j->indent > 0 && j->inline_depth == 0;
-}
+static bool pretty(const ws_json *j) { return j->indent > 0 && j->inline_depth == 0; }
 
 static void newline(ws_json *j, int depth)
 {
@@ -87,14 +81,29 @@ static void string(ws_json *j, const char *s)
 		const char *esc = NULL;
 		char u[7];
 		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		default: break;
+		case '"':
+			esc = "\\\"";
+			break;
+		case '\\':
+			esc = "\\\\";
+			break;
+		case '\b':
+			esc = "\\b";
+			break;
+		case '\f':
+			esc = "\\f";
+			break;
+		case '\n':
+			esc = "\\n";
+			break;
+		case '\r':
+			esc = "\\r";
+			break;
+		case '\t':
+			esc = "\\t";
+			break;
+		default:
+			break;
 		}
 		if (!esc && c < 0x20) {
 			memcpy(u, "\\u00", 4);
@@ -110,7 +119,8 @@ static void string(ws_json *j, const char *s)
 		}
 		size_t n = ws_json_utf8_len(p);
 		if (n == 0) {
-			puts_(j, "\\ufffd"); /* one replacement per byte that starts no valid sequence */
+			puts_(j,
+			      "\\ufffd"); /* one replacement per byte that starts no valid sequence */
 			p++;
 			continue;
 		}
@@ -260,15 +270,9 @@ void ws_json_double(ws_json *j, const char *key, double v)
 	raw(j, key, b);
 }
 
-void ws_json_bool(ws_json *j, const char *key, bool v)
-{
-	raw(j, key, v ? "true" : "false");
-}
+void ws_json_bool(ws_json *j, const char *key, bool v) { raw(j, key, v ? "true" : "false"); }
 
-void ws_json_null(ws_json *j, const char *key)
-{
-	raw(j, key, "null");
-}
+void ws_json_null(ws_json *j, const char *key) { raw(j, key, "null"); }
 
 int ws_json_finish(ws_json *j)
 {

@@ -20,11 +20,11 @@
 
 typedef struct ws_json {
 	FILE *out;
-	int indent;                     /* spaces per level; 0 = one line */
-	int depth;                      /* open containers */
-	int inline_depth;               /* depth at which an inline array was opened; 0 = none */
-	bool empty[WS_JSON_MAX_DEPTH];  /* nothing written yet in the container at this depth */
-	int error;                      /* first failure: -EIO (write), -EINVAL (misuse) */
+	int indent;                    /* spaces per level; 0 = one line */
+	int depth;                     /* open containers */
+	int inline_depth;              /* depth at which an inline array was opened; 0 = none */
+	bool empty[WS_JSON_MAX_DEPTH]; /* nothing written yet in the container at this depth */
+	int error;                     /* first failure: -EIO (write), -EINVAL (misuse) */
 } ws_json;
 
 void ws_json_init(ws_json *j, FILE *out, int indent);

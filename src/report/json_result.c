@@ -27,10 +27,14 @@ static double og_dbl(const ws_report_ctx *c, const char *name)
 	if (!og(c, name, &v))
 		return NAN;
 	switch (v.kind) {
-	case WS_OUT_V_INT: return (double)v.i;
-	case WS_OUT_V_UINT: return (double)v.u;
-	case WS_OUT_V_DOUBLE: return v.d;
-	default: return NAN;
+	case WS_OUT_V_INT:
+		return (double)v.i;
+	case WS_OUT_V_UINT:
+		return (double)v.u;
+	case WS_OUT_V_DOUBLE:
+		return v.d;
+	default:
+		return NAN;
 	}
 }
 
@@ -86,10 +90,7 @@ static void family_member(ws_json *j, const char *key, enum ws_family f)
 
 /* A requested buffer size: WS_SOCKBUF_ZERO (netperf's -s 0) is 0 here as it is on the
  * command line; the applied sizes tell it from the default. */
-static uint64_t buf_req(uint32_t v)
-{
-	return v == WS_SOCKBUF_ZERO ? 0 : v;
-}
+static uint64_t buf_req(uint32_t v) { return v == WS_SOCKBUF_ZERO ? 0 : v; }
 
 static void side_spec(ws_json *j, const char *key, const ws_side_spec *s)
 {
@@ -193,37 +194,51 @@ struct field {
 	size_t off;
 	enum fkind kind;
 };
-#define FLD(key, member, kind) {key, offsetof(ws_side_result, member), kind}
+#define FLD(key, member, kind)                              \
+	{                                                   \
+		key, offsetof(ws_side_result, member), kind \
+	}
 
+/* clang-format off */
 static const struct field udp_fields[] = {
 	FLD("datagrams_sent", dgrams_sent, F_U64), FLD("datagrams_received", dgrams_recv, F_U64),
 	FLD("lost", dgrams_lost, F_U64),           FLD("reordered", dgrams_reordered, F_U64),
 	FLD("duplicated", dgrams_dup, F_U64),      FLD("send_errors", send_errors, F_U64),
 	FLD("bad", bad_dgrams, F_U64),             FLD("sequence_jumps", dgrams_jumps, F_U64),
 };
+/* clang-format on */
+/* clang-format off */
 static const struct field rr_fields[] = {
 	FLD("transactions", transactions, F_U64), FLD("lost", trans_lost, F_U64),
 	FLD("late", late_replies, F_U64),         FLD("scheduled", trans_scheduled, F_U64),
 	FLD("max_lag_ns", max_lag_ns, F_I64),     FLD("connects", connects, F_U64),
 	FLD("connect_errors", connect_errors, F_U64),
 };
+/* clang-format on */
+/* clang-format off */
 static const struct field tcp_info_fields[] = {
 	FLD("mss", tcp_mss, F_U32),           FLD("rtt_us", tcp_rtt_us, F_U32),
 	FLD("rttvar_us", tcp_rttvar_us, F_U32), FLD("snd_cwnd", tcp_snd_cwnd, F_U32),
 	FLD("retrans", tcp_retrans, F_U64),
 };
+/* clang-format on */
 /* The rest of TCP_INFO (what netperf's DUMP_TCP_INFO prints): the client reads it, the
  * daemon does not send it, so the remote side has null there. */
+/* clang-format off */
 static const struct field tcp_info_client_fields[] = {
 	FLD("rto_us", tcp_rto_us, F_U32),           FLD("ato_us", tcp_ato_us, F_U32),
 	FLD("pmtu", tcp_pmtu, F_U32),               FLD("rcv_ssthresh", tcp_rcv_ssthresh, F_U32),
 	FLD("snd_ssthresh", tcp_snd_ssthresh, F_U32), FLD("reordering", tcp_reordering, F_U32),
 };
+/* clang-format on */
+/* clang-format off */
 static const struct field socket_fields[] = {
 	FLD("sndbuf_requested", sndbuf_req, F_BUF), FLD("rcvbuf_requested", rcvbuf_req, F_BUF),
 	FLD("sndbuf_initial", sndbuf_set, F_U32),   FLD("rcvbuf_initial", rcvbuf_set, F_U32),
 	FLD("sndbuf_final", sndbuf_end, F_U32),     FLD("rcvbuf_final", rcvbuf_end, F_U32),
 };
+/* clang-format on */
+/* clang-format off */
 static const struct field counter_fields[] = {
 	FLD("send_size", send_size, F_U32),     FLD("recv_size", recv_size, F_U32),
 	FLD("bytes_sent", bytes_sent, F_U64),   FLD("bytes_received", bytes_recv, F_U64),
@@ -231,6 +246,7 @@ static const struct field counter_fields[] = {
 	FLD("send_syscalls", send_syscalls, F_U64), FLD("recv_syscalls", recv_syscalls, F_U64),
 	FLD("elapsed_ns", elapsed_ns, F_I64),
 };
+/* clang-format on */
 #undef FLD
 #define NF(t) (sizeof(t) / sizeof((t)[0]))
 
@@ -428,8 +444,8 @@ static void latency(ws_json *j, const ws_report_ctx *c)
 	const struct {
 		const char *key;
 		double v;
-	} f[] = {{"min_us", s->min_us}, {"mean_us", s->mean_us}, {"stddev_us", s->stddev_us},
-		 {"p50_us", s->p50_us}, {"p90_us", s->p90_us}, {"p99_us", s->p99_us},
+	} f[] = {{"min_us", s->min_us},    {"mean_us", s->mean_us},    {"stddev_us", s->stddev_us},
+		 {"p50_us", s->p50_us},    {"p90_us", s->p90_us},      {"p99_us", s->p99_us},
 		 {"p99_9_us", s->p999_us}, {"p99_99_us", s->p9999_us}, {"max_us", s->max_us}};
 	ws_json_object_begin(j, "latency");
 	ws_json_uint(j, "count", s->count);

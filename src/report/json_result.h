@@ -28,16 +28,16 @@
  * -f units, the interval's end on the wall clock, final). The document's "interim" array
  * holds these in order; --json-lines prints each as an "interval" object when it ends. */
 typedef struct ws_json_interim {
-	uint32_t index;       /* the sample's number within its stream (or the aggregate), from 0 */
-	int32_t stream;       /* -1 = the aggregate, else the flow index */
-	double start_s;       /* interval start, seconds since the test started */
-	double end_s;         /* interval end */
-	double throughput;    /* in units */
-	const char *units;    /* the THROUGHPUT_UNITS text ("10^6bits/s", "Trans/s") */
-	uint64_t bytes;       /* moved in the interval (stream tests; 0 for RR) */
-	uint64_t transactions; /* RR tests (0 for stream tests) */
+	uint32_t index;    /* the sample's number within its stream (or the aggregate), from 0 */
+	int32_t stream;    /* -1 = the aggregate, else the flow index */
+	double start_s;    /* interval start, seconds since the test started */
+	double end_s;      /* interval end */
+	double throughput; /* in units */
+	const char *units; /* the THROUGHPUT_UNITS text ("10^6bits/s", "Trans/s") */
+	uint64_t bytes;    /* moved in the interval (stream tests; 0 for RR) */
+	uint64_t transactions;  /* RR tests (0 for stream tests) */
 	int64_t ending_wall_ns; /* the interval's end, CLOCK_REALTIME ns (netperf's "ending at") */
-	bool final;           /* the last, partial interval */
+	bool final;             /* the last, partial interval */
 } ws_json_interim;
 
 /* The whole document for c (c->r required; c->conf, c->lat, c->command_line may be NULL).

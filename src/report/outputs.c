@@ -23,8 +23,8 @@
 
 static bool is_stats_name(int id)
 {
-	static const char *const names[] = {"MIN_LATENCY", "MAX_LATENCY", "P50_LATENCY",
-					    "P90_LATENCY", "P99_LATENCY", "MEAN_LATENCY",
+	static const char *const names[] = {"MIN_LATENCY",    "MAX_LATENCY",   "P50_LATENCY",
+					    "P90_LATENCY",    "P99_LATENCY",   "MEAN_LATENCY",
 					    "STDDEV_LATENCY", "P99_9_LATENCY", "P99_99_LATENCY"};
 	const ws_out_name *e = ws_out_at((size_t)id);
 	for (size_t i = 0; e && i < sizeof(names) / sizeof(names[0]); i++)
@@ -52,7 +52,8 @@ static void select_all(ws_out_selection *sel)
 		{"LOCAL_SYSNAME", "COMMAND_LINE"},
 	};
 	for (unsigned b = 0; b < WS_OUT_MAX_BLOCKS; b++)
-		for (int i = ws_out_find(ranges[b][0]); i >= 0 && i <= ws_out_find(ranges[b][1]); i++)
+		for (int i = ws_out_find(ranges[b][0]); i >= 0 && i <= ws_out_find(ranges[b][1]);
+		     i++)
 			add(sel, b, i, true);
 }
 
@@ -86,8 +87,9 @@ static int select_file(const char *path, ws_out_selection *sel, ws_err *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return ws_err_set(err, WS_E_INVAL, "Could not open output selection file '%s' errno %d",
-				  path, errno);
+		return ws_err_set(err, WS_E_INVAL,
+				  "Could not open output selection file '%s' errno %d", path,
+				  errno);
 	char name[81];
 	size_t len = 0;
 	unsigned line = 0;
@@ -104,7 +106,8 @@ static int select_file(const char *path, ws_out_selection *sel, ws_err *err)
 			if (len == sizeof(name) - 1) {
 				fclose(f);
 				return ws_err_set(err, WS_E_INVAL,
-						  "Output selection starting on line %u of '%s' is too long (more than %zu characters)",
+						  "Output selection starting on line %u of '%s' is "
+						  "too long (more than %zu characters)",
 						  line + 1, path, sizeof(name) - 1);
 			}
 			name[len++] = (char)ch;
@@ -144,14 +147,17 @@ void ws_out_select_default(const ws_test_spec *s, bool cpu, ws_out_selection *se
 	static const char *const cpu_names =
 		"LOCAL_CPU_UTIL,LOCAL_CPU_PERCENT_USER,LOCAL_CPU_PERCENT_SYSTEM,"
 		"LOCAL_CPU_PERCENT_IOWAIT,LOCAL_CPU_PERCENT_IRQ,LOCAL_CPU_PERCENT_SWINTR,"
-		"LOCAL_CPU_METHOD,REMOTE_CPU_UTIL,REMOTE_CPU_PERCENT_USER,REMOTE_CPU_PERCENT_SYSTEM,"
+		"LOCAL_CPU_METHOD,REMOTE_CPU_UTIL,REMOTE_CPU_PERCENT_USER,REMOTE_CPU_PERCENT_"
+		"SYSTEM,"
 		"REMOTE_CPU_PERCENT_IOWAIT,REMOTE_CPU_PERCENT_IRQ,REMOTE_CPU_PERCENT_SWINTR,"
 		"REMOTE_CPU_METHOD,LOCAL_SD,REMOTE_SD,SD_UNITS";
 	const char *head = "LSS_SIZE_END,RSR_SIZE_END,LOCAL_SEND_SIZE";
 	if (s->type == WS_TEST_TCP_MAERTS)
 		head = "RSS_SIZE_END,LSR_SIZE_END,REMOTE_SEND_SIZE";
-	else if (s->type == WS_TEST_TCP_RR || s->type == WS_TEST_UDP_RR || s->type == WS_TEST_TCP_CRR)
-		head = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,REQUEST_SIZE,RESPONSE_SIZE";
+	else if (s->type == WS_TEST_TCP_RR || s->type == WS_TEST_UDP_RR ||
+		 s->type == WS_TEST_TCP_CRR)
+		head = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,REQUEST_SIZE,RESPONSE_"
+		       "SIZE";
 	char list[1024];
 	snprintf(list, sizeof(list), "%s,ELAPSED_TIME,THROUGHPUT,THROUGHPUT_UNITS%s%s", head,
 		 cpu ? "," : "", cpu ? cpu_names : "");
@@ -208,10 +214,7 @@ static void put(struct line *l, const char *s, size_t n)
 	l->s[l->len] = 0;
 }
 
-static void puts_str(struct line *l, const char *s)
-{
-	put(l, s, strlen(s));
-}
+static void puts_str(struct line *l, const char *s) { put(l, s, strlen(s)); }
 
 static void pad(struct line *l, size_t n)
 {
@@ -317,10 +320,17 @@ int ws_out_print(const ws_out_selection *sel, ws_out_mode mode, bool headers,
 	cc.want_stats = c->want_stats || sel->want_stats;
 	int rc;
 	switch (mode) {
-	case WS_OUT_MODE_CSV: rc = print_csv(sel, headers, &cc, out); break;
-	case WS_OUT_MODE_HUMAN: rc = print_human(sel, headers, &cc, out); break;
-	case WS_OUT_MODE_KEYVAL: rc = print_keyval(sel, &cc, out); break;
-	default: return -EINVAL;
+	case WS_OUT_MODE_CSV:
+		rc = print_csv(sel, headers, &cc, out);
+		break;
+	case WS_OUT_MODE_HUMAN:
+		rc = print_human(sel, headers, &cc, out);
+		break;
+	case WS_OUT_MODE_KEYVAL:
+		rc = print_keyval(sel, &cc, out);
+		break;
+	default:
+		return -EINVAL;
 	}
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
 		rc = -EIO;

@@ -30,15 +30,15 @@ struct ws_err;
 /* Everything a getter may read. Only r is required; the rest may be NULL/0. */
 typedef struct ws_report_ctx {
 	const ws_test_result *r;
-	const ws_confidence *conf;    /* NULL: no -i/-I (netperf's "not asked" values) */
-	const char *command_line;     /* NULL: "" (COMMAND_LINE) */
-	const ws_latency_stats *lat;  /* NULL: computed from r->local.latency when needed */
-	const char *brand;            /* -B; NULL: RESULT_BRAND has no value, as netperf */
-	const char *uuid;             /* test UUID; NULL: "" */
+	const ws_confidence *conf;            /* NULL: no -i/-I (netperf's "not asked" values) */
+	const char *command_line;             /* NULL: "" (COMMAND_LINE) */
+	const ws_latency_stats *lat;          /* NULL: computed from r->local.latency when needed */
+	const char *brand;                    /* -B; NULL: RESULT_BRAND has no value, as netperf */
+	const char *uuid;                     /* test UUID; NULL: "" */
 	const char *local_cong, *remote_cong; /* TCP congestion control in use; NULL: "" */
-	char fmt;                     /* -f letter; 0 = the test's default (m, or x for RR) */
-	bool local_cpu, remote_cpu;   /* -c / -C given */
-	bool omni;                    /* -t omni (netperf reports its socket type as "Stream") */
+	char fmt;                   /* -f letter; 0 = the test's default (m, or x for RR) */
+	bool local_cpu, remote_cpu; /* -c / -C given */
+	bool omni;                  /* -t omni (netperf reports its socket type as "Stream") */
 	/* Latency statistics wanted: -j, or a latency name selected by a list or "all" (as
 	 * netperf, which computes MIN_LATENCY .. STDDEV_LATENCY only then and prints -1
 	 * otherwise, e.g. for names read from a selection file without -j). ws_out_print
@@ -96,7 +96,7 @@ int ws_out_format_value(const ws_out_name *e, const ws_out_value *v, char *buf, 
 
 /* ---- selections ----------------------------------------------------------------------- */
 
-#define WS_OUT_MAX_BLOCKS 4   /* netperf's output blocks (lines of a -O table) */
+#define WS_OUT_MAX_BLOCKS    4 /* netperf's output blocks (lines of a -O table) */
 #define WS_OUT_MAX_PER_BLOCK 256
 
 typedef enum ws_out_mode {
@@ -109,8 +109,8 @@ typedef enum ws_out_mode {
 typedef struct ws_out_selection {
 	uint16_t ids[WS_OUT_MAX_BLOCKS][WS_OUT_MAX_PER_BLOCK]; /* indexes into the table */
 	uint16_t n[WS_OUT_MAX_BLOCKS];
-	bool list_names;      /* "?": print the names (ws_out_print_names) and exit */
-	bool want_stats;      /* a latency name came from a list or "all" (see want_stats) */
+	bool list_names; /* "?": print the names (ws_out_print_names) and exit */
+	bool want_stats; /* a latency name came from a list or "all" (see want_stats) */
 } ws_out_selection;
 
 /* Parse a selector as netperf does: "all"; "?"; a list of names separated by ',' (or

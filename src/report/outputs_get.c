@@ -9,7 +9,6 @@
  * the same reason; the goldens *_k_all.txt show them. */
 #include "report/outputs_get.h"
 
-
 #include "measure/cpu.h"
 #include "measure/streams.h"
 #include "report/classic.h"
@@ -21,10 +20,7 @@
 
 /* ---- what kind of test ------------------------------------------------------------------ */
 
-static enum ws_test_type type_of(const ws_report_ctx *c)
-{
-	return c->r->spec.type;
-}
+static enum ws_test_type type_of(const ws_report_ctx *c) { return c->r->spec.type; }
 
 static bool is_rr(const ws_report_ctx *c)
 {
@@ -37,20 +33,11 @@ static bool is_udp(const ws_report_ctx *c)
 	return type_of(c) == WS_TEST_UDP_STREAM || type_of(c) == WS_TEST_UDP_RR;
 }
 
-static bool is_maerts(const ws_report_ctx *c)
-{
-	return type_of(c) == WS_TEST_TCP_MAERTS;
-}
+static bool is_maerts(const ws_report_ctx *c) { return type_of(c) == WS_TEST_TCP_MAERTS; }
 
-static const ws_side_result *loc(const ws_report_ctx *c)
-{
-	return &c->r->local;
-}
+static const ws_side_result *loc(const ws_report_ctx *c) { return &c->r->local; }
 
-static const ws_side_result *rem(const ws_report_ctx *c)
-{
-	return &c->r->remote;
-}
+static const ws_side_result *rem(const ws_report_ctx *c) { return &c->r->remote; }
 
 /* ---- value constructors ----------------------------------------------------------------- */
 
@@ -86,10 +73,7 @@ static void v_chr(ws_out_value *v, char ch)
 
 /* ---- shared figures --------------------------------------------------------------------- */
 
-static double secs(int64_t ns)
-{
-	return (double)ns / 1e9;
-}
+static double secs(int64_t ns) { return (double)ns / 1e9; }
 
 /* The -f letter for byte rates: RR tests default to 'x' (transactions), which has no byte
  * unit, so their per-direction rates use netperf's 10^6bits/s. */
@@ -164,15 +148,9 @@ void ws_og_direction(const ws_report_ctx *c, ws_out_value *v)
 	v_str(v, d);
 }
 
-void ws_og_elapsed(const ws_report_ctx *c, ws_out_value *v)
-{
-	v_dbl(v, secs(loc(c)->elapsed_ns));
-}
+void ws_og_elapsed(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, secs(loc(c)->elapsed_ns)); }
 
-void ws_og_throughput(const ws_report_ctx *c, ws_out_value *v)
-{
-	v_dbl(v, throughput(c));
-}
+void ws_og_throughput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, throughput(c)); }
 
 void ws_og_throughput_units(const ws_report_ctx *c, ws_out_value *v)
 {
@@ -186,16 +164,28 @@ static int64_t req_or_unset(uint32_t req)
 	return req == WS_SOCKBUF_ZERO ? 0 : req ? (int64_t)req : -1;
 }
 
-void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(loc(c)->sndbuf_req)); }
+void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, req_or_unset(loc(c)->sndbuf_req));
+}
 void ws_og_lss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_set); }
 void ws_og_lss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_end); }
-void ws_og_lsr_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(loc(c)->rcvbuf_req)); }
+void ws_og_lsr_req(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, req_or_unset(loc(c)->rcvbuf_req));
+}
 void ws_og_lsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_set); }
 void ws_og_lsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_end); }
-void ws_og_rss_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(rem(c)->sndbuf_req)); }
+void ws_og_rss_req(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, req_or_unset(rem(c)->sndbuf_req));
+}
 void ws_og_rss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_set); }
 void ws_og_rss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_end); }
-void ws_og_rsr_req(const ws_report_ctx *c, ws_out_value *v) { v_int(v, req_or_unset(rem(c)->rcvbuf_req)); }
+void ws_og_rsr_req(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, req_or_unset(rem(c)->rcvbuf_req));
+}
 void ws_og_rsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_set); }
 void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_end); }
 
@@ -204,7 +194,10 @@ void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->r
 /* On the RR tests netperf shows -m here (the requests keep -r's size): 0 when not given. */
 void ws_og_local_send_size(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_int(v, is_rr(c) ? (int64_t)c->r->spec.send_size : is_maerts(c) ? 0 : (int64_t)loc(c)->send_size);
+	v_int(v,
+	      is_rr(c)               ? (int64_t)c->r->spec.send_size
+		      : is_maerts(c) ? 0
+				     : (int64_t)loc(c)->send_size);
 }
 
 void ws_og_local_recv_size(const ws_report_ctx *c, ws_out_value *v)
@@ -252,11 +245,17 @@ static double cpu_part(const ws_report_ctx *c, bool local, int part)
 	if (!cpu_known(c, local)) /* netperf: util -1, the parts 0 (remote swintr NaN) */
 		return part < 0 ? -1.0 : (part == 5 && !local) ? -NAN : 0.0;
 	switch (part) {
-	case 1: return s->cpu_user;
-	case 2: return s->cpu_system;
-	case 5: return s->cpu_softirq;
-	case 3: case 4: return 0.0; /* iowait and irq are not split out (inside system) */
-	default: return s->cpu_util;
+	case 1:
+		return s->cpu_user;
+	case 2:
+		return s->cpu_system;
+	case 5:
+		return s->cpu_softirq;
+	case 3:
+	case 4:
+		return 0.0; /* iowait and irq are not split out (inside system) */
+	default:
+		return s->cpu_util;
 	}
 }
 
@@ -268,8 +267,11 @@ static double sd_of(const ws_report_ctx *c, bool local)
 	/* a netserver is charged with the local counts over the local interval, as netperf does */
 	const ws_side_result *b = s->sd_local_basis ? loc(c) : s;
 	if (is_rr(c))
-		return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, loc(c)->transactions, 1.0);
-	uint64_t bytes = b != s ? b->bytes_sent + b->bytes_recv : s->bytes_sent > s->bytes_recv ? s->bytes_sent : s->bytes_recv;
+		return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns,
+					     loc(c)->transactions, 1.0);
+	uint64_t bytes = b != s                 ? b->bytes_sent + b->bytes_recv
+		: s->bytes_sent > s->bytes_recv ? s->bytes_sent
+						: s->bytes_recv;
 	return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, bytes, 1024.0);
 }
 
@@ -280,19 +282,43 @@ static char method_of(const ws_report_ctx *c, bool local)
 }
 
 #define CPU_GETTERS(side, local)                                                               \
-	void ws_og_##side##_util(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, -1)); } \
-	void ws_og_##side##_user(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, 1)); } \
-	void ws_og_##side##_sys(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, 2)); } \
-	void ws_og_##side##_iowait(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, 3)); } \
-	void ws_og_##side##_irq(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, 4)); } \
-	void ws_og_##side##_swintr(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, cpu_part(c, local, 5)); } \
-	void ws_og_##side##_method(const ws_report_ctx *c, ws_out_value *v) { v_chr(v, method_of(c, local)); } \
-	void ws_og_##side##_sd(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, sd_of(c, local)); } \
-	void ws_og_##side##_count(const ws_report_ctx *c, ws_out_value *v)                 \
+	void ws_og_##side##_util(const ws_report_ctx *c, ws_out_value *v)                      \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, -1));                                              \
+	}                                                                                      \
+	void ws_og_##side##_user(const ws_report_ctx *c, ws_out_value *v)                      \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, 1));                                               \
+	}                                                                                      \
+	void ws_og_##side##_sys(const ws_report_ctx *c, ws_out_value *v)                       \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, 2));                                               \
+	}                                                                                      \
+	void ws_og_##side##_iowait(const ws_report_ctx *c, ws_out_value *v)                    \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, 3));                                               \
+	}                                                                                      \
+	void ws_og_##side##_irq(const ws_report_ctx *c, ws_out_value *v)                       \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, 4));                                               \
+	}                                                                                      \
+	void ws_og_##side##_swintr(const ws_report_ctx *c, ws_out_value *v)                    \
+	{                                                                                      \
+		v_dbl(v, cpu_part(c, local, 5));                                               \
+	}                                                                                      \
+	void ws_og_##side##_method(const ws_report_ctx *c, ws_out_value *v)                    \
+	{                                                                                      \
+		v_chr(v, method_of(c, local));                                                 \
+	}                                                                                      \
+	void ws_og_##side##_sd(const ws_report_ctx *c, ws_out_value *v)                        \
+	{                                                                                      \
+		v_dbl(v, sd_of(c, local));                                                     \
+	}                                                                                      \
+	void ws_og_##side##_count(const ws_report_ctx *c, ws_out_value *v)                     \
 	{                                                                                      \
 		v_int(v, cpu_known(c, local) ? (int64_t)(local ? loc(c) : rem(c))->ncpus : 0); \
 	}                                                                                      \
-	void ws_og_##side##_bind(const ws_report_ctx *c, ws_out_value *v)                  \
+	void ws_og_##side##_bind(const ws_report_ctx *c, ws_out_value *v)                      \
 	{                                                                                      \
 		v_int(v, (local ? loc(c) : rem(c))->cpu_bound_to);                             \
 	}
@@ -305,21 +331,43 @@ void ws_og_sd_units(const ws_report_ctx *c, ws_out_value *v)
 }
 
 /* warpspeed does not sample per-CPU peaks: netperf's "not measured" values. */
-void ws_og_loc_peak_util(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_dbl(v, -1.0); }
-void ws_og_loc_peak_id(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, -1); }
-void ws_og_rem_peak_util(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_dbl(v, 0.0); }
-void ws_og_rem_peak_id(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, 0); }
+void ws_og_loc_peak_util(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_dbl(v, -1.0);
+}
+void ws_og_loc_peak_id(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, -1);
+}
+void ws_og_rem_peak_util(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_dbl(v, 0.0);
+}
+void ws_og_rem_peak_id(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, 0);
+}
 
 /* ---- getters: confidence ----------------------------------------------------------------- */
 
-static bool conf_on(const ws_report_ctx *c)
-{
-	return c->conf && c->conf->asked;
-}
+static bool conf_on(const ws_report_ctx *c) { return c->conf && c->conf->asked; }
 
-void ws_og_conf_level(const ws_report_ctx *c, ws_out_value *v) { v_int(v, conf_on(c) ? c->conf->level : 0); }
-void ws_og_conf_interval(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_on(c) ? c->conf->width : -1.0); }
-void ws_og_conf_iter(const ws_report_ctx *c, ws_out_value *v) { v_int(v, conf_on(c) && c->conf->iterations > 0 ? c->conf->iterations : 1); }
+void ws_og_conf_level(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, conf_on(c) ? c->conf->level : 0);
+}
+void ws_og_conf_interval(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, conf_on(c) ? c->conf->width : -1.0);
+}
+void ws_og_conf_iter(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, conf_on(c) && c->conf->iterations > 0 ? c->conf->iterations : 1);
+}
 /* Under -i/-I netperf prints 100 * (interval - margin) for each figure, the width; a CPU
  * figure it did not measure is a constant -1 there, so its width is 0.000, as in the
  * warning block. Without -i/-I: -1. */
@@ -327,9 +375,18 @@ static double conf_width(const ws_report_ctx *c, double w)
 {
 	return conf_on(c) ? (w > 0.0 ? w : 0.0) : -1.0;
 }
-void ws_og_tput_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->throughput_width : -1.0)); }
-void ws_og_loc_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->local_cpu_width : -1.0)); }
-void ws_og_rem_confid(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, conf_width(c, c->conf ? c->conf->remote_cpu_width : -1.0)); }
+void ws_og_tput_confid(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, conf_width(c, c->conf ? c->conf->throughput_width : -1.0));
+}
+void ws_og_loc_confid(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, conf_width(c, c->conf ? c->conf->local_cpu_width : -1.0));
+}
+void ws_og_rem_confid(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, conf_width(c, c->conf ? c->conf->remote_cpu_width : -1.0));
+}
 
 /* ---- getters: RR, transport ------------------------------------------------------------- */
 
@@ -351,10 +408,14 @@ static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 	return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR && s->tcp_info_valid;
 }
 
-void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v) { v_int(v, has_tcp_info(c, loc(c)) ? (int64_t)loc(c)->tcp_retrans : -1); }
+void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, has_tcp_info(c, loc(c)) ? (int64_t)loc(c)->tcp_retrans : -1);
+}
 void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v)
 {
-	bool known = has_tcp_info(c, rem(c)) || (rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
+	bool known = has_tcp_info(c, rem(c)) ||
+		(rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
 	v_int(v, known ? (int64_t)rem(c)->tcp_retrans : -1);
 }
 void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
@@ -365,10 +426,22 @@ void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
 		v_int(v, loc(c)->tcp_info_valid ? (int64_t)loc(c)->tcp_mss : -1);
 }
 
-void ws_og_loc_send_tput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, rate_of(loc(c)->bytes_sent, loc(c)->elapsed_ns, c)); }
-void ws_og_loc_recv_tput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, rate_of(loc(c)->bytes_recv, loc(c)->elapsed_ns, c)); }
-void ws_og_rem_send_tput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, rate_of(rem(c)->bytes_sent, rem(c)->elapsed_ns, c)); }
-void ws_og_rem_recv_tput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, rate_of(rem(c)->bytes_recv, rem(c)->elapsed_ns, c)); }
+void ws_og_loc_send_tput(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, rate_of(loc(c)->bytes_sent, loc(c)->elapsed_ns, c));
+}
+void ws_og_loc_recv_tput(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, rate_of(loc(c)->bytes_recv, loc(c)->elapsed_ns, c));
+}
+void ws_og_rem_send_tput(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, rate_of(rem(c)->bytes_sent, rem(c)->elapsed_ns, c));
+}
+void ws_og_rem_recv_tput(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_dbl(v, rate_of(rem(c)->bytes_recv, rem(c)->elapsed_ns, c));
+}
 
 /* ---- getters: addresses ----------------------------------------------------------------- */
 
@@ -388,8 +461,14 @@ static void port_str(ws_out_value *v, uint16_t port)
 	v_str(v, v->buf);
 }
 
-void ws_og_src_port(const ws_report_ctx *c, ws_out_value *v) { port_str(v, c->r->spec.local.data_port); }
-void ws_og_dst_port(const ws_report_ctx *c, ws_out_value *v) { port_str(v, c->r->spec.remote.data_port); }
+void ws_og_src_port(const ws_report_ctx *c, ws_out_value *v)
+{
+	port_str(v, c->r->spec.local.data_port);
+}
+void ws_og_dst_port(const ws_report_ctx *c, ws_out_value *v)
+{
+	port_str(v, c->r->spec.remote.data_port);
+}
 void ws_og_src_addr(const ws_report_ctx *c, ws_out_value *v)
 {
 	const char *a = c->r->local_addr;
@@ -400,7 +479,10 @@ void ws_og_src_family(const ws_report_ctx *c, ws_out_value *v)
 	v_int(v, unspecified(c->r->local_addr) ? 0 : af_number(c->r->local_addr));
 }
 void ws_og_dst_addr(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->r->remote_addr); }
-void ws_og_dst_family(const ws_report_ctx *c, ws_out_value *v) { v_int(v, af_number(c->r->remote_addr)); }
+void ws_og_dst_family(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, af_number(c->r->remote_addr));
+}
 
 /* ---- getters: calls and bytes ----------------------------------------------------------- */
 
@@ -442,28 +524,80 @@ void ws_og_rem_send_width(const ws_report_ctx *c, ws_out_value *v)
 void ws_og_rem_recv_width(const ws_report_ctx *c, ws_out_value *v)
 {
 	const ws_side_result *s = rem(c);
-	v_int(v, is_rr(c) ? 1 : width(s->rcvbuf_set, s->recv_size ? s->recv_size : s->rcvbuf_set, true));
+	v_int(v,
+	      is_rr(c) ? 1
+		       : width(s->rcvbuf_set, s->recv_size ? s->recv_size : s->rcvbuf_set, true));
 }
 
-#define SIDE_GETTERS(side, S)                                                                  \
-	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_calls); } \
-	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_calls); } \
-	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->send_syscalls); } \
-	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->recv_syscalls); } \
-	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_recv, S->recv_calls)); } \
-	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, per_call(S->bytes_sent, S->send_calls)); } \
-	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->bytes_sent); } \
-	void ws_og_##side##_recvd(const ws_report_ctx *c, ws_out_value *v) { v_uint(v, S->bytes_recv); } \
-	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv); }
+#define SIDE_GETTERS(side, S)                                                   \
+	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) \
+	{                                                                       \
+		v_uint(v, S->send_calls);                                       \
+	}                                                                       \
+	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) \
+	{                                                                       \
+		v_uint(v, S->recv_calls);                                       \
+	}                                                                       \
+	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                       \
+		v_uint(v, S->send_syscalls);                                    \
+	}                                                                       \
+	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                       \
+		v_uint(v, S->recv_syscalls);                                    \
+	}                                                                       \
+	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v)        \
+	{                                                                       \
+		v_dbl(v, per_call(S->bytes_recv, S->recv_calls));               \
+	}                                                                       \
+	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v)        \
+	{                                                                       \
+		v_dbl(v, per_call(S->bytes_sent, S->send_calls));               \
+	}                                                                       \
+	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v)       \
+	{                                                                       \
+		v_uint(v, S->bytes_sent);                                       \
+	}                                                                       \
+	void ws_og_##side##_recvd(const ws_report_ctx *c, ws_out_value *v)      \
+	{                                                                       \
+		v_uint(v, S->bytes_recv);                                       \
+	}                                                                       \
+	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v)      \
+	{                                                                       \
+		v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv);        \
+	}
 SIDE_GETTERS(loc, loc(c))
 SIDE_GETTERS(rem, rem(c))
 
-void ws_og_zero(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, 0); }
-void ws_og_minus1(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, -1); }
-void ws_og_align(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, 8); }
-void ws_og_nodelay(const ws_report_ctx *c, ws_out_value *v) { v_int(v, c->r->spec.nodelay ? 1 : 0); }
-void ws_og_deprecated(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_str(v, "Deprecated"); }
-void ws_og_no_ifid(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_int(v, -2); }
+void ws_og_zero(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, 0);
+}
+void ws_og_minus1(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, -1);
+}
+void ws_og_align(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, 8);
+}
+void ws_og_nodelay(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_int(v, c->r->spec.nodelay ? 1 : 0);
+}
+void ws_og_deprecated(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_str(v, "Deprecated");
+}
+void ws_og_no_ifid(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_int(v, -2);
+}
 
 /* ---- getters: identity, latency, the rest ------------------------------------------------ */
 
@@ -476,13 +610,14 @@ void ws_og_brand(const ws_report_ctx *c, ws_out_value *v)
 void ws_og_uuid(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->uuid); }
 void ws_og_command_line(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->command_line); }
 void ws_og_loc_fill(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->r->spec.fill_file); }
-void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v) { (void)c; v_str(v, ""); }
+void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	v_str(v, "");
+}
 /* netperf reads the algorithm from the data socket at the end; UDP has none, and TCP_CRR's
  * last connection is closed by then, so both print "". */
-static bool has_cong(const ws_report_ctx *c)
-{
-	return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR;
-}
+static bool has_cong(const ws_report_ctx *c) { return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR; }
 
 /* -y and -Y as asked (each end fails the test if its kernel refuses them; the client's
  * read-back value where it has one), netperf's -1 when not given. */
@@ -508,8 +643,14 @@ void ws_og_rem_tos(const ws_report_ctx *c, ws_out_value *v)
 	v_int(v, c->r->spec.remote.tos > 0 ? c->r->spec.remote.tos : -1);
 }
 
-void ws_og_loc_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong(c) ? c->local_cong : ""); }
-void ws_og_rem_cong(const ws_report_ctx *c, ws_out_value *v) { v_str(v, has_cong(c) ? c->remote_cong : ""); }
+void ws_og_loc_cong(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_str(v, has_cong(c) ? c->local_cong : "");
+}
+void ws_og_rem_cong(const ws_report_ctx *c, ws_out_value *v)
+{
+	v_str(v, has_cong(c) ? c->remote_cong : "");
+}
 
 /* Latency: whole microseconds for the percentiles and extremes ("%d", as netperf's
  * integer microseconds), two decimals for mean and stddev. Without statistics, or
@@ -523,8 +664,8 @@ static void latency(const ws_report_ctx *c, ws_out_value *v, enum lat_field f)
 	ws_latency_stats tmp;
 	const ws_latency_stats *s = c->want_stats ? lat(c, &tmp) : NULL;
 	bool have = s && s->count > 0;
-	const double x[] = {have ? s->min_us : 0, have ? s->max_us : 0, have ? s->p50_us : 0,
-			    have ? s->p90_us : 0, have ? s->p99_us : 0, have ? s->p999_us : 0,
+	const double x[] = {have ? s->min_us : 0,   have ? s->max_us : 0,  have ? s->p50_us : 0,
+			    have ? s->p90_us : 0,   have ? s->p99_us : 0,  have ? s->p999_us : 0,
 			    have ? s->p9999_us : 0, have ? s->mean_us : 0, have ? s->stddev_us : 0};
 	if (f == L_MEAN || f == L_STDDEV)
 		v_dbl(v, have ? x[f] : -1.0);
@@ -565,7 +706,8 @@ void ws_og_fairness(const ws_report_ctx *c, ws_out_value *v)
 	if (is_rr(c)) {
 		for (uint32_t i = 0; i < s->nflows; i++)
 			if (!s->flows[i].error && s->flows[i].elapsed_ns > 0)
-				x[n++] = (double)s->flows[i].transactions / secs(s->flows[i].elapsed_ns);
+				x[n++] = (double)s->flows[i].transactions /
+					secs(s->flows[i].elapsed_ns);
 	} else {
 		n = ws_stream_rates(s, x, &failed);
 	}
@@ -592,10 +734,18 @@ static double thread_pct(const ws_side_result *s, int64_t ns)
 	return s->elapsed_ns > 0 ? (double)ns * 100.0 / (double)s->elapsed_ns : 0.0;
 }
 
-#define THREAD_GETTERS(side, S)                                                                \
-	void ws_og_##side##_thr(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, thread_pct(S, S->thread_user_ns + S->thread_sys_ns)); } \
-	void ws_og_##side##_thr_user(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, thread_pct(S, S->thread_user_ns)); } \
-	void ws_og_##side##_thr_sys(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, thread_pct(S, S->thread_sys_ns)); }
+#define THREAD_GETTERS(side, S)                                                \
+	void ws_og_##side##_thr(const ws_report_ctx *c, ws_out_value *v)       \
+	{                                                                      \
+		v_dbl(v, thread_pct(S, S->thread_user_ns + S->thread_sys_ns)); \
+	}                                                                      \
+	void ws_og_##side##_thr_user(const ws_report_ctx *c, ws_out_value *v)  \
+	{                                                                      \
+		v_dbl(v, thread_pct(S, S->thread_user_ns));                    \
+	}                                                                      \
+	void ws_og_##side##_thr_sys(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                      \
+		v_dbl(v, thread_pct(S, S->thread_sys_ns));                     \
+	}
 THREAD_GETTERS(loc, loc(c))
 THREAD_GETTERS(rem, rem(c))
-

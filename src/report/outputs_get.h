@@ -6,6 +6,7 @@
 
 #include "report/outputs.h"
 
+/* clang-format off */
 #define WS_OG(name) void ws_og_##name(const ws_report_ctx *c, ws_out_value *v);
 WS_OG(none)
 WS_OG(socket_type)
@@ -135,6 +136,7 @@ WS_OG(rem_xferd)
 WS_OG(rem_thr)
 WS_OG(rem_thr_user)
 WS_OG(rem_thr_sys)
+/* clang-format on */
 #undef WS_OG
 
 #endif

@@ -11,61 +11,80 @@
 
 /* ---- the table --------------------------------------------------------------------------- */
 
-#define N(name, l0, l1, l2, l3, unit, fmt, get) {name, {l0, l1, l2, l3}, unit, fmt, get, false}
-#define W(name, l0, l1, l2, l3, unit, fmt, get) {name, {l0, l1, l2, l3}, unit, fmt, get, true}
-#define CPU_ROWS(P, S, side)                                                                   \
+#define N(name, l0, l1, l2, l3, unit, fmt, get)               \
+	{                                                     \
+		name, {l0, l1, l2, l3}, unit, fmt, get, false \
+	}
+#define W(name, l0, l1, l2, l3, unit, fmt, get)              \
+	{                                                    \
+		name, {l0, l1, l2, l3}, unit, fmt, get, true \
+	}
+#define CPU_ROWS(P, S, side)                                                                       \
 	N(P "_CPU_UTIL", S, "CPU", "Util", "%", "%", "%.2f", ws_og_##side##_util),                 \
-	N(P "_CPU_PERCENT_USER", S, "CPU", "User", "%", "%", "%.2f", ws_og_##side##_user),         \
-	N(P "_CPU_PERCENT_SYSTEM", S, "CPU", "System", "%", "%", "%.2f", ws_og_##side##_sys),      \
-	N(P "_CPU_PERCENT_IOWAIT", S, "CPU", "I/O", "%", "%", "%.2f", ws_og_##side##_iowait),      \
-	N(P "_CPU_PERCENT_IRQ", S, "CPU", "IRQ", "%", "%", "%.2f", ws_og_##side##_irq),            \
-	N(P "_CPU_PERCENT_SWINTR", S, "CPU", "swintr", "%", "%", "%.2f", ws_og_##side##_swintr),   \
-	N(P "_CPU_METHOD", S, "CPU", "Util", "Method", "", "%c", ws_og_##side##_method),            \
-	N(P "_SD", S, "Service", "Demand", "", "", "%.3f", ws_og_##side##_sd)
-#define CPU_INFO_ROWS(P, S, side)                                                              \
+		N(P "_CPU_PERCENT_USER", S, "CPU", "User", "%", "%", "%.2f", ws_og_##side##_user), \
+		N(P "_CPU_PERCENT_SYSTEM", S, "CPU", "System", "%", "%", "%.2f",                   \
+		  ws_og_##side##_sys),                                                             \
+		N(P "_CPU_PERCENT_IOWAIT", S, "CPU", "I/O", "%", "%", "%.2f",                      \
+		  ws_og_##side##_iowait),                                                          \
+		N(P "_CPU_PERCENT_IRQ", S, "CPU", "IRQ", "%", "%", "%.2f", ws_og_##side##_irq),    \
+		N(P "_CPU_PERCENT_SWINTR", S, "CPU", "swintr", "%", "%", "%.2f",                   \
+		  ws_og_##side##_swintr),                                                          \
+		N(P "_CPU_METHOD", S, "CPU", "Util", "Method", "", "%c", ws_og_##side##_method),   \
+		N(P "_SD", S, "Service", "Demand", "", "", "%.3f", ws_og_##side##_sd)
+#define CPU_INFO_ROWS(P, S, side)                                                                  \
 	N(P "_CPU_BIND", S, "CPU", "Bind", "", "", "%d", ws_og_##side##_bind),                     \
-	N(P "_CPU_COUNT", S, "CPU", "Count", "", "", "%d", ws_og_##side##_count),                  \
-	N(P "_CPU_PEAK_UTIL", S, "Peak", "Per CPU", "Util %", "%", "%.2f", ws_og_##side##_peak_util), \
-	N(P "_CPU_PEAK_ID", S, "Peak", "Per CPU", "ID", "", "%d", ws_og_##side##_peak_id),         \
-	N(P "_CPU_MODEL", S, "CPU", "Model", "", "", "%s", ws_og_deprecated),                     \
-	N(P "_CPU_FREQUENCY", S, "CPU", "Frequency", "MHz", "MHz", "%d", ws_og_zero)
-#define CALL_ROWS(P, S, side)                                                                  \
+		N(P "_CPU_COUNT", S, "CPU", "Count", "", "", "%d", ws_og_##side##_count),          \
+		N(P "_CPU_PEAK_UTIL", S, "Peak", "Per CPU", "Util %", "%", "%.2f",                 \
+		  ws_og_##side##_peak_util),                                                       \
+		N(P "_CPU_PEAK_ID", S, "Peak", "Per CPU", "ID", "", "%d", ws_og_##side##_peak_id), \
+		N(P "_CPU_MODEL", S, "CPU", "Model", "", "", "%s", ws_og_deprecated),              \
+		N(P "_CPU_FREQUENCY", S, "CPU", "Frequency", "MHz", "MHz", "%d", ws_og_zero)
+#define CALL_ROWS(P, S, side)                                                                      \
 	N(P "_SEND_CALLS", S, "Send", "Calls", "", "", "%llu", ws_og_##side##_send_calls),         \
-	N(P "_RECV_CALLS", S, "Recv", "Calls", "", "", "%llu", ws_og_##side##_recv_calls),         \
-	N(P "_BYTES_PER_RECV", S, "Bytes", "Per", "Recv", "bytes", "%.2f", ws_og_##side##_bpr),    \
-	N(P "_BYTES_PER_SEND", S, "Bytes", "Per", "Send", "bytes", "%.2f", ws_og_##side##_bps),    \
-	N(P "_BYTES_SENT", S, "Bytes", "Sent", "", "bytes", "%llu", ws_og_##side##_sent),          \
-	N(P "_BYTES_RECVD", S, "Bytes", "Received", "", "bytes", "%llu", ws_og_##side##_recvd),    \
-	N(P "_BYTES_XFERD", S, "Bytes", "Xferred", "", "bytes", "%.0f", ws_og_##side##_xferd),     \
-	N(P "_SEND_OFFSET", S, "Send", "Offset", "", "bytes", "%d", ws_og_zero),                   \
-	N(P "_RECV_OFFSET", S, "Recv", "Offset", "", "bytes", "%d", ws_og_zero),                   \
-	N(P "_SEND_ALIGN", S, "Send", "Alignment", "", "bytes", "%d", ws_og_align),                \
-	N(P "_RECV_ALIGN", S, "Recv", "Alignment", "", "bytes", "%d", ws_og_align),                \
-	N(P "_SEND_WIDTH", S, "Send", "Width", "", "", "%d", ws_og_##side##_send_width),           \
-	N(P "_RECV_WIDTH", S, "Recv", "Width", "", "", "%d", ws_og_##side##_recv_width),           \
-	N(P "_SEND_DIRTY_COUNT", S, "Send", "Dirty", "Count", "", "%d", ws_og_minus1),             \
-	N(P "_RECV_DIRTY_COUNT", S, "Recv", "Dirty", "Count", "", "%d", ws_og_minus1),             \
-	N(P "_RECV_CLEAN_COUNT", S, "Recv", "Clean", "Count", "", "%d", ws_og_minus1),             \
-	N(P "_NODELAY", S, "NODELAY", "", "", "", "%d", ws_og_nodelay),                            \
-	N(P "_CORK", S, "Cork", "", "", "", "%d", ws_og_zero)
-#define SYS_ROWS(P, S)                                                                         \
-	N(P "_SYSNAME", S, "Sysname", "", "", "", "%s", ws_og_deprecated),                        \
-	N(P "_SYSTEM_MODEL", S, "System", "Model", "", "", "%s", ws_og_deprecated),               \
-	N(P "_RELEASE", S, "Release", "", "", "", "%s", ws_og_deprecated),                        \
-	N(P "_VERSION", S, "Version", "", "", "", "%s", ws_og_deprecated),                        \
-	N(P "_MACHINE", S, "Machine", "", "", "", "%s", ws_og_deprecated)
-#define IF_ROWS(P, S)                                                                          \
+		N(P "_RECV_CALLS", S, "Recv", "Calls", "", "", "%llu", ws_og_##side##_recv_calls), \
+		N(P "_BYTES_PER_RECV", S, "Bytes", "Per", "Recv", "bytes", "%.2f",                 \
+		  ws_og_##side##_bpr),                                                             \
+		N(P "_BYTES_PER_SEND", S, "Bytes", "Per", "Send", "bytes", "%.2f",                 \
+		  ws_og_##side##_bps),                                                             \
+		N(P "_BYTES_SENT", S, "Bytes", "Sent", "", "bytes", "%llu", ws_og_##side##_sent),  \
+		N(P "_BYTES_RECVD", S, "Bytes", "Received", "", "bytes", "%llu",                   \
+		  ws_og_##side##_recvd),                                                           \
+		N(P "_BYTES_XFERD", S, "Bytes", "Xferred", "", "bytes", "%.0f",                    \
+		  ws_og_##side##_xferd),                                                           \
+		N(P "_SEND_OFFSET", S, "Send", "Offset", "", "bytes", "%d", ws_og_zero),           \
+		N(P "_RECV_OFFSET", S, "Recv", "Offset", "", "bytes", "%d", ws_og_zero),           \
+		N(P "_SEND_ALIGN", S, "Send", "Alignment", "", "bytes", "%d", ws_og_align),        \
+		N(P "_RECV_ALIGN", S, "Recv", "Alignment", "", "bytes", "%d", ws_og_align),        \
+		N(P "_SEND_WIDTH", S, "Send", "Width", "", "", "%d", ws_og_##side##_send_width),   \
+		N(P "_RECV_WIDTH", S, "Recv", "Width", "", "", "%d", ws_og_##side##_recv_width),   \
+		N(P "_SEND_DIRTY_COUNT", S, "Send", "Dirty", "Count", "", "%d", ws_og_minus1),     \
+		N(P "_RECV_DIRTY_COUNT", S, "Recv", "Dirty", "Count", "", "%d", ws_og_minus1),     \
+		N(P "_RECV_CLEAN_COUNT", S, "Recv", "Clean", "Count", "", "%d", ws_og_minus1),     \
+		N(P "_NODELAY", S, "NODELAY", "", "", "", "%d", ws_og_nodelay),                    \
+		N(P "_CORK", S, "Cork", "", "", "", "%d", ws_og_zero)
+#define SYS_ROWS(P, S)                                                                      \
+	N(P "_SYSNAME", S, "Sysname", "", "", "", "%s", ws_og_deprecated),                  \
+		N(P "_SYSTEM_MODEL", S, "System", "Model", "", "", "%s", ws_og_deprecated), \
+		N(P "_RELEASE", S, "Release", "", "", "", "%s", ws_og_deprecated),          \
+		N(P "_VERSION", S, "Version", "", "", "", "%s", ws_og_deprecated),          \
+		N(P "_MACHINE", S, "Machine", "", "", "", "%s", ws_og_deprecated)
+#define IF_ROWS(P, S)                                                                             \
 	N(P "_INTERFACE_NAME", S, "Interface", "Name", "", "", "%s", ws_og_deprecated),           \
-	N(P "_INTERFACE_VENDOR", S, "Interface", "Vendor", "", "", "0x%.4x", ws_og_no_ifid),      \
-	N(P "_INTERFACE_DEVICE", S, "Interface", "Device", "", "", "0x%.4x", ws_og_no_ifid),      \
-	N(P "_INTERFACE_SUBVENDOR", S, "Interface", "Subvendor", "", "", "0x%.4x", ws_og_no_ifid), \
-	N(P "_INTERFACE_SUBDEVICE", S, "Interface", "Subdevice", "", "", "0x%.4x", ws_og_no_ifid), \
-	N(P "_DRIVER_NAME", S, "Driver", "Name", "", "", "%s", ws_og_deprecated),                 \
-	N(P "_DRIVER_VERSION", S, "Driver", "Version", "", "", "%s", ws_og_deprecated),           \
-	N(P "_DRIVER_FIRMWARE", S, "Driver", "Firmware", "", "", "%s", ws_og_deprecated),         \
-	N(P "_DRIVER_BUS", S, "Driver", "Bus", "", "", "%s", ws_og_deprecated),                   \
-	N(P "_INTERFACE_SLOT", S, "Interface", "Slot", "", "", "%s", ws_og_deprecated)
+		N(P "_INTERFACE_VENDOR", S, "Interface", "Vendor", "", "", "0x%.4x",              \
+		  ws_og_no_ifid),                                                                 \
+		N(P "_INTERFACE_DEVICE", S, "Interface", "Device", "", "", "0x%.4x",              \
+		  ws_og_no_ifid),                                                                 \
+		N(P "_INTERFACE_SUBVENDOR", S, "Interface", "Subvendor", "", "", "0x%.4x",        \
+		  ws_og_no_ifid),                                                                 \
+		N(P "_INTERFACE_SUBDEVICE", S, "Interface", "Subdevice", "", "", "0x%.4x",        \
+		  ws_og_no_ifid),                                                                 \
+		N(P "_DRIVER_NAME", S, "Driver", "Name", "", "", "%s", ws_og_deprecated),         \
+		N(P "_DRIVER_VERSION", S, "Driver", "Version", "", "", "%s", ws_og_deprecated),   \
+		N(P "_DRIVER_FIRMWARE", S, "Driver", "Firmware", "", "", "%s", ws_og_deprecated), \
+		N(P "_DRIVER_BUS", S, "Driver", "Bus", "", "", "%s", ws_og_deprecated),           \
+		N(P "_INTERFACE_SLOT", S, "Interface", "Slot", "", "", "%s", ws_og_deprecated)
 
+/* clang-format off */
 static const ws_out_name table[] = {
 	N("OUTPUT_NONE", " ", "", "", "", "", "%s", ws_og_none),
 	N("SOCKET_TYPE", "Socket", "Type", "", "", "", "%s", ws_og_socket_type),
@@ -180,16 +199,11 @@ static const ws_out_name table[] = {
 	W("REMOTE_SEND_SYSCALLS", "Remote", "Send", "System", "Calls", "", "%llu", ws_og_rem_send_sys),
 	W("REMOTE_RECV_SYSCALLS", "Remote", "Recv", "System", "Calls", "", "%llu", ws_og_rem_recv_sys),
 };
+/* clang-format on */
 
-size_t ws_out_count(void)
-{
-	return sizeof(table) / sizeof(table[0]);
-}
+size_t ws_out_count(void) { return sizeof(table) / sizeof(table[0]); }
 
-const ws_out_name *ws_out_at(size_t i)
-{
-	return i < ws_out_count() ? &table[i] : NULL;
-}
+const ws_out_name *ws_out_at(size_t i) { return i < ws_out_count() ? &table[i] : NULL; }
 
 int ws_out_find(const char *name)
 {
@@ -209,8 +223,8 @@ int ws_out_find_name_or_header(const char *text)
 		char joined[128];
 		size_t len = 0;
 		for (int l = 0; l < 4 && table[k].line[l][0]; l++)
-			len += (size_t)snprintf(joined + len, sizeof(joined) - len, "%s%s", l ? " " : "",
-						table[k].line[l]);
+			len += (size_t)snprintf(joined + len, sizeof(joined) - len, "%s%s",
+						l ? " " : "", table[k].line[l]);
 		if (len < sizeof(joined) && !strcasecmp(text, joined))
 			return (int)k;
 	}
@@ -235,12 +249,23 @@ int ws_out_format_value(const ws_out_name *e, const ws_out_value *v, char *buf, 
 		return 0;
 	buf[0] = 0;
 	switch (v->kind) {
-	case WS_OUT_V_INT: len = snprintf(buf, n, e->format, (int)v->i); break;
-	case WS_OUT_V_UINT: len = snprintf(buf, n, e->format, (unsigned long long)v->u); break;
-	case WS_OUT_V_DOUBLE: len = snprintf(buf, n, e->format, v->d); break;
-	case WS_OUT_V_STR: len = snprintf(buf, n, e->format, v->s ? v->s : ""); break;
-	case WS_OUT_V_CHAR: len = snprintf(buf, n, e->format, v->c); break;
-	case WS_OUT_V_NONE: break;
+	case WS_OUT_V_INT:
+		len = snprintf(buf, n, e->format, (int)v->i);
+		break;
+	case WS_OUT_V_UINT:
+		len = snprintf(buf, n, e->format, (unsigned long long)v->u);
+		break;
+	case WS_OUT_V_DOUBLE:
+		len = snprintf(buf, n, e->format, v->d);
+		break;
+	case WS_OUT_V_STR:
+		len = snprintf(buf, n, e->format, v->s ? v->s : "");
+		break;
+	case WS_OUT_V_CHAR:
+		len = snprintf(buf, n, e->format, v->c);
+		break;
+	case WS_OUT_V_NONE:
+		break;
 	}
 	if (len < 0)
 		len = 0;

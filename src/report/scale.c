@@ -12,10 +12,14 @@
 double ws_scale_tx(enum ws_scale_kind k, double v)
 {
 	switch (k) {
-	case WS_SCALE_LOG10: return log10(v > 0 ? v : 1e-300);
-	case WS_SCALE_LOG2: return log2(v > 0 ? v : 1e-300);
-	case WS_SCALE_NINES: return -log10(1 - (v < 0 ? 0 : v > NINES_P_MAX ? NINES_P_MAX : v));
-	default: return v;
+	case WS_SCALE_LOG10:
+		return log10(v > 0 ? v : 1e-300);
+	case WS_SCALE_LOG2:
+		return log2(v > 0 ? v : 1e-300);
+	case WS_SCALE_NINES:
+		return -log10(1 - (v < 0 ? 0 : v > NINES_P_MAX ? NINES_P_MAX : v));
+	default:
+		return v;
 	}
 }
 
@@ -71,8 +75,10 @@ double ws_tick_label_width(const char *label, double px)
 			scale = 0.75;
 			continue;
 		}
-		double em = (*c >= '0' && *c <= '9') ? 0.62 : (*c == '.' || *c == ',') ? 0.32
-			    : *c == '%' ? 0.9 : 0.68;
+		double em = (*c >= '0' && *c <= '9') ? 0.62
+			: (*c == '.' || *c == ',')   ? 0.32
+			: *c == '%'                  ? 0.9
+						     : 0.68;
 		w += em * px * scale;
 	}
 	return w;
@@ -116,7 +122,8 @@ static void format_num(double v, double step, bool suffix, char *buf, size_t n)
 		}
 	}
 	int dec = 0;
-	while (dec < 9 && fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6 * step * pow(10, dec))
+	while (dec < 9 &&
+	       fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6 * step * pow(10, dec))
 		dec++;
 	fixed(v, dec, "", buf, n);
 }
@@ -169,8 +176,11 @@ static bool fits(const ws_tick *t, int n, bool horizontal, double px)
 		double d = fabs(t[i].pos - t[i - 1].pos);
 		if (d < min_apart)
 			return false;
-		if (horizontal && d < (ws_tick_label_width(t[i].label, px) +
-				       ws_tick_label_width(t[i - 1].label, px)) / 2 + gap)
+		if (horizontal &&
+		    d < (ws_tick_label_width(t[i].label, px) +
+			 ws_tick_label_width(t[i - 1].label, px)) /
+					    2 +
+				    gap)
 			return false;
 	}
 	return true;

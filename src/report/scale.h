@@ -35,12 +35,12 @@ typedef struct ws_scale {
 	bool integer;  /* linear: whole numbers only (counts), no step below 1 */
 } ws_scale;
 
-#define WS_TICKS_MAX 24
+#define WS_TICKS_MAX  24
 #define WS_TICK_LABEL 24
 
 typedef struct ws_tick {
-	double v;                  /* the value */
-	double pos;                /* its pixel */
+	double v;   /* the value */
+	double pos; /* its pixel */
 	char label[WS_TICK_LABEL];
 } ws_tick;
 

@@ -53,10 +53,11 @@ void ws_streams_render(const ws_test_result *r, char fmt, FILE *out)
 	fprintf(out, "#      #      received         secs.    %s/s\n", label);
 	for (uint32_t i = 0; i < rx->nflows; i++) {
 		const ws_flow_result *f = &rx->flows[i];
-		double rate = f->elapsed_ns > 0 ? (double)f->bytes * 1e9 / (double)f->elapsed_ns : 0;
+		double rate =
+			f->elapsed_ns > 0 ? (double)f->bytes * 1e9 / (double)f->elapsed_ns : 0;
 		fprintf(out, "%-6u %-6u %-16llu %-8.2f %.2f%s%s\n", i, f->thread,
-			(unsigned long long)f->bytes, (double)f->elapsed_ns / 1e9, in_unit(rate, fmt),
-			f->error ? "  FAILED: " : "", f->error ? f->why : "");
+			(unsigned long long)f->bytes, (double)f->elapsed_ns / 1e9,
+			in_unit(rate, fmt), f->error ? "  FAILED: " : "", f->error ? f->why : "");
 	}
 	double *rates = malloc(rx->nflows * sizeof(*rates));
 	if (rates) {
@@ -64,9 +65,11 @@ void ws_streams_render(const ws_test_result *r, char fmt, FILE *out)
 		uint32_t n = ws_stream_rates(rx, rates, &failed);
 		ws_stream_stats st;
 		ws_stream_stats_of(rates, n, &st);
-		fprintf(out, "%u streams, %u failed: min %.2f median %.2f max %.2f %s/s; Jain's fairness index %.4f\n",
-			rx->nflows, failed, in_unit(st.min, fmt), in_unit(st.median, fmt), in_unit(st.max, fmt),
-			label, st.jain);
+		fprintf(out,
+			"%u streams, %u failed: min %.2f median %.2f max %.2f %s/s; Jain's "
+			"fairness index %.4f\n",
+			rx->nflows, failed, in_unit(st.min, fmt), in_unit(st.median, fmt),
+			in_unit(st.max, fmt), label, st.jain);
 		free(rates);
 	}
 	render_threads("local", &r->local, out);

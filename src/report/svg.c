@@ -49,12 +49,23 @@ size_t ws_svg_escape(const char *src, char *buf, size_t n)
 		const char *rep = NULL;
 		size_t k = 1;
 		switch (*p) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		default: break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
+		default:
+			break;
 		}
 		if (!rep && *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
 			p++; /* XML 1.0 has no way to write these at all */
@@ -138,19 +149,22 @@ static void style(ws_svg *s, const ws_svg_style *st)
 		attr_str(s, "stroke-dasharray", st->dash);
 }
 
-void ws_svg_begin(ws_svg *s, FILE *out, double w, double h, const char *title,
-		  const char *desc)
+void ws_svg_begin(ws_svg *s, FILE *out, double w, double h, const char *title, const char *desc)
 {
 	memset(s, 0, sizeof *s);
 	s->out = out;
-	put(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"");
+	put(s,
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "
+	    "xmlns=\"http://www.w3.org/2000/svg\"");
 	attr_num(s, "width", w);
 	attr_num(s, "height", h);
 	put(s, " viewBox=\"0 0 ");
 	num(s, w);
 	put(s, " ");
 	num(s, h);
-	put(s, "\" role=\"img\" aria-labelledby=\"title desc\" font-family=\"sans-serif\">\n<title id=\"title\">");
+	put(s,
+	    "\" role=\"img\" aria-labelledby=\"title desc\" font-family=\"sans-serif\">\n<title "
+	    "id=\"title\">");
 	put_esc(s, title);
 	put(s, "</title>\n<desc id=\"desc\">");
 	put_esc(s, desc);
@@ -252,15 +266,25 @@ void ws_svg_marker(ws_svg *s, enum ws_svg_marker m, double x, double y, double r
 	static const double tri[] = {0, -1.15, 1.05, 0.75, -1.05, 0.75};
 	static const double tri_down[] = {0, 1.15, 1.05, -0.75, -1.05, -0.75};
 	static const double diamond[] = {0, -1.2, 1.0, 0, 0, 1.2, -1.0, 0};
-	static const double star[] = {0, -1.25, 0.3, -0.4, 1.2, -0.4, 0.5, 0.15, 0.75, 1.0,
-				      0, 0.5, -0.75, 1.0, -0.5, 0.15, -1.2, -0.4, -0.3, -0.4};
+	static const double star[] = {0, -1.25, 0.3,   -0.4, 1.2,  -0.4, 0.5,  0.15, 0.75, 1.0,
+				      0, 0.5,   -0.75, 1.0,  -0.5, 0.15, -1.2, -0.4, -0.3, -0.4};
 	ws_svg_style open = st ? *st : (ws_svg_style){0};
 	switch (m) {
-	case WS_MARK_SQUARE: shape(s, x, y, r, square, 4, st); break;
-	case WS_MARK_TRIANGLE: shape(s, x, y, r, tri, 3, st); break;
-	case WS_MARK_TRIANGLE_DOWN: shape(s, x, y, r, tri_down, 3, st); break;
-	case WS_MARK_DIAMOND: shape(s, x, y, r, diamond, 4, st); break;
-	case WS_MARK_STAR: shape(s, x, y, r, star, 10, st); break;
+	case WS_MARK_SQUARE:
+		shape(s, x, y, r, square, 4, st);
+		break;
+	case WS_MARK_TRIANGLE:
+		shape(s, x, y, r, tri, 3, st);
+		break;
+	case WS_MARK_TRIANGLE_DOWN:
+		shape(s, x, y, r, tri_down, 3, st);
+		break;
+	case WS_MARK_DIAMOND:
+		shape(s, x, y, r, diamond, 4, st);
+		break;
+	case WS_MARK_STAR:
+		shape(s, x, y, r, star, 10, st);
+		break;
 	case WS_MARK_CROSS: /* an x, drawn with the fill colour as its stroke */
 	case WS_MARK_PLUS:
 		open.stroke = st && st->fill ? st->fill : st ? st->stroke : "#000000";
@@ -351,7 +375,4 @@ void ws_svg_text(ws_svg *s, double x, double y, enum ws_svg_anchor a, double siz
 	put(s, "</text>\n");
 }
 
-void ws_svg_raw(ws_svg *s, const char *markup)
-{
-	put(s, markup);
-}
+void ws_svg_raw(ws_svg *s, const char *markup) { put(s, markup); }

@@ -16,25 +16,32 @@
 
 typedef struct ws_svg {
 	FILE *out;
-	int depth;  /* open <g> groups */
-	int error;  /* first failure: -EIO */
+	int depth; /* open <g> groups */
+	int error; /* first failure: -EIO */
 } ws_svg;
 
 /* How a shape is drawn. NULL strings leave the attribute out (stroke NULL: none). */
 typedef struct ws_svg_style {
-	const char *stroke;   /* "#0072b2" */
-	const char *fill;     /* NULL: "none" */
-	double width;         /* stroke width; 0: 1 */
-	const char *dash;     /* stroke-dasharray ("6 3"); NULL: solid */
-	double opacity;       /* fill-opacity; 0: 1 (opaque) */
+	const char *stroke; /* "#0072b2" */
+	const char *fill;   /* NULL: "none" */
+	double width;       /* stroke width; 0: 1 */
+	const char *dash;   /* stroke-dasharray ("6 3"); NULL: solid */
+	double opacity;     /* fill-opacity; 0: 1 (opaque) */
 } ws_svg_style;
 
 enum ws_svg_anchor { WS_SVG_START, WS_SVG_MIDDLE, WS_SVG_END };
 
 /* Marker shapes, so series differ without colour. */
 enum ws_svg_marker {
-	WS_MARK_CIRCLE, WS_MARK_SQUARE, WS_MARK_TRIANGLE, WS_MARK_DIAMOND, WS_MARK_CROSS,
-	WS_MARK_TRIANGLE_DOWN, WS_MARK_PLUS, WS_MARK_STAR, WS_MARK_COUNT
+	WS_MARK_CIRCLE,
+	WS_MARK_SQUARE,
+	WS_MARK_TRIANGLE,
+	WS_MARK_DIAMOND,
+	WS_MARK_CROSS,
+	WS_MARK_TRIANGLE_DOWN,
+	WS_MARK_PLUS,
+	WS_MARK_STAR,
+	WS_MARK_COUNT
 };
 
 /* The number as the writer prints it: rounded to 2 decimals, no trailing zeros, '.'
@@ -48,8 +55,7 @@ size_t ws_svg_escape(const char *s, char *buf, size_t n);
 
 /* The XML declaration, <svg> with a viewBox of w x h, a generic font family, and the
  * <title> and <desc> every chart carries. */
-void ws_svg_begin(ws_svg *s, FILE *out, double w, double h, const char *title,
-		  const char *desc);
+void ws_svg_begin(ws_svg *s, FILE *out, double w, double h, const char *title, const char *desc);
 /* Closes what is open; returns 0 or the first error (negative). */
 int ws_svg_end(ws_svg *s);
 

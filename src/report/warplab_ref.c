@@ -1,6 +1,7 @@
 /* warplab_ref: the published table; see warplab_ref.h for its source. */
 #include "report/warplab_ref.h"
 
+/* clang-format off */
 static const ws_warplab_ref_row rows[] = {
 	{1u << 15, 450.28, 564.20, 78.44, 78.96},
 	{1u << 16, 539.55, 710.59, 81.06, 83.37},
@@ -14,6 +15,7 @@ static const ws_warplab_ref_row rows[] = {
 	{1u << 24, 754.59, 975.18, 87.05, 61.75},
 	{1u << 25, 751.38, 976.47, 86.62, 47.09},
 };
+/* clang-format on */
 
 const char ws_warplab_ref_source[] =
 	"WARPLab 7.5.0's published wl_benchmark table (warpproject.org): WARP v3, Gigabit "

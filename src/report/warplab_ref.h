@@ -30,6 +30,6 @@ extern const char ws_warplab_ref_source[];
 /* The IQ payload ceiling of WARPLab's link: Gigabit Ethernet, 8928 bytes of IQ per
  * 9028-byte wire slot (frame, preamble, gap): 988.9 Mb/s. */
 #define WS_WARPLAB_REF_LINK_MBPS 1000.0
-#define WS_WARPLAB_REF_PKT_SIZE 8962u
+#define WS_WARPLAB_REF_PKT_SIZE  8962u
 
 #endif

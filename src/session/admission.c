@@ -21,7 +21,9 @@
 static void busy_text(ws_daemon *d, char *why, size_t n)
 {
 	int64_t now = ws_clock_ns();
-	size_t len = (size_t)snprintf(why, n, "busy: its limit of %u session%s (warpspeed serve --max-sessions) is reached; held by",
+	size_t len = (size_t)snprintf(why, n,
+				      "busy: its limit of %u session%s (warpspeed serve "
+				      "--max-sessions) is reached; held by",
 				      d->cfg.max_sessions, d->cfg.max_sessions == 1 ? "" : "s");
 	unsigned shown = 0, more = 0;
 	for (ws_session *s = d->sessions; s; s = s->next) {
@@ -29,8 +31,9 @@ static void busy_text(ws_daemon *d, char *why, size_t n)
 			more++;
 			continue;
 		}
-		len += (size_t)snprintf(why + len, n - len, "%s %s (%s, connected %.1f s ago)", shown ? "," : "",
-					s->peer_text, s->test ? s->test : "between tests",
+		len += (size_t)snprintf(why + len, n - len, "%s %s (%s, connected %.1f s ago)",
+					shown ? "," : "", s->peer_text,
+					s->test ? s->test : "between tests",
 					(double)(now - s->since_ns) / WS_NS_PER_SEC);
 		shown++;
 	}
@@ -42,15 +45,18 @@ static void busy_text(ws_daemon *d, char *why, size_t n)
 static void busy_addr_text(ws_daemon *d, const char *addr, unsigned held, char *why, size_t n)
 {
 	int64_t now = ws_clock_ns();
-	size_t len = (size_t)snprintf(why, n, "busy: %s holds %u session%s, this daemon's limit per client address "
-					      "(warpspeed serve --max-sessions-per-addr %u):",
-				      addr, held, held == 1 ? "" : "s", d->cfg.max_sessions_per_addr);
+	size_t len = (size_t)snprintf(
+		why, n,
+		"busy: %s holds %u session%s, this daemon's limit per client address "
+		"(warpspeed serve --max-sessions-per-addr %u):",
+		addr, held, held == 1 ? "" : "s", d->cfg.max_sessions_per_addr);
 	unsigned shown = 0;
 	for (ws_session *s = d->sessions; s && shown < 4 && len < n; s = s->next) {
 		if (strcmp(s->addr, addr) != 0)
 			continue;
-		len += (size_t)snprintf(why + len, n - len, "%s %s (%s, connected %.1f s ago)", shown ? "," : "",
-					s->peer_text, s->test ? s->test : "between tests",
+		len += (size_t)snprintf(why + len, n - len, "%s %s (%s, connected %.1f s ago)",
+					shown ? "," : "", s->peer_text,
+					s->test ? s->test : "between tests",
 					(double)(now - s->since_ns) / WS_NS_PER_SEC);
 		shown++;
 	}
@@ -125,21 +131,20 @@ void ws_session_test_begins(ws_session *s)
 	s->idle_since = 0;
 }
 
-void ws_session_test_ends(ws_session *s)
-{
-	s->idle_since = ws_clock_ns();
-}
+void ws_session_test_ends(ws_session *s) { s->idle_since = ws_clock_ns(); }
 
 int ws_session_idle_explain(const ws_session *s, ws_err *err)
 {
 	double idle = (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC;
 	if (s->idle_since + s->d->cfg.idle_timeout_ns <= ws_session_idle_deadline(s))
 		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "no test for %.3g s (warpspeed serve --idle-timeout); messages that are not "
+				  "no test for %.3g s (warpspeed serve --idle-timeout); messages "
+				  "that are not "
 				  "tests do not count",
 				  idle);
 	return ws_err_set(err, WS_E_TIMEDOUT,
-			  "%.3g s outside tests in all, this daemon's limit per session (%d x warpspeed serve "
+			  "%.3g s outside tests in all, this daemon's limit per session (%d x "
+			  "warpspeed serve "
 			  "--idle-timeout %.3g)",
 			  (double)idle_total_ns(s) / WS_NS_PER_SEC, WS_IDLE_TOTAL_FACTOR, idle);
 }
@@ -201,7 +206,8 @@ static void prelude_log(void *ctx, const char *line)
 }
 
 static ws_prelude *new_prelude(struct admit_ctx *a, unsigned max,
-			       int (*admit_fn)(void *, const ws_prelude_conn *, char *, size_t), ws_err *err)
+			       int (*admit_fn)(void *, const ws_prelude_conn *, char *, size_t),
+			       ws_err *err)
 {
 	ws_daemon *d = a->d;
 	ws_prelude_config pc = {

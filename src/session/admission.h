@@ -30,20 +30,20 @@ typedef struct ws_session {
 	ws_channel ch;
 	ws_addr peer;
 	char peer_text[80];
-	char addr[64];        /* the peer's address alone: --max-sessions-per-addr counts by it */
-	int64_t since_ns;     /* admitted at */
-	int64_t idle_since;   /* the last test ended (or the session began) at; 0 in a test */
-	int64_t idle_spent;   /* time outside tests before idle_since */
-	const char *test;     /* the test running (guarded by d->mu), NULL between tests */
-	bool authed;          /* the client proved the key: HELLO_ACK carries our proof */
+	char addr[64];      /* the peer's address alone: --max-sessions-per-addr counts by it */
+	int64_t since_ns;   /* admitted at */
+	int64_t idle_since; /* the last test ended (or the session began) at; 0 in a test */
+	int64_t idle_spent; /* time outside tests before idle_since */
+	const char *test;   /* the test running (guarded by d->mu), NULL between tests */
+	bool authed;        /* the client proved the key: HELLO_ACK carries our proof */
 	uint8_t proof[WS_SHA256_LEN];
 	int *data_fds; /* guarded by d->mu so stop can shut them down */
 	uint32_t ndata;
 	/* The last test's log line, written once the client confirms with BYE (or says
 	 * nothing and leaves): this side finishing is not the test succeeding. */
 	char pending[192];
-	bool netperf;         /* a stock netperf client: served by session/npserve.c */
-	ws_ratelog rl;        /* its log lines (session/slog.h), written by its thread only */
+	bool netperf;  /* a stock netperf client: served by session/npserve.c */
+	ws_ratelog rl; /* its log lines (session/slog.h), written by its thread only */
 	uint8_t np_first[WS_NP_MSG_LEN]; /* its first request, read by the prelude */
 	struct ws_session *next;
 } ws_session;
@@ -56,11 +56,11 @@ struct ws_daemon {
 	uint16_t port;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	ws_budget budget;  /* the buffers of running tests, against cfg.max_memory */
-	ws_fdbudget fds;   /* the descriptors of running tests, against what is left */
-	unsigned threads;  /* live session threads */
-	unsigned admitted; /* sessions counted against max_sessions (threads and serve_fd) */
-	ws_psk *psk;       /* the daemon's own copy, wiped on free; NULL without a key */
+	ws_budget budget;    /* the buffers of running tests, against cfg.max_memory */
+	ws_fdbudget fds;     /* the descriptors of running tests, against what is left */
+	unsigned threads;    /* live session threads */
+	unsigned admitted;   /* sessions counted against max_sessions (threads and serve_fd) */
+	ws_psk *psk;         /* the daemon's own copy, wiped on free; NULL without a key */
 	char *np_passphrase; /* the same for netperf's -Z passphrase */
 	unsigned long long np_bad; /* malformed netperf messages since start (under mu) */
 	uint64_t next_id;

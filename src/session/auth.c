@@ -36,12 +36,14 @@ static int refused(const ws_tlv_msg *m, const ws_psk *k, const char *host, ws_er
 	char text[WS_ERR_MSG_MAX] = "";
 	ws_tlv_get_str(m, WS_F_ERR_MSG, text, sizeof(text));
 	if (!k)
-		return ws_err_set(err, WS_E_AUTH, "%s requires authentication: %s", host, WS_AUTH_NEED_KEY);
+		return ws_err_set(err, WS_E_AUTH, "%s requires authentication: %s", host,
+				  WS_AUTH_NEED_KEY);
 	return ws_err_set(err, WS_E_AUTH, "%s refused the key from %s (%s)", host, k->origin, text);
 }
 
-int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LEN], const char *host,
-		   int64_t deadline_ns, ws_tlv_msg *m, bool *challenged, ws_err *err)
+int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LEN],
+		   const char *host, int64_t deadline_ns, ws_tlv_msg *m, bool *challenged,
+		   ws_err *err)
 {
 	*challenged = false;
 	if (m->type == WS_MSG_ERROR)
@@ -50,13 +52,16 @@ int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LE
 		return 0; /* HELLO_ACK (checked by the caller): the daemon has no key */
 	*challenged = true;
 	if (!k)
-		return ws_err_set(err, WS_E_AUTH, "%s requires authentication: %s", host, WS_AUTH_NEED_KEY);
+		return ws_err_set(err, WS_E_AUTH, "%s requires authentication: %s", host,
+				  WS_AUTH_NEED_KEY);
 	const uint8_t *p = NULL;
 	uint16_t n = 0;
 	uint64_t id = 0;
 	if (ws_tlv_get_bytes(m, WS_F_NONCE, &p, &n) != 0 || n != WS_NONCE_LEN ||
 	    ws_tlv_get_u64(m, WS_F_SESSION_ID, &id) != 0)
-		return ws_err_set(err, WS_E_PROTO, "%s sent a CHALLENGE without a %d-byte nonce (field %d) and a session id (field %d)",
+		return ws_err_set(err, WS_E_PROTO,
+				  "%s sent a CHALLENGE without a %d-byte nonce (field %d) and a "
+				  "session id (field %d)",
 				  host, WS_NONCE_LEN, WS_F_NONCE, WS_F_SESSION_ID);
 	uint8_t nd[WS_NONCE_LEN], proof[WS_SHA256_LEN];
 	memcpy(nd, p, sizeof(nd));
@@ -67,19 +72,24 @@ int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LE
 	if (rc == 0)
 		rc = ws_channel_recv(ch, m, deadline_ns, err);
 	if (rc < 0) {
-		ws_err_prefix(err, "%s, after this client's proof of the key from %s", host, k->origin);
+		ws_err_prefix(err, "%s, after this client's proof of the key from %s", host,
+			      k->origin);
 		return rc;
 	}
 	if (m->type == WS_MSG_ERROR)
 		return refused(m, k, host, err);
 	if (m->type != WS_MSG_HELLO_ACK)
-		return ws_err_set(err, WS_E_PROTO, "%s answered AUTH with %s", host, ws_msg_type_name(m->type));
+		return ws_err_set(err, WS_E_PROTO, "%s answered AUTH with %s", host,
+				  ws_msg_type_name(m->type));
 	uint64_t id2 = 0;
-	if (ws_tlv_get_bytes(m, WS_F_PROOF, &p, &n) != 0 || ws_tlv_get_u64(m, WS_F_SESSION_ID, &id2) != 0 ||
-	    id2 != id || !ws_auth_check(k, WS_AUTH_ROLE_DAEMON, nc, nd, id, p, n))
-		return ws_err_set(err, WS_E_AUTH,
-				  "%s accepted this client's proof but did not prove that it holds the key from %s "
-				  "(its own proof is missing or wrong); refusing to run a test with it",
-				  host, k->origin);
+	if (ws_tlv_get_bytes(m, WS_F_PROOF, &p, &n) != 0 ||
+	    ws_tlv_get_u64(m, WS_F_SESSION_ID, &id2) != 0 || id2 != id ||
+	    !ws_auth_check(k, WS_AUTH_ROLE_DAEMON, nc, nd, id, p, n))
+		return ws_err_set(
+			err, WS_E_AUTH,
+			"%s accepted this client's proof but did not prove that it holds the key "
+			"from %s "
+			"(its own proof is missing or wrong); refusing to run a test with it",
+			host, k->origin);
 	return 0;
 }

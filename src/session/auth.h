@@ -21,7 +21,7 @@ struct ws_err;
 
 #define WS_AUTH_ROLE_CLIENT "client"
 #define WS_AUTH_ROLE_DAEMON "daemon"
-#define WS_AUTH_NEED_KEY "give --psk-file FILE (or WARPSPEED_PSK_FILE, or -Z)"
+#define WS_AUTH_NEED_KEY    "give --psk-file FILE (or WARPSPEED_PSK_FILE, or -Z)"
 
 /* One side's proof for session `id`. */
 void ws_auth_prove(const ws_psk *k, const char *role, const uint8_t nc[WS_NONCE_LEN],
@@ -37,7 +37,8 @@ int ws_auth_check(const ws_psk *k, const char *role, const uint8_t nc[WS_NONCE_L
  * authentication") and leaves the HELLO_ACK in *m. *challenged says whether the daemon
  * asked for the key. Errors: -WS_E_AUTH for a missing key, a key the daemon refused, or
  * a daemon whose proof is wrong; an ERROR from the daemon as ws_msg_error_to_err. */
-int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LEN], const char *host,
-		   int64_t deadline_ns, ws_tlv_msg *m, bool *challenged, struct ws_err *err);
+int ws_auth_client(ws_channel *ch, const ws_psk *k, const uint8_t nc[WS_NONCE_LEN],
+		   const char *host, int64_t deadline_ns, ws_tlv_msg *m, bool *challenged,
+		   struct ws_err *err);
 
 #endif

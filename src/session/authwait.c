@@ -8,8 +8,8 @@
 typedef struct entry {
 	char addr[64];
 	unsigned long long fails;
-	int64_t next_ns;  /* the address's next turn */
-	int64_t last_ns;  /* its last failure */
+	int64_t next_ns; /* the address's next turn */
+	int64_t last_ns; /* its last failure */
 } entry;
 
 struct ws_authwait {
@@ -17,15 +17,9 @@ struct ws_authwait {
 	unsigned n;
 };
 
-ws_authwait *ws_authwait_new(void)
-{
-	return calloc(1, sizeof(ws_authwait));
-}
+ws_authwait *ws_authwait_new(void) { return calloc(1, sizeof(ws_authwait)); }
 
-void ws_authwait_free(ws_authwait *w)
-{
-	free(w);
-}
+void ws_authwait_free(ws_authwait *w) { free(w); }
 
 static entry *find(ws_authwait *w, const char *addr)
 {
@@ -54,7 +48,8 @@ int64_t ws_authwait_turn(ws_authwait *w, const char *addr, int64_t now_ns)
 	return 0;
 }
 
-unsigned long long ws_authwait_failed(ws_authwait *w, const char *addr, int64_t now_ns, int64_t *delay_ns)
+unsigned long long ws_authwait_failed(ws_authwait *w, const char *addr, int64_t now_ns,
+				      int64_t *delay_ns)
 {
 	*delay_ns = 0;
 	if (!w)

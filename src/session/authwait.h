@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define WS_AUTHWAIT_BASE_NS (10 * 1000000LL)
-#define WS_AUTHWAIT_MAX_NS (1000 * 1000000LL)
+#define WS_AUTHWAIT_MAX_NS  (1000 * 1000000LL)
 #define WS_AUTHWAIT_ENTRIES 1024
 
 typedef struct ws_authwait ws_authwait;

@@ -13,10 +13,7 @@ void ws_budget_init(ws_budget *b, uint64_t limit)
 	b->held = 0;
 }
 
-void ws_budget_destroy(ws_budget *b)
-{
-	pthread_mutex_destroy(&b->mu);
-}
+void ws_budget_destroy(ws_budget *b) { pthread_mutex_destroy(&b->mu); }
 
 int ws_budget_charge(ws_budget *b, uint64_t bytes, const char *what, ws_err *err)
 {

@@ -27,7 +27,7 @@
 
 #include <warpspeed/version.h>
 
-#define MAX_ADDRS 8
+#define MAX_ADDRS      8
 #define CTL_TIMEOUT_NS (10 * WS_NS_PER_SEC)
 /* The daemon's own stall timer is 10 s; the result must arrive after that at the latest. */
 #define RESULT_GRACE_NS (15 * WS_NS_PER_SEC)
@@ -46,8 +46,8 @@ void ws_client_config_init(ws_client_config *c)
 
 /* *connect_ns (may be NULL): how long the successful connect took, the round trip that
  * sizes --peer auto's wait (name resolution and failed addresses not counted). */
-static int connect_control(const ws_client_config *c, int family, ws_addr *used, int64_t *connect_ns,
-			   ws_err *err)
+static int connect_control(const ws_client_config *c, int family, ws_addr *used,
+			   int64_t *connect_ns, ws_err *err)
 {
 	ws_addr addrs[MAX_ADDRS], local, *lp = NULL;
 	int n = ws_addr_resolve_all(c->host, c->port, family, addrs, MAX_ADDRS, err);
@@ -56,14 +56,16 @@ static int connect_control(const ws_client_config *c, int family, ws_addr *used,
 	int rc = -ECONNREFUSED;
 	for (int i = 0; i < n; i++) {
 		if (c->local_host || c->local_port) {
-			rc = ws_addr_resolve(c->local_host, c->local_port, ws_addr_family(&addrs[i]) == AF_INET6 ? 6 : 4,
-					     1, &local, err);
+			rc = ws_addr_resolve(c->local_host, c->local_port,
+					     ws_addr_family(&addrs[i]) == AF_INET6 ? 6 : 4, 1,
+					     &local, err);
 			if (rc < 0)
 				return rc;
 			lp = &local;
 		}
 		int64_t t0 = ws_clock_ns();
-		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, t0 + c->connect_timeout_ns, err);
+		rc = ws_sock_connect(&addrs[i], lp, 0, 0, NULL, NULL, t0 + c->connect_timeout_ns,
+				     err);
 		if (rc >= 0) {
 			*used = addrs[i];
 			if (connect_ns)
@@ -80,15 +82,19 @@ static int not_a_daemon(int rc, const char *where, const ws_client_config *c, ws
 	char detail[WS_ERR_MSG_MAX];
 	snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
 	if (rc == -WS_E_NOTWS)
-		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon: %s", where, detail);
+		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon: %s", where,
+				  detail);
 	if (rc == -WS_E_TIMEDOUT)
-		return ws_err_set(err, WS_E_NOTWS,
-				  "%s is not a warpspeed daemon: it accepted the connection but did not answer within %.0f s (a netserver or another silent service?)",
-				  where, (double)c->hello_timeout_ns / WS_NS_PER_SEC);
+		return ws_err_set(
+			err, WS_E_NOTWS,
+			"%s is not a warpspeed daemon: it accepted the connection but did not "
+			"answer within %.0f s (a netserver or another silent service?)",
+			where, (double)c->hello_timeout_ns / WS_NS_PER_SEC);
 	if (rc == -ECONNRESET || rc == -EPIPE)
-		return ws_err_set(err, WS_E_NOTWS,
-				  "%s is not a warpspeed daemon: it closed the connection without answering",
-				  where);
+		return ws_err_set(
+			err, WS_E_NOTWS,
+			"%s is not a warpspeed daemon: it closed the connection without answering",
+			where);
 	ws_err_prefix(err, "%s", where);
 	return rc;
 }
@@ -113,12 +119,15 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 		return not_a_daemon(rc, where, c, err);
 	ws_tlv_msg m;
 	int64_t deadline = ws_clock_ns() + c->hello_timeout_ns;
-	if (probe_ns > 0 && (rc = ws_probe_peer(ch->fd, ch->tx.len, probe_ns, deadline, found, err)) < 0) {
+	if (probe_ns > 0 &&
+	    (rc = ws_probe_peer(ch->fd, ch->tx.len, probe_ns, deadline, found, err)) < 0) {
 		if (rc != -WS_E_TIMEDOUT && rc != -WS_E_NOTWS)
 			return not_a_daemon(rc, where, c, err);
 		char detail[WS_ERR_MSG_MAX];
 		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
-		return ws_err_set(err, WS_E_NOTWS, "%s is not a warpspeed daemon, nor a netserver: %s", where, detail);
+		return ws_err_set(err, WS_E_NOTWS,
+				  "%s is not a warpspeed daemon, nor a netserver: %s", where,
+				  detail);
 	}
 	if (*found != WS_PROBE_WARPSPEED)
 		return 0;
@@ -129,7 +138,8 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 	if ((rc = ws_auth_client(ch, c->psk, nc, where, deadline, &m, &challenged, err)) < 0)
 		return rc;
 	if (m.type != WS_MSG_HELLO_ACK)
-		return ws_err_set(err, WS_E_PROTO, "%s answered HELLO with %s", where, ws_msg_type_name(m.type));
+		return ws_err_set(err, WS_E_PROTO, "%s answered HELLO with %s", where,
+				  ws_msg_type_name(m.type));
 	/* For the JSON report only; a missing or overlong string leaves it "". */
 	if (ws_tlv_get_str(&m, WS_F_SOFTWARE, out->peer_software, sizeof(out->peer_software)) < 0)
 		out->peer_software[0] = 0;
@@ -138,13 +148,15 @@ static int do_hello(ws_channel *ch, const char *where, const ws_client_config *c
 	 * key is refused such a daemon; netperf's -Z, a cleartext secret that never proved a
 	 * server in netperf either, runs as netperf runs it (the note below says so). */
 	if (c->psk && !c->psk->cleartext_ok && !challenged && !c->allow_unauthenticated)
-		return ws_err_set(err, WS_E_AUTH,
-				  "%s did not ask for the key from %s, so it did not prove that it holds it; "
-				  "refusing to run a test with it (--allow-unauthenticated runs it anyway)",
-				  where, c->psk->origin);
+		return ws_err_set(
+			err, WS_E_AUTH,
+			"%s did not ask for the key from %s, so it did not prove that it holds it; "
+			"refusing to run a test with it (--allow-unauthenticated runs it anyway)",
+			where, c->psk->origin);
 	if (c->psk && !challenged && c->note) {
 		char t[400];
-		snprintf(t, sizeof(t), "%s did not ask for authentication; the key from %s was not used", where,
+		snprintf(t, sizeof(t),
+			 "%s did not ask for authentication; the key from %s was not used", where,
 			 c->psk->origin);
 		c->note(c->note_ctx, t);
 	}
@@ -194,9 +206,11 @@ static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws
 	if (!ports)
 		return ws_err_set(err, ENOMEM, "no memory for %u ports", spec->streams);
 	int n = ws_msg_get_ports(ack, WS_F_DATA_PORT, ports, spec->streams);
-	int rc = n == (int)spec->streams ? 0
-					 : ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK has %d UDP ports for %u streams",
-						      n, spec->streams);
+	int rc = n == (int)spec->streams
+		? 0
+		: ws_err_set(err, WS_E_PROTO,
+			     "the daemon's TEST_ACK has %d UDP ports for %u streams", n,
+			     spec->streams);
 	for (uint32_t i = 0; rc == 0 && i < spec->streams; i++) {
 		ws_addr data = *ctl_peer;
 		ws_addr_set_port(&data, ports[i]);
@@ -216,7 +230,8 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	ws_addr data_peer = *ctl_addr;
 	const ws_addr *ctl_peer = &data_peer;
 	if (spec->data_host[0]) {
-		int drc = ws_addr_resolve(spec->data_host, 0, ws_addr_family(ctl_addr) == AF_INET6 ? 6 : 4, 0,
+		int drc = ws_addr_resolve(spec->data_host, 0,
+					  ws_addr_family(ctl_addr) == AF_INET6 ? 6 : 4, 0,
 					  &data_peer, err);
 		if (drc < 0)
 			return drc;
@@ -241,10 +256,12 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 	uint64_t port = 0;
 	const uint8_t *cookie = NULL;
 	uint16_t cookie_len = 0;
-	if (rc == 0 && (ws_tlv_get_u64(&m, WS_F_DATA_PORT, &port) != 0 || port == 0 || port > 65535 ||
-			ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 ||
-			cookie_len != WS_COOKIE_LEN))
-		rc = ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK lacks a data port or cookie");
+	if (rc == 0 &&
+	    (ws_tlv_get_u64(&m, WS_F_DATA_PORT, &port) != 0 || port == 0 || port > 65535 ||
+	     ws_tlv_get_bytes(&m, WS_F_COOKIE, &cookie, &cookie_len) != 0 ||
+	     cookie_len != WS_COOKIE_LEN))
+		rc = ws_err_set(err, WS_E_PROTO,
+				"the daemon's TEST_ACK lacks a data port or cookie");
 	uint8_t cookie_copy[WS_COOKIE_LEN] = {0};
 	if (rc == 0) {
 		memcpy(cookie_copy, cookie, WS_COOKIE_LEN);
@@ -299,8 +316,9 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 {
 	snprintf(out->remote_host, sizeof(out->remote_host), "%s", c->host);
 	ws_addr_format(peer, out->remote_addr, sizeof(out->remote_addr));
-	out->family_used = ws_addr_family(peer) == AF_INET6 && !strchr(out->remote_addr, '.') ? WS_FAMILY_INET6
-											 : WS_FAMILY_INET;
+	out->family_used = ws_addr_family(peer) == AF_INET6 && !strchr(out->remote_addr, '.')
+		? WS_FAMILY_INET6
+		: WS_FAMILY_INET;
 	if (c->local_host) {
 		ws_addr local;
 		ws_sock_local_addr(ctl_fd, &local);
@@ -389,12 +407,14 @@ static int connect_more(const ws_client_config *c, const ws_addr *peer, ws_err *
 {
 	ws_addr local, *lp = NULL;
 	if (c->local_host) {
-		int rc = ws_addr_resolve(c->local_host, 0, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, &local, err);
+		int rc = ws_addr_resolve(c->local_host, 0, ws_addr_family(peer) == AF_INET6 ? 6 : 4,
+					 1, &local, err);
 		if (rc < 0)
 			return rc;
 		lp = &local;
 	}
-	int fd = ws_sock_connect(peer, lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns, err);
+	int fd = ws_sock_connect(peer, lp, 0, 0, NULL, NULL, ws_clock_ns() + c->connect_timeout_ns,
+				 err);
 	int rc = fd >= 0 && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
 	if (rc < 0) {
 		close(fd);
@@ -487,7 +507,8 @@ static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t pr
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);
 		ws_channel_send(&ch, ws_clock_ns() + WS_NS_PER_SEC, NULL);
-		out->shared_host = out->local.boot_id[0] && strcmp(out->local.boot_id, out->remote.boot_id) == 0;
+		out->shared_host = out->local.boot_id[0] &&
+			strcmp(out->local.boot_id, out->remote.boot_id) == 0;
 	}
 	ws_channel_close(&ch);
 	return rc;
@@ -518,13 +539,20 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 		return rc;
 	if (c->note) {
 		static const char *const what[] = {
-			[WS_PROBE_NETSERVER] = "is a netserver (it answered the padded HELLO with netperf's error 998); the test runs over netperf's protocol",
-			[WS_PROBE_LATE] = "is a warpspeed daemon that answered only after the probe; reconnecting without it",
-			[WS_PROBE_CLOSED] = "closed the connection on the probe (a netserver that wants -Z first); reconnecting with the passphrase",
+			[WS_PROBE_NETSERVER] =
+				"is a netserver (it answered the padded HELLO with netperf's error "
+				"998); the test runs over netperf's protocol",
+			[WS_PROBE_LATE] = "is a warpspeed daemon that answered only after the "
+					  "probe; reconnecting without it",
+			[WS_PROBE_CLOSED] = "closed the connection on the probe (a netserver that "
+					    "wants -Z first); reconnecting with the passphrase",
 		};
 		char t[300];
 		snprintf(t, sizeof(t), "%s port %u %s", c->host, (unsigned)c->port,
-			 found == WS_PROBE_CLOSED && !c->psk ? "closed the connection on the probe; asking once more with a HELLO alone (a netserver that wants -Z stays silent)" : what[found]);
+			 found == WS_PROBE_CLOSED && !c->psk
+				 ? "closed the connection on the probe; asking once more with a "
+				   "HELLO alone (a netserver that wants -Z stays silent)"
+				 : what[found]);
 		c->note(c->note_ctx, t);
 	}
 	if (found == WS_PROBE_NETSERVER)
@@ -541,9 +569,12 @@ int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
 			return fd;
 		rc = warpspeed_test(cl, fd, &peer, 0, spec, &found, &ctl_fd, out, err);
 		if (rc == -WS_E_NOTWS)
-			return ws_err_set(err, WS_E_NOTWS,
-					  "%s port %u closed the connection without answering the probe, and answered no HELLO alone: a netserver started with -Z closes unless netperf's passphrase comes first (give -Z)",
-					  c->host, (unsigned)c->port);
+			return ws_err_set(
+				err, WS_E_NOTWS,
+				"%s port %u closed the connection without answering the probe, and "
+				"answered no HELLO alone: a netserver started with -Z closes "
+				"unless netperf's passphrase comes first (give -Z)",
+				c->host, (unsigned)c->port);
 		return rc;
 	}
 	/* a late warpspeed daemon has the probe's padding in its stream; a netserver that

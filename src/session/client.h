@@ -27,17 +27,17 @@ typedef struct ws_client_config {
 	int host_family;        /* 0, 4, 6 (from -4/-6 or "host,6") */
 	const char *local_host; /* -L, may be NULL */
 	int local_family;
-	uint16_t port;          /* control port, default 12865 */
-	uint16_t local_port;    /* local control port, 0 = any */
+	uint16_t port;       /* control port, default 12865 */
+	uint16_t local_port; /* local control port, 0 = any */
 	int64_t connect_timeout_ns;
 	int64_t hello_timeout_ns;
-	double start_wait_s;    /* -s: wait this long between setup and START (at most
+	double start_wait_s;        /* -s: wait this long between setup and START (at most
 	                         * WS_MAX_START_WAIT_S, which the daemon's START timeout allows) */
-	const struct ws_psk *psk; /* NULL: no key; else proven to a daemon that asks for it,
+	const struct ws_psk *psk;   /* NULL: no key; else proven to a daemon that asks for it,
 	                           * or sent to a netserver as netperf's -Z passphrase */
 	bool allow_unauthenticated; /* with a key: run against a warpspeed daemon that does not
 	                             * ask for it (else refused with -WS_E_AUTH) */
-	enum ws_peer peer;      /* --peer, default WS_PEER_AUTO */
+	enum ws_peer peer;          /* --peer, default WS_PEER_AUTO */
 	/* Notes for people (NULL: none), e.g. that the daemon did not ask for the key. */
 	void (*note)(void *ctx, const char *line);
 	void *note_ctx;
@@ -67,7 +67,8 @@ typedef struct ws_client {
 void ws_client_init(ws_client *cl, const ws_client_config *c);
 /* One test, as ws_client_run_test; -WS_E_PEER (a usage error) when the peer is a netserver
  * and the spec asks for what only a warpspeed daemon does. */
-int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out, struct ws_err *err);
+int ws_client_test(ws_client *cl, const ws_test_spec *spec, ws_test_result *out,
+		   struct ws_err *err);
 /* Ends a kept netserver session (netperf's half-close); the client may be reused. */
 void ws_client_close(ws_client *cl);
 

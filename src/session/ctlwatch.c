@@ -94,5 +94,6 @@ int ws_session_watch_end(ws_session *s, ws_ctlwatch *w, const char *test, int rc
 		return rc;
 	ws_slog(s, "the client closed the control connection during %s; the test was ended at once",
 		test ? test : "the test");
-	return ws_err_set(err, ECONNRESET, "the client closed the control connection during the test");
+	return ws_err_set(err, ECONNRESET,
+			  "the client closed the control connection during the test");
 }

@@ -19,10 +19,10 @@
 
 typedef struct ws_ctlwatch {
 	pthread_t thread;
-	int fd;                 /* the control socket (not owned) */
-	int stop[2];            /* pipe: readable when the watch should end */
+	int fd;      /* the control socket (not owned) */
+	int stop[2]; /* pipe: readable when the watch should end */
 	bool running;
-	atomic_bool closed;     /* the peer closed the control connection */
+	atomic_bool closed; /* the peer closed the control connection */
 	void (*on_close)(void *ctx);
 	void *ctx;
 } ws_ctlwatch;

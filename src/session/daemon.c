@@ -40,7 +40,7 @@
 #define DATA_CONNECT_TIMEOUT_NS (10 * WS_NS_PER_SEC)
 /* Long enough for the client's -s wait (at most WS_MAX_START_WAIT_S) before START. */
 #define START_TIMEOUT_NS ((WS_MAX_START_WAIT_S + 10) * WS_NS_PER_SEC)
-#define SEND_TIMEOUT_NS (5 * WS_NS_PER_SEC)
+#define SEND_TIMEOUT_NS  (5 * WS_NS_PER_SEC)
 /* A deep accept queue: under a connection flood a SYN dropped for a full queue costs a
  * real client a 1 s retransmit; the pre-session loop drains the queue in batches. */
 #define LISTEN_BACKLOG 1024
@@ -108,10 +108,11 @@ static int accept_flows(ws_session *s, const ws_test_spec *spec, int lfd, const 
 	if (spec->data_local[0]) /* test option -L: the client's data come from there */
 		snprintf(want, sizeof(want), "%s", spec->data_local);
 	unsigned strangers = 0;
-	int rc = ws_data_accept(lfd, want, cookie, n, fds, deadline, s->d->wake[0], &strangers, err);
+	int rc =
+		ws_data_accept(lfd, want, cookie, n, fds, deadline, s->d->wake[0], &strangers, err);
 	if (strangers)
-		ws_slog(s, "%u connection%s to the data port closed without the session's cookie", strangers,
-			strangers == 1 ? "" : "s");
+		ws_slog(s, "%u connection%s to the data port closed without the session's cookie",
+			strangers, strangers == 1 ? "" : "s");
 	return rc;
 }
 
@@ -122,7 +123,8 @@ static int wait_start(ws_session *s, ws_err *err)
 	if (rc < 0)
 		return rc;
 	if (m.type != WS_MSG_START)
-		return ws_err_set(err, WS_E_PROTO, "expected START, got %s", ws_msg_type_name(m.type));
+		return ws_err_set(err, WS_E_PROTO, "expected START, got %s",
+				  ws_msg_type_name(m.type));
 	ws_tlv_begin(&s->ch.tx, WS_MSG_STARTED);
 	return ws_channel_send(&s->ch, ws_clock_ns() + SEND_TIMEOUT_NS, err);
 }
@@ -144,21 +146,26 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 				  ws_test_type_name(spec->type));
 	if (spec->end == WS_END_TIME && spec->duration_s > d->cfg.max_duration_s)
 		return ws_err_set(err, WS_E_LIMIT,
-				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed serve --max-duration)",
+				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed "
+				  "serve --max-duration)",
 				  spec->duration_s, d->cfg.max_duration_s);
 	if (spec->streams > d->cfg.max_streams)
 		return ws_err_set(err, WS_E_LIMIT,
-				  "%u streams exceed this daemon's limit of %u (warpspeed serve --max-streams)",
+				  "%u streams exceed this daemon's limit of %u (warpspeed serve "
+				  "--max-streams)",
 				  spec->streams, d->cfg.max_streams);
 	/* UDP_STREAM runs a thread per flow; TCP and the RR tests the threads asked for. */
-	uint32_t threads = ws_workload_is_udp(spec->type) && !ws_workload_is_rr(spec->type) && spec->streams > 1
-				   ? spec->streams
-				   : spec->remote_threads;
+	uint32_t threads = ws_workload_is_udp(spec->type) && !ws_workload_is_rr(spec->type) &&
+			spec->streams > 1
+		? spec->streams
+		: spec->remote_threads;
 	if (threads > d->cfg.max_threads)
 		return ws_err_set(err, WS_E_LIMIT,
-				  "%u worker threads exceed this daemon's limit of %u (warpspeed serve --max-threads)",
+				  "%u worker threads exceed this daemon's limit of %u (warpspeed "
+				  "serve --max-threads)",
 				  threads, d->cfg.max_threads);
-	int rc = ws_limits_check_ports(spec, ws_workload_is_udp(spec->type), d->cfg.allow_privileged_ports, err);
+	int rc = ws_limits_check_ports(spec, ws_workload_is_udp(spec->type),
+				       d->cfg.allow_privileged_ports, err);
 	if (rc == 0)
 		rc = ws_workload_check_cpus(spec, false, err);
 	if (rc == 0 && spec->remote.cpu >= 0)
@@ -184,8 +191,8 @@ int ws_daemon_charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_
  * inherit its buffers) whose port goes in TEST_ACK, or for UDP one socket per flow,
  * connected to the client's socket of that flow so that only its datagrams arrive. */
 typedef struct data_setup {
-	int lfd;            /* TCP listener, or -1 */
-	int *fds;           /* one per flow, -1 until open */
+	int lfd;  /* TCP listener, or -1 */
+	int *fds; /* one per flow, -1 until open */
 	uint32_t n;
 } data_setup;
 
@@ -207,7 +214,8 @@ static void close_setup(data_setup *d)
  * -L) must be the control connection's own address, which TCP's handshake proved; two
  * loopback addresses are one host and are allowed. TCP data connections carry the
  * session's cookie and need no such rule. */
-int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked, ws_err *err)
+int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked,
+			     ws_err *err)
 {
 	char a[64], b[64];
 	ws_addr_format(client, a, sizeof(a));
@@ -215,7 +223,9 @@ int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const c
 	if (strcmp(a, b) == 0 || (ws_addr_is_loopback(client) && ws_addr_is_loopback(&s->peer)))
 		return 0;
 	return ws_err_set(err, WS_E_LIMIT,
-			  "test option -L %s: a UDP test's data must come from the control connection's address %s (this daemon sends no datagrams to an address that did not connect to it)",
+			  "test option -L %s: a UDP test's data must come from the control "
+			  "connection's address %s (this daemon sends no datagrams to an address "
+			  "that did not connect to it)",
 			  asked, b);
 }
 
@@ -230,7 +240,8 @@ static int open_udp_flows(ws_session *s, const ws_test_spec *spec, const ws_tlv_
 		return ws_err_set(err, ENOMEM, "no memory for %u ports", d->n);
 	int rc = ws_msg_get_ports(req, WS_F_CLIENT_PORT, ports, d->n);
 	if (rc != (int)d->n)
-		rc = ws_err_set(err, WS_E_PROTO, "a UDP test request needs one client port per stream (%u)", d->n);
+		rc = ws_err_set(err, WS_E_PROTO,
+				"a UDP test request needs one client port per stream (%u)", d->n);
 	else
 		rc = 0;
 	ws_addr client = s->peer;
@@ -263,7 +274,8 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	ws_sockopt_req r;
 	ws_sockopt_applied a;
 	ws_workload_sockopts(spec, false, &r);
-	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]);
+	bool asked = r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute ||
+		(r.cong && r.cong[0]);
 	for (uint32_t i = 0; asked && i < n; i++) {
 		int rc = ws_sockopt_apply(fds[i], &r, i ? NULL : &a, err);
 		if (rc < 0) {
@@ -279,8 +291,8 @@ static int apply_sockopts(ws_session *s, const ws_test_spec *spec, const int *fd
 	return 0;
 }
 
-static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req,
-		     data_setup *d, ws_side_result *res, ws_err *err)
+static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *req, data_setup *d,
+		     ws_side_result *res, ws_err *err)
 {
 	ws_addr local;
 	ws_sock_local_addr(s->ch.fd, &local);
@@ -460,7 +472,9 @@ static void log_pending(ws_session *s, bool confirmed)
 {
 	if (!s->pending[0])
 		return;
-	ws_slog(s, "%s, %s", s->pending, confirmed ? "ok" : "the client left without confirming (its side of the test failed)");
+	ws_slog(s, "%s, %s", s->pending,
+		confirmed ? "ok"
+			  : "the client left without confirming (its side of the test failed)");
 	s->pending[0] = '\0';
 }
 
@@ -492,7 +506,8 @@ static void serve_warpspeed(ws_session *s)
 		if (rc == -WS_E_TIMEDOUT)
 			ws_session_idle_explain(s, &err);
 		if (rc < 0) {
-			bool quiet = rc == -ECONNRESET || s->pending[0]; /* the line below says it */
+			bool quiet =
+				rc == -ECONNRESET || s->pending[0]; /* the line below says it */
 			log_pending(s, false);
 			if (!quiet)
 				ws_slog(s, "closed: %s", err.msg);
@@ -506,7 +521,8 @@ static void serve_warpspeed(ws_session *s)
 			continue;
 		}
 		char t[96];
-		snprintf(t, sizeof(t), "unexpected message type %u (%s) here", m.type, ws_msg_type_name(m.type));
+		snprintf(t, sizeof(t), "unexpected message type %u (%s) here", m.type,
+			 ws_msg_type_name(m.type));
 		send_error(s, WS_E_PROTO, t);
 	}
 }
@@ -632,10 +648,7 @@ ws_daemon *ws_daemon_new(const ws_daemon_config *c, ws_err *err)
 	return d;
 }
 
-uint16_t ws_daemon_port(const ws_daemon *d)
-{
-	return d->port;
-}
+uint16_t ws_daemon_port(const ws_daemon *d) { return d->port; }
 
 void ws_daemon_stop(ws_daemon *d)
 {

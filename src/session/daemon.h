@@ -22,27 +22,27 @@ struct ws_psk;
 struct ws_addr;
 
 typedef struct ws_daemon_config {
-	const char *bind_host;    /* NULL = all addresses, IPv4 and IPv6 */
-	uint16_t port;            /* 0 = ephemeral (see ws_daemon_port) */
-	int family;               /* 0 any, 4, 6 */
-	unsigned max_sessions;    /* concurrent control sessions admitted */
+	const char *bind_host;          /* NULL = all addresses, IPv4 and IPv6 */
+	uint16_t port;                  /* 0 = ephemeral (see ws_daemon_port) */
+	int family;                     /* 0 any, 4, 6 */
+	unsigned max_sessions;          /* concurrent control sessions admitted */
 	unsigned max_sessions_per_addr; /* the same from one client address */
-	unsigned max_streams;     /* flows one test may open */
-	unsigned max_threads;     /* worker threads one test may start on the daemon */
-	double max_duration_s;    /* longest timed test accepted; every test ends at START + this
+	unsigned max_streams;           /* flows one test may open */
+	unsigned max_threads;           /* worker threads one test may start on the daemon */
+	double max_duration_s; /* longest timed test accepted; every test ends at START + this
 	                           * (+ WS_CAP_END_NS), whatever its length says */
-	uint64_t max_memory;      /* buffer bytes all running tests may hold (session/budget.h) */
+	uint64_t max_memory;   /* buffer bytes all running tests may hold (session/budget.h) */
 	bool allow_privileged_ports; /* let clients name remote data ports below 1024 */
-	int64_t hello_timeout_ns; /* connect → HELLO and authentication done */
-	int64_t idle_timeout_ns;  /* between tests: each gap, from the last test's end (messages
+	int64_t hello_timeout_ns;    /* connect → HELLO and authentication done */
+	int64_t idle_timeout_ns;     /* between tests: each gap, from the last test's end (messages
 	                           * that are not tests do not renew it); all gaps of a session
 	                           * together get WS_IDLE_TOTAL_FACTOR times as long */
-	unsigned max_pending;     /* connections before their session, in total */
+	unsigned max_pending;        /* connections before their session, in total */
 	unsigned max_pending_per_source; /* the same, per source address */
-	const struct ws_psk *psk; /* NULL: no authentication; copied by ws_daemon_new */
-	const char *np_passphrase; /* netperf -Z: what a stock netperf client must send first
+	const struct ws_psk *psk;        /* NULL: no authentication; copied by ws_daemon_new */
+	const char *np_passphrase;       /* netperf -Z: what a stock netperf client must send first
 	                            * (NULL: none); copied by ws_daemon_new */
-	bool no_listen;           /* no listener: only ws_daemon_serve_fd (tests, fuzzers) */
+	bool no_listen;                  /* no listener: only ws_daemon_serve_fd (tests, fuzzers) */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 } ws_daemon_config;

@@ -25,7 +25,7 @@ typedef struct pend {
 } pend;
 
 typedef struct accept_set {
-	pend *p;      /* oldest first */
+	pend *p; /* oldest first */
 	unsigned np, cap;
 	unsigned strangers;
 } accept_set;
@@ -45,7 +45,8 @@ static int take_new(accept_set *a, int lfd, const char *want, ws_err *err)
 		ws_addr peer;
 		memset(&peer, 0, sizeof(peer));
 		peer.len = sizeof(peer.ss);
-		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
@@ -76,7 +77,9 @@ static int read_proof(pend *c, const uint8_t *cookie, uint32_t n, const int *fds
 		return -1;
 	c->got += (uint32_t)r;
 	if (c->got < PROOF_LEN)
-		return memcmp(c->buf, cookie, c->got < WS_COOKIE_LEN ? c->got : WS_COOKIE_LEN) == 0 ? 0 : -1;
+		return memcmp(c->buf, cookie, c->got < WS_COOKIE_LEN ? c->got : WS_COOKIE_LEN) == 0
+			? 0
+			: -1;
 	*index = ws_get_be32(c->buf + WS_COOKIE_LEN);
 	if (memcmp(c->buf, cookie, WS_COOKIE_LEN) != 0 || *index >= n || fds[*index] >= 0)
 		return -1;
@@ -105,7 +108,8 @@ int ws_data_accept(int lfd, const char *want, const uint8_t *cookie, uint32_t n,
 			else if (a->p[i].until < next)
 				next = a->p[i].until;
 		if (now >= deadline_ns) {
-			rc = ws_err_set(err, WS_E_TIMEDOUT, "timed out waiting for the data connections");
+			rc = ws_err_set(err, WS_E_TIMEDOUT,
+					"timed out waiting for the data connections");
 			break;
 		}
 		nfds_t k = 0;

@@ -17,7 +17,7 @@
 
 struct ws_err;
 
-#define WS_DATA_PROOF_NS (1000 * 1000000LL)
+#define WS_DATA_PROOF_NS    (1000 * 1000000LL)
 #define WS_DATA_MAX_PENDING 64
 
 /* Accept n flows on listener lfd (made non-blocking here) from address want (as

@@ -18,8 +18,8 @@ int ws_ds_local_addr(const ws_client_config *c, const ws_test_spec *spec, const 
 		     ws_addr *local, ws_err *err)
 {
 	const char *host = spec->data_local[0] ? spec->data_local : c->local_host;
-	return ws_addr_resolve(host, spec->local.data_port, ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1,
-			       local, err);
+	return ws_addr_resolve(host, spec->local.data_port,
+			       ws_addr_family(peer) == AF_INET6 ? 6 : 4, 1, local, err);
 }
 
 /* The harness options on a client data socket before it connects (TCP_MAXSEG must be set
@@ -73,9 +73,10 @@ int ws_ds_open_udp(const ws_client_config *c, const ws_test_spec *spec, const ws
 			one.local.data_port = (uint16_t)(spec->local.data_port + i);
 		ws_addr local, bound;
 		int rc = ws_ds_local_addr(c, &one, peer, &local, err);
-		int fd = rc < 0 ? rc
-			       : ws_sock_udp(&local, snd, rcv, force, i ? NULL : &out->local.sndbuf_set,
-					     i ? NULL : &out->local.rcvbuf_set, NULL, err);
+		int fd = rc < 0
+			? rc
+			: ws_sock_udp(&local, snd, rcv, force, i ? NULL : &out->local.sndbuf_set,
+				      i ? NULL : &out->local.rcvbuf_set, NULL, err);
 		if (fd >= 0) {
 			ws_sockopt_req r;
 			ws_workload_sockopts(spec, true, &r);
@@ -116,7 +117,8 @@ int ws_ds_connect_tcp(const ws_client_config *c, const ws_test_spec *spec, const
 	int force;
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
 	int fd = ws_sock_connect_prep(data, lp, snd, rcv, &snd_set, &rcv_set,
-				      ws_clock_ns() + c->connect_timeout_ns, prep_data_socket, (void *)spec, err);
+				      ws_clock_ns() + c->connect_timeout_ns, prep_data_socket,
+				      (void *)spec, err);
 	if (fd < 0) {
 		ws_err_prefix(err, "data connection %u of %u", index + 1, spec->streams);
 		return fd;
@@ -159,4 +161,3 @@ int ws_ds_crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, con
 	close(fd);
 	return rc;
 }
-

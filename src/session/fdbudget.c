@@ -20,19 +20,17 @@ void ws_fdbudget_init(ws_fdbudget *b, unsigned max_pending, unsigned max_session
 	b->held = 0;
 }
 
-void ws_fdbudget_destroy(ws_fdbudget *b)
-{
-	pthread_mutex_destroy(&b->mu);
-}
+void ws_fdbudget_destroy(ws_fdbudget *b) { pthread_mutex_destroy(&b->mu); }
 
 uint64_t ws_fdbudget_cost(const ws_test_spec *spec, bool netperf)
 {
 	uint64_t flows = netperf ? 1 : spec->streams;
-	if (spec->type == WS_TEST_TCP_CRR || spec->type == WS_TEST_TCP_CC) /* the listener, a connection per worker */
+	if (spec->type == WS_TEST_TCP_CRR ||
+	    spec->type == WS_TEST_TCP_CC) /* the listener, a connection per worker */
 		flows = 1 + (spec->remote_threads ? spec->remote_threads : 1);
 	else if (!ws_workload_is_udp(spec->type))
 		flows += 1; /* the listener, open while the flows connect */
-	return flows + 2; /* the control watch's pipe */
+	return flows + 2;   /* the control watch's pipe */
 }
 
 int ws_fdbudget_charge(ws_fdbudget *b, const ws_test_spec *spec, uint64_t n, ws_err *err)
@@ -46,13 +44,15 @@ int ws_fdbudget_charge(ws_fdbudget *b, const ws_test_spec *spec, uint64_t n, ws_
 	if (ok)
 		return 0;
 	uint32_t flows = spec->streams ? spec->streams : 1;
-	return ws_err_set(err, WS_E_LIMIT,
-			  "%s with %u flow%s needs %llu file descriptors, over this daemon's budget of %llu "
-			  "(%llu held by other tests; ulimit -n %llu less its pending connections, sessions "
-			  "and reserve) (raise warpspeed serve's ulimit -n, or lower --max-pending or "
-			  "--max-sessions)",
-			  ws_test_type_name(spec->type), flows, flows == 1 ? "" : "s", (unsigned long long)n,
-			  (unsigned long long)b->limit, (unsigned long long)held, (unsigned long long)b->nofile);
+	return ws_err_set(
+		err, WS_E_LIMIT,
+		"%s with %u flow%s needs %llu file descriptors, over this daemon's budget of %llu "
+		"(%llu held by other tests; ulimit -n %llu less its pending connections, sessions "
+		"and reserve) (raise warpspeed serve's ulimit -n, or lower --max-pending or "
+		"--max-sessions)",
+		ws_test_type_name(spec->type), flows, flows == 1 ? "" : "s", (unsigned long long)n,
+		(unsigned long long)b->limit, (unsigned long long)held,
+		(unsigned long long)b->nofile);
 }
 
 void ws_fdbudget_release(ws_fdbudget *b, uint64_t n)

@@ -19,6 +19,7 @@
 #define U64(f) offsetof(ws_side_result, f)
 
 /* Counts that grow with the test's length: averaged, then scaled with the figure. */
+/* clang-format off */
 static const size_t counters[] = {
 	U64(bytes_sent), U64(bytes_recv), U64(send_calls), U64(recv_calls),
 	U64(send_syscalls), U64(recv_syscalls),
@@ -28,6 +29,7 @@ static const size_t counters[] = {
 	U64(late_replies), U64(trans_scheduled), U64(connects), U64(connect_errors),
 	U64(tcp_retrans),
 };
+/* clang-format on */
 
 /* int64_t nanosecond intervals and CPU times: averaged. */
 static const size_t intervals[] = {
@@ -73,7 +75,8 @@ double ws_iterate_figure(const ws_test_result *r)
 void ws_iterate_sample(const ws_test_result *r, ws_confidence_sample *s)
 {
 	s->throughput = ws_iterate_figure(r);
-	s->local_cpu = r->spec.local.measure_cpu && r->local.cpu_measured ? r->local.cpu_util : -1.0;
+	s->local_cpu =
+		r->spec.local.measure_cpu && r->local.cpu_measured ? r->local.cpu_util : -1.0;
 	s->remote_cpu =
 		r->spec.remote.measure_cpu && r->remote.cpu_measured ? r->remote.cpu_util : -1.0;
 }
@@ -132,7 +135,9 @@ static ws_hist *merge_latency(ws_test_result *it, int n, int *rc, ws_err *err)
 			continue;
 		if (!h) {
 			if (!(h = malloc(sizeof(*h)))) {
-				*rc = ws_err_set(err, ENOMEM, "iterations: no memory for the merged latency histogram");
+				*rc = ws_err_set(
+					err, ENOMEM,
+					"iterations: no memory for the merged latency histogram");
 				return NULL;
 			}
 			ws_hist_init(h);
@@ -156,7 +161,8 @@ int ws_iterate_combine(ws_test_result *it, int n, ws_test_result *mean, ws_err *
 {
 	memset(mean, 0, sizeof(*mean));
 	if (!it || n < 1)
-		return ws_err_set(err, WS_E_INVAL, "iterations: %d results to combine; expected at least 1", n);
+		return ws_err_set(err, WS_E_INVAL,
+				  "iterations: %d results to combine; expected at least 1", n);
 	if (n == 1) { /* one run (no -i/-I): the result itself, bit for bit */
 		*mean = it[0];
 		memset(&it[0].local, 0, sizeof(it[0].local));
@@ -196,8 +202,7 @@ int ws_iterate_combine(ws_test_result *it, int n, ws_test_result *mean, ws_err *
 	return 0;
 }
 
-int ws_iterate_run(ws_confidence *c, ws_iterate_fn fn, void *ctx, ws_test_result *mean,
-		   ws_err *err)
+int ws_iterate_run(ws_confidence *c, ws_iterate_fn fn, void *ctx, ws_test_result *mean, ws_err *err)
 {
 	memset(mean, 0, sizeof(*mean));
 	int max = c->asked ? c->max_iterations : 1;

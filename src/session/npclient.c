@@ -25,20 +25,23 @@
 #define RESPONSE_TIMEOUT_NS (20 * WS_NS_PER_SEC)
 /* The results come when the daemon's side ends: at once for tests the client ends, after
  * netserver's own timer (the test's length + 4 s) for TCP_CRR. Past that, this margin. */
-#define RESULTS_MARGIN_NS (15 * WS_NS_PER_SEC)
+#define RESULTS_MARGIN_NS     (15 * WS_NS_PER_SEC)
 #define NETSERVER_TIMER_PAD_S 4
-#define CLOSE_WAIT_MS 1000
+#define CLOSE_WAIT_MS         1000
 
 int ws_np_send_passphrase(int fd, const ws_psk *psk, ws_err *err)
 {
 	char text[WS_NP_PASSPHRASE_MAX + 1];
 	if (psk && !psk->cleartext_ok) /* a stock netserver would get the key file in clear */
 		return ws_err_set(err, WS_E_AUTH,
-				  "the peer is a stock netserver, which takes its passphrase in clear text; the key from %s is never sent in clear (give netserver's passphrase with -Z)",
+				  "the peer is a stock netserver, which takes its passphrase in "
+				  "clear text; the key from %s is never sent in clear (give "
+				  "netserver's passphrase with -Z)",
 				  psk->origin);
 	if (!psk || psk->len > WS_NP_PASSPHRASE_MAX || memchr(psk->key, 0, psk->len))
 		return ws_err_set(err, WS_E_PEER,
-				  "the key from %s cannot be netperf's -Z passphrase: expected text of at most %d bytes without NUL bytes",
+				  "the key from %s cannot be netperf's -Z passphrase: expected "
+				  "text of at most %d bytes without NUL bytes",
 				  psk ? psk->origin : "nowhere", WS_NP_PASSPHRASE_MAX);
 	memcpy(text, psk->key, psk->len);
 	text[psk->len] = 0;
@@ -58,7 +61,8 @@ static int read_msg(int fd, uint8_t *msg, int64_t deadline_ns, const char *what,
 	int rc = ws_sock_read_exact(fd, msg, WS_NP_MSG_LEN, deadline_ns, err);
 	if (rc == -ECONNRESET)
 		return ws_err_set(err, ECONNRESET,
-				  "the netserver closed the control connection instead of sending %s (not a netserver, or a wrong or missing -Z passphrase?)",
+				  "the netserver closed the control connection instead of sending "
+				  "%s (not a netserver, or a wrong or missing -Z passphrase?)",
 				  what);
 	if (rc < 0)
 		ws_err_prefix(err, "waiting for the netserver's %s", what);
@@ -74,7 +78,8 @@ static int data_peer(const ws_test_spec *spec, const ws_addr *ctl_peer, ws_addr 
 	*given = spec->data_host[0] != 0;
 	if (!*given)
 		return 0;
-	int rc = ws_addr_resolve(spec->data_host, 0, ws_addr_family(ctl_peer) == AF_INET6 ? 6 : 4, 0, out, err);
+	int rc = ws_addr_resolve(spec->data_host, 0, ws_addr_family(ctl_peer) == AF_INET6 ? 6 : 4,
+				 0, out, err);
 	if (rc < 0)
 		ws_err_prefix(err, "test option -H");
 	return rc;
@@ -85,7 +90,8 @@ static int request(int fd, const ws_test_spec *spec, const ws_addr *data, bool d
 		   const ws_addr *client, ws_side_result *remote, bool *cpu_echoed, ws_err *err)
 {
 	ws_np_omni_req req;
-	ws_npmap_request(spec, ws_addr_family(data) == AF_INET6 ? 6 : 4, client, data_given ? data : NULL, &req);
+	ws_npmap_request(spec, ws_addr_family(data) == AF_INET6 ? 6 : 4, client,
+			 data_given ? data : NULL, &req);
 	uint8_t msg[WS_NP_MSG_LEN];
 	ws_np_encode_omni_req(&req, msg);
 	int rc = ws_sock_write_all(fd, msg, sizeof(msg), ws_clock_ns() + SEND_TIMEOUT_NS, err);
@@ -96,7 +102,8 @@ static int request(int fd, const ws_test_spec *spec, const ws_addr *data, bool d
 	if ((rc = read_msg(fd, msg, ws_clock_ns() + RESPONSE_TIMEOUT_NS, "OMNI response", err)) < 0)
 		return rc;
 	ws_np_omni_rsp rsp;
-	if ((rc = ws_np_decode_omni_rsp(msg, &rsp, err)) < 0 || (rc = ws_npmap_response(&rsp, spec, remote, err)) < 0)
+	if ((rc = ws_np_decode_omni_rsp(msg, &rsp, err)) < 0 ||
+	    (rc = ws_npmap_response(&rsp, spec, remote, err)) < 0)
 		return rc;
 	*cpu_echoed = spec->remote.measure_cpu && (rsp.flags & WS_NP_F_MEASURE_CPU);
 	return (int)rsp.data_port;
@@ -114,7 +121,8 @@ static int read_results(int fd, const ws_test_spec *spec, bool cpu_echoed, ws_si
 			ws_err *err)
 {
 	if (ws_nplegacy_handles(spec->type))
-		return ws_nplegacy_results(fd, spec, cpu_echoed, results_deadline(spec), remote, err);
+		return ws_nplegacy_results(fd, spec, cpu_echoed, results_deadline(spec), remote,
+					   err);
 	uint8_t msg[WS_NP_MSG_LEN];
 	int rc = read_msg(fd, msg, results_deadline(spec), "omni results", err);
 	ws_np_omni_results res;
@@ -136,7 +144,8 @@ struct np_flow {
  * (UDP: the sockets were bound before, so that each request names its port), or for
  * TCP_CRR the endpoints of its connections in *crr. */
 static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, const ws_addr *data_in,
-		       bool data_given, struct np_flow *fl, ws_test_result *out, ws_rr_params *crr, ws_err *err)
+		       bool data_given, struct np_flow *fl, ws_test_result *out, ws_rr_params *crr,
+		       ws_err *err)
 {
 	bool udp = ws_workload_is_udp(spec->type);
 	for (uint32_t i = 0; i < spec->streams; i++) {
@@ -144,10 +153,11 @@ static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, cons
 		if (udp)
 			ws_sock_local_addr(fl[i].fd, &client);
 		int rc = ws_nplegacy_handles(spec->type)
-				 ? ws_nplegacy_request(fl[i].ctl, spec, ws_addr_family(&data) == AF_INET6 ? 6 : 4,
-						       &fl[i].remote, &fl[i].cpu_echoed, err)
-				 : request(fl[i].ctl, spec, &data, data_given, udp ? &client : NULL, &fl[i].remote,
-					   &fl[i].cpu_echoed, err);
+			? ws_nplegacy_request(fl[i].ctl, spec,
+					      ws_addr_family(&data) == AF_INET6 ? 6 : 4,
+					      &fl[i].remote, &fl[i].cpu_echoed, err)
+			: request(fl[i].ctl, spec, &data, data_given, udp ? &client : NULL,
+				  &fl[i].remote, &fl[i].cpu_echoed, err);
 		if (rc < 0)
 			return rc;
 		ws_addr_set_port(&data, (uint16_t)rc);
@@ -165,7 +175,8 @@ static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, cons
 }
 
 /* After the data phase: every flow's results, merged into the remote side. */
-static int collect(const ws_test_spec *spec, struct np_flow *fl, ws_side_result *remote, ws_err *err)
+static int collect(const ws_test_spec *spec, struct np_flow *fl, ws_side_result *remote,
+		   ws_err *err)
 {
 	uint32_t n = spec->streams;
 	if (n > 1 && !(remote->flows = calloc(n, sizeof(*remote->flows))))
@@ -183,8 +194,8 @@ static int collect(const ws_test_spec *spec, struct np_flow *fl, ws_side_result 
 	return 0;
 }
 
-int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer, const ws_test_spec *spec_in,
-		   ws_test_result *out, ws_err *err)
+int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer,
+		   const ws_test_spec *spec_in, ws_test_result *out, ws_err *err)
 {
 	int rc = ws_npmap_check(spec_in, err);
 	if (rc < 0)
@@ -208,7 +219,8 @@ int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl
 		fl[i].ctl = ctl[i];
 		fl[i].fd = fds[i] = -1;
 	}
-	if (rc == 0 && ws_workload_is_udp(spec.type) && (rc = ws_ds_open_udp(c, &spec, &data, out, fds, ports, err)) == 0)
+	if (rc == 0 && ws_workload_is_udp(spec.type) &&
+	    (rc = ws_ds_open_udp(c, &spec, &data, out, fds, ports, err)) == 0)
 		for (uint32_t i = 0; i < n; i++)
 			fl[i].fd = fds[i];
 	ws_rr_params crr;
@@ -240,7 +252,8 @@ void ws_np_close(int fd)
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 	int64_t end = ws_clock_ns() + CLOSE_WAIT_MS * WS_NS_PER_MS;
 	char sink[WS_NP_MSG_LEN];
-	while (ws_clock_ns() < end && poll(&p, 1, (int)((end - ws_clock_ns()) / WS_NS_PER_MS) + 1) > 0)
+	while (ws_clock_ns() < end &&
+	       poll(&p, 1, (int)((end - ws_clock_ns()) / WS_NS_PER_MS) + 1) > 0)
 		if (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) <= 0)
 			break;
 	close(fd);

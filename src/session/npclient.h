@@ -28,8 +28,8 @@ int ws_np_send_passphrase(int fd, const struct ws_psk *psk, struct ws_err *err);
  * merged into one remote side (netperf's super_netperf, built in). out has the identity
  * filled by the caller; this fills both sides. A failure that leaves the connections in an
  * unknown state returns a negative code; the caller then closes them. */
-int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer, const ws_test_spec *spec,
-		   ws_test_result *out, struct ws_err *err);
+int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl_peer,
+		   const ws_test_spec *spec, ws_test_result *out, struct ws_err *err);
 
 /* End the session as netperf does: half-close, wait briefly for the daemon's close,
  * close. */

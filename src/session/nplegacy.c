@@ -21,13 +21,18 @@ bool ws_nplegacy_handles(enum ws_test_type t)
 	return t == WS_TEST_TCP_MSS || t == WS_TEST_TCP_CC;
 }
 
-static int exchange(int fd, uint8_t *msg, bool send, int64_t deadline, const char *what, ws_err *err)
+static int exchange(int fd, uint8_t *msg, bool send, int64_t deadline, const char *what,
+		    ws_err *err)
 {
-	int rc = send ? ws_sock_write_all(fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err) : 0;
+	int rc = send
+		? ws_sock_write_all(fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err)
+		: 0;
 	if (rc == 0)
 		rc = ws_sock_read_exact(fd, msg, WS_NP_MSG_LEN, deadline, err);
 	if (rc == -ECONNRESET)
-		return ws_err_set(err, ECONNRESET, "the netserver closed the control connection instead of sending %s", what);
+		return ws_err_set(
+			err, ECONNRESET,
+			"the netserver closed the control connection instead of sending %s", what);
 	if (rc < 0)
 		ws_err_prefix(err, "waiting for the netserver's %s", what);
 	return rc;
@@ -39,7 +44,8 @@ int ws_nplegacy_calibrate(int fd, ws_side_result *remote, ws_err *err)
 	/* the request is a header alone: type and word 1 (-1, no CPU to pin to), the same
 	 * bytes as an error reply's */
 	ws_np_encode_error(WS_NP_CPU_CALIBRATE, -1, msg);
-	int rc = exchange(fd, msg, true, ws_clock_ns() + REPLY_TIMEOUT_NS, "CPU_CALIBRATE reply", err);
+	int rc = exchange(fd, msg, true, ws_clock_ns() + REPLY_TIMEOUT_NS, "CPU_CALIBRATE reply",
+			  err);
 	float rate;
 	int32_t n;
 	/* netserver never sets serv_errno here, nor clears it: word 1 holds what an earlier
@@ -55,10 +61,7 @@ int ws_nplegacy_calibrate(int fd, ws_side_result *remote, ws_err *err)
 	return 0;
 }
 
-static int32_t size_or_default(uint32_t v)
-{
-	return v && v <= INT32_MAX ? (int32_t)v : -1;
-}
+static int32_t size_or_default(uint32_t v) { return v && v <= INT32_MAX ? (int32_t)v : -1; }
 
 /* netperf 2.7.0's legacy test length: seconds, or the count itself (CC: negated). */
 static int32_t length(const ws_test_spec *s, bool negate_count)
@@ -73,34 +76,46 @@ static int32_t length(const ws_test_spec *s, bool negate_count)
 
 static int refused(int32_t serv_errno, const char *test, ws_err *err)
 {
-	return ws_err_set(err, WS_E_REMOTE, "the netserver refused %s: its error %d (%s)", test, (int)serv_errno,
-			  serv_errno > 0 && serv_errno < 4096 ? strerror(serv_errno) : "not an errno");
+	return ws_err_set(err, WS_E_REMOTE, "the netserver refused %s: its error %d (%s)", test,
+			  (int)serv_errno,
+			  serv_errno > 0 && serv_errno < 4096 ? strerror(serv_errno)
+							      : "not an errno");
 }
 
 static int check_port(uint32_t port, ws_err *err)
 {
 	if (port == 0 || port > 65535)
-		return ws_err_set(err, WS_E_PROTO, "the netserver's response names data port %u; expected 1 to 65535",
-				  (unsigned)port);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"the netserver's response names data port %u; expected 1 to 65535",
+			(unsigned)port);
 	return (int)port;
 }
 
-int ws_nplegacy_request(int fd, const ws_test_spec *s, int family, ws_side_result *remote, bool *cpu_echoed,
-			ws_err *err)
+int ws_nplegacy_request(int fd, const ws_test_spec *s, int family, ws_side_result *remote,
+			bool *cpu_echoed, ws_err *err)
 {
 	uint8_t msg[WS_NP_MSG_LEN];
 	int32_t cpu = s->remote.cpu >= 0 ? s->remote.cpu : -1;
 	uint32_t nf = family == 6 ? 6 : 4;
 	if (s->type == WS_TEST_TCP_MSS) {
 		ws_np_stream_req q = {
-			.cpu = cpu, .send_buf_size = size_or_default(s->remote.sndbuf),
-			.recv_buf_size = size_or_default(s->remote.rcvbuf), .receive_size = (int32_t)s->recv_size, /* 0: default */
-			.recv_alignment = 8, .no_delay = s->nodelay, .measure_cpu = s->remote.measure_cpu,
-			.test_length = length(s, false), .so_rcvavoid = -1, .so_sndavoid = -1,
-			.data_port = s->remote.data_port, .ipfamily = nf,
+			.cpu = cpu,
+			.send_buf_size = size_or_default(s->remote.sndbuf),
+			.recv_buf_size = size_or_default(s->remote.rcvbuf),
+			.receive_size = (int32_t)s->recv_size, /* 0: default */
+			.recv_alignment = 8,
+			.no_delay = s->nodelay,
+			.measure_cpu = s->remote.measure_cpu,
+			.test_length = length(s, false),
+			.so_rcvavoid = -1,
+			.so_sndavoid = -1,
+			.data_port = s->remote.data_port,
+			.ipfamily = nf,
 		};
 		ws_np_encode_stream_req(&q, msg);
 	} else {
+		/* clang-format off */
 		ws_np_cc_req q = {
 			.cpu = cpu, .recv_buf_size = size_or_default(s->remote.rcvbuf),
 			.send_buf_size = size_or_default(s->remote.sndbuf), .recv_alignment = 8, .send_alignment = 8,
@@ -108,6 +123,7 @@ int ws_nplegacy_request(int fd, const ws_test_spec *s, int family, ws_side_resul
 			.no_delay = s->nodelay, .measure_cpu = s->remote.measure_cpu, .test_length = length(s, true),
 			.so_rcvavoid = -1, .so_sndavoid = -1, .data_port = s->remote.data_port, .ipfamily = nf,
 		};
+		/* clang-format on */
 		ws_np_encode_cc_req(&q, msg);
 	}
 	const char *test = ws_test_type_name(s->type);
@@ -171,7 +187,8 @@ int ws_nplegacy_results(int fd, const ws_test_spec *s, bool cpu_echoed, int64_t 
 	remote->cpu_method = ws_npmap_cpu_method(method);
 	/* netserver's TCP_CC divides the CPU time of its padded interval by the unpadded one
 	 * (a 1 s test reads about 500 %): a figure past 100 % is reported as not measured */
-	if (cpu_echoed && isfinite(util) && util >= 0.0f && util <= 100.5f && ncpus >= 1 && ncpus <= 65536) {
+	if (cpu_echoed && isfinite(util) && util >= 0.0f && util <= 100.5f && ncpus >= 1 &&
+	    ncpus <= 65536) {
 		remote->cpu_measured = true;
 		remote->cpu_util = util > 100.0f ? 100.0 : (double)util;
 		remote->ncpus = ncpus;

@@ -22,22 +22,28 @@ int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 		bool on;
 		const char *what;
 	} rows[] = {
-		{s->streams > 1 && ws_test_type_connects(s->type), "--streams with TCP_CRR or TCP_CC (one data port for all flows)"},
+		{s->streams > 1 && ws_test_type_connects(s->type),
+		 "--streams with TCP_CRR or TCP_CC (one data port for all flows)"},
 		{s->remote_cpus[0] != 0, "--remote-cpus"},
-		{s->remote_threads > 1, "--threads L,R with R above 1 (netserver serves each connection in a process of its own)"},
+		{s->remote_threads > 1,
+		 "--threads L,R with R above 1 (netserver serves each connection in a process of "
+		 "its own)"},
 		{s->zerocopy && remote_sends, "--zerocopy on the daemon's (sending) side"},
-		{s->skip_rx_copy && remote_receives, "--skip-rx-copy on the daemon's (receiving) side"},
+		{s->skip_rx_copy && remote_receives,
+		 "--skip-rx-copy on the daemon's (receiving) side"},
 		{s->splice && remote_receives, "--splice on the daemon's (receiving) side"},
 		{s->rcvlowat && remote_receives, "--rcvlowat on the daemon's (receiving) side"},
 		{s->gro, "--gro (the daemon receives)"},
 		{s->udp_flow_control, "--flow-control (the receiver's reports)"},
 		{s->rate > 0 && s->type == WS_TEST_UDP_RR, "--rate with UDP_RR (tagged replies)"},
-		{s->end != WS_END_TIME && s->end_count > INT32_MAX, "-l -N beyond 2147483647 (netperf's 32-bit length)"},
+		{s->end != WS_END_TIME && s->end_count > INT32_MAX,
+		 "-l -N beyond 2147483647 (netperf's 32-bit length)"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].on)
 			return ws_err_set(err, WS_E_PEER,
-					  "%s needs a warpspeed daemon (warpspeed serve); the peer is a stock netserver",
+					  "%s needs a warpspeed daemon (warpspeed serve); the peer "
+					  "is a stock netserver",
 					  rows[i].what);
 	return 0;
 }
@@ -61,8 +67,8 @@ static int32_t size_or_default(uint32_t v)
 	return v == WS_SOCKBUF_ZERO ? 0 : v && v <= INT32_MAX ? (int32_t)v : -1;
 }
 
-void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, const ws_addr *data_host,
-		      ws_np_omni_req *r)
+void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client,
+		      const ws_addr *data_host, ws_np_omni_req *r)
 {
 	ws_np_omni_req_defaults(r);
 	bool udp = ws_workload_is_udp(s->type), rr = ws_workload_is_rr(s->type);
@@ -102,7 +108,9 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	r->ipfamily = family == 6 ? 6 : 4;
 	r->socket_type = udp ? WS_NP_SOCK_DGRAM : WS_NP_SOCK_STREAM;
 	r->protocol = udp ? IPPROTO_UDP : IPPROTO_TCP;
-	r->direction = rr ? (WS_NP_DIR_SEND | WS_NP_DIR_RECV) : daemon == WS_ROLE_SENDER ? WS_NP_DIR_SEND : WS_NP_DIR_RECV;
+	r->direction = rr                  ? (WS_NP_DIR_SEND | WS_NP_DIR_RECV)
+		: daemon == WS_ROLE_SENDER ? WS_NP_DIR_SEND
+					   : WS_NP_DIR_RECV;
 	r->netperf_port = client ? ws_addr_port(client) : 0;
 	addr_words(client, r->netperf_ip);
 	addr_words(data_host, r->netserver_ip);
@@ -111,20 +119,22 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client, 
 	snprintf(r->cong_control, sizeof(r->cong_control), "%s", s->remote.cong);
 }
 
-static uint32_t nonneg(int32_t v)
-{
-	return v > 0 ? (uint32_t)v : 0;
-}
+static uint32_t nonneg(int32_t v) { return v > 0 ? (uint32_t)v : 0; }
 
 int ws_npmap_response(const ws_np_omni_rsp *rsp, const ws_test_spec *s, ws_side_result *remote,
 		      ws_err *err)
 {
 	if (rsp->serv_errno != 0)
-		return ws_err_set(err, WS_E_REMOTE, "the netserver refused the test: its error %d (%s)",
-				  (int)rsp->serv_errno, rsp->serv_errno > 0 && rsp->serv_errno < 4096 ? strerror(rsp->serv_errno) : "not an errno");
+		return ws_err_set(
+			err, WS_E_REMOTE, "the netserver refused the test: its error %d (%s)",
+			(int)rsp->serv_errno,
+			rsp->serv_errno > 0 && rsp->serv_errno < 4096 ? strerror(rsp->serv_errno)
+								      : "not an errno");
 	if (rsp->data_port == 0 || rsp->data_port > 65535)
-		return ws_err_set(err, WS_E_PROTO, "the netserver's OMNI response names data port %u; expected 1 to 65535",
-				  (unsigned)rsp->data_port);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"the netserver's OMNI response names data port %u; expected 1 to 65535",
+			(unsigned)rsp->data_port);
 	remote->sndbuf_req = s->remote.sndbuf;
 	remote->rcvbuf_req = s->remote.rcvbuf;
 	remote->rcvbuf_set = nonneg(rsp->recv_buf_size);
@@ -138,15 +148,9 @@ int ws_npmap_response(const ws_np_omni_rsp *rsp, const ws_test_spec *s, ws_side_
 	return 0;
 }
 
-static bool plausible_pct(float v)
-{
-	return isfinite(v) && v >= -0.5f && v <= 100.5f;
-}
+static bool plausible_pct(float v) { return isfinite(v) && v >= -0.5f && v <= 100.5f; }
 
-static double clamp_pct(float v)
-{
-	return v < 0 ? 0.0 : v > 100 ? 100.0 : (double)v;
-}
+static double clamp_pct(float v) { return v < 0 ? 0.0 : v > 100 ? 100.0 : (double)v; }
 
 char ws_npmap_cpu_method(uint32_t method)
 {
@@ -159,8 +163,12 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 		     ws_side_result *remote, ws_err *err)
 {
 	if (res->serv_errno != 0)
-		return ws_err_set(err, WS_E_REMOTE, "the netserver reported its error %d (%s) at the end of the test",
-				  (int)res->serv_errno, res->serv_errno > 0 && res->serv_errno < 4096 ? strerror(res->serv_errno) : "not an errno");
+		return ws_err_set(err, WS_E_REMOTE,
+				  "the netserver reported its error %d (%s) at the end of the test",
+				  (int)res->serv_errno,
+				  res->serv_errno > 0 && res->serv_errno < 4096
+					  ? strerror(res->serv_errno)
+					  : "not an errno");
 	remote->bytes_recv = res->bytes_received;
 	remote->recv_calls = res->recv_calls;
 	remote->bytes_sent = res->bytes_sent;
@@ -171,12 +179,14 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->sndbuf_end = nonneg(res->send_buf_size);
 	if (ws_workload_is_rr(s->type))
 		remote->transactions = res->trans_received;
-	if (ws_test_type_connects(s->type)) /* netserver's connect test: a connection per transaction */
+	if (ws_test_type_connects(
+		    s->type)) /* netserver's connect test: a connection per transaction */
 		remote->connects = res->trans_received;
 	if (s->type == WS_TEST_UDP_STREAM)
 		remote->dgrams_recv = res->recv_calls;
 	double el = res->elapsed_time;
-	remote->elapsed_ns = isfinite(el) && el > 0 && el <= MAX_ELAPSED_S ? (int64_t)(el * 1e9) : 0;
+	remote->elapsed_ns =
+		isfinite(el) && el > 0 && el <= MAX_ELAPSED_S ? (int64_t)(el * 1e9) : 0;
 	snprintf(remote->cong_set, sizeof(remote->cong_set), "%s", res->cong_control);
 	if (res->transport_retrans >= 0) { /* -1: UDP, TCP_CRR, or not known */
 		remote->tcp_retrans = (uint64_t)res->transport_retrans;
@@ -186,7 +196,8 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->cpu_util = remote->cpu_user = remote->cpu_system = remote->cpu_softirq = -1.0;
 	remote->cpu_method = ws_npmap_cpu_method(res->cpu_method);
 	if (cpu_echoed && ws_np_results_check_cpu(res, NULL) == 0 && plausible_pct(res->cpu_util) &&
-	    plausible_pct(res->cpu_user) && plausible_pct(res->cpu_system) && plausible_pct(res->cpu_softirq)) {
+	    plausible_pct(res->cpu_user) && plausible_pct(res->cpu_system) &&
+	    plausible_pct(res->cpu_softirq)) {
 		remote->cpu_measured = true;
 		remote->cpu_util = clamp_pct(res->cpu_util);
 		remote->cpu_user = clamp_pct(res->cpu_user);
@@ -197,7 +208,8 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	return 0;
 }
 
-void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s, uint32_t i)
+void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s,
+		    uint32_t i)
 {
 	if (i == 0) {
 		ws_flow_result *keep = into->flows;
@@ -225,7 +237,8 @@ void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_t
 			into->cpu_softirq = (into->cpu_softirq * i + flow->cpu_softirq) / (i + 1);
 		} else if (into->cpu_measured) {
 			into->cpu_measured = false;
-			into->cpu_util = into->cpu_user = into->cpu_system = into->cpu_softirq = -1.0;
+			into->cpu_util = into->cpu_user = into->cpu_system = into->cpu_softirq =
+				-1.0;
 		}
 	}
 	if (i < into->nflows) {

@@ -50,7 +50,8 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *spec, bo
  * their counts, the longest elapsed time is kept and the CPU figures (every child measures
  * the same host) are averaged, or unmeasured when any flow lacks them. into->flows, when
  * allocated with nflows entries, gets flow i's bytes, calls and elapsed time. */
-void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s, uint32_t i);
+void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_test_spec *s,
+		    uint32_t i);
 
 /* netperf's letter for a cpu_method number ('S' for /proc/stat), 'U' when unknown. */
 char ws_npmap_cpu_method(uint32_t method);

@@ -39,20 +39,17 @@
 /* UDP_STREAM without its zero-length end datagrams (lost): past a timed test's end, or
  * in a count test at any time, this long without a datagram ends the test. */
 #define UDP_END_QUIET_NS (1 * WS_NS_PER_SEC)
-#define UDP_QUIET_NS (10 * WS_NS_PER_SEC)
-#define UDP_TICK_MS 100
-#define SYSINFO_TEXT ",Deprecated,Deprecated,Deprecated,Deprecated"
+#define UDP_QUIET_NS     (10 * WS_NS_PER_SEC)
+#define UDP_TICK_MS      100
+#define SYSINFO_TEXT     ",Deprecated,Deprecated,Deprecated,Deprecated"
 
 /* What a test leaves for the results. */
 typedef struct np_run {
 	ws_side_result res;
-	char cong[16];            /* TCP_CONGESTION of the data connection at the end */
+	char cong[16]; /* TCP_CONGESTION of the data connection at the end */
 } np_run;
 
-static void slog(ws_session *s, const char *what)
-{
-	ws_slog(s, "%s", what);
-}
+static void slog(ws_session *s, const char *what) { ws_slog(s, "%s", what); }
 
 /* A malformed message: counted daemon-wide, logged; the caller closes the connection. */
 static void malformed(ws_session *s, const char *why)
@@ -61,13 +58,15 @@ static void malformed(ws_session *s, const char *why)
 	unsigned long long n = ++s->d->np_bad;
 	pthread_mutex_unlock(&s->d->mu);
 	char t[WS_ERR_MSG_MAX + 96];
-	snprintf(t, sizeof(t), "malformed message (%llu since start): %s; connection closed", n, why);
+	snprintf(t, sizeof(t), "malformed message (%llu since start): %s; connection closed", n,
+		 why);
 	slog(s, t);
 }
 
 static int send_msg(ws_session *s, const uint8_t *msg, ws_err *err)
 {
-	return ws_sock_write_all(s->ch.fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS, err);
+	return ws_sock_write_all(s->ch.fd, msg, WS_NP_MSG_LEN, ws_clock_ns() + SEND_TIMEOUT_NS,
+				 err);
 }
 
 static void send_error(ws_session *s, int32_t type, int32_t serv_errno)
@@ -89,7 +88,8 @@ static int read_msg(ws_session *s, ws_np_reader *rd, ws_err *err)
 			return 1;
 		if (rc == -ECONNRESET && !rd->got)
 			return 0;
-		if (rc == -ECONNRESET) { /* cut short: the reader's message stays, the code is ours */
+		if (rc ==
+		    -ECONNRESET) { /* cut short: the reader's message stays, the code is ours */
 			if (err)
 				err->code = -WS_E_PROTO;
 			return -WS_E_PROTO;
@@ -114,16 +114,19 @@ static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 	if (sp->end == WS_END_TIME && sp->duration_s == 0)
 		sp->duration_s = d->cfg.max_duration_s; /* -l 0: until the client stops */
 	if (sp->remote.cpu < -1)
-		return ws_err_set(err, EINVAL, "CPU %d (-T ,N); -1 (none) or a CPU number is accepted",
+		return ws_err_set(err, EINVAL,
+				  "CPU %d (-T ,N); -1 (none) or a CPU number is accepted",
 				  sp->remote.cpu);
 	int rc = ws_test_spec_validate(sp, err);
 	if (rc < 0)
 		return rc;
 	if (sp->end == WS_END_TIME && sp->duration_s > d->cfg.max_duration_s)
 		return ws_err_set(err, WS_E_LIMIT,
-				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed serve --max-duration)",
+				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed "
+				  "serve --max-duration)",
 				  sp->duration_s, d->cfg.max_duration_s);
-	rc = ws_limits_check_ports(sp, ws_workload_is_udp(sp->type), d->cfg.allow_privileged_ports, err);
+	rc = ws_limits_check_ports(sp, ws_workload_is_udp(sp->type), d->cfg.allow_privileged_ports,
+				   err);
 	if (rc == 0)
 		rc = ws_workload_check_cpus(sp, false, err);
 	if (rc == 0 && sp->remote.cpu >= 0)
@@ -156,13 +159,15 @@ static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws
 	int fd = -1;
 	for (int tries = 0; tries < 2 && fd < 0; tries++) {
 		if (udp)
-			fd = ws_sock_udp(&local, sp->remote.sndbuf, sp->remote.rcvbuf, 0, NULL, NULL, NULL, err);
+			fd = ws_sock_udp(&local, sp->remote.sndbuf, sp->remote.rcvbuf, 0, NULL,
+					 NULL, NULL, err);
 		else
 			fd = ws_sock_listen(&local, -1, sp->remote.sndbuf, sp->remote.rcvbuf,
 					    ws_test_type_connects(sp->type) ? 1024 : 5, err);
 		if (fd < 0 && tries == 0 && sp->remote.data_port) {
 			char t2[WS_ERR_MSG_MAX + 64];
-			snprintf(t2, sizeof(t2), "data port %u: %s; using any port, as netserver does",
+			snprintf(t2, sizeof(t2),
+				 "data port %u: %s; using any port, as netserver does",
 				 sp->remote.data_port, err->msg);
 			slog(s, t2);
 			ws_addr_set_port(&local, 0);
@@ -233,7 +238,8 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
 	int rc = ws_sock_set_timeouts(fd, UDP_TICK_MS * WS_NS_PER_MS, err);
 	int64_t start = ws_clock_ns(), last = start, stop = 0;
-	int64_t end = sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
+	int64_t end =
+		sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
 	uint64_t seen = 0; /* datagrams at the last quiet tick */
 	while (rc == 0) {
 		ssize_t n = recv(fd, buf, BUF, 0);
@@ -250,7 +256,8 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 			stop = ws_clock_ns();
 			break;
 		}
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNREFUSED) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+		    errno != ECONNREFUSED) {
 			rc = ws_err_errno(err, "UDP receive");
 			break;
 		}
@@ -261,11 +268,14 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 		seen = res->recv_calls;
 		struct pollfd p = {.fd = s->d->wake[0], .events = POLLIN};
 		if (cap_ns && now >= cap_ns)
-			rc = ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes received",
-					(double)(now - start) / WS_NS_PER_SEC, (unsigned long long)res->bytes_recv);
+			rc = ws_err_set(err, WS_E_LIMIT,
+					"stopped by the time cap after %.1f s, %llu bytes received",
+					(double)(now - start) / WS_NS_PER_SEC,
+					(unsigned long long)res->bytes_recv);
 		else if (poll(&p, 1, 0) > 0)
 			rc = ws_err_set(err, ECANCELED, "the daemon is stopping");
-		else if ((end && now >= end && now - last >= UDP_END_QUIET_NS) || now - last >= UDP_QUIET_NS)
+		else if ((end && now >= end && now - last >= UDP_END_QUIET_NS) ||
+			 now - last >= UDP_QUIET_NS)
 			break;
 	}
 	res->elapsed_ns = (stop ? stop : last) - start;
@@ -321,7 +331,8 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 	} else if (t->legacy) {
 		ws_np_stream_rsp r = {
 			.recv_buf_size = (int32_t)setup->rcvbuf_set,
-			.receive_size = (int32_t)(sp->recv_size ? sp->recv_size : setup->rcvbuf_set),
+			.receive_size =
+				(int32_t)(sp->recv_size ? sp->recv_size : setup->rcvbuf_set),
 			.no_delay = sp->nodelay,
 			.measure_cpu = measure,
 			.send_buf_size = (int32_t)setup->sndbuf_set,
@@ -336,13 +347,17 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 		uint32_t ssz = sp->send_size ? sp->send_size : setup->sndbuf_set;
 		ws_np_omni_rsp r = {
 			.recv_buf_size = (int32_t)setup->rcvbuf_set,
-			.receive_size = rr ? (int32_t)sp->req_size
-				       : role == WS_ROLE_RECEIVER ? (int32_t)rsz : (int32_t)t->recv_size_asked,
-			.recv_width = width(t->recv_width, setup->rcvbuf_set, rr ? sp->req_size : rsz),
+			.receive_size = rr                 ? (int32_t)sp->req_size
+				: role == WS_ROLE_RECEIVER ? (int32_t)rsz
+							   : (int32_t)t->recv_size_asked,
+			.recv_width =
+				width(t->recv_width, setup->rcvbuf_set, rr ? sp->req_size : rsz),
 			.send_buf_size = (int32_t)setup->sndbuf_set,
-			.send_size = rr ? (int32_t)sp->rsp_size
-				    : role == WS_ROLE_SENDER ? (int32_t)ssz : (int32_t)t->send_size_asked,
-			.send_width = width(t->send_width, setup->sndbuf_set, rr ? sp->rsp_size : ssz),
+			.send_size = rr                  ? (int32_t)sp->rsp_size
+				: role == WS_ROLE_SENDER ? (int32_t)ssz
+							 : (int32_t)t->send_size_asked,
+			.send_width =
+				width(t->send_width, setup->sndbuf_set, rr ? sp->rsp_size : ssz),
 			.flags = t->flags & (WS_NP_F_NODELAY | WS_NP_F_MEASURE_CPU),
 			.cpu_rate = rate,
 			.data_port = port,
@@ -354,18 +369,22 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 	*rc = send_msg(s, m, err);
 }
 
-static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, ws_err *err, int *rc)
+static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, ws_err *err,
+			 int *rc)
 {
 	const ws_side_result *r = &run->res;
 	const ws_test_spec *sp = &t->spec;
 	bool cpu = sp->remote.measure_cpu && r->cpu_measured;
 	bool rr = ws_workload_is_rr(sp->type);
 	uint64_t units = rr ? r->transactions : r->bytes_recv + r->bytes_sent;
-	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units, rr ? 1 : 1024) : 0;
+	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units,
+						      rr ? 1 : 1024)
+		       : 0;
 	uint8_t m[WS_NP_MSG_LEN];
 	if (t->cc) {
 		ws_np_cc_results x = {
-			.bytes_received = (uint32_t)(r->transactions * (sp->req_size + sp->rsp_size)),
+			.bytes_received =
+				(uint32_t)(r->transactions * (sp->req_size + sp->rsp_size)),
 			.trans_received = (uint32_t)r->transactions,
 			.elapsed_time = (float)r->elapsed_ns / WS_NS_PER_SEC,
 			.cpu_util = cpu ? (float)r->cpu_util : 0,
@@ -406,7 +425,8 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 			.cpu_method = cpu ? WS_NP_CPU_PROC_STAT : 0,
 			.num_cpus = cpu ? r->ncpus : 0,
 			.peak_cpu_id = -1,
-			.transport_retrans = tcp_one && r->tcp_info_valid ? (int32_t)r->tcp_retrans : -1,
+			.transport_retrans =
+				tcp_one && r->tcp_info_valid ? (int32_t)r->tcp_retrans : -1,
 		};
 		if (tcp_one && (t->flags & WS_NP_F_ROUTING))
 			snprintf(x.cong_control, sizeof(x.cong_control), "%s", run->cong);
@@ -419,7 +439,8 @@ static void apply_sockopts(const ws_test_spec *sp, int fd, ws_err *err, int *rc)
 {
 	ws_sockopt_req r;
 	ws_workload_sockopts(sp, false, &r);
-	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute || (r.cong && r.cong[0]))
+	if (r.tos > 0 || r.priority > 0 || r.keepalive || r.cork || r.dontroute ||
+	    (r.cong && r.cong[0]))
 		*rc = ws_sockopt_apply(fd, &r, NULL, err);
 }
 
@@ -430,7 +451,9 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	int rc = 0;
 	if (ws_test_type_connects(sp->type)) {
-		ws_rr_params ep = {.listen_fd = *dfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0],
+		ws_rr_params ep = {.listen_fd = *dfd,
+				   .expect_peer = s->peer,
+				   .wake_fd = s->d->wake[0],
 				   .idle_end_ns = CRR_IDLE_END_NS};
 		return ws_workload_run_crr(sp, false, &ep, cap, &run->res, err);
 	}
@@ -461,7 +484,9 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 
 static int32_t reply_type(const ws_np_test *t)
 {
-	return t->cc ? WS_NP_TCP_CC_RESPONSE : t->legacy ? WS_NP_TCP_STREAM_RESPONSE : WS_NP_OMNI_RESPONSE;
+	return t->cc        ? WS_NP_TCP_CC_RESPONSE
+		: t->legacy ? WS_NP_TCP_STREAM_RESPONSE
+			    : WS_NP_OMNI_RESPONSE;
 }
 
 /* serve_test without the bookkeeping of time outside tests. */
@@ -491,8 +516,10 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 		rc = ws_daemon_charge_test(s->d, &t->spec, &run.res, &charged, err);
 	if (rc < 0) {
 		char line[WS_ERR_MSG_MAX + 64];
-		int e = no_fds ? EMFILE : ws_np_errno(err->code); /* netperf: "Too many open files" */
-		snprintf(line, sizeof(line), "%s refused (remote error %d): %s", name ? name : "test", e, err->msg);
+		int e = no_fds ? EMFILE
+			       : ws_np_errno(err->code); /* netperf: "Too many open files" */
+		snprintf(line, sizeof(line), "%s refused (remote error %d): %s",
+			 name ? name : "test", e, err->msg);
 		slog(s, line);
 		if (dfd >= 0)
 			close(dfd);
@@ -524,7 +551,8 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	pthread_mutex_unlock(&s->d->mu);
 	char line[WS_ERR_MSG_MAX + 160];
 	if (rc < 0) {
-		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name, ws_np_errno(err->code), err->msg);
+		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name,
+			 ws_np_errno(err->code), err->msg);
 		slog(s, line);
 		send_error(s, reply_type(t), ws_np_errno(err->code));
 		ws_side_result_free(&run.res);
@@ -533,8 +561,8 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	send_results(s, t, &run, err, &rc);
 	snprintf(line, sizeof(line), "%s %.2f s, %llu bytes received, %llu sent%s%s", name,
 		 (double)run.res.elapsed_ns / WS_NS_PER_SEC, (unsigned long long)run.res.bytes_recv,
-		 (unsigned long long)run.res.bytes_sent, rc < 0 ? "; the results could not be sent: " : "",
-		 rc < 0 ? err->msg : "");
+		 (unsigned long long)run.res.bytes_sent,
+		 rc < 0 ? "; the results could not be sent: " : "", rc < 0 ? err->msg : "");
 	slog(s, line);
 	ws_side_result_free(&run.res);
 	return rc < 0 ? -1 : 0;
@@ -595,7 +623,8 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	}
 	case WS_NP_CPU_CALIBRATE:
 		/* /proc/stat needs no calibration: netserver's Linux answer */
-		ws_np_encode_calibrate_reply((float)ws_cpu_rate(), (int32_t)ws_cpu_online_count(), m);
+		ws_np_encode_calibrate_reply((float)ws_cpu_rate(), (int32_t)ws_cpu_online_count(),
+					     m);
 		return send_msg(s, m, NULL) < 0 ? -1 : 0;
 	case WS_NP_DO_SYSINFO:
 		ws_np_encode_sysinfo_reply(0, SYSINFO_TEXT, m);
@@ -609,7 +638,8 @@ static int on_message(ws_session *s, const uint8_t *msg)
 	case WS_NP_TCP_STREAM_RESPONSE:
 	case WS_NP_TCP_STREAM_RESULTS:
 	case WS_NP_TCP_CC_RESPONSE:
-		snprintf(why, sizeof(why), "a message of type %s (%ld) sent to the daemon; only a daemon sends it",
+		snprintf(why, sizeof(why),
+			 "a message of type %s (%ld) sent to the daemon; only a daemon sends it",
 			 ws_np_type_name(type), (long)type);
 		malformed(s, why);
 		return -1;
@@ -617,15 +647,16 @@ static int on_message(ws_session *s, const uint8_t *msg)
 		break;
 	}
 	if (ws_np_is_legacy_request(type)) {
-		snprintf(why, sizeof(why), "legacy request %s (type %ld) refused with remote error %d: only the "
-					   "omni tests (netperf 2.7's), TCP_SENDFILE, TCP_MSS and TCP_CC are served",
+		snprintf(why, sizeof(why),
+			 "legacy request %s (type %ld) refused with remote error %d: only the "
+			 "omni tests (netperf 2.7's), TCP_SENDFILE, TCP_MSS and TCP_CC are served",
 			 ws_np_type_name(type), (long)type, EOPNOTSUPP);
 		slog(s, why);
 		send_error(s, type + 1, EOPNOTSUPP);
 		return 0;
 	}
-	snprintf(why, sizeof(why), "unknown message type %ld answered with remote error %d", (long)type,
-		 WS_NP_ERRNO_UNKNOWN);
+	snprintf(why, sizeof(why), "unknown message type %ld answered with remote error %d",
+		 (long)type, WS_NP_ERRNO_UNKNOWN);
 	slog(s, why);
 	send_error(s, 0, WS_NP_ERRNO_UNKNOWN);
 	return 0;

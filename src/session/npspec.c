@@ -47,10 +47,7 @@ static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t r
 }
 
 /* A size netperf sends as u32 with 0xffffffff for "default": 0 here. */
-static uint32_t size_or_default(uint32_t v)
-{
-	return v == 0xffffffffu ? 0 : v;
-}
+static uint32_t size_or_default(uint32_t v) { return v == 0xffffffffu ? 0 : v; }
 
 int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 {
@@ -68,16 +65,19 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 	addr_words_text(r->netperf_ip, r->ipfamily, t->client_ip, sizeof(t->client_ip));
 	addr_words_text(r->netserver_ip, r->ipfamily, sp->data_host, sizeof(sp->data_host));
 	if (r->ipfamily == 7)
-		return ws_err_set(err, EAFNOSUPPORT, "address family 7 (RDS) is not supported; 0, 4 or 6 is");
+		return ws_err_set(err, EAFNOSUPPORT,
+				  "address family 7 (RDS) is not supported; 0, 4 or 6 is");
 	bool udp = r->socket_type == WS_NP_SOCK_DGRAM;
 	if ((r->socket_type != WS_NP_SOCK_STREAM && !udp) ||
 	    (r->protocol != 0 && r->protocol != (udp ? IPPROTO_UDP : IPPROTO_TCP)))
 		return ws_err_set(err, EPROTONOSUPPORT,
-				  "socket type %u protocol %u is not supported; TCP (1, 6) and UDP (2, 17) are",
+				  "socket type %u protocol %u is not supported; TCP (1, 6) and UDP "
+				  "(2, 17) are",
 				  (unsigned)r->socket_type, (unsigned)r->protocol);
 	bool rr = r->direction == (WS_NP_DIR_SEND | WS_NP_DIR_RECV);
 	if (rr && (r->request_size < 1 || r->response_size < 1))
-		return ws_err_set(err, EINVAL, "request/response sizes %ld,%ld; at least 1 each is accepted",
+		return ws_err_set(err, EINVAL,
+				  "request/response sizes %ld,%ld; at least 1 each is accepted",
 				  (long)r->request_size, (long)r->response_size);
 	if (r->flags & WS_NP_F_CONNECT_TEST)
 		sp->type = udp || !rr ? 0 : WS_TEST_TCP_CRR;
@@ -88,10 +88,11 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 	else
 		sp->type = udp ? 0 : WS_TEST_TCP_MAERTS;
 	if (!sp->type)
-		return ws_err_set(err, EOPNOTSUPP,
-				  "a %s test with direction 0x%x%s is not supported",
-				  udp ? "UDP" : "TCP", (unsigned)r->direction,
-				  (r->flags & WS_NP_F_CONNECT_TEST) ? " and a connection per transaction" : "");
+		return ws_err_set(
+			err, EOPNOTSUPP, "a %s test with direction 0x%x%s is not supported",
+			udp ? "UDP" : "TCP", (unsigned)r->direction,
+			(r->flags & WS_NP_F_CONNECT_TEST) ? " and a connection per transaction"
+							  : "");
 	if (rr) {
 		sp->req_size = (uint32_t)r->request_size;
 		sp->rsp_size = (uint32_t)r->response_size;
@@ -131,13 +132,12 @@ int ws_npspec_from_legacy(const ws_np_stream_req *r, ws_np_test *t)
 	return 0;
 }
 
-
 int ws_npspec_from_cc(const ws_np_cc_req *r, ws_np_test *t)
 {
 	memset(t, 0, sizeof(*t));
 	ws_test_spec *sp = &t->spec;
-	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length, r->measure_cpu != 0,
-		    r->data_port, r->ipfamily);
+	common_spec(sp, r->cpu, r->send_buf_size, r->recv_buf_size, r->test_length,
+		    r->measure_cpu != 0, r->data_port, r->ipfamily);
 	t->cc = true;
 	t->cpu_rate = r->cpu_rate;
 	sp->type = WS_TEST_TCP_CC;

@@ -20,14 +20,14 @@
  * need from the request. */
 typedef struct ws_np_test {
 	ws_test_spec spec;
-	bool legacy;              /* DO_TCP_STREAM (TCP_SENDFILE, TCP_MSS): legacy replies */
-	bool cc;                  /* DO_TCP_CC: TCP_CC's legacy replies */
-	uint32_t flags;           /* omni request flags */
-	float cpu_rate;           /* as asked (0: this daemon's rate) */
+	bool legacy;    /* DO_TCP_STREAM (TCP_SENDFILE, TCP_MSS): legacy replies */
+	bool cc;        /* DO_TCP_CC: TCP_CC's legacy replies */
+	uint32_t flags; /* omni request flags */
+	float cpu_rate; /* as asked (0: this daemon's rate) */
 	uint32_t send_width, recv_width;
 	uint32_t send_size_asked, recv_size_asked; /* echoed where this side does not use them */
-	uint16_t client_port;     /* UDP: the client's data port */
-	char client_ip[64];       /* netperf_ip, numeric; "" = the control peer's */
+	uint16_t client_port;                      /* UDP: the client's data port */
+	char client_ip[64]; /* netperf_ip, numeric; "" = the control peer's */
 } ws_np_test;
 
 /* A DO_OMNI request into *t: 0, or a negative code with err naming what is not supported

@@ -20,10 +20,10 @@
 
 #include <warpspeed/version.h>
 
-#define ACCEPT_BATCH 64
+#define ACCEPT_BATCH    64
 #define ACCEPT_PAUSE_NS (100 * WS_NS_PER_MS)
 #define FRAMES_PER_WAKE 4
-#define GRACE_NS WS_NS_PER_SEC
+#define GRACE_NS        WS_NS_PER_SEC
 
 enum pstate { P_HELLO, P_AUTH, P_NETPERF };
 
@@ -33,18 +33,30 @@ typedef struct pending {
 	uint64_t id;
 	int64_t born, deadline;
 	ws_addr peer;
-	char src[64];       /* the address alone: the per-source cap counts by it */
+	char src[64]; /* the address alone: the per-source cap counts by it */
 	char peer_text[80];
 	uint8_t nc[WS_NONCE_LEN], nd[WS_NONCE_LEN];
 	ws_framer fr;
 	uint8_t buf[WS_PRELUDE_MAX_PAYLOAD];
-	ws_np_reader nr;    /* P_NETPERF: the message being read */
-	bool np_authed;     /* P_NETPERF: the passphrase matched */
-	int64_t turn_ns;    /* its address failed to prove the key: not read before this */
+	ws_np_reader nr; /* P_NETPERF: the message being read */
+	bool np_authed;  /* P_NETPERF: the passphrase matched */
+	int64_t turn_ns; /* its address failed to prove the key: not read before this */
 } pending;
 
 /* What the summary line counts: the refusals and drops of the pre-session phase. */
-enum cat { C_TIMEOUT, C_FOREIGN, C_BAD, C_NPBAD, C_AUTH, C_BUSY, C_EVICT_SRC, C_EVICT_ALL, C_NOFD, C_LEFT, C_N };
+enum cat {
+	C_TIMEOUT,
+	C_FOREIGN,
+	C_BAD,
+	C_NPBAD,
+	C_AUTH,
+	C_BUSY,
+	C_EVICT_SRC,
+	C_EVICT_ALL,
+	C_NOFD,
+	C_LEFT,
+	C_N
+};
 static const char *const cat_what[C_N] = {
 	[C_TIMEOUT] = "timed out",
 	[C_FOREIGN] = "refused a foreign protocol",
@@ -75,7 +87,7 @@ struct ws_prelude {
 	struct counter c[C_N];
 	bool dirty;
 	int64_t last_log_ns;
-	ws_authwait *aw;  /* with a key: failed proofs per address (session/authwait.h) */
+	ws_authwait *aw; /* with a key: failed proofs per address (session/authwait.h) */
 };
 
 /* --- counting and the summary line ---------------------------------------------------- */
@@ -105,10 +117,12 @@ static void flush_log(ws_prelude *p, int64_t now, bool force)
 		if (!c->n)
 			continue;
 		if (len < sizeof(line))
-			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s from %s: %s", len > 12 ? ";" : "",
-						cat_what[k], c->peer, c->detail);
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s from %s: %s",
+						len > 12 ? ";" : "", cat_what[k], c->peer,
+						c->detail);
 		if (c->n > 1 && len < sizeof(line))
-			len += (size_t)snprintf(line + len, sizeof(line) - len, " (and %llu more like it)", c->n - 1);
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						" (and %llu more like it)", c->n - 1);
 		c->n = 0;
 	}
 	if (p->cfg.log)
@@ -151,7 +165,8 @@ static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 
 /* Refuse connection i with an ERROR that says why, count it under k, close it. The log
  * gets logtext (NULL: text without a leading "<what the category says>: "). */
-static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text, const char *logtext)
+static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text,
+		       const char *logtext)
 {
 	pending *c = p->q[i];
 	if (c->st == P_NETPERF) {
@@ -167,11 +182,14 @@ static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const ch
 	}
 	size_t n = strlen(cat_what[k]);
 	if (!logtext)
-		logtext = strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
+		logtext =
+			strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
 	int64_t delay = 0;
-	unsigned long long fails = k == C_AUTH ? ws_authwait_failed(p->aw, c->src, ws_clock_ns(), &delay) : 0;
+	unsigned long long fails =
+		k == C_AUTH ? ws_authwait_failed(p->aw, c->src, ws_clock_ns(), &delay) : 0;
 	if (fails)
-		count(p, k, c->peer_text, "%s (%llu in a row from %s, whose next attempt waits %lld ms)", logtext,
+		count(p, k, c->peer_text,
+		      "%s (%llu in a row from %s, whose next attempt waits %lld ms)", logtext,
 		      fails, c->src, (long long)(delay / WS_NS_PER_MS));
 	else
 		count(p, k, c->peer_text, "%s", logtext);
@@ -187,8 +205,8 @@ static int check_hello(ws_prelude *p, pending *c, const ws_tlv_msg *m, char *why
 {
 	uint64_t proto = 0;
 	if (m->type != WS_MSG_HELLO) {
-		snprintf(why, n, "expected HELLO as the first message, got %s (type %u)", ws_msg_type_name(m->type),
-			 m->type);
+		snprintf(why, n, "expected HELLO as the first message, got %s (type %u)",
+			 ws_msg_type_name(m->type), m->type);
 		return -WS_E_PROTO;
 	}
 	if (ws_tlv_get_u64(m, WS_F_PROTO, &proto) != 0) {
@@ -196,7 +214,8 @@ static int check_hello(ws_prelude *p, pending *c, const ws_tlv_msg *m, char *why
 		return -WS_E_PROTO;
 	}
 	if (proto != WARPSPEED_CTL_PROTOCOL) {
-		snprintf(why, n, "protocol version %llu is not supported; this daemon speaks version %d",
+		snprintf(why, n,
+			 "protocol version %llu is not supported; this daemon speaks version %d",
 			 (unsigned long long)proto, WARPSPEED_CTL_PROTOCOL);
 		return -WS_E_PROTO;
 	}
@@ -205,8 +224,9 @@ static int check_hello(ws_prelude *p, pending *c, const ws_tlv_msg *m, char *why
 	if (ws_tlv_get_bytes(m, WS_F_NONCE, &nc, &len) == 0 && len == WS_NONCE_LEN)
 		memcpy(c->nc, nc, WS_NONCE_LEN);
 	else if (p->cfg.psk) {
-		snprintf(why, n, "this daemon requires authentication with a pre-shared key and the HELLO "
-				 "offered none (no %d-byte nonce, field %d): %s",
+		snprintf(why, n,
+			 "this daemon requires authentication with a pre-shared key and the HELLO "
+			 "offered none (no %d-byte nonce, field %d): %s",
 			 WS_NONCE_LEN, WS_F_NONCE, WS_AUTH_NEED_KEY);
 		return -WS_E_AUTH;
 	}
@@ -260,7 +280,8 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 			return false;
 		}
 		if (ws_random_bytes(c->nd, sizeof(c->nd), NULL) < 0) {
-			refuse(p, i, C_AUTH, WS_E_AUTH, "this daemon could not draw a random nonce");
+			refuse(p, i, C_AUTH, WS_E_AUTH,
+			       "this daemon could not draw a random nonce");
 			return false;
 		}
 		ws_tlv_begin(&p->w, WS_MSG_CHALLENGE);
@@ -277,13 +298,16 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 	const uint8_t *proof = NULL;
 	uint16_t n = 0;
 	if (m->type != WS_MSG_AUTH || ws_tlv_get_bytes(m, WS_F_PROOF, &proof, &n) != 0) {
-		snprintf(why, sizeof(why), "authentication failed: expected AUTH with a proof (field %d) after CHALLENGE, got %s",
+		snprintf(why, sizeof(why),
+			 "authentication failed: expected AUTH with a proof (field %d) after "
+			 "CHALLENGE, got %s",
 			 WS_F_PROOF, ws_msg_type_name(m->type));
 		refuse(p, i, C_AUTH, WS_E_AUTH, why);
 		return false;
 	}
 	if (!ws_auth_check(p->cfg.psk, WS_AUTH_ROLE_CLIENT, c->nc, c->nd, c->id, proof, n)) {
-		refuse(p, i, C_AUTH, WS_E_AUTH, "authentication failed: the proof does not match this daemon's key");
+		refuse(p, i, C_AUTH, WS_E_AUTH,
+		       "authentication failed: the proof does not match this daemon's key");
 		return false;
 	}
 	admit(p, i, true);
@@ -307,8 +331,10 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 	int32_t type = ws_np_type(c->nr.buf);
 	if (p->cfg.psk && !p->cfg.np_passphrase) {
 		refuse(p, i, C_AUTH, WS_E_AUTH,
-		       "a netperf client, closed: this daemon requires its key (--psk-file), which netperf "
-		       "cannot prove; start warpspeed serve with -Z PASSPHRASE to admit netperf -Z clients");
+		       "a netperf client, closed: this daemon requires its key (--psk-file), which "
+		       "netperf "
+		       "cannot prove; start warpspeed serve with -Z PASSPHRASE to admit netperf -Z "
+		       "clients");
 		return false;
 	}
 	if (type == WS_NP_PASSPHRASE) {
@@ -319,7 +345,8 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 		if (ws_np_decode_passphrase(c->nr.buf, text, sizeof(text), &err) < 0 ||
 		    !same_secret(text, p->cfg.np_passphrase)) {
 			refuse(p, i, C_AUTH, WS_E_AUTH,
-			       "authentication failed: a netperf PASSPHRASE that does not match -Z (closed without a reply, as netserver does)");
+			       "authentication failed: a netperf PASSPHRASE that does not match -Z "
+			       "(closed without a reply, as netserver does)");
 			return false;
 		}
 		c->np_authed = true;
@@ -327,8 +354,9 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 	}
 	if (p->cfg.np_passphrase && !c->np_authed) {
 		char t[160];
-		snprintf(t, sizeof(t), "authentication failed: a netperf %s (type %ld) before the -Z passphrase "
-				       "(closed without a reply, as netserver does)",
+		snprintf(t, sizeof(t),
+			 "authentication failed: a netperf %s (type %ld) before the -Z passphrase "
+			 "(closed without a reply, as netserver does)",
 			 ws_np_type_name(type), (long)type);
 		refuse(p, i, C_AUTH, WS_E_AUTH, t);
 		return false;
@@ -363,7 +391,8 @@ static void on_np_readable(ws_prelude *p, unsigned i)
 		if (rc == 0)
 			return;
 		if (rc == -ECONNRESET) {
-			count(p, c->nr.got ? C_NPBAD : C_LEFT, c->peer_text, "netperf client: %s", err.msg);
+			count(p, c->nr.got ? C_NPBAD : C_LEFT, c->peer_text, "netperf client: %s",
+			      err.msg);
 			drop_at(p, i, true);
 			return;
 		}
@@ -396,7 +425,8 @@ static void on_readable(ws_prelude *p, unsigned i)
 		if (rc == -ECONNRESET) {
 			count(p, C_LEFT, c->peer_text, "%s",
 			      c->st == P_HELLO ? "before a complete HELLO"
-					       : "after CHALLENGE, without answering (a client without the key?)");
+					       : "after CHALLENGE, without answering (a client "
+						 "without the key?)");
 			drop_at(p, i, true);
 			return;
 		}
@@ -422,7 +452,8 @@ ws_prelude *ws_prelude_new(const ws_prelude_config *c, ws_err *err)
 	p->cap = c->max_pending ? c->max_pending : 1;
 	struct rlimit rl;
 	/* Half the descriptors at most: sessions and their data sockets need the rest. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < p->cap)
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 2 < p->cap)
 		p->cap = rl.rlim_cur / 2 > 4 ? (unsigned)(rl.rlim_cur / 2) : 4;
 	p->q = calloc(p->cap, sizeof(*p->q));
 	if (!p->q) {
@@ -455,15 +486,9 @@ void ws_prelude_free(ws_prelude *p)
 	free(p);
 }
 
-unsigned ws_prelude_capacity(const ws_prelude *p)
-{
-	return p->cap;
-}
+unsigned ws_prelude_capacity(const ws_prelude *p) { return p->cap; }
 
-unsigned ws_prelude_pending(const ws_prelude *p)
-{
-	return p->n;
-}
+unsigned ws_prelude_pending(const ws_prelude *p) { return p->n; }
 
 /* How readily a pending connection is closed for room, lowest first: one that sent part
  * of a frame and stopped (a slowloris), one that sent nothing yet (it may have just
@@ -524,15 +549,18 @@ static void make_room(ws_prelude *p, const char *src)
 	}
 	if (same >= p->cfg.max_pending_per_source && v < p->n) {
 		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
-		snprintf(t + h, sizeof(t) - (size_t)h, "%u connections from %s were waiting to start a session, past this "
-						       "daemon's limit per address (warpspeed serve --max-pending-per-source %u), and this one had stalled longest",
+		snprintf(t + h, sizeof(t) - (size_t)h,
+			 "%u connections from %s were waiting to start a session, past this "
+			 "daemon's limit per address (warpspeed serve --max-pending-per-source "
+			 "%u), and this one had stalled longest",
 			 same + 1, src, p->cfg.max_pending_per_source);
 		refuse_log(p, v, C_EVICT_SRC, WS_E_LIMIT, t, t + h);
 	}
 	if (p->n >= p->cap && (v = victim(p, NULL, &same)) < p->n) {
 		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
-		snprintf(t + h, sizeof(t) - (size_t)h, "%u connections were waiting to start a session, past this daemon's "
-						       "limit (warpspeed serve --max-pending %u), and this was the oldest",
+		snprintf(t + h, sizeof(t) - (size_t)h,
+			 "%u connections were waiting to start a session, past this daemon's "
+			 "limit (warpspeed serve --max-pending %u), and this was the oldest",
 			 p->n + 1, p->cap);
 		refuse_log(p, v, C_EVICT_ALL, WS_E_LIMIT, t, t + h);
 	}
@@ -591,8 +619,9 @@ static int refuse_with_reserve(ws_prelude *p, int lfd)
 	peer.len = sizeof(peer.ss);
 	int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC);
 	if (fd >= 0) {
-		static const char text[] = "the daemon has no file descriptor left for this connection "
-					   "(its ulimit -n); try again when sessions have ended";
+		static const char text[] =
+			"the daemon has no file descriptor left for this connection "
+			"(its ulimit -n); try again when sessions have ended";
 		char t[80];
 		ws_addr_format_port(&peer, t, sizeof(t));
 		count(p, C_NOFD, t, "%s", text);
@@ -618,7 +647,8 @@ void ws_prelude_accept(ws_prelude *p, int lfd)
 		ws_addr peer;
 		memset(&peer, 0, sizeof(peer));
 		peer.len = sizeof(peer.ss);
-		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		int fd = accept4(lfd, (struct sockaddr *)&peer.ss, &peer.len,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd >= 0) {
 			ws_prelude_add(p, fd, &peer);
 			continue;
@@ -639,16 +669,14 @@ void ws_prelude_accept(ws_prelude *p, int lfd)
 	}
 }
 
-bool ws_prelude_accept_paused(const ws_prelude *p)
-{
-	return ws_clock_ns() < p->accept_resume_ns;
-}
+bool ws_prelude_accept_paused(const ws_prelude *p) { return ws_clock_ns() < p->accept_resume_ns; }
 
 size_t ws_prelude_fill(ws_prelude *p, struct pollfd *pfd, size_t max)
 {
 	size_t n = p->n < max ? p->n : max;
 	for (size_t i = 0; i < n; i++) /* one waiting for its turn is not read */
-		pfd[i] = (struct pollfd){.fd = p->q[i]->fd, .events = p->q[i]->turn_ns ? 0 : POLLIN};
+		pfd[i] =
+			(struct pollfd){.fd = p->q[i]->fd, .events = p->q[i]->turn_ns ? 0 : POLLIN};
 	return n;
 }
 
@@ -682,7 +710,8 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 		if (!p->q[i]->turn_ns) {
 			on_readable(p, (unsigned)i);
 		} else if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* else poll spins */
-			count(p, C_LEFT, p->q[i]->peer_text, "while its address waited for its turn");
+			count(p, C_LEFT, p->q[i]->peer_text,
+			      "while its address waited for its turn");
 			drop_at(p, (unsigned)i, true);
 		}
 	}
@@ -690,7 +719,8 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 	/* Connections whose address's turn has come: the oldest first, one per turn. */
 	for (unsigned i = 0; i < p->n; i++) {
 		pending *c = p->q[i];
-		if (!c->turn_ns || now < c->turn_ns || (c->turn_ns = ws_authwait_turn(p->aw, c->src, now)))
+		if (!c->turn_ns || now < c->turn_ns ||
+		    (c->turn_ns = ws_authwait_turn(p->aw, c->src, now)))
 			continue;
 		c->deadline = now + p->cfg.hello_timeout_ns;
 		on_readable(p, i);
@@ -699,9 +729,10 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 	char t[200];
 	for (unsigned i = p->n; i-- > 0;)
 		if (now >= p->q[i]->deadline) {
-			snprintf(t, sizeof(t), "%s not complete within %.3g s (warpspeed serve --hello-timeout)",
+			snprintf(t, sizeof(t),
+				 "%s not complete within %.3g s (warpspeed serve --hello-timeout)",
 				 p->q[i]->st == P_NETPERF ? "a netperf client's first request"
-				 : p->cfg.psk		  ? "HELLO and authentication"
+					 : p->cfg.psk     ? "HELLO and authentication"
 							  : "HELLO",
 				 (double)p->cfg.hello_timeout_ns / WS_NS_PER_SEC);
 			refuse(p, i, C_TIMEOUT, WS_E_TIMEDOUT, t);

@@ -36,12 +36,12 @@
 
 struct ws_err;
 
-#define WS_PRELUDE_MAX_PAYLOAD 1024
+#define WS_PRELUDE_MAX_PAYLOAD  1024
 #define WS_PRELUDE_LOG_EVERY_NS (2 * 1000000000LL)
 
 /* A connection that finished the pre-session phase, as the admit callback sees it. */
 typedef struct ws_prelude_conn {
-	int fd;                       /* blocking again; the callback takes it on success */
+	int fd; /* blocking again; the callback takes it on success */
 	ws_addr peer;
 	char peer_text[80];           /* "ADDR port N" */
 	uint64_t id;                  /* the session id (the proofs are bound to it) */

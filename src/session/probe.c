@@ -88,15 +88,17 @@ int ws_probe_peer(int fd, size_t hello_len, int64_t wait_ns, int64_t deadline_ns
 	rc = peek_start(fd, start, &n, deadline_ns, err);
 	if (rc == -WS_E_TIMEDOUT)
 		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "it accepted the connection but answered neither warpspeed's HELLO nor, padded to 656 bytes, netperf's protocol");
+				  "it accepted the connection but answered neither warpspeed's "
+				  "HELLO nor, padded to 656 bytes, netperf's protocol");
 	if (rc < 0)
 		return rc;
 	if (n == 0) {
 		*found = WS_PROBE_CLOSED;
 		return 0;
 	}
-	if (n == 4 && ((uint32_t)start[0] << 24 | (uint32_t)start[1] << 16 | (uint32_t)start[2] << 8 | start[3]) ==
-			      WS_TLV_MAGIC) {
+	if (n == 4 &&
+	    ((uint32_t)start[0] << 24 | (uint32_t)start[1] << 16 | (uint32_t)start[2] << 8 |
+	     start[3]) == WS_TLV_MAGIC) {
 		*found = WS_PROBE_LATE;
 		return 0;
 	}
@@ -105,14 +107,17 @@ int ws_probe_peer(int fd, size_t hello_len, int64_t wait_ns, int64_t deadline_ns
 	if (rc == -ECONNRESET || rc == -WS_E_TIMEDOUT) { /* half an answer: not netserver's */
 		char detail[WS_ERR_MSG_MAX];
 		snprintf(detail, sizeof(detail), "%s", err ? err->msg : "");
-		return ws_err_set(err, WS_E_NOTWS, "its answer to the 656-byte netperf probe was cut short: %s", detail);
+		return ws_err_set(err, WS_E_NOTWS,
+				  "its answer to the 656-byte netperf probe was cut short: %s",
+				  detail);
 	}
 	if (rc < 0)
 		return rc;
 	int32_t e = ws_np_word1(msg);
 	if (e != WS_NP_ERRNO_UNKNOWN)
 		return ws_err_set(err, WS_E_NOTWS,
-				  "it answered a 656-byte netperf message of unknown type with type %d, error %d; a netserver 2.7 answers error %d",
+				  "it answered a 656-byte netperf message of unknown type with "
+				  "type %d, error %d; a netserver 2.7 answers error %d",
 				  (int)ws_np_type(msg), (int)e, WS_NP_ERRNO_UNKNOWN);
 	*found = WS_PROBE_NETSERVER;
 	return 0;

@@ -19,9 +19,11 @@ int ws_affinity_check(int cpu, ws_err *err)
 		size_t n = 0;
 		for (int i = 0; i < CPU_SETSIZE && n + 8 < sizeof(list); i++)
 			if (CPU_ISSET(i, &allowed))
-				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d", n ? "," : "", i);
-		return ws_err_set(err, WS_E_INVAL, "CPU %d does not exist or is not allowed; available: %s",
-				  cpu, list);
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d",
+						      n ? "," : "", i);
+		return ws_err_set(err, WS_E_INVAL,
+				  "CPU %d does not exist or is not allowed; available: %s", cpu,
+				  list);
 	}
 	return 0;
 }
@@ -42,7 +44,4 @@ int ws_affinity_pin_self(int cpu, ws_err *err)
 	return 0;
 }
 
-int ws_affinity_current_cpu(void)
-{
-	return sched_getcpu();
-}
+int ws_affinity_current_cpu(void) { return sched_getcpu(); }

@@ -9,8 +9,8 @@
 #include <time.h>
 
 #define WS_NS_PER_SEC 1000000000LL
-#define WS_NS_PER_MS 1000000LL
-#define WS_NS_PER_US 1000LL
+#define WS_NS_PER_MS  1000000LL
+#define WS_NS_PER_US  1000LL
 
 static inline int64_t ws_clock_ns(void)
 {

@@ -11,7 +11,7 @@
 #define WS_ERR_MSG_MAX 512
 
 typedef struct ws_err {
-	int code;                   /* negative errno-style code, 0 when clear */
+	int code; /* negative errno-style code, 0 when clear */
 	char msg[WS_ERR_MSG_MAX];
 } ws_err;
 
@@ -25,14 +25,14 @@ enum {
 	WS_E_LIMIT = 4002,   /* a daemon limit refused the request */
 	WS_E_REMOTE = 4003,  /* the remote side reported an error */
 	WS_E_AUTH = 4004,    /* authentication with the pre-shared key failed or is missing */
-	WS_E_PEER = 4005,    /* the peer (a stock netserver) cannot run what was asked: a usage error */
+	WS_E_PEER =
+		4005, /* the peer (a stock netserver) cannot run what was asked: a usage error */
 };
 
 void ws_err_clear(ws_err *err);
 
 /* Record a message; returns -code so callers can write `return ws_err_set(...)`. */
-int ws_err_set(ws_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int ws_err_set(ws_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Like ws_err_set with code = errno, appending ": strerror(errno)". */
 int ws_err_errno(ws_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -67,10 +67,7 @@ static const struct {
 	[WS_FEAT_TCP_INFO] = {"TCP_INFO", HAVE_TCP_INFO},
 };
 
-bool ws_features_built(enum ws_feature f)
-{
-	return (unsigned)f < WS_FEAT_COUNT && table[f].built;
-}
+bool ws_features_built(enum ws_feature f) { return (unsigned)f < WS_FEAT_COUNT && table[f].built; }
 
 const char *ws_features_name(enum ws_feature f)
 {
@@ -109,8 +106,12 @@ static int probe_send(int s, int r)
 		struct cmsghdr align;
 	} ctl;
 	memset(&ctl, 0, sizeof(ctl));
-	struct msghdr m = {.msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = &iov,
-			   .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+	struct msghdr m = {.msg_name = &to,
+			   .msg_namelen = sizeof(to),
+			   .msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl.buf,
+			   .msg_controllen = sizeof(ctl.buf)};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	c->cmsg_level = IPPROTO_UDP;
 	c->cmsg_type = UDP_SEGMENT;

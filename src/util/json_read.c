@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
+#define NONE       UINT32_MAX
 #define DEPTH_HARD 1024
 
 struct level {
@@ -24,8 +24,8 @@ struct parser {
 	ws_jdoc *d;
 	size_t max_values;
 	ws_err *err;
-	bool strict;    /* ws_json_read_strict: byte offsets, unique member names */
-	uint32_t *kat;  /* strict: byte offset of each value's member name, by value index */
+	bool strict;   /* ws_json_read_strict: byte offsets, unique member names */
+	uint32_t *kat; /* strict: byte offset of each value's member name, by value index */
 	size_t kcap;
 };
 
@@ -47,8 +47,9 @@ static int fail(struct parser *p, const char *what)
 
 static void ws(struct parser *p)
 {
-	while (p->pos < p->len && (p->t[p->pos] == ' ' || p->t[p->pos] == '\t' ||
-				   p->t[p->pos] == '\n' || p->t[p->pos] == '\r'))
+	while (p->pos < p->len &&
+	       (p->t[p->pos] == ' ' || p->t[p->pos] == '\t' || p->t[p->pos] == '\n' ||
+		p->t[p->pos] == '\r'))
 		p->pos++;
 }
 
@@ -61,7 +62,8 @@ static int new_value(struct parser *p, enum ws_jtype type, uint32_t *out)
 {
 	ws_jdoc *d = p->d;
 	if (d->nv >= p->max_values)
-		return ws_err_set(p->err, E2BIG, "more than %zu values (the reader's limit)", p->max_values);
+		return ws_err_set(p->err, E2BIG, "more than %zu values (the reader's limit)",
+				  p->max_values);
 	if (d->nv == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 256;
 		ws_jval *v = realloc(d->v, cap * sizeof *v);
@@ -84,7 +86,8 @@ static int pool_put(struct parser *p, const char *s, size_t n)
 			cap *= 2;
 		char *np = realloc(d->pool, cap);
 		if (!np)
-			return ws_err_set(p->err, ENOMEM, "no memory for %zu bytes of JSON strings", cap);
+			return ws_err_set(p->err, ENOMEM, "no memory for %zu bytes of JSON strings",
+					  cap);
 		d->pool = np;
 		d->pcap = cap;
 	}
@@ -100,8 +103,10 @@ static int hex4(struct parser *p, uint32_t *cp)
 		return fail(p, "a \\u escape needs four hex digits");
 	for (int i = 0; i < 4; i++) {
 		char c = p->t[p->pos++];
-		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int v = c >= '0' && c <= '9'   ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10
+					       : -1;
 		if (v < 0)
 			return fail(p, "a \\u escape needs four hex digits");
 		*cp = *cp << 4 | (uint32_t)v;
@@ -172,8 +177,8 @@ static int string(struct parser *p, uint32_t *off, uint32_t *n)
 			p->pos++;
 			if ((rc = hex4(p, &cp)) < 0)
 				return rc;
-			if (cp >= 0xd800 && cp <= 0xdbff && p->len - p->pos >= 6 && p->t[p->pos] == '\\' &&
-			    p->t[p->pos + 1] == 'u') {
+			if (cp >= 0xd800 && cp <= 0xdbff && p->len - p->pos >= 6 &&
+			    p->t[p->pos] == '\\' && p->t[p->pos + 1] == 'u') {
 				size_t save = p->pos;
 				p->pos += 2;
 				if ((rc = hex4(p, &lo)) < 0)
@@ -181,11 +186,14 @@ static int string(struct parser *p, uint32_t *off, uint32_t *n)
 				if (lo >= 0xdc00 && lo <= 0xdfff)
 					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				else
-					p->pos = save; /* a lone high surrogate; the next escape stands alone */
+					p->pos =
+						save; /* a lone high surrogate; the next escape stands alone */
 			}
 			rc = put_cp(p, cp);
 		} else {
-			return fail(p, "an unknown escape in a string (expected \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)");
+			return fail(p,
+				    "an unknown escape in a string (expected \\\" \\\\ \\/ \\b \\f "
+				    "\\n \\r \\t or \\uXXXX)");
 		}
 		if (rc < 0)
 			return rc;
@@ -251,7 +259,9 @@ static int literal(struct parser *p, const char *word)
 {
 	size_t n = strlen(word);
 	if (p->len - p->pos < n || memcmp(p->t + p->pos, word, n) != 0)
-		return fail(p, "expected a value (an object, array, string, number, true, false or null)");
+		return fail(
+			p,
+			"expected a value (an object, array, string, number, true, false or null)");
 	p->pos += n;
 	return 0;
 }
@@ -264,12 +274,37 @@ static int value(struct parser *p, uint32_t *idx, bool *opened)
 	ws_jval tmp = {0};
 	enum ws_jtype t;
 	switch (c) {
-	case '{': t = WS_J_OBJ; p->pos++; *opened = true; break;
-	case '[': t = WS_J_ARR; p->pos++; *opened = true; break;
-	case '"': t = WS_J_STR; rc = string(p, &tmp.str, &tmp.n); if (rc < 0) return rc; break;
-	case 't': t = WS_J_TRUE; if ((rc = literal(p, "true")) < 0) return rc; break;
-	case 'f': t = WS_J_FALSE; if ((rc = literal(p, "false")) < 0) return rc; break;
-	case 'n': t = WS_J_NULL; if ((rc = literal(p, "null")) < 0) return rc; break;
+	case '{':
+		t = WS_J_OBJ;
+		p->pos++;
+		*opened = true;
+		break;
+	case '[':
+		t = WS_J_ARR;
+		p->pos++;
+		*opened = true;
+		break;
+	case '"':
+		t = WS_J_STR;
+		rc = string(p, &tmp.str, &tmp.n);
+		if (rc < 0)
+			return rc;
+		break;
+	case 't':
+		t = WS_J_TRUE;
+		if ((rc = literal(p, "true")) < 0)
+			return rc;
+		break;
+	case 'f':
+		t = WS_J_FALSE;
+		if ((rc = literal(p, "false")) < 0)
+			return rc;
+		break;
+	case 'n':
+		t = WS_J_NULL;
+		if ((rc = literal(p, "null")) < 0)
+			return rc;
+		break;
 	default:
 		if (c == '-' || (c >= '0' && c <= '9')) {
 			t = WS_J_NUM;
@@ -277,8 +312,10 @@ static int value(struct parser *p, uint32_t *idx, bool *opened)
 				return rc;
 			break;
 		}
-		return fail(p, c < 0 ? "the document ends where a value was expected"
-				     : "expected a value (an object, array, string, number, true, false or null)");
+		return fail(p,
+			    c < 0 ? "the document ends where a value was expected"
+				  : "expected a value (an object, array, string, number, true, "
+				    "false or null)");
 	}
 	if ((rc = new_value(p, t, idx)) < 0)
 		return rc;
@@ -349,8 +386,8 @@ static int unique_members(struct parser *p, uint32_t o)
 	return rc;
 }
 
-static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
-		 bool strict, ws_err *err);
+static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc, bool strict,
+		 ws_err *err);
 
 int ws_json_read(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc, ws_err *err)
 {
@@ -363,8 +400,8 @@ int ws_json_read_strict(const char *text, size_t len, const ws_jlimits *lim, ws_
 	return parse(text, len, lim, doc, true, err);
 }
 
-static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc,
-		 bool strict, ws_err *err)
+static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *doc, bool strict,
+		 ws_err *err)
 {
 	size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : (size_t)64 << 20;
 	size_t max_depth = lim && lim->max_depth ? lim->max_depth : 64;
@@ -374,9 +411,11 @@ static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 		max_depth = DEPTH_HARD;
 	memset(doc, 0, sizeof *doc);
 	if (len > max_bytes)
-		return ws_err_set(err, E2BIG, "%zu bytes, more than the %zu the reader takes", len, max_bytes);
-	struct parser p = {text, len, 0, doc, lim && lim->max_values ? lim->max_values : (size_t)4 << 20, err,
-			   strict, NULL, 0};
+		return ws_err_set(err, E2BIG, "%zu bytes, more than the %zu the reader takes", len,
+				  max_bytes);
+	struct parser p = {
+		text, len,    0,    doc, lim && lim->max_values ? lim->max_values : (size_t)4 << 20,
+		err,  strict, NULL, 0};
 	if (p.max_values > NONE - 1)
 		p.max_values = NONE - 1;
 	struct level *st = malloc((max_depth + 1) * sizeof *st);
@@ -430,7 +469,10 @@ static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 			need_value = false;
 			if (opened) {
 				if (depth == max_depth) {
-					rc = ws_err_set(err, E2BIG, "nesting deeper than %zu (the reader's limit)", max_depth);
+					rc = ws_err_set(
+						err, E2BIG,
+						"nesting deeper than %zu (the reader's limit)",
+						max_depth);
 					break;
 				}
 				st[depth++] = (struct level){idx, 0, doc->v[idx].type == WS_J_OBJ};
@@ -459,7 +501,9 @@ static int parse(const char *text, size_t len, const ws_jlimits *lim, ws_jdoc *d
 			if (--depth == 0)
 				break;
 		} else {
-			rc = fail(&p, obj ? "expected ',' or '}' after a member" : "expected ',' or ']' after an element");
+			rc = fail(&p,
+				  obj ? "expected ',' or '}' after a member"
+				      : "expected ',' or ']' after an element");
 			break;
 		}
 	}
@@ -482,14 +526,12 @@ void ws_jdoc_free(ws_jdoc *doc)
 	memset(doc, 0, sizeof *doc);
 }
 
-const ws_jval *ws_jroot(const ws_jdoc *d)
-{
-	return d && d->nv ? &d->v[0] : NULL;
-}
+const ws_jval *ws_jroot(const ws_jdoc *d) { return d && d->nv ? &d->v[0] : NULL; }
 
 const ws_jval *ws_jfirst(const ws_jdoc *d, const ws_jval *v)
 {
-	return v && (v->type == WS_J_ARR || v->type == WS_J_OBJ) && v->first ? &d->v[v->first] : NULL;
+	return v && (v->type == WS_J_ARR || v->type == WS_J_OBJ) && v->first ? &d->v[v->first]
+									     : NULL;
 }
 
 const ws_jval *ws_jnext(const ws_jdoc *d, const ws_jval *v)
@@ -522,10 +564,7 @@ const ws_jval *ws_jpath(const ws_jdoc *d, const ws_jval *o, const char *path)
 	return o;
 }
 
-double ws_jnum(const ws_jval *v, double dflt)
-{
-	return v && v->type == WS_J_NUM ? v->num : dflt;
-}
+double ws_jnum(const ws_jval *v, double dflt) { return v && v->type == WS_J_NUM ? v->num : dflt; }
 
 const char *ws_jstr(const ws_jdoc *d, const ws_jval *v)
 {

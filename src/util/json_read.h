@@ -23,12 +23,12 @@ enum ws_jtype { WS_J_NULL, WS_J_FALSE, WS_J_TRUE, WS_J_NUM, WS_J_STR, WS_J_ARR, 
 /* One value. Children of an array or object are linked through next (0: the last); the
  * root is value 0 and never anyone's sibling. */
 typedef struct ws_jval {
-	uint8_t type;     /* enum ws_jtype */
-	uint32_t key;     /* member name in the pool (members of an object); UINT32_MAX: none */
-	uint32_t str;     /* string value in the pool */
-	uint32_t n;       /* string length in bytes, or number of children */
-	uint32_t first;   /* first child; 0: none */
-	uint32_t next;    /* next sibling; 0: none */
+	uint8_t type;   /* enum ws_jtype */
+	uint32_t key;   /* member name in the pool (members of an object); UINT32_MAX: none */
+	uint32_t str;   /* string value in the pool */
+	uint32_t n;     /* string length in bytes, or number of children */
+	uint32_t first; /* first child; 0: none */
+	uint32_t next;  /* next sibling; 0: none */
 	double num;
 } ws_jval;
 

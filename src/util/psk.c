@@ -30,8 +30,7 @@
  * the file is longer still. */
 #define READ_MAX (WS_PSK_MAX + 3)
 
-static int read_all(int fd, uint8_t *buf, size_t cap, size_t *got, const char *path,
-		    ws_err *err)
+static int read_all(int fd, uint8_t *buf, size_t cap, size_t *got, const char *path, ws_err *err)
 {
 	size_t n = 0;
 	while (n < cap) {
@@ -85,8 +84,9 @@ static int check_file(int fd, const char *path, ws_err *err)
 int ws_psk_load_file(const char *path, ws_psk *k, ws_err *err)
 {
 	if (!path || !*path)
-		return ws_err_set(err, WS_E_INVAL, "empty key file name; give the path of a "
-						   "file holding the key");
+		return ws_err_set(err, WS_E_INVAL,
+				  "empty key file name; give the path of a "
+				  "file holding the key");
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
 		return ws_err_set(err, WS_E_INVAL,
@@ -129,8 +129,8 @@ int ws_psk_from_passphrase(const char *pass, ws_psk *k, ws_err *err)
 {
 	size_t n = pass ? strnlen(pass, WS_PSK_MAX + 1) : 0;
 	if (n == 0)
-		return ws_err_set(err, WS_E_INVAL,
-				  "empty -Z passphrase; give 1 to %d characters", WS_PSK_MAX);
+		return ws_err_set(err, WS_E_INVAL, "empty -Z passphrase; give 1 to %d characters",
+				  WS_PSK_MAX);
 	if (n > WS_PSK_MAX)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-Z passphrase is longer than %d characters; give 1 to %d "
@@ -153,8 +153,8 @@ static int urandom_bytes(uint8_t *p, size_t n, ws_err *err)
 	int rc = read_all(fd, p, n, &got, "/dev/urandom", err);
 	close(fd);
 	if (rc == 0 && got != n)
-		rc = ws_err_set(err, EIO, "random bytes: /dev/urandom gave %zu of %zu bytes",
-				got, n);
+		rc = ws_err_set(err, EIO, "random bytes: /dev/urandom gave %zu of %zu bytes", got,
+				n);
 	return rc;
 }
 

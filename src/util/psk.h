@@ -16,14 +16,14 @@
 #include <stdbool.h>
 #include "util/sha256.h"
 
-#define WS_PSK_MAX 4096
+#define WS_PSK_MAX   4096
 #define WS_NONCE_LEN 32
 
 typedef struct ws_psk {
 	uint8_t key[WS_PSK_MAX];
 	size_t len;
-	char origin[160];   /* "key file PATH" or "-Z passphrase" */
-	bool cleartext_ok;  /* typed as -Z: netperf sends it in clear, so may we; a key file's
+	char origin[160];  /* "key file PATH" or "-Z passphrase" */
+	bool cleartext_ok; /* typed as -Z: netperf sends it in clear, so may we; a key file's
 			     * key is proven, never sent */
 } ws_psk;
 

@@ -60,6 +60,8 @@ void ws_ratelog_summary(const ws_ratelog *r, unsigned long long held, char *buf,
 {
 	char num[40];
 	grouped(held, num, sizeof(num));
-	snprintf(buf, n, "... %s more like this (held back: at most %.0f lines at once, then %g per second)",
-		 num, r->burst, r->per_sec);
+	snprintf(
+		buf, n,
+		"... %s more like this (held back: at most %.0f lines at once, then %g per second)",
+		num, r->burst, r->per_sec);
 }

@@ -16,16 +16,16 @@
 #include <stdint.h>
 
 typedef struct ws_ratelog {
-	double tokens;             /* lines that may go out now */
-	double burst;              /* at most this many at once */
-	double per_sec;            /* refilled at this rate */
-	int64_t last_ns;           /* when tokens was last refilled */
-	unsigned long long held;   /* held back since the last summary */
-	unsigned long long total;  /* held back since init */
+	double tokens;            /* lines that may go out now */
+	double burst;             /* at most this many at once */
+	double per_sec;           /* refilled at this rate */
+	int64_t last_ns;          /* when tokens was last refilled */
+	unsigned long long held;  /* held back since the last summary */
+	unsigned long long total; /* held back since init */
 } ws_ratelog;
 
 /* The daemon's limits per session: 10 lines at once, then one a second. */
-#define WS_RATELOG_BURST 10
+#define WS_RATELOG_BURST   10
 #define WS_RATELOG_PER_SEC 1.0
 
 void ws_ratelog_init(ws_ratelog *r, unsigned burst, double per_sec, int64_t now_ns);

@@ -71,14 +71,19 @@ static int refuse(const char *path, mode_t m, unsigned flags, ws_err *err)
 {
 	const char *dash = flags & WS_SAFEFILE_DASH ? ", or - for standard output" : "";
 	if (S_ISLNK(m))
-		return ws_err_set(err, WS_E_INVAL, "'%s' is a symbolic link: warpspeed does not "
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is a symbolic link: warpspeed does not "
 				  "write through links it did not make (name the file itself%s)",
 				  path, dash);
 	if (S_ISDIR(m))
-		return ws_err_set(err, WS_E_INVAL, "'%s' is a directory: give a file name (a new "
-				  "or regular file, a FIFO or a character device%s)", path, dash);
-	return ws_err_set(err, WS_E_INVAL, "'%s' is %s: warpspeed writes a new or regular file, "
-			  "or a FIFO or character device in place%s", path, kind_name(m), dash);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is a directory: give a file name (a new "
+				  "or regular file, a FIFO or a character device%s)",
+				  path, dash);
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is %s: warpspeed writes a new or regular file, "
+			  "or a FIFO or character device in place%s",
+			  path, kind_name(m), dash);
 }
 
 static int open_file(ws_safefile *sf, int fd, ws_err *err)
@@ -100,9 +105,11 @@ static int open_stream(ws_safefile *sf, const struct stat *seen, ws_err *err)
 {
 	int fd = open(sf->path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && errno == ENXIO)
-		return ws_err_set(err, ENXIO, "'%s' is a FIFO with no reader: warpspeed writes a "
-				  "FIFO in place and does not wait for one (start the reader first)",
-				  sf->path);
+		return ws_err_set(
+			err, ENXIO,
+			"'%s' is a FIFO with no reader: warpspeed writes a "
+			"FIFO in place and does not wait for one (start the reader first)",
+			sf->path);
 	if (fd < 0)
 		return ws_err_errno(err, "cannot write '%s'", sf->path);
 	struct stat st;
@@ -152,13 +159,16 @@ static int open_temp(ws_safefile *sf, const struct stat *old, ws_err *err)
 		}
 		if (errno != EEXIST) {
 			sf->tmp[0] = 0;
-			return ws_err_errno(err, "cannot create a file in directory '%s' (for '%s')",
+			return ws_err_errno(err,
+					    "cannot create a file in directory '%s' (for '%s')",
 					    dir, sf->path);
 		}
 	}
 	sf->tmp[0] = 0;
-	return ws_err_set(err, WS_E_INVAL, "cannot create a temporary file in directory '%s' "
-			  "(for '%s'): %d names were taken", dir, sf->path, SF_TRIES);
+	return ws_err_set(err, WS_E_INVAL,
+			  "cannot create a temporary file in directory '%s' "
+			  "(for '%s'): %d names were taken",
+			  dir, sf->path, SF_TRIES);
 }
 
 int ws_safefile_open(ws_safefile *sf, const char *path, unsigned flags, ws_err *err)
@@ -209,8 +219,9 @@ static int fsync_dir(const char *path, ws_err *err)
 		return ws_err_errno(err, "'%s' written, but its directory '%s' could not be synced",
 				    path, dir);
 	int r = fsync(fd) < 0 && errno != EINVAL
-			? ws_err_errno(err, "'%s' written, but syncing its directory '%s' failed", path, dir)
-			: 0;
+		? ws_err_errno(err, "'%s' written, but syncing its directory '%s' failed", path,
+			       dir)
+		: 0;
 	close(fd);
 	return r;
 }
@@ -223,8 +234,8 @@ int ws_safefile_commit(ws_safefile *sf, ws_err *err)
 	errno = 0;
 	if (fflush(sf->f) != 0 || ferror(sf->f))
 		e = errno ? errno : EIO;
-	else if (!sf->stream && ((sf->mode >= 0 && fchmod(fd, (mode_t)sf->mode) < 0) ||
-				 fsync(fd) < 0))
+	else if (!sf->stream &&
+		 ((sf->mode >= 0 && fchmod(fd, (mode_t)sf->mode) < 0) || fsync(fd) < 0))
 		e = errno;
 	if (fclose(sf->f) != 0 && !e)
 		e = errno;
@@ -259,9 +270,10 @@ int ws_safefile_open_read(const char *path, const char *what, long long *size, w
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return ws_err_set(err, WS_E_INVAL, "%s '%s' is %s: warpspeed reads regular files "
-				  "only (their size is checked before they are read)", what, path,
-				  kind_name(st.st_mode));
+		return ws_err_set(err, WS_E_INVAL,
+				  "%s '%s' is %s: warpspeed reads regular files "
+				  "only (their size is checked before they are read)",
+				  what, path, kind_name(st.st_mode));
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {

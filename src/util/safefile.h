@@ -29,9 +29,9 @@ enum {
 };
 
 typedef struct ws_safefile {
-	FILE *f;      /* write here (binary, fully buffered); NULL when not open */
-	int stream;   /* written in place: standard output, a FIFO or a character device */
-	int mode;     /* the mode the replaced file had (given to the new one), or -1 */
+	FILE *f;    /* write here (binary, fully buffered); NULL when not open */
+	int stream; /* written in place: standard output, a FIFO or a character device */
+	int mode;   /* the mode the replaced file had (given to the new one), or -1 */
 	char path[WS_SAFEFILE_PATH_MAX];
 	char tmp[WS_SAFEFILE_PATH_MAX]; /* the temporary file ("" when streaming) */
 } ws_safefile;
@@ -56,7 +56,6 @@ void ws_safefile_abort(ws_safefile *sf);
  * with no writer cannot hang the caller: a regular file only; anything else is refused
  * with err naming it ("<what> '<path>' is a FIFO: ..."). Returns the descriptor (blocking
  * again, close-on-exec) with *size set, or a negative code. */
-int ws_safefile_open_read(const char *path, const char *what, long long *size,
-			  struct ws_err *err);
+int ws_safefile_open_read(const char *path, const char *what, long long *size, struct ws_err *err);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_SHA256_LEN 32
+#define WS_SHA256_LEN   32
 #define WS_SHA256_BLOCK 64
 
 /* The streaming context. Its typedef is ws_sha256_ctx, not ws_sha256: a typedef and a
@@ -19,9 +19,9 @@
  * one-shot function below. The struct tag stays struct ws_sha256. */
 typedef struct ws_sha256 {
 	uint32_t h[8];
-	uint64_t len;     /* bytes hashed so far */
-	uint8_t buf[WS_SHA256_BLOCK];  /* the partial block */
-	size_t fill;      /* bytes in buf */
+	uint64_t len;                 /* bytes hashed so far */
+	uint8_t buf[WS_SHA256_BLOCK]; /* the partial block */
+	size_t fill;                  /* bytes in buf */
 } ws_sha256_ctx;
 
 void ws_sha256_init(ws_sha256_ctx *c);
@@ -38,7 +38,7 @@ void ws_hmac_sha256(const void *key, size_t klen, const void *msg, size_t mlen,
  * final wipes the context, including the padded key it holds. */
 typedef struct ws_hmac_sha256_ctx {
 	ws_sha256_ctx inner;
-	uint8_t opad[WS_SHA256_BLOCK];  /* key ^ 0x5c, kept for the outer hash */
+	uint8_t opad[WS_SHA256_BLOCK]; /* key ^ 0x5c, kept for the outer hash */
 } ws_hmac_sha256_ctx;
 
 void ws_hmac_sha256_init(ws_hmac_sha256_ctx *c, const void *key, size_t klen);

@@ -17,18 +17,21 @@ struct ws_unit_suffix {
 
 /* Binary family first so that formatting prefers K/M/G. */
 static const struct ws_unit_suffix size_suffixes[] = {
-	{'G', 1ULL << 30}, {'M', 1ULL << 20}, {'K', 1ULL << 10},
+	{'G', 1ULL << 30},    {'M', 1ULL << 20}, {'K', 1ULL << 10},
 	{'g', 1000000000ULL}, {'m', 1000000ULL}, {'k', 1000ULL},
 };
 
-#define SIZE_FORMS "a whole number of bytes with an optional suffix K, M, G (2^10, 2^20, 2^30) or k, m, g (10^3, 10^6, 10^9), e.g. 131072 or 128K"
+#define SIZE_FORMS                                                                               \
+	"a whole number of bytes with an optional suffix K, M, G (2^10, 2^20, 2^30) or k, m, g " \
+	"(10^3, 10^6, 10^9), e.g. 131072 or 128K"
 
 int ws_units_parse_size(const char *s, uint64_t *out, ws_err *err)
 {
 	if (!s || !*s)
 		return ws_err_set(err, WS_E_INVAL, "empty size; expected %s", SIZE_FORMS);
 	if (!isdigit((unsigned char)s[0]))
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a size; expected %s", s, SIZE_FORMS);
+		return ws_err_set(err, WS_E_INVAL, "'%s' is not a size; expected %s", s,
+				  SIZE_FORMS);
 	errno = 0;
 	char *end;
 	unsigned long long v = strtoull(s, &end, 10);
@@ -41,8 +44,9 @@ int ws_units_parse_size(const char *s, uint64_t *out, ws_err *err)
 			if (size_suffixes[i].suffix == *end)
 				break;
 		if (i == sizeof(size_suffixes) / sizeof(size_suffixes[0]) || end[1] != '\0')
-			return ws_err_set(err, WS_E_INVAL, "'%s' has an unknown suffix '%s'; expected %s",
-					  s, end, SIZE_FORMS);
+			return ws_err_set(err, WS_E_INVAL,
+					  "'%s' has an unknown suffix '%s'; expected %s", s, end,
+					  SIZE_FORMS);
 		scale = size_suffixes[i].scale;
 	}
 	if (v > UINT64_MAX / scale)
@@ -54,8 +58,8 @@ int ws_units_parse_size(const char *s, uint64_t *out, ws_err *err)
 int ws_units_parse_int(const char *s, long long min, long long max, long long *out, ws_err *err)
 {
 	if (!s || !*s)
-		return ws_err_set(err, WS_E_INVAL, "empty value; expected an integer from %lld to %lld",
-				  min, max);
+		return ws_err_set(err, WS_E_INVAL,
+				  "empty value; expected an integer from %lld to %lld", min, max);
 	errno = 0;
 	char *end;
 	long long v = strtoll(s, &end, 10);
@@ -112,7 +116,8 @@ int ws_units_split_pair(const char *s, char *a, size_t asz, char *b, size_t bsz,
 		return 0;
 	}
 	if (strchr(comma + 1, ','))
-		return ws_err_set(err, WS_E_INVAL, "'%s' has more than two values; expected x, x,y, x, or ,y", s);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' has more than two values; expected x, x,y, x, or ,y", s);
 	if (comma == s && comma[1] == '\0')
 		return ws_err_set(err, WS_E_INVAL, "',' has no value; expected x, x,y, x, or ,y");
 	if (comma > s) {

@@ -21,8 +21,7 @@ int ws_units_parse_int(const char *s, long long min, long long max, long long *o
 		       struct ws_err *err);
 
 /* Parse a decimal floating-point number within [min, max]. */
-int ws_units_parse_double(const char *s, double min, double max, double *out,
-			  struct ws_err *err);
+int ws_units_parse_double(const char *s, double min, double max, double *out, struct ws_err *err);
 
 /* netperf's two-value syntax: "x", "x,y", "x," or ",y". Copies each half into a and b
  * (NUL-terminated, truncated to the buffer sizes) and sets *have_a / *have_b. "x" alone

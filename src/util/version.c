@@ -12,12 +12,6 @@
 #define WS_VERSION WARPSPEED_VERSION_STRING
 #endif
 
-const char *ws_version(void)
-{
-	return WS_VERSION;
-}
+const char *ws_version(void) { return WS_VERSION; }
 
-const char *ws_version_software(void)
-{
-	return "warpspeed " WS_VERSION;
-}
+const char *ws_version_software(void) { return "warpspeed " WS_VERSION; }

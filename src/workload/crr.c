@@ -47,13 +47,13 @@
 /* After this many failures in a row, a worker pauses between attempts, from PAUSE_MIN_NS
  * doubling to PAUSE_MAX_NS, instead of spinning on the kernel's port search. */
 #define RETRY_AT_ONCE 16
-#define PAUSE_MIN_NS (100 * WS_NS_PER_US)
-#define PAUSE_MAX_NS (50 * WS_NS_PER_MS)
+#define PAUSE_MIN_NS  (100 * WS_NS_PER_US)
+#define PAUSE_MAX_NS  (50 * WS_NS_PER_MS)
 /* How often a worker looks at all its flows (retries due, stalls, the cap). */
 #define SCAN_NS (100 * WS_NS_PER_MS)
 /* Per-flow percentiles need a histogram per flow (about 32 KiB): up to this many flows. */
 #define FLOW_HIST_MAX 256
-#define EVENTS 64
+#define EVENTS        64
 /* The end marker's connect is retried (port pressure) for at most this long. */
 #define MARKER_WAIT_NS (2 * WS_NS_PER_SEC)
 
@@ -62,30 +62,30 @@ enum cphase { C_IDLE, C_WAIT, C_SEND, C_RECV, C_EOF, C_DONE, C_FAILED };
 struct cflow {
 	int fd;
 	enum cphase phase;
-	bool connected;   /* the connect completed (else a send error is the connect's) */
-	uint32_t done;    /* bytes of the request sent, or of the response received */
-	uint32_t reg;     /* the events registered in the worker's epoll set, 0 = none */
+	bool connected; /* the connect completed (else a send error is the connect's) */
+	uint32_t done;  /* bytes of the request sent, or of the response received */
+	uint32_t reg;   /* the events registered in the worker's epoll set, 0 = none */
 	int64_t t0, last, retry_at, end_ns;
 	uint64_t trans, sent, recvd, scalls, rcalls;
 	int32_t error;
 	char why[400];
-	ws_hist *hist;    /* this flow's round trips, when there are few flows */
+	ws_hist *hist; /* this flow's round trips, when there are few flows */
 };
 
 struct crr_client {
 	const ws_rr_params *p;
 	struct cflow *flows;
 	uint32_t nflows, nthreads;
-	atomic_uint_fast64_t issued;  /* transactions claimed (-l -N) */
-	atomic_uint next_port;        /* -P lport: the next local port to try */
-	atomic_bool abort;            /* a flow failed: the others stop */
-	char where[80];               /* the daemon's data address, for messages */
+	atomic_uint_fast64_t issued; /* transactions claimed (-l -N) */
+	atomic_uint next_port;       /* -P lport: the next local port to try */
+	atomic_bool abort;           /* a flow failed: the others stop */
+	char where[80];              /* the daemon's data address, for messages */
 };
 
 struct cworker {
 	struct crr_client *c;
 	uint32_t id;
-	int ep;            /* epoll set with several flows, else -1 */
+	int ep; /* epoll set with several flows, else -1 */
 	char *buf;
 	ws_hist *hist;
 	uint64_t connects, connect_errors;
@@ -96,10 +96,7 @@ struct cworker {
 	ws_err err;
 };
 
-static bool mine_done(enum cphase ph)
-{
-	return ph == C_DONE || ph == C_FAILED;
-}
+static bool mine_done(enum cphase ph) { return ph == C_DONE || ph == C_FAILED; }
 
 static void close_flow_fd(struct cflow *f)
 {
@@ -131,7 +128,8 @@ static bool claim(struct cworker *w, int64_t now)
 	if (atomic_load_explicit(&w->c->abort, memory_order_relaxed))
 		return false;
 	if (p->end_count)
-		return atomic_fetch_add_explicit(&w->c->issued, 1, memory_order_relaxed) < p->end_count;
+		return atomic_fetch_add_explicit(&w->c->issued, 1, memory_order_relaxed) <
+			p->end_count;
 	return now < p->end_ns;
 }
 
@@ -196,7 +194,10 @@ static void port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e
 		read_sysctl("/proc/sys/net/ipv4/ip_local_port_range", range, sizeof(range));
 		read_sysctl("/proc/sys/net/ipv4/tcp_tw_reuse", reuse, sizeof(reuse));
 		fail_flow(w, f, -EADDRNOTAVAIL,
-			  "no local port for a connection to %s for %.0f s (%s; %llu connects failed): every port of the range is taken by connections or TIME_WAIT; widen net.ipv4.ip_local_port_range (%s) or set net.ipv4.tcp_tw_reuse=1 (%s)",
+			  "no local port for a connection to %s for %.0f s (%s; %llu connects "
+			  "failed): every port of the range is taken by connections or TIME_WAIT; "
+			  "widen net.ipv4.ip_local_port_range (%s) or set net.ipv4.tcp_tw_reuse=1 "
+			  "(%s)",
 			  w->c->where, (double)PORT_WAIT_NS / WS_NS_PER_SEC, strerror(e),
 			  (unsigned long long)w->connect_errors, range, reuse);
 		return;
@@ -212,10 +213,7 @@ static void port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e
 	f->retry_at = now + pause;
 }
 
-static bool is_port_error(int e)
-{
-	return e == EADDRNOTAVAIL || e == EADDRINUSE;
-}
+static bool is_port_error(int e) { return e == EADDRNOTAVAIL || e == EADDRINUSE; }
 
 /* Start the flow's claimed transaction: a socket, its options, a connect under way. */
 static void open_conn(struct cworker *w, struct cflow *f)
@@ -249,7 +247,8 @@ static void open_conn(struct cworker *w, struct cflow *f)
 		fail_flow(w, f, -e, "bind local address %s: %s", a, strerror(e));
 		return;
 	}
-	if (connect(fd, (const struct sockaddr *)&p->remote.ss, p->remote.len) < 0 && errno != EINPROGRESS) {
+	if (connect(fd, (const struct sockaddr *)&p->remote.ss, p->remote.len) < 0 &&
+	    errno != EINPROGRESS) {
 		int e = errno;
 		if (is_port_error(e)) {
 			port_pressure(w, f, f->t0, e);
@@ -302,7 +301,8 @@ static bool do_eof(struct cworker *w, struct cflow *f)
 	if (r > 0) {
 		f->trans--; /* not a transaction of the asked sizes after all */
 		fail_flow(w, f, -WS_E_PROTO,
-			  "the daemon sent more than the %u-byte response (request %u bytes) before closing the connection",
+			  "the daemon sent more than the %u-byte response (request %u bytes) "
+			  "before closing the connection",
 			  spec->rsp_size, spec->req_size);
 	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
 		fail_flow(w, f, -errno, "waiting for the daemon's close: %s", strerror(errno));
@@ -385,13 +385,15 @@ static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 		}
 		if (r == 0) {
 			fail_flow(w, f, -WS_E_PROTO,
-				  "the daemon closed the connection after %u of %u response bytes (request %u bytes)",
+				  "the daemon closed the connection after %u of %u response bytes "
+				  "(request %u bytes)",
 				  f->done, spec->rsp_size, spec->req_size);
 			return false;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return false;
-		fail_flow(w, f, -errno, "receive of the %u-byte response: %s", spec->rsp_size, strerror(errno));
+		fail_flow(w, f, -errno, "receive of the %u-byte response: %s", spec->rsp_size,
+			  strerror(errno));
 		return false;
 	}
 }
@@ -447,7 +449,9 @@ static uint32_t wanted(const struct cflow *f)
 {
 	if (f->fd < 0)
 		return 0;
-	return f->phase == C_SEND ? EPOLLOUT : f->phase == C_RECV || f->phase == C_EOF ? EPOLLIN : 0;
+	return f->phase == C_SEND                         ? EPOLLOUT
+		: f->phase == C_RECV || f->phase == C_EOF ? EPOLLIN
+							  : 0;
 }
 
 static void sync_reg(struct cworker *w, struct cflow *f, uint32_t i)
@@ -475,13 +479,15 @@ static uint32_t scan(struct cworker *w, int64_t now, int64_t *wake)
 		struct cflow *f = &c->flows[i];
 		if (f->phase == C_IDLE || f->phase == C_WAIT)
 			step(w, f, 0, now);
-		if ((f->phase == C_SEND || f->phase == C_RECV || f->phase == C_EOF) && now - f->last > p->stall_ns)
-			fail_flow(w, f, -WS_E_TIMEDOUT, "a transaction made no progress for %.0f s (%s)",
+		if ((f->phase == C_SEND || f->phase == C_RECV || f->phase == C_EOF) &&
+		    now - f->last > p->stall_ns)
+			fail_flow(w, f, -WS_E_TIMEDOUT,
+				  "a transaction made no progress for %.0f s (%s)",
 				  (double)p->stall_ns / WS_NS_PER_SEC,
 				  f->phase == C_SEND && !f->connected ? "connecting"
-				  : f->phase == C_SEND		       ? "sending the request"
-				  : f->phase == C_RECV		       ? "waiting for the response"
-								       : "waiting for the daemon's close");
+					  : f->phase == C_SEND        ? "sending the request"
+					  : f->phase == C_RECV        ? "waiting for the response"
+							       : "waiting for the daemon's close");
 		if (p->cap_ns && now >= p->cap_ns && !mine_done(f->phase))
 			fail_flow(w, f, -WS_E_LIMIT, "stopped by the time cap");
 		if (!mine_done(f->phase) && atomic_load_explicit(&c->abort, memory_order_relaxed)) {
@@ -523,8 +529,12 @@ static void run_worker(struct cworker *w)
 		int ms = ms_until(wake < next_scan ? wake : next_scan, now);
 		if (mine == 1) {
 			/* one flow: poll() on its socket, the cheapest wait */
-			struct pollfd pf = {.fd = only->fd, .events = (short)(only->phase == C_SEND ? POLLOUT : POLLIN)};
-			bool waits = only->fd >= 0 && (only->phase == C_SEND || only->phase == C_RECV || only->phase == C_EOF);
+			struct pollfd pf = {
+				.fd = only->fd,
+				.events = (short)(only->phase == C_SEND ? POLLOUT : POLLIN)};
+			bool waits = only->fd >= 0 &&
+				(only->phase == C_SEND || only->phase == C_RECV ||
+				 only->phase == C_EOF);
 			int n = poll(&pf, waits ? 1 : 0, ms);
 			now = ws_clock_ns();
 			if (n > 0)
@@ -552,14 +562,16 @@ static void *worker_main(void *arg)
 	const ws_rr_params *p = w->c->p;
 	int64_t u0, s0, u1, s1;
 	ws_crr_thread_times(&u0, &s0);
-	uint32_t bsz = p->spec->req_size > p->spec->rsp_size ? p->spec->req_size : p->spec->rsp_size;
+	uint32_t bsz =
+		p->spec->req_size > p->spec->rsp_size ? p->spec->req_size : p->spec->rsp_size;
 	w->buf = malloc(bsz);
 	w->hist = malloc(sizeof(*w->hist));
 	w->ep = w->c->nflows / w->c->nthreads + (w->id < w->c->nflows % w->c->nthreads) > 1
-			? epoll_create1(EPOLL_CLOEXEC)
-			: -1;
+		? epoll_create1(EPOLL_CLOEXEC)
+		: -1;
 	if (!w->buf || !w->hist) {
-		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for %u-byte buffers", w->id, bsz);
+		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for %u-byte buffers",
+			   w->id, bsz);
 	} else {
 		memset(w->buf, 'x', bsz);
 		ws_rr_fill(p, w->buf, bsz);
@@ -650,9 +662,11 @@ static int fill_client(struct crr_client *c, struct cworker *w, ws_side_result *
 			if (many)
 				ws_err_prefix(err, "TCP_CRR flow %u of %u", i + 1, c->nflows);
 			if (f->error == -WS_E_LIMIT)
-				rc = ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu transactions",
-						(double)(f->end_ns - p->start_ns) / WS_NS_PER_SEC,
-						(unsigned long long)res->transactions);
+				rc = ws_err_set(
+					err, WS_E_LIMIT,
+					"stopped by the time cap after %.1f s, %llu transactions",
+					(double)(f->end_ns - p->start_ns) / WS_NS_PER_SEC,
+					(unsigned long long)res->transactions);
 		}
 		if (!many)
 			continue;
@@ -696,13 +710,16 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	for (uint32_t i = 0; rc == 0 && i < c.nflows; i++) {
 		c.flows[i].fd = -1;
 		c.flows[i].phase = C_IDLE;
-		if (c.nflows > 1 && c.nflows <= FLOW_HIST_MAX && (c.flows[i].hist = malloc(sizeof(ws_hist))))
+		if (c.nflows > 1 && c.nflows <= FLOW_HIST_MAX &&
+		    (c.flows[i].hist = malloc(sizeof(ws_hist))))
 			ws_hist_init(c.flows[i].hist);
 	}
 	for (uint32_t t = 0; rc == 0 && t < c.nthreads; t++)
-		w[t] = (struct cworker){.c = &c, .id = t, .ep = -1, .cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
+		w[t] = (struct cworker){
+			.c = &c, .id = t, .ep = -1, .cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
 	if (rc == 0)
-		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client", err);
+		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client",
+					err);
 	/* also after a failure: the daemon need not wait for its stall timer */
 	/* netserver knows no marker: its own timer ends its side; to TCP_CC's daemon a marker
 	 * is one more transaction, so it ends on its idle rule */

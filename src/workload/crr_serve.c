@@ -23,7 +23,7 @@
 #define ACCEPTS_PER_WAKE 8
 /* After the end marker, connections still open (their EOF in flight) get this long. */
 #define END_GRACE_NS (1 * WS_NS_PER_SEC)
-#define TICK_MS 100
+#define TICK_MS      100
 /* epoll tags below the connection slots */
 enum { TAG_LISTEN, TAG_WAKE, TAG_END, TAG_CONN };
 
@@ -32,7 +32,7 @@ enum sphase { S_FREE, S_REQ, S_RSP };
 struct sconn {
 	int fd;
 	enum sphase phase;
-	bool reg;          /* in the worker's epoll set */
+	bool reg; /* in the worker's epoll set */
 	uint32_t done;
 	int64_t last;
 	uint32_t next_free;
@@ -41,10 +41,10 @@ struct sconn {
 struct crr_server {
 	const ws_rr_params *p;
 	uint32_t nthreads;
-	int endpipe[2];          /* written once at the end marker: every worker wakes */
+	int endpipe[2]; /* written once at the end marker: every worker wakes */
 	atomic_bool ending, failed;
 	_Atomic int64_t ending_at, last_activity;
-	_Atomic uint64_t served;  /* transactions, all workers (for idle_end_ns) */
+	_Atomic uint64_t served; /* transactions, all workers (for idle_end_ns) */
 	char want[64];           /* the client's address, as ws_addr_format writes it */
 };
 
@@ -81,7 +81,8 @@ int ws_crr_run_threads(void *(*fn)(void *), void *args, size_t size, uint32_t n,
 	for (; started < n; started++)
 		if (pthread_create(&t[started], NULL, fn, (char *)args + started * size) != 0) {
 			atomic_store(stop, true);
-			rc = ws_err_set(err, EAGAIN, "could not start %s worker thread %u of %u", role, started, n);
+			rc = ws_err_set(err, EAGAIN, "could not start %s worker thread %u of %u",
+					role, started, n);
 			break;
 		}
 	for (uint32_t i = 0; i < started; i++)
@@ -90,7 +91,8 @@ int ws_crr_run_threads(void *(*fn)(void *), void *args, size_t size, uint32_t n,
 	return rc;
 }
 
-static int fail(struct sworker *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct sworker *w, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static int fail(struct sworker *w, int code, const char *fmt, ...)
 {
 	if (w->err.code == 0) {
@@ -113,7 +115,9 @@ static uint32_t conn_slot(struct sworker *w)
 		if (!n)
 			return UINT32_MAX;
 		for (uint32_t i = w->cap; i < ncap; i++)
-			n[i] = (struct sconn){.fd = -1, .phase = S_FREE, .next_free = i + 1 < ncap ? i + 1 : UINT32_MAX};
+			n[i] = (struct sconn){.fd = -1,
+					      .phase = S_FREE,
+					      .next_free = i + 1 < ncap ? i + 1 : UINT32_MAX};
 		w->free_head = w->cap;
 		w->conns = n;
 		w->cap = ncap;
@@ -160,7 +164,8 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 	const ws_test_spec *spec = w->s->p->spec;
 	struct sconn *c = &w->conns[i];
 	for (;;) {
-		ssize_t r = send(c->fd, w->buf, spec->rsp_size - c->done, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t r =
+			send(c->fd, w->buf, spec->rsp_size - c->done, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (r > 0) {
 			c->done += (uint32_t)r;
 			w->sent += (uint64_t)r;
@@ -187,7 +192,8 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 			conn_close(w, i);
 			return;
 		}
-		fail(w, -errno, "send of the %u-byte TCP_CRR response: %s", spec->rsp_size, strerror(errno));
+		fail(w, -errno, "send of the %u-byte TCP_CRR response: %s", spec->rsp_size,
+		     strerror(errno));
 		conn_close(w, i);
 		return;
 	}
@@ -223,10 +229,13 @@ static void serve(struct sworker *w, uint32_t i, int64_t now)
 			return;
 		}
 		if (r == 0)
-			fail(w, WS_E_PROTO, "a TCP_CRR connection closed after %u of %u request bytes (response %u bytes)",
+			fail(w, WS_E_PROTO,
+			     "a TCP_CRR connection closed after %u of %u request bytes (response "
+			     "%u bytes)",
 			     c->done, spec->req_size, spec->rsp_size);
 		else
-			fail(w, -errno, "receive of a %u-byte TCP_CRR request: %s", spec->req_size, strerror(errno));
+			fail(w, -errno, "receive of a %u-byte TCP_CRR request: %s", spec->req_size,
+			     strerror(errno));
 		conn_close(w, i);
 		return;
 	}
@@ -239,12 +248,17 @@ static void accept_some(struct sworker *w, int64_t now)
 		ws_addr peer;
 		memset(&peer, 0, sizeof(peer));
 		peer.len = sizeof(peer.ss);
-		int fd = accept4(p->listen_fd, (struct sockaddr *)&peer.ss, &peer.len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(p->listen_fd, (struct sockaddr *)&peer.ss, &peer.len,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED)
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+			    errno == ECONNABORTED)
 				return;
-			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-				fail(w, -errno, "accept of a TCP_CRR connection: %s (the daemon's descriptor or memory limit)",
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			    errno == ENOMEM) {
+				fail(w, -errno,
+				     "accept of a TCP_CRR connection: %s (the daemon's descriptor "
+				     "or memory limit)",
 				     strerror(errno));
 				return;
 			}
@@ -289,7 +303,8 @@ static void idle_end(struct sworker *w, int64_t now)
 	if (w->live)
 		return;
 	int64_t last = atomic_load_explicit(&w->s->last_activity, memory_order_relaxed);
-	if (p->end_count && atomic_load_explicit(&w->s->served, memory_order_relaxed) >= p->end_count)
+	if (p->end_count &&
+	    atomic_load_explicit(&w->s->served, memory_order_relaxed) >= p->end_count)
 		end_marker(w, now);
 	else if (!p->end_count && p->end_ns && now >= p->end_ns && now - last >= p->idle_end_ns)
 		end_marker(w, last);
@@ -305,7 +320,8 @@ static void check_idle(struct sworker *w, int64_t now)
 			conn_close(w, i);
 	int64_t last = atomic_load_explicit(&w->s->last_activity, memory_order_relaxed);
 	if (now - last > p->stall_ns)
-		fail(w, WS_E_TIMEDOUT, "no TCP_CRR connection from the client (%s) for %.0f s, and no end marker",
+		fail(w, WS_E_TIMEDOUT,
+		     "no TCP_CRR connection from the client (%s) for %.0f s, and no end marker",
 		     w->s->want, (double)p->stall_ns / WS_NS_PER_SEC);
 }
 
@@ -419,16 +435,20 @@ static int fill_server(struct crr_server *s, struct sworker *w, ws_side_result *
 	res->send_size = p->spec->rsp_size;
 	res->recv_size = p->spec->req_size;
 	if (rc == -WS_E_LIMIT)
-		ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu transactions",
-			   (double)res->elapsed_ns / WS_NS_PER_SEC, (unsigned long long)res->transactions);
+		ws_err_set(err, WS_E_LIMIT,
+			   "stopped by the time cap after %.1f s, %llu transactions",
+			   (double)res->elapsed_ns / WS_NS_PER_SEC,
+			   (unsigned long long)res->transactions);
 	if (s->nthreads > 1 || p->spec->streams > 1) {
 		res->threads = calloc(s->nthreads, sizeof(*res->threads));
 		if (!res->threads)
-			return rc ? rc : ws_err_set(err, ENOMEM, "no memory for %u thread results", s->nthreads);
+			return rc ? rc
+				  : ws_err_set(err, ENOMEM, "no memory for %u thread results",
+					       s->nthreads);
 		res->nthreads = s->nthreads;
 		for (uint32_t t = 0; t < s->nthreads; t++)
-			res->threads[t] = (ws_thread_result){.user_ns = w[t].user_ns, .sys_ns = w[t].sys_ns,
-							     .cpu = w[t].cpu};
+			res->threads[t] = (ws_thread_result){
+				.user_ns = w[t].user_ns, .sys_ns = w[t].sys_ns, .cpu = w[t].cpu};
 	}
 	return rc;
 }
@@ -451,10 +471,14 @@ int ws_crr_serve(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	struct sworker *w = calloc(s.nthreads, sizeof(*w));
 	int rc = w ? 0 : ws_err_set(err, ENOMEM, "no memory for %u server workers", s.nthreads);
 	for (uint32_t t = 0; rc == 0 && t < s.nthreads; t++)
-		w[t] = (struct sworker){.s = &s, .id = t, .ep = -1, .free_head = UINT32_MAX,
+		w[t] = (struct sworker){.s = &s,
+					.id = t,
+					.ep = -1,
+					.free_head = UINT32_MAX,
 					.cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
 	if (rc == 0)
-		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), s.nthreads, &s.failed, "server", err);
+		rc = ws_crr_run_threads(worker_main, w, sizeof(*w), s.nthreads, &s.failed, "server",
+					err);
 	if (rc == 0)
 		rc = fill_server(&s, w, res, err);
 	free(w);

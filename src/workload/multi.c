@@ -24,14 +24,11 @@
 #include <unistd.h>
 
 #define CALLS_PER_WAKE 16
-#define EVENTS 64
+#define EVENTS         64
 
 enum flow_phase { PH_SEND, PH_DRAIN, PH_RECV, PH_DONE, PH_FAILED };
 
-static bool active(enum flow_phase ph)
-{
-	return ph == PH_SEND || ph == PH_DRAIN || ph == PH_RECV;
-}
+static bool active(enum flow_phase ph) { return ph == PH_SEND || ph == PH_DRAIN || ph == PH_RECV; }
 
 struct flow {
 	ws_tcpio io;
@@ -52,7 +49,7 @@ struct worker {
 	int64_t t0;
 	int ep;
 	uint32_t nmine;
-	ws_err err;         /* set when the thread could not start (pinning, epoll) */
+	ws_err err; /* set when the thread could not start (pinning, epoll) */
 };
 
 static void fail_flow(struct flow *f, int ep, int fd, int code, const char *why)
@@ -75,7 +72,8 @@ static void finish_flow(struct flow *f, int ep, int fd)
 static void start_drain(struct flow *f, uint32_t i, int ep, int fd)
 {
 	ws_err e;
-	if (ws_tcpio_tx_finish(&f->io, ws_clock_ns() + WS_NS_PER_SEC, &e) < 0 || shutdown(fd, SHUT_WR) < 0) {
+	if (ws_tcpio_tx_finish(&f->io, ws_clock_ns() + WS_NS_PER_SEC, &e) < 0 ||
+	    shutdown(fd, SHUT_WR) < 0) {
 		fail_flow(f, ep, fd, -EIO, "could not finish sending");
 		return;
 	}
@@ -143,7 +141,8 @@ static void on_recv_ready(struct worker *w, uint32_t i, int ep, int64_t now)
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
 		char why[80];
-		snprintf(why, sizeof(why), "%.20s: %.56s", ws_tcpio_rx_name(&f->io), strerror(errno));
+		snprintf(why, sizeof(why), "%.20s: %.56s", ws_tcpio_rx_name(&f->io),
+			 strerror(errno));
 		fail_flow(f, ep, fd, -errno, why);
 		return;
 	}
@@ -157,8 +156,9 @@ static int setup_flows(struct worker *w, int ep)
 		int fd = p->fds[i];
 		f->phase = p->sender ? PH_SEND : PH_RECV;
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		int rc = p->sender ? ws_tcpio_tx_open(&f->io, fd, p->io.tx, w->buf, p->io.file_fd, &w->err)
-				   : ws_tcpio_rx_open(&f->io, fd, p->io.rx, w->buf, &w->err);
+		int rc = p->sender
+			? ws_tcpio_tx_open(&f->io, fd, p->io.tx, w->buf, p->io.file_fd, &w->err)
+			: ws_tcpio_rx_open(&f->io, fd, p->io.rx, w->buf, &w->err);
 		if (rc < 0)
 			return rc;
 		if (!p->sender) /* epoll then reports EPOLLIN once that much is queued */
@@ -185,21 +185,27 @@ static uint32_t count_active(const struct worker *w)
 static void check_stalls(struct worker *w, int ep, int64_t now)
 {
 	const ws_multi_params *p = w->p;
-	bool ended = p->io.end == WS_END_TIME && now >= w->t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
+	bool ended = p->io.end == WS_END_TIME &&
+		now >= w->t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
-		if (ended && f->phase == PH_RECV && now - f->last_progress < WS_STREAM_END_STALL_NS) {
+		if (ended && f->phase == PH_RECV &&
+		    now - f->last_progress < WS_STREAM_END_STALL_NS) {
 			/* the end-of-test stall limit holds for a sender that still trickles, too */
-			fail_flow(f, ep, p->fds[i], -ETIMEDOUT, "the sender was still sending past the end-of-test stall limit");
+			fail_flow(f, ep, p->fds[i], -ETIMEDOUT,
+				  "the sender was still sending past the end-of-test stall limit");
 		} else if (f->phase == PH_DRAIN) {
 			if (ws_tcpio_unacked_shrank(p->fds[i], &f->unacked))
 				f->last_progress = now;
 			if (now - f->last_progress >= WS_STREAM_END_STALL_NS)
-				fail_flow(f, ep, p->fds[i], -ETIMEDOUT,
-					  "the receiver stopped reading (send queue not shrinking)");
-		} else if (active(f->phase) && (now - f->last_progress > p->io.stall_ns ||
-						(ended && now - f->last_progress >= WS_STREAM_END_STALL_NS))) {
-			fail_flow(f, ep, p->fds[i], -ETIMEDOUT, "moved no data for the stall timeout");
+				fail_flow(
+					f, ep, p->fds[i], -ETIMEDOUT,
+					"the receiver stopped reading (send queue not shrinking)");
+		} else if (active(f->phase) &&
+			   (now - f->last_progress > p->io.stall_ns ||
+			    (ended && now - f->last_progress >= WS_STREAM_END_STALL_NS))) {
+			fail_flow(f, ep, p->fds[i], -ETIMEDOUT,
+				  "moved no data for the stall timeout");
 		}
 	}
 }
@@ -236,7 +242,8 @@ static void run_loop(struct worker *w, int ep)
 		if (p->io.cap_ns && now >= p->io.cap_ns) /* the time cap: every flow ends now */
 			for (uint32_t i = w->id; i < p->nflows; i += p->nthreads)
 				if (active(w->flows[i].phase))
-					fail_flow(&w->flows[i], ep, p->fds[i], -WS_E_LIMIT, "stopped by the time cap");
+					fail_flow(&w->flows[i], ep, p->fds[i], -WS_E_LIMIT,
+						  "stopped by the time cap");
 		if (now >= next_stall_check) {
 			check_stalls(w, ep, now);
 			next_stall_check = now + WS_NS_PER_SEC;
@@ -307,8 +314,10 @@ static void collect(const ws_multi_params *p, const ws_pool_thread *th, const st
 		res->zc_copied += f->io.zc_copied;
 	}
 	for (uint32_t t = 0; t < p->nthreads; t++) {
-		res->threads[t] = (ws_thread_result){.user_ns = th[t].user_ns, .sys_ns = th[t].sys_ns,
-						     .cpu = th[t].cpu, .flows = w[t].nmine};
+		res->threads[t] = (ws_thread_result){.user_ns = th[t].user_ns,
+						     .sys_ns = th[t].sys_ns,
+						     .cpu = th[t].cpu,
+						     .flows = w[t].nmine};
 		res->thread_user_ns += th[t].user_ns;
 		res->thread_sys_ns += th[t].sys_ns;
 	}
@@ -336,13 +345,14 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 	res->nflows = p->nflows;
 	res->nthreads = p->nthreads;
 	for (uint32_t i = 0; i < p->nflows; i++)
-		flows[i].limit = p->io.byte_limit / p->nflows + (i < p->io.byte_limit % p->nflows ? 1 : 0);
+		flows[i].limit =
+			p->io.byte_limit / p->nflows + (i < p->io.byte_limit % p->nflows ? 1 : 0);
 	for (uint32_t t = 0; t < p->nthreads; t++)
 		w[t] = (struct worker){.p = p, .id = t, .flows = flows, .ep = -1};
 	uint32_t started;
 	int64_t t0;
-	int rc = ws_pool_run(p->nthreads, p->cpus, p->ncpus > 0 ? (uint32_t)p->ncpus : 0, &worker_ops, w, th,
-			     &started, &t0, err);
+	int rc = ws_pool_run(p->nthreads, p->cpus, p->ncpus > 0 ? (uint32_t)p->ncpus : 0,
+			     &worker_ops, w, th, &started, &t0, err);
 	res->elapsed_ns = ws_clock_ns() - t0;
 	if (started == p->nthreads)
 		collect(p, th, w, flows, t0, res);
@@ -359,8 +369,8 @@ int ws_multi_run(const ws_multi_params *p, ws_side_result *res, ws_err *err)
 		rc = ws_stream_capped(t0, p->sender ? res->bytes_sent : res->bytes_recv,
 				      p->sender ? "sent" : "received", err);
 	else if (rc == 0 && done == 0)
-		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", p->nflows,
-				res->flows[0].why);
+		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s",
+				p->nflows, res->flows[0].why);
 	return rc;
 }
 
@@ -427,8 +437,8 @@ static void sum_udp(const struct udp_flow *f, uint32_t i, ws_side_result *res)
 	};
 	if (f->rc)
 		snprintf(res->flows[i].why, sizeof(res->flows[i].why), "%s", f->err.msg);
-	res->threads[i] = (ws_thread_result){.user_ns = f->user_ns, .sys_ns = f->sys_ns,
-					     .cpu = f->cpu, .flows = 1};
+	res->threads[i] = (ws_thread_result){
+		.user_ns = f->user_ns, .sys_ns = f->sys_ns, .cpu = f->cpu, .flows = 1};
 	res->thread_user_ns += f->user_ns;
 	res->thread_sys_ns += f->sys_ns;
 }
@@ -450,8 +460,14 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	uint32_t started = 0;
 	for (; started < nflows; started++) {
 		struct udp_flow *u = &f[started];
-		*u = (struct udp_flow){.spec = spec, .sender = sender, .fd = fds[started], .fill_fd = fill_fd, .cap_ns = cap_ns, .gate = &g,
-				       .progress = ws_interim_at(progress, started), .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
+		*u = (struct udp_flow){.spec = spec,
+				       .sender = sender,
+				       .fd = fds[started],
+				       .fill_fd = fill_fd,
+				       .cap_ns = cap_ns,
+				       .gate = &g,
+				       .progress = ws_interim_at(progress, started),
+				       .cpu = ncpus > 0 ? cpus[started % (uint32_t)ncpus] : -1};
 		u->res.sndbuf_set = res->sndbuf_set;
 		u->res.rcvbuf_set = res->rcvbuf_set;
 		if (pthread_create(&u->thread, NULL, udp_flow_main, u) != 0) {
@@ -479,9 +495,11 @@ int ws_multi_run_udp(const ws_test_spec *spec, bool sender, const int *fds, uint
 	if (started < nflows)
 		rc = ws_err_set(err, EAGAIN, "could not start thread %u of %u", started, nflows);
 	else if (capped)
-		rc = ws_stream_capped(t0, sender ? res->bytes_sent : res->bytes_recv, sender ? "sent" : "received", err);
+		rc = ws_stream_capped(t0, sender ? res->bytes_sent : res->bytes_recv,
+				      sender ? "sent" : "received", err);
 	else if (done == 0)
-		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", nflows, f[0].err.msg);
+		rc = ws_err_set(err, EIO, "every one of the %u flows failed; the first: %s", nflows,
+				f[0].err.msg);
 	free(f);
 	return rc;
 }

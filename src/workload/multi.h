@@ -19,10 +19,10 @@
 struct ws_err;
 
 typedef struct ws_multi_params {
-	const int *fds;        /* connected TCP sockets, one per flow */
+	const int *fds; /* connected TCP sockets, one per flow */
 	uint32_t nflows;
-	uint32_t nthreads;     /* 1..nflows */
-	const int *cpus;       /* pin thread t to cpus[t % ncpus]; NULL/0 = no pinning */
+	uint32_t nthreads; /* 1..nflows */
+	const int *cpus;   /* pin thread t to cpus[t % ncpus]; NULL/0 = no pinning */
 	int ncpus;
 	bool sender;
 	/* Sizes, end condition, stall timer and I/O paths, as for one stream (fd unused); a

@@ -52,7 +52,8 @@ void ws_thread_cpu_ns(int64_t *user_ns, int64_t *sys_ns)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
-	*user_ns = (int64_t)ru.ru_utime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_utime.tv_usec * 1000;
+	*user_ns =
+		(int64_t)ru.ru_utime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_utime.tv_usec * 1000;
 	*sys_ns = (int64_t)ru.ru_stime.tv_sec * WS_NS_PER_SEC + (int64_t)ru.ru_stime.tv_usec * 1000;
 }
 
@@ -87,10 +88,12 @@ int ws_pool_run(uint32_t n, const int *cpus, uint32_t ncpus, const ws_pool_ops *
 	int rc = 0;
 	uint32_t s = 0;
 	for (; s < n; s++) {
-		th[s] = (ws_pool_thread){.id = s, .pool = &pool, .cpu = ncpus > 0 ? cpus[s % ncpus] : -1};
+		th[s] = (ws_pool_thread){
+			.id = s, .pool = &pool, .cpu = ncpus > 0 ? cpus[s % ncpus] : -1};
 		if (pthread_create(&th[s].thread, NULL, pool_main, &th[s]) != 0) {
 			ws_gate_shrink(&pool.gate, s + 1);
-			rc = ws_err_set(err, EAGAIN, "could not start worker thread %u of %u", s, n);
+			rc = ws_err_set(err, EAGAIN, "could not start worker thread %u of %u", s,
+					n);
 			break;
 		}
 	}

@@ -100,25 +100,28 @@ static int check_wait(rr_run *r, int64_t now, const char *what, ws_err *err)
 		return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
 	note_progress(r, now);
 	int64_t quiet = now - r->last;
-	if (p->end_ns && now >= p->end_ns + WS_STREAM_END_STALL_NS && quiet >= WS_STREAM_END_STALL_NS)
-		return ws_err_set(err, WS_E_TIMEDOUT, "%s: nothing for %.1f s, and the test should have ended %.1f s ago",
-				  what, (double)quiet / WS_NS_PER_SEC, (double)(now - p->end_ns) / WS_NS_PER_SEC);
+	if (p->end_ns && now >= p->end_ns + WS_STREAM_END_STALL_NS &&
+	    quiet >= WS_STREAM_END_STALL_NS)
+		return ws_err_set(
+			err, WS_E_TIMEDOUT,
+			"%s: nothing for %.1f s, and the test should have ended %.1f s ago", what,
+			(double)quiet / WS_NS_PER_SEC, (double)(now - p->end_ns) / WS_NS_PER_SEC);
 	if (quiet >= p->stall_ns)
-		return ws_err_set(err, WS_E_TIMEDOUT, "%s: nothing for %.1f s", what, (double)quiet / WS_NS_PER_SEC);
+		return ws_err_set(err, WS_E_TIMEDOUT, "%s: nothing for %.1f s", what,
+				  (double)quiet / WS_NS_PER_SEC);
 	return 0;
 }
 
-static bool timed_out(void)
-{
-	return errno == EAGAIN || errno == EWOULDBLOCK;
-}
+static bool timed_out(void) { return errno == EAGAIN || errno == EWOULDBLOCK; }
 
 /* ---- TCP_RR ------------------------------------------------------------------------ */
 
 /* What the requester waits for, for the stall messages. */
 static void tcp_waiting(const rr_run *r, size_t got, char *buf, size_t n)
 {
-	snprintf(buf, n, "waiting for a response of %u bytes (-r %u,%u), %zu received, %llu request%s outstanding",
+	snprintf(buf, n,
+		 "waiting for a response of %u bytes (-r %u,%u), %zu received, %llu request%s "
+		 "outstanding",
 		 r->s->rsp_size, r->s->req_size, r->s->rsp_size, got,
 		 (unsigned long long)(r->issued - r->done), r->issued - r->done == 1 ? "" : "s");
 }
@@ -139,8 +142,9 @@ static int send_all(rr_run *r, const unsigned char *buf, size_t n, ws_err *err)
 			continue;
 		if (w < 0 && timed_out()) {
 			char what[160];
-			snprintf(what, sizeof(what), "the peer stopped reading: %zu of %zu bytes sent (-r %u,%u)", off, n,
-				 r->s->req_size, r->s->rsp_size);
+			snprintf(what, sizeof(what),
+				 "the peer stopped reading: %zu of %zu bytes sent (-r %u,%u)", off,
+				 n, r->s->req_size, r->s->rsp_size);
 			int rc = check_wait(r, ws_clock_ns(), what, err);
 			if (rc < 0)
 				return rc;
@@ -167,13 +171,17 @@ static int recv_exact(rr_run *r, unsigned char *buf, size_t n, bool eof_ok, ws_e
 		if (k == 0 && got == 0 && eof_ok)
 			return 0;
 		if (k == 0 && r->p->is_client)
-			return ws_err_set(err, WS_E_PROTO,
-					  "the responder closed the data connection with %llu request%s outstanding, %zu of %zu bytes of a response received (-r %u,%u)",
-					  (unsigned long long)(r->issued - r->done), r->issued - r->done == 1 ? "" : "s",
-					  got, n, r->s->req_size, r->s->rsp_size);
+			return ws_err_set(
+				err, WS_E_PROTO,
+				"the responder closed the data connection with %llu request%s "
+				"outstanding, %zu of %zu bytes of a response received (-r %u,%u)",
+				(unsigned long long)(r->issued - r->done),
+				r->issued - r->done == 1 ? "" : "s", got, n, r->s->req_size,
+				r->s->rsp_size);
 		if (k == 0)
 			return ws_err_set(err, WS_E_PROTO,
-					  "the requester closed the data connection in the middle of a request: %zu of %zu bytes received (-r %u,%u)",
+					  "the requester closed the data connection in the middle "
+					  "of a request: %zu of %zu bytes received (-r %u,%u)",
 					  got, n, r->s->req_size, r->s->rsp_size);
 		if (errno == EINTR)
 			continue;
@@ -184,7 +192,9 @@ static int recv_exact(rr_run *r, unsigned char *buf, size_t n, bool eof_ok, ws_e
 		if (r->p->is_client) {
 			tcp_waiting(r, got, what, sizeof(what));
 		} else {
-			snprintf(what, sizeof(what), "waiting for a request of %zu bytes (-r %u,%u) after %llu transactions",
+			snprintf(what, sizeof(what),
+				 "waiting for a request of %zu bytes (-r %u,%u) after %llu "
+				 "transactions",
 				 n, r->s->req_size, r->s->rsp_size, (unsigned long long)r->done);
 		}
 		int rc = check_wait(r, now, what, err);
@@ -217,14 +227,17 @@ static int tcp_wait_eof(rr_run *r, ws_err *err)
 		if (r->p->cap_ns && now >= r->p->cap_ns)
 			return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
 		if (now - since >= WS_STREAM_END_STALL_NS)
-			return ws_err_set(err, WS_E_TIMEDOUT, "the responder did not close the data connection within %.1f s of the end",
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "the responder did not close the data connection within "
+					  "%.1f s of the end",
 					  (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
 	}
 	if (surplus)
 		return ws_err_set(err, WS_E_PROTO,
-				  "the responder sent %llu bytes more than %llu responses of %u bytes (-r %u,%u): its responses are not %u bytes long",
-				  (unsigned long long)surplus, (unsigned long long)r->done, r->s->rsp_size, r->s->req_size,
-				  r->s->rsp_size, r->s->rsp_size);
+				  "the responder sent %llu bytes more than %llu responses of %u "
+				  "bytes (-r %u,%u): its responses are not %u bytes long",
+				  (unsigned long long)surplus, (unsigned long long)r->done,
+				  r->s->rsp_size, r->s->req_size, r->s->rsp_size, r->s->rsp_size);
 	return 0;
 }
 
@@ -276,7 +289,8 @@ static int busy_check(rr_run *r, ws_err *err)
 		return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
 	if (r->p->end_ns && now >= r->p->end_ns + WS_STREAM_END_STALL_NS)
 		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "the requester was still sending requests %.1f s after the test's end (the end-of-test stall limit)",
+				  "the requester was still sending requests %.1f s after the "
+				  "test's end (the end-of-test stall limit)",
 				  (double)(now - r->p->end_ns) / WS_NS_PER_SEC);
 	return 0;
 }
@@ -368,7 +382,8 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 	/* The receive timeout is the loss timeout, so that with one transaction in flight a
 	 * lost one is noticed on time at no cost per transaction. */
 	int64_t tick = timeout < UDP_TICK_NS ? timeout : UDP_TICK_NS;
-	struct timeval tv = {.tv_sec = tick / WS_NS_PER_SEC, .tv_usec = (tick % WS_NS_PER_SEC) / 1000};
+	struct timeval tv = {.tv_sec = tick / WS_NS_PER_SEC,
+			     .tv_usec = (tick % WS_NS_PER_SEC) / 1000};
 	if (tv.tv_sec == 0 && tv.tv_usec == 0)
 		tv.tv_usec = 1; /* 0 would mean no timeout at all */
 	if (setsockopt(r->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
@@ -391,8 +406,9 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 		ssize_t k = recv(r->fd, r->rsp, s->rsp_size, MSG_TRUNC);
 		now = ws_clock_ns();
 		if (k >= 0 && (size_t)k != s->rsp_size)
-			return ws_err_set(err, WS_E_PROTO, "UDP_RR: a response of %zd bytes; expected %u (-r %u,%u)", k,
-					  s->rsp_size, s->req_size, s->rsp_size);
+			return ws_err_set(err, WS_E_PROTO,
+					  "UDP_RR: a response of %zd bytes; expected %u (-r %u,%u)",
+					  k, s->rsp_size, s->req_size, s->rsp_size);
 		if (k > 0) {
 			r->res->bytes_recv += (uint64_t)k;
 			r->res->recv_calls++;
@@ -417,15 +433,18 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 			return ws_err_errno(err, "UDP_RR: receive on the data socket");
 		}
 		if (now >= next_deadline)
-			next_deadline = udp_expire(r, slots, nslots, now, timeout, tagn, &next_seq, &busy);
+			next_deadline =
+				udp_expire(r, slots, nslots, now, timeout, tagn, &next_seq, &busy);
 		if (r->p->cap_ns && now >= r->p->cap_ns)
 			return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
 		if (busy && now - r->last >= r->p->stall_ns)
-			return ws_err_set(err, WS_E_TIMEDOUT,
-					  "UDP_RR: no response for %.1f s: %u request%s of %u bytes outstanding, %llu transactions lost so far (-r %u,%u, -e %.3f)",
-					  (double)(now - r->last) / WS_NS_PER_SEC, busy, busy == 1 ? "" : "s", s->req_size,
-					  (unsigned long long)r->res->trans_lost, s->req_size, s->rsp_size,
-					  (double)timeout / WS_NS_PER_SEC);
+			return ws_err_set(
+				err, WS_E_TIMEDOUT,
+				"UDP_RR: no response for %.1f s: %u request%s of %u bytes "
+				"outstanding, %llu transactions lost so far (-r %u,%u, -e %.3f)",
+				(double)(now - r->last) / WS_NS_PER_SEC, busy, busy == 1 ? "" : "s",
+				s->req_size, (unsigned long long)r->res->trans_lost, s->req_size,
+				s->rsp_size, (double)timeout / WS_NS_PER_SEC);
 	}
 	for (int i = 0; i < END_MARKERS; i++)
 		(void)send(r->fd, r->req, 0, 0);
@@ -445,8 +464,9 @@ static int udp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 			return 0;
 		}
 		if (k > 0 && (size_t)k != s->req_size)
-			return ws_err_set(err, WS_E_PROTO, "UDP_RR: a request of %zd bytes; expected %u (-r %u,%u)", k,
-					  s->req_size, s->req_size, s->rsp_size);
+			return ws_err_set(err, WS_E_PROTO,
+					  "UDP_RR: a request of %zd bytes; expected %u (-r %u,%u)",
+					  k, s->req_size, s->req_size, s->rsp_size);
 		if (k > 0) {
 			r->res->bytes_recv += (uint64_t)k;
 			r->res->recv_calls++;
@@ -476,7 +496,9 @@ static int udp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 			return 0;
 		}
 		char what[160];
-		snprintf(what, sizeof(what), "UDP_RR: waiting for a request of %u bytes (-r %u,%u) after %llu transactions",
+		snprintf(what, sizeof(what),
+			 "UDP_RR: waiting for a request of %u bytes (-r %u,%u) after %llu "
+			 "transactions",
 			 s->req_size, s->req_size, s->rsp_size, (unsigned long long)r->done);
 		int rc = check_wait(r, now, what, err);
 		if (rc < 0)
@@ -490,7 +512,8 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 {
 	const ws_test_spec *s = p->spec;
 	if (p->nfds != 1)
-		return ws_err_set(err, WS_E_INVAL, "the single-flow RR engine got %u sockets; expected 1", p->nfds);
+		return ws_err_set(err, WS_E_INVAL,
+				  "the single-flow RR engine got %u sockets; expected 1", p->nfds);
 	uint32_t nslots = s->burst + 1;
 	rr_run r = {.p = p, .s = s, .fd = p->fds[0], .res = res};
 	unsigned char *buf = alloc_buffers(s);
@@ -500,8 +523,9 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 		free(buf);
 		free(slots);
 		free(h);
-		return ws_err_set(err, ENOMEM, "no memory for the request/response buffers (-r %u,%u)", s->req_size,
-				  s->rsp_size);
+		return ws_err_set(err, ENOMEM,
+				  "no memory for the request/response buffers (-r %u,%u)",
+				  s->req_size, s->rsp_size);
 	}
 	r.req = buf;
 	r.rsp = buf + s->req_size;

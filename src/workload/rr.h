@@ -44,22 +44,22 @@ struct ws_interim_counter;
 /* The parameters of one side of an RR test, filled by workload/run.c from the spec. */
 typedef struct ws_rr_params {
 	const ws_test_spec *spec;
-	bool is_client;          /* requester, else responder */
-	bool udp;                /* UDP_RR */
-	const int *fds;          /* connected data sockets, one per flow (not TCP_CRR) */
+	bool is_client; /* requester, else responder */
+	bool udp;       /* UDP_RR */
+	const int *fds; /* connected data sockets, one per flow (not TCP_CRR) */
 	uint32_t nfds;
-	uint32_t threads;        /* worker threads for the flows (1 for one flow) */
-	const int *cpus;         /* CPUs the worker threads are pinned to in turn, or NULL */
+	uint32_t threads; /* worker threads for the flows (1 for one flow) */
+	const int *cpus;  /* CPUs the worker threads are pinned to in turn, or NULL */
 	uint32_t ncpus;
-	int64_t start_ns;        /* the common start (monotonic) */
-	int64_t end_ns;          /* WS_END_TIME: when the requester stops issuing; 0 otherwise */
-	uint64_t end_count;      /* WS_END_TRANSACTIONS: transactions in all (split over flows) */
-	int64_t stall_ns;        /* no progress for this long is an error */
-	int64_t cap_ns;          /* the daemon's time cap (ws_stream_capped), 0 = none */
+	int64_t start_ns;   /* the common start (monotonic) */
+	int64_t end_ns;     /* WS_END_TIME: when the requester stops issuing; 0 otherwise */
+	uint64_t end_count; /* WS_END_TRANSACTIONS: transactions in all (split over flows) */
+	int64_t stall_ns;   /* no progress for this long is an error */
+	int64_t cap_ns;     /* the daemon's time cap (ws_stream_capped), 0 = none */
 	/* TCP_CRR only: where the connections go (client) or come from (daemon). */
-	int listen_fd;           /* daemon: the session's data listener; -1 otherwise */
-	ws_addr remote;          /* client: the daemon's data address */
-	bool bind_local;         /* client: bind each connection to `local` (-L, -P lport) */
+	int listen_fd;   /* daemon: the session's data listener; -1 otherwise */
+	ws_addr remote;  /* client: the daemon's data address */
+	bool bind_local; /* client: bind each connection to `local` (-L, -P lport) */
 	ws_addr local;
 	uint16_t local_port_max; /* client: the last port of the -p range (0: 65535) */
 	ws_addr expect_peer;     /* daemon: only connections from this address are served

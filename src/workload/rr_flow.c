@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 
 #define CALLS_PER_WAKE 16 /* per flow and wake-up, so one busy flow cannot starve the rest */
-#define END_MARKERS 3     /* UDP: zero-length datagrams sent at the end (any may be lost) */
-#define ANSWERED INT64_MIN
+#define END_MARKERS    3  /* UDP: zero-length datagrams sent at the end (any may be lost) */
+#define ANSWERED       INT64_MIN
 
 /* --- flow state ------------------------------------------------------------------- */
 
@@ -57,10 +57,7 @@ static void fail(struct ws_rr_worker *w, struct ws_rr_flow *f, int code, const c
 	end_flow(w, f, PH_FAILED);
 }
 
-static bool transient(int e)
-{
-	return e == EAGAIN || e == EWOULDBLOCK || e == EINTR;
-}
+static bool transient(int e) { return e == EAGAIN || e == EWOULDBLOCK || e == EINTR; }
 
 /* recv on a flow: the byte count, or -1 when there is nothing now or the flow failed (an
  * ICMP refusal on UDP is a lost datagram, not an error: the timeout deals with it). */
@@ -130,7 +127,8 @@ static void tcp_flush(struct ws_rr_worker *w, struct ws_rr_flow *f, uint32_t i, 
 
 static bool may_issue(const struct ws_rr_ctx *c, const struct ws_rr_flow *f, uint64_t extra)
 {
-	return f->issued + extra - f->head < c->cap && (!c->counted || f->done + f->pending + extra < f->share);
+	return f->issued + extra - f->head < c->cap &&
+		(!c->counted || f->done + f->pending + extra < f->share);
 }
 
 /* Stamp and send what may go now: in closed loop all the bound allows, in open loop what
@@ -157,8 +155,7 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i)
 		return;
 	}
 	uint64_t m = 0;
-	while (may_issue(c, f, m) &&
-	       (!c->open || ws_rr_intended(w, f, f->issued + m) <= now) &&
+	while (may_issue(c, f, m) && (!c->open || ws_rr_intended(w, f, f->issued + m) <= now) &&
 	       (!c->timed || !c->open || ws_rr_intended(w, f, f->issued + m) < c->p->end_ns)) {
 		if (!c->udp) {
 			m++;
@@ -199,7 +196,8 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i)
 		f->tx_left += m * c->p->spec->req_size;
 		tcp_flush(w, f, i, now);
 	}
-	if (f->phase == PH_RUN && c->open && c->timed && ws_rr_intended(w, f, f->issued) >= c->p->end_ns)
+	if (f->phase == PH_RUN && c->open && c->timed &&
+	    ws_rr_intended(w, f, f->issued) >= c->p->end_ns)
 		f->phase = PH_COLLECT;
 	if (f->phase == PH_RUN && c->open && !f->in_heap && may_issue(c, f, 0)) {
 		f->due = ws_rr_intended(w, f, f->issued);
@@ -229,13 +227,17 @@ static void tcp_responses(struct ws_rr_worker *w, uint32_t i)
 			if (f->phase == PH_EOF && f->rx_off == 0 && owed == 0)
 				end_flow(w, f, PH_DONE);
 			else
-				fail(w, f, -WS_E_PROTO, "the responder closed %u bytes into a %u-byte response to %u-byte requests",
+				fail(w, f, -WS_E_PROTO,
+				     "the responder closed %u bytes into a %u-byte response to "
+				     "%u-byte requests",
 				     f->rx_off, rsp, c->p->spec->req_size);
 			return;
 		}
 		int64_t now = ws_clock_ns();
 		if (owed == 0) {
-			fail(w, f, -WS_E_PROTO, "the responder sent bytes beyond the %u-byte responses asked for", rsp);
+			fail(w, f, -WS_E_PROTO,
+			     "the responder sent bytes beyond the %u-byte responses asked for",
+			     rsp);
 			return;
 		}
 		f->bytes_recv += (uint64_t)r;
@@ -244,7 +246,10 @@ static void tcp_responses(struct ws_rr_worker *w, uint32_t i)
 		uint64_t got = (uint64_t)f->rx_off + (uint64_t)r;
 		f->rx_off = (uint32_t)(got % rsp);
 		for (uint64_t j = got / rsp; j > 0; j--, f->head++) {
-			record(w, i, now - (c->open ? ws_rr_intended(w, f, f->head) : f->ring[f->head % c->cap]));
+			record(w, i,
+			       now -
+				       (c->open ? ws_rr_intended(w, f, f->head)
+						: f->ring[f->head % c->cap]));
 			f->done++;
 			ws_interim_add(ws_interim_at(c->p->progress, i), 1);
 			f->pending--;
@@ -296,7 +301,8 @@ static void udp_responses(struct ws_rr_worker *w, uint32_t i)
 		/* the oldest unresolved request whose low bytes are the tag */
 		uint64_t mask = c->tagn >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * c->tagn)) - 1;
 		uint64_t s = f->head + ((tag - f->head) & mask);
-		while (s < f->issued && f->ring[s % c->cap] == ANSWERED && mask != UINT64_MAX && s + mask + 1 > s)
+		while (s < f->issued && f->ring[s % c->cap] == ANSWERED && mask != UINT64_MAX &&
+		       s + mask + 1 > s)
 			s += mask + 1;
 		if (s < f->head || s >= f->issued || f->ring[s % c->cap] == ANSWERED) {
 			f->late++; /* its transaction timed out already */
@@ -341,7 +347,9 @@ static void tcp_answer(struct ws_rr_worker *w, uint32_t i)
 			return;
 		if (r == 0) {
 			if (f->rx_off != 0) {
-				fail(w, f, -WS_E_PROTO, "the requests ended %u bytes into a %u-byte request", f->rx_off, req);
+				fail(w, f, -WS_E_PROTO,
+				     "the requests ended %u bytes into a %u-byte request",
+				     f->rx_off, req);
 				return;
 			}
 			f->eof = true;
@@ -380,7 +388,8 @@ static void udp_answer(struct ws_rr_worker *w, uint32_t i)
 			return;
 		}
 		if ((uint64_t)r != c->p->spec->req_size) {
-			fail(w, f, -WS_E_PROTO, "a request of %zd bytes; expected %u", r, c->p->spec->req_size);
+			fail(w, f, -WS_E_PROTO, "a request of %zd bytes; expected %u", r,
+			     c->p->spec->req_size);
 			return;
 		}
 		f->bytes_recv += (uint64_t)r;
@@ -405,22 +414,29 @@ static void requester_checks(struct ws_rr_worker *w, uint32_t i, int64_t now)
 	struct ws_rr_flow *f = &c->flows[i];
 	const int64_t stall = c->p->stall_ns;
 	if (f->phase == PH_RUN && c->timed && now - c->p->end_ns >= WS_STREAM_END_STALL_NS)
-		f->phase = PH_COLLECT; /* open loop, still blocked: the rest of the schedule is dropped */
+		f->phase =
+			PH_COLLECT; /* open loop, still blocked: the rest of the schedule is dropped */
 	if (c->udp && f->phase != PH_EOF) {
 		udp_expire(w, f, now);
-		if (f->phase == PH_COLLECT && c->timed && now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
+		if (f->phase == PH_COLLECT && c->timed &&
+		    now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
 			f->lost += f->pending; /* unanswered at the collection limit */
 			f->pending = 0;
 		}
 		ws_rr_pump(w, i);
-	} else if (f->phase == PH_COLLECT && c->timed && now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
+	} else if (f->phase == PH_COLLECT && c->timed &&
+		   now - c->p->end_ns >= WS_STREAM_END_STALL_NS) {
 		fail(w, f, -ETIMEDOUT, "%llu responses still outstanding %lld s after the end",
-		     (unsigned long long)f->pending, (long long)(WS_STREAM_END_STALL_NS / WS_NS_PER_SEC));
+		     (unsigned long long)f->pending,
+		     (long long)(WS_STREAM_END_STALL_NS / WS_NS_PER_SEC));
 	} else if (f->phase == PH_EOF && now - f->last_progress >= WS_STREAM_END_STALL_NS) {
-		fail(w, f, -ETIMEDOUT, "the responder did not close after the requester's half-close");
+		fail(w, f, -ETIMEDOUT,
+		     "the responder did not close after the requester's half-close");
 	}
-	if (ws_rr_live(f) && (f->pending > 0 || f->tx_left > 0) && stall > 0 && now - f->last_progress > stall)
-		fail(w, f, -ETIMEDOUT, "no response for the stall timeout (%lld ms)", (long long)(stall / WS_NS_PER_MS));
+	if (ws_rr_live(f) && (f->pending > 0 || f->tx_left > 0) && stall > 0 &&
+	    now - f->last_progress > stall)
+		fail(w, f, -ETIMEDOUT, "no response for the stall timeout (%lld ms)",
+		     (long long)(stall / WS_NS_PER_MS));
 }
 
 static void responder_checks(struct ws_rr_worker *w, struct ws_rr_flow *f, int64_t now)
@@ -431,9 +447,12 @@ static void responder_checks(struct ws_rr_worker *w, struct ws_rr_flow *f, int64
 		if (w->c->udp) /* every end marker was lost: silence ends the flow */
 			end_flow(w, f, PH_DONE);
 		else
-			fail(w, f, -ETIMEDOUT, "the requester neither sent nor closed past the end-of-test stall limit");
+			fail(w, f, -ETIMEDOUT,
+			     "the requester neither sent nor closed past the end-of-test stall "
+			     "limit");
 	} else if (p->stall_ns > 0 && now - f->last_progress > p->stall_ns) {
-		fail(w, f, -ETIMEDOUT, "no request for the stall timeout (%lld ms)", (long long)(p->stall_ns / WS_NS_PER_MS));
+		fail(w, f, -ETIMEDOUT, "no request for the stall timeout (%lld ms)",
+		     (long long)(p->stall_ns / WS_NS_PER_MS));
 	}
 }
 

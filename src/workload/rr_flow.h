@@ -29,16 +29,16 @@ struct ws_rr_flow {
 	int fd;
 	enum ws_rr_phase phase;
 	bool want_out, in_heap, eof;
-	uint32_t rx_off;         /* bytes into the current response (requester) / request */
-	uint64_t share;          /* counted: this flow's transactions */
-	uint64_t issued, head;   /* requests begun; the oldest unresolved one */
-	uint64_t pending;        /* requests neither answered nor lost */
+	uint32_t rx_off;       /* bytes into the current response (requester) / request */
+	uint64_t share;        /* counted: this flow's transactions */
+	uint64_t issued, head; /* requests begun; the oldest unresolved one */
+	uint64_t pending;      /* requests neither answered nor lost */
 	uint64_t done, lost, late;
-	uint64_t tx_left;        /* TCP: request (requester) or response (responder) bytes owed */
-	int64_t offset, due;     /* open loop: this flow's stagger; intended time of `issued` */
+	uint64_t tx_left;    /* TCP: request (requester) or response (responder) bytes owed */
+	int64_t offset, due; /* open loop: this flow's stagger; intended time of `issued` */
 	int64_t last_progress, end_ns;
 	uint64_t bytes_sent, bytes_recv, send_calls, recv_calls;
-	int64_t *ring;           /* cap send times, by sequence number mod cap; INT64_MIN marks
+	int64_t *ring; /* cap send times, by sequence number mod cap; INT64_MIN marks
 	                          * an answered UDP request behind the oldest unresolved one */
 	int error;
 	char why[80];
@@ -51,8 +51,8 @@ struct ws_rr_worker {
 	struct ws_rr_ctx *c;
 	uint32_t id, nmine, nactive;
 	int ep;
-	ws_sched sched;           /* open loop: flows waiting for their next due time */
-	int64_t base;             /* the open-loop schedule's origin */
+	ws_sched sched; /* open loop: flows waiting for their next due time */
+	int64_t base;   /* the open-loop schedule's origin */
 	int64_t max_lag;
 	char *buf;
 	ws_hist *lat;
@@ -63,18 +63,19 @@ struct ws_rr_worker {
 struct ws_rr_ctx {
 	const ws_rr_params *p;
 	struct ws_rr_flow *flows;
-	ws_flowhist *fh;          /* requester: one per flow */
+	ws_flowhist *fh; /* requester: one per flow */
 	struct ws_rr_worker *w;
 	uint32_t nflows, nthreads;
-	uint32_t cap;             /* the outstanding bound per flow, the ring's size */
-	uint32_t tagn;            /* UDP tag bytes: min(8, req_size, rsp_size) */
+	uint32_t cap;  /* the outstanding bound per flow, the ring's size */
+	uint32_t tagn; /* UDP tag bytes: min(8, req_size, rsp_size) */
 	bool client, udp, open, timed, counted;
-	double period;            /* open loop: ns between a flow's requests */
-	int64_t timeout;          /* UDP: a request unanswered this long is lost */
-	int64_t tick;             /* housekeeping period */
+	double period;   /* open loop: ns between a flow's requests */
+	int64_t timeout; /* UDP: a request unanswered this long is lost */
+	int64_t tick;    /* housekeeping period */
 };
 
-static inline int64_t ws_rr_intended(const struct ws_rr_worker *w, const struct ws_rr_flow *f, uint64_t k)
+static inline int64_t ws_rr_intended(const struct ws_rr_worker *w, const struct ws_rr_flow *f,
+				     uint64_t k)
 {
 	return w->base + f->offset + (int64_t)((double)k * w->c->period);
 }

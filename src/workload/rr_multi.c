@@ -95,7 +95,8 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 	for (uint32_t i = w->id; i < c->nflows; i += c->nthreads) {
 		int fd = c->flows[i].fd;
 		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
-		if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 || epoll_ctl(w->ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 ||
+		    epoll_ctl(w->ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
 			ws_err_errno(&t->err, "flow %u (fd %d) cannot join epoll", i, fd);
 			return;
 		}
@@ -131,7 +132,8 @@ static uint64_t scheduled(const struct ws_rr_worker *w, const struct ws_rr_flow 
 	return n;
 }
 
-static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t t0, ws_side_result *res)
+static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t t0,
+		    ws_side_result *res)
 {
 	int64_t last = t0;
 	for (uint32_t i = 0; i < c->nflows; i++) {
@@ -140,16 +142,20 @@ static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t
 		ws_flow_result *fr = &res->flows[i];
 		int64_t end = f->end_ns ? f->end_ns : ws_clock_ns();
 		last = end > last ? end : last;
-		*fr = (ws_flow_result){.bytes = f->bytes_sent + f->bytes_recv, .calls = f->send_calls + f->recv_calls,
-				       .elapsed_ns = end - t0, .thread = i % c->nthreads,
+		*fr = (ws_flow_result){.bytes = f->bytes_sent + f->bytes_recv,
+				       .calls = f->send_calls + f->recv_calls,
+				       .elapsed_ns = end - t0,
+				       .thread = i % c->nthreads,
 				       .error = f->phase == PH_FAILED ? f->error : 0,
-				       .transactions = f->done, .trans_lost = f->lost};
+				       .transactions = f->done,
+				       .trans_lost = f->lost};
 		snprintf(fr->why, sizeof(fr->why), "%s", f->phase == PH_FAILED ? f->why : "");
 		if (c->client) {
 			fr->lat_p50_ns = ws_flowhist_percentile(&c->fh[i], 50);
 			fr->lat_p99_ns = ws_flowhist_percentile(&c->fh[i], 99);
 			if (c->open)
-				res->trans_scheduled += c->counted ? f->share : scheduled(w, f, c->p->end_ns);
+				res->trans_scheduled +=
+					c->counted ? f->share : scheduled(w, f, c->p->end_ns);
 		}
 		res->bytes_sent += f->bytes_sent;
 		res->bytes_recv += f->bytes_recv;
@@ -160,8 +166,10 @@ static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t
 		res->late_replies += f->late;
 	}
 	for (uint32_t t = 0; t < c->nthreads; t++) {
-		res->threads[t] = (ws_thread_result){.user_ns = th[t].user_ns, .sys_ns = th[t].sys_ns,
-						     .cpu = th[t].cpu, .flows = c->w[t].nmine};
+		res->threads[t] = (ws_thread_result){.user_ns = th[t].user_ns,
+						     .sys_ns = th[t].sys_ns,
+						     .cpu = th[t].cpu,
+						     .flows = c->w[t].nmine};
 		res->thread_user_ns += th[t].user_ns;
 		res->thread_sys_ns += th[t].sys_ns;
 		if (c->w[t].max_lag > res->max_lag_ns)
@@ -180,7 +188,8 @@ static int plan(struct ws_rr_ctx *c, const ws_rr_params *p, ws_err *err)
 {
 	const ws_test_spec *s = p->spec;
 	if (p->nfds == 0 || !p->fds)
-		return ws_err_set(err, WS_E_INVAL, "no data sockets for the request/response flows");
+		return ws_err_set(err, WS_E_INVAL,
+				  "no data sockets for the request/response flows");
 	c->p = p;
 	c->nflows = p->nfds;
 	c->nthreads = p->threads == 0 ? 1 : p->threads > p->nfds ? p->nfds : p->threads;
@@ -190,7 +199,8 @@ static int plan(struct ws_rr_ctx *c, const ws_rr_params *p, ws_err *err)
 	c->counted = s->end == WS_END_TRANSACTIONS;
 	c->timed = !c->counted;
 	if (c->client && c->timed && p->end_ns <= 0)
-		return ws_err_set(err, WS_E_INVAL, "a timed request/response run needs its end time");
+		return ws_err_set(err, WS_E_INVAL,
+				  "a timed request/response run needs its end time");
 	c->period = c->open ? 1e9 / s->rate : 0;
 	c->cap = 1 + s->burst;
 	if (c->open && c->cap < OPEN_LOOP_OUTSTANDING)
@@ -198,7 +208,9 @@ static int plan(struct ws_rr_ctx *c, const ws_rr_params *p, ws_err *err)
 	c->timeout = s->rr_timeout_ns > 0 ? s->rr_timeout_ns : WS_RR_DEFAULT_TIMEOUT_NS;
 	c->tick = 100 * WS_NS_PER_MS;
 	if (c->udp && c->client) /* loss is noticed within a quarter of the timeout */
-		c->tick = c->timeout / 4 < WS_NS_PER_MS ? WS_NS_PER_MS : c->timeout / 4 < c->tick ? c->timeout / 4 : c->tick;
+		c->tick = c->timeout / 4 < WS_NS_PER_MS ? WS_NS_PER_MS
+			: c->timeout / 4 < c->tick      ? c->timeout / 4
+							: c->tick;
 	c->tagn = s->req_size < s->rsp_size ? s->req_size : s->rsp_size;
 	if (c->tagn > 8)
 		c->tagn = 8;
@@ -206,8 +218,11 @@ static int plan(struct ws_rr_ctx *c, const ws_rr_params *p, ws_err *err)
 		c->tagn = 0;
 	if (c->client && (uint64_t)c->nflows * c->cap * sizeof(int64_t) > MAX_RING_BYTES)
 		return ws_err_set(err, WS_E_INVAL,
-				  "%u flows with %u requests outstanding each need %llu MiB of send times; at most %u MiB: use fewer flows or a smaller burst",
-				  c->nflows, c->cap, (unsigned long long)((uint64_t)c->nflows * c->cap * 8 >> 20), MAX_RING_BYTES >> 20);
+				  "%u flows with %u requests outstanding each need %llu MiB of "
+				  "send times; at most %u MiB: use fewer flows or a smaller burst",
+				  c->nflows, c->cap,
+				  (unsigned long long)((uint64_t)c->nflows * c->cap * 8 >> 20),
+				  MAX_RING_BYTES >> 20);
 	return 0;
 }
 
@@ -227,8 +242,9 @@ static int verdict(const struct ws_rr_ctx *c, int64_t t0, const ws_side_result *
 	if (capped)
 		return ws_stream_capped(t0, res->bytes_recv, "received", err);
 	if (done == 0)
-		return ws_err_set(err, EIO, "every one of the %u flows failed; the first (flow %u): %s", c->nflows,
-				  first_failed, c->flows[first_failed].why);
+		return ws_err_set(err, EIO,
+				  "every one of the %u flows failed; the first (flow %u): %s",
+				  c->nflows, first_failed, c->flows[first_failed].why);
 	return 0;
 }
 

@@ -53,6 +53,7 @@ static const struct workload_def {
 	enum ws_role client_role;
 	bool udp;
 	bool rr;
+	/* clang-format off */
 } registry[] = {
 	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER, false, false},
 	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER, false, false},
@@ -67,6 +68,7 @@ static const struct workload_def {
 	{WS_TEST_TCP_MSS, WS_ROLE_SENDER, false, false},
 	{WS_TEST_REM_CPU, WS_ROLE_SENDER, false, false},
 };
+/* clang-format on */
 
 static const struct workload_def *find_def(enum ws_test_type t)
 {
@@ -76,10 +78,7 @@ static const struct workload_def *find_def(enum ws_test_type t)
 	return NULL;
 }
 
-bool ws_workload_supported(enum ws_test_type t)
-{
-	return find_def(t) != NULL;
-}
+bool ws_workload_supported(enum ws_test_type t) { return find_def(t) != NULL; }
 
 bool ws_workload_is_udp(enum ws_test_type t)
 {
@@ -121,7 +120,7 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, ws_sockopt_r
 {
 	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
 	bool stream = spec->type == WS_TEST_TCP_STREAM || spec->type == WS_TEST_TCP_MAERTS ||
-		      spec->type == WS_TEST_TCP_SENDFILE;
+		spec->type == WS_TEST_TCP_SENDFILE;
 	bool sends = !stream || ws_workload_role(spec->type, is_client) == WS_ROLE_SENDER;
 	*r = (ws_sockopt_req){
 		.tos = me->tos,
@@ -154,10 +153,12 @@ int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 	if (spec->fill_file[0]) {
 		int fd = open(spec->fill_file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return ws_err_errno(err, "cannot open the file to send (-F %s)", spec->fill_file);
+			return ws_err_errno(err, "cannot open the file to send (-F %s)",
+					    spec->fill_file);
 		struct stat st;
 		if (fstat(fd, &st) < 0) {
-			int rc = ws_err_errno(err, "cannot stat the file to send (-F %s)", spec->fill_file);
+			int rc = ws_err_errno(err, "cannot stat the file to send (-F %s)",
+					      spec->fill_file);
 			close(fd);
 			return rc;
 		}
@@ -165,14 +166,18 @@ int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 		 * fills the buffers, so a device (/dev/urandom) or a pipe does, as in netperf. */
 		bool sendfile = spec->type == WS_TEST_TCP_SENDFILE;
 		bool source = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
-		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) ||
+		    (S_ISREG(st.st_mode) && st.st_size == 0)) {
 			close(fd);
-			return ws_err_set(err, WS_E_INVAL, "the file %s (-F %s) is %s; expected %s",
-					  sendfile ? "to send" : "that fills the buffers", spec->fill_file,
-					  S_ISREG(st.st_mode)                 ? "empty"
-					  : S_ISDIR(st.st_mode) && !sendfile ? "a directory"
-									      : "not a regular file",
-					  sendfile ? "a regular, non-empty file" : "a non-empty file, a device such as /dev/urandom or a pipe");
+			return ws_err_set(
+				err, WS_E_INVAL, "the file %s (-F %s) is %s; expected %s",
+				sendfile ? "to send" : "that fills the buffers", spec->fill_file,
+				S_ISREG(st.st_mode)                        ? "empty"
+					: S_ISDIR(st.st_mode) && !sendfile ? "a directory"
+									   : "not a regular file",
+				sendfile ? "a regular, non-empty file"
+					 : "a non-empty file, a device such as /dev/urandom or a "
+					   "pipe");
 		}
 		return fd;
 	}
@@ -241,10 +246,12 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		.byte_limit = spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.tx = spec->type == WS_TEST_TCP_SENDFILE && file_fd >= 0 ? WS_TX_SENDFILE
-		      : spec->zerocopy                                  ? WS_TX_ZEROCOPY
-									: WS_TX_SEND,
+			: spec->zerocopy                                 ? WS_TX_ZEROCOPY
+									 : WS_TX_SEND,
 		.file_fd = file_fd,
-		.rx = spec->splice ? WS_RX_SPLICE : spec->skip_rx_copy ? WS_RX_TRUNC : WS_RX_RECV,
+		.rx = spec->splice           ? WS_RX_SPLICE
+			: spec->skip_rx_copy ? WS_RX_TRUNC
+					     : WS_RX_RECV,
 	};
 	if (!p.send_size) /* getsockopt failed: netperf's usual figures */
 		p.send_size = 16384;
@@ -274,7 +281,8 @@ void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side
 		c->rr = true;
 		c->each = (uint64_t)spec->req_size + spec->rsp_size;
 		c->buffers = spec->streams;
-		c->threads = spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
+		c->threads =
+			spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
 		if (c->threads == 0)
 			c->threads = 1;
 	} else if (ws_workload_is_udp(spec->type)) {
@@ -284,7 +292,8 @@ void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side
 		ws_side_result sizes = *setup; /* stream_params records the sizes it chose */
 		ws_stream_params p = stream_params(spec, role, -1, -1, &sizes);
 		c->each = c->receive ? p.recv_size : p.send_size;
-		c->threads = c->buffers = spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
+		c->threads = c->buffers =
+			spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
 		if (c->threads == 0)
 			c->threads = c->buffers = 1;
 	}
@@ -303,19 +312,22 @@ void ws_workload_cost_describe(const ws_test_spec *spec, const ws_workload_cost 
 		ws_units_format_size(spec->req_size, req, sizeof(req));
 		ws_units_format_size(spec->rsp_size, rsp, sizeof(rsp));
 		snprintf(buf, bufsz,
-			 "%s with %u flow%s needs %s of buffers (%u request+response buffer%s of %s, -r %s,%s)",
-			 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", total,
-			 c->buffers, c->buffers == 1 ? "" : "s", each, req, rsp);
+			 "%s with %u flow%s needs %s of buffers (%u request+response buffer%s of "
+			 "%s, -r %s,%s)",
+			 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s",
+			 total, c->buffers, c->buffers == 1 ? "" : "s", each, req, rsp);
 		return;
 	}
-	snprintf(buf, bufsz, "%s with %u flow%s on %u thread%s needs %s of buffers (%u %s buffer%s of %s)",
+	snprintf(buf, bufsz,
+		 "%s with %u flow%s on %u thread%s needs %s of buffers (%u %s buffer%s of %s)",
 		 name ? name : "the test", spec->streams, spec->streams == 1 ? "" : "s", c->threads,
 		 c->threads == 1 ? "" : "s", total, c->buffers, c->receive ? "receive" : "send",
 		 c->buffers == 1 ? "" : "s", each);
 }
 
 static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int file_fd,
-		      int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res, ws_err *err)
+		      int64_t cap_ns, ws_interim_counter *progress, ws_side_result *res,
+		      ws_err *err)
 {
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
 	p.cap_ns = cap_ns;
@@ -324,7 +336,8 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	ws_stream_counts c;
 	int rc = role == WS_ROLE_SENDER ? ws_stream_send(&p, &c, err) : ws_stream_recv(&p, &c, err);
 	if (rc < 0 && p.tx == WS_TX_SENDFILE && c.note[0]) /* the file shrank: say which */
-		ws_err_prefix(err, "-F %s", spec->fill_file[0] ? spec->fill_file : "(the temporary file)");
+		ws_err_prefix(err, "-F %s",
+			      spec->fill_file[0] ? spec->fill_file : "(the temporary file)");
 	res->bytes_sent = c.bytes_sent;
 	res->bytes_recv = c.bytes_recv;
 	res->send_calls = c.send_calls;
@@ -392,7 +405,8 @@ static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_cl
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
-	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus, cap_ns, progress, res, err);
+	return ws_multi_run_udp(spec, role == WS_ROLE_SENDER, fds, nfds, fill_fd, cpus, ncpus,
+				cap_ns, progress, res, err);
 }
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
@@ -470,9 +484,11 @@ static int load_rr_fill(const ws_test_spec *spec, int file_fd, unsigned char **b
 	size_t n = spec->req_size < WS_RR_SCRATCH ? spec->req_size : WS_RR_SCRATCH;
 	unsigned char *b = malloc(n ? n : 1);
 	if (!b)
-		return ws_err_set(err, ENOMEM, "no memory for %zu bytes of -F %s", n, spec->fill_file);
+		return ws_err_set(err, ENOMEM, "no memory for %zu bytes of -F %s", n,
+				  spec->fill_file);
 	if (ws_stream_fill_from_file(b, n, file_fd) < 0) {
-		int rc = ws_err_errno(err, "cannot read the file that fills the requests (-F %s)", spec->fill_file);
+		int rc = ws_err_errno(err, "cannot read the file that fills the requests (-F %s)",
+				      spec->fill_file);
 		free(b);
 		return rc;
 	}
@@ -506,7 +522,9 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.cpus = ncpus ? cpus : NULL,
 		.ncpus = (uint32_t)ncpus,
 		.start_ns = start,
-		.end_ns = spec->end == WS_END_TIME ? start + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0,
+		.end_ns = spec->end == WS_END_TIME
+			? start + (int64_t)(spec->duration_s * WS_NS_PER_SEC)
+			: 0,
 		.end_count = spec->end == WS_END_TIME ? 0 : spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.cap_ns = cap_ns,
@@ -518,7 +536,8 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 	int rc = load_rr_fill(spec, is_client ? file_fd : -1, &fill, &p.fill_len, err);
 	p.fill = fill;
 	if (rc == 0)
-		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err) : ws_rr_run(&p, res, err);
+		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err)
+					     : ws_rr_run(&p, res, err);
 	free(fill);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
@@ -543,8 +562,8 @@ int ws_workload_run_capped(const ws_test_spec *spec, bool is_client, const int *
 }
 
 int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
-			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
-			    ws_err *err)
+			    const ws_rr_params *crr, struct ws_interim *interim,
+			    ws_side_result *res, ws_err *err)
 {
 	if (ws_test_type_connects(spec->type))
 		return crr_side(spec, true, crr, 0, interim, res, err);
@@ -578,17 +597,21 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	bool multi = nfds > 1 || spec->streams > 1;
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
 	/* With a cap, a finer tick: a blocked call must notice the cap soon after it passed. */
-	int rc = multi || spec->rate > 0 ? 0 : ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
+	int rc = multi || spec->rate > 0
+		? 0
+		: ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
 	enum ws_role role = ws_workload_role(spec->type, is_client);
 	int file_fd = -1;
-	if (rc == 0 && role == WS_ROLE_SENDER && (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
+	if (rc == 0 && role == WS_ROLE_SENDER &&
+	    (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
 		/* Opened before the first snapshot, so the temporary file's writing is not charged.
 		 * Only the client ever has a -F file: fill_file is not sent to the daemon. */
 		file_fd = ws_workload_open_fill(spec, err);
 		rc = file_fd < 0 ? file_fd : 0;
 	}
 	/* netperf's latency outputs on a stream test: each send (MAERTS: receive) call timed */
-	bool time_calls = is_client && spec->call_latency && !multi && !ws_workload_is_rr(spec->type);
+	bool time_calls =
+		is_client && spec->call_latency && !multi && !ws_workload_is_rr(spec->type);
 	if (rc == 0 && time_calls) {
 		free(res->latency);
 		res->latency = malloc(sizeof(*res->latency));
@@ -610,14 +633,15 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	else if (rc == 0 && ws_workload_is_rr(spec->type))
 		rc = run_rr(spec, is_client, multi, fds, nfds, file_fd, cap_ns, prog, res, err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
+		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res,
+				   err);
 	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && time_calls) {
 		/* one datagram per send call, as netperf, so that each timed call is one message */
 		ws_test_spec plain = *spec;
 		plain.no_batch = true;
 		plain.gso = false;
-		rc = ws_udp_run_role_progress(&plain, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
-					      prog, res, err);
+		rc = ws_udp_run_role_progress(&plain, role == WS_ROLE_SENDER, fds[0], file_fd,
+					      cap_ns, prog, res, err);
 	} else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
 		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
 					      prog, res, err);
@@ -663,7 +687,8 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	p.cap_ns = cap_ns;
 	/* -F: the client's requests come from the file (opened before the first snapshot) */
 	unsigned char *fill = NULL;
-	int rc = 0, file_fd = is_client && spec->fill_file[0] ? ws_workload_open_fill(spec, err) : -1;
+	int rc = 0,
+	    file_fd = is_client && spec->fill_file[0] ? ws_workload_open_fill(spec, err) : -1;
 	if (file_fd < 0 && is_client && spec->fill_file[0])
 		return file_fd;
 	rc = load_rr_fill(spec, file_fd, &fill, &p.fill_len, err);

@@ -76,12 +76,12 @@ int ws_workload_check_cpus(const ws_test_spec *spec, bool is_client, struct ws_e
  * flow). Socket buffers are the kernel's memory, bounded by net.core.[rw]mem_max, and are
  * not counted. */
 typedef struct ws_workload_cost {
-	uint64_t bytes;     /* in all */
-	uint64_t each;      /* one buffer (UDP: one flow's batch) */
+	uint64_t bytes; /* in all */
+	uint64_t each;  /* one buffer (UDP: one flow's batch) */
 	uint32_t buffers;
-	uint32_t threads;   /* worker threads that run the flows */
-	bool receive;       /* receive buffers, else send buffers */
-	bool rr;            /* request/response: each buffer is a request and a response */
+	uint32_t threads; /* worker threads that run the flows */
+	bool receive;     /* receive buffers, else send buffers */
+	bool rr;          /* request/response: each buffer is a request and a response */
 } ws_workload_cost;
 
 /* setup holds the socket sizes applied at setup (sndbuf_set, rcvbuf_set), as for
@@ -121,7 +121,7 @@ int ws_workload_run_crr(const ws_test_spec *spec, bool is_client, const ws_rr_pa
  * partial interval). TCP_CRR takes crr as ws_workload_run_crr does (and fds, nfds are
  * unused). interim NULL is ws_workload_run (or ws_workload_run_crr). */
 int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t nfds,
-			    const ws_rr_params *crr, struct ws_interim *interim, ws_side_result *res,
-			    struct ws_err *err);
+			    const ws_rr_params *crr, struct ws_interim *interim,
+			    ws_side_result *res, struct ws_err *err);
 
 #endif

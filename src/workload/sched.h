@@ -23,11 +23,11 @@ typedef struct ws_sched_item {
 } ws_sched_item;
 
 typedef struct ws_sched {
-	int ep;               /* the thread's epoll set (not owned) */
-	int tfd;              /* fallback timer, -1 with epoll_pwait2 */
+	int ep;  /* the thread's epoll set (not owned) */
+	int tfd; /* fallback timer, -1 with epoll_pwait2 */
 	bool pwait2;
 	int64_t armed;
-	ws_sched_item *heap;  /* min-heap by due */
+	ws_sched_item *heap; /* min-heap by due */
 	uint32_t n, cap;
 } ws_sched;
 

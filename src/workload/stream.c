@@ -36,7 +36,8 @@ int ws_stream_fill_from_file(void *buf, size_t n, int fd)
 	size_t got = 0;
 	bool stream = false; /* a pipe or socket: no offsets, read what comes (netperf reads too) */
 	while (got < n) {
-		ssize_t r = stream ? read(fd, (char *)buf + got, n - got) : pread(fd, (char *)buf + got, n - got, 0);
+		ssize_t r = stream ? read(fd, (char *)buf + got, n - got)
+				   : pread(fd, (char *)buf + got, n - got, 0);
 		if (r < 0 && errno == ESPIPE && !stream) {
 			stream = true;
 			continue;
@@ -69,8 +70,10 @@ static int check_stall(int64_t last_progress, int64_t stall_ns, int64_t end_ns, 
 	int64_t now = ws_clock_ns(), quiet = now - last_progress;
 	if (end_ns && now >= end_ns + WS_STREAM_END_STALL_NS && quiet >= WS_STREAM_END_STALL_NS)
 		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "the %s moved no data for %.1f s, and the test should have ended %.1f s ago",
-				  who, (double)quiet / WS_NS_PER_SEC, (double)(now - end_ns) / WS_NS_PER_SEC);
+				  "the %s moved no data for %.1f s, and the test should have ended "
+				  "%.1f s ago",
+				  who, (double)quiet / WS_NS_PER_SEC,
+				  (double)(now - end_ns) / WS_NS_PER_SEC);
 	if (quiet < stall_ns)
 		return 0;
 	return ws_err_set(err, WS_E_TIMEDOUT, "the %s moved no data for %.1f s", who,
@@ -80,7 +83,8 @@ static int check_stall(int64_t last_progress, int64_t stall_ns, int64_t end_ns, 
 int ws_stream_capped(int64_t t0, uint64_t bytes, const char *moved, ws_err *err)
 {
 	return ws_err_set(err, WS_E_LIMIT, "stopped by the time cap after %.1f s, %llu bytes %s",
-			  (double)(ws_clock_ns() - t0) / WS_NS_PER_SEC, (unsigned long long)bytes, moved);
+			  (double)(ws_clock_ns() - t0) / WS_NS_PER_SEC, (unsigned long long)bytes,
+			  moved);
 }
 
 /* Past a timed test's end + WS_STREAM_END_STALL_NS a receiver stops whatever the sender
@@ -90,7 +94,8 @@ static int check_overrun(int64_t now, int64_t end_ns, ws_err *err)
 	if (!end_ns || now < end_ns + WS_STREAM_END_STALL_NS)
 		return 0;
 	return ws_err_set(err, WS_E_TIMEDOUT,
-			  "the sender was still sending %.1f s after the test's end (the end-of-test stall limit)",
+			  "the sender was still sending %.1f s after the test's end (the "
+			  "end-of-test stall limit)",
 			  (double)(now - end_ns) / WS_NS_PER_SEC);
 }
 
@@ -100,7 +105,7 @@ static int check_overrun(int64_t now, int64_t end_ns, ws_err *err)
 enum rx_outcome { RX_AGAIN, RX_EOF, RX_TIMEOUT, RX_FAILED };
 
 static enum rx_outcome count_recv(ssize_t r, ws_stream_counts *c, int64_t *last,
-				   ws_interim_counter *progress)
+				  ws_interim_counter *progress)
 {
 	if (r > 0) {
 		c->bytes_recv += (uint64_t)r;
@@ -132,7 +137,8 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
 		if (o == RX_EOF)
 			return 0;
 		if (o == RX_FAILED)
-			return ws_err_errno(err, "receive on the data connection (%s)", ws_tcpio_rx_name(io));
+			return ws_err_errno(err, "receive on the data connection (%s)",
+					    ws_tcpio_rx_name(io));
 		/* a silent sender gets the stall verdict; one still sending (data arrived on
 		 * this call), the overrun one. A timeout is never an overrun: the sender sent
 		 * nothing, and the stall rule ends the wait once it has been quiet long enough. */
@@ -147,8 +153,8 @@ static int read_to_eof(ws_tcpio *io, size_t n, ws_stream_counts *c, const ws_str
  * counting) anything it sends. Progress is the send queue shrinking as the receiver reads
  * and acknowledges; a queue that stays put for WS_STREAM_END_STALL_NS means the receiver
  * stopped reading, and no amount of waiting will deliver the rest. */
-static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_t t0, int64_t cap_ns,
-			ws_err *err)
+static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_t t0,
+			int64_t cap_ns, ws_err *err)
 {
 	int64_t last = ws_clock_ns();
 	int queued = -1;
@@ -169,10 +175,12 @@ static int drain_to_eof(int fd, char *buf, size_t n, ws_stream_counts *c, int64_
 		if (ws_clock_ns() - last < WS_STREAM_END_STALL_NS)
 			continue;
 		if (queued <= 0) /* all acknowledged, or no SIOCOUTQ: only the silence is known */
-			return ws_err_set(err, WS_E_TIMEDOUT, "the receiver did not close the connection within %.1f s",
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "the receiver did not close the connection within %.1f s",
 					  (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
 		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "the receiver stopped reading: %d bytes sent were still unacknowledged after %.1f s",
+				  "the receiver stopped reading: %d bytes sent were still "
+				  "unacknowledged after %.1f s",
 				  queued, (double)WS_STREAM_END_STALL_NS / WS_NS_PER_SEC);
 	}
 }
@@ -229,7 +237,8 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	char *buf = ws_stream_alloc_pattern(size);
 	if (!buf)
 		return ws_err_set(err, ENOMEM, "no memory for a %zu-byte send buffer", size);
-	if (p->file_fd >= 0 && p->tx != WS_TX_SENDFILE && ws_stream_fill_from_file(buf, size, p->file_fd) < 0) {
+	if (p->file_fd >= 0 && p->tx != WS_TX_SENDFILE &&
+	    ws_stream_fill_from_file(buf, size, p->file_fd) < 0) {
 		int rc = ws_err_errno(err, "cannot read the file that fills the send buffer (-F)");
 		free(buf);
 		return rc;
@@ -267,7 +276,8 @@ int ws_stream_recv(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	int rc = ws_tcpio_rx_open(&io, p->fd, p->rx, buf, err);
 	if (rc == 0) {
 		c->rcvlowat = ws_tcpio_rx_wake(&io, p->rcvlowat);
-		rc = read_to_eof(&io, size, c, p, p->end == WS_END_TIME ? t0 + p->duration_ns : 0, err);
+		rc = read_to_eof(&io, size, c, p, p->end == WS_END_TIME ? t0 + p->duration_ns : 0,
+				 err);
 	}
 	c->elapsed_ns = ws_clock_ns() - t0;
 	c->path = ws_tcpio_rx_name(&io);

@@ -22,19 +22,19 @@ struct ws_interim_counter;
 #define WS_STREAM_END_STALL_NS (3 * 1000000000LL)
 
 typedef struct ws_stream_params {
-	int fd;                 /* connected, blocking data socket */
-	uint32_t send_size;     /* bytes per send call (sender) */
-	uint32_t recv_size;     /* bytes per recv call (receiver) */
-	enum ws_end_kind end;   /* WS_END_TIME or WS_END_BYTES */
-	int64_t duration_ns;    /* WS_END_TIME: measured from the role's start */
-	uint64_t byte_limit;    /* WS_END_BYTES */
-	int64_t stall_ns;       /* no progress for this long is an error */
-	enum ws_tcp_tx tx;      /* sender's path */
-	int file_fd;            /* WS_TX_SENDFILE's source; on the other paths the -F file that
+	int fd;               /* connected, blocking data socket */
+	uint32_t send_size;   /* bytes per send call (sender) */
+	uint32_t recv_size;   /* bytes per recv call (receiver) */
+	enum ws_end_kind end; /* WS_END_TIME or WS_END_BYTES */
+	int64_t duration_ns;  /* WS_END_TIME: measured from the role's start */
+	uint64_t byte_limit;  /* WS_END_BYTES */
+	int64_t stall_ns;     /* no progress for this long is an error */
+	enum ws_tcp_tx tx;    /* sender's path */
+	int file_fd;          /* WS_TX_SENDFILE's source; on the other paths the -F file that
 	                         * fills the send buffer; -1 for none */
-	enum ws_tcp_rx rx;      /* receiver's path */
-	uint32_t rcvlowat;      /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
-	int64_t cap_ns;         /* monotonic time at which the role ends whatever the peer does
+	enum ws_tcp_rx rx;    /* receiver's path */
+	uint32_t rcvlowat;    /* receiver's wake threshold (ws_tcpio_rx_wake), 0 = kernel's */
+	int64_t cap_ns;       /* monotonic time at which the role ends whatever the peer does
 	                         * (the daemon's --max-duration), 0 = none; see ws_stream_capped */
 	/* -D: the flows' interim counters (measure/interim.h, ws_interim_at: flow i's is
 	 * progress + i; one stream is flow 0), bumped by the bytes of this role's direction;
@@ -49,10 +49,10 @@ typedef struct ws_stream_counts {
 	uint64_t bytes_sent, bytes_recv;
 	uint64_t send_calls, recv_calls;
 	int64_t elapsed_ns;
-	const char *path;       /* the I/O path that ran (static string) */
-	char note[96];          /* why a requested path fell back, or "" */
+	const char *path; /* the I/O path that ran (static string) */
+	char note[96];    /* why a requested path fell back, or "" */
 	uint64_t zc_sends, zc_copied;
-	uint32_t rcvlowat;      /* receiver: the wake threshold the kernel kept */
+	uint32_t rcvlowat; /* receiver: the wake threshold the kernel kept */
 } ws_stream_counts;
 
 /* The error of a role ended by its time cap (cap_ns): -WS_E_LIMIT, with a message saying how

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_UDP_WINDOW 4096    /* sequence numbers the receiver's bitmap remembers */
+#define WS_UDP_WINDOW 4096 /* sequence numbers the receiver's bitmap remembers */
 
 /* A data datagram whose sequence number is this far or farther beyond the head (the
  * highest seen + 1) is a jump: 16 times the largest flow-control window the receiver ever
@@ -42,11 +42,11 @@
  * from duplicates; they count as reordered (late) arrivals. */
 typedef struct ws_udp_acct {
 	uint32_t tag;
-	uint64_t head;       /* highest data sequence number seen + 1, < WS_UDP_SEQ_LIMIT */
+	uint64_t head; /* highest data sequence number seen + 1, < WS_UDP_SEQ_LIMIT */
 	uint64_t unique, bytes, reordered, dup, bad, jumps;
 	bool end_seen;
-	uint64_t end_total;  /* datagrams the sender said it sent (END), when plausible */
-	uint64_t jump_max;   /* WS_UDP_JUMP_MAX (ws_udp_acct_init), or WS_UDP_JUMP_MAX_BLAST */
+	uint64_t end_total; /* datagrams the sender said it sent (END), when plausible */
+	uint64_t jump_max;  /* WS_UDP_JUMP_MAX (ws_udp_acct_init), or WS_UDP_JUMP_MAX_BLAST */
 	uint64_t bits[WS_UDP_WINDOW / 64]; /* seen flags of [head - WS_UDP_WINDOW, head) */
 } ws_udp_acct;
 

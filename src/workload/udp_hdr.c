@@ -4,7 +4,7 @@
 #include "util/bytes.h"
 
 #define HDR_VERSION 1
-#define CHECK_SALT 0x5753u
+#define CHECK_SALT  0x5753u
 
 /* A ones'-complement sum of the first 14 bytes, salted: catches stray and torn datagrams. */
 static uint16_t hdr_check(const uint8_t *p)

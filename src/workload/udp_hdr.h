@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_UDP_HDR_LEN 16     /* bytes of header at the start of every datagram */
+#define WS_UDP_HDR_LEN 16 /* bytes of header at the start of every datagram */
 
 enum ws_udp_kind {
 	WS_UDP_DATA = 0,    /* seq = the datagram's number, from 0 */

@@ -19,14 +19,14 @@
 #include <string.h>
 #include <sys/time.h>
 
-#define RX_BATCH_MAX 64
-#define RX_BATCH_BYTES (2u << 20)    /* receive buffers per batch, in all */
-#define RX_GRO_BUF 65536             /* a GRO receive can hold up to 64 KiB */
-#define RX_TIMEOUT_NS (100 * WS_NS_PER_MS)
-#define RX_GRACE_NS (500 * WS_NS_PER_MS)  /* past the expected end ... */
-#define RX_IDLE_NS (250 * WS_NS_PER_MS)   /* ... this long without a datagram ends */
+#define RX_BATCH_MAX     64
+#define RX_BATCH_BYTES   (2u << 20) /* receive buffers per batch, in all */
+#define RX_GRO_BUF       65536      /* a GRO receive can hold up to 64 KiB */
+#define RX_TIMEOUT_NS    (100 * WS_NS_PER_MS)
+#define RX_GRACE_NS      (500 * WS_NS_PER_MS) /* past the expected end ... */
+#define RX_IDLE_NS       (250 * WS_NS_PER_MS) /* ... this long without a datagram ends */
 #define RX_BYTES_IDLE_NS (2 * WS_NS_PER_SEC)
-#define RX_FLOWING_NS (20 * WS_NS_PER_MS) /* data this recent: nap instead of blocking */
+#define RX_FLOWING_NS    (20 * WS_NS_PER_MS) /* data this recent: nap instead of blocking */
 #ifndef RX_NAP_NS
 #define RX_NAP_NS (250 * WS_NS_PER_US)
 #endif
@@ -66,7 +66,9 @@ static uint64_t rx_window(uint32_t rcvbuf, uint32_t size)
 		charge += 256;
 	}
 	uint64_t w = (rcvbuf ? rcvbuf : 212992u) / 2 / charge;
-	return w < WS_UDP_WINDOW_MIN ? WS_UDP_WINDOW_MIN : w > WS_UDP_WINDOW_MAX ? WS_UDP_WINDOW_MAX : w;
+	return w < WS_UDP_WINDOW_MIN    ? WS_UDP_WINDOW_MIN
+		: w > WS_UDP_WINDOW_MAX ? WS_UDP_WINDOW_MAX
+					: w;
 }
 
 /* The receiver's buffers: nmsg of the returned size (a GRO receive can hold 64 KiB). */
@@ -88,8 +90,8 @@ static int rx_alloc(udp_rx *r, ws_err *err)
 	r->ctrl = calloc(r->nmsg, sizeof(*r->ctrl));
 	r->msgs = calloc(r->nmsg, sizeof(*r->msgs));
 	if (!r->bufs || !r->iov || !r->ctrl || !r->msgs)
-		return ws_err_set(err, ENOMEM, "no memory for %u receive buffers of %zu bytes", r->nmsg,
-				  r->bufsize);
+		return ws_err_set(err, ENOMEM, "no memory for %u receive buffers of %zu bytes",
+				  r->nmsg, r->bufsize);
 	return 0;
 }
 
@@ -100,8 +102,9 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 	socklen_t ml = sizeof(me), pl = sizeof(peer);
 	getsockname(fd, (struct sockaddr *)&me, &ml);
 	getpeername(fd, (struct sockaddr *)&peer, &pl);
-	ws_udp_acct_init(&r->acct, ws_udp_tag(ntohs(((struct sockaddr_in *)&peer)->sin_port),
-					      ntohs(((struct sockaddr_in *)&me)->sin_port)));
+	ws_udp_acct_init(&r->acct,
+			 ws_udp_tag(ntohs(((struct sockaddr_in *)&peer)->sin_port),
+				    ntohs(((struct sockaddr_in *)&me)->sin_port)));
 	if (!spec->udp_flow_control) /* a blasting sender may run far ahead of a stalled receiver */
 		r->acct.jump_max = WS_UDP_JUMP_MAX_BLAST;
 	uint32_t size = spec->send_size ? spec->send_size : WS_UDP_MAX_MSG;
@@ -112,7 +115,8 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 		if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
 			r->gro = true;
 		else
-			ws_udp_note(res, "UDP_GRO refused by the kernel (%s); fell back", strerror(errno));
+			ws_udp_note(res, "UDP_GRO refused by the kernel (%s); fell back",
+				    strerror(errno));
 	}
 	r->bufsize = rx_geometry(spec, r->gro, size, &r->nmsg);
 	if (!spec->no_batch && !WS_UDP_HAVE_MMSG)
@@ -224,7 +228,8 @@ static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, in
 		if (r->any && now - last >= RX_BYTES_IDLE_NS)
 			*done = true;
 		else if (!r->any && now - t0 >= WS_UDP_STALL_NS)
-			return ws_err_set(err, WS_E_TIMEDOUT, "no datagram from the UDP sender in %.0f s",
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "no datagram from the UDP sender in %.0f s",
 					  (double)WS_UDP_STALL_NS / WS_NS_PER_SEC);
 		return 0;
 	}
@@ -243,7 +248,8 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 	unsigned lens[RX_BATCH_MAX];
 	int64_t t0 = ws_clock_ns();
 	/* the end-of-test stall limit: a sender that keeps trickling cannot hold a timed test */
-	int64_t hard_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + WS_STREAM_END_STALL_NS;
+	int64_t hard_end =
+		t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + WS_STREAM_END_STALL_NS;
 	bool done = false;
 	int rc = 0;
 	while (!done && rc == 0) {
@@ -260,8 +266,9 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 		    errno != ECONNREFUSED)
 			return ws_err_errno(err, "receive on the UDP data socket");
 		if (n > 0 && lens[0] == 0 && rx_shut(r->fd))
-			return ws_err_set(err, ECANCELED, "the UDP data socket was shut down (the control "
-							  "connection closed, or the daemon is stopping)");
+			return ws_err_set(err, ECANCELED,
+					  "the UDP data socket was shut down (the control "
+					  "connection closed, or the daemon is stopping)");
 		if (n > 0) {
 			res->recv_syscalls++;
 			uint64_t before = r->acct.unique;
@@ -278,7 +285,8 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 			 * would fill its receive buffer and the END_ACK of a daemon's time cap
 			 * would find it full (a -l -N client then ran a second past the cap,
 			 * until its refusal rule stopped it): it gets the first one only. */
-			if ((spec->udp_flow_control && r->acct.head - r->reported >= r->window / 8) ||
+			if ((spec->udp_flow_control &&
+			     r->acct.head - r->reported >= r->window / 8) ||
 			    (r->reported == 0 && r->acct.head)) {
 				r->reported = r->acct.head;
 				rx_report(r, WS_UDP_ACK, r->acct.head);

@@ -12,10 +12,11 @@ int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *siz
 	if (s == 0)
 		s = sndbuf_set > WS_UDP_MAX_MSG || sndbuf_set == 0 ? WS_UDP_MAX_MSG : sndbuf_set;
 	if (s < WS_UDP_MIN_MSG || s > WS_UDP_MAX_MSG)
-		return ws_err_set(err, WS_E_INVAL,
-				  "UDP_STREAM message size %u is out of range; expected %d to %d bytes "
-				  "(warpspeed's %d-byte sequence header up to the largest UDP payload)",
-				  s, WS_UDP_MIN_MSG, WS_UDP_MAX_MSG, WS_UDP_HDR_LEN);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"UDP_STREAM message size %u is out of range; expected %d to %d bytes "
+			"(warpspeed's %d-byte sequence header up to the largest UDP payload)",
+			s, WS_UDP_MIN_MSG, WS_UDP_MAX_MSG, WS_UDP_HDR_LEN);
 	*size = s;
 	return 0;
 }

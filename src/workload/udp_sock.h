@@ -18,7 +18,7 @@
 struct ws_err;
 
 #define WS_UDP_MIN_MSG WS_UDP_HDR_LEN
-#define WS_UDP_MAX_MSG 65507  /* the largest IPv4 UDP payload */
+#define WS_UDP_MAX_MSG 65507 /* the largest IPv4 UDP payload */
 
 #ifndef SOL_UDP
 #define SOL_UDP 17
@@ -35,10 +35,10 @@ struct ws_err;
 #define WS_UDP_HAVE_MMSG 0
 #endif
 
-#define WS_UDP_ACK_LEN (WS_UDP_HDR_LEN + 8) /* a report: header + the receiver's window */
-#define WS_UDP_WINDOW_MIN 16u               /* datagrams; the receiver reports within these */
+#define WS_UDP_ACK_LEN    (WS_UDP_HDR_LEN + 8) /* a report: header + the receiver's window */
+#define WS_UDP_WINDOW_MIN 16u                  /* datagrams; the receiver reports within these */
 #define WS_UDP_WINDOW_MAX 65536u
-#define WS_UDP_STALL_NS (10 * WS_NS_PER_SEC) /* no progress this long ends a role */
+#define WS_UDP_STALL_NS   (10 * WS_NS_PER_SEC) /* no progress this long ends a role */
 
 /* The message size the sender uses: spec->send_size, or when 0 netperf's default, the
  * send buffer size sndbuf_set capped at WS_UDP_MAX_MSG. Returns 0, or -WS_E_INVAL with a
@@ -47,7 +47,6 @@ int ws_udp_msg_size(const ws_test_spec *spec, uint32_t sndbuf_set, uint32_t *siz
 		    struct ws_err *err);
 
 /* Sets res->io_note (why a requested path fell back), printf-style. */
-__attribute__((format(printf, 2, 3))) void ws_udp_note(ws_side_result *res, const char *fmt,
-						       ...);
+__attribute__((format(printf, 2, 3))) void ws_udp_note(ws_side_result *res, const char *fmt, ...);
 
 #endif

@@ -69,7 +69,7 @@ int ws_udp_run_role(const ws_test_spec *spec, bool sender, int fd, int fill_fd, 
  * sender adds the bytes of the datagrams it sent. The receiver does not count: it runs on
  * the daemon (the client of UDP_STREAM always sends), which reports no interim results. */
 int ws_udp_run_role_progress(const ws_test_spec *spec, bool sender, int fd, int fill_fd,
-			     int64_t cap_ns, struct ws_interim_counter *progress, ws_side_result *res,
-			     struct ws_err *err);
+			     int64_t cap_ns, struct ws_interim_counter *progress,
+			     ws_side_result *res, struct ws_err *err);
 
 #endif

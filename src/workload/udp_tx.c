@@ -23,17 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TX_BATCH 64                  /* datagrams per sendmmsg */
-#define GSO_MAX_SEGS 64              /* the kernel's UDP_MAX_SEGMENTS */
-#define WINDOW_INITIAL TX_BATCH      /* until the receiver's first report */
-#define PROBE_NS (200 * WS_NS_PER_MS)     /* window full and no report: send anyway */
-#define REPORT_EVERY 64                   /* blast: batches between reads of the reports */
-#define PACE_SPIN_NS (50 * WS_NS_PER_US)  /* --pace: the last stretch before a send is spun */
-#define END_PHASE_NS (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
+#define TX_BATCH       64                   /* datagrams per sendmmsg */
+#define GSO_MAX_SEGS   64                   /* the kernel's UDP_MAX_SEGMENTS */
+#define WINDOW_INITIAL TX_BATCH             /* until the receiver's first report */
+#define PROBE_NS       (200 * WS_NS_PER_MS) /* window full and no report: send anyway */
+#define REPORT_EVERY   64                   /* blast: batches between reads of the reports */
+#define PACE_SPIN_NS   (50 * WS_NS_PER_US)  /* --pace: the last stretch before a send is spun */
+#define END_PHASE_NS   (2 * WS_NS_PER_SEC)  /* how long the sender repeats END */
 /* The receiver's port refusing datagrams this long with no report in between: it is gone
  * (its daemon's time cap ended the test and its END_ACKs were lost, or it died). */
-#define GONE_NS (1 * WS_NS_PER_SEC)
-#define NETPERF_END_DGRAMS 3              /* empty datagrams that end a netserver's test */
+#define GONE_NS            (1 * WS_NS_PER_SEC)
+#define NETPERF_END_DGRAMS 3 /* empty datagrams that end a netserver's test */
 
 enum tx_path { TX_MMSG, TX_PLAIN, TX_GSO };
 
@@ -41,26 +41,26 @@ typedef struct udp_tx {
 	int fd;
 	uint32_t size, tag;
 	enum tx_path path;
-	uint8_t *payload;  /* one message; TX_PLAIN writes its header into the first bytes */
-	uint8_t *gso_buf;  /* gso_segs messages back to back, each with its own header */
+	uint8_t *payload; /* one message; TX_PLAIN writes its header into the first bytes */
+	uint8_t *gso_buf; /* gso_segs messages back to back, each with its own header */
 	uint32_t gso_segs;
 #if WS_UDP_HAVE_MMSG
 	uint8_t hdrs[TX_BATCH][WS_UDP_HDR_LEN];
 	struct iovec iov[TX_BATCH][2];
 	struct mmsghdr msgs[TX_BATCH];
 #endif
-	uint64_t seq;      /* data datagrams sent */
-	uint64_t acked;    /* the receiver's head at its last report */
+	uint64_t seq;   /* data datagrams sent */
+	uint64_t acked; /* the receiver's head at its last report */
 	uint64_t window;
 	int64_t last_report_ns;
-	double pace_dps;   /* --pace: datagrams per second, 0 = not paced */
-	uint32_t batches;  /* blast mode: reports are read every REPORT_EVERY batches */
+	double pace_dps;  /* --pace: datagrams per second, 0 = not paced */
+	uint32_t batches; /* blast mode: reports are read every REPORT_EVERY batches */
 	bool end_acked, refused;
-	int64_t refused_ns; /* the first refusal since the receiver's last report, 0: none */
+	int64_t refused_ns;   /* the first refusal since the receiver's last report, 0: none */
 	bool dontroute_probe; /* SO_DONTROUTE is set until the first send gets through */
 	ws_side_result *res;
 	ws_interim_counter *progress; /* -D: the bytes sent, or NULL */
-	ws_hist *lat;      /* each send call's time (spec->call_latency), or NULL */
+	ws_hist *lat;                 /* each send call's time (spec->call_latency), or NULL */
 } udp_tx;
 
 static enum tx_path default_tx_path(const ws_test_spec *spec, ws_side_result *res)
@@ -80,25 +80,31 @@ static int tx_try_gso(udp_tx *t, const ws_test_spec *spec, ws_err *err)
 	if (segs > GSO_MAX_SEGS)
 		segs = GSO_MAX_SEGS;
 	if (segs < 2) {
-		ws_udp_note(t->res, "%s", "UDP_SEGMENT skipped: a message this large leaves no room for two in 64 KiB");
+		ws_udp_note(t->res, "%s",
+			    "UDP_SEGMENT skipped: a message this large leaves no room for two in "
+			    "64 KiB");
 		t->path = default_tx_path(spec, t->res);
 		return 0;
 	}
 	if (ws_features_probe_udp_gso() != 1) {
 		/* qemu-user, for one, passes the segment size unswapped on big-endian guests. */
-		ws_udp_note(t->res, "%s", "UDP_SEGMENT does not segment correctly here (probe failed); fell back");
+		ws_udp_note(
+			t->res, "%s",
+			"UDP_SEGMENT does not segment correctly here (probe failed); fell back");
 		t->path = default_tx_path(spec, t->res);
 		return 0;
 	}
 	int v = (int)t->size;
 	if (setsockopt(t->fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)) < 0) {
-		ws_udp_note(t->res, "UDP_SEGMENT refused by the kernel (%s); fell back", strerror(errno));
+		ws_udp_note(t->res, "UDP_SEGMENT refused by the kernel (%s); fell back",
+			    strerror(errno));
 		t->path = default_tx_path(spec, t->res);
 		return 0;
 	}
 	t->gso_buf = ws_stream_alloc_pattern((size_t)segs * t->size);
 	if (!t->gso_buf)
-		return ws_err_set(err, ENOMEM, "no memory for a %u-byte UDP_SEGMENT buffer", segs * t->size);
+		return ws_err_set(err, ENOMEM, "no memory for a %u-byte UDP_SEGMENT buffer",
+				  segs * t->size);
 	t->gso_segs = segs;
 	t->path = TX_GSO;
 	return 0;
@@ -142,12 +148,14 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws
 	/* -F: the file's bytes, each datagram's first bytes replaced by its header. */
 	if (rc == 0 && fill_fd >= 0 &&
 	    (ws_stream_fill_from_file(t->payload, t->size, fill_fd) < 0 ||
-	     (t->gso_buf && ws_stream_fill_from_file(t->gso_buf, (size_t)t->gso_segs * t->size, fill_fd) < 0)))
+	     (t->gso_buf &&
+	      ws_stream_fill_from_file(t->gso_buf, (size_t)t->gso_segs * t->size, fill_fd) < 0)))
 		rc = ws_err_errno(err, "cannot read the file that fills the datagrams (-F)");
 #if WS_UDP_HAVE_MMSG
 	for (int i = 0; i < TX_BATCH; i++) {
 		t->iov[i][0] = (struct iovec){t->hdrs[i], WS_UDP_HDR_LEN};
-		t->iov[i][1] = (struct iovec){t->payload + WS_UDP_HDR_LEN, t->size - WS_UDP_HDR_LEN};
+		t->iov[i][1] =
+			(struct iovec){t->payload + WS_UDP_HDR_LEN, t->size - WS_UDP_HDR_LEN};
 		t->msgs[i].msg_hdr = (struct msghdr){.msg_iov = t->iov[i], .msg_iovlen = 2};
 	}
 #endif
@@ -202,7 +210,9 @@ static void tx_read_errqueue(udp_tx *t)
 			char buf[256];
 		} ctl;
 		struct iovec iov = {.iov_base = data, .iov_len = sizeof(data)};
-		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+		struct msghdr m = {.msg_iov = &iov,
+				   .msg_iovlen = 1,
+				   .msg_control = ctl.buf,
 				   .msg_controllen = sizeof(ctl.buf)};
 		if (recvmsg(t->fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 			return;
@@ -249,7 +259,9 @@ static void tx_read_reports(udp_tx *t, int wait_ms)
 			t->end_acked = true;
 		} else if (h.kind == WS_UDP_ACK && r >= WS_UDP_ACK_LEN) {
 			uint64_t w = ws_get_be64(buf + WS_UDP_HDR_LEN);
-			t->window = w < WS_UDP_WINDOW_MIN ? WS_UDP_WINDOW_MIN : w > WS_UDP_WINDOW_MAX ? WS_UDP_WINDOW_MAX : w;
+			t->window = w < WS_UDP_WINDOW_MIN ? WS_UDP_WINDOW_MIN
+				: w > WS_UDP_WINDOW_MAX   ? WS_UDP_WINDOW_MAX
+							  : w;
 			if (h.seq > t->acked)
 				t->acked = h.seq > t->seq ? t->seq : h.seq;
 			t->last_report_ns = ws_clock_ns();
@@ -336,7 +348,8 @@ static int tx_failed(udp_tx *t, const ws_test_spec *spec, int64_t last_progress,
 	}
 	if (e == EAGAIN || e == EWOULDBLOCK) {
 		if (ws_clock_ns() - last_progress >= WS_UDP_STALL_NS)
-			return ws_err_set(err, WS_E_TIMEDOUT, "the UDP sender could not send for %.0f s",
+			return ws_err_set(err, WS_E_TIMEDOUT,
+					  "the UDP sender could not send for %.0f s",
 					  (double)WS_UDP_STALL_NS / WS_NS_PER_SEC);
 		return 0;
 	}
@@ -353,9 +366,10 @@ static int tx_failed(udp_tx *t, const ws_test_spec *spec, int64_t last_progress,
 		return 0;
 	}
 	if (t->dontroute_probe && e == ENETUNREACH)
-		return ws_err_set(err, WS_E_INVAL,
-				  "the UDP_STREAM peer is not on a directly connected network (SO_DONTROUTE, "
-				  "netperf's default); add --route to let the datagrams be routed");
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"the UDP_STREAM peer is not on a directly connected network (SO_DONTROUTE, "
+			"netperf's default); add --route to let the datagrams be routed");
 	errno = e;
 	return ws_err_errno(err, "%s of a %u-byte datagram on the UDP data socket",
 			    tx_path_name(t->path), t->size);
@@ -397,7 +411,9 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
 	bool by_bytes = spec->end == WS_END_BYTES;
 	/* datagrams to send, rounded up without wrapping for a count near 2^64 */
-	uint64_t limit = by_bytes && t->size ? spec->end_count / t->size + (spec->end_count % t->size != 0) : 0;
+	uint64_t limit = by_bytes && t->size
+		? spec->end_count / t->size + (spec->end_count % t->size != 0)
+		: 0;
 	while (rc == 0) {
 		/* END_ACK before the end: the receiver ended the test (its time cap) */
 		if ((by_bytes ? t->seq >= limit : now >= deadline) || t->end_acked)
@@ -409,8 +425,11 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 		if (t->refused_ns && now - t->refused_ns >= GONE_NS) {
 			/* The control channel carries why (the daemon's result), if it can. */
 			t->refused = true;
-			ws_udp_note(res, "the receiver's port refused datagrams for %.0f s with no report: "
-			     "it is gone; stopped sending", (double)GONE_NS / WS_NS_PER_SEC);
+			ws_udp_note(
+				res,
+				"the receiver's port refused datagrams for %.0f s with no report: "
+				"it is gone; stopped sending",
+				(double)GONE_NS / WS_NS_PER_SEC);
 			break;
 		}
 		uint32_t n = tx_room(t, spec, t0, now);

@@ -13,8 +13,7 @@ struct ws_interim_counter;
 
 /* The sender role of ws_udp_run_role_progress (udp_stream.h) on connected socket fd. */
 int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_ns,
-		     struct ws_interim_counter *progress, ws_side_result *res,
-		     struct ws_err *err);
+		     struct ws_interim_counter *progress, ws_side_result *res, struct ws_err *err);
 
 /* The sender's user-space buffer bytes for messages of size bytes (with --gso, one
  * UDP_SEGMENT batch beside the message). */
