@@ -111,7 +111,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: version all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
+.PHONY: format format-check version all test unit-tests bench-bins fuzz-run fuzz-long run bench install uninstall clean fuzz \
 	cross cross-test man iqconv-vec-report FORCE
 all: $(BIN) $(LIB)
 
@@ -252,6 +252,14 @@ run: $(BIN)
 
 bench: $(BIN) $(BENCH_BIN)
 	@bench/run $(BENCH)
+
+# The C layout (.clang-format): `format` rewrites the files, `format-check` lists the files it
+# would change and fails (tests/integration/format.sh runs the same check in make test).
+FORMAT_FILES = $(shell git ls-files 'src/*.[ch]' 'include/*.h' 'bench/*.[ch]' 'octave/*.[ch]' 'python/*.[ch]' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	@tests/integration/format.sh
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 # The CLI's modules except main.c, so that the client's option parser can be fuzzed too.
