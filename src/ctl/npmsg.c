@@ -1,5 +1,5 @@
 /* npmsg: netperf 2.7's 656-byte control messages; see npmsg.h. Offsets are byte offsets
- * from the start of the message, as in netperf-wire.md §5 and §7. */
+ * from the start of the message, as in docs/wire/netperf.md. */
 #include "ctl/npmsg.h"
 
 #include "util/bytes.h"

@@ -9,8 +9,8 @@
  * hi/lo words. This module turns those bytes into plain structs and back, range-checks
  * everything a peer supplies (strings always come out NUL-terminated, ports within
  * 0..65535), and reads a message incrementally from a non-blocking socket. It never
- * prints and never exits. The facts are in /work/shared/reference/netperf-wire.md; no
- * netperf code is used. */
+ * prints and never exits. The facts are in docs/wire/netperf.md; no netperf code is
+ * used. */
 #ifndef WS_CTL_NPMSG_H
 #define WS_CTL_NPMSG_H
 

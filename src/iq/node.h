@@ -1,7 +1,7 @@
 /* node: a WARP v3 board running WARPLab 7.7.1, as a library, on a UDP socket.
  *
  * SDR transport code needs a board to talk to, and benchmarks need one that is never the
- * bottleneck. This engine answers everything reference/warplab-wire.md describes from one
+ * bottleneck. This engine answers everything docs/wire/warplab.md describes from one
  * thread: a unicast socket and a broadcast socket, their datagrams served in arrival order
  * as the board's one Ethernet port would, each source's requests one at a time and in order, Read IQ streamed with sendmmsg from header + buffer iovecs (the samples are stored as the big-endian wire
  * words, so nothing is converted), several packets per message with UDP GSO where the

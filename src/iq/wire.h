@@ -8,7 +8,7 @@
  *
  * A datagram is: 2-byte pad, 12-byte transport header, then (except for triggers) an 8-byte
  * command header and 32-bit argument words; sample packets carry a 12-byte sample header and
- * the samples as the arguments. See reference/warplab-wire.md. */
+ * the samples as the arguments. See docs/wire/warplab.md. */
 #ifndef WS_IQ_WIRE_H
 #define WS_IQ_WIRE_H
 

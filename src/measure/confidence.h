@@ -1,5 +1,5 @@
 /* confidence: netperf's confidence intervals over whole-test iterations (-i max[,min],
- * -I level[,width]); see reference/netperf-compat.md. The data model is here so that the
+ * -I level[,width]); see docs/warpspeed.1 (-i, -I). The data model is here so that the
  * report (output selectors, JSON, the classic warning block) reads one struct; the rules
  * (clamping, implied defaults, Student's t, the stopping rule) are here too, as plain
  * arithmetic on the iterations' figures, so they can be tested without a network. The

@@ -1,6 +1,6 @@
 /* classic: netperf's TCP STREAM family and UDP_STREAM layouts; see classic.h.
  *
- * Every header string below is copied from reference/netperf-outputs.md with its trailing
+ * Every header string below is netperf 2.7.0's (tests/goldens/netperf/) with its trailing
  * blanks; the row formats are those netperf prints. Only the sender/receiver mapping
  * differs between STREAM/SENDFILE and MAERTS, and it is decided once, in stream_roles().
  * UDP_STREAM always sends from the client, so its sender row is the local side. */

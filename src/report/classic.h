@@ -2,7 +2,7 @@
  * the entry point and shared pieces (banner, CPU columns) of the RR layouts (classic_rr.h).
  *
  * Scripts in the wild scrape netperf's tables by column position, so the layouts here
- * reproduce reference/netperf-outputs.md exactly, trailing blanks included; the banner is
+ * reproduce netperf's own exactly, trailing blanks included; the banner is
  * netperf 2.7.0's as Debian ships it (tests/goldens/netperf: "MIGRATED ...", " : demo"),
  * and the only deliberate difference is that its address parentheses are filled in. TCP_STREAM,
  * TCP_SENDFILE and TCP_MAERTS share one layout: the columns are defined by which side

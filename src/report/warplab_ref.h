@@ -6,8 +6,8 @@
  * Gigabit Ethernet with 9014-byte jumbo frames (8962-byte sample packets), a Dell
  * Optiplex i7-2600 host on Windows 7, wl_benchmark's "Avg Transfer Speed (Mbps)" (IQ
  * payload bits over the mean call time) for the MEX UDP transport and the Java
- * transport, all 11 sizes 2^15 .. 2^25 samples; transcribed in the project's reference
- * notes (reference/warplab-wire.md, "wl_benchmark, and the figures to beat"). The
+ * transport, all 11 sizes 2^15 .. 2^25 samples; what the columns mean is in
+ * docs/wire/warplab.md ("wl_benchmark, and WARPLab's published figures"). The
  * figures are data, not measurements of ours: they are drawn as published. */
 #ifndef WS_REPORT_WARPLAB_REF_H
 #define WS_REPORT_WARPLAB_REF_H
