@@ -1,6 +1,7 @@
 /* test_classic: the TCP STREAM family's and UDP_STREAM's classic output, the -v 2 detail
  * and the stderr warnings, compared whole, byte for byte,
- * against text written by hand from reference/netperf-outputs.md. Byte counts are chosen
+ * against text written by hand in netperf's layouts (as netperf 2.7.0 prints them:
+ * tests/goldens/netperf/). Byte counts are chosen
  * so that the figures come out as in netperf's own samples. */
 #include "harness.h"
 
@@ -28,7 +29,7 @@
 #define PLAIN_UNITS_M "bytes  bytes   bytes    secs.    10^6bits/sec  \n\n"
 #define BANNER_LO "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET : demo\n"
 
-/* The first sample of netperf-outputs.md: 262144-byte buffers and sends, 5 s, both sides
+/* A sample of netperf's own TCP_STREAM output: 262144-byte buffers and sends, 5 s, both sides
  * at 100% of 2 CPUs; 10733393750 bytes in 5 s is 17173.43 10^6bits/s. */
 static void stream_result(ws_test_result *r)
 {

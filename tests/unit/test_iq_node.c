@@ -1,6 +1,6 @@
 /* test_iq_node: the emulator engine in a thread on 127.0.0.1, driven by a tiny host.
  *
- * The golden packets are written by hand from reference/warplab-wire.md (never captured
+ * The golden packets are written by hand from docs/wire/warplab.md (never captured
  * from the emulator), the round trips use random samples and the host-side checksum, and
  * the fuzz-style test throws 100,000 random and mutated datagrams at a node and then asks
  * it for a PING. */

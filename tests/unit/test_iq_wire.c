@@ -1,5 +1,5 @@
 /* test_iq_wire: the WARPLab codecs against byte strings written by hand from
- * reference/warplab-wire.md, so a wrong field order or byte order cannot pass by agreeing
+ * docs/wire/warplab.md, so a wrong field order or byte order cannot pass by agreeing
  * with itself. Every expected byte is spelled out; nothing depends on host byte order. */
 #include "harness.h"
 

@@ -27,7 +27,7 @@
 #define W_NETPERF_IP 30
 #define W_NETSERVER_IP 34
 
-/* netperf sends an IPv6 address as four NATIVE words (netperf-wire.md section 1): the
+/* netperf sends an IPv6 address as four NATIVE words (docs/wire/netperf.md, Framing): the
  * captures come from a little-endian netperf, and a big-endian one (as this build, run
  * under qemu-ppc) sends each group of four bytes in the other order. */
 static uint32_t as_sent_here(uint32_t captured, int family, int i)
