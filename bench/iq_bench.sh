@@ -8,7 +8,7 @@
 #   loopback          (built-in node, no rate limit) Gb/s and host CPU time per MB
 # gige-jumbo runs all 11 sizes of WARPLab's published table (2^15 .. 2^25) and prints
 # warpspeed's write and read as % of the ceiling next to WARPLab 7.5.0's MEX and Java
-# figures (reference/warplab-wire.md). tbf's bucket lets a transfer start with a burst
+# figures (docs/wire/warplab.md). tbf's bucket lets a transfer start with a burst
 # of free bytes, so a short one can beat the ceiling: each size's allowance (the most the
 # bucket can add, from the bed's real burst) is printed beside it, and no trial may exceed
 # it (checked, with 0.5 % for timing). WS_TBF_BURST_MS=0.25 runs the beds on a 36 KB
