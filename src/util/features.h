@@ -39,8 +39,9 @@ size_t ws_features_list(char *buf, size_t n);
  * segments (UDP_SEGMENT 8) from one loopback socket to another and expects two 8-byte
  * datagrams. Returns 1 when they arrive so, 0 when GSO is not built, refused by the kernel,
  * or cuts elsewhere (qemu-user hands a big-endian guest's UDP_SEGMENT value to the host
- * kernel unswapped), and -1 when it cannot tell (no loopback, no sockets). About 50 us and
- * two sockets: call it once when a socket is set up, not per send. */
+ * kernel unswapped), and -1 when it cannot tell (no loopback, no sockets). Two sockets and
+ * a loopback round trip (docs/benchmarks.md): call it once when a socket is set up, not
+ * per send. */
 int ws_features_probe_udp_gso(void);
 
 /* True when a kernel release string ("6.1.0-13-amd64", "4.19.94") is at least major.minor;

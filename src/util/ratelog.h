@@ -2,7 +2,8 @@
  *
  * A daemon logs what its peers make it do, so a peer that repeats a bad request in a loop
  * writes the log: one netperf session sending an unknown message type as fast as it
- * could made `warpspeed serve` write 1,189,481 lines (163 MB) in 5 s at 91% CPU. Each
+ * could, made `warpspeed serve` write one line per message, as fast as they came
+ * (docs/benchmarks.md has the figures). Each
  * source of lines (a session, a node's packet errors) keeps one ws_ratelog: a token
  * bucket that lets `burst` lines through at once and then `per_sec` a second, counts the
  * lines it holds back and says how many when the next line goes through or when the
