@@ -42,15 +42,14 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, struct ws_so
 
 /* The TCP receiver's wake threshold (SO_RCVLOWAT) for a receive size: what --rcvlowat
  * asked for, else one receive size, at most 512 KiB, so that a receive call finds a full
- * buffer. A receiver woken per segment costs the sender a wake-up per segment; on
- * loopback, where the sender's CPU is the bottleneck, waking per 128 KiB received raised
- * TCP_STREAM by 20-35% and TCP_MAERTS by about 10% over the kernel's per-segment wake-ups
- * (5 alternating rounds each). Higher is not better everywhere: four receive sizes
- * (512 KiB) cost the epoll engine of --streams 40% and single 16 KiB-send streams 25%,
- * and for --skip-rx-copy's 4 MiB calls 1 MiB and 4 MiB thresholds ran at 0.8x and 0.6x of
- * 512 KiB. The kernel still wakes the receiver at the end of the data and when the window
- * or memory runs short, so the threshold never stalls a transfer. Kernels older than 5.0
- * get no automatic threshold (ws_features_rcvlowat_safe). */
+ * buffer. A receiver woken per segment costs the sender a wake-up per segment, which on
+ * loopback, where the sender's CPU is the bottleneck, shows in TCP_STREAM and TCP_MAERTS.
+ * Higher is not better everywhere: several receive sizes slowed the epoll engine of
+ * --streams and single streams of small sends, and --skip-rx-copy's 4 MiB calls ran
+ * slower above 512 KiB (docs/benchmarks.md has the figures). The kernel still wakes the
+ * receiver at the end of the data and when the window or memory runs short, so the
+ * threshold never stalls a transfer. Kernels older than 5.0 get no automatic threshold
+ * (ws_features_rcvlowat_safe). */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
 
 /* True for the request/response tests (TCP_RR, UDP_RR, TCP_CRR). */
