@@ -1,14 +1,15 @@
 /* authwait: failed key proofs from an address slow that address down.
  *
  * With a key (--psk-file, -Z), every connection is a guess at it, and nothing bounded how
- * fast guesses came: `serve -Z labpass1` took 7,199 wrong guesses a second from one
- * address. This table remembers, per client address, how many proofs (warpspeed AUTH or
- * a netperf PASSPHRASE) failed in a row; an address with failures gets one turn at a
- * time to authenticate, the next WS_AUTHWAIT_BASE_NS x 2^(failures-1) later (at most
- * WS_AUTHWAIT_MAX_NS), however many connections it opens. The pre-session event loop
- * leaves a connection whose turn has not come unread (no sleep: other addresses are
- * served meanwhile), so a guessing address gets about one guess a second, and a success
- * clears its record. The table is bounded; the least recently failed entry goes first. */
+ * fast guesses came: one address could try thousands of keys a second against
+ * `serve -Z` (docs/benchmarks.md). This table remembers, per client address, how many
+ * proofs (warpspeed AUTH or a netperf PASSPHRASE) failed in a row; an address with
+ * failures gets one turn at a time to authenticate, the next WS_AUTHWAIT_BASE_NS x
+ * 2^(failures-1) later (at most WS_AUTHWAIT_MAX_NS), however many connections it opens.
+ * The pre-session event loop leaves a connection whose turn has not come unread (no
+ * sleep: other addresses are served meanwhile), so a guessing address gets about one
+ * guess a second, and a success clears its record. The table is bounded; the least
+ * recently failed entry goes first. */
 #ifndef WS_SESSION_AUTHWAIT_H
 #define WS_SESSION_AUTHWAIT_H
 

@@ -36,7 +36,7 @@ static void common_spec(ws_test_spec *sp, int32_t cpu, int32_t sndbuf, int32_t r
 	sp->family = family == 4 ? WS_FAMILY_INET : family == 6 ? WS_FAMILY_INET6 : WS_FAMILY_ANY;
 	/* A stock netperf compares its figures with a netserver's, so the TCP receiver wakes
 	 * as netserver's does (the kernel's default), not at warpspeed's automatic threshold,
-	 * which raises loopback TCP_STREAM by 12-16% over netserver (bench/netperf_daemon.sh) */
+	 * which raises loopback TCP_STREAM above netserver's (docs/benchmarks.md) */
 	sp->rcvlowat = 1;
 	sp->end = WS_END_TIME;
 	sp->duration_s = length > 0 ? (double)length : 0; /* 0: the caller sets the limit */
