@@ -1,7 +1,7 @@
 /* hostcmd: acknowledged commands of the IQ host transport, retried with backoff to a budget.
  *
- * WARPLab's host tries a command a fixed number of times at a fixed timeout; at 20 % loss
- * each way three attempts of 100 ms failed one start-up in two. Every acknowledged
+ * WARPLab's host tries a command a fixed number of times at a fixed timeout, which on a
+ * lossy path fails start-ups often (docs/benchmarks.md). Every acknowledged
  * command here (PING, the payload size test, NODE_INFO, buffer enables, the trigger
  * counter query) instead re-sends with the same transport seq, so that a late answer to
  * any attempt still counts, after waits that grow from timeout_ms, until the handle's

@@ -31,8 +31,8 @@ static void queue_resend(ws_iqack *a, uint32_t p, uint32_t npkt)
  * slowest link on the way loses packets once the queue there is full, resends included
  * (the gige-jumbo bed with a 2 ms queue: "packet 73 not acknowledged after 20 sends" with
  * IQ_ACK_WINDOW packets in flight). Random loss is repaired fastest with the window kept
- * full: halving it at every loss held a 2^23 write through lossy-gige-jumbo (1 %) to
- * 834-837 Mb/s against 962-972 with the full window. So only a packet lost on its
+ * full: halving it at every loss held a write through lossy-gige-jumbo (1 % loss) well
+ * below what the full window gives (docs/benchmarks.md). So only a packet lost on its
  * WS_IQ_HARD_LOSS-th send counts: then the window halves, once for the packets that
  * were in flight when it was seen, down to IQ_ACK_MIN; each window of new acks grows it
  * by one packet, up to IQ_ACK_WINDOW, which a path without such losses keeps. */

@@ -27,9 +27,8 @@
 
 /* On x86-64 with gcc, each conversion is also built for AVX2 and for AVX-512 (x86-64-v4)
  * and picked at load time (an ifunc): baseline SSE2 has no blend and no 8-wide lanes, and
- * the float to wire loop runs 2.5x faster with AVX2 (measured: 2^16 samples in 119 us with
- * SSE2, 48 us with AVX2) and about 1.8x faster again with AVX-512 (bench/iqconv_bench:
- * 138 against 257 Gb/s of wire words on an AMD EPYC). */
+ * the float to wire loop runs much faster with AVX2 and faster again with AVX-512
+ * (bench/iqconv_bench; docs/benchmarks.md has the figures). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
 #define IQ_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
@@ -73,8 +72,8 @@ static inline void put_wire16(uint8_t *p, uint16_t v)
 
 /* x * 32768 rounded to nearest (ties to even), saturated to int16; NaN gives 0.
  *
- * Written so that each step is one vector instruction (measured on x86-64 with AVX2: 2^20
- * samples at 138 Gb/s of wire words, against 70 Gb/s for float compares and selects, which
+ * Written so that each step is one vector instruction (with AVX2 about twice as fast, see
+ * docs/benchmarks.md, as the float compares and selects that
  * gcc turns into compare, and, blend chains because min/max of floats differ from the C
  * ternaries on NaN). The clamps work on the float's bits as integers: a non-negative
  * float's bits order like the float, so a signed min with the bits of 32767.0 clamps the
@@ -145,9 +144,8 @@ IQ_CLONES void ws_iqconv_from_wire(void *dst, ws_iq_format fmt, uint64_t idx, co
  * cache lines IQ_AHEAD bytes ahead, with the non-temporal hint (measured no worse than
  * the others; it is meant to keep the stream from displacing the stage that the kernel
  * reads next); a prefetch never passes the end of the caller's buffer (total samples).
- * Measured on the 2-core AMD EPYC VM, 2^20 cf32 samples per Write IQ on loopback, time
- * spent converting per write: 300-410 us one plain loop, 260-340 us in blocks, 210-250 us
- * in blocks with the prefetch (4096 and 16384 bytes ahead did no better than 8192). */
+ * Blocks beat one plain loop, and blocks with the prefetch 8192 bytes ahead beat both;
+ * 4096 and 16384 bytes ahead did no better (docs/benchmarks.md has the figures). */
 #if defined(__GNUC__)
 #define IQ_PREFETCH_NTA(p) __builtin_prefetch((p), 0, 0)
 #else

@@ -116,14 +116,14 @@ static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t n
  * loses packets at every turn, re-requests included: a read of 2^25 samples with an 8 MiB
  * window through the gige-jumbo bed's 2.5 MB queue gave up on a packet lost 20 times.
  * Occasional loss is repaired fastest with the window kept full (re-requests overtake
- * nothing; through a 2 ms queue a 2^20 read kept 1000 Mb/s with 431 re-requests, and 330
- * when every loss halved the window), so only a packet lost WS_IQ_HARD_LOSS times in a row
+ * nothing; through a 2 ms queue a read kept the link's rate with the window full, and a
+ * third of it when every loss halved it), so only a packet lost WS_IQ_HARD_LOSS times in a row
  * counts: then the window halves (once for all the requests that were in flight when it
  * was seen), down to IQ_WIN_MIN packets (requests shrink with it) or what was configured
  * if that is less, and grows back by an eighth of a request per window delivered cleanly,
- * up to what was configured (same bed, 2^25 samples with an 8 MiB window: 957-960 Mb/s;
- * growing by a whole request gave 882). A path that does not lose keeps the whole window:
- * the default 2 MiB fits the bed's queue (2^25: 979-988 Mb/s). */
+ * up to what was configured (growing by a whole request was slower). A path that does not
+ * lose keeps the whole window: the default 2 MiB fits the bed's queue. The figures are in
+ * docs/benchmarks.md. */
 static void window_after(rd_op *o, const rd_req *q, int lost)
 {
 	if (lost) {

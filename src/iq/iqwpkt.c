@@ -18,9 +18,9 @@ uint32_t ws_iqw_samples(const ws_iqw_op *o, uint32_t p)
 
 /* Where converted packet k starts in the stage: converted packets lie end to end, header
  * and samples each, so that a packet is one iovec and a GSO run of them one iovec too (the
- * kernel copies one contiguous run instead of two pieces per packet; at 2^20 cf32 on
- * loopback sendmmsg took 3-13 % less time a write). The first packet's samples start on
- * a cache line. */
+ * kernel copies one contiguous run instead of two pieces per packet, which took sendmmsg
+ * less time a write: docs/benchmarks.md). The first packet's samples start on a cache
+ * line. */
 #define IQ_STAGE_OFF (64 - WS_WIRE_SAMPLE_PKT_HDR % 64)
 
 /* Prepares packet p in slot k: raw words as header + sample iovecs (the samples straight
