@@ -4,7 +4,8 @@
 # against a fake sysfs tree (WS_DAMON_ROOT), running kdamonds are named in a note on stderr
 # and in the tables' label, and every state file is exactly as it was, during the run and
 # after it, also when the benchmark exits with an error. No DAMON: no note, no mention.
-# The benchmark scripts themselves are checked for any write to /proc or /sys.
+# tests/integration/host_settings.sh checks every script under bench/ and tests/ for writes
+# to /proc or /sys.
 source "$(dirname "$0")/../lib.sh"
 root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 lib=$root/bench/lib.sh
@@ -51,10 +52,4 @@ rm -rf "$fake"
 out=$(bench)
 expect none_label "label=" "$(grep '^label=' <<<"$out")"
 expect none_quiet "" "$(cat "$WS_TMP/note")"
-
-# No benchmark or test-bed script writes to /proc or /sys of the host: redirections into
-# them, tee, and sysctl -w outside `ip netns exec` (a namespace's own settings) are refused.
-writes=$(grep -nE '>[[:space:]]*"?/(proc|sys)/|tee[^|]*/(proc|sys)/|sysctl[[:space:]]+-[a-z]*w' \
-	"$root"/bench/* 2>/dev/null | grep -v 'ip netns exec' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#')
-expect bench_writes_no_host_setting "" "$writes"
 finish
