@@ -235,6 +235,7 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	ws_confidence single = o->conf;
 	single.asked = false;
 	int rc = ws_iterate_run(once ? &single : &o->conf, run_one, &run, res, err);
+	ws_cli_progress_clear(&demo->prog); /* before anything else is printed */
 	if (once && o->conf.asked)
 		o->conf.met = true;
 	*local_noted = run.local_noted;
@@ -337,6 +338,9 @@ int ws_cli_client_main(int argc, char **argv)
 		return 2;
 	}
 	ws_cli_print_notes(&o, stderr);
+	/* A terminal sees a progress line on stderr during a long run; -P 0 (rows for
+	 * scripts) and --quiet do not. */
+	o.progress = o.print_headers != 0 && ws_cli_progress_allowed(o.quiet);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		ws_cli_eprintf(
 			"note: -F fills what the client sends; in TCP_MAERTS the client only "

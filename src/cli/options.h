@@ -91,6 +91,10 @@ typedef struct ws_cli_options {
 	char notes[1024];           /* options accepted without effect: one line each, for
 	                                  * the CLI to print on stderr (ws_cli_print_notes) */
 
+	bool quiet;    /* --quiet: no progress line (cli/progress.h) */
+	bool progress; /* not an option: the CLI may draw the progress line (a terminal,
+	                * neither --quiet nor -P 0); set by the client's main */
+
 	bool help;              /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;           /* -V / --version */
 	bool cpu_bind_given;    /* -T was given: the banner adds " : cpu bind" */
