@@ -46,9 +46,14 @@ static const char iq_usage[] =
 	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
 	"    one and for --broadcast\n";
 
+/* "warpspeed iq" and, once the command is known, its name: every message's prefix. */
+static char iq_prog[48] = "warpspeed iq";
+
+const char *ws_cli_iq_prog(void) { return iq_prog; }
+
 int ws_cli_iq_bad(const char *what, const char *val, const char *accepted)
 {
-	fprintf(stderr, "warpspeed iq: %s '%s' is not valid (%s)\n", what, val, accepted);
+	fprintf(stderr, "%s: %s '%s' is not valid (%s)\n", iq_prog, what, val, accepted);
 	return 2;
 }
 
@@ -187,7 +192,8 @@ enum {
 	O_WRATE,
 	O_SVG,
 	O_REFERENCE,
-	O_LINK
+	O_LINK,
+	O_QUIET
 };
 
 /* clang-format off */
@@ -204,7 +210,7 @@ static const struct option longopts[] = {
 	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
 	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
 	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
-	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
+	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"quiet", 0, NULL, O_QUIET}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 /* clang-format on */
 
@@ -305,10 +311,15 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 		o->sigmf_cf32 = a[1] == 'f';
 		return 0;
 	case O_TRIALS: {
-		uint32_t v;
-		r = parse_u32(name, a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &v, 0);
-		o->trials = (int)v;
-		return r;
+		char acc[96];
+		snprintf(acc, sizeof acc, "%d..%d; the first %d are dropped, as wl_benchmark does",
+			 WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, WS_IQ_BENCH_DROP);
+		long long ll;
+		if (ws_units_parse_int(a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &ll, NULL) <
+		    0)
+			return ws_cli_iq_bad(name, a, acc);
+		o->trials = (int)ll;
+		return 0;
 	}
 	case O_JSON:
 		o->json = 1;
@@ -355,6 +366,9 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 	case 'v':
 		o->verbose = 1;
 		return 0;
+	case O_QUIET:
+		o->quiet = 1;
+		return 0;
 	default:
 		return 2;
 	}
@@ -369,15 +383,23 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	o->count = 3;
 	optind = 1;
 	opterr = 0;
+	static const char *const cmds[] = {"info", "ping", "read", "write", "trigger", "bench"};
+	for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+		if (argc > 0 && !strcmp(argv[0], cmds[k]))
+			snprintf(iq_prog, sizeof iq_prog, "warpspeed iq %s", cmds[k]);
 	for (;;) {
 		int idx = -1, c = getopt_long(argc, argv, ":ho:i:v", longopts, &idx);
 		if (c == -1)
 			break;
-		const char *name = idx >= 0 ? longopts[idx].name : "option";
+		char name[40];
+		if (idx >= 0)
+			snprintf(name, sizeof name, "--%s", longopts[idx].name);
+		else
+			snprintf(name, sizeof name, "-%c", c);
 		if (c == 'h')
 			return 3;
 		if (c == '?' || c == ':') {
-			fprintf(stderr, "warpspeed iq: %s option '%s'\n%s",
+			fprintf(stderr, "%s: %s option '%s'\n%s", iq_prog,
 				c == '?' ? "unknown" : "missing value for", argv[optind - 1],
 				iq_usage);
 			return 2;
@@ -389,7 +411,7 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	if (optind < argc && parse_node(argv[optind++], o))
 		return 2;
 	if (optind < argc) {
-		fprintf(stderr, "warpspeed iq: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", iq_prog, argv[optind]);
 		return 2;
 	}
 	return 0;
