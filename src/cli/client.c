@@ -28,6 +28,7 @@
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
+#include "util/safefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -133,6 +134,23 @@ void ws_cli_key_free(ws_psk *key)
 		ws_psk_wipe(key);
 		free(key);
 	}
+}
+
+/* --json-file, before any connection: the file can be written (nothing stays), and the
+ * run is one test (a sweep's or --repeat's documents go to stdout with --json). */
+static int json_file_check(const ws_cli_options *o, ws_err *err)
+{
+	if (!o->json_file)
+		return 0;
+	if (o->sweep || o->repeat > 1)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--json-file %s: writes one test's document; with %s, use --json "
+				  "(the documents on stdout) and redirect it",
+				  o->json_file, o->sweep ? "--sweep" : "--repeat");
+	int rc = ws_safefile_check(o->json_file, 0, err);
+	if (rc < 0)
+		ws_err_prefix(err, "--json-file %s", o->json_file);
+	return rc;
 }
 
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
@@ -266,7 +284,7 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
 	co.banner_done = o->banner_done;
 	int status = 0;
 	ws_json_interim *iv = NULL;
-	size_t niv = o->json || o->svg ? ws_cli_demo_json(demo, &iv) : 0;
+	size_t niv = o->json || o->svg || o->json_file ? ws_cli_demo_json(demo, &iv) : 0;
 	if (o->json) {
 		status = ws_cli_json_print(o, res, argc, argv, iv, niv);
 	} else if (ws_cli_output_mode(o)) {
@@ -279,6 +297,8 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
 	}
 	if (status == 0 && o->verbosity >= 2 && !ws_cli_output_mode(o) && !o->json)
 		ws_streams_render(res, co.fmt, stdout);
+	if (status == 0 && o->json_file)
+		status = ws_cli_json_file_write(o, res, argc, argv, iv, niv);
 	if (status == 0 && o->svg)
 		status = ws_cli_svg_write(o, res, argc, argv, iv, niv);
 	free(iv);
@@ -304,7 +324,12 @@ int ws_cli_client_main(int argc, char **argv)
 	ws_err err;
 	ws_err_clear(&err);
 	if (ws_cli_parse(argc, argv, &o, &err) < 0) {
-		ws_cli_eprintf("%s\n(run '%s -h' for the options)\n", err.msg, ws_cli_prog());
+		/* one hint: some messages end with it already */
+		if (strstr(err.msg, " -h' "))
+			ws_cli_eprintf("%s\n", err.msg);
+		else
+			ws_cli_eprintf("%s\n(run '%s -h' for the options)\n", err.msg,
+				       ws_cli_prog());
 		return 2;
 	}
 	bool as_netperf = strcmp(ws_cli_prog(), "netperf") == 0;
@@ -333,7 +358,7 @@ int ws_cli_client_main(int argc, char **argv)
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
-	if (ws_cli_svg_check(&o, &err) < 0) {
+	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}

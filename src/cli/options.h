@@ -82,6 +82,7 @@ typedef struct ws_cli_options {
 	const char *uuid;       /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */
 	int json;               /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
+	const char *json_file;  /* --json-file FILE: the --json document into FILE as well */
 	const char *svg;        /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
 	int svg_chart;          /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
 
