@@ -758,8 +758,11 @@ int ws_cli_iq_main(int argc, char **argv)
 	const char *cmd = argv[1];
 	ws_cli_iq_opts o;
 	int r = ws_cli_iq_parse(argc - 1, argv + 1, &o);
-	if (r == 3) {
-		fputs(ws_cli_iq_usage(), stdout);
+	if (r == 3) { /* iq CMD -h: that command's text */
+		const char *u = ws_cli_iq_usage_of(cmd);
+		fputs(u ? u : ws_cli_iq_usage(), stdout);
+		if (u)
+			fputs(ws_cli_iq_transport_usage(), stdout);
 		return 0;
 	}
 	if (r)

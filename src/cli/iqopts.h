@@ -45,8 +45,13 @@ typedef struct ws_cli_iq_opts {
  * printed on stderr, or 3 for -h. */
 int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o);
 
-/* The usage text. */
+/* The usage text of `warpspeed iq -h` (every command). */
 const char *ws_cli_iq_usage(void);
+
+/* The text of `warpspeed iq CMD -h` (NULL for an unknown CMD); the transport options every
+ * command takes follow it (ws_cli_iq_transport_usage). */
+const char *ws_cli_iq_usage_of(const char *cmd);
+const char *ws_cli_iq_transport_usage(void);
 
 /* "warpspeed iq" and the command once ws_cli_iq_parse has seen it ("warpspeed iq bench"):
  * the prefix of the role's messages. */
