@@ -510,6 +510,14 @@ static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 	return 0;
 }
 
+/* "1000 Mb/s" for the title (a static buffer: one chart per run). */
+static const char *link_text(const ws_cli_iq_opts *o)
+{
+	static char t[32];
+	snprintf(t, sizeof t, "%g Mb/s", o->link_mbps);
+	return t;
+}
+
 /* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart into sf. */
 static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench_head *h,
 		     const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, bool builtin)
@@ -530,10 +538,19 @@ static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench
 	char label[64];
 	snprintf(label, sizeof label, "%s%s", o->nnodes > 1 ? "aggregate, " : "", h[0].transport);
 	ws_chart_iq_series s = {label, v, v + n, v + 2 * n, n};
-	ws_chart_opts co = {
-		.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
-		.reference_warplab = o->reference_warplab,
-		.link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
+	/* The title says where it was measured: the built-in node on loopback, or the node
+	 * named (and the link, when --link gives it). */
+	char title[160];
+	if (builtin)
+		snprintf(title, sizeof title, "IQ transfer speed, built-in node on loopback");
+	else
+		snprintf(title, sizeof title, "IQ transfer speed, node %s:%d%s%s%s",
+			 o->node_addr[0], o->node_port[0], o->nnodes > 1 ? " and others" : "",
+			 o->link_mbps > 0 ? ", link " : "", o->link_mbps > 0 ? link_text(o) : "");
+	ws_chart_opts co = {.title = title,
+			    .reference_warplab = o->reference_warplab,
+			    .link_mbps = o->link_mbps > 0 ? o->link_mbps
+							  : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
 	int r = ws_chart_iq(sf->f, &s, 1, h[0].pkt_size, &co, &e);
 	if (r == 0)
