@@ -159,7 +159,7 @@ $(LIB): $(LIB_OBJ)
 # with hidden visibility: only what include/warpspeed/ marks WARPSPEED_API is exported.
 # soname libwarpspeed.so.MAJOR, file .so.MAJOR.MINOR.PATCH, from version.h. Native dynamic
 # builds only: STATIC=1 and cross builds leave SHLIB_ALL empty and never build it.
-ws_ver      = $(shell sed -n 's/^\#define WARPSPEED_VERSION_$(1) \([0-9]*\)$$/\1/p' include/warpspeed/version.h)
+ws_ver      = $(shell sed -n 's/^\#define WARPSPEED_VERSION_$(1)  *\([0-9]*\)$$/\1/p' include/warpspeed/version.h)
 SO_MAJOR    := $(call ws_ver,MAJOR)
 SO_VERSION  := $(SO_MAJOR).$(call ws_ver,MINOR).$(call ws_ver,PATCH)
 SONAME      := libwarpspeed.so.$(SO_MAJOR)
