@@ -6,7 +6,9 @@
 # fail with "Connection refused" and exit 1 instead.
 source "$(dirname "$0")/../lib.sh"
 T=$WS_TMP
-NOPORT=1 # nothing listens on port 1 of 127.0.0.1 (it is not ours to bind)
+# A loopback port with no listener: one the kernel just gave out and took back (port 1
+# may be some other test's netserver on a shared machine).
+NOPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 # expect NAME STATUS TEXT CMD...: CMD exits STATUS within 2 s and its stderr holds TEXT
 # (a fixed string) and no "Connection refused" and no "built-in node" (no work was done).

@@ -53,7 +53,8 @@ fi
 
 # The in-process daemon starts only when both -H and -p are left at their defaults: a
 # port given names the daemon meant, and the run fails when nothing answers there.
-"$WS_BIN" -p 1 -l 1 >"$T/p.out" 2>"$T/p.err"
+NOPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$WS_BIN" -p "$NOPORT" -l 1 >"$T/p.out" 2>"$T/p.err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q 'Connection refused' "$T/p.err" && ! grep -q 'started one' "$T/p.err" &&
 	grep -q 'When both the host' "$WS_ROOT/docs/warpspeed.1"; then
