@@ -3,7 +3,8 @@
 #
 #   make                 build/warpspeed, build/libwarpspeed.a and build/libwarpspeed.so.*
 #                        (the shared library only natively, not with STATIC=1 or a cross CC)
-#   make test            unit + integration tests, ends with "N passed, N failed"
+#   make test            unit + integration tests, ends with "N passed, N failed"; as root
+#                        also the network-namespace tests, which NETNS=0 skips
 #   make SANITIZE=1 test the same under ASan+UBSan (objects in build/san/)
 #   make run             a loopback TCP_STREAM and IQ benchmark against built-in servers
 #   make STATIC=1        static link; CC=... honoured; WERROR=1 turns warnings into errors
@@ -158,7 +159,7 @@ $(LIB): $(LIB_OBJ)
 # with hidden visibility: only what include/warpspeed/ marks WARPSPEED_API is exported.
 # soname libwarpspeed.so.MAJOR, file .so.MAJOR.MINOR.PATCH, from version.h. Native dynamic
 # builds only: STATIC=1 and cross builds leave SHLIB_ALL empty and never build it.
-ws_ver      = $(shell sed -n 's/^\#define WARPSPEED_VERSION_$(1) \([0-9]*\)$$/\1/p' include/warpspeed/version.h)
+ws_ver      = $(shell sed -n 's/^\#define WARPSPEED_VERSION_$(1)  *\([0-9]*\)$$/\1/p' include/warpspeed/version.h)
 SO_MAJOR    := $(call ws_ver,MAJOR)
 SO_VERSION  := $(SO_MAJOR).$(call ws_ver,MINOR).$(call ws_ver,PATCH)
 SONAME      := libwarpspeed.so.$(SO_MAJOR)
@@ -244,8 +245,10 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(LINK_STAMP)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 bench-bins: $(BENCH_BIN)
 
+# NETNS=0 skips the tests that build network namespaces (root only; see tests/lib.sh).
+NETNS ?= 1
 test: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN) $(SHLIB_ALL) $(if $(filter 1,$(MPI)),$(MPI_BIN))
-	@WS_MPI_BIN=$(if $(filter 1,$(MPI)),$(abspath $(MPI_BIN))) tests/run-all $(BUILD)
+	@WS_NETNS=$(NETNS) WS_MPI_BIN=$(if $(filter 1,$(MPI)),$(abspath $(MPI_BIN))) tests/run-all $(BUILD)
 
 run: $(BIN)
 	@tests/main-job $(BUILD)

@@ -57,6 +57,7 @@ ws_is_root() {
 # ws_testbed_missing: print why bench/testbed cannot run here (empty and status 1 when it
 # can). Tests turn a non-empty answer into a SKIP line.
 ws_testbed_missing() {
+	if [ "${WS_NETNS:-1}" = 0 ]; then echo "namespace tests off (make test NETNS=0)"; return 0; fi
 	if ! ws_is_root; then echo "needs root (network namespaces and tc)"; return 0; fi
 	local t
 	for t in ip tc; do

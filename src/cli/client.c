@@ -28,6 +28,7 @@
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
+#include "util/safefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -135,6 +136,23 @@ void ws_cli_key_free(ws_psk *key)
 	}
 }
 
+/* --json-file, before any connection: the file can be written (nothing stays), and the
+ * run is one test (a sweep's or --repeat's documents go to stdout with --json). */
+static int json_file_check(const ws_cli_options *o, ws_err *err)
+{
+	if (!o->json_file)
+		return 0;
+	if (o->sweep || o->repeat > 1)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--json-file %s: writes one test's document; with %s, use --json "
+				  "(the documents on stdout) and redirect it",
+				  o->json_file, o->sweep ? "--sweep" : "--repeat");
+	int rc = ws_safefile_check(o->json_file, 0, err);
+	if (rc < 0)
+		ws_err_prefix(err, "--json-file %s", o->json_file);
+	return rc;
+}
+
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
 static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
 				 ws_test_result *res, bool note, ws_err *err)
@@ -235,6 +253,7 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	ws_confidence single = o->conf;
 	single.asked = false;
 	int rc = ws_iterate_run(once ? &single : &o->conf, run_one, &run, res, err);
+	ws_cli_progress_clear(&demo->prog); /* before anything else is printed */
 	if (once && o->conf.asked)
 		o->conf.met = true;
 	*local_noted = run.local_noted;
@@ -265,7 +284,7 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
 	co.banner_done = o->banner_done;
 	int status = 0;
 	ws_json_interim *iv = NULL;
-	size_t niv = o->json || o->svg ? ws_cli_demo_json(demo, &iv) : 0;
+	size_t niv = o->json || o->svg || o->json_file ? ws_cli_demo_json(demo, &iv) : 0;
 	if (o->json) {
 		status = ws_cli_json_print(o, res, argc, argv, iv, niv);
 	} else if (ws_cli_output_mode(o)) {
@@ -278,6 +297,8 @@ int ws_cli_client_report(const ws_cli_options *o, const ws_out_selection *sel,
 	}
 	if (status == 0 && o->verbosity >= 2 && !ws_cli_output_mode(o) && !o->json)
 		ws_streams_render(res, co.fmt, stdout);
+	if (status == 0 && o->json_file)
+		status = ws_cli_json_file_write(o, res, argc, argv, iv, niv);
 	if (status == 0 && o->svg)
 		status = ws_cli_svg_write(o, res, argc, argv, iv, niv);
 	free(iv);
@@ -303,7 +324,12 @@ int ws_cli_client_main(int argc, char **argv)
 	ws_err err;
 	ws_err_clear(&err);
 	if (ws_cli_parse(argc, argv, &o, &err) < 0) {
-		ws_cli_eprintf("%s\n(run '%s -h' for the options)\n", err.msg, ws_cli_prog());
+		/* one hint: some messages end with it already */
+		if (strstr(err.msg, " -h' "))
+			ws_cli_eprintf("%s\n", err.msg);
+		else
+			ws_cli_eprintf("%s\n(run '%s -h' for the options)\n", err.msg,
+				       ws_cli_prog());
 		return 2;
 	}
 	bool as_netperf = strcmp(ws_cli_prog(), "netperf") == 0;
@@ -332,11 +358,14 @@ int ws_cli_client_main(int argc, char **argv)
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
-	if (ws_cli_svg_check(&o, &err) < 0) {
+	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
 	ws_cli_print_notes(&o, stderr);
+	/* A terminal sees a progress line on stderr during a long run; -P 0 (rows for
+	 * scripts) and --quiet do not. */
+	o.progress = o.print_headers != 0 && ws_cli_progress_allowed(o.quiet);
 	if (o.spec.fill_file[0] && o.spec.type == WS_TEST_TCP_MAERTS)
 		ws_cli_eprintf(
 			"note: -F fills what the client sends; in TCP_MAERTS the client only "

@@ -78,6 +78,67 @@ static void print_banner(void *ctx, const ws_test_result *r)
 	d->o->banner_done = true;
 }
 
+/* The progress line of one sample: where the run is and its rate over the last 250 ms.
+ * The last (partial) sample of a run erases it: the results follow. */
+static void progress_sample(void *ctx, const ws_interim_sample *s)
+{
+	ws_cli_demo *d = ctx;
+	if (s->flow >= 0)
+		return;
+	if (s->index == 0) { /* a new run of -i */
+		d->prog_s = 0;
+		d->prog_units = 0;
+		d->prog_run++;
+	}
+	d->prog_s += s->interval_s;
+	d->prog_units += s->units;
+	if (s->final) {
+		ws_cli_progress_clear(&d->prog);
+		return;
+	}
+	const ws_test_spec *sp = &d->o->spec;
+	char where[96], run[32] = "";
+	if (sp->end == WS_END_TIME)
+		snprintf(where, sizeof where, "%.1f/%.0f s", d->prog_s, sp->duration_s);
+	else if (d->prog_s < WS_CLI_PROGRESS_MIN_S)
+		return;
+	else
+		snprintf(where, sizeof where, "%.1f s, %llu/%llu %s", d->prog_s,
+			 (unsigned long long)d->prog_units, (unsigned long long)sp->end_count,
+			 sp->end == WS_END_BYTES ? "bytes" : "transactions");
+	if (d->o->conf.asked)
+		snprintf(run, sizeof run, " run %d/%d", d->prog_run, d->o->conf.max_iterations);
+	const char *u;
+	double v = ws_report_interim_value(s, d->fmt, &u);
+	if (s->kind == WS_INTERIM_TRANSACTIONS)
+		ws_cli_progress_draw(&d->prog, true, "%s%s %s  %.0f trans/s",
+				     ws_test_type_name(sp->type), run, where, v);
+	else
+		ws_cli_progress_draw(&d->prog, true, "%s%s %s  %.2f %s/s",
+				     ws_test_type_name(sp->type), run, where, v, u);
+}
+
+/* The progress reporter (no -D): every 250 ms, the aggregate only. */
+static int progress_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, ws_err *err)
+{
+	const ws_test_spec *sp = &o->spec;
+	if (!o->progress || (sp->end == WS_END_TIME && sp->duration_s < WS_CLI_PROGRESS_MIN_S))
+		return 0;
+	d->fmt = o->format;
+	ws_cli_progress_init(&d->prog, true);
+	ws_interim_config ic = {
+		.interval_s = 0.25,
+		.nflows = sp->streams ? sp->streams : 1,
+		.kind = ws_workload_is_rr(sp->type) ? WS_INTERIM_TRANSACTIONS : WS_INTERIM_BYTES,
+		.cb = progress_sample,
+		.ctx = d,
+	};
+	int rc = ws_interim_create(&ic, &d->ip, err);
+	if (rc == 0)
+		cfg->interim = d->ip;
+	return rc;
+}
+
 int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, ws_err *err)
 {
 	memset(d, 0, sizeof(*d));
@@ -88,7 +149,7 @@ int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, 
 	cfg->on_start = print_banner;
 	cfg->start_ctx = d;
 	if (!(o->demo_interval_s > 0))
-		return 0;
+		return progress_setup(o, d, cfg, err);
 	d->mode = ws_cli_output_mode(o);
 	d->fmt = o->format;
 	bool rr = ws_workload_is_rr(o->spec.type);
@@ -128,6 +189,7 @@ size_t ws_cli_demo_json(const ws_cli_demo *d, ws_json_interim **out)
 
 void ws_cli_demo_free(ws_cli_demo *d)
 {
+	ws_cli_progress_clear(&d->prog);
 	ws_interim_free(d->ip);
 	d->ip = NULL;
 	free(d->kept);

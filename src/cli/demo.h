@@ -9,6 +9,7 @@
 #define WS_CLI_DEMO_H
 
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "measure/interim.h"
 #include "session/client.h"
 
@@ -26,11 +27,19 @@ typedef struct ws_cli_demo {
 	size_t nkept, cap;
 	char units[24];   /* the samples' THROUGHPUT_UNITS text ("10^6bits/s") */
 	double elapsed_s; /* end of the last aggregate sample since the run's start */
+	/* Without -D, on a terminal: the progress line (cli/progress.h), fed by a reporter
+	 * of its own every 250 ms. */
+	ws_cli_progress prog;
+	double prog_s;       /* this run's elapsed time, from its samples */
+	uint64_t prog_units; /* bytes or transactions so far in this run */
+	int prog_run;        /* 1, 2, ...: the run of -i */
 } ws_cli_demo;
 
 /* Hook the early banner into cfg and, with -D, create the reporter (a counter per stream;
- * per-stream lines at -v 2 with --streams in the classic form). Without -D, d->ip stays
- * NULL. */
+ * per-stream lines at -v 2 with --streams in the classic form). Without -D, and with
+ * o->progress (a terminal that may show it, cli/progress.h) on a timed run of 3 s or more
+ * or a run to a byte or transaction count, the reporter feeds the progress line instead
+ * (from the third second on for a count); else d->ip stays NULL. */
 int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, struct ws_err *err);
 
 /* The kept samples as --json's interim array (report/json_result.h), malloc'd, in *out;

@@ -8,6 +8,7 @@
 #include "cli/iq.h"
 
 #include "cli/iqopts.h"
+#include "cli/progress.h"
 
 #include <warpspeed/iq.h>
 
@@ -221,17 +222,68 @@ static int save_read(const ws_cli_iq_opts *o, size_t k, ws_iq_node *n, const cha
 	return 0;
 }
 
+/* One read or write of every node under the progress line (cli/progress.h): the library
+ * call has no progress callback, so the line says what runs and for how long, from half
+ * a second on (a quick transfer draws nothing). */
+static int transfer_read(const ws_cli_iq_opts *o, ws_iq_many_item *it, size_t nn, ws_iq_format fmt,
+			 ws_iq_error *e)
+{
+	ws_cli_progress p;
+	char label[128];
+	snprintf(label, sizeof label, "iq read: %u samples of RF_%c from %zu node%s", o->samples,
+		 'A' + __builtin_ctz(o->rf), nn, nn == 1 ? "" : "s");
+	ws_cli_progress_init(&p, ws_cli_progress_allowed(o->quiet));
+	ws_cli_progress_tick_start(&p, 0.5, label);
+	int r = ws_iq_read_many(it, nn, fmt, e);
+	ws_cli_progress_tick_stop(&p);
+	return r;
+}
+
+static int transfer_write(const ws_cli_iq_opts *o, ws_iq_many_item *it, size_t nn, ws_iq_format fmt,
+			  uint32_t count, ws_iq_error *e)
+{
+	ws_cli_progress p;
+	char label[128];
+	snprintf(label, sizeof label, "iq write: %u samples to TX buffer mask 0x%x of %zu node%s",
+		 count, o->rf, nn, nn == 1 ? "" : "s");
+	ws_cli_progress_init(&p, ws_cli_progress_allowed(o->quiet));
+	ws_cli_progress_tick_start(&p, 0.5, label);
+	int r = ws_iq_write_many(it, nn, fmt, e);
+	ws_cli_progress_tick_stop(&p);
+	return r;
+}
+
+/* What read lacks, one thing at a time, each named: 0 or 2 after the message. */
+static int read_needs(const ws_cli_iq_opts *o)
+{
+	char rf[16] = "";
+	for (int b = 0; b < 4; b++)
+		if (o->rf & (1u << b))
+			snprintf(rf + strlen(rf), sizeof rf - strlen(rf), "%s%c", rf[0] ? "," : "",
+				 'A' + b);
+	const char *what = !o->rf     ? "needs --rf A|B|C|D (the one RF interface to read)"
+		: o->rf & (o->rf - 1) ? NULL
+		: !o->have_samples    ? "needs --samples N (how many samples to read)"
+		: !o->out             ? "needs -o FILE (where the samples go; one per "
+					"NODE, separated by commas)"
+				      : "";
+	if (!what)
+		fprintf(stderr,
+			"warpspeed iq read: --rf %s names %d interfaces; read takes one (A, B, C "
+			"or D): run one read per interface\n",
+			rf, __builtin_popcount(o->rf));
+	else if (*what)
+		fprintf(stderr, "warpspeed iq read: %s\n", what);
+	return what && !*what ? 0 : 2;
+}
+
 static int cmd_read(const ws_cli_iq_opts *o)
 {
 	int r = need_node(o, "read");
 	if (r || (r = refuse_raw(o, "read")))
 		return r;
-	if (!o->rf || (o->rf & (o->rf - 1)) || !o->have_samples || !o->out) {
-		fprintf(stderr,
-			"warpspeed iq read: needs --rf with one interface, --samples N and "
-			"-o FILE (one per NODE, separated by commas)\n");
-		return 2;
-	}
+	if ((r = read_needs(o)))
+		return r;
 	size_t nn = o->nnodes;
 	char names[4096];
 	const char *path[WS_IQ_MANY_MAX];
@@ -286,7 +338,7 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	ws_iq_error e;
 	if (r)
 		fprintf(stderr, "warpspeed iq read: out of memory for %u samples\n", o->samples);
-	else if (ws_iq_read_many(it, nn, fmt[0], &e) < 0) {
+	else if (transfer_read(o, it, nn, fmt[0], &e) < 0) {
 		fprintf(stderr, "warpspeed iq: %s (no file written)\n",
 			nn > 1 ? e.msg : it[0].err.msg);
 		r = 1;
@@ -310,9 +362,9 @@ static int cmd_write(const ws_cli_iq_opts *o)
 	if (r || (r = refuse_raw(o, "write")))
 		return r;
 	if (!o->rf || !o->in) {
-		fprintf(stderr,
-			"warpspeed iq write: needs --rf A[,B...] and -i FILE (one for all "
-			"NODEs, or one per NODE)\n");
+		fprintf(stderr, "warpspeed iq write: needs %s\n",
+			!o->rf ? "--rf A[,B...] (the TX buffers to write)"
+			       : "-i FILE (the samples; one for all NODEs, or one per NODE)");
 		return 2;
 	}
 	size_t nn = o->nnodes;
@@ -360,7 +412,7 @@ static int cmd_write(const ws_cli_iq_opts *o)
 					  .src = src[k]};
 	}
 	ws_iq_error e;
-	if (r == 0 && ws_iq_write_many(it, nn, d[0].fmt, &e) < 0) {
+	if (r == 0 && transfer_write(o, it, nn, d[0].fmt, d[0].count, &e) < 0) {
 		fprintf(stderr, "warpspeed iq: %s\n", nn > 1 ? e.msg : it[0].err.msg);
 		r = 1;
 	}
@@ -458,6 +510,14 @@ static int builtin_start(ws_node_thread **b, ws_cli_iq_opts *o, FILE *note)
 	return 0;
 }
 
+/* "1000 Mb/s" for the title (a static buffer: one chart per run). */
+static const char *link_text(const ws_cli_iq_opts *o)
+{
+	static char t[32];
+	snprintf(t, sizeof t, "%g Mb/s", o->link_mbps);
+	return t;
+}
+
 /* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart into sf. */
 static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench_head *h,
 		     const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, bool builtin)
@@ -478,10 +538,19 @@ static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench
 	char label[64];
 	snprintf(label, sizeof label, "%s%s", o->nnodes > 1 ? "aggregate, " : "", h[0].transport);
 	ws_chart_iq_series s = {label, v, v + n, v + 2 * n, n};
-	ws_chart_opts co = {
-		.title = builtin ? "IQ transfer speed, built-in node on loopback" : NULL,
-		.reference_warplab = o->reference_warplab,
-		.link_mbps = o->link_mbps > 0 ? o->link_mbps : (double)o->cfg.write_rate_bps / 1e6};
+	/* The title says where it was measured: the built-in node on loopback, or the node
+	 * named (and the link, when --link gives it). */
+	char title[160];
+	if (builtin)
+		snprintf(title, sizeof title, "IQ transfer speed, built-in node on loopback");
+	else
+		snprintf(title, sizeof title, "IQ transfer speed, node %s:%d%s%s%s",
+			 o->node_addr[0], o->node_port[0], o->nnodes > 1 ? " and others" : "",
+			 o->link_mbps > 0 ? ", link " : "", o->link_mbps > 0 ? link_text(o) : "");
+	ws_chart_opts co = {.title = title,
+			    .reference_warplab = o->reference_warplab,
+			    .link_mbps = o->link_mbps > 0 ? o->link_mbps
+							  : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
 	int r = ws_chart_iq(sf->f, &s, 1, h[0].pkt_size, &co, &e);
 	if (r == 0)
@@ -506,14 +575,131 @@ static void bench_print(FILE *f, const ws_cli_iq_opts *o, int json, const ws_iq_
 		ws_iq_bench_table_many(f, h, o->nnodes, rows, a, o->nsizes);
 }
 
+/* Under the table: what Num Trials counts, beside the JSON's "trials" and "kept". */
+static void bench_note(const ws_cli_iq_opts *o)
+{
+	printf("Num Trials: trials run per size and direction; the first %d are dropped, as "
+	       "wl_benchmark does, so each average is over the last %d (JSON \"trials\": %d, "
+	       "\"kept\": %d)\n",
+	       WS_IQ_BENCH_DROP, o->trials - WS_IQ_BENCH_DROP, o->trials,
+	       o->trials - WS_IQ_BENCH_DROP);
+}
+
+/* The progress line of a bench (cli/progress.h): where it is and the last call's rate. */
+typedef struct bench_progress {
+	ws_cli_progress p;
+	const ws_cli_iq_opts *o;
+	size_t size_i;  /* the size running, 0-based */
+	long done, all; /* calls made and to make, over every size and direction */
+	double bits;    /* bits per call, every node and buffer */
+} bench_progress;
+
+static void bench_trial(void *ctx, uint32_t samples, int write, int trial, int64_t ns)
+{
+	bench_progress *b = ctx;
+	b->done++;
+	ws_cli_progress_draw(&b->p, false,
+			     "iq bench: %u samples (size %zu/%zu), %s trial %d/%d, %.0f Mb/s  "
+			     "[%ld/%ld calls, %.1f s]",
+			     samples, b->size_i + 1, b->o->nsizes, write ? "Write IQ" : "Read IQ",
+			     trial, b->o->trials, ns > 0 ? b->bits * 1e3 / (double)ns : 0.0,
+			     b->done, b->all, ws_cli_progress_elapsed(&b->p));
+}
+
+/* The table's rows of size i as soon as that size is done: the first size with the
+ * header, later ones without it (the columns' widths come from the names and the heads,
+ * which every size shares). */
+static void bench_table_size(const ws_cli_iq_opts *o, const ws_iq_bench_head *h, size_t i,
+			     const ws_iq_bench_row *rows, const ws_iq_bench_row *agg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return;
+	ws_iq_bench_table_many(mem, h, o->nnodes, &rows[i * o->nnodes],
+			       o->nnodes > 1 ? &agg[i] : NULL, 1);
+	fclose(mem);
+	const char *p = text;
+	for (int skip = i ? 2 : 0; skip > 0 && p; skip--) /* the header and its rule */
+		if ((p = strchr(p, '\n')))
+			p++;
+	if (p)
+		fputs(p, stdout);
+	fflush(stdout); /* at once, also through a pipe */
+	free(text);
+}
+
+/* One run of every size, a size at a time so that each row prints when it is done; the
+ * seed of size i is the one a single run of every size gives it (bench.c: seed + i). */
+static int bench_sizes(ws_cli_iq_opts *o, ws_iq_node **n, ws_iq_format fmt, ws_iq_bench_head *h,
+		       ws_iq_bench_row *rows, ws_iq_bench_row *agg, ws_err *e)
+{
+	size_t nn = o->nnodes;
+	int nb = __builtin_popcount(o->rf);
+	bench_progress bp = {.o = o, .all = (long)o->nsizes * 2 * o->trials};
+	ws_cli_progress_init(&bp.p, ws_cli_progress_allowed(o->quiet));
+	for (size_t k = 0; k < nn; k++) {
+		ws_iq_info i;
+		ws_iq_get_info(n[k], &i);
+		ws_iq_bench_head_from(&h[k], &i, o->cfg.node_id);
+		ws_iq_bench_head_format(&h[k], fmt);
+	}
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < o->nsizes; i++) {
+		ws_iq_bench_config c = {.trials = o->trials,
+					.sizes = &o->sizes[i],
+					.nsizes = 1,
+					.rf_mask = o->rf,
+					.seed = 1 + (uint32_t)i,
+					.fmt = fmt,
+					.on_trial = bench_trial,
+					.ctx = &bp};
+		bp.size_i = i;
+		bp.bits = (double)o->sizes[i] * nb * (double)nn * 32;
+		ws_cli_progress_draw(&bp.p, true,
+				     "iq bench: %u samples (size %zu/%zu), starting  "
+				     "[%ld/%ld calls, %.1f s]",
+				     o->sizes[i], i + 1, o->nsizes, bp.done, bp.all,
+				     ws_cli_progress_elapsed(&bp.p));
+		r = ws_iq_bench_run_many(n, nn, &c, &rows[i * nn], &agg[i], e);
+		ws_cli_progress_clear(&bp.p);
+		if (r == 0 && !o->json)
+			bench_table_size(o, h, i, rows, agg);
+	}
+	for (size_t k = 0; r == 0 && k < nn; k++) {
+		ws_iq_stats st;
+		ws_iq_get_stats(n[k], &st);
+		ws_iq_bench_head_stats(&h[k], &st);
+	}
+	return r;
+}
+
+/* Opens --json-file and --svg before any work (a name that cannot be written costs no
+ * benchmark): 0, or 2 after the message. */
+static int bench_files(const ws_cli_iq_opts *o, ws_safefile *jf, ws_safefile *svg)
+{
+	ws_err fe;
+	if (o->json_file && ws_safefile_open(jf, o->json_file, 0, &fe) < 0) {
+		fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
+		return 2;
+	}
+	if (o->svg && ws_safefile_open(svg, o->svg, 0, &fe) < 0) {
+		fprintf(stderr, "warpspeed iq bench: --svg: %s\n", fe.msg);
+		ws_safefile_abort(jf);
+		return 2;
+	}
+	return 0;
+}
+
 static int cmd_bench(ws_cli_iq_opts *o)
 {
 	ws_iq_format fmt = WS_IQ_FMT_BE32;
 	if (!o->trials || !o->nsizes) {
 		fprintf(stderr,
-			"warpspeed iq bench: needs --trials T (> %d) and --samples "
-			"N[,N...]\n",
-			WS_IQ_BENCH_DROP);
+			"warpspeed iq bench: needs --trials T (%d..%d; the first %d are dropped) "
+			"and --samples N[,N...]\n",
+			WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, WS_IQ_BENCH_DROP);
 		return 2;
 	}
 	if (o->format && ws_iq_bench_format_parse(o->format, &fmt) < 0)
@@ -526,18 +712,9 @@ static int cmd_bench(ws_cli_iq_opts *o)
 	}
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
-	/* The output files first: a name that cannot be written costs no benchmark. */
 	ws_safefile jf = {0}, svg = {0};
-	ws_err fe;
-	if (o->json_file && ws_safefile_open(&jf, o->json_file, 0, &fe) < 0) {
-		fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
+	if (bench_files(o, &jf, &svg))
 		return 2;
-	}
-	if (o->svg && ws_safefile_open(&svg, o->svg, 0, &fe) < 0) {
-		fprintf(stderr, "warpspeed iq bench: --svg: %s\n", fe.msg);
-		ws_safefile_abort(&jf);
-		return 2;
-	}
 	ws_node_thread *b = NULL;
 	ws_iq_node *n[WS_IQ_MANY_MAX] = {0};
 	int r = o->have_node ? 0 : builtin_start(&b, o, o->json ? stderr : stdout);
@@ -551,32 +728,22 @@ static int cmd_bench(ws_cli_iq_opts *o)
 		r = open_nodes(o, n);
 	ws_iq_bench_row *rows = calloc(o->nsizes * nn, sizeof *rows);
 	ws_iq_bench_row *agg = calloc(o->nsizes, sizeof *agg);
-	ws_iq_bench_config c = {.trials = o->trials,
-				.sizes = o->sizes,
-				.nsizes = o->nsizes,
-				.rf_mask = o->rf,
-				.seed = 1,
-				.fmt = fmt};
-	ws_err e;
+	ws_iq_bench_head h[WS_IQ_MANY_MAX];
+	ws_err e, fe;
 	if (r == 0 && (!rows || !agg)) {
 		fprintf(stderr, "warpspeed iq bench: out of memory\n");
 		r = 1;
-	} else if (r == 0 && ws_iq_bench_run_many(n, nn, &c, rows, agg, &e) < 0) {
-		fprintf(stderr, "warpspeed iq: %s\n", e.msg);
+	} else if (r == 0 && bench_sizes(o, n, fmt, h, rows, agg, &e) < 0) {
+		/* the library's "bench: " would follow the program's own name */
+		fprintf(stderr, "warpspeed iq bench: %s\n",
+			strncmp(e.msg, "bench: ", 7) ? e.msg : e.msg + 7);
 		r = e.code == WS_E_INVAL ? 2 : 1;
 	}
 	if (r == 0) {
-		ws_iq_bench_head h[WS_IQ_MANY_MAX];
-		for (size_t k = 0; k < nn; k++) {
-			ws_iq_info i;
-			ws_iq_get_info(n[k], &i);
-			ws_iq_stats st;
-			ws_iq_get_stats(n[k], &st);
-			ws_iq_bench_head_from(&h[k], &i, o->cfg.node_id);
-			ws_iq_bench_head_format(&h[k], fmt);
-			ws_iq_bench_head_stats(&h[k], &st);
-		}
-		bench_print(stdout, o, o->json, h, rows, agg);
+		if (o->json)
+			bench_print(stdout, o, 1, h, rows, agg);
+		else
+			bench_note(o);
 		if (jf.f) {
 			bench_print(jf.f, o, 1, h, rows, agg);
 			if (ws_safefile_commit(&jf, &fe) < 0) {
@@ -608,8 +775,11 @@ int ws_cli_iq_main(int argc, char **argv)
 	const char *cmd = argv[1];
 	ws_cli_iq_opts o;
 	int r = ws_cli_iq_parse(argc - 1, argv + 1, &o);
-	if (r == 3) {
-		fputs(ws_cli_iq_usage(), stdout);
+	if (r == 3) { /* iq CMD -h: that command's text */
+		const char *u = ws_cli_iq_usage_of(cmd);
+		fputs(u ? u : ws_cli_iq_usage(), stdout);
+		if (u)
+			fputs(ws_cli_iq_transport_usage(), stdout);
 		return 0;
 	}
 	if (r)

@@ -44,11 +44,102 @@ static const char iq_usage[] =
 	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
 	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
 	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
-	"    one and for --broadcast\n";
+	"    one and for --broadcast\n"
+	"  --quiet: no progress line on the terminal. Each command's own help, with ranges\n"
+	"  and defaults: warpspeed iq CMD -h.\n";
+
+/* "warpspeed iq" and, once the command is known, its name: every message's prefix. */
+static char iq_prog[48] = "warpspeed iq";
+
+const char *ws_cli_iq_prog(void) { return iq_prog; }
+
+/* Each command's own text (iq CMD -h), then the transport options they share. */
+static const char iq_transport[] =
+	"Transport options (every command; defaults in parentheses):\n"
+	"  --node-id N (0; 0..65535) --host-id N (250; 0..65535)\n"
+	"  --max-payload B (8964; 68..65505: bytes of samples per packet)\n"
+	"  --timeout-ms MS (100; 1..60000: a command's first wait, doubling up to 200)\n"
+	"  --retries N (20; 1..255: most attempts of a command, and of a transfer's packet)\n"
+	"  --budget-ms MS (2000; 1..600000: most time a command or a trigger's confirmation\n"
+	"    takes, and a read or write goes without progress)\n"
+	"  --idle-ms MS (10; 1..60000) --window SIZE (the receive buffer's; 1..1G)\n"
+	"  --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0; 0..1000000)\n"
+	"  --write-mode auto|fast|acked (auto) --trigger-port P (the node's port; 0..65535)\n"
+	"  --write-rate MBPS (0: unpaced; 0..1000000, the node's link rate, e.g. 1000)\n"
+	"  -v              the transport's counters on stderr at the end\n"
+	"  --quiet         no progress line on the terminal\n"
+	"  -h, --help      this text\n"
+	"NODE is ADDR[:PORT] (IPv4, port 9000 by default). Exit status: 0 done, 1 failed\n"
+	"(the node, the network, a file), 2 bad usage.\n";
+
+static const struct {
+	const char *cmd, *text;
+} iq_cmd_usage[] = {
+	{"info",
+	 "usage: warpspeed iq info NODE [transport options]\n"
+	 "  The node's identity, RF interfaces, buffer sizes and packet size, and the\n"
+	 "  host socket's granted buffers.\n"},
+	{"ping",
+	 "usage: warpspeed iq ping NODE [--count N] [transport options]\n"
+	 "  PING round trips; --count N (3; 1..100000).\n"},
+	{"read",
+	 "usage: warpspeed iq read NODE[,NODE...] --rf A|B|C|D --samples N -o FILE[,FILE...]\n"
+	 "                         [--start S] [--format cf32|ci16|sigmf] [--datatype T]\n"
+	 "  Reads N samples (1..1G, K/M suffixes; at most the node's RX buffer) of one RF\n"
+	 "  interface from sample S (0) into FILE: raw cf32 or ci16 (interleaved\n"
+	 "  little-endian I, Q) or SigMF (.sigmf-meta + .sigmf-data), from the extension or\n"
+	 "  --format; - is standard output (cf32 or ci16). --datatype cf32_le|ci16_le: a\n"
+	 "  SigMF recording's type (ci16_le, the node's own samples). Several NODEs are read\n"
+	 "  at once, one FILE each. Every FILE is checked before the network is used.\n"},
+	{"write",
+	 "usage: warpspeed iq write NODE[,NODE...] --rf A[,B...] -i FILE[,FILE...]\n"
+	 "                          [--start S] [--format cf32|ci16|sigmf]\n"
+	 "  Writes FILE's samples (raw cf32 / ci16 or SigMF, from the extension or\n"
+	 "  --format) to the TX buffers named by --rf (letters A..D, or all), from sample\n"
+	 "  S (0). One FILE for every NODE, or one per NODE.\n"},
+	{"trigger",
+	 "usage: warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
+	 "       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
+	 "  Sends a trigger (--ids MASK, 1; 1..4294967295), after enabling the TX/RX\n"
+	 "  buffers named. Confirmed by the node's trigger counter (re-sent while it\n"
+	 "  stands still, exit 1 when it never moves); unconfirmed, said on stderr, for\n"
+	 "  a node without one and for --broadcast.\n"},
+	{"bench",
+	 "usage: warpspeed iq bench [NODE[,NODE...]] --trials T --samples N[,N...]\n"
+	 "                          [--rf A[,B...]] [--format raw|ci16|cf32] [--json]\n"
+	 "                          [--json-file FILE] [--svg FILE [--reference warplab]\n"
+	 "                          [--link MBPS]]\n"
+	 "  WARPLab's wl_benchmark: per size, T Write IQ then T Read IQ calls, each timed\n"
+	 "  whole; each size's row prints when that size is done.\n"
+	 "  --trials T       6..100000 per size and direction; the first 5 are dropped, as\n"
+	 "                   wl_benchmark does (Num Trials shows T; the JSON's \"trials\"\n"
+	 "                   is T and \"kept\" T-5)\n"
+	 "  --samples N,...  samples per buffer, 1..1G (K/M suffixes), at most 64 sizes\n"
+	 "  --rf A[,B...]    buffers per call (default A)\n"
+	 "  --format F       caller memory measured: raw (default, the node's words), ci16\n"
+	 "                   or cf32\n"
+	 "  --json           the rows as JSON on stdout instead of the table\n"
+	 "  --json-file FILE the table on stdout and the JSON into FILE\n"
+	 "  --svg FILE       Write and Read Mb/s against samples as a chart;\n"
+	 "                   --reference warplab adds WARPLab 7.5.0's published series,\n"
+	 "                   --link MBPS the link's ceiling line (1..10000000; default\n"
+	 "                   --write-rate's)\n"
+	 "  Without NODE, a built-in node emulator on loopback is measured.\n"},
+};
+
+const char *ws_cli_iq_transport_usage(void) { return iq_transport; }
+
+const char *ws_cli_iq_usage_of(const char *cmd)
+{
+	for (size_t k = 0; k < sizeof iq_cmd_usage / sizeof iq_cmd_usage[0]; k++)
+		if (!strcmp(cmd, iq_cmd_usage[k].cmd))
+			return iq_cmd_usage[k].text;
+	return NULL;
+}
 
 int ws_cli_iq_bad(const char *what, const char *val, const char *accepted)
 {
-	fprintf(stderr, "warpspeed iq: %s '%s' is not valid (%s)\n", what, val, accepted);
+	fprintf(stderr, "%s: %s '%s' is not valid (%s)\n", iq_prog, what, val, accepted);
 	return 2;
 }
 
@@ -187,7 +278,8 @@ enum {
 	O_WRATE,
 	O_SVG,
 	O_REFERENCE,
-	O_LINK
+	O_LINK,
+	O_QUIET
 };
 
 /* clang-format off */
@@ -204,7 +296,7 @@ static const struct option longopts[] = {
 	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
 	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
 	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
-	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
+	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"quiet", 0, NULL, O_QUIET}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 /* clang-format on */
 
@@ -305,10 +397,15 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 		o->sigmf_cf32 = a[1] == 'f';
 		return 0;
 	case O_TRIALS: {
-		uint32_t v;
-		r = parse_u32(name, a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &v, 0);
-		o->trials = (int)v;
-		return r;
+		char acc[96];
+		snprintf(acc, sizeof acc, "%d..%d; the first %d are dropped, as wl_benchmark does",
+			 WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, WS_IQ_BENCH_DROP);
+		long long ll;
+		if (ws_units_parse_int(a, WS_IQ_BENCH_DROP + 1, WS_IQ_BENCH_MAX_TRIALS, &ll, NULL) <
+		    0)
+			return ws_cli_iq_bad(name, a, acc);
+		o->trials = (int)ll;
+		return 0;
 	}
 	case O_JSON:
 		o->json = 1;
@@ -355,6 +452,9 @@ static int parse_one(int c, const char *a, const char *name, ws_cli_iq_opts *o)
 	case 'v':
 		o->verbose = 1;
 		return 0;
+	case O_QUIET:
+		o->quiet = 1;
+		return 0;
 	default:
 		return 2;
 	}
@@ -369,15 +469,23 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	o->count = 3;
 	optind = 1;
 	opterr = 0;
+	static const char *const cmds[] = {"info", "ping", "read", "write", "trigger", "bench"};
+	for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+		if (argc > 0 && !strcmp(argv[0], cmds[k]))
+			snprintf(iq_prog, sizeof iq_prog, "warpspeed iq %s", cmds[k]);
 	for (;;) {
 		int idx = -1, c = getopt_long(argc, argv, ":ho:i:v", longopts, &idx);
 		if (c == -1)
 			break;
-		const char *name = idx >= 0 ? longopts[idx].name : "option";
+		char name[40];
+		if (idx >= 0)
+			snprintf(name, sizeof name, "--%s", longopts[idx].name);
+		else
+			snprintf(name, sizeof name, "-%c", c);
 		if (c == 'h')
 			return 3;
 		if (c == '?' || c == ':') {
-			fprintf(stderr, "warpspeed iq: %s option '%s'\n%s",
+			fprintf(stderr, "%s: %s option '%s'\n%s", iq_prog,
 				c == '?' ? "unknown" : "missing value for", argv[optind - 1],
 				iq_usage);
 			return 2;
@@ -389,7 +497,7 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	if (optind < argc && parse_node(argv[optind++], o))
 		return 2;
 	if (optind < argc) {
-		fprintf(stderr, "warpspeed iq: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", iq_prog, argv[optind]);
 		return 2;
 	}
 	return 0;

@@ -34,6 +34,7 @@ typedef struct ws_cli_iq_opts {
 	ws_iqfile_kind kind;
 	int sigmf_cf32;
 	int trials, json, count, verbose;
+	int quiet; /* --quiet: no progress line (cli/progress.h) */
 	uint32_t sizes[WS_CLI_IQ_MAX_SIZES];
 	size_t nsizes;
 	uint32_t ids;
@@ -44,10 +45,19 @@ typedef struct ws_cli_iq_opts {
  * printed on stderr, or 3 for -h. */
 int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o);
 
-/* The usage text. */
+/* The usage text of `warpspeed iq -h` (every command). */
 const char *ws_cli_iq_usage(void);
 
-/* Prints "warpspeed iq: WHAT 'VAL' is not valid (ACCEPTED)" on stderr; returns 2. */
+/* The text of `warpspeed iq CMD -h` (NULL for an unknown CMD); the transport options every
+ * command takes follow it (ws_cli_iq_transport_usage). */
+const char *ws_cli_iq_usage_of(const char *cmd);
+const char *ws_cli_iq_transport_usage(void);
+
+/* "warpspeed iq" and the command once ws_cli_iq_parse has seen it ("warpspeed iq bench"):
+ * the prefix of the role's messages. */
+const char *ws_cli_iq_prog(void);
+
+/* Prints "warpspeed iq[ CMD]: WHAT 'VAL' is not valid (ACCEPTED)" on stderr; returns 2. */
 int ws_cli_iq_bad(const char *what, const char *val, const char *accepted);
 
 #endif

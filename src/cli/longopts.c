@@ -105,6 +105,23 @@ static int lopt_json_lines(ws_cli_options *o, const char *v, ws_err *err)
 	return 0;
 }
 
+/* --json-file FILE: the JSON document into FILE, whatever stdout shows. */
+static int lopt_json_file(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)err;
+	o->json_file = v;
+	return 0;
+}
+
+/* --quiet: no progress line on the terminal (cli/progress.h). */
+static int lopt_quiet(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)v;
+	(void)err;
+	o->quiet = true;
+	return 0;
+}
+
 /* --svg FILE / --svg-chart KIND: the run drawn as a chart (cli/svgout.h). */
 static int lopt_svg(ws_cli_options *o, const char *v, ws_err *err)
 {
@@ -217,6 +234,8 @@ static const struct long_def long_opts[] = {
 	{"rate", lopt_rate, "R"},
 	{"json", lopt_json, NULL},
 	{"json-lines", lopt_json_lines, NULL},
+	{"json-file", lopt_json_file, "FILE"},
+	{"quiet", lopt_quiet, NULL},
 	{"svg", lopt_svg, "FILE"},
 	{"svg-chart", lopt_svg_chart, "auto|spectrum|histogram|interim|streams"},
 	{"pace", ws_cli_lopt_pace, "RATE"},

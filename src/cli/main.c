@@ -15,6 +15,7 @@
 #ifdef WS_MPI
 #include "cli/mesh.h"
 #endif
+#include "cli/meshopts.h"
 #include "cli/node.h"
 #include "cli/personality.h"
 #include "cli/plot.h"
@@ -55,6 +56,11 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "iq") == 0)
 		return ws_cli_iq_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "mesh") == 0) {
+		/* its help needs no MPI (cli/meshopts.c is in every build) */
+		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			fputs(ws_cli_mesh_usage(), stdout);
+			return 0;
+		}
 #ifdef WS_MPI
 		return ws_cli_mesh_main(argc - 1, argv + 1);
 #else

@@ -10,8 +10,10 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: mpirun [-np N] [--host ...] warpspeed mesh [mesh options] [netperf options] [-- "
+	"usage: mpirun [-np N] [--host ...] warpspeed mesh [mesh and netperf options] [-- "
 	"test options]\n"
+	"  (the mesh's own options may come anywhere before --; needs the binary built with\n"
+	"  make MPI=1, build/mpi/warpspeed)\n"
 	"  Every rank serves tests on its data address; a schedule then tests pairs of ranks with\n"
 	"  normal warpspeed tests (-t, -l, -f and the test options as for one test), and rank 0\n"
 	"  prints the matrix: rows are sources, columns destinations.\n"
@@ -22,7 +24,8 @@ static const char usage[] =
 	"                       matching: rounds in which each rank is in one test, N/2 at once,\n"
 	"                       until every ordered pair ran\n"
 	"                       all-to-all: every ordered pair at once (the congested matrix)\n"
-	"  --json FILE          also write the matrix as JSON (docs/schema/mesh.schema.json);\n"
+	"  --json FILE, --json-file FILE\n"
+	"                       also write the matrix as JSON (docs/schema/mesh.schema.json);\n"
 	"                       - writes it on stdout instead of the table\n"
 	"  --svg FILE           also draw the matrix as a heatmap (SVG), failed cells marked\n"
 	"  --bind-addr ADDR     this rank's data address; %r is the rank + 1 (127.0.0.%r on one\n"
@@ -142,6 +145,7 @@ static const struct mesh_opt {
 } mesh_opts[] = {
 	{"--pairs", "all|ring|matching|all-to-all", opt_pairs},
 	{"--json", "FILE", opt_json},
+	{"--json-file", "FILE", opt_json},
 	{"--svg", "FILE", opt_svg},
 	{"--bind-addr", "ADDR", opt_bind_addr},
 	{"--bind-if", "IFACE", opt_bind_if},
@@ -222,9 +226,9 @@ static int check_netperf_part(const ws_cli_mesh_options *o, ws_err *err)
 			"it prints a matrix; expected --json FILE for every figure of it");
 	if (n->json)
 		return ws_err_set(err, WS_E_INVAL,
-				  "option --json%s after the netperf options: the mesh's --json "
-				  "takes a FILE and comes before them; expected warpspeed mesh "
-				  "--json FILE [netperf options]",
+				  "option --json%s does not apply to warpspeed mesh: it writes one "
+				  "matrix; expected --json FILE or --json-file FILE (- for stdout) "
+				  "before --",
 				  n->json == 2 ? "-lines" : "");
 	if (n->psk_file)
 		return ws_err_set(err, WS_E_INVAL,
@@ -245,41 +249,41 @@ int ws_cli_mesh_parse(int argc, char **argv, ws_cli_mesh_options *o, ws_err *err
 {
 	memset(o, 0, sizeof(*o));
 	o->pairs = WS_MESH_ALL;
-	int i = 1, rc;
-	while (i < argc && (rc = mesh_option(o, argc, argv, &i, err)) != 0) {
-		if (rc < 0)
-			return rc;
-		if (o->help)
-			return 0;
-	}
-	/* A mesh option after the netperf part began would be an unknown netperf option: say
-	 * where it belongs instead (the switches -4, -6, -h are netperf's too). */
-	for (int k = i; k < argc && strcmp(argv[k], "--") != 0; k++)
-		for (size_t m = 0; m < NMESH; m++) {
-			size_t len = strlen(mesh_opts[m].name);
-			if (mesh_opts[m].form && strcmp(mesh_opts[m].name, "--json") != 0 &&
-			    strncmp(argv[k], mesh_opts[m].name, len) == 0 &&
-			    (!argv[k][len] || argv[k][len] == '='))
-				return ws_err_set(err, WS_E_INVAL,
-						  "option %s after the netperf option '%s': the "
-						  "mesh's options come first; "
-						  "expected warpspeed mesh [mesh options] [netperf "
-						  "options] [-- test options]",
-						  mesh_opts[m].name, argv[i]);
+	/* Options in any order, as getopt users expect: the mesh's --name options are taken
+	 * wherever they stand before `--`, and every other word, in its order, is the netperf
+	 * part (with a program name of its own in argv[0]'s place). The switches -4, -6 and
+	 * -h are the mesh's only in front: later they are netperf's (same meaning), and a
+	 * word such as "-4" may be a netperf value (-l -4: four bytes). */
+	char **np = malloc((size_t)(argc + 1) * sizeof(*np));
+	if (!np)
+		return ws_err_set(err, ENOMEM, "no memory for the command line");
+	int nn = 0, i = 1, rc = 0;
+	bool front = true, tail = false;
+	np[nn++] = argv[0];
+	while (i < argc && rc >= 0) {
+		if (!tail && !strcmp(argv[i], "--"))
+			tail = true;
+		if (!tail && (front || !strncmp(argv[i], "--", 2)) &&
+		    (rc = mesh_option(o, argc, argv, &i, err)) != 0) {
+			if (o->help)
+				break;
+			continue;
 		}
-	if (o->bind_addr && o->bind_if)
+		front = false;
+		np[nn++] = argv[i++];
+	}
+	np[nn] = NULL;
+	if (rc < 0 || o->help) {
+		free(np);
+		return rc < 0 ? rc : 0;
+	}
+	if (o->bind_addr && o->bind_if) {
+		free(np);
 		return ws_err_set(err, WS_E_INVAL,
 				  "options --bind-addr and --bind-if both choose the data address; "
 				  "expected one of them");
-	/* The netperf part, with a program name of its own in argv[0]'s place. */
-	char **np = malloc((size_t)(argc - i + 2) * sizeof(*np));
-	if (!np)
-		return ws_err_set(err, ENOMEM, "no memory for the command line");
-	np[0] = argv[0];
-	for (int k = i; k < argc; k++)
-		np[k - i + 1] = argv[k];
-	np[argc - i + 1] = NULL;
-	rc = ws_cli_parse(argc - i + 1, np, &o->net, err);
+	}
+	rc = ws_cli_parse(nn, np, &o->net, err);
 	free(np);
 	if (rc < 0)
 		return rc;

@@ -687,6 +687,14 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, ws_err *err)
 		} else if (a[0] == '-' && a[1] && a[1] != '-') {
 			rc = parse_word(o, test ? test_opts : global_opts, test, argc, argv, &i,
 					err);
+		} else if (i > 1 &&
+			   (!strcmp(argv[i - 1], "--json") ||
+			    !strcmp(argv[i - 1], "--json-lines"))) {
+			/* --json FILE, as iq bench's and mesh's file options read */
+			return ws_err_set(err, WS_E_INVAL,
+					  "unexpected argument '%s' after %s, which writes to "
+					  "standard output; expected --json-file %s for a file",
+					  a, argv[i - 1], a);
 		} else {
 			return ws_err_set(
 				err, WS_E_INVAL, "unexpected argument '%s'; expected %s", a,

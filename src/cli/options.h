@@ -82,6 +82,7 @@ typedef struct ws_cli_options {
 	const char *uuid;       /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */
 	int json;               /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
+	const char *json_file;  /* --json-file FILE: the --json document into FILE as well */
 	const char *svg;        /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
 	int svg_chart;          /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
 
@@ -90,6 +91,10 @@ typedef struct ws_cli_options {
 	enum ws_family data_family; /* test options -H/-L host,family */
 	char notes[1024];           /* options accepted without effect: one line each, for
 	                                  * the CLI to print on stderr (ws_cli_print_notes) */
+
+	bool quiet;    /* --quiet: no progress line (cli/progress.h) */
+	bool progress; /* not an option: the CLI may draw the progress line (a terminal,
+	                * neither --quiet nor -P 0); set by the client's main */
 
 	bool help;              /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool version;           /* -V / --version */

@@ -7,6 +7,9 @@
 #include "report/classic.h"
 #include "report/json_result.h"
 #include "util/err.h"
+#include "util/safefile.h"
+
+#include <errno.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -108,13 +111,47 @@ int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *re
 	return ws_json_result_write(f, &c, interim, ninterim, summary);
 }
 
+/* Flushes stdout after a report was written to it: 0, or 1 after "writing WHAT to standard
+ * output failed: <the reason>" (the system's words, "No space left on device", not a
+ * number); rc is the writer's own status. */
+static int stdout_done(int rc, const char *what)
+{
+	int e = errno; /* the writer's own failure (the caller cleared errno before it) */
+	if (fflush(stdout) != 0)
+		e = errno;
+	if (ferror(stdout) || rc < 0) {
+		if (!e)
+			e = rc < 0 ? -rc : EIO;
+		ws_cli_eprintf("writing %s to standard output failed: %s\n", what, strerror(e));
+		return 1;
+	}
+	return 0;
+}
+
 int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
 		      const ws_json_interim *interim, size_t ninterim)
 {
 	/* -D's samples (cli/demo.h); --json-lines printed each as it came, too. */
+	errno = 0;
 	int rc = ws_cli_json_write(stdout, o, res, argc, argv, interim, ninterim, o->json == 2);
+	return stdout_done(rc, "the JSON result");
+}
+
+int ws_cli_json_file_write(const ws_cli_options *o, const ws_test_result *res, int argc,
+			   char **argv, const ws_json_interim *interim, size_t ninterim)
+{
+	ws_safefile sf;
+	ws_err err;
+	ws_err_clear(&err);
+	int rc = ws_safefile_open(&sf, o->json_file, 0, &err);
+	if (rc == 0 && ws_cli_json_write(sf.f, o, res, argc, argv, interim, ninterim, false) < 0)
+		rc = ws_err_set(&err, WS_E_INVAL, "'%s': the JSON document could not be written",
+				o->json_file);
+	if (rc == 0)
+		rc = ws_safefile_commit(&sf, &err);
+	ws_safefile_abort(&sf);
 	if (rc < 0) {
-		ws_cli_eprintf("writing the JSON result failed (error %d)\n", -rc);
+		ws_cli_eprintf("--json-file %s: %s\n", o->json_file, err.msg);
 		return 1;
 	}
 	return 0;
@@ -134,11 +171,8 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		co.banner_done = o->banner_done;
 		ws_classic_test_banner(res, &co, stdout);
 	}
+	errno = 0;
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,
 			      stdout);
-	if (rc < 0) {
-		ws_cli_eprintf("writing the selected output failed (error %d)\n", -rc);
-		return 1;
-	}
-	return 0;
+	return stdout_done(rc, "the selected output");
 }

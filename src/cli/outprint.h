@@ -26,6 +26,11 @@ struct ws_json_interim;
 int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
 		      const struct ws_json_interim *interim, size_t ninterim);
 
+/* With --json-file: the --json document into o->json_file (util/safefile.h), whatever
+ * stdout shows. Returns 0 or 1 (the file and the reason on stderr). */
+int ws_cli_json_file_write(const ws_cli_options *o, const ws_test_result *res, int argc,
+			   char **argv, const struct ws_json_interim *interim, size_t ninterim);
+
 /* The same document to f (summary: the one-line "summary" form); 0 or a negative errno.
  * --svg draws from it (cli/svgout.h). */
 int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *res, int argc,

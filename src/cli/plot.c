@@ -179,6 +179,10 @@ int ws_cli_plot_main(int argc, char **argv)
 			   !nf ? "no JSON file given" : "no output given; expected -o OUT.svg");
 	if (nl && nl != nf)
 		return bad("%zu --label for %zu files; give one per file, or none", nl, nf);
+	/* the chart's file before the inputs are read: a name that cannot be written is a
+	 * usage error, said at once (the file itself is written at the end) */
+	if (ws_safefile_check(outp, 0, &err) < 0)
+		return bad("-o %s: %s", outp, err.msg);
 
 	ws_jdoc docs[PLOT_MAX_FILES];
 	char names[PLOT_MAX_FILES][64];

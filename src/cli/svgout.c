@@ -27,10 +27,21 @@ static enum ws_chart_kind chosen(const ws_cli_options *o)
 	return WS_CHART_AUTO;
 }
 
+/* Whether the chart's file can be written, before any connection (nothing stays). */
+static int svg_path(const ws_cli_options *o, ws_err *err)
+{
+	int rc = ws_safefile_check(o->svg, 0, err);
+	if (rc < 0)
+		ws_err_prefix(err, "--svg %s", o->svg);
+	return rc;
+}
+
 int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 {
 	if (!o->svg)
 		return 0;
+	if (svg_path(o, err) < 0)
+		return -WS_E_INVAL;
 	if (o->sweep) /* one chart of the whole sweep, drawn by cli/sweeprun.c */
 		return o->svg_chart
 			? ws_err_set(err, WS_E_INVAL,

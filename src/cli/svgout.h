@@ -15,8 +15,9 @@
 struct ws_err;
 struct ws_json_interim;
 
-/* Before the test: with --svg, whether the chosen (or the fitting) chart can be drawn from
- * this run; -WS_E_INVAL with err naming what is charted. 0 without --svg. */
+/* Before the test: with --svg, whether the file can be written (util/safefile.h) and the
+ * chosen (or the fitting) chart can be drawn from this run; -WS_E_INVAL with err naming
+ * the path and the reason, or what is charted. 0 without --svg. */
 int ws_cli_svg_check(const ws_cli_options *o, struct ws_err *err);
 
 /* After the test: the chart into o->svg. Returns 0, or 1 after a message on stderr. */

@@ -237,6 +237,8 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 			cpu += it[k].cpu_ns;
 		}
 		z->m[z->nn].cpu[t] = cpu;
+		if (z->c->on_trial)
+			z->c->on_trial(z->c->ctx, z->samples, write, t + 1, z->m[z->nn].ns[t]);
 		if (r < 0)
 			return ws_err_set(err, -r, "bench: %s of %u samples, trial %d: %s",
 					  write ? "Write IQ" : "Read IQ", z->samples, t + 1, e.msg);

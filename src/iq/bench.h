@@ -27,6 +27,10 @@ typedef struct ws_iq_bench_config {
 	unsigned rf_mask; /* buffers per call (write: different data to each) */
 	uint32_t seed;    /* write data pattern */
 	ws_iq_format fmt; /* caller memory measured; WS_IQ_FMT_BE32 is "raw" */
+	/* After every trial (NULL: none), on the calling thread, with the whole call's time:
+	 * what the CLI's progress line is drawn from (library code never prints). */
+	void (*on_trial)(void *ctx, uint32_t samples, int write, int trial, int64_t ns);
+	void *ctx;
 } ws_iq_bench_config;
 
 /* ws_iq_bench_stat and ws_iq_bench_row (the figures of one size) are in <warpspeed/iq.h>,

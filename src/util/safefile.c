@@ -200,6 +200,19 @@ int ws_safefile_open(ws_safefile *sf, const char *path, unsigned flags, ws_err *
 	return refuse(path, st.st_mode, flags, err);
 }
 
+int ws_safefile_check(const char *path, unsigned flags, ws_err *err)
+{
+	struct stat st;
+	if ((flags & WS_SAFEFILE_DASH) && !strcmp(path, "-"))
+		return 0;
+	if (*path && lstat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+		return access(path, W_OK) == 0 ? 0 : ws_err_errno(err, "cannot write '%s'", path);
+	ws_safefile sf;
+	int rc = ws_safefile_open(&sf, path, flags, err);
+	ws_safefile_abort(&sf);
+	return rc;
+}
+
 void ws_safefile_abort(ws_safefile *sf)
 {
 	if (sf->f)

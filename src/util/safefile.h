@@ -43,6 +43,13 @@ typedef struct ws_safefile {
  * nothing created. */
 int ws_safefile_open(ws_safefile *sf, const char *path, unsigned flags, struct ws_err *err);
 
+/* Whether ws_safefile_open would open path now, for a command line checked before any
+ * work while the file is written only at the end: a missing name or a regular file gets a
+ * temporary file beside it, created and removed at once; a FIFO or a character device is
+ * checked for write permission only (opening a FIFO would show its reader a writer that
+ * came and went). 0, or a negative code with err as ws_safefile_open's; nothing stays. */
+int ws_safefile_check(const char *path, unsigned flags, struct ws_err *err);
+
 /* Flushes and ends a file opened by ws_safefile_open: a temporary file is given its mode,
  * fsynced, renamed over the target and its directory fsynced. 0, or a negative code with
  * err naming the file; on error the temporary file is removed and the target is as it

@@ -48,6 +48,10 @@ else fail crr_daemon_no_leak "daemon fds $fds_before before, $fds_after after: $
 
 # --- a narrowed ephemeral port range in a namespace of our own ---------------------------
 ns=ws-crr-$$
+if [ "${WS_NETNS:-1}" = 0 ]; then
+	skip crr_port_range "namespace tests off (make test NETNS=0)"
+	finish
+fi
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
 	skip crr_port_range "needs root, ip(8) and python3 for a network namespace"
 	finish

@@ -303,9 +303,10 @@ else
 	# Every option a usage text names must be in the page.
 	opts() { grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z0-9][A-Za-z0-9_-]*' | sed 's/^[^-]*//' | sort -u; }
 	opts <"$WS_TMP/man.txt" >"$WS_TMP/man.opts"
-	for role in client serve node iq compare; do
+	for role in client serve node iq compare plot mesh iq_info iq_ping iq_read iq_write \
+		iq_trigger iq_bench; do
 		args=(--help)
-		[ "$role" = client ] || args=("$role" --help)
+		[ "$role" = client ] || args=(${role/_/ } --help)
 		if ! "$WS_BIN" "${args[@]}" >"$WS_TMP/help.txt" 2>&1; then
 			skip "man_covers_${role}_help" "'warpspeed ${args[*]}' exits non-zero"
 			continue

@@ -88,6 +88,8 @@ fi
 # must fall back to one packet per message without losing the stream.
 if [ ! -x "$bench" ]; then
 	:
+elif [ "${WS_NETNS:-1}" = 0 ]; then
+	echo "SKIP node_gso_fallback: namespace tests off (make test NETNS=0)"
 elif ! ip netns add "$ns" 2>/dev/null; then
 	echo "SKIP node_gso_fallback: cannot create a network namespace"
 else

@@ -58,6 +58,17 @@ static void test_mesh_options(void)
 	CHECK(("help"), o.help);
 	CHECK_INT("netperf help", parse("-t TCP_RR -h", &err), 0);
 	CHECK(("netperf help"), o.help);
+	/* Options in any order before -- (issue 29): mesh options after netperf ones. */
+	CHECK_INT("any order", parse("--pairs all -l 1 --json F -t TCP_RR --bind-addr=10.0.0.%r "
+				     "--json-file G -- -r 8", &err), 0);
+	CHECK_STR("any order: json-file, the last", o.json_path, "G");
+	CHECK_STR("any order: bind-addr", o.bind_addr, "10.0.0.%r");
+	CHECK_DBL("any order: -l", o.net.spec.duration_s, 1, 0);
+	CHECK_INT("any order: -t", o.net.spec.type, WS_TEST_TCP_RR);
+	CHECK_INT("any order: -r", o.net.spec.req_size, 8);
+	CHECK_INT("-l -4 stays netperf's", parse("-l -4", &err), 0);
+	CHECK_U64("-l -4: four bytes", o.net.spec.end_count, 4);
+	CHECK_INT("-l -4: no family", o.family, 0);
 }
 
 static void test_refused(void)
@@ -77,14 +88,11 @@ static void test_refused(void)
 		{"-- -H 10.0.0.1", "test option -H does not apply to warpspeed mesh: the data addresses are the ranks' (--bind-addr, --bind-if)"},
 		{"-t TCP_RR -- -o THROUGHPUT",
 		 "the output selectors (-o/-O/-k) do not apply to warpspeed mesh: it prints a matrix; expected --json FILE for every figure of it"},
-		{"-t TCP_RR --json",
-		 "option --json after the netperf options: the mesh's --json takes a FILE and comes before them; expected warpspeed mesh --json FILE [netperf options]"},
+		{"-t TCP_RR --json", "option --json needs a value; expected --json FILE"},
+		{"-t TCP_RR --json-lines",
+		 "option --json-lines does not apply to warpspeed mesh: it writes one matrix; expected --json FILE or --json-file FILE (- for stdout) before --"},
 		{"--peer netserver", "option --peer does not apply to warpspeed mesh: every rank runs a warpspeed daemon"},
 		{"-6 -t TCP_STREAM -4", "the mesh's -6 and the netperf part's -4 disagree; expected one address family"},
-		/* The mesh's options come first. */
-		{"-t TCP_RR --pairs ring",
-		 "option --pairs after the netperf option '-t': the mesh's options come first; expected warpspeed mesh [mesh options] [netperf options] [-- test options]"},
-		{"--pairs ring -l 1 --bind-addr=10.0.0.%r", NULL},
 	};
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		ws_err err;

@@ -573,6 +573,7 @@ static void test_rr_errors(void)
 		  "test option -r: '2G' is not a request size; expected req[,rsp] with sizes from 1 to 1G bytes (at most 65507 for UDP_RR), e.g. 64 or 1K,64K");
 	bad_exact(t, "-t UDP_RR -- -r 64,65508",
 		  "test option -r: 64,65508 is too large for UDP_RR; expected request and response sizes from 1 to 65507 bytes (the largest UDP payload)");
+	bad_exact(t, "--json out.json", "unexpected argument 'out.json' after --json, which writes to standard output; expected --json-file out.json for a file");
 	bad_exact(t, "-t TCP_RR -- -b -1", "test option -b: '-1' is not valid; expected a first burst from 0 to 10000");
 	bad_exact(t, "-t TCP_RR -- -b 10001", "test option -b: '10001' is not valid; expected a first burst from 0 to 10000");
 	bad_exact(t, "-t UDP_RR -- -e 0",

@@ -176,6 +176,29 @@ static void test_streams(void)
 	unlink(path("ff"));
 }
 
+/* ws_safefile_check: the verdict of ws_safefile_open, before any work, leaving nothing. */
+static void test_check(void)
+{
+	ws_err e;
+	int before = entries();
+	CHECK_INT("new name", ws_safefile_check(path("new.svg"), 0, &e), 0);
+	CHECK("new name not created", access(path("new.svg"), F_OK) < 0);
+	spit(path("old.json"), "kept");
+	CHECK_INT("regular file", ws_safefile_check(path("old.json"), 0, &e), 0);
+	CHECK_STR("regular file untouched", slurp(path("old.json")), "kept");
+	unlink(path("old.json"));
+	CHECK("missing directory", ws_safefile_check("/nonexistent/dir/out.svg", 0, &e) < 0);
+	CHECK_STR("missing directory message", e.msg, "cannot create a file in directory "
+		  "'/nonexistent/dir' (for '/nonexistent/dir/out.svg'): No such file or directory");
+	CHECK_INT("directory", ws_safefile_check(dir, 0, &e), -WS_E_INVAL);
+	CHECK_INT("dash", ws_safefile_check("-", WS_SAFEFILE_DASH, &e), 0);
+	/* a FIFO without a reader: checked, not opened (its reader would see a writer leave) */
+	CHECK_INT("mkfifo", mkfifo(path("cf"), 0600), 0);
+	CHECK_INT("FIFO", ws_safefile_check(path("cf"), 0, &e), 0);
+	unlink(path("cf"));
+	CHECK_INT("nothing left", entries(), before);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/ws-safefile.XXXXXX");
@@ -185,6 +208,7 @@ int main(void)
 	RUN(test_links);
 	RUN(test_refusals);
 	RUN(test_streams);
+	RUN(test_check);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
