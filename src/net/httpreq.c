@@ -31,8 +31,9 @@ typedef struct line {
 static const char *head_end(const char *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (b[i] == '\n' && ((i >= 1 && b[i - 1] == '\n') ||
-				     (i >= 2 && b[i - 1] == '\r' && b[i - 2] == '\n')))
+		if (b[i] == '\n' &&
+		    ((i >= 1 && b[i - 1] == '\n') ||
+		     (i >= 2 && b[i - 1] == '\r' && b[i - 2] == '\n')))
 			return b + i + 1;
 	return NULL;
 }
@@ -98,9 +99,13 @@ static void media_range(const char *s, const char *e, int *q_om, int *q_text)
 {
 	const char *semi = find(s, e, ';');
 	const char *te = trim_end(s, semi ? semi : e);
-	enum { OTHER, OM, TEXT } kind = word_is(s, te, "application/openmetrics-text") ? OM
-		: word_is(s, te, "text/plain")                                     ? TEXT
-										   : OTHER;
+	enum {
+		OTHER,
+		OM,
+		TEXT
+	} kind = word_is(s, te, "application/openmetrics-text") ? OM
+		: word_is(s, te, "text/plain")                  ? TEXT
+								: OTHER;
 	if (kind == OTHER)
 		return;
 	int q = 1000;
@@ -117,8 +122,9 @@ static void media_range(const char *s, const char *e, int *q_om, int *q_text)
 		if (word_is(ps, ke, "q"))
 			q = qvalue(vs, pe);
 		else if (word_is(ps, ke, "version"))
-			version_ok = kind == OM ? word_is(vs, pe, "1.0.0") || word_is(vs, pe, "0.0.1")
-						: word_is(vs, pe, "0.0.4");
+			version_ok = kind == OM
+				? word_is(vs, pe, "1.0.0") || word_is(vs, pe, "0.0.1")
+				: word_is(vs, pe, "0.0.4");
 	}
 	int *best = kind == OM ? q_om : q_text;
 	if (version_ok && q > *best)
@@ -179,7 +185,10 @@ static int request_line(line l, ws_httpreq *r)
 }
 
 /* Bytes that no request head may hold; found as they arrive. */
-static bool bad_byte(unsigned char c) { return (c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f; }
+static bool bad_byte(unsigned char c)
+{
+	return (c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f;
+}
 
 int ws_httpreq_parse(const char *buf, size_t len, ws_httpreq *r)
 {

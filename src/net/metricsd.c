@@ -57,7 +57,8 @@ int ws_metricsd_parse_addr(const char *text, ws_addr *out, ws_err *err)
 			hs++, he--;
 		else if (memchr(text, ':', (size_t)(colon - text)))
 			return ws_err_set(err, WS_E_INVAL,
-					  "'%s': an IPv6 address goes in brackets; %s", text, forms);
+					  "'%s': an IPv6 address goes in brackets; %s", text,
+					  forms);
 		if (he <= hs || (size_t)(he - hs) >= sizeof(host))
 			return ws_err_set(err, WS_E_INVAL, "'%s' names no address; %s", text,
 					  forms);
@@ -195,7 +196,9 @@ static void accept_some(ws_metricsd *m)
 			return;
 		conn *c = slot(m);
 		int64_t now = ws_clock_ns();
-		*c = (conn){.st = C_READ, .fd = fd, .since = now,
+		*c = (conn){.st = C_READ,
+			    .fd = fd,
+			    .since = now,
 			    .deadline = now + m->cfg.conn_timeout_ns};
 	}
 }
@@ -274,8 +277,9 @@ ws_metricsd *ws_metricsd_start(const ws_metricsd_config *c, ws_err *err)
 	if (!m->c)
 		ws_err_set(err, ENOMEM, "no memory for the metrics endpoint");
 	int rc = m->lfd >= 0 ? 0 : -1;
-	if (rc == 0 && (fcntl(m->lfd, F_SETFL, fcntl(m->lfd, F_GETFL) | O_NONBLOCK) < 0 ||
-			pipe2(m->wake, O_CLOEXEC | O_NONBLOCK) < 0))
+	if (rc == 0 &&
+	    (fcntl(m->lfd, F_SETFL, fcntl(m->lfd, F_GETFL) | O_NONBLOCK) < 0 ||
+	     pipe2(m->wake, O_CLOEXEC | O_NONBLOCK) < 0))
 		rc = ws_err_errno(err, "metrics endpoint");
 	if (rc == 0 && (rc = pthread_create(&m->thread, NULL, loop, m)) != 0) {
 		errno = rc;

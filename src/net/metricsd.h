@@ -30,9 +30,9 @@ struct ws_err;
 typedef void (*ws_metricsd_render_fn)(void *ctx, ws_om *w);
 
 typedef struct ws_metricsd_config {
-	ws_addr addr;             /* from ws_metricsd_parse_addr */
-	unsigned max_conns;       /* 0: WS_METRICSD_DEFAULT_CONNS */
-	int64_t conn_timeout_ns;  /* 0: WS_METRICSD_DEFAULT_TIMEOUT */
+	ws_addr addr;            /* from ws_metricsd_parse_addr */
+	unsigned max_conns;      /* 0: WS_METRICSD_DEFAULT_CONNS */
+	int64_t conn_timeout_ns; /* 0: WS_METRICSD_DEFAULT_TIMEOUT */
 	ws_metricsd_render_fn render;
 	void *ctx;
 } ws_metricsd_config;

@@ -19,14 +19,17 @@ enum outcome { O_OK, O_FAILED, O_REFUSED, O_N };
 static const char *const outcome_names[O_N] = {"ok", "failed", "refused"};
 
 static const char *const refusal_names[WS_DM_REFUSALS] = {
-	[WS_DM_LIMITS] = "limits",         [WS_DM_AUTH] = "auth",
-	[WS_DM_BUSY] = "busy",             [WS_DM_PROTOCOL] = "protocol",
-	[WS_DM_TIMEOUT] = "timeout",       [WS_DM_EVICTED] = "evicted",
+	[WS_DM_LIMITS] = "limits",
+	[WS_DM_AUTH] = "auth",
+	[WS_DM_BUSY] = "busy",
+	[WS_DM_PROTOCOL] = "protocol",
+	[WS_DM_TIMEOUT] = "timeout",
+	[WS_DM_EVICTED] = "evicted",
 	[WS_DM_DESCRIPTORS] = "descriptors",
 };
 
 struct ws_dmetrics {
-	double start_time; /* the wall clock at creation, seconds */
+	double start_time;    /* the wall clock at creation, seconds */
 	uint64_t sessions[2]; /* warpspeed, netperf */
 	int64_t active;
 	uint64_t tests[NTESTS][O_N];

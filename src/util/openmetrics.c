@@ -32,8 +32,9 @@ void ws_om_free(ws_om *w)
 
 const char *ws_om_content_type(enum ws_om_format fmt)
 {
-	return fmt == WS_OM_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-					: "text/plain; version=0.0.4; charset=utf-8";
+	return fmt == WS_OM_OPENMETRICS
+		? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+		: "text/plain; version=0.0.4; charset=utf-8";
 }
 
 static void fail(ws_om *w, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -162,27 +163,38 @@ static void put_labels(ws_om *w, const ws_om_label *l, size_t nl, const char *le
 	puts_(w, "}");
 }
 
-void ws_om_family(ws_om *w, const char *name, enum ws_om_type t, const char *unit,
-		  const char *help)
+void ws_om_family(ws_om *w, const char *name, enum ws_om_type t, const char *unit, const char *help)
 {
 	if (w->rc)
 		return;
-	if (!name_ok(name, false))
-		{ fail(w, WS_E_INVAL, "'%s' is not a metric name", name ? name : "(null)"); return; }
+	if (!name_ok(name, false)) {
+		fail(w, WS_E_INVAL, "'%s' is not a metric name", name ? name : "(null)");
+		return;
+	}
 	if ((t == WS_OM_COUNTER && ends_with(name, "_total")) ||
-	    (t == WS_OM_INFO && ends_with(name, "_info")))
-		{ fail(w, WS_E_INVAL,
-			    "family %s: give a counter's or info's name without its suffix", name); return; }
-	if (unit && (!name_ok(unit, false) || strlen(name) <= strlen(unit) + 1 ||
-		     !ends_with(name, unit) || name[strlen(name) - strlen(unit) - 1] != '_'))
-		{ fail(w, WS_E_INVAL, "family %s: its name must end in _%s", name, unit); return; }
-	if (strcmp(name, w->family) == 0)
-		{ fail(w, WS_E_INVAL, "family %s given twice in a row", name); return; }
+	    (t == WS_OM_INFO && ends_with(name, "_info"))) {
+		fail(w, WS_E_INVAL, "family %s: give a counter's or info's name without its suffix",
+		     name);
+		return;
+	}
+	if (unit &&
+	    (!name_ok(unit, false) || strlen(name) <= strlen(unit) + 1 || !ends_with(name, unit) ||
+	     name[strlen(name) - strlen(unit) - 1] != '_')) {
+		fail(w, WS_E_INVAL, "family %s: its name must end in _%s", name, unit);
+		return;
+	}
+	if (strcmp(name, w->family) == 0) {
+		fail(w, WS_E_INVAL, "family %s given twice in a row", name);
+		return;
+	}
 	snprintf(w->family, sizeof(w->family), "%s", name);
 	w->type = t;
 	bool om = w->fmt == WS_OM_OPENMETRICS;
 	/* 0.0.4 names the family after its samples and has no info type. */
-	const char *suffix = om ? "" : t == WS_OM_COUNTER ? "_total" : t == WS_OM_INFO ? "_info" : "";
+	const char *suffix = om      ? ""
+		: t == WS_OM_COUNTER ? "_total"
+		: t == WS_OM_INFO    ? "_info"
+				     : "";
 	const char *type = !om && t == WS_OM_INFO ? "gauge" : type_names[t];
 	puts_(w, "# HELP ");
 	put_name(w, suffix);
@@ -228,8 +240,10 @@ static void sample_text(ws_om *w, const ws_om_label *l, size_t nl, const char *v
 void ws_om_sample(ws_om *w, const ws_om_label *l, size_t nl, double v)
 {
 	char num[40];
-	if (w->type == WS_OM_COUNTER && !(v >= 0))
-		{ fail(w, WS_E_INVAL, "counter %s: %g is not a count", w->family, v); return; }
+	if (w->type == WS_OM_COUNTER && !(v >= 0)) {
+		fail(w, WS_E_INVAL, "counter %s: %g is not a count", w->family, v);
+		return;
+	}
 	ws_om_number(w->type == WS_OM_INFO ? 1 : v, false, num, sizeof(num));
 	sample_text(w, l, nl, num);
 }
@@ -249,9 +263,11 @@ void ws_om_histogram(ws_om *w, const ws_om_label *l, size_t nl, const double *le
 	uint64_t cum = 0;
 	char num[40], bound[40];
 	for (size_t i = 0; i <= nb; i++) {
-		if (i < nb && (!isfinite(le[i]) || (i && le[i] <= le[i - 1])))
-			{ fail(w, WS_E_INVAL, "histogram %s: bounds must be finite and rise",
-				    w->family); return; }
+		if (i < nb && (!isfinite(le[i]) || (i && le[i] <= le[i - 1]))) {
+			fail(w, WS_E_INVAL, "histogram %s: bounds must be finite and rise",
+			     w->family);
+			return;
+		}
 		cum += count[i];
 		ws_om_number(i < nb ? le[i] : INFINITY, true, bound, sizeof(bound));
 		put_name(w, "_bucket");
