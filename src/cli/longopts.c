@@ -105,6 +105,14 @@ static int lopt_json_lines(ws_cli_options *o, const char *v, ws_err *err)
 	return 0;
 }
 
+/* --openmetrics FILE: the result as node_exporter textfile metrics (cli/outprint.h). */
+static int lopt_openmetrics(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)err;
+	o->openmetrics = v;
+	return 0;
+}
+
 /* --svg FILE / --svg-chart KIND: the run drawn as a chart (cli/svgout.h). */
 static int lopt_svg(ws_cli_options *o, const char *v, ws_err *err)
 {
@@ -218,6 +226,7 @@ static const struct long_def long_opts[] = {
 	{"json", lopt_json, NULL},
 	{"json-lines", lopt_json_lines, NULL},
 	{"svg", lopt_svg, "FILE"},
+	{"openmetrics", lopt_openmetrics, "FILE"},
 	{"svg-chart", lopt_svg_chart, "auto|spectrum|histogram|interim|streams"},
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},
