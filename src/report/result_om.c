@@ -30,8 +30,14 @@ static void labels_of(const ws_report_ctx *c, size_t i, size_t n, labels *L)
 	bool maerts = t == WS_TEST_TCP_MAERTS;
 	const char *an = rr(t) ? "request_size" : "send_size";
 	const char *bn = rr(t) ? "response_size" : "recv_size";
-	double a = ws_out_number(c, rr(t) ? "REQUEST_SIZE" : maerts ? "REMOTE_SEND_SIZE" : "LOCAL_SEND_SIZE");
-	double b = ws_out_number(c, rr(t) ? "RESPONSE_SIZE" : maerts ? "LOCAL_RECV_SIZE" : "REMOTE_RECV_SIZE");
+	double a = ws_out_number(c,
+				 rr(t)            ? "REQUEST_SIZE"
+					 : maerts ? "REMOTE_SEND_SIZE"
+						  : "LOCAL_SEND_SIZE");
+	double b = ws_out_number(c,
+				 rr(t)            ? "RESPONSE_SIZE"
+					 : maerts ? "LOCAL_RECV_SIZE"
+						  : "REMOTE_RECV_SIZE");
 	L->n = 0;
 	L->l[L->n++] = (ws_om_label){"test", ws_test_type_name(t) ? ws_test_type_name(t) : "?"};
 	L->l[L->n++] = (ws_om_label){"host", r->remote_host};
