@@ -358,7 +358,8 @@ int ws_cli_client_main(int argc, char **argv)
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
-	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0) {
+	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0 ||
+	    ws_cli_openmetrics_check(&o, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
@@ -398,6 +399,8 @@ int ws_cli_client_main(int argc, char **argv)
 		return rc == -WS_E_PEER ? 2 : 1; /* an option the netserver found cannot honour */
 	}
 	int status = ws_cli_client_report(&o, &sel, &res, &demo, true, argc, argv);
+	if (status == 0 && o.openmetrics)
+		status = ws_cli_openmetrics_write(&o, &res, 1, argc, argv);
 	ws_test_result_free(&res);
 	ws_cli_demo_free(&demo); /* after the reports: demo.kept holds the samples */
 	return status;

@@ -122,6 +122,14 @@ static int lopt_quiet(ws_cli_options *o, const char *v, ws_err *err)
 	return 0;
 }
 
+/* --openmetrics FILE: the result as node_exporter textfile metrics (cli/outprint.h). */
+static int lopt_openmetrics(ws_cli_options *o, const char *v, ws_err *err)
+{
+	(void)err;
+	o->openmetrics = v;
+	return 0;
+}
+
 /* --svg FILE / --svg-chart KIND: the run drawn as a chart (cli/svgout.h). */
 static int lopt_svg(ws_cli_options *o, const char *v, ws_err *err)
 {
@@ -237,6 +245,7 @@ static const struct long_def long_opts[] = {
 	{"json-file", lopt_json_file, "FILE"},
 	{"quiet", lopt_quiet, NULL},
 	{"svg", lopt_svg, "FILE"},
+	{"openmetrics", lopt_openmetrics, "FILE"},
 	{"svg-chart", lopt_svg_chart, "auto|spectrum|histogram|interim|streams"},
 	{"pace", ws_cli_lopt_pace, "RATE"},
 	{"flow-control", ws_cli_lopt_flow_control, NULL},

@@ -3,13 +3,16 @@
  * The engine runs in its own thread so that this one can wait for signals with sigwait
  * instead of handlers: every signal is blocked before the thread starts, and the main
  * thread turns SIGINT/SIGTERM into ws_node_stop, SIGUSR1 (or the --stats interval) into a
- * counters line on stdout. Logs and the start banner go to stderr. */
+ * counters line on stdout. Logs and the start banner go to stderr. With --metrics, a
+ * net/metricsd.h endpoint serves the same counters (cli/nodemetrics.h) from its own thread. */
 #include "cli/node.h"
+#include "cli/nodemetrics.h"
 
 #include "iq/node.h"
 #include "iq/node_allow.h"
 #include "iq/node_rate.h"
 #include "iq/wire.h"
+#include "net/metricsd.h"
 #include "util/err.h"
 #include "util/units.h"
 
@@ -28,6 +31,8 @@ typedef struct node_opts {
 	ws_node_config cfg;
 	double stats_s; /* 0 = only on SIGUSR1 */
 	int quiet;
+	const char *metrics; /* --metrics as given, resolved into metrics_addr */
+	ws_addr metrics_addr;
 } node_opts;
 
 typedef struct node_thread {
@@ -69,6 +74,8 @@ static const char usage[] =
 	"  --max-memory SIZE   sample memory mapped at most, K/M/G suffixes (default: what\n"
 	"                      the RF buffers can ever need, 1.9G for 2 RF at the defaults)\n"
 	"  --no-gso            Read IQ without UDP GSO (one packet per message)\n"
+	"  --metrics [ADDR:]PORT  serve the counters on GET /metrics (Prometheus text,\n"
+	"                      OpenMetrics) on 127.0.0.1, or on ADDR; see docs/metrics.md\n"
 	"  --quiet             no informational log lines\n";
 
 static void log_cb(void *ctx, int level, const char *msg)
@@ -149,7 +156,8 @@ enum {
 	O_SOCKBUF,
 	O_MAXMEM,
 	O_QUIET,
-	O_NOGSO
+	O_NOGSO,
+	O_METRICS
 };
 
 /* clang-format off */
@@ -178,6 +186,7 @@ static const struct option longopts[] = {
 	{"max-memory", required_argument, NULL, O_MAXMEM},
 	{"quiet", no_argument, NULL, O_QUIET},
 	{"no-gso", no_argument, NULL, O_NOGSO},
+	{"metrics", required_argument, NULL, O_METRICS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -302,6 +311,13 @@ static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 	case O_NOGSO:
 		cfg->gso = 0;
 		break;
+	case O_METRICS:
+		if (ws_metricsd_parse_addr(arg, &o->metrics_addr, &e) < 0) {
+			fprintf(stderr, "warpspeed node: %s: %s\n", name, e.msg);
+			return 2;
+		}
+		o->metrics = arg;
+		break;
 	default:
 		return 2;
 	}
@@ -347,30 +363,10 @@ static int parse_args(int argc, char **argv, node_opts *o)
 
 static void print_counters(ws_node *n, const char *when)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-		/* clang-format off */
-	} f[] = {
-#define F(x) {#x, offsetof(ws_node_counters, x)}
-		F(rx_packets), F(rx_bytes), F(tx_packets), F(tx_bytes), F(commands),
-		F(other_commands), F(triggers), F(write_packets), F(write_samples),
-		F(write_acks), F(read_requests), F(read_packets), F(read_samples),
-		F(not_for_us), F(malformed), F(oversize), F(bad_buffer), F(out_of_range),
-		F(error_replies), F(not_ready_replies), F(slot_drops), F(send_waits),
-		F(send_errors), F(alloc_failures), F(denied), F(held), F(backlog_drops),
-		F(rate_waits), F(rate_drops), F(preempted), F(mem_refused),
-#undef F
-	};
-	/* clang-format on */
 	ws_node_counters c;
 	ws_node_get_counters(n, &c);
 	printf("counters (%s):", when);
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-		uint64_t v;
-		memcpy(&v, (const char *)&c + f[i].off, sizeof v);
-		printf(" %s=%llu", f[i].name, (unsigned long long)v);
-	}
+	ws_cli_node_counters_print(stdout, &c);
 	printf("\n");
 	fflush(stdout);
 }
@@ -459,15 +455,31 @@ int ws_cli_node_main(int argc, char **argv)
 		return 1;
 	}
 	banner(t.node, &o);
+	ws_metricsd *md = NULL;
+	if (o.metrics) {
+		ws_metricsd_config mc = {.addr = o.metrics_addr,
+					 .render = ws_cli_node_metrics_render,
+					 .ctx = t.node};
+		if (!(md = ws_metricsd_start(&mc, &err))) {
+			fprintf(stderr, "warpspeed node: %s\n", err.msg);
+			ws_node_destroy(t.node);
+			return 1;
+		}
+		char where[96];
+		ws_metricsd_describe(md, where, sizeof where);
+		fprintf(stderr, "warpspeed node: metrics on http://%s/metrics\n", where);
+	}
 	pthread_t tid;
 	if (pthread_create(&tid, NULL, run_thread, &t) != 0) {
 		fprintf(stderr, "warpspeed node: cannot start the node thread\n");
+		ws_metricsd_stop(md);
 		ws_node_destroy(t.node);
 		return 1;
 	}
 	signal_loop(t.node, &o, &set);
 	ws_node_stop(t.node);
 	pthread_join(tid, NULL);
+	ws_metricsd_stop(md);
 	print_counters(t.node, "exit");
 	ws_node_destroy(t.node);
 	if (t.rc < 0) {

@@ -77,14 +77,15 @@ typedef struct ws_cli_options {
 	 * ws_cli_topt_finalize once the test is known (cli/testopts.h) */
 	uint32_t m_pair[2], M_pair[2];
 	unsigned m_pair_has, M_pair_has;
-	uint16_t port_range[2]; /* test option -p min[,max] (0 = that half not given) */
-	bool histogram;         /* -j: keep latency statistics for the selectors */
-	const char *uuid;       /* test option -u: the UUID the outputs name (into
+	uint16_t port_range[2];  /* test option -p min[,max] (0 = that half not given) */
+	bool histogram;          /* -j: keep latency statistics for the selectors */
+	const char *uuid;        /* test option -u: the UUID the outputs name (into
 	                                  * argv); NULL = a fresh one per run */
-	int json;               /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
-	const char *json_file;  /* --json-file FILE: the --json document into FILE as well */
-	const char *svg;        /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
-	int svg_chart;          /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
+	int json;                /* 1 --json, 2 --json-lines (report/json_result.h); 0 none */
+	const char *json_file;   /* --json-file FILE: the --json document into FILE as well */
+	const char *svg;         /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
+	int svg_chart;           /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
+	const char *openmetrics; /* --openmetrics FILE: the results as metrics; NULL none */
 
 	/* Options harnesses pass (cli/harnessopts.h). */
 	double start_wait_s;        /* -s secs: wait between setup and start; 0 = none */

@@ -6,12 +6,13 @@
 #include "cli/personality.h"
 #include "report/classic.h"
 #include "report/json_result.h"
+#include "report/result_om.h"
 #include "util/err.h"
 #include "util/safefile.h"
 
 #include <errno.h>
-
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int ws_cli_output_mode(const ws_cli_options *o)
@@ -175,4 +176,52 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,
 			      stdout);
 	return stdout_done(rc, "the selected output");
+}
+
+int ws_cli_openmetrics_check(const ws_cli_options *o, ws_err *err)
+{
+	if (!o->openmetrics)
+		return 0;
+	if (o->sweep)
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"--openmetrics %s with --sweep: a sweep's points are one JSON "
+			"document (--json); use --openmetrics with one test or --repeat N",
+			o->openmetrics);
+	int rc = ws_safefile_check(o->openmetrics, 0, err);
+	if (rc < 0)
+		ws_err_prefix(err, "--openmetrics");
+	return rc;
+}
+
+int ws_cli_openmetrics_write(const ws_cli_options *o, const ws_test_result *res, size_t n, int argc,
+			     char **argv)
+{
+	struct extras *x = calloc(n, sizeof(*x));
+	ws_report_ctx *c = calloc(n, sizeof(*c));
+	ws_err err;
+	ws_err_clear(&err);
+	ws_om w;
+	ws_om_init(&w, WS_OM_PROMETHEUS); /* node_exporter's textfile collector reads 0.0.4 */
+	int rc = x && c ? 0 : ws_err_set(&err, ENOMEM, "no memory for %zu results", n);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		c[i] = context(o, &res[i], argc, argv, &x[i]);
+	if (rc == 0) {
+		ws_result_om_render(&w, c, n);
+		rc = ws_om_finish(&w, &err);
+	}
+	ws_safefile sf = {0};
+	if (rc == 0)
+		rc = ws_safefile_open(&sf, o->openmetrics, 0, &err);
+	if (rc == 0 && fwrite(w.buf, 1, w.len, sf.f) != w.len)
+		rc = ws_err_set(&err, EIO, "could not write %s", o->openmetrics);
+	if (rc == 0)
+		rc = ws_safefile_commit(&sf, &err);
+	ws_safefile_abort(&sf);
+	ws_om_free(&w);
+	free(x);
+	free(c);
+	if (rc < 0)
+		ws_cli_eprintf("--openmetrics: %s\n", err.msg);
+	return rc < 0 ? 1 : 0;
 }

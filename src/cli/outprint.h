@@ -40,4 +40,13 @@ int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *re
 /* The mode the client prints in: -o/-O/-k, or -O's for -t omni without one; 0 = classic. */
 int ws_cli_output_mode(const ws_cli_options *o);
 
+/* --openmetrics FILE, before any test: refused with --sweep, and the file must be one
+ * util/safefile.h would write. 0, or -WS_E_INVAL with err naming the problem. */
+int ws_cli_openmetrics_check(const ws_cli_options *o, struct ws_err *err);
+/* The results res[0..n) (n > 1: --repeat's runs) as node_exporter textfile metrics
+ * (report/result_om.h) into o->openmetrics, replaced atomically. Returns 0 or 1 after
+ * saying why on stderr. */
+int ws_cli_openmetrics_write(const ws_cli_options *o, const ws_test_result *res, size_t n, int argc,
+			     char **argv);
+
 #endif

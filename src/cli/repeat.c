@@ -3,10 +3,12 @@
 
 #include "cli/client.h"
 #include "cli/optvalue.h"
+#include "cli/outprint.h"
 #include "util/err.h"
 #include "util/psk.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int ws_cli_lopt_repeat(ws_cli_options *o, const char *val, ws_err *err)
 {
@@ -38,6 +40,14 @@ int ws_cli_repeat_main(ws_cli_options *o, const ws_out_selection *sel, int argc,
 	}
 	int status = 0;
 	bool noted = false;
+	/* --openmetrics writes every run into one file at the end: keep them until then */
+	ws_test_result *kept = o->openmetrics ? calloc(o->repeat, sizeof(*kept)) : NULL;
+	if (o->openmetrics && !kept) {
+		fprintf(stderr, "warpspeed: no memory for %u results (--openmetrics)\n", o->repeat);
+		ws_cli_key_free(key);
+		return 1;
+	}
+	unsigned done = 0;
 	for (unsigned k = 0; k < o->repeat && status == 0; k++) {
 		ws_test_result res;
 		ws_cli_demo demo;
@@ -49,9 +59,17 @@ int ws_cli_repeat_main(ws_cli_options *o, const ws_out_selection *sel, int argc,
 			break;
 		}
 		status = ws_cli_client_report(o, sel, &res, &demo, k == 0, argc, argv);
-		ws_test_result_free(&res);
+		if (kept)
+			kept[done++] = res;
+		else
+			ws_test_result_free(&res);
 		ws_cli_demo_free(&demo);
 	}
+	if (status == 0 && kept)
+		status = ws_cli_openmetrics_write(o, kept, done, argc, argv);
+	for (unsigned k = 0; k < done; k++)
+		ws_test_result_free(&kept[k]);
+	free(kept);
 	ws_cli_key_free(key);
 	return status;
 }

@@ -1,13 +1,16 @@
 /* serve: `warpspeed serve`, the daemon's top level (netserver's place).
  *
  * Parses the daemon options, installs SIGINT/SIGTERM handlers that ask the daemon to
- * stop, and writes one log line per session to stderr. The daemon handle is the one
- * global, as the signal handler needs it. */
+ * stop, and writes one log line per session to stderr; with --metrics, serves the
+ * daemon's counters (session/dmetrics.h) on a net/metricsd.h endpoint. The daemon handle
+ * is a global, as the signal handler needs it, and so are the counters (see g_metrics). */
 #include "cli/serve.h"
 
 #include "cli/personality.h"
 
+#include "net/metricsd.h"
 #include "session/daemon.h"
+#include "session/dmetrics.h"
 #include "util/psk.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -21,6 +24,8 @@
 #include <time.h>
 
 static ws_daemon *g_daemon;
+/* --metrics' counters, never freed: a session thread may outlive the daemon's free. */
+static ws_dmetrics *g_metrics;
 
 static void on_signal(int sig)
 {
@@ -80,6 +85,8 @@ static const char usage[] =
 	"                       process list (prefer --psk-file). A stock netperf client must\n"
 	"                       send it with its own -Z (in clear text, as netserver wants it);\n"
 	"                       with --psk-file, netperf clients are refused\n"
+	"  --metrics [ADDR:]PORT  serve GET /metrics (Prometheus text, OpenMetrics) on\n"
+	"                       127.0.0.1, or on ADDR ([IPV6]:PORT); see docs/metrics.md\n"
 	"  -D, -f               accepted for netserver compatibility (always foreground)\n"
 	"  -h, --help           this text\n"
 	"Stop it with SIGINT or SIGTERM. Exit status: 0 stopped cleanly, 1 failure, 2 bad usage.\n";
@@ -108,10 +115,13 @@ static const struct {
 };
 /* clang-format on */
 
-/* The key's two sources; parse only records them, as loading one can fail at run time. */
+/* The key's two sources; parse only records them, as loading one can fail at run time.
+ * The --metrics address, resolved while parsing. */
 struct key_opts {
 	const char *file;
 	char *pass;
+	const char *metrics;
+	ws_addr metrics_addr;
 };
 
 static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
@@ -182,6 +192,12 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 				goto bad;
 			}
 			c->max_memory = sz;
+		} else if (!strcmp(a, "--metrics")) {
+			if (need_value(argc, argv, i) < 0)
+				return -1;
+			k->metrics = argv[++i];
+			if (ws_metricsd_parse_addr(k->metrics, &k->metrics_addr, &err) < 0)
+				goto bad;
 		} else if (!strcmp(a, "--allow-privileged-ports")) {
 			c->allow_privileged_ports = true;
 		} else if (!strcmp(a, "--hello-timeout") || !strcmp(a, "--idle-timeout")) {
@@ -256,6 +272,13 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 	}
 	c.psk = psk;
 	c.np_passphrase = np_pass;
+	if (k.metrics && !g_metrics)
+		g_metrics = ws_dmetrics_new();
+	c.metrics = k.metrics ? g_metrics : NULL;
+	if (k.metrics && !c.metrics) {
+		serve_err("no memory for the metrics\n");
+		return 1;
+	}
 	g_daemon = ws_daemon_new(&c, &err);
 	if (np_pass) { /* the daemon keeps its own copy */
 		memset(np_pass, 0, strlen(np_pass));
@@ -265,11 +288,21 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 		ws_psk_wipe(psk);
 		free(psk);
 	}
+	ws_metricsd *md = NULL;
+	if (g_daemon && k.metrics) {
+		ws_metricsd_config mc = {
+			.addr = k.metrics_addr, .render = ws_dmetrics_render, .ctx = c.metrics};
+		if (!(md = ws_metricsd_start(&mc, &err))) {
+			ws_daemon_free(g_daemon);
+			g_daemon = NULL;
+		}
+	}
 	if (!g_daemon) {
 		serve_err("%s\n", err.msg);
 		return 1;
 	}
 	if (ready && ready(ctx) < 0) {
+		ws_metricsd_stop(md);
 		ws_daemon_free(g_daemon);
 		return 1;
 	}
@@ -298,10 +331,18 @@ int ws_cli_serve_main_ready(int argc, char **argv, int (*ready)(void *ctx), void
 			 : k.pass ? "clients must prove the -Z passphrase"
 				  : "no authentication");
 	log_line(NULL, line);
+	if (md) {
+		char where[96];
+		ws_metricsd_describe(md, where, sizeof(where));
+		snprintf(line, sizeof(line), "metrics on http://%s/metrics", where);
+		log_line(NULL, line);
+	}
 	ws_daemon_run(g_daemon);
 	log_line(NULL, "stopped");
 	ws_daemon *d = g_daemon;
 	g_daemon = NULL;
+	ws_metricsd_stop(md);
 	ws_daemon_free(d);
+	/* g_metrics stays: a session thread that outlives ws_daemon_free may still count */
 	return 0;
 }

@@ -93,6 +93,12 @@ typedef struct ws_node_config {
 	void *log_ctx;
 } ws_node_config;
 
+/* The rows of the node's command table, and one for the commands it does not know. */
+#define WS_NODE_CMD_KINDS 15
+
+/* The name of row i of by_command ("read_iq", ..., "other"); NULL past the last. */
+const char *ws_node_command_name(unsigned i);
+
 /* Counters; each is written only by the node's thread and read with relaxed atomics. */
 typedef struct ws_node_counters {
 	uint64_t rx_packets, rx_bytes; /* datagrams received */
@@ -112,18 +118,20 @@ typedef struct ws_node_counters {
 	uint64_t slot_drops; /* board fidelity: no free receive slot */
 	uint64_t send_waits; /* sendmmsg hit a full socket and polled */
 	uint64_t send_errors;
-	uint64_t alloc_failures; /* a chunk of sample memory could not be mapped */
-	uint64_t denied;         /* from a source outside the allow list: dropped */
-	uint64_t held;           /* waited behind their source's Read IQ stream */
-	uint64_t backlog_drops;  /* dropped: the source's backlog or the stream
+	uint64_t alloc_failures;                /* a chunk of sample memory could not be mapped */
+	uint64_t denied;                        /* from a source outside the allow list: dropped */
+	uint64_t held;                          /* waited behind their source's Read IQ stream */
+	uint64_t backlog_drops;                 /* dropped: the source's backlog or the stream
 					       * table was full */
-	uint64_t rate_waits;     /* a stream paused for its source's tokens */
-	uint64_t rate_drops;     /* answers not sent: the source is over its cap */
-	uint64_t preempted;      /* streams cut short: all stream slots were taken
+	uint64_t rate_waits;                    /* a stream paused for its source's tokens */
+	uint64_t rate_drops;                    /* answers not sent: the source is over its cap */
+	uint64_t preempted;                     /* streams cut short: all stream slots were taken
 					       * and a new source asked; the one that had sent
 					       * the most yielded */
-	uint64_t mem_refused;    /* chunks of sample memory refused: max_memory
+	uint64_t mem_refused;                   /* chunks of sample memory refused: max_memory
 					       * reached (Write IQ answers IQ_ERROR) */
+	uint64_t by_command[WS_NODE_CMD_KINDS]; /* commands dispatched, by the command table's
+						 * row (ws_node_command_name); the last: others */
 } ws_node_counters;
 
 /* Actual socket facts after creation. */

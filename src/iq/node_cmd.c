@@ -331,35 +331,45 @@ static void cmd_rx_buff_en(ws_node *n, const ws_node_peer *p, const ws_wire_msg 
 
 typedef void (*cmd_fn)(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m);
 
+/* The name is the command's in the counters (by_command) and in --metrics. */
 static const struct {
 	uint32_t cmd;
 	cmd_fn fn;
+	const char *name;
 } commands[] = {
-	{WS_WIRE_CMD_NODE_INITIALIZE, cmd_initialize},
-	{WS_WIRE_CMD_NODE_INFO, cmd_node_info},
-	{WS_WIRE_CMD_PING, cmd_empty},
-	{WS_WIRE_CMD_PAYLOAD_SIZE_TEST, cmd_payload_test},
-	{WS_WIRE_CMD_TX_LENGTH, cmd_tx_length},
-	{WS_WIRE_CMD_RX_LENGTH, cmd_rx_length},
-	{WS_WIRE_CMD_MAX_NUM_SAMPLES, cmd_max_samples},
-	{WS_WIRE_CMD_WRITE_IQ, cmd_write_iq},
-	{WS_WIRE_CMD_READ_IQ, cmd_read_iq},
-	{WS_WIRE_CMD_READ_RSSI, cmd_read_iq},
-	{WS_WIRE_CMD_WRITE_IQ_CHECKSUM, cmd_checksum},
-	{WS_WIRE_CMD_TX_BUFF_EN, cmd_tx_buff_en},
-	{WS_WIRE_CMD_RX_BUFF_EN, cmd_rx_buff_en},
-	{WS_NODE_CMD_TRIGGER_COUNT, cmd_trigger_count},
+	{WS_WIRE_CMD_NODE_INITIALIZE, cmd_initialize, "node_initialize"},
+	{WS_WIRE_CMD_NODE_INFO, cmd_node_info, "node_info"},
+	{WS_WIRE_CMD_PING, cmd_empty, "ping"},
+	{WS_WIRE_CMD_PAYLOAD_SIZE_TEST, cmd_payload_test, "payload_size_test"},
+	{WS_WIRE_CMD_TX_LENGTH, cmd_tx_length, "tx_length"},
+	{WS_WIRE_CMD_RX_LENGTH, cmd_rx_length, "rx_length"},
+	{WS_WIRE_CMD_MAX_NUM_SAMPLES, cmd_max_samples, "max_num_samples"},
+	{WS_WIRE_CMD_WRITE_IQ, cmd_write_iq, "write_iq"},
+	{WS_WIRE_CMD_READ_IQ, cmd_read_iq, "read_iq"},
+	{WS_WIRE_CMD_READ_RSSI, cmd_read_iq, "read_rssi"},
+	{WS_WIRE_CMD_WRITE_IQ_CHECKSUM, cmd_checksum, "write_iq_checksum"},
+	{WS_WIRE_CMD_TX_BUFF_EN, cmd_tx_buff_en, "tx_buff_en"},
+	{WS_WIRE_CMD_RX_BUFF_EN, cmd_rx_buff_en, "rx_buff_en"},
+	{WS_NODE_CMD_TRIGGER_COUNT, cmd_trigger_count, "trigger_count"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+_Static_assert(NCOMMANDS + 1 == WS_NODE_CMD_KINDS, "WS_NODE_CMD_KINDS: the table and other");
+
+const char *ws_node_command_name(unsigned i)
+{
+	return i < NCOMMANDS ? commands[i].name : i == NCOMMANDS ? "other" : NULL;
+}
 
 static void dispatch(ws_node *n, const ws_node_peer *p, const ws_wire_msg *m)
 {
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-		if (commands[i].cmd == m->cmd.cmd) {
-			commands[i].fn(n, p, m);
-			return;
-		}
-	}
-	cmd_other(n, p, m);
+	size_t i = 0;
+	while (i < NCOMMANDS && commands[i].cmd != m->cmd.cmd)
+		i++;
+	WS_NODE_BUMP(n, by_command[i], 1);
+	if (i < NCOMMANDS)
+		commands[i].fn(n, p, m);
+	else
+		cmd_other(n, p, m);
 }
 
 /* One datagram from peer p; arrival is its kernel receive time (wall clock ns) or 0. */

@@ -21,23 +21,6 @@ static bool og(const ws_report_ctx *c, const char *name, ws_out_value *v)
 	return v->kind != WS_OUT_V_NONE;
 }
 
-static double og_dbl(const ws_report_ctx *c, const char *name)
-{
-	ws_out_value v;
-	if (!og(c, name, &v))
-		return NAN;
-	switch (v.kind) {
-	case WS_OUT_V_INT:
-		return (double)v.i;
-	case WS_OUT_V_UINT:
-		return (double)v.u;
-	case WS_OUT_V_DOUBLE:
-		return v.d;
-	default:
-		return NAN;
-	}
-}
-
 /* The value as the selectors print it ("%s/s" makes "10^6bits/s"). */
 static const char *og_text(const ws_report_ctx *c, const char *name, char *buf, size_t n)
 {
@@ -54,7 +37,7 @@ static double side_dbl(const ws_report_ctx *c, bool local, const char *suffix)
 {
 	char name[64];
 	snprintf(name, sizeof(name), "%s%s", local ? "LOCAL" : "REMOTE", suffix);
-	return og_dbl(c, name);
+	return ws_out_number(c, name);
 }
 
 /* A netperf sentinel (negative: not known) becomes null. */
@@ -412,17 +395,17 @@ static void throughput(ws_json *j, const ws_report_ctx *c)
 	bool rr_test = is_rr(c->r->spec.type);
 	char units[48];
 	ws_json_object_begin(j, "throughput");
-	ws_json_double(j, "value", og_dbl(c, "THROUGHPUT"));
+	ws_json_double(j, "value", ws_out_number(c, "THROUGHPUT"));
 	ws_json_str(j, "units", og_text(c, "THROUGHPUT_UNITS", units, sizeof(units)));
-	ws_json_double(j, "elapsed_s", og_dbl(c, "ELAPSED_TIME"));
+	ws_json_double(j, "elapsed_s", ws_out_number(c, "ELAPSED_TIME"));
 	if (rr_test) {
-		ws_json_double(j, "transaction_rate", og_dbl(c, "TRANSACTION_RATE"));
-		dbl_or_null(j, "mean_round_trip_us", og_dbl(c, "RT_LATENCY"));
+		ws_json_double(j, "transaction_rate", ws_out_number(c, "TRANSACTION_RATE"));
+		dbl_or_null(j, "mean_round_trip_us", ws_out_number(c, "RT_LATENCY"));
 	} else {
 		ws_json_null(j, "transaction_rate");
 		ws_json_null(j, "mean_round_trip_us");
 	}
-	dbl_or_null(j, "fairness", og_dbl(c, "FAIRNESS"));
+	dbl_or_null(j, "fairness", ws_out_number(c, "FAIRNESS"));
 	ws_json_object_end(j);
 }
 

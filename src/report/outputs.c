@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -353,4 +354,21 @@ int ws_out_print_names(FILE *out, FILE *extra)
 		}
 	}
 	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
+}
+
+double ws_out_number(const ws_report_ctx *c, const char *name)
+{
+	int i = ws_out_find(name);
+	ws_out_value v;
+	ws_out_value_of(i < 0 ? NULL : ws_out_at((size_t)i), c, &v);
+	switch (v.kind) {
+	case WS_OUT_V_INT:
+		return (double)v.i;
+	case WS_OUT_V_UINT:
+		return (double)v.u;
+	case WS_OUT_V_DOUBLE:
+		return v.d;
+	default:
+		return NAN;
+	}
 }

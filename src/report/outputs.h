@@ -93,6 +93,8 @@ int ws_out_find_name_or_header(const char *text);
  * entry's format into buf (returns the length; buf is "" for NONE). */
 void ws_out_value_of(const ws_out_name *e, const ws_report_ctx *c, ws_out_value *v);
 int ws_out_format_value(const ws_out_name *e, const ws_out_value *v, char *buf, size_t n);
+/* The value of the entry named name for c as a number; NAN when it has none or is text. */
+double ws_out_number(const ws_report_ctx *c, const char *name);
 
 /* ---- selections ----------------------------------------------------------------------- */
 

@@ -220,6 +220,7 @@ static ws_prelude *new_prelude(struct admit_ctx *a, unsigned max,
 		.new_id = new_id,
 		.log = prelude_log,
 		.ctx = a,
+		.metrics = d->cfg.metrics,
 	};
 	return ws_prelude_new(&pc, err);
 }

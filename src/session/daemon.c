@@ -13,6 +13,7 @@
 #include "session/budget.h"
 #include "session/ctlwatch.h"
 #include "session/dataaccept.h"
+#include "session/dmetrics.h"
 #include "session/npserve.h"
 #include "session/slog.h"
 #include "session/test_limits.h"
@@ -449,6 +450,8 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	if (rc == 0)
 		rc = run_test(s, &spec, m, &res, &err);
 	ws_session_test_ends(s);
+	if (name)
+		ws_dmetrics_test(s->d->cfg.metrics, spec.type, rc, &res);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
@@ -529,11 +532,13 @@ static void serve_warpspeed(ws_session *s)
 
 void ws_daemon_session_serve(ws_session *s)
 {
+	ws_dmetrics_session(s->d->cfg.metrics, s->netperf, 1);
 	if (s->netperf)
 		ws_npserve_session(s);
 	else
 		serve_warpspeed(s);
 	ws_slog_end(s);
+	ws_dmetrics_session(s->d->cfg.metrics, s->netperf, -1);
 	pthread_mutex_lock(&s->d->mu);
 	s->d->admitted--;
 	pthread_mutex_unlock(&s->d->mu);

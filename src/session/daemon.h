@@ -16,6 +16,7 @@
 
 struct ws_err;
 struct ws_psk;
+struct ws_dmetrics;
 
 /* A session spends at most this many idle timeouts outside tests in all. */
 #define WS_IDLE_TOTAL_FACTOR 4
@@ -43,6 +44,8 @@ typedef struct ws_daemon_config {
 	const char *np_passphrase;       /* netperf -Z: what a stock netperf client must send first
 	                            * (NULL: none); copied by ws_daemon_new */
 	bool no_listen;                  /* no listener: only ws_daemon_serve_fd (tests, fuzzers) */
+	struct ws_dmetrics *metrics;     /* NULL: none; else counted there (session/dmetrics.h),
+					  * owned by the caller, outliving the daemon */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 } ws_daemon_config;

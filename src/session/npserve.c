@@ -11,6 +11,7 @@
 #include "session/admission.h"
 #include "session/budget.h"
 #include "session/ctlwatch.h"
+#include "session/dmetrics.h"
 #include "session/slog.h"
 #include "session/test_limits.h"
 #include "util/affinity.h"
@@ -521,6 +522,7 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 		snprintf(line, sizeof(line), "%s refused (remote error %d): %s",
 			 name ? name : "test", e, err->msg);
 		slog(s, line);
+		ws_dmetrics_test(s->d->cfg.metrics, t->spec.type, no_fds ? -WS_E_LIMIT : rc, NULL);
 		if (dfd >= 0)
 			close(dfd);
 		ws_fdbudget_release(&s->d->fds, nfd);
@@ -549,6 +551,7 @@ static int serve_test_run(ws_session *s, ws_np_test *t, const char *name, int rc
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);
+	ws_dmetrics_test(s->d->cfg.metrics, t->spec.type, rc, &run.res);
 	char line[WS_ERR_MSG_MAX + 160];
 	if (rc < 0) {
 		snprintf(line, sizeof(line), "%s failed (remote error %d): %s", name,

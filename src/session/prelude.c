@@ -5,6 +5,7 @@
 #include "ctl/msg.h"
 #include "session/auth.h"
 #include "session/authwait.h"
+#include "session/dmetrics.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -70,6 +71,15 @@ static const char *const cat_what[C_N] = {
 	[C_LEFT] = "closed by the peer",
 };
 
+/* The reason each counts under in --metrics (session/dmetrics.h); -1: not a refusal. */
+static const int cat_reason[C_N] = {
+	[C_TIMEOUT] = WS_DM_TIMEOUT,   [C_FOREIGN] = WS_DM_PROTOCOL,
+	[C_BAD] = WS_DM_PROTOCOL,      [C_NPBAD] = WS_DM_PROTOCOL,
+	[C_AUTH] = WS_DM_AUTH,         [C_BUSY] = WS_DM_BUSY,
+	[C_EVICT_SRC] = WS_DM_EVICTED, [C_EVICT_ALL] = WS_DM_EVICTED,
+	[C_NOFD] = WS_DM_DESCRIPTORS,  [C_LEFT] = -1,
+};
+
 struct counter {
 	unsigned long long n;
 	char peer[80];
@@ -98,6 +108,8 @@ static void count(ws_prelude *p, enum cat k, const char *peer, const char *fmt, 
 {
 	struct counter *c = &p->c[k];
 	c->n++;
+	if (cat_reason[k] >= 0)
+		ws_dmetrics_refused(p->cfg.metrics, (enum ws_dm_refusal)cat_reason[k]);
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	va_list ap;
 	va_start(ap, fmt);

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 struct ws_err;
+struct ws_dmetrics;
 
 #define WS_PRELUDE_MAX_PAYLOAD  1024
 #define WS_PRELUDE_LOG_EVERY_NS (2 * 1000000000LL)
@@ -66,6 +67,7 @@ typedef struct ws_prelude_config {
 	uint64_t (*new_id)(void *ctx);
 	void (*log)(void *ctx, const char *line);
 	void *ctx;
+	struct ws_dmetrics *metrics; /* NULL, or where refusals are counted by reason */
 } ws_prelude_config;
 
 typedef struct ws_prelude ws_prelude;
