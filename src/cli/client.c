@@ -5,6 +5,7 @@
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
 #include "cli/personality.h"
 #include "cli/client.h"
+#include "cli/conntest.h"
 #include "cli/demo.h"
 
 #include "cli/harnessopts.h"
@@ -175,6 +176,7 @@ struct run_ctx {
 	const ws_client_config *cfg;
 	const ws_cli_options *o;
 	ws_client *client; /* keeps a netserver's control connection between iterations */
+	ws_test_spec run;  /* the spec run: o->spec, or its TCP_CRR form (cli/conntest.h) */
 	bool local_noted;  /* the in-process daemon's notice is printed once */
 };
 
@@ -182,15 +184,17 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 {
 	(void)iteration;
 	struct run_ctx *c = arg;
-	int rc = ws_client_test(c->client, &c->o->spec, res, err);
+	int rc = ws_client_test(c->client, &c->run, res, err);
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
 	if (rc == -ECONNREFUSED && !c->o->remote_host_given &&
 	    c->o->ctl_port == WS_DEFAULT_CTL_PORT && c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
-		rc = run_with_local_daemon(c->cfg, &c->o->spec, res, !c->local_noted, err);
+		rc = run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
 		c->local_noted = true;
 	}
+	if (rc == 0)
+		ws_cli_conn_view(c->o, res);
 	if (rc < 0) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res));
@@ -228,7 +232,8 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 		return -1;
 	ws_client client;
 	ws_client_init(&client, &cfg);
-	struct run_ctx run = {&cfg, o, &client, *local_noted};
+	struct run_ctx run = {&cfg, o, &client, {0}, *local_noted};
+	ws_cli_conn_spec(o, &run.run);
 	/* netperf 2.7.0 runs its unmigrated tests once whatever -i says (the banner still
 	 * shows the asked confidence, and no warning follows) */
 	bool once = ws_test_type_probe(o->spec.type) || o->spec.type == WS_TEST_TCP_CC;

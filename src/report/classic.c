@@ -197,7 +197,7 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
 		 "OMNI Connect|Send|Recv TEST"},
 		/* never migrated in 2.7.0 */
-		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "TCP Connect/Close TEST"},
+		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "OMNI Connection TEST"}, /* -t omni -- -c */
 		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
 	};
 	/* clang-format on */
