@@ -13,6 +13,7 @@
 #include "cli/outprint.h"
 #include "cli/repeat.h"
 #include "cli/sweeprun.h"
+#include "cli/testhelp.h"
 #include "cli/svgout.h"
 #include "cli/usage.h"
 #include "measure/cpu.h"
@@ -312,6 +313,10 @@ int ws_cli_client_main(int argc, char **argv)
 		return 2;
 	}
 	bool as_netperf = strcmp(ws_cli_prog(), "netperf") == 0;
+	if (o.test_help) { /* netperf: the test's options on stdout, status 1 */
+		ws_cli_print_test_usage(&o, stdout);
+		return as_netperf ? 1 : 0;
+	}
 	if (o.help && as_netperf) { /* netperf's -h: on stderr, status 1, netperf's options only */
 		fputs(ws_cli_netperf_usage(), stderr);
 		return 1;

@@ -64,9 +64,9 @@ bool ws_cli_conn_spec(const ws_cli_options *o, ws_test_spec *run)
 	if (t == WS_TEST_TCP_RR)
 		return true;
 	bool maerts = t == WS_TEST_TCP_MAERTS;
-	uint32_t m = o->spec.send_size ? o->spec.send_size
-				       : default_message(maerts ? o->spec.remote.sndbuf
-								: o->spec.local.sndbuf);
+	uint32_t m = o->spec.send_size
+		? o->spec.send_size
+		: default_message(maerts ? o->spec.remote.sndbuf : o->spec.local.sndbuf);
 	run->req_size = maerts ? 0 : m;
 	run->rsp_size = maerts ? m : 0;
 	run->call_latency = false;

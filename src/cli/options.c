@@ -9,6 +9,7 @@
 
 #include "cli/conntest.h"
 #include "cli/harnessopts.h"
+#include "cli/testhelp.h"
 #include "cli/applies.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
@@ -466,6 +467,7 @@ static const struct opt_def test_opts[] = {
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
 	{'c', OPT_FLAG, false, ws_cli_topt_conntest, NULL},
+	{'h', OPT_FLAG, false, ws_cli_topt_help, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 /* clang-format on */
