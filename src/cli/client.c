@@ -296,9 +296,9 @@ void ws_cli_client_warn(const ws_cli_options *o, const ws_test_result *res, bool
 {
 	if (reported && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
 		ws_report_tcp_info_dump(res, stderr);
-	ws_streams_warn(res, stderr);
+	ws_streams_warn(res, ws_cli_prog(), stderr);
 	if (reported)
-		ws_classic_warnings(res, stderr);
+		ws_classic_warnings(res, ws_cli_prog(), stderr);
 	if (reported && o->print_headers != 0 && !ws_test_type_probe(res->spec.type))
 		print_cpu_bound(res);
 }

@@ -58,7 +58,7 @@ static bool bsd_family(const ws_cli_options *o)
 {
 	enum ws_test_type t = o->spec.type;
 	return !o->omni &&
-	       (t == WS_TEST_TCP_SENDFILE || t == WS_TEST_TCP_CC || t == WS_TEST_TCP_MSS);
+		(t == WS_TEST_TCP_SENDFILE || t == WS_TEST_TCP_CC || t == WS_TEST_TCP_MSS);
 }
 
 void ws_cli_print_test_usage(const ws_cli_options *o, FILE *out)
