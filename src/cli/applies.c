@@ -82,7 +82,8 @@ void ws_cli_note_ignored(ws_cli_options *o)
 	const char *test = ws_test_type_name(t);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if ((unsigned)t < 32 && (rows[i].tests & T(t)) &&
-		    ws_cli_given(o, true, rows[i].letter))
+		    ws_cli_given(o, true, rows[i].letter) &&
+		    !(rows[i].letter == 'p' && ws_cli_given(o, true, 'c'))) /* conntest.h */
 			ws_cli_add_note(o, "-%c has no effect on %s (netperf ignores it too)",
 					rows[i].letter, test ? test : "this test");
 }

@@ -5,6 +5,7 @@
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
 #include "cli/personality.h"
 #include "cli/client.h"
+#include "cli/conntest.h"
 #include "cli/demo.h"
 
 #include "cli/harnessopts.h"
@@ -12,6 +13,7 @@
 #include "cli/outprint.h"
 #include "cli/repeat.h"
 #include "cli/sweeprun.h"
+#include "cli/testhelp.h"
 #include "cli/svgout.h"
 #include "cli/usage.h"
 #include "measure/cpu.h"
@@ -193,6 +195,7 @@ struct run_ctx {
 	const ws_client_config *cfg;
 	const ws_cli_options *o;
 	ws_client *client; /* keeps a netserver's control connection between iterations */
+	ws_test_spec run;  /* the spec run: o->spec, or its TCP_CRR form (cli/conntest.h) */
 	bool local_noted;  /* the in-process daemon's notice is printed once */
 };
 
@@ -200,15 +203,17 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 {
 	(void)iteration;
 	struct run_ctx *c = arg;
-	int rc = ws_client_test(c->client, &c->o->spec, res, err);
+	int rc = ws_client_test(c->client, &c->run, res, err);
 	/* The in-process daemon has no key (it serves only this process, on loopback). */
 	if (rc == -ECONNREFUSED && !c->o->remote_host_given &&
 	    c->o->ctl_port == WS_DEFAULT_CTL_PORT && c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
-		rc = run_with_local_daemon(c->cfg, &c->o->spec, res, !c->local_noted, err);
+		rc = run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
 		c->local_noted = true;
 	}
+	if (rc == 0)
+		ws_cli_conn_view(c->o, res);
 	if (rc < 0) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res));
@@ -246,7 +251,8 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 		return -1;
 	ws_client client;
 	ws_client_init(&client, &cfg);
-	struct run_ctx run = {&cfg, o, &client, *local_noted};
+	struct run_ctx run = {&cfg, o, &client, {0}, *local_noted};
+	ws_cli_conn_spec(o, &run.run);
 	/* netperf 2.7.0 runs its unmigrated tests once whatever -i says (the banner still
 	 * shows the asked confidence, and no warning follows) */
 	bool once = ws_test_type_probe(o->spec.type) || o->spec.type == WS_TEST_TCP_CC;
@@ -311,9 +317,9 @@ void ws_cli_client_warn(const ws_cli_options *o, const ws_test_result *res, bool
 {
 	if (reported && getenv("DUMP_TCP_INFO")) /* netperf: set at all, whatever the value */
 		ws_report_tcp_info_dump(res, stderr);
-	ws_streams_warn(res, stderr);
+	ws_streams_warn(res, ws_cli_prog(), stderr);
 	if (reported)
-		ws_classic_warnings(res, stderr);
+		ws_classic_warnings(res, ws_cli_prog(), stderr);
 	if (reported && o->print_headers != 0 && !ws_test_type_probe(res->spec.type))
 		print_cpu_bound(res);
 }
@@ -333,6 +339,10 @@ int ws_cli_client_main(int argc, char **argv)
 		return 2;
 	}
 	bool as_netperf = strcmp(ws_cli_prog(), "netperf") == 0;
+	if (o.test_help) { /* netperf: the test's options on stdout, status 1 */
+		ws_cli_print_test_usage(&o, stdout);
+		return as_netperf ? 1 : 0;
+	}
 	if (o.help && as_netperf) { /* netperf's -h: on stderr, status 1, netperf's options only */
 		fputs(ws_cli_netperf_usage(), stderr);
 		return 1;

@@ -1,6 +1,7 @@
 /* demo: -D's reporter callback and the banner printed as the test starts; see demo.h. */
 #include "cli/demo.h"
 
+#include "cli/conntest.h"
 #include "cli/outprint.h"
 #include "report/classic.h"
 #include "report/interim.h"
@@ -73,7 +74,9 @@ static void print_banner(void *ctx, const ws_test_result *r)
 	co.cpu_bind = d->o->cpu_bind_given;
 	co.omni = d->o->omni;
 	co.conf = d->o->conf.asked ? &d->o->conf : NULL;
-	ws_classic_test_banner(r, &co, d->out);
+	ws_test_result named = *r; /* (a shallow copy, not freed) */
+	ws_cli_conn_view(d->o, &named);
+	ws_classic_test_banner(&named, &co, d->out);
 	fflush(d->out); /* at once, also through a pipe */
 	d->o->banner_done = true;
 }

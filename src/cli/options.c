@@ -7,7 +7,9 @@
  * implement yet sit in the tables without a handler and are refused by name. */
 #include "cli/options.h"
 
+#include "cli/conntest.h"
 #include "cli/harnessopts.h"
+#include "cli/testhelp.h"
 #include "cli/applies.h"
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
@@ -464,8 +466,8 @@ static const struct opt_def test_opts[] = {
 	{'H', OPT_VALUE, false, ws_cli_topt_data_host, "host[,family]"},
 	{'K', OPT_VALUE, false, ws_cli_topt_cong, "cc[,remotecc]"},
 	{'L', OPT_VALUE, false, ws_cli_topt_data_local, "host[,family]"},
-	/* netperf test options not supported: refused by name. */
-	{'c', OPT_FLAG, false, NULL, NULL},
+	{'c', OPT_FLAG, false, ws_cli_topt_conntest, NULL},
+	{'h', OPT_FLAG, false, ws_cli_topt_help, NULL},
 	{0, OPT_FLAG, false, NULL, NULL},
 };
 /* clang-format on */
@@ -599,6 +601,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 			err, WS_E_INVAL,
 			"option -Z and option --psk-file both give a key; expected one of them");
 	int orc = ws_cli_omni_finalize(o, err);
+	if (orc == 0)
+		orc = ws_cli_conn_finalize(o, err);
 	if (orc == 0)
 		orc = ws_cli_topt_finalize(o, err);
 	if (orc < 0)

@@ -98,6 +98,7 @@ typedef struct ws_cli_options {
 	                * neither --quiet nor -P 0); set by the client's main */
 
 	bool help;              /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
+	bool test_help;         /* -- -h: the test's options instead (cli/testhelp.h) */
 	bool version;           /* -V / --version */
 	bool cpu_bind_given;    /* -T was given: the banner adds " : cpu bind" */
 	bool format_given;      /* -f was given */

@@ -118,7 +118,12 @@ int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
 				o->omni_dir ? 'd' : 'T', ws_test_type_name(o->spec.type));
 		return 0;
 	}
-	char dir = o->omni_dir ? o->omni_dir : 's'; /* netperf's omni default: send */
+	/* netperf's omni default is send; a connection test (-c) without -d moves no data */
+	if (!o->omni_dir && !o->omni_udp && ws_cli_given(o, true, 'c')) {
+		o->spec.type = WS_TEST_TCP_CC;
+		return 0;
+	}
+	char dir = o->omni_dir ? o->omni_dir : 's';
 	if (dir == 'r' && o->omni_udp)
 		return ws_err_set(
 			err, WS_E_INVAL,
@@ -128,7 +133,9 @@ int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
 		o->spec.type = o->omni_udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
 	else if (dir == 'r')
 		o->spec.type = WS_TEST_TCP_MAERTS;
-	else
-		o->spec.type = o->omni_udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
+	else if (o->omni_udp)
+		o->spec.type = WS_TEST_UDP_RR;
+	else /* -d rr -c: "OMNI Connect|Send|Recv", netperf's TCP_CRR */
+		o->spec.type = ws_cli_given(o, true, 'c') ? WS_TEST_TCP_CRR : WS_TEST_TCP_RR;
 	return 0;
 }

@@ -53,7 +53,9 @@ static void log_line(void *ctx, const char *line)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(stderr, "%s warpspeed serve: %s\n", ts, line);
+	/* under the netserver personality its own name, as every message it prints */
+	bool as_netserver = strcmp(ws_cli_prog(), "netserver") == 0;
+	fprintf(stderr, "%s %s: %s\n", ts, as_netserver ? "netserver" : "warpspeed serve", line);
 }
 
 static const char usage[] =

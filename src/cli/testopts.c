@@ -260,7 +260,7 @@ int ws_cli_topt_finalize(ws_cli_options *o, ws_err *err)
 				  "hangs on the mismatch)",
 				  o->sock_type == 'd' ? "dgram" : "stream",
 				  test ? test : "this test", is_udp(t) ? "dgram" : "stream");
-	bool conn = t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC;
+	bool conn = t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC || ws_cli_given(o, true, 'c');
 	if (conn && (o->port_range[0] || o->port_range[1]) && !o->spec.local.data_port) {
 		o->spec.local.data_port =
 			o->port_range[0] ? o->port_range[0] : 5000; /* netperf's min */

@@ -134,11 +134,18 @@ int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
 static int validate_rr(const ws_test_spec *s, ws_err *err)
 {
 	uint32_t max = s->type == WS_TEST_UDP_RR ? WS_RR_MAX_UDP : WS_MAX_MSG;
-	if (s->req_size < 1 || s->req_size > max || s->rsp_size < 1 || s->rsp_size > max)
+	/* a TCP_CRR that moves data one way (netperf's -c on a stream test: a connection per
+	 * message) has an empty request or response, never both */
+	uint32_t one_way = s->type == WS_TEST_TCP_CRR && (s->req_size || s->rsp_size) ? 0 : 1;
+	if (s->req_size < one_way || s->req_size > max || s->rsp_size < one_way ||
+	    s->rsp_size > max)
 		return ws_err_set(
 			err, WS_E_INVAL,
 			"request,response sizes %u,%u are invalid; expected 1 to %u bytes each%s",
-			s->req_size, s->rsp_size, max, s->type == WS_TEST_UDP_RR ? " for UDP" : "");
+			s->req_size, s->rsp_size, max,
+			s->type == WS_TEST_UDP_RR            ? " for UDP"
+				: s->type == WS_TEST_TCP_CRR ? " (TCP_CRR: or 0 for one of them)"
+							     : "");
 	if (s->burst > WS_RR_MAX_BURST)
 		return ws_err_set(err, WS_E_INVAL,
 				  "a first burst of %u is invalid; expected 0 to %u", s->burst,

@@ -197,7 +197,7 @@ const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
 		 "OMNI Connect|Send|Recv TEST"},
 		/* never migrated in 2.7.0 */
-		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "TCP Connect/Close TEST"},
+		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "OMNI Connection TEST"}, /* -t omni -- -c */
 		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
 	};
 	/* clang-format on */
@@ -503,19 +503,19 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
 
 /* Linux reports twice the size it was asked for, so a figure below the request itself
  * means the sysctl ceiling cut it (at least) in half. */
-static int clamp_warning(const char *side, const char *what, const char *sysctl, uint32_t req,
-			 uint32_t set, FILE *out)
+static int clamp_warning(const char *prog, const char *side, const char *what, const char *sysctl,
+			 uint32_t req, uint32_t set, FILE *out)
 {
 	if (req == 0 || req == WS_SOCKBUF_ZERO || set == 0 || set >= req)
 		return 0;
 	fprintf(out,
-		"warpspeed: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise "
+		"%s: warning: the %s %s buffer was clamped to %u bytes (asked %u); raise "
 		"%s\n",
-		side, what, set, req, sysctl);
+		prog, side, what, set, req, sysctl);
 	return 1;
 }
 
-int ws_classic_warnings(const ws_test_result *r, FILE *out)
+int ws_classic_warnings(const ws_test_result *r, const char *prog, FILE *out)
 {
 	if (!r || !out)
 		return -EINVAL;
@@ -524,13 +524,13 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 	const char *names[2] = {"local", "remote"};
 	for (int i = 0; i < 2; i++) {
 		const ws_side_result *s = sides[i];
-		n += clamp_warning(names[i], "receive", "net.core.rmem_max", s->rcvbuf_req,
+		n += clamp_warning(prog, names[i], "receive", "net.core.rmem_max", s->rcvbuf_req,
 				   s->rcvbuf_set, out);
-		n += clamp_warning(names[i], "send", "net.core.wmem_max", s->sndbuf_req,
+		n += clamp_warning(prog, names[i], "send", "net.core.wmem_max", s->sndbuf_req,
 				   s->sndbuf_set, out);
 	}
 	if (ws_classic_rr_handles(r->spec.type)) {
-		int m = ws_classic_rr_warnings(r, out);
+		int m = ws_classic_rr_warnings(r, prog, out);
 		if (m < 0)
 			return m;
 		n += m;
@@ -540,27 +540,27 @@ int ws_classic_warnings(const ws_test_result *r, FILE *out)
 		uint64_t expected = rcv->dgrams_recv + rcv->dgrams_lost;
 		if (rcv->dgrams_lost > 0) {
 			fprintf(out,
-				"warpspeed: warning: UDP_STREAM lost %" PRIu64 " of %" PRIu64
+				"%s: warning: UDP_STREAM lost %" PRIu64 " of %" PRIu64
 				" datagrams (%.3f%%); reordered %" PRIu64 ", duplicated %" PRIu64
 				"\n",
-				rcv->dgrams_lost, expected,
+				prog, rcv->dgrams_lost, expected,
 				100.0 * (double)rcv->dgrams_lost / (double)expected,
 				rcv->dgrams_reordered, rcv->dgrams_dup);
 			n++;
 		}
 		if (rcv->bad_dgrams > 0) {
 			fprintf(out,
-				"warpspeed: warning: the receiver ignored %" PRIu64
+				"%s: warning: the receiver ignored %" PRIu64
 				" datagrams that were malformed or not from this test\n",
-				rcv->bad_dgrams);
+				prog, rcv->bad_dgrams);
 			n++;
 		}
 		if (rcv->dgrams_jumps > 0) {
 			fprintf(out,
-				"warpspeed: warning: the receiver ignored %" PRIu64
+				"%s: warning: the receiver ignored %" PRIu64
 				" datagrams whose sequence numbers were implausibly far ahead "
 				"(jumps)\n",
-				rcv->dgrams_jumps);
+				prog, rcv->dgrams_jumps);
 			n++;
 		}
 	}

@@ -116,8 +116,8 @@ int ws_classic_render_string(const ws_test_result *r, const ws_classic_opts *o, 
  * the kernel clamped below the request on either side (naming the sysctl to raise), and
  * for UDP_STREAM datagrams lost (with the reordered and duplicated counts) or ignored as
  * malformed; for the RR family classic_rr.h's warnings. One line each, starting
- * "warpspeed: warning: ". Returns how many lines were
+ * "PROG: warning: " (prog: the name the program was called by). Returns how many lines were
  * written (0 when all is well), or a negative errno when writing fails or r/out is NULL. */
-int ws_classic_warnings(const ws_test_result *r, FILE *out);
+int ws_classic_warnings(const ws_test_result *r, const char *prog, FILE *out);
 
 #endif

@@ -357,7 +357,7 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 	return 0;
 }
 
-int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
+int ws_classic_rr_warnings(const ws_test_result *r, const char *prog, FILE *out)
 {
 	if (!r || !out)
 		return -EINVAL;
@@ -365,37 +365,37 @@ int ws_classic_rr_warnings(const ws_test_result *r, FILE *out)
 	int n = 0;
 	if (l->trans_lost > 0) {
 		fprintf(out,
-			"warpspeed: warning: %s lost %" PRIu64 " transactions (no reply within "
+			"%s: warning: %s lost %" PRIu64 " transactions (no reply within "
 			"the timeout; each was retried)%s\n",
-			ws_test_type_name(r->spec.type), l->trans_lost,
+			prog, ws_test_type_name(r->spec.type), l->trans_lost,
 			l->late_replies ? ", and discarded late replies" : "");
 		n++;
 	} else if (l->late_replies > 0) {
-		fprintf(out, "warpspeed: warning: %" PRIu64 " late replies were discarded\n",
+		fprintf(out, "%s: warning: %" PRIu64 " late replies were discarded\n", prog,
 			l->late_replies);
 		n++;
 	}
 	if (l->connect_errors > 0) {
 		fprintf(out,
-			"warpspeed: warning: %" PRIu64 " of %" PRIu64 " connects failed "
+			"%s: warning: %" PRIu64 " of %" PRIu64 " connects failed "
 			"(ephemeral ports exhausted, or refused)\n",
-			l->connect_errors, l->connects + l->connect_errors);
+			prog, l->connect_errors, l->connects + l->connect_errors);
 		n++;
 	}
 	if (l->latency && ws_hist_overflow(l->latency) > 0) {
 		fprintf(out,
-			"warpspeed: warning: %" PRIu64 " round trips took over 100 s: they are in "
+			"%s: warning: %" PRIu64 " round trips took over 100 s: they are in "
 			"the count, mean and max, and every percentile that falls on them reads "
 			"the max\n",
-			ws_hist_overflow(l->latency));
+			prog, ws_hist_overflow(l->latency));
 		n++;
 	}
 	if (r->spec.rate > 0 && (double)l->max_lag_ns > 1e9 / r->spec.rate) {
 		fprintf(out,
-			"warpspeed: warning: the open-loop schedule slipped: a request went out "
+			"%s: warning: the open-loop schedule slipped: a request went out "
 			"%.3f us late, more than the %.3f us between requests; the latency figures "
 			"count from the intended send times\n",
-			(double)l->max_lag_ns / 1000.0, 1e6 / r->spec.rate);
+			prog, (double)l->max_lag_ns / 1000.0, 1e6 / r->spec.rate);
 		n++;
 	}
 	if (fflush(out) != 0 || ferror(out))

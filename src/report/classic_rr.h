@@ -36,10 +36,10 @@ bool ws_classic_rr_handles(enum ws_test_type t);
 int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE *out,
 			 struct ws_err *err);
 
-/* The RR family's warnings for people (stderr), one line each, "warpspeed: warning: ...":
+/* The RR family's warnings for people (stderr), one line each, "PROG: warning: ..." (prog: the name it was called by):
  * transactions lost (UDP_RR) and late replies, failed connects (TCP_CRR), round trips
  * beyond the histogram's 100 s range, an open-loop schedule that did not hold. Returns
  * how many lines were written, or a negative errno when writing fails. */
-int ws_classic_rr_warnings(const ws_test_result *r, FILE *out);
+int ws_classic_rr_warnings(const ws_test_result *r, const char *prog, FILE *out);
 
 #endif

@@ -156,7 +156,7 @@ void ws_out_select_default(const ws_test_spec *s, bool cpu, ws_out_selection *se
 	if (s->type == WS_TEST_TCP_MAERTS)
 		head = "RSS_SIZE_END,LSR_SIZE_END,REMOTE_SEND_SIZE";
 	else if (s->type == WS_TEST_TCP_RR || s->type == WS_TEST_UDP_RR ||
-		 s->type == WS_TEST_TCP_CRR)
+		 s->type == WS_TEST_TCP_CRR || s->type == WS_TEST_TCP_CC)
 		head = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,REQUEST_SIZE,RESPONSE_"
 		       "SIZE";
 	char list[1024];

@@ -28,6 +28,9 @@ static bool is_rr(const ws_report_ctx *c)
 	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
 }
 
+/* TCP_CC (in the outputs only as -t omni -- -c): transactions, but no request or response */
+static bool is_cc(const ws_report_ctx *c) { return type_of(c) == WS_TEST_TCP_CC; }
+
 static bool is_udp(const ws_report_ctx *c)
 {
 	return type_of(c) == WS_TEST_UDP_STREAM || type_of(c) == WS_TEST_UDP_RR;
@@ -102,7 +105,7 @@ static const ws_side_result *receiver(const ws_report_ctx *c)
 
 static double throughput(const ws_report_ctx *c)
 {
-	if (is_rr(c))
+	if (is_rr(c) || is_cc(c))
 		return trans_rate(c);
 	const ws_side_result *rx = receiver(c);
 	int64_t ns = type_of(c) == WS_TEST_UDP_STREAM ? rx->elapsed_ns : loc(c)->elapsed_ns;
@@ -141,6 +144,8 @@ void ws_og_direction(const ws_report_ctx *c, ws_out_value *v)
 	const char *d = "Send";
 	if (type_of(c) == WS_TEST_TCP_CRR)
 		d = "Connect|Send|Recv";
+	else if (is_cc(c))
+		d = "Connection";
 	else if (is_rr(c))
 		d = "Send|Recv";
 	else if (is_maerts(c))
@@ -154,7 +159,7 @@ void ws_og_throughput(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, throug
 
 void ws_og_throughput_units(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_str(v, is_rr(c) ? "Trans" : ws_classic_units_label(byte_fmt(c)));
+	v_str(v, is_rr(c) || is_cc(c) ? "Trans" : ws_classic_units_label(byte_fmt(c)));
 }
 
 /* Socket sizes: requested (-1 = not asked, as netperf), initial, final. */

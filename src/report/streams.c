@@ -76,14 +76,14 @@ void ws_streams_render(const ws_test_result *r, char fmt, FILE *out)
 	render_threads("remote", &r->remote, out);
 }
 
-void ws_streams_warn(const ws_test_result *r, FILE *out)
+void ws_streams_warn(const ws_test_result *r, const char *prog, FILE *out)
 {
 	const ws_side_result *sides[2] = {&r->local, &r->remote};
 	for (int s = 0; s < 2; s++)
 		for (uint32_t i = 0; i < sides[s]->nflows; i++) {
 			const ws_flow_result *f = &sides[s]->flows[i];
 			if (f->error)
-				fprintf(out, "warpspeed: stream %u of %u (%s side) failed: %s\n", i,
+				fprintf(out, "%s: stream %u of %u (%s side) failed: %s\n", prog, i,
 					sides[s]->nflows, s ? "remote" : "local", f->why);
 		}
 }

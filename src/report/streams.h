@@ -16,7 +16,7 @@
  * lines: their per-flow rows are classic_rr's (transactions, not bytes). */
 void ws_streams_render(const ws_test_result *r, char fmt, FILE *out);
 
-/* One line per failed stream ("warpspeed: stream 3 of 8 (remote) failed: ..."). */
-void ws_streams_warn(const ws_test_result *r, FILE *out);
+/* One line per failed stream ("PROG: stream 3 of 8 (remote) failed: ...", prog the name it was called by). */
+void ws_streams_warn(const ws_test_result *r, const char *prog, FILE *out);
 
 #endif

@@ -351,7 +351,9 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	int rc = wait_start(s, err);
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
-	if (spec->type == WS_TEST_TCP_CC) /* every connection is a transaction: no end marker */
+	/* every connection is a transaction, and no end marker comes (TCP_CC; an empty
+	 * request, -c on TCP_MAERTS, where a marker would be answered as one more) */
+	if (spec->type == WS_TEST_TCP_CC || spec->req_size == 0)
 		ep.idle_end_ns = CC_IDLE_END_NS;
 	if (rc == 0) {
 		ws_ctlwatch w;

@@ -85,6 +85,17 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client,
 		r->receive_size = (uint32_t)size_or_default(s->recv_size);
 	r->request_size = rr ? size_or_default(s->req_size) : -1;
 	r->response_size = rr ? size_or_default(s->rsp_size) : -1;
+	/* A TCP_CRR with an empty half is netperf's -c on a stream test: sent as netperf sends
+	 * it, a connection test in one direction (the netserver reads or writes one message
+	 * per connection, then closes) */
+	bool one_way = s->type == WS_TEST_TCP_CRR && (s->req_size == 0 || s->rsp_size == 0);
+	if (one_way) {
+		daemon = s->req_size ? WS_ROLE_RECEIVER : WS_ROLE_SENDER;
+		rr = false;
+		r->request_size = r->response_size = -1;
+		if (daemon == WS_ROLE_SENDER)
+			r->send_size = s->rsp_size;
+	}
 	uint32_t f = 0;
 	if (!s->dontroute && !(s->type == WS_TEST_UDP_STREAM && !s->udp_route))
 		f |= WS_NP_F_ROUTING;
@@ -104,6 +115,11 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client,
 	} else {
 		r->test_length = -(int32_t)(s->end_count > INT32_MAX ? INT32_MAX : s->end_count);
 	}
+	/* one way, a count is of bytes to the netserver, as netperf's -l -bytes on a stream */
+	uint64_t msg = (uint64_t)s->req_size + s->rsp_size;
+	if (one_way && s->end != WS_END_TIME)
+		r->test_length = s->end_count * msg > INT32_MAX ? -INT32_MAX
+								: -(int32_t)(s->end_count * msg);
 	r->data_port = s->remote.data_port;
 	r->ipfamily = family == 6 ? 6 : 4;
 	r->socket_type = udp ? WS_NP_SOCK_DGRAM : WS_NP_SOCK_STREAM;

@@ -260,8 +260,9 @@ static void open_conn(struct cworker *w, struct cflow *f)
 	}
 	/* On loopback the handshake is usually done when connect returns: try the send at
 	 * once; EAGAIN means it is still under way, and writable means connected. TCP_CC
-	 * sends nothing: it waits for the daemon's close. */
-	f->phase = spec->type == WS_TEST_TCP_CC ? C_RECV : C_SEND;
+	 * sends nothing: it waits for the daemon's close; an empty request (-c on TCP_MAERTS)
+	 * waits for the response. */
+	f->phase = spec->type == WS_TEST_TCP_CC || spec->req_size == 0 ? C_RECV : C_SEND;
 }
 
 static void connected(struct cworker *w, struct cflow *f)
@@ -324,6 +325,8 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 		if (f->done == spec->req_size) {
 			f->phase = C_RECV;
 			f->done = 0;
+			if (spec->rsp_size == 0) /* -c on TCP_STREAM: sent, then the close */
+				complete(w, f);
 		}
 		return;
 	}
@@ -374,6 +377,8 @@ static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 	for (;;) {
 		ssize_t r = recv(f->fd, w->buf, spec->rsp_size - f->done, MSG_DONTWAIT);
 		if (r > 0) {
+			if (!f->connected) /* an empty request: the response says connected */
+				connected(w, f);
 			f->done += (uint32_t)r;
 			f->recvd += (uint64_t)r;
 			f->rcalls++;
@@ -722,8 +727,9 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 					err);
 	/* also after a failure: the daemon need not wait for its stall timer */
 	/* netserver knows no marker: its own timer ends its side; to TCP_CC's daemon a marker
-	 * is one more transaction, so it ends on its idle rule */
-	if (!p->spec->netperf_peer && p->spec->type != WS_TEST_TCP_CC)
+	 * is one more transaction, and to one that answers an empty request (-c on TCP_MAERTS)
+	 * one more response, so these end on its idle rule */
+	if (!p->spec->netperf_peer && p->spec->type != WS_TEST_TCP_CC && p->spec->req_size)
 		send_marker(p, rc < 0 || atomic_load(&c.abort));
 	if (rc == 0)
 		rc = fill_client(&c, w, res, err);

@@ -163,6 +163,13 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 {
 	const ws_test_spec *spec = w->s->p->spec;
 	struct sconn *c = &w->conns[i];
+	if (spec->rsp_size == 0) { /* -c on TCP_STREAM: the message is in, close */
+		w->trans++;
+		if (w->s->p->idle_end_ns)
+			atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+		conn_close(w, i);
+		return;
+	}
 	for (;;) {
 		ssize_t r =
 			send(c->fd, w->buf, spec->rsp_size - c->done, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -288,6 +295,11 @@ static void accept_some(struct sworker *w, int64_t now)
 		}
 		w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
 		w->live++;
+		if (p->spec->req_size == 0) { /* -c on TCP_MAERTS: the response at once */
+			w->connects++;
+			respond(w, i, now); /* (a full socket: it waits for EPOLLOUT) */
+			continue;
+		}
 		/* The request often arrived with the handshake's last ACK: serve it now, and
 		 * only a connection that must wait joins the epoll set. */
 		serve(w, i, now);

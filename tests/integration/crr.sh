@@ -29,6 +29,22 @@ elif grep -q "test option -r is a netperf option that warpspeed does not support
 	skip crr_sizes "this build's command line has no -r yet (branch rr)"
 else fail crr_sizes "$(cat "$WS_TMP/r.out"; tail -n 1 "$DAEMON_LOG")"; fi
 
+# --- test option -c (netperf's connection test): TCP_RR -c is a TCP_CRR under TCP_RR's
+# banner; TCP_STREAM / TCP_MAERTS -c move one 16384-byte message per connection, so
+# -l -65536 is 4 connections (netperf 2.7.0 counts 4 send and 4 receive calls)
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_RR -l -50 -- -c >"$WS_TMP/c_rr.out" 2>&1 &&
+	wait_log "TCP_CRR [0-9.]+ s, 50 bytes received, 50 sent, ok" &&
+	head -n 1 "$WS_TMP/c_rr.out" | grep -q "^MIGRATED TCP REQUEST/RESPONSE TEST .* : first burst 0$"; then
+	pass conn_test_rr
+else fail conn_test_rr "$(cat "$WS_TMP/c_rr.out"; tail -n 1 "$DAEMON_LOG")"; fi
+for t in TCP_STREAM TCP_MAERTS; do
+	if [ $t = TCP_STREAM ]; then k=LOCAL_SEND_CALLS,REMOTE_RECV_CALLS,REMOTE_BYTES_RECVD
+	else k=REMOTE_SEND_CALLS,LOCAL_RECV_CALLS,LOCAL_BYTES_RECVD; fi
+	out=$("$WS_BIN" -H 127.0.0.1 -p "$P" -P 0 -t $t -l -65536 -- -c -k $k 2>&1)
+	if [ "$(echo "$out" | cut -d= -f2 | tr '\n' ' ')" = "4 4 65536 " ]; then pass "conn_test_$t"
+	else fail "conn_test_$t" "want 4 calls each side and 65536 bytes: $out"; fi
+done
+
 # --- many flows: an exact total over 4 flows on 2 threads each side, and a timed run ------
 if ws -l -401 -P 0 --streams 4 --threads 2 >"$WS_TMP/s4.out" 2>&1 &&
 	wait_log "TCP_CRR [0-9.]+ s, 401 bytes received, 401 sent, ok"; then

@@ -41,5 +41,21 @@ python3 "$ROOT/tests/goldens/grammar.py" compare "$WS_TMP/expect" "$WS_TMP/got" 
 cat "$WS_TMP/verdicts"
 grep -q '^FAIL' "$WS_TMP/verdicts" && WS_FAILED=1
 echo "grammar: $(grep -c '^[A-Z]* grammar_' "$WS_TMP/verdicts") lines compared (one in $every) in $((SECONDS - t0)) s"
+# netperf -t T -- -h: the test's options on stdout, exit 1, netperf's option letters in
+# netperf's order for that test's family (grammar/help/ holds netperf's own texts; the
+# words are warpspeed's, so only the letters are compared)
+letters() { grep -oE '^    -[A-Za-z0-9]' "$1" | tr -d ' -' | tr -d '\n'; }
+for h in "$G"/help/test-*.txt; do
+	t=$(basename "$h" .txt)
+	t=${t#test-}
+	"$WS_TMP/netperf" -t "$t" -- -h >"$WS_TMP/th.out" 2>"$WS_TMP/th.err"
+	rc=$?
+	want=$(letters "$h") got=$(letters "$WS_TMP/th.out")
+	if [ $rc = 1 ] && [ ! -s "$WS_TMP/th.err" ] && [ -n "$want" ] && [ "$got" = "$want" ]; then
+		pass "grammar_test_help_$t"
+	else
+		fail "grammar_test_help_$t" "exit $rc (want 1), letters '$got', netperf's '$want'; stderr: $(head -c 200 "$WS_TMP/th.err")"
+	fi
+done
 kill -0 "$DAEMON_PID" 2>/dev/null || fail grammar_daemon_alive "warpspeed serve died: $(tail -n 3 "$DAEMON_LOG")"
 finish

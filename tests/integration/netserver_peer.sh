@@ -423,6 +423,20 @@ EOF
 	kill -9 "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
 fi
 
+# --- test option -c against netserver: one message per connection, as netperf sends it ---
+# (the netserver counts what it received; netperf 2.7.0 gives 4 and 4 for -l -65536)
+for t in TCP_STREAM TCP_MAERTS; do
+	if [ $t = TCP_STREAM ]; then k=LOCAL_SEND_CALLS,REMOTE_RECV_CALLS,REMOTE_BYTES_RECVD
+	else k=REMOTE_SEND_CALLS,LOCAL_RECV_CALLS,LOCAL_BYTES_RECVD; fi
+	out=$(ws -P 0 -t $t -l -65536 -- -c -k $k 2>&1)
+	if [ "$(echo "$out" | cut -d= -f2 | tr '\n' ' ')" = "4 4 65536 " ]; then pass "conn_test_$t"
+	else fail "conn_test_$t" "want 4 calls each side and 65536 bytes: $out"; fi
+done
+out=$(ws -t omni -l -100 -- -c 2>&1)
+if [[ "$out" == "OMNI Connection TEST from "* ]] && [ "$(echo "$out" | tail -n 1 | awk '{print $5, $6, $9}')" = "-1 -1 Trans/s" ]; then
+	pass conn_test_omni
+else fail conn_test_omni "$out"; fi
+
 # --- against stock netperf on the same netserver: the same order of magnitude --------------
 # (timed, one after the other: side by side, a UDP_RR that retries a late reply falls behind)
 if [ -n "$NETPERF" ]; then

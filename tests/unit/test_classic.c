@@ -575,7 +575,7 @@ static void expect_warnings(const char *name, const ws_test_result *r, int count
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	CHECK_INT(name, ws_classic_warnings(r, f), count);
+	CHECK_INT(name, ws_classic_warnings(r, "warpspeed", f), count);
 	fclose(f);
 	CHECK_STR(name, buf, want);
 	free(buf);
@@ -624,7 +624,7 @@ static void test_warnings(void)
 			"were implausibly far ahead (jumps)\n");
 	u.remote.dgrams_jumps = 0;
 	expect_warnings("udp nothing", &u, 0, "");
-	CHECK_INT("null", ws_classic_warnings(NULL, stdout), -EINVAL);
+	CHECK_INT("null", ws_classic_warnings(NULL, "warpspeed", stdout), -EINVAL);
 }
 
 int main(void)

@@ -462,7 +462,7 @@ static char *warnings_of(const ws_test_result *r, int *n)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*n = f ? ws_classic_warnings(r, f) : -1;
+	*n = f ? ws_classic_warnings(r, "warpspeed", f) : -1;
 	if (f)
 		fclose(f);
 	return buf;

@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "cli_line.h"
 
+#include "cli/conntest.h"
 #include "cli/optvalue.h"
 #include "cli/options.h"
 #include "util/err.h"
@@ -168,6 +169,49 @@ static void test_pairs_socktype_ports(void)
 	bad("-p 0", "-t TCP_CRR -- -p 0", "'0'", "1 to 65535");
 }
 
+/* Test option -c, netperf's connection test: what each test becomes (netperf 2.7.0: TCP_RR
+ * -c runs connection per transaction under TCP_RR's banner, TCP_STREAM -c a connection per
+ * 16384-byte send, -t omni -- -c is "OMNI Connection TEST", UDP fails at the netserver). */
+static void test_conntest(void)
+{
+	ws_cli_options o;
+	ws_test_spec run;
+	ok("-c rr", "-t TCP_RR -l -100 -- -c -b 3", &o);
+	CHECK("-c rr converts", ws_cli_conn_spec(&o, &run));
+	CHECK("-c rr crr", run.type == WS_TEST_TCP_CRR && run.req_size == 1 && run.rsp_size == 1);
+	CHECK_U64("-c rr no burst", run.burst, 0);
+	CHECK_U64("-c rr count", run.end_count, 100);
+	ok("-c stream", "-t TCP_STREAM -l -4097 -- -c -m 1024", &o);
+	CHECK("-c stream converts", ws_cli_conn_spec(&o, &run));
+	CHECK("-c stream crr", run.type == WS_TEST_TCP_CRR && run.end == WS_END_TRANSACTIONS);
+	CHECK_U64("-c stream request", run.req_size, 1024);
+	CHECK_U64("-c stream response", run.rsp_size, 0);
+	CHECK_U64("-c stream messages", run.end_count, 5);
+	ws_test_result r;
+	memset(&r, 0, sizeof(r));
+	r.spec = run;
+	ws_cli_conn_view(&o, &r);
+	CHECK("-c stream view", r.spec.type == WS_TEST_TCP_STREAM && r.spec.end == WS_END_BYTES);
+	CHECK_U64("-c stream view bytes", r.spec.end_count, 4097);
+	ok("-c maerts", "-t TCP_MAERTS -l 2 -- -c -m 512", &o);
+	CHECK("-c maerts converts", ws_cli_conn_spec(&o, &run));
+	CHECK("-c maerts sizes", run.req_size == 0 && run.rsp_size == 512);
+	ok("-c omni", "-t omni -- -c", &o);
+	CHECK("-c omni cc", o.spec.type == WS_TEST_TCP_CC && !ws_cli_conn_spec(&o, &run));
+	ok("-c omni rr", "-t omni -- -d rr -c", &o);
+	CHECK("-c omni rr crr", o.spec.type == WS_TEST_TCP_CRR);
+	ok("-c omni send", "-t omni -- -c -d send", &o);
+	CHECK("-c omni send", o.spec.type == WS_TEST_TCP_STREAM && ws_cli_conn_spec(&o, &run));
+	ok("-c crr", "-t TCP_CRR -- -c", &o);
+	CHECK("-c crr unchanged", !ws_cli_conn_spec(&o, &run) && run.type == WS_TEST_TCP_CRR);
+	ok("-c without", "-t TCP_RR", &o);
+	CHECK("no -c", !ws_cli_conn_spec(&o, &run) && run.type == WS_TEST_TCP_RR);
+	bad("-c udp", "-t UDP_STREAM -- -c", "-c does not apply to UDP_STREAM", "TCP_STREAM");
+	bad("-c udp rr", "-t UDP_RR -- -c", "UDP_RR", "TCP_RR");
+	bad("-c omni udp", "-t omni -- -c -T udp", "UDP_STREAM", "-t omni");
+	bad("-c sendfile", "-t TCP_SENDFILE -- -c", "TCP_SENDFILE", "TCP_MAERTS");
+}
+
 int main(void)
 {
 	RUN(test_sockbuf_value);
@@ -177,5 +221,6 @@ int main(void)
 	RUN(test_routing);
 	RUN(test_rr_sizes_accepted);
 	RUN(test_pairs_socktype_ports);
+	RUN(test_conntest);
 	TEST_MAIN_END();
 }
