@@ -6,8 +6,9 @@
 # This reads the built objects' symbols (nm: each module's defined functions, ifuncs
 # included, and undefined ones), draws an edge from every module to each module whose
 # function it calls, and has tsort look for a circle. Across the folders, calls go from
-# host/ or node/ down to wire/ only. A planted circle and a planted call from host/ into
-# node/ must be found too, so the checks can fail.
+# host/ or node/ down to wire/ only (layering.sh checks the same of the includes). A
+# planted circle and a planted call from host/ into node/ must be found too, so the checks
+# can fail.
 source "$(dirname "$0")/../lib.sh"
 obj="$WS_BUILD/obj/src/iq"
 roles="wire host node"
