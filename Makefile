@@ -85,7 +85,7 @@ ATOMIC_PROBE := printf '\043include <stdint.h>\nstatic _Atomic uint64_t x;\nint 
 	| $(CC) -std=c11 -x c - -o /dev/null -pthread >/dev/null 2>&1 || echo -latomic
 LIBATOMIC := $(shell $(ATOMIC_PROBE))
 LDLIBS   += $(LIBATOMIC)
-# The IQ sample conversions (src/iq/iqconv.c) are written for the vectorizer; gcc -O2
+# The IQ sample conversions (src/iq/wire/iqconv.c) are written for the vectorizer; gcc -O2
 # vectorizes only loops without an epilogue and keeps FP compares that could trap, so that
 # file gets these flags where the compiler takes them (check: make iqconv-vec-report).
 VEC_PROBE := for f in -ftree-vectorize -fvect-cost-model=dynamic -fno-trapping-math; do \
@@ -95,8 +95,10 @@ VEC_FLAGS := $(shell $(VEC_PROBE))
 # The two files that include <mpi.h>: the mesh role and its MPI glue. They are compiled
 # only with MPI=1 and linked only into $(BUILD)/mpi/warpspeed, never into libwarpspeed.a
 # (the mesh's MPI-free modules, src/mesh/*, are in the library like any other).
+# Library sources are every folder of src/ but cli/, and their sub-folders (src/iq/wire/,
+# src/iq/host/, src/iq/node/); objects keep the source's path under $(BUILD)/obj/.
 MPI_SRC  := src/cli/mesh.c src/mesh/comm.c
-LIB_SRC  := $(sort $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c)))
 CLI_SRC  := $(sort $(filter-out $(MPI_SRC),$(wildcard src/cli/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -137,13 +139,13 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/src/iq/iqconv.o: CFLAGS += $(VEC_FLAGS)
+$(BUILD)/obj/src/iq/wire/iqconv.o: CFLAGS += $(VEC_FLAGS)
 
 # The vectorizer's report on the IQ conversions, for $(CC) and each cross compiler present.
 iqconv-vec-report:
 	@for cc in $(CC) $(CROSS_CCS); do command -v $$cc >/dev/null 2>&1 || continue; \
 	  echo "== $$cc"; $$cc $(CPPFLAGS) -std=c11 $(OPT) $(VEC_FLAGS) -fopt-info-vec-optimized \
-	    -c src/iq/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
+	    -c src/iq/wire/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
 
 # The build's one version (VERSION above), for scripts and tests: make -s version
 version:
@@ -176,7 +178,7 @@ $(BUILD)/pic/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (pic)"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
-$(BUILD)/pic/obj/src/iq/iqconv.o: CFLAGS += $(VEC_FLAGS)
+$(BUILD)/pic/obj/src/iq/wire/iqconv.o: CFLAGS += $(VEC_FLAGS)
 $(SHLIB): $(PIC_OBJ) $(SHLIB_MAP) $(LINK_STAMP)
 	@echo "  LINK    $@"
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,--version-script,$(SHLIB_MAP) \

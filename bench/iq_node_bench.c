@@ -11,8 +11,8 @@
  * Write IQ in sendmmsg batches of header + sample iovecs, only the last packet ROBUST,
  * the node's checksum compared with the host's. Figures are the median of --rounds rounds
  * after one warm-up round (which maps buffers and generates the RX test signal). */
-#include "iq/node.h"
-#include "iq/wire.h"
+#include "iq/node/node.h"
+#include "iq/wire/wire.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "util/units.h"

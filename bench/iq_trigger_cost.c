@@ -13,7 +13,7 @@
  * failed or read stale data. */
 #include "warpspeed/iq.h"
 
-#include "iq/node.h"
+#include "iq/node/node.h"
 #include "util/clock.h"
 #include "util/err.h"
 

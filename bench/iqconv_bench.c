@@ -1,9 +1,9 @@
-/* iqconv_bench: the IQ sample conversions alone (src/iq/iqconv.c), per format and
+/* iqconv_bench: the IQ sample conversions alone (src/iq/wire/iqconv.c), per format and
  * direction, packet by packet as Read IQ and Write IQ call them (2232 samples per call),
  * best of 20 passes over N samples, in Gb/s of wire words. It exists to tell the cost of a
  * conversion from the cost of the transport around it: `iq bench --format` measures both.
  * Usage: iqconv_bench [samples]   (default 65536: the data stays in cache) */
-#include "iq/iqconv.h"
+#include "iq/wire/iqconv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * WARPLab's argument lists (14 inputs each, see docs/iq.md and the reference) are checked
  * here and handed to libwarpspeed's Read IQ and Write IQ engines on the slot's IQ handle,
  * with the samples converted packet by packet straight between the wire and the MATLAB
- * arrays (iq/iqmem.h). The transport seq of the M code's template is continued, so that
+ * arrays (iq/wire/iqmem.h). The transport seq of the M code's template is continued, so that
  * the M code's `seq += cmds` stays right, and the IQ-ID tracker is kept as WARPLab does. */
 #ifndef WLMEX_IQ_H
 #define WLMEX_IQ_H

@@ -10,7 +10,7 @@
  * Later buffers wait for the destinations before they start. */
 #include "wlmex_rdpipe.h"
 
-#include "iq/iqread.h"
+#include "iq/host/iqread.h"
 
 #include <errno.h>
 #include <pthread.h>

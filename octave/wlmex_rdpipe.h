@@ -13,8 +13,8 @@
 #ifndef WLMEX_RDPIPE_H
 #define WLMEX_RDPIPE_H
 
-#include "iq/hostio.h"
-#include "iq/iqmem.h"
+#include "iq/host/hostio.h"
+#include "iq/wire/iqmem.h"
 
 #include <stddef.h>
 #include <stdint.h>

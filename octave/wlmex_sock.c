@@ -4,7 +4,7 @@
  * until the MEX is cleared, when mexAtExit closes everything. */
 #include "wlmex_sock.h"
 
-#include "iq/host.h"
+#include "iq/host/host.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

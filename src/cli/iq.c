@@ -12,10 +12,10 @@
 
 #include <warpspeed/iq.h>
 
-#include "iq/bench.h"
+#include "iq/host/bench.h"
 #include "report/charts.h"
-#include "iq/iqfile.h"
-#include "iq/node_thread.h"
+#include "iq/host/iqfile.h"
+#include "iq/node/node_thread.h"
 #include "util/err.h"
 #include "util/safefile.h"
 

@@ -1,7 +1,7 @@
 /* iqopts: `warpspeed iq`'s command line; see iqopts.h. */
 #include "cli/iqopts.h"
 
-#include "iq/bench.h"
+#include "iq/host/bench.h"
 #include "util/err.h"
 #include "util/units.h"
 

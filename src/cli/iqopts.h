@@ -9,7 +9,7 @@
 
 #include <warpspeed/iq.h>
 
-#include "iq/iqfile.h"
+#include "iq/host/iqfile.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* node: the 'node' role of the warpspeed binary, a WARP v3 board running WARPLab 7.7.1.
  *
- * Parses the options into a ws_node_config, runs the engine of iq/node.h in a thread, and
+ * Parses the options into a ws_node_config, runs the engine of iq/node/node.h in a thread, and
  * owns everything the library must not do: printing, signals (SIGINT/SIGTERM stop,
  * SIGUSR1 prints the counters) and the exit status. */
 #ifndef WS_CLI_NODE_H

@@ -9,7 +9,7 @@
 #ifndef WS_CLI_NODEMETRICS_H
 #define WS_CLI_NODEMETRICS_H
 
-#include "iq/node.h"
+#include "iq/node/node.h"
 #include "util/openmetrics.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * printed. It is drawn only when stderr is a terminal and the user did not ask for quiet
  * output (--quiet, -P 0): a pipe or a file never receives a byte of it, and stdout (the
  * results, netperf's layout) is never touched. The library only reports progress through
- * callbacks (measure/interim.h, iq/bench.h); the text is made here, in the CLI. */
+ * callbacks (measure/interim.h, iq/host/bench.h); the text is made here, in the CLI. */
 #ifndef WS_CLI_PROGRESS_H
 #define WS_CLI_PROGRESS_H
 

@@ -16,9 +16,9 @@
  * Each datagram is copied into an exactly-sized heap block so ASan sees any read past its
  * end; after each one the transfer sends what its window allows (offline). Deterministic:
  * the handle is built afresh per input with a fixed seq. */
-#include "iq/host.h"
-#include "iq/iqread.h"
-#include "iq/iqwrite.h"
+#include "iq/host/host.h"
+#include "iq/host/iqread.h"
+#include "iq/host/iqwrite.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  * command handlers, the Write IQ store, the Read IQ range checks and the trigger path all
  * see arbitrary bytes. Replies are only counted. The node persists across inputs so state
  * (lengths, checksum, enabled buffers) accumulates as it would on the wire. */
-#include "iq/node.h"
-#include "iq/wire.h"
+#include "iq/node/node.h"
+#include "iq/wire/wire.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * admit its own address. The first bytes also drive a rate table (addresses, times and
  * charges from the input) whose invariants are checked: a bucket never holds more than
  * its burst, and the wait it reports is never negative. Build with `make fuzz`. */
-#include "iq/node_allow.h"
-#include "iq/node_rate.h"
+#include "iq/node/node_allow.h"
+#include "iq/node/node_rate.h"
 #include "util/bytes.h"
 
 #include <stdlib.h>

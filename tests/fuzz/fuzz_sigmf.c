@@ -1,4 +1,4 @@
-/* fuzz_sigmf: libFuzzer target for SigMF metadata parsing (src/iq/iqfile.c).
+/* fuzz_sigmf: libFuzzer target for SigMF metadata parsing (src/iq/host/iqfile.c).
  *
  * `iq write` reads a .sigmf-meta file a user was given, so its JSON is untrusted: the input
  * is the metadata text, copied into an exactly-sized heap block (no NUL after it, so ASan
@@ -10,7 +10,7 @@
  * parse with the strict reader, and become "not JSON" when cut before its closing brace
  * (truncated), when its "global" member is given again (a duplicate key), and when text
  * follows it (trailing garbage). */
-#include "iq/iqfile.h"
+#include "iq/host/iqfile.h"
 #include "util/err.h"
 #include "util/json_read.h"
 

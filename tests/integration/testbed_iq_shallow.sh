@@ -5,7 +5,7 @@
 # window (2 MiB) and acknowledged Write IQ window (512 packets, 4.6 MB) are eight and
 # eighteen times that, so the node's answers and the host's packets are dropped at every
 # turn, resends included. Before the windows adapted (halved when a packet is lost on its
-# 4th request or send, grown back by a little per clean window: src/iq/iqread.c,
+# 4th request or send, grown back by a little per clean window: src/iq/host/iqread.c,
 # iqwrite.c), reads of 2^22 samples gave up in
 # two runs of three with "sample ... still missing after 20 requests" (and a write of 2^21
 # once with "packet 73 not acknowledged after 20 sends"). Now `iq bench` must finish,

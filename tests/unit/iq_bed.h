@@ -12,9 +12,9 @@
 
 #include <warpspeed/iq.h>
 
-#include "iq/host.h"
-#include "iq/node.h"
-#include "iq/wire.h"
+#include "iq/host/host.h"
+#include "iq/node/node.h"
+#include "iq/wire/wire.h"
 #include "util/clock.h"
 #include "util/err.h"
 

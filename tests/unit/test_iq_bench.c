@@ -3,8 +3,8 @@
  * run against the in-process node emulator, also through the public ws_iq_bench. */
 #include "harness.h"
 
-#include "iq/bench.h"
-#include "iq/node.h"
+#include "iq/host/bench.h"
+#include "iq/node/node.h"
 #include "util/err.h"
 
 #include <pthread.h>

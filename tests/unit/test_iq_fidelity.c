@@ -14,11 +14,11 @@
  * copy (the copy-on-write memory of node_mem.h). */
 #include "harness.h"
 
-#include "iq/hostio.h"
-#include "iq/node_board.h"
-#include "iq/node_rx.h"
-#include "iq/node_thread.h"
-#include "iq/wire.h"
+#include "iq/host/hostio.h"
+#include "iq/node/node_board.h"
+#include "iq/node/node_rx.h"
+#include "iq/node/node_thread.h"
+#include "iq/wire/wire.h"
 #include "util/clock.h"
 #include "util/err.h"
 

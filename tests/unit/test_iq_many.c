@@ -7,8 +7,8 @@
 
 #include <warpspeed/iq.h>
 
-#include "iq/bench.h"
-#include "iq/node_thread.h"
+#include "iq/host/bench.h"
+#include "iq/node/node_thread.h"
 #include "util/err.h"
 
 #include <errno.h>

@@ -6,8 +6,8 @@
  * it for a PING. */
 #include "harness.h"
 
-#include "iq/node.h"
-#include "iq/wire.h"
+#include "iq/node/node.h"
+#include "iq/wire/wire.h"
 #include "util/clock.h"
 #include "util/err.h"
 

@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "iq_bed.h"
 
-#include "iq/iqtrigger.h"
+#include "iq/host/iqtrigger.h"
 
 /* A bed through proxy p with the host's trigger_port and budget_ms; 1 when it is up. */
 static int up_with(bed *b, const px_cfg *p, int trigger_port, uint32_t budget_ms)

@@ -3,7 +3,7 @@
  * with itself. Every expected byte is spelled out; nothing depends on host byte order. */
 #include "harness.h"
 
-#include "iq/wire.h"
+#include "iq/wire/wire.h"
 #include "util/err.h"
 
 static void test_transport_golden(void)

@@ -1,11 +1,11 @@
-/* Unit tests of the IQ sample conversions (iq/iqconv.c): exact wire bytes for every format
+/* Unit tests of the IQ sample conversions (iq/wire/iqconv.c): exact wire bytes for every format
  * in both directions (byte order: I high, big-endian), round-to-nearest with ties to even,
  * saturation, NaN and infinities, and the vectorized loops against a one-sample-at-a-time
  * reference over every int16 value, at every alignment and odd lengths (the loops' tails),
  * so that a vectorizer's or a clone's mistake shows as a wrong byte. */
 #include "harness.h"
 
-#include "iq/iqconv.h"
+#include "iq/wire/iqconv.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * many samples, no format) that leave no file behind. */
 #include "harness.h"
 
-#include "iq/iqfile.h"
+#include "iq/host/iqfile.h"
 #include "util/err.h"
 
 #include <stdlib.h>

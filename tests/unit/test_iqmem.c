@@ -1,11 +1,11 @@
-/* Unit tests of the MEX sample layouts (iq/iqmem.c) and their dispatch through iqconv:
+/* Unit tests of the MEX sample layouts (iq/wire/iqmem.c) and their dispatch through iqconv:
  * exact values read into interleaved and planar complex double, single and int16 and raw
  * words, WARPLab's truncating float writes with their saturation edges, real-only writes
  * (Q = 0), and that a read touches only its own samples (the stride's neighbours stay). */
 #include "harness.h"
 
-#include "iq/iqconv.h"
-#include "iq/iqmem.h"
+#include "iq/wire/iqconv.h"
+#include "iq/wire/iqmem.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #include "harness.h"
 #include "iq_bed.h"
 
-#include "iq/iqconv.h"
-#include "iq/iqread.h"
+#include "iq/wire/iqconv.h"
+#include "iq/host/iqread.h"
 
 #include <errno.h>
 

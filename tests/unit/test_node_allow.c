@@ -2,8 +2,8 @@
  * per-source reply caps (token buckets), with exact values. */
 #include "harness.h"
 
-#include "iq/node_allow.h"
-#include "iq/node_rate.h"
+#include "iq/node/node_allow.h"
+#include "iq/node/node_rate.h"
 #include "util/err.h"
 
 #include <arpa/inet.h>

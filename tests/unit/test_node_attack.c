@@ -8,8 +8,8 @@
  * the query got an empty acknowledgement. */
 #include "harness.h"
 
-#include "iq/node.h"
-#include "iq/wire.h"
+#include "iq/node/node.h"
+#include "iq/wire/wire.h"
 #include "util/bytes.h"
 #include "util/clock.h"
 #include "util/err.h"

@@ -6,7 +6,7 @@
  * before. */
 #include "harness.h"
 
-#include "iq/node_log.h"
+#include "iq/node/node_log.h"
 
 typedef struct sink {
 	unsigned lines, summaries;

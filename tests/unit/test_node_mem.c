@@ -10,8 +10,8 @@
  * than max_bytes, refuse what is beyond, and ws_node_mem_need fits a full board. */
 #include "harness.h"
 
-#include "iq/node.h"
-#include "iq/node_mem.h"
+#include "iq/node/node.h"
+#include "iq/node/node_mem.h"
 #include "util/bytes.h"
 #include "util/clock.h"
 

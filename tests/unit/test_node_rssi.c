@@ -8,10 +8,10 @@
  * interfaces, value for value. */
 #include "harness.h"
 
-#include "iq/node.h"
-#include "iq/node_mem.h"
-#include "iq/node_thread.h"
-#include "iq/wire.h"
+#include "iq/node/node.h"
+#include "iq/node/node_mem.h"
+#include "iq/node/node_thread.h"
+#include "iq/wire/wire.h"
 #include "util/bytes.h"
 #include "util/err.h"
 
