@@ -55,7 +55,7 @@ int ws_metricsd_parse_addr(const char *text, ws_addr *out, ws_err *err)
 		const char *hs = text, *he = colon;
 		if (*hs == '[' && he > hs && he[-1] == ']')
 			hs++, he--;
-		else if (memchr(text, ':', (size_t)(colon - text)))
+		else if (strchr(text, ':') != colon) /* more than one ':' */
 			return ws_err_set(err, WS_E_INVAL,
 					  "'%s': an IPv6 address goes in brackets; %s", text,
 					  forms);
