@@ -264,7 +264,7 @@ FORMAT_FILES = $(shell git ls-files 'src/*.[ch]' 'include/*.h' 'bench/*.[ch]' 'o
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:
-	@tests/integration/format.sh
+	@WS_BIN=$(abspath $(BIN)) WS_ROOT=$(CURDIR) tests/integration/format.sh
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 # The CLI's modules except main.c, so that the client's option parser can be fuzzed too.
