@@ -249,6 +249,9 @@ typedef struct ws_iq_many_item {
 	ws_iq_error err;    /* out: this node's error ("" when it succeeded) */
 	int64_t elapsed_ns; /* out: this node's call, monotonic clock */
 	int64_t cpu_ns;     /* out: CPU time of the thread that served this node */
+	/* out: that thread's involuntary context switches and time runnable but waiting for a
+	 * CPU (run-queue wait, ns) during the call; -1 where the system does not say. */
+	int64_t nivcsw, wait_ns;
 } ws_iq_many_item;
 
 /* Most nodes in one many-node call. */

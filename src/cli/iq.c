@@ -566,23 +566,28 @@ static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench
 
 /* The table or JSON to f; heads of every node. */
 static void bench_print(FILE *f, const ws_cli_iq_opts *o, int json, const ws_iq_bench_head *h,
-			const ws_iq_bench_row *rows, const ws_iq_bench_row *agg)
+			const ws_iq_bench_row *rows, const ws_iq_bench_row *agg,
+			const ws_iq_bench_trial *tr)
 {
 	const ws_iq_bench_row *a = o->nnodes > 1 ? agg : NULL;
 	if (json)
-		ws_iq_bench_json_many(f, h, o->nnodes, rows, a, o->nsizes);
+		ws_iq_bench_json_many(f, h, o->nnodes, rows, a, o->nsizes, tr);
 	else
 		ws_iq_bench_table_many(f, h, o->nnodes, rows, a, o->nsizes);
 }
 
-/* Under the table: what Num Trials counts, beside the JSON's "trials" and "kept". */
-static void bench_note(const ws_cli_iq_opts *o)
+/* Under the table: what Num Trials counts, beside the JSON's "trials" and "kept", and how
+ * many trials the host disturbed (tr: every trial of the run). */
+static void bench_note(const ws_cli_iq_opts *o, const ws_iq_bench_trial *tr)
 {
+	ws_iq_bench_disturb d;
+	ws_iq_bench_disturb_of(&d, tr, o->nsizes * o->nnodes * 2 * (size_t)o->trials);
 	printf("Num Trials: trials run per size and direction; the first %d are dropped, as "
 	       "wl_benchmark does, so each average is over the last %d (JSON \"trials\": %d, "
 	       "\"kept\": %d)\n",
 	       WS_IQ_BENCH_DROP, o->trials - WS_IQ_BENCH_DROP, o->trials,
 	       o->trials - WS_IQ_BENCH_DROP);
+	ws_iq_bench_disturb_note(stdout, &d);
 }
 
 /* The progress line of a bench (cli/progress.h): where it is and the last call's rate. */
@@ -633,7 +638,8 @@ static void bench_table_size(const ws_cli_iq_opts *o, const ws_iq_bench_head *h,
 /* One run of every size, a size at a time so that each row prints when it is done; the
  * seed of size i is the one a single run of every size gives it (bench.c: seed + i). */
 static int bench_sizes(ws_cli_iq_opts *o, ws_iq_node **n, ws_iq_format fmt, ws_iq_bench_head *h,
-		       ws_iq_bench_row *rows, ws_iq_bench_row *agg, ws_err *e)
+		       ws_iq_bench_row *rows, ws_iq_bench_row *agg, ws_iq_bench_trial *tr,
+		       ws_err *e)
 {
 	size_t nn = o->nnodes;
 	int nb = __builtin_popcount(o->rf);
@@ -654,7 +660,8 @@ static int bench_sizes(ws_cli_iq_opts *o, ws_iq_node **n, ws_iq_format fmt, ws_i
 					.seed = 1 + (uint32_t)i,
 					.fmt = fmt,
 					.on_trial = bench_trial,
-					.ctx = &bp};
+					.ctx = &bp,
+					.trial_out = tr + i * nn * 2 * (size_t)o->trials};
 		bp.size_i = i;
 		bp.bits = (double)o->sizes[i] * nb * (double)nn * 32;
 		ws_cli_progress_draw(&bp.p, true,
@@ -728,12 +735,13 @@ static int cmd_bench(ws_cli_iq_opts *o)
 		r = open_nodes(o, n);
 	ws_iq_bench_row *rows = calloc(o->nsizes * nn, sizeof *rows);
 	ws_iq_bench_row *agg = calloc(o->nsizes, sizeof *agg);
+	ws_iq_bench_trial *tr = calloc(o->nsizes * nn * 2 * (size_t)o->trials, sizeof *tr);
 	ws_iq_bench_head h[WS_IQ_MANY_MAX];
 	ws_err e, fe;
-	if (r == 0 && (!rows || !agg)) {
+	if (r == 0 && (!rows || !agg || !tr)) {
 		fprintf(stderr, "warpspeed iq bench: out of memory\n");
 		r = 1;
-	} else if (r == 0 && bench_sizes(o, n, fmt, h, rows, agg, &e) < 0) {
+	} else if (r == 0 && bench_sizes(o, n, fmt, h, rows, agg, tr, &e) < 0) {
 		/* the library's "bench: " would follow the program's own name */
 		fprintf(stderr, "warpspeed iq bench: %s\n",
 			strncmp(e.msg, "bench: ", 7) ? e.msg : e.msg + 7);
@@ -741,11 +749,11 @@ static int cmd_bench(ws_cli_iq_opts *o)
 	}
 	if (r == 0) {
 		if (o->json)
-			bench_print(stdout, o, 1, h, rows, agg);
+			bench_print(stdout, o, 1, h, rows, agg, tr);
 		else
-			bench_note(o);
+			bench_note(o, tr);
 		if (jf.f) {
-			bench_print(jf.f, o, 1, h, rows, agg);
+			bench_print(jf.f, o, 1, h, rows, agg, tr);
 			if (ws_safefile_commit(&jf, &fe) < 0) {
 				fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
 				r = 1;
@@ -761,6 +769,7 @@ static int cmd_bench(ws_cli_iq_opts *o)
 	ws_safefile_abort(&svg);
 	free(rows);
 	free(agg);
+	free(tr);
 	close_nodes(n, nn);
 	ws_node_thread_stop(b, NULL);
 	return r;

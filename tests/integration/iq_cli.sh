@@ -114,10 +114,34 @@ if "$WS_BIN" iq bench "$N" --trials 6 --samples 32768,65536 >"$T/b" 2>&1 &&
 else
 	fail iq_bench_node "$(head -c 600 "$T/b")"
 fi
+# Every trial labelled: the note under the table counts all 24 (2 sizes, 2 directions, 6).
+if grep -qE '^disturbed trials: [0-9]+ of 24 \(' "$T/b"; then
+	pass iq_bench_disturbed_note
+else
+	fail iq_bench_disturbed_note "$(tail -c 400 "$T/b")"
+fi
 if "$WS_BIN" iq bench --trials 6 --samples 32768 --json >"$T/j" 2>"$T/je" &&
 	grep -q 'built-in node emulator' "$T/je" && grep -q '"median_mbps"' "$T/j"; then
 	pass iq_bench_builtin_json
 else
 	fail iq_bench_builtin_json "$(head -c 300 "$T/je") $(head -c 300 "$T/j")"
+fi
+# The JSON carries each of the 12 trials with its host figures and the row's summary.
+if python3 - "$T/j" <<'PY'; then
+import json, sys
+row = json.load(open(sys.argv[1]))["rows"][0]
+pt, d = row["per_trial"], row["disturbed"]
+assert [len(pt["write"]), len(pt["read"])] == [6, 6], pt
+for t in pt["write"] + pt["read"]:
+    assert set(t) == {"trial", "kept", "ms", "nivcsw", "off_cpu_ms", "disturbed"}, t
+    assert t["ms"] > 0 and t["nivcsw"] >= 0 and t["off_cpu_ms"] >= 0, t
+    assert t["disturbed"] == (t["off_cpu_ms"] > 1.0), t
+    assert t["kept"] == (t["trial"] > 5), t
+assert d["trials"] == 12 and d["threshold_ms"] == 1.0, d
+assert d["disturbed"] == sum(t["disturbed"] for t in pt["write"] + pt["read"]), d
+PY
+	pass iq_bench_json_per_trial
+else
+	fail iq_bench_json_per_trial "$(head -c 600 "$T/j")"
 fi
 finish

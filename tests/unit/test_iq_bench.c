@@ -82,7 +82,7 @@ static void test_json(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	ws_iq_bench_json(f, &h, &r, 1);
+	ws_iq_bench_json(f, &h, &r, 1, NULL);
 	fclose(f);
 	CHECK("id", strstr(buf, "{\"id\": 3, \"wlver\": \"7.7.1\", \"serial\": \"W3-a-00006\", "
 				"\"transport\": \"warpspeed UDP\", \"pkt_size\": 8962, \"samples\": "
@@ -125,8 +125,19 @@ static void test_run(void)
 	CHECK("open", ws_iq_open(&hc, &h, &er) == 0);
 	uint32_t sizes[2] = {1000, 1u << 17};
 	ws_iq_bench_row rows[2];
-	ws_iq_bench_config bc = {.trials = 7, .sizes = sizes, .nsizes = 2, .rf_mask = 3, .seed = 1};
+	ws_iq_bench_trial tr[2 * 2 * 7];
+	memset(tr, 0xff, sizeof tr);
+	ws_iq_bench_config bc = {
+		.trials = 7, .sizes = sizes, .nsizes = 2, .rf_mask = 3, .seed = 1, .trial_out = tr};
 	CHECK_INT("run", ws_iq_bench_run(h, &bc, rows, &e), 0);
+	int filled = 1;
+	for (int i = 0; i < 28; i++)
+		filled &= tr[i].ns > 0 && tr[i].nivcsw >= 0 && tr[i].wait_ns >= 0 &&
+			  tr[i].disturbed == ws_iq_bench_disturbed(tr[i].nivcsw, tr[i].wait_ns);
+	CHECK("every trial filled and labelled", filled);
+	/* The trials are the times the figures come from: size 2's reads are tr[21..28). */
+	int64_t lo = tr[26].ns < tr[27].ns ? tr[26].ns : tr[27].ns;
+	CHECK_DBL("read min from trials", rows[1].read.min_ms, (double)lo / 1e6 / 2, 1e-9);
 	CHECK_INT("kept", rows[1].kept, 2);
 	CHECK_INT("buffers", rows[1].buffers, 2);
 	CHECK("write speed", rows[1].write.avg_mbps > 0 && rows[1].write.min_ms <= rows[1].write.max_ms);
@@ -162,9 +173,58 @@ static void test_run(void)
 	ws_node_destroy(node);
 }
 
+/* Labels, the summary, the note and the JSON of fixed trials. */
+static void test_disturb(void)
+{
+	CHECK_INT("1 ms is not", ws_iq_bench_disturbed(9, 1000000), 0);
+	CHECK_INT("over 1 ms is", ws_iq_bench_disturbed(0, 1000001), 1);
+	CHECK_INT("unknown wait, no switch", ws_iq_bench_disturbed(0, -1), 0);
+	CHECK_INT("unknown wait, a switch", ws_iq_bench_disturbed(1, -1), 1);
+	ws_iq_bench_trial t[12] = {0};
+	for (int i = 0; i < 12; i++)
+		t[i] = (ws_iq_bench_trial){.ns = 1000000 * (i + 1), .nivcsw = i % 2, .wait_ns = 1000};
+	t[3] = (ws_iq_bench_trial){.ns = 9000000, .nivcsw = 3, .wait_ns = 4100000, .disturbed = 1};
+	t[11] = (ws_iq_bench_trial){.ns = 8000000, .nivcsw = -1, .wait_ns = -1, .disturbed = 1};
+	ws_iq_bench_disturb d;
+	ws_iq_bench_disturb_of(&d, t, 12);
+	CHECK_INT("trials", d.trials, 12);
+	CHECK_INT("disturbed", d.disturbed, 2);
+	CHECK_INT("max wait", d.max_wait_ns, 4100000);
+	CHECK_INT("switches", d.nivcsw, 4 + 3); /* 1 at i = 1, 5, 7, 9; t[3] 3; t[11] unknown */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ws_iq_bench_disturb_note(f, &d);
+	fclose(f);
+	CHECK_STR("note", buf,
+		  "disturbed trials: 2 of 12 (off CPU up to 4.10 ms, involuntary context "
+		  "switches: 7; disturbed = a transferring thread waited over 1 ms for a CPU)\n");
+	free(buf);
+	ws_iq_info in = {.serial = 6, .wl_major = 7, .wl_minor = 7, .wl_rev = 1, .packet_size = 8962};
+	ws_iq_bench_head h;
+	ws_iq_bench_head_from(&h, &in, 3);
+	ws_iq_bench_row r = sample_row();
+	r.trials = 6;
+	r.kept = 1;
+	f = open_memstream(&buf, &len);
+	ws_iq_bench_json(f, &h, &r, 1, t);
+	fclose(f);
+	CHECK("trial 4 of write", strstr(buf, "{\"trial\": 4, \"kept\": false, \"ms\": 9.0000, "
+					      "\"nivcsw\": 3, \"off_cpu_ms\": 4.1000, "
+					      "\"disturbed\": true}") != NULL);
+	CHECK("kept read trial unknown", strstr(buf, "{\"trial\": 6, \"kept\": true, \"ms\": "
+						     "8.0000, \"nivcsw\": null, \"off_cpu_ms\": "
+						     "null, \"disturbed\": true}]},\n") != NULL);
+	CHECK("summary", strstr(buf, "\"disturbed\": {\"trials\": 12, \"disturbed\": 2, "
+				     "\"max_off_cpu_ms\": 4.1000, \"nivcsw\": 7, "
+				     "\"threshold_ms\": 1.000}\n    }\n") != NULL);
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(test_stats);
+	RUN(test_disturb);
 	RUN(test_table);
 	RUN(test_json);
 	RUN(test_run);

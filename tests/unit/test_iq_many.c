@@ -175,7 +175,7 @@ static void test_render_many(void)
 	CHECK("node row", strstr(buf, "|   0 | 7.7.1 | W3-a-00007 | warpspeed UDP cf32 |") != NULL);
 	free(buf);
 	f = open_memstream(&buf, &len);
-	ws_iq_bench_json_many(f, h, 2, rows, &agg, 1);
+	ws_iq_bench_json_many(f, h, 2, rows, &agg, 1, NULL);
 	fclose(f);
 	CHECK("row format and node", strstr(buf, "\"buffers\": 1, \"format\": \"cf32\", \"node\": 2, \"junk\": 0, \"duplicates\": 0,\n")
 				      != NULL);

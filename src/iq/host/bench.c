@@ -205,7 +205,24 @@ typedef struct bench_size {
 	uint32_t samples;
 	int nb;
 	bench_mem *m;
+	ws_iq_bench_trial *tr; /* this size's part of trial_out, or NULL */
 } bench_size;
+
+int ws_iq_bench_disturbed(int64_t nivcsw, int64_t wait_ns)
+{
+	return wait_ns >= 0 ? wait_ns > WS_IQ_BENCH_DISTURB_NS : nivcsw > 0;
+}
+
+static void put_trial(const bench_size *z, size_t k, int write, int t, const ws_iq_many_item *it)
+{
+	if (!z->tr)
+		return;
+	ws_iq_bench_trial *p = &z->tr[(k * 2 + (write ? 0 : 1)) * (size_t)z->c->trials + (size_t)t];
+	*p = (ws_iq_bench_trial){.ns = it->elapsed_ns,
+				 .nivcsw = it->nivcsw,
+				 .wait_ns = it->wait_ns,
+				 .disturbed = ws_iq_bench_disturbed(it->nivcsw, it->wait_ns)};
+}
 
 /* trials calls of one direction over every node at once; fills each m->ns / m->cpu. */
 static int run_dir(const bench_size *z, int write, ws_err *err)
@@ -235,6 +252,7 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 			z->m[k].ns[t] = it[k].elapsed_ns;
 			z->m[k].cpu[t] = it[k].cpu_ns;
 			cpu += it[k].cpu_ns;
+			put_trial(z, k, write, t, &it[k]);
 		}
 		z->m[z->nn].cpu[t] = cpu;
 		if (z->c->on_trial)
@@ -315,7 +333,14 @@ int ws_iq_bench_run_many(ws_iq_node *const *nodes, size_t nn, const ws_iq_bench_
 		return ws_err_set(err, WS_E_INVAL, "bench: out of memory for %zu nodes", nn);
 	for (size_t i = 0; r == 0 && i < c->nsizes; i++) {
 		uint32_t s = c->sizes[i];
-		bench_size z = {.nodes = nodes, .nn = nn, .c = c, .samples = s, .nb = nb, .m = m};
+		bench_size z = {.nodes = nodes,
+				.nn = nn,
+				.c = c,
+				.samples = s,
+				.nb = nb,
+				.m = m,
+				.tr = c->trial_out ? c->trial_out + i * nn * 2 * (size_t)c->trials
+						   : NULL};
 		int ok = 1;
 		for (size_t k = 0; k <= nn; k++)
 			ok &= mem_alloc(&m[k], k < nn ? nb : 0, s, c->trials,
@@ -444,8 +469,69 @@ static void json_agg(FILE *f, const char *ind, const ws_iq_bench_row *a, const c
 	json_stat(f, ind, "read", &a->read, comma);
 }
 
+void ws_iq_bench_disturb_of(ws_iq_bench_disturb *d, const ws_iq_bench_trial *t, size_t n)
+{
+	*d = (ws_iq_bench_disturb){.trials = (long)n, .max_wait_ns = -1};
+	for (size_t i = 0; i < n; i++) {
+		d->disturbed += t[i].disturbed != 0;
+		if (t[i].wait_ns > d->max_wait_ns)
+			d->max_wait_ns = t[i].wait_ns;
+		if (t[i].nivcsw > 0)
+			d->nivcsw += t[i].nivcsw;
+	}
+}
+
+void ws_iq_bench_disturb_note(FILE *f, const ws_iq_bench_disturb *d)
+{
+	fprintf(f, "disturbed trials: %ld of %ld (", d->disturbed, d->trials);
+	if (d->max_wait_ns >= 0)
+		fprintf(f, "off CPU up to %.2f ms, ", (double)d->max_wait_ns / 1e6);
+	fprintf(f,
+		"involuntary context switches: %lld; disturbed = a transferring thread waited "
+		"over %.0f ms for a CPU)\n",
+		(long long)d->nivcsw, WS_IQ_BENCH_DISTURB_NS / 1e6);
+}
+
+/* A count, or null when unknown (-1). */
+static void json_count(FILE *f, const char *name, int64_t v, double scale, int decimals)
+{
+	fprintf(f, "\"%s\": ", name);
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%.*f", decimals, (double)v / scale);
+}
+
+/* One row's trials (write then read) and their summary, as members after "read". */
+static void json_trials(FILE *f, const ws_iq_bench_trial *t, int trials)
+{
+	fprintf(f, "      \"per_trial\": {");
+	for (int dir = 0; dir < 2; dir++) {
+		fprintf(f, "%s\"%s\": [", dir ? ", " : "", dir ? "read" : "write");
+		for (int i = 0; i < trials; i++) {
+			const ws_iq_bench_trial *p = &t[dir * trials + i];
+			fprintf(f, "%s{\"trial\": %d, \"kept\": %s, \"ms\": %.4f, ", i ? ", " : "",
+				i + 1, i >= WS_IQ_BENCH_DROP ? "true" : "false",
+				(double)p->ns / 1e6);
+			json_count(f, "nivcsw", p->nivcsw, 1, 0);
+			fputs(", ", f);
+			json_count(f, "off_cpu_ms", p->wait_ns, 1e6, 4);
+			fprintf(f, ", \"disturbed\": %s}", p->disturbed ? "true" : "false");
+		}
+		fputc(']', f);
+	}
+	ws_iq_bench_disturb d;
+	ws_iq_bench_disturb_of(&d, t, 2 * (size_t)trials);
+	fprintf(f, "},\n      \"disturbed\": {\"trials\": %ld, \"disturbed\": %ld, ", d.trials,
+		d.disturbed);
+	json_count(f, "max_off_cpu_ms", d.max_wait_ns, 1e6, 4);
+	fprintf(f, ", \"nivcsw\": %lld, \"threshold_ms\": %.3f}\n", (long long)d.nivcsw,
+		WS_IQ_BENCH_DISTURB_NS / 1e6);
+}
+
 void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
-			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes)
+			   const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, size_t nsizes,
+			   const ws_iq_bench_trial *trials)
 {
 	size_t n = nsizes * nn;
 	fprintf(f, "{\n  \"rows\": [\n");
@@ -462,7 +548,9 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 			hd->format, r % nn + 1, (unsigned long long)hd->junk,
 			(unsigned long long)hd->duplicates);
 		json_stat(f, "      ", "write", &w->write, 1);
-		json_stat(f, "      ", "read", &w->read, 0);
+		json_stat(f, "      ", "read", &w->read, trials != NULL);
+		if (trials)
+			json_trials(f, trials + r * 2 * (size_t)w->trials, w->trials);
 		fprintf(f, "    }%s\n", r + 1 < n ? "," : "");
 	}
 	fprintf(f, "  ]");
@@ -481,7 +569,8 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 	fprintf(f, "\n}\n");
 }
 
-void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n)
+void ws_iq_bench_json(FILE *f, const ws_iq_bench_head *h, const ws_iq_bench_row *rows, size_t n,
+		      const ws_iq_bench_trial *trials)
 {
-	ws_iq_bench_json_many(f, h, 1, rows, NULL, n);
+	ws_iq_bench_json_many(f, h, 1, rows, NULL, n, trials);
 }

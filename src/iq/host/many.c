@@ -12,6 +12,7 @@
 
 #include "iq/host/hostio.h"
 #include "util/clock.h"
+#include "util/threadsched.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -36,6 +37,8 @@ static void *many_main(void *a)
 {
 	many_job *j = a;
 	ws_iq_many_item *it = j->it;
+	ws_thread_sched s0, s1;
+	ws_thread_sched_now(&s0);
 	int64_t c0 = thread_cpu_ns(), t0 = ws_clock_ns();
 	it->err.code = 0;
 	it->err.msg[0] = 0;
@@ -45,6 +48,10 @@ static void *many_main(void *a)
 					   it->dst, &it->err);
 	it->elapsed_ns = ws_clock_ns() - t0;
 	it->cpu_ns = thread_cpu_ns() - c0;
+	ws_thread_sched_now(&s1);
+	ws_thread_sched d = ws_thread_sched_delta(&s0, &s1);
+	it->nivcsw = d.nivcsw;
+	it->wait_ns = d.wait_ns;
 	return NULL;
 }
 
