@@ -67,15 +67,16 @@ static enum kind kind_of(const char *form)
 		return K_FILE;
 	if (!strcmp(form, "testname"))
 		return K_TEST;
-	if (!strchr(form, '|') || form[strspn(form, "abcdefghijklmnopqrstuvwxyz"
-						    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-|")])
+	if (!strchr(form, '|') ||
+	    form[strspn(form,
+			"abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-|")])
 		return K_NONE;
 	return K_CHOICE;
 }
 
 /* One candidate, when it starts with cur (test names in any case, as -t takes them). */
-static void offer(const char *pre, const char *word, const char *form, const char *cur,
-		  bool nocase)
+static void offer(const char *pre, const char *word, const char *form, const char *cur, bool nocase)
 {
 	char full[160];
 	snprintf(full, sizeof full, "%s%s", pre, word);
@@ -202,8 +203,8 @@ int ws_cli_complete_main(int argc, char **argv)
 		for (size_t k = 0; k < ws.n; k++) {
 			const char *ow = ws.w[k].word, *of = ws.w[k].form;
 			size_t len = strlen(ow);
-			if (eq && ow[1] == '-' && (size_t)(eq - cur) == len && !strncmp(cur, ow, len) &&
-			    takes(of)) {
+			if (eq && ow[1] == '-' && (size_t)(eq - cur) == len &&
+			    !strncmp(cur, ow, len) && takes(of)) {
 				char pre[48];
 				snprintf(pre, sizeof pre, "%s=", ow);
 				values(of, pre, cur);
