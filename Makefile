@@ -30,6 +30,7 @@ INCDIR  ?= $(PREFIX)/include
 MANDIR  ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # One version everywhere (-V, JSON, peer_software, ws_version(), the MEX, Python, the man
 # page, pkg-config): the release in the public header, plus the git description where the
@@ -335,7 +336,8 @@ cross-test: cross $(BIN)
 	  tests/cross-test build/$$($$cc -dumpmachine) $(BIN) || rc=1; done; exit $$rc
 
 # Installs like a Debian tool: binary, static library and headers, pkg-config file, man
-# page and a systemd unit for `warpspeed serve` (installed, not enabled). Every file is
+# page, bash completion (with netperf/netserver links beside it when those names are
+# installed) and a systemd unit for `warpspeed serve` (installed, not enabled). Every file is
 # named, so uninstall removes exactly these and only directories of our own.
 HEADERS := $(notdir $(wildcard include/warpspeed/*.h))
 # Names under which the binary behaves as netperf's programs (cli/personality.h): relative
@@ -382,8 +384,11 @@ install: $(BIN) $(LIB) $(BUILD)/warpspeed.pc $(BUILD)/warpspeed-serve.service $(
 	  >$(DESTDIR)$(MANDIR)/man1/warpspeed.1 && chmod 644 $(DESTDIR)$(MANDIR)/man1/warpspeed.1
 	install -m 644 $(BUILD)/warpspeed-serve.service \
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 packaging/bash-completion/warpspeed $(DESTDIR)$(BASHCOMPDIR)/warpspeed
 	$(Q)if [ "$(NETPERF_LINKS)" != 0 ]; then for n in $(PERSONALITIES); do \
-	  ln -sfn warpspeed $(DESTDIR)$(BINDIR)/$$n; done; fi
+	  ln -sfn warpspeed $(DESTDIR)$(BINDIR)/$$n; \
+	  ln -sfn warpspeed $(DESTDIR)$(BASHCOMPDIR)/$$n; done; fi
 ifneq ($(SHLIB_ALL),)
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
 	ln -sfn $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -403,9 +408,10 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/warpspeed $(DESTDIR)$(LIBDIR)/libwarpspeed.a \
 	  $(addprefix $(DESTDIR)$(INCDIR)/warpspeed/,$(HEADERS)) \
 	  $(DESTDIR)$(PKGCONFIGDIR)/warpspeed.pc $(DESTDIR)$(MANDIR)/man1/warpspeed.1 \
-	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service
-	$(Q)for n in $(PERSONALITIES); do [ "$$(readlink $(DESTDIR)$(BINDIR)/$$n)" != warpspeed ] || \
-	  rm -f $(DESTDIR)$(BINDIR)/$$n; done
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/warpspeed-serve.service \
+	  $(DESTDIR)$(BASHCOMPDIR)/warpspeed
+	$(Q)for n in $(PERSONALITIES); do for d in $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR); do \
+	  [ "$$(readlink $$d/$$n)" != warpspeed ] || rm -f $$d/$$n; done; done
 	rmdir $(DESTDIR)$(INCDIR)/warpspeed 2>/dev/null || true
 	rm -f $(DESTDIR)$(LIBDIR)/libwarpspeed.so.$(SO_VERSION)
 	$(Q)for l in $(SONAME):libwarpspeed.so.$(SO_VERSION) libwarpspeed.so:$(SONAME); do \

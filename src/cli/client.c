@@ -38,6 +38,7 @@
 #include <string.h>
 #ifdef __linux__
 #include <sys/auxv.h>
+#include <unistd.h>
 #endif
 
 #include <warpspeed/version.h>
@@ -153,6 +154,21 @@ static int json_file_check(const ws_cli_options *o, ws_err *err)
 	if (rc < 0)
 		ws_err_prefix(err, "--json-file %s", o->json_file);
 	return rc;
+}
+
+/* -F, before any connection: the file opens and can fill the buffers (or be sent). Under
+ * warpspeed's name a file that cannot be used is a usage error (exit 2, before any work);
+ * under netperf's the session finds it and the run fails with status 1: netperf 2.7.0
+ * connects, prints its banner and then fails on the file (TCP_SENDFILE exits 1, the other
+ * tests crash), so a netperf script never sees 2 for it. */
+static int fill_file_check(const ws_cli_options *o, ws_err *err)
+{
+	if (!o->spec.fill_file[0])
+		return 0;
+	int fd = ws_workload_open_fill(&o->spec, err);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
 }
 
 /* Nothing listens on the default host: serve the test from this process, on loopback. */
@@ -369,7 +385,8 @@ int ws_cli_client_main(int argc, char **argv)
 		return 2;
 	}
 	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0 ||
-	    ws_cli_openmetrics_check(&o, &err) < 0) {
+	    ws_cli_openmetrics_check(&o, &err) < 0 ||
+	    (!as_netperf && fill_file_check(&o, &err) < 0)) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}

@@ -7,6 +7,8 @@
  * that exit 1 means one thing to a CI job: a figure got significantly worse. */
 #include "cli/compare.h"
 
+#include "cli/words.h"
+
 #include "report/compare.h"
 #include "report/compare_out.h"
 #include "util/err.h"
@@ -27,12 +29,13 @@
 
 static const char usage[] =
 	"usage: warpspeed compare OLD NEW [NEW ...] [options]\n"
-	"  Did NEW get slower than OLD? Each is a saved result file (--json, --json-lines,\n"
-	"  --repeat N output, a sweep, a mesh or iq bench --json) or a directory of them\n"
-	"  (*.json, *.jsonl); every run is one sample. For each figure both sides have:\n"
-	"  the medians, the ratio new/old (Hodges-Lehmann), its 95% interval (Mann-Whitney)\n"
-	"  and a verdict: faster, slower, no change, or too few samples (fewer than 4+4 or\n"
-	"  3+5 runs give no 95% interval). Latency, CPU and service demand are better lower.\n"
+	"  Did NEW get slower than OLD? Each is a saved result file (the output of --json,\n"
+	"  of --json-lines, of --repeat N, a sweep, a mesh or iq bench --json) or a\n"
+	"  directory of them (*.json, *.jsonl); every run is one sample. For each figure\n"
+	"  both sides have: the medians, the ratio new/old (Hodges-Lehmann), its 95%\n"
+	"  interval (Mann-Whitney) and a verdict: faster, slower, no change, or too few\n"
+	"  samples (fewer than 4+4 or 3+5 runs give no 95% interval). Latency, CPU and\n"
+	"  service demand are better lower.\n"
 	"  --fail-if-worse PCT   exit 1 when a figure is significantly worse (interval clear\n"
 	"                        of 1.0) and its estimate is worse by more than PCT percent\n"
 	"  --json                the comparison as a JSON document on stdout, not the table\n"
@@ -42,6 +45,19 @@ static const char usage[] =
 	"                        (refused otherwise, exit 2); each difference is named\n"
 	"  exit: 0 compared, 1 --fail-if-worse tripped, 2 usage error or not comparable\n"
 	"  (docs/compare.md)\n";
+
+/* Every option word: the parser refuses any other, completion offers these. */
+/* clang-format off */
+static const ws_cli_word compare_words[] = {
+	{"--fail-if-worse", "PCT"}, {"--json", NULL}, {"--json-file", "FILE"},
+	{"--svg", "FILE"}, {"--force", NULL}, {"-h", NULL}, {"--help", NULL}, {NULL, NULL},
+};
+/* clang-format on */
+
+void ws_cli_compare_words(ws_cli_word_fn fn, void *ctx)
+{
+	ws_cli_words_each(compare_words, fn, ctx);
+}
 
 __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 {
@@ -266,9 +282,14 @@ int ws_cli_compare_main(int argc, char **argv)
 	int status = 0;
 	for (int i = 1; i < argc && status == 0; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(a, "--fail-if-worse") || !strcmp(a, "--json-file") ||
-			!strcmp(a, "--svg");
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		const ws_cli_word *w =
+			a[0] == '-' && a[1] ? ws_cli_word_find(compare_words, a) : NULL;
+		bool takes = w && w->form;
+		if (a[0] == '-' && a[1] && !w) {
+			status = bad("unknown option '%s'; expected --fail-if-worse, --json, "
+				     "--json-file, --svg or --force",
+				     a);
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			free(paths);
 			return 0;
@@ -289,10 +310,7 @@ int ws_cli_compare_main(int argc, char **argv)
 		} else if (!strcmp(a, "--force")) {
 			st.force = true;
 		} else if (a[0] == '-' && a[1]) {
-			status = bad("unknown option '%s'; expected --fail-if-worse, --json, "
-				     "--json-file, "
-				     "--svg or --force",
-				     a);
+			status = bad("option '%s' is in the table but not handled", a);
 		} else {
 			paths[np++] = a;
 		}

@@ -8,6 +8,11 @@
 #ifndef WS_CLI_COMPARE_H
 #define WS_CLI_COMPARE_H
 
+#include "cli/words.h"
+
 int ws_cli_compare_main(int argc, char **argv);
+
+/* The role's option words, for completion (cli/words.h). */
+void ws_cli_compare_words(ws_cli_word_fn fn, void *ctx);
 
 #endif

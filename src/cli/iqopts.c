@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,23 +283,68 @@ enum {
 	O_QUIET
 };
 
-/* clang-format off */
-static const struct option longopts[] = {
-	{"rf", 1, NULL, O_RF}, {"samples", 1, NULL, O_SAMPLES}, {"start", 1, NULL, O_START},
-	{"format", 1, NULL, O_FORMAT}, {"datatype", 1, NULL, O_DATATYPE},
-	{"trials", 1, NULL, O_TRIALS}, {"json", 0, NULL, O_JSON}, {"node-id", 1, NULL, O_NODEID},
-	{"host-id", 1, NULL, O_HOSTID}, {"max-payload", 1, NULL, O_PAYLOAD},
-	{"timeout-ms", 1, NULL, O_TIMEOUT}, {"idle-ms", 1, NULL, O_IDLE},
-	{"budget-ms", 1, NULL, O_BUDGET}, {"write-rate", 1, NULL, O_WRATE},
-	{"retries", 1, NULL, O_RETRIES}, {"window", 1, NULL, O_WINDOW},
-	{"rcvbuf", 1, NULL, O_RCVBUF}, {"sndbuf", 1, NULL, O_SNDBUF}, {"pace-us", 1, NULL, O_PACE},
-	{"write-mode", 1, NULL, O_WMODE}, {"trigger-port", 1, NULL, O_TPORT},
-	{"ids", 1, NULL, O_IDS}, {"tx-en", 1, NULL, O_TXEN}, {"rx-en", 1, NULL, O_RXEN},
-	{"svg", 1, NULL, O_SVG}, {"reference", 1, NULL, O_REFERENCE}, {"link", 1, NULL, O_LINK},
-	{"broadcast", 1, NULL, O_BCAST}, {"json-file", 1, NULL, O_JSONFILE}, {"count", 1, NULL, O_COUNT}, {"output", 1, NULL, 'o'},
-	{"input", 1, NULL, 'i'}, {"verbose", 0, NULL, 'v'}, {"quiet", 0, NULL, O_QUIET}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
+/* The options of every command: the getopt table is built from these rows, and
+ * completion (cli/complete.h) offers each command the ones its help text names. A row
+ * whose val is a letter is also the short option -letter. */
+static const struct iq_opt {
+	const char *name;
+	const char *form; /* NULL: a switch (cli/words.h) */
+	int val;
+	/* clang-format off */
+} iq_opts[] = {
+	{"rf", "A|B|C|D|all", O_RF}, {"samples", "N", O_SAMPLES}, {"start", "S", O_START},
+	{"format", "raw|ci16|cf32|sigmf", O_FORMAT}, {"datatype", "cf32_le|ci16_le", O_DATATYPE},
+	{"trials", "T", O_TRIALS}, {"json", NULL, O_JSON}, {"node-id", "N", O_NODEID},
+	{"host-id", "N", O_HOSTID}, {"max-payload", "B", O_PAYLOAD},
+	{"timeout-ms", "MS", O_TIMEOUT}, {"idle-ms", "MS", O_IDLE},
+	{"budget-ms", "MS", O_BUDGET}, {"write-rate", "MBPS", O_WRATE},
+	{"retries", "N", O_RETRIES}, {"window", "SIZE", O_WINDOW},
+	{"rcvbuf", "SIZE", O_RCVBUF}, {"sndbuf", "SIZE", O_SNDBUF}, {"pace-us", "US", O_PACE},
+	{"write-mode", "auto|fast|acked", O_WMODE}, {"trigger-port", "P", O_TPORT},
+	{"ids", "MASK", O_IDS}, {"tx-en", "A,B", O_TXEN}, {"rx-en", "A,B", O_RXEN},
+	{"svg", "FILE", O_SVG}, {"reference", "warplab", O_REFERENCE}, {"link", "MBPS", O_LINK},
+	{"broadcast", "ADDR[:PORT]", O_BCAST}, {"json-file", "FILE", O_JSONFILE},
+	{"count", "N", O_COUNT}, {"output", "FILE", 'o'}, {"input", "FILE", 'i'},
+	{"verbose", NULL, 'v'}, {"quiet", NULL, O_QUIET}, {"help", NULL, 'h'},
 };
 /* clang-format on */
+#define NIQ_OPTS (sizeof iq_opts / sizeof iq_opts[0])
+
+const char *ws_cli_iq_command(size_t i)
+{
+	return i < sizeof iq_cmd_usage / sizeof iq_cmd_usage[0] ? iq_cmd_usage[i].cmd : NULL;
+}
+
+/* True when text names word as an option: "--rf" in "--rf A", not in "--rfx". */
+static bool names(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		char before = p == text ? ' ' : p[-1], after = p[n];
+		if ((!after || !strchr("-abcdefghijklmnopqrstuvwxyz0123456789", after)) &&
+		    (before == ' ' || before == '[' || before == ','))
+			return true;
+	}
+	return false;
+}
+
+void ws_cli_iq_words(const char *cmd, ws_cli_word_fn fn, void *ctx)
+{
+	const char *text = ws_cli_iq_usage_of(cmd);
+	for (size_t k = 0; text && k < NIQ_OPTS; k++) {
+		char w[40];
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 0)
+				snprintf(w, sizeof w, "--%s", iq_opts[k].name);
+			else if (iq_opts[k].val < 128)
+				snprintf(w, sizeof w, "-%c", iq_opts[k].val);
+			else
+				break;
+			if (names(text, w) || names(iq_transport, w))
+				fn(ctx, w, iq_opts[k].form);
+		}
+	}
+}
 
 static int parse_transport(int c, const char *a, const char *name, ws_iq_config *cfg)
 {
@@ -473,6 +519,12 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
 		if (argc > 0 && !strcmp(argv[0], cmds[k]))
 			snprintf(iq_prog, sizeof iq_prog, "warpspeed iq %s", cmds[k]);
+	struct option longopts[NIQ_OPTS + 1];
+	for (size_t k = 0; k < NIQ_OPTS; k++)
+		longopts[k] = (struct option){iq_opts[k].name,
+					      iq_opts[k].form ? required_argument : no_argument,
+					      NULL, iq_opts[k].val};
+	longopts[NIQ_OPTS] = (struct option){NULL, 0, NULL, 0};
 	for (;;) {
 		int idx = -1, c = getopt_long(argc, argv, ":ho:i:v", longopts, &idx);
 		if (c == -1)

@@ -9,6 +9,7 @@
 
 #include <warpspeed/iq.h>
 
+#include "cli/words.h"
 #include "iq/host/iqfile.h"
 
 #include <stddef.h>
@@ -52,6 +53,11 @@ const char *ws_cli_iq_usage(void);
  * command takes follow it (ws_cli_iq_transport_usage). */
 const char *ws_cli_iq_usage_of(const char *cmd);
 const char *ws_cli_iq_transport_usage(void);
+
+/* The i-th command's name (info, ping, ...; NULL past the last), and the option words of
+ * command cmd (those its help names), for completion (cli/words.h). */
+const char *ws_cli_iq_command(size_t i);
+void ws_cli_iq_words(const char *cmd, ws_cli_word_fn fn, void *ctx);
 
 /* "warpspeed iq" and the command once ws_cli_iq_parse has seen it ("warpspeed iq bench"):
  * the prefix of the role's messages. */

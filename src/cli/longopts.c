@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include <stdio.h>
 #include <string.h>
 
 int ws_cli_opt_help(ws_cli_options *o, const char *val, ws_err *err)
@@ -257,6 +258,15 @@ static const struct long_def long_opts[] = {
 /* clang-format on */
 /* ws_cli_options.long_given has a bit per row. */
 _Static_assert(sizeof(long_opts) / sizeof(long_opts[0]) <= 64, "long_given has 64 bits");
+
+void ws_cli_long_words(ws_cli_word_fn fn, void *ctx)
+{
+	for (const struct long_def *l = long_opts; l->name; l++) {
+		char w[40];
+		snprintf(w, sizeof w, "--%s", l->name);
+		fn(ctx, w, l->form);
+	}
+}
 
 bool ws_cli_long_given(const ws_cli_options *o, const char *name)
 {

@@ -15,6 +15,9 @@ typedef int (*opt_fn)(ws_cli_options *o, const char *val, struct ws_err *err);
 /* --name, --name VALUE or --name=VALUE at argv[*i]; *i is advanced past what was used. */
 int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, struct ws_err *err);
 
+/* The --name words and their values' forms, for completion (cli/words.h). */
+void ws_cli_long_words(ws_cli_word_fn fn, void *ctx);
+
 /* True when --name was given (whatever its value, even if it failed). */
 bool ws_cli_long_given(const ws_cli_options *o, const char *name);
 

@@ -8,9 +8,11 @@
  * a netperf command line for the benchmark client,
  * so that netperf scripts work with only the binary name changed. Invoked as `netserver`
  * (argv[0]'s basename, a symlink) it is netserver, and as `netperf` the client
- * (cli/personality.h), so that they work with no name changed at all. */
+ * (cli/personality.h), so that they work with no name changed at all. `__complete` is
+ * the shell completion's question (cli/complete.h), under any name. */
 #include "cli/client.h"
 #include "cli/compare.h"
+#include "cli/complete.h"
 #include "cli/iq.h"
 #ifdef WS_MPI
 #include "cli/mesh.h"
@@ -38,6 +40,9 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	raise_fd_limit();
+	/* the shell's completion asks before any role runs (cli/complete.h) */
+	if (argc > 1 && strcmp(argv[1], "__complete") == 0)
+		return ws_cli_complete_main(argc - 2, argv + 2);
 	const char *as = ws_cli_personality(argv[0]);
 	if (as)
 		ws_cli_set_prog(as); /* messages name the program as it was called */

@@ -161,6 +161,12 @@ static const struct mesh_opt {
 /* clang-format on */
 #define NMESH (sizeof(mesh_opts) / sizeof(mesh_opts[0]))
 
+void ws_cli_mesh_words(ws_cli_word_fn fn, void *ctx)
+{
+	for (size_t k = 0; k < NMESH; k++)
+		fn(ctx, mesh_opts[k].name, mesh_opts[k].form);
+}
+
 /* The mesh option at argv[*i] ("--name", "--name VALUE", "--name=VALUE"): 1 when taken
  * (*i advanced), 0 when the word is not one, or a negative code. */
 static int mesh_option(ws_cli_mesh_options *o, int argc, char **argv, int *i, ws_err *err)

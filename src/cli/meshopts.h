@@ -12,6 +12,7 @@
 #define WS_CLI_MESHOPTS_H
 
 #include "cli/options.h"
+#include "cli/words.h"
 #include "mesh/schedule.h"
 
 #include <stdbool.h>
@@ -43,5 +44,8 @@ int ws_cli_mesh_parse(int argc, char **argv, ws_cli_mesh_options *o, struct ws_e
 
 /* The usage text of `warpspeed mesh -h`. */
 const char *ws_cli_mesh_usage(void);
+
+/* The mesh's own option words (the netperf part's are options.c's), for completion. */
+void ws_cli_mesh_words(ws_cli_word_fn fn, void *ctx);
 
 #endif

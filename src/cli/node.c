@@ -192,6 +192,16 @@ static const struct option longopts[] = {
 };
 /* clang-format on */
 
+void ws_cli_node_words(ws_cli_word_fn fn, void *ctx)
+{
+	for (const struct option *l = longopts; l->name; l++) {
+		char w[40];
+		snprintf(w, sizeof w, "--%s", l->name);
+		fn(ctx, w, l->has_arg ? "VALUE" : NULL);
+	}
+	fn(ctx, "-h", NULL);
+}
+
 /* One option into o; returns 0 or the exit status 2. */
 static int parse_one(int c, const char *arg, const char *name, node_opts *o)
 {

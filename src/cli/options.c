@@ -472,6 +472,13 @@ static const struct opt_def test_opts[] = {
 };
 /* clang-format on */
 
+void ws_cli_option_words(bool test, ws_cli_word_fn fn, void *ctx)
+{
+	for (const struct opt_def *d = test ? test_opts : global_opts; d->letter; d++)
+		if (d->fn) /* not the ones refused by name */
+			fn(ctx, (char[3]){'-', d->letter, 0}, d->kind == OPT_FLAG ? NULL : d->form);
+}
+
 /* ---- driver --------------------------------------------------------------------------- */
 
 static const struct opt_def *find_opt(const struct opt_def *table, char letter)

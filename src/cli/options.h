@@ -9,6 +9,7 @@
 #ifndef WS_CLI_OPTIONS_H
 #define WS_CLI_OPTIONS_H
 
+#include "cli/words.h"
 #include "ctl/spec.h"
 #include "measure/confidence.h"
 #include "session/client.h"
@@ -130,5 +131,9 @@ int ws_cli_parse(int argc, char **argv, ws_cli_options *o, struct ws_err *err);
 /* True when option `letter` was given: before `--` when test_option is false, after it
  * when true. Letters other than [0-9A-Za-z] are never given. */
 bool ws_cli_given(const ws_cli_options *o, bool test_option, char letter);
+
+/* The netperf option words (the global ones, or with test the ones after --) that the
+ * parser accepts, for completion (cli/words.h); --name options: ws_cli_long_words. */
+void ws_cli_option_words(bool test, ws_cli_word_fn fn, void *ctx);
 
 #endif

@@ -95,6 +95,14 @@ static const struct ns_opt *find_ns(char c)
 	return NULL;
 }
 
+void ws_cli_netserver_words(ws_cli_word_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < sizeof(ns_opts) / sizeof(ns_opts[0]); i++) {
+		char w[3] = {'-', ns_opts[i].letter, 0};
+		fn(ctx, w, ns_opts[i].value ? "VALUE" : NULL);
+	}
+}
+
 /* -L name[,family]: the name, and the family as -4 or -6 (netserver's parse_address_family). */
 static int split_listen(char *val, char **out, int *n)
 {

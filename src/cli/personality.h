@@ -6,6 +6,8 @@
 #ifndef WS_CLI_PERSONALITY_H
 #define WS_CLI_PERSONALITY_H
 
+#include "cli/words.h"
+
 #include <stdbool.h>
 
 /* The personality argv[0] names: "netperf", "netserver" or NULL (warpspeed's own). Only
@@ -31,5 +33,8 @@ int ws_cli_netserver_args(int argc, char **argv, char **out, bool *foreground, i
 
 /* The `netserver` role: parse, daemonize unless -D, serve. Returns the exit status. */
 int ws_cli_netserver_main(int argc, char **argv);
+
+/* netserver's option words, for completion (cli/words.h). */
+void ws_cli_netserver_words(ws_cli_word_fn fn, void *ctx);
 
 #endif

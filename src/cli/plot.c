@@ -7,6 +7,8 @@
  * SVG is written only when everything was read, and removed when drawing fails. */
 #include "cli/plot.h"
 
+#include "cli/words.h"
+
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
@@ -34,6 +36,19 @@ static const char usage[] =
 	"                          sweep, iq or mesh\n"
 	"  --reference warplab     iq: WARPLab 7.5.0's published MEX and Java series\n"
 	"  --link MBPS             iq: the link's rate (10^6 bits/s) for the ceiling line\n";
+
+/* Every option word: the parser refuses any other, completion offers these. */
+/* clang-format off */
+static const ws_cli_word plot_words[] = {
+	{"-o", "OUT.svg"}, {"--output", "OUT.svg"}, {"--title", "TEXT"},
+	{"--label", "TEXT"},
+	{"--chart", "auto|spectrum|histogram|interim|streams|sweep|iq|mesh"},
+	{"--reference", "warplab"}, {"--link", "MBPS"}, {"-h", NULL}, {"--help", NULL},
+	{NULL, NULL},
+};
+/* clang-format on */
+
+void ws_cli_plot_words(ws_cli_word_fn fn, void *ctx) { ws_cli_words_each(plot_words, fn, ctx); }
 
 __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 {
@@ -138,9 +153,10 @@ int ws_cli_plot_main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		}
-		bool takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--title") ||
-			!strcmp(a, "--label") || !strcmp(a, "--chart") ||
-			!strcmp(a, "--reference") || !strcmp(a, "--link");
+		const ws_cli_word *w = a[0] == '-' && a[1] ? ws_cli_word_find(plot_words, a) : NULL;
+		if (a[0] == '-' && a[1] && !w)
+			return bad("unknown option '%s'", a);
+		bool takes = w && w->form;
 		if (takes && !v)
 			return bad("option %s needs a value", a);
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {

@@ -7,6 +7,7 @@
 #include "cli/serve.h"
 
 #include "cli/personality.h"
+#include "cli/words.h"
 
 #include "net/metricsd.h"
 #include "session/daemon.h"
@@ -117,6 +118,22 @@ static const struct {
 };
 /* clang-format on */
 
+/* Every option word of the daemon: the parser refuses any other, completion offers these. */
+/* clang-format off */
+static const ws_cli_word serve_words[] = {
+	{"-p", "PORT"}, {"--port", "PORT"}, {"-L", "ADDR"}, {"--bind", "ADDR"},
+	{"-4", NULL}, {"-6", NULL},
+	{"--max-sessions", "N"}, {"--max-sessions-per-addr", "N"}, {"--max-streams", "N"},
+	{"--max-threads", "N"}, {"--max-duration", "SECS"}, {"--max-memory", "SIZE"},
+	{"--allow-privileged-ports", NULL}, {"--hello-timeout", "SECS"},
+	{"--idle-timeout", "SECS"}, {"--max-pending", "N"}, {"--max-pending-per-source", "N"},
+	{"--psk-file", "FILE"}, {"--metrics", "[ADDR:]PORT"}, {"-Z", "PASSPHRASE"}, {"-D", NULL}, {"-f", NULL},
+	{"-h", NULL}, {"--help", NULL}, {NULL, NULL},
+};
+/* clang-format on */
+
+void ws_cli_serve_words(ws_cli_word_fn fn, void *ctx) { ws_cli_words_each(serve_words, fn, ctx); }
+
 /* The key's two sources; parse only records them, as loading one can fail at run time.
  * The --metrics address, resolved while parsing. */
 struct key_opts {
@@ -133,12 +150,17 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 		long long v;
 		double dv;
 		ws_err err;
+		const ws_cli_word *w = ws_cli_word_find(serve_words, a);
+		if (!w) {
+			serve_err("unknown option '%s'\n%s", a, usage);
+			return -1;
+		}
+		if (w->form && need_value(argc, argv, i) < 0)
+			return -1;
 		size_t ci = 0;
 		while (ci < sizeof(counts) / sizeof(counts[0]) && strcmp(a, counts[ci].name) != 0)
 			ci++;
 		if (ci < sizeof(counts) / sizeof(counts[0])) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			if (ws_units_parse_int(argv[++i], counts[ci].min, counts[ci].max, &v,
 					       &err) < 0)
 				goto bad;
@@ -153,18 +175,12 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 		} else if (!strcmp(a, "-D") || !strcmp(a, "-f")) {
 			/* netserver: do not daemonize / do not fork; we never do either */
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--port")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			if (ws_units_parse_int(argv[++i], 0, 65535, &v, &err) < 0)
 				goto bad;
 			c->port = (uint16_t)v;
 		} else if (!strcmp(a, "-L") || !strcmp(a, "--bind")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			c->bind_host = argv[++i];
 		} else if (!strcmp(a, "--psk-file") || !strcmp(a, "-Z")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			if (k->file || k->pass) {
 				serve_err("option %s: a key was already given; expected one of "
 					  "--psk-file FILE or -Z PASSPHRASE\n",
@@ -176,14 +192,10 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 			else
 				k->file = argv[++i];
 		} else if (!strcmp(a, "--max-duration")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			if (ws_units_parse_double(argv[++i], 0.001, 1e7, &dv, &err) < 0)
 				goto bad;
 			c->max_duration_s = dv;
 		} else if (!strcmp(a, "--max-memory")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			uint64_t sz;
 			if (ws_units_parse_size(argv[++i], &sz, &err) < 0)
 				goto bad;
@@ -203,8 +215,6 @@ static int parse(int argc, char **argv, ws_daemon_config *c, struct key_opts *k)
 		} else if (!strcmp(a, "--allow-privileged-ports")) {
 			c->allow_privileged_ports = true;
 		} else if (!strcmp(a, "--hello-timeout") || !strcmp(a, "--idle-timeout")) {
-			if (need_value(argc, argv, i) < 0)
-				return -1;
 			if (ws_units_parse_double(argv[++i], 0.001, 86400, &dv, &err) < 0)
 				goto bad;
 			int64_t ns = (int64_t)(dv * 1e9);

@@ -196,6 +196,43 @@ static void line_desc(const ws_chart *c, char *buf, size_t n)
 			*p = '.';
 }
 
+static bool point_ok(const ws_chart *c, const ws_chart_series *se, size_t k)
+{
+	return k < se->n && usable(c->x.kind, se->x[k]) && usable(c->y.kind, se->y[k]);
+}
+
+/* How many measured values a series draws: one per step, every mark_every-th point, or
+ * every point (chart.h). */
+static size_t values_of(const ws_chart_series *se)
+{
+	if (se->steps)
+		return se->n / 2;
+	if (se->mark_every > 1)
+		return se->n ? (se->n - 1) / se->mark_every + 1 : 0;
+	return se->n;
+}
+
+/* Where value j is drawn (a step: the middle of its interval); false when it is not. */
+static bool value_at(const ws_chart *c, const ws_chart_series *se, size_t j, const ws_scale *sx,
+		     const ws_scale *sy, double *px, double *py)
+{
+	size_t k = se->steps ? 2 * j : se->mark_every > 1 ? j * se->mark_every : j;
+	if (!point_ok(c, se, k) || (se->steps && !point_ok(c, se, k + 1)))
+		return false;
+	*px = ws_scale_map(sx, se->x[k]);
+	*py = ws_scale_map(sy, se->y[k]);
+	if (se->steps)
+		*px = (*px + ws_scale_map(sx, se->x[k + 1])) / 2;
+	return true;
+}
+
+/* A point with no usable neighbour draws no line: only a marker shows it. */
+static bool alone(const ws_chart *c, const ws_chart_series *se, size_t k)
+{
+	return !se->steps && se->mark_every <= 1 && (k == 0 || !point_ok(c, se, k - 1)) &&
+		!point_ok(c, se, k + 1);
+}
+
 static void draw_series(ws_svg *s, const ws_chart *c, size_t i, const ws_scale *sx,
 			const ws_scale *sy, double *xy)
 {
@@ -207,8 +244,7 @@ static void draw_series(ws_svg *s, const ws_chart *c, size_t i, const ws_scale *
 	size_t m = 0;
 	double base = sy->a; /* the bottom of the plot */
 	for (size_t k = 0; k <= se->n; k++) {
-		bool ok = k < se->n && usable(c->x.kind, se->x[k]) && usable(c->y.kind, se->y[k]);
-		if (ok) {
+		if (point_ok(c, se, k)) {
 			xy[2 * m] = ws_scale_map(sx, se->x[k]);
 			xy[2 * m + 1] = ws_scale_map(sy, se->y[k]);
 			m++;
@@ -226,25 +262,25 @@ static void draw_series(ws_svg *s, const ws_chart *c, size_t i, const ws_scale *
 		}
 		if (m >= 2)
 			ws_svg_polyline(s, xy, m, &line);
-		else if (m == 1)
-			ws_svg_marker(s, st->marker, xy[0], xy[1], 4.5,
-				      &(ws_svg_style){.stroke = "#ffffff",
-						      .fill = st->color,
-						      .width = 0.8});
 		m = 0;
 	}
-	/* Markers: on every point when asked, else about eight, so the shape names the
-	 * series in grey too. */
-	size_t every = se->markers || se->n <= 8 ? 1 : (se->n + 7) / 8, top = 0;
-	for (size_t k = 1; se->area && k < se->n; k++) /* an area: one marker, on its peak */
-		top = se->y[k] > se->y[top] ? k : top;
-	for (size_t k = se->area ? top : 0; k < se->n; k += se->area ? se->n : every)
-		if (usable(c->x.kind, se->x[k]) && usable(c->y.kind, se->y[k]))
-			ws_svg_marker(s, st->marker, ws_scale_map(sx, se->x[k]),
-				      ws_scale_map(sy, se->y[k]), 4.5,
+	/* Markers only where a value was measured (a step's middle, not its corners; the
+	 * spectrum's marked percentiles, not the points drawn between them): on every one
+	 * when asked, else on about eight so the shape names the series in grey too, and on
+	 * any point that stands alone; an area has one, on its peak. */
+	size_t nv = values_of(se), every = se->markers || nv <= 8 ? 1 : (nv + 7) / 8, top = nv;
+	double px, py, best = 0;
+	for (size_t j = 0; se->area && j < nv; j++)
+		if (value_at(c, se, j, sx, sy, &px, &py) && (top == nv || py < best))
+			top = j, best = py; /* the highest on the page: the smallest y */
+	for (size_t j = 0; j < nv; j++) {
+		bool want = se->area ? j == top : j % every == 0 || alone(c, se, j);
+		if (want && value_at(c, se, j, sx, sy, &px, &py))
+			ws_svg_marker(s, st->marker, px, py, 4.5,
 				      &(ws_svg_style){.stroke = "#ffffff",
 						      .fill = st->color,
 						      .width = 0.8});
+	}
 	ws_svg_group_end(s);
 }
 

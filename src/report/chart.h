@@ -39,9 +39,15 @@ typedef struct ws_chart_series {
 	const char *label;
 	const double *x, *y; /* n points; a non-finite y (or <= 0 on a log axis) breaks the line */
 	size_t n;
-	bool markers; /* a marker on every point; else on a few, for the shape */
+	bool markers; /* a marker on every measured value; else on a few, for the shape */
 	bool area;    /* fill down to the axis (a histogram) */
-	int style;    /* the style table's entry; -1: the series' own index */
+	/* Which points are measured values (markers go only there): with steps, one value
+	 * per pair of points, 2i and 2i+1 the ends of its interval (a bin, an interim
+	 * interval), marked at the middle; with mark_every k > 1, points 0, k, 2k, ... and
+	 * the others are drawn between them; else every point. */
+	bool steps;
+	unsigned mark_every;
+	int style; /* the style table's entry; -1: the series' own index */
 } ws_chart_series;
 
 /* A horizontal reference line (a link ceiling), in the legend and labelled on the chart. */

@@ -98,7 +98,7 @@ int ws_chart_bar(FILE *out, const ws_chart_bars *b, ws_err *err)
 			char v[WS_TICK_LABEL];
 			double x = b->values[k * b->ncat + c];
 			if (isfinite(x))
-				ws_tick_format(x, 0.01, v, sizeof v);
+				ws_num_format(x, 0.01, v, sizeof v);
 			len += (size_t)snprintf(desc + len, sizeof desc - len, " %s %s%s",
 						b->categories[c], isfinite(x) ? v : "failed",
 						c + 1 < b->ncat ? "," : ".");
@@ -194,7 +194,7 @@ static void short_num(double v, char *buf, size_t n)
 	double step = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
 	if (step > 1)
 		step = 1 * pow(10, floor(log10(step)));
-	ws_tick_format(v, step < 1 ? step : (step >= 1000 ? step : 1), buf, n);
+	ws_num_format(v, step < 1 ? step : (step >= 1000 ? step : 1), buf, n);
 }
 
 int ws_chart_heatmap(FILE *out, const ws_chart_heat *hm, ws_err *err)

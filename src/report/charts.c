@@ -372,8 +372,8 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 	double ceil_own = ws_chart_iq_ceiling(o ? o->link_mbps : 0, pkt_size);
 	if (ceil_own > 0) {
 		char v[24], l[24];
-		ws_tick_format(ceil_own, 0.1, v, sizeof v);
-		ws_tick_format(o->link_mbps, 1, l, sizeof l);
+		ws_num_format(ceil_own, 0.1, v, sizeof v);
+		ws_num_format(o->link_mbps, 1, l, sizeof l);
 		snprintf(hlab[nh], sizeof hlab[nh],
 			 "ceiling %s Mb/s (%s Mb/s link, %u-byte packets)", v, l, pkt_size);
 		hl[nh] = (ws_chart_hline){ceil_own, hlab[nh]};
@@ -396,7 +396,7 @@ int ws_chart_iq(FILE *out, const ws_chart_iq_series *s, size_t n, uint32_t pkt_s
 		dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " %s:", se[k].label);
 		for (size_t i = 0; i < se[k].n && dl < sizeof desc; i++) {
 			char a[24];
-			ws_tick_format(se[k].y[i], 0.01, a, sizeof a);
+			ws_num_format(se[k].y[i], 0.01, a, sizeof a);
 			dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " %.0f samples %s%s",
 					       se[k].x[i], a, i + 1 < se[k].n ? "," : ".");
 		}

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPECTRUM_POINTS 201 /* 0 .. 5 nines in steps of 0.025 */
-#define HIST_BINS       60
+#define SPECTRUM_POINTS   201 /* 0 .. 5 nines in steps of 0.025 */
+#define SPECTRUM_PER_NINE 40  /* points per nine: markers on 0%, 90%, 99%, ... */
+#define HIST_BINS         60
 
 double ws_chart_unit_bits(const char *u)
 {
@@ -41,7 +42,7 @@ double ws_chart_unit_bits(const char *u)
 /* A figure as a subtitle shows it, in every locale. */
 static void fig(double v, char *buf, size_t n)
 {
-	ws_tick_format(v, fabs(v) >= 100 ? 1 : 0.1, buf, n);
+	ws_num_format(v, fabs(v) >= 100 ? 1 : 0.1, buf, n);
 }
 
 /* ---- latency -------------------------------------------------------------------------- */
@@ -127,6 +128,7 @@ static int spectrum(FILE *out, const ws_chart_input *in, size_t n, const ws_char
 					  .x = xs,
 					  .y = ys + k * SPECTRUM_POINTS,
 					  .n = SPECTRUM_POINTS,
+					  .mark_every = SPECTRUM_PER_NINE,
 					  .style = -1};
 		if (n == 1) {
 			char a[24], b[24], c[24], d[24];
@@ -207,6 +209,7 @@ static int histogram(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 					  .y = y,
 					  .n = 2 * HIST_BINS,
 					  .area = true,
+					  .steps = true,
 					  .style = -1};
 	}
 	ws_chart c = {
@@ -280,8 +283,12 @@ static int over_time(FILE *out, const ws_chart_input *in, size_t n, const ws_cha
 			y[2 * m] = y[2 * m + 1] = v;
 			m++;
 		}
-		se[k] = (ws_chart_series){
-			.label = in[k].label, .x = x, .y = y, .n = 2 * m, .style = -1};
+		se[k] = (ws_chart_series){.label = in[k].label,
+					  .x = x,
+					  .y = y,
+					  .n = 2 * m,
+					  .steps = true,
+					  .style = -1};
 	}
 	char ylabel[64];
 	snprintf(ylabel, sizeof ylabel, "Throughput (%s)", units ? units : "?");
@@ -383,7 +390,7 @@ static int stream_bars(FILE *out, const ws_chart_input *in, size_t n, const ws_c
 		double jain = ws_jnum(ws_jpath(d, ws_jroot(d), "throughput.fairness"),
 				      sq > 0 ? sum * sum / ((double)ok * sq) : NAN);
 		char j[24];
-		ws_tick_format(jain, 0.0001, j, sizeof j);
+		ws_num_format(jain, 0.0001, j, sizeof j);
 		if (sl < sizeof sub)
 			sl += (size_t)snprintf(sub + sl, sizeof sub - sl, "%s %s%s%s", k ? "," : "",
 					       n > 1 ? in[k].label : "", n > 1 ? " " : "",

@@ -105,13 +105,24 @@ static void fixed(double v, int dec, const char *suffix, char *buf, size_t n)
 			 a % (uint64_t)p10, suffix);
 }
 
-/* suffix: k/M/G allowed (where the step is a multiple of the unit). */
+static const struct {
+	double unit;
+	const char *suffix;
+} si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+
+/* The decimals a multiple of step needs (at most 9). */
+static int decimals(double step)
+{
+	int dec = 0;
+	while (dec < 9 &&
+	       fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6 * step * pow(10, dec))
+		dec++;
+	return dec;
+}
+
+/* A figure: k/M/G only where the step is a multiple of the unit and |v| >= 10^4. */
 static void format_num(double v, double step, bool suffix, char *buf, size_t n)
 {
-	static const struct {
-		double unit;
-		const char *suffix;
-	} si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
 	if (step <= 0 || !isfinite(step))
 		step = fabs(v) > 0 ? fabs(v) : 1;
 	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
@@ -121,16 +132,38 @@ static void format_num(double v, double step, bool suffix, char *buf, size_t n)
 			return;
 		}
 	}
-	int dec = 0;
-	while (dec < 9 &&
-	       fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6 * step * pow(10, dec))
-		dec++;
-	fixed(v, dec, "", buf, n);
+	fixed(v, decimals(step), "", buf, n);
 }
 
-void ws_tick_format(double v, double step, char *buf, size_t n)
+void ws_num_format(double v, double step, char *buf, size_t n)
 {
 	format_num(v, step, fabs(v) >= 1e4, buf, n);
+}
+
+/* A tick label, one scheme on every axis: from 1000 on always with a k, M or G suffix
+ * (1k, 1.5k, 10k, 2.5M), below it a plain number with the decimals the step needs; a
+ * suffixed label drops the zeros it does not need (1k beside 1.5k, not 1.0k). */
+void ws_tick_format(double v, double step, char *buf, size_t n)
+{
+	if (step <= 0 || !isfinite(step))
+		step = fabs(v) > 0 ? fabs(v) : 1;
+	for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
+		if (fabs(v) < si[i].unit * (1 - 1e-12))
+			continue;
+		fixed(v / si[i].unit, decimals(step / si[i].unit), si[i].suffix, buf, n);
+		char *dot = strchr(buf, '.');
+		if (dot) {
+			size_t sl = strlen(si[i].suffix);
+			char *end = buf + strlen(buf) - sl, *p = end; /* end: the suffix */
+			while (p > dot + 1 && p[-1] == '0')
+				p--;
+			if (p == dot + 1)
+				p = dot;
+			memmove(p, end, sl + 1);
+		}
+		return;
+	}
+	fixed(v, decimals(step), "", buf, n);
 }
 
 static void binary_label(int k, enum ws_tick_fmt f, char *buf, size_t n)
@@ -196,9 +229,6 @@ static void put_tick(const ws_scale *s, ws_tick *t, double v)
 static int linear_at(const ws_scale *s, double st, ws_tick *out, int max, double lo, double hi)
 {
 	double first = ceil(lo / st - 1e-9);
-	/* One rule for the whole axis: suffixes when its largest label would reach 10^4, so
-	 * that 5000 and 10k never stand on one axis. */
-	bool big = fmax(fabs(first * st), fabs(floor(hi / st + 1e-9) * st)) >= 1e4;
 	int n = 0;
 	for (double i = first; i * st <= hi + st * 1e-9; i++) {
 		if (n == max)
@@ -209,7 +239,7 @@ static int linear_at(const ws_scale *s, double st, ws_tick *out, int max, double
 		if (s->kind != WS_SCALE_LINEAR && v <= 0)
 			continue; /* a log axis's fallback: only what the axis can show */
 		put_tick(s, &out[n], v);
-		format_num(v, st, big, out[n].label, sizeof out[n].label);
+		ws_tick_format(v, st, out[n].label, sizeof out[n].label);
 		n++;
 	}
 	return n;

@@ -63,9 +63,14 @@ double ws_tick_label_width(const char *label, double px);
 int ws_scale_ticks(const ws_scale *s, enum ws_tick_fmt f, bool horizontal, double font_px,
 		   ws_tick *out, int max);
 
-/* v as a linear or log10 tick label, for ticks `step` apart: as many decimals as step
- * needs (at most 9), and a k/M/G suffix when step is a multiple of 1000 and |v| >= 10^4;
- * into buf (>= WS_TICK_LABEL bytes). */
+/* v as a linear or log10 tick label, for ticks `step` apart, by one rule on every axis:
+ * from 1000 on with a k/M/G suffix and the decimals the step needs, without trailing
+ * zeros (1k, 1.5k, 10k, 2.5M); below 1000 a plain number with the decimals the step needs
+ * (at most 9: 0.5, 250); into buf (>= WS_TICK_LABEL bytes). */
 void ws_tick_format(double v, double step, char *buf, size_t n);
+
+/* v as a figure in a subtitle or description, with the decimals step needs; a k/M/G
+ * suffix only when |v| >= 10^4 and step is a multiple of the unit (1000 Mb/s, 25k). */
+void ws_num_format(double v, double step, char *buf, size_t n);
 
 #endif

@@ -151,20 +151,20 @@ enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)
 int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
 {
 	if (spec->fill_file[0]) {
-		int fd = open(spec->fill_file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return ws_err_errno(err, "cannot open the file to send (-F %s)",
-					    spec->fill_file);
-		struct stat st;
-		if (fstat(fd, &st) < 0) {
-			int rc = ws_err_errno(err, "cannot stat the file to send (-F %s)",
-					      spec->fill_file);
-			close(fd);
-			return rc;
-		}
 		/* TCP_SENDFILE sends the file itself, so it must have a size; a fill source only
 		 * fills the buffers, so a device (/dev/urandom) or a pipe does, as in netperf. */
 		bool sendfile = spec->type == WS_TEST_TCP_SENDFILE;
+		const char *what =
+			sendfile ? "the file to send" : "the file that fills the buffers";
+		int fd = open(spec->fill_file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return ws_err_errno(err, "cannot open %s (-F %s)", what, spec->fill_file);
+		struct stat st;
+		if (fstat(fd, &st) < 0) {
+			int rc = ws_err_errno(err, "cannot stat %s (-F %s)", what, spec->fill_file);
+			close(fd);
+			return rc;
+		}
 		bool source = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
 		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) ||
 		    (S_ISREG(st.st_mode) && st.st_size == 0)) {

@@ -6,7 +6,8 @@
 # staged tree), a tiny C program built with it (with <warpspeed/iq.h> when that header
 # exists: linked to the shared library and to the static one, and run against the
 # installed `warpspeed node`), the systemd unit
-# (filled in, not enabled), the man page (renders without warnings, `man warpspeed` finds
+# (filled in, not enabled), the bash completion (and its netperf/netserver links, which
+# complete with the installed binary), the man page (renders without warnings, `man warpspeed` finds
 # it, and every option each role's --help names is in it), and that `make uninstall` removes
 # exactly what was installed and nothing else. Uses the build being tested (WS_BUILD) and
 # never rebuilds it.
@@ -60,6 +61,7 @@ expect=$( {
 	echo "lib/pkgconfig/warpspeed.pc 644"
 	echo "share/man/man1/warpspeed.1 644"
 	echo "lib/systemd/system/warpspeed-serve.service 644"
+	echo "share/bash-completion/completions/warpspeed 644"
 } | sort)
 got=$(cd "$dest" && find . -type f -printf '%P %m\n' | sed "s|^${prefix#/}/||" | sort)
 if [ "$got" = "$expect" ]; then
@@ -125,10 +127,30 @@ if [ $links_ok = 1 ]; then
 		fail install_links "the links do not run as netserver/netperf: $("$root/bin/netserver" -V 2>&1 | head -c 200)"
 	fi
 fi
+# --- bash completion: installed where bash-completion loads it by command name, with the
+# netperf and netserver names linked to it; sourced as is, it completes with the installed
+# binary (and its links) found on PATH ------------------------------------------------------
+comp=$root/share/bash-completion/completions
+if ! cmp -s "$comp/warpspeed" "$WS_ROOT/packaging/bash-completion/warpspeed"; then
+	fail install_bash_completion "$comp/warpspeed is missing or differs from packaging/bash-completion/warpspeed"
+elif [ "$(readlink "$comp/netperf")" != warpspeed ] || [ "$(readlink "$comp/netserver")" != warpspeed ]; then
+	fail install_bash_completion "completions/netperf and netserver are not links to warpspeed: $(ls -l "$comp" | tr '\n' ' ')"
+else
+	got=$(ws_san_preload; PATH=$root/bin:$PATH bash --norc --noprofile -c '
+		source "$1"
+		c() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _warpspeed; echo "${COMPREPLY[*]}"; }
+		c warpspeed -t TCP_R; c netperf -t UDP_; c netserver -V; c warpspeed se' _ "$comp/warpspeed" 2>&1)
+	if [ "$got" = $'TCP_RR\nUDP_STREAM UDP_RR\n-V\nserve' ]; then
+		pass install_bash_completion
+	else
+		fail install_bash_completion "the installed script completed [$got]"
+	fi
+fi
 dest0=$WS_TMP/dest0
 mk0=("${mk[@]/#DESTDIR=*/DESTDIR=$dest0}" NETPERF_LINKS=0 PYTHON_MODULE=0)
 if "${mk0[@]}" install >"$WS_TMP/install0.log" 2>&1; then
-	if [ -e "$dest0$prefix/bin/netperf" ] || [ -L "$dest0$prefix/bin/netserver" ]; then
+	if [ -e "$dest0$prefix/bin/netperf" ] || [ -L "$dest0$prefix/bin/netserver" ] ||
+		[ -L "$dest0$prefix/share/bash-completion/completions/netperf" ]; then
 		fail install_no_links "NETPERF_LINKS=0 still installed a link: $(ls -l "$dest0$prefix/bin")"
 	else
 		pass install_no_links
@@ -334,6 +356,7 @@ if ! "${mk[@]}" uninstall >"$WS_TMP/uninstall.log" 2>&1; then
 else
 	left=$(cd "$dest" && find . \( -type f -o -type l \) -printf '%P\n' | sort | tr '\n' ' ')
 	if [ "$left" = "$want" ] && [ ! -L "$root/bin/netperf" ] && [ ! -L "$root/bin/netserver" ] &&
+		[ ! -e "$comp/warpspeed" ] && [ ! -L "$comp/netperf" ] &&
 		[ ! -e "$root/$pydir/warpspeed" ]; then
 		pass uninstall_exact
 	else

@@ -2,7 +2,8 @@
 # `make install` makes them). `netserver -D -p PORT` serves a `netperf` client in the
 # foreground; without -D it daemonizes, writes nothing to the terminal, exits 0 and is
 # found (and stopped) by the PID that listens on its port; a port in use is still reported
-# with status 1; netserver's -h, -V and a bad option; `netperf` has no warpspeed roles.
+# with status 1; netserver's -h, -V and a bad option; `netperf` has no warpspeed roles;
+# -F with a missing file fails a netperf run (1) and is a usage error for warpspeed (2).
 source "$(dirname "$0")/../lib.sh"
 bin=$WS_TMP/bin
 mkdir -p "$bin"
@@ -45,6 +46,19 @@ else
 	fi
 	if grep -q " netserver: listening on 127.0.0.1 port $P" "$WS_TMP/fg.err" && ! grep -q "warpspeed" "$WS_TMP/fg.err"; then pass netserver_foreground_log
 	else fail netserver_foreground_log "$(cat "$WS_TMP/fg.err")"; fi
+	# -F a missing file: netperf 2.7.0 connects, prints its banner, says "Could not open
+	# requested fill file" and dies (SIGSEGV; TCP_SENDFILE exits 1), never exit 2; as
+	# netperf the run fails with 1, the file and the reason named, before any connection.
+	# Under warpspeed's own name it is a usage error: exit 2, nothing on stdout.
+	"$bin/netperf" -H 127.0.0.1 -p "$P" -t TCP_STREAM -l 1 -F "$WS_TMP/nofile" >"$WS_TMP/npf.out" 2>"$WS_TMP/npf.err"; rc=$?
+	if [ $rc -eq 1 ] && grep -qxF "netperf: cannot open the file that fills the buffers (-F $WS_TMP/nofile): No such file or directory" "$WS_TMP/npf.err"; then
+		pass netperf_fill_missing
+	else fail netperf_fill_missing "exit $rc: $(cat "$WS_TMP/npf.out" "$WS_TMP/npf.err")"; fi
+	"$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_STREAM -l 1 -F "$WS_TMP/nofile" >"$WS_TMP/wsf.out" 2>"$WS_TMP/wsf.err"; rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$WS_TMP/wsf.out" ] &&
+		grep -qxF "warpspeed: cannot open the file that fills the buffers (-F $WS_TMP/nofile): No such file or directory" "$WS_TMP/wsf.err"; then
+		pass warpspeed_fill_missing_usage
+	else fail warpspeed_fill_missing_usage "exit $rc: $(cat "$WS_TMP/wsf.out" "$WS_TMP/wsf.err")"; fi
 fi
 kill "$fg" 2>/dev/null; wait "$fg" 2>/dev/null
 

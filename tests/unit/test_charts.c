@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include "report/charts.h"
+#include "report/svg.h"
 #include "util/err.h"
 #include "util/json_read.h"
 
@@ -157,8 +158,63 @@ static void test_figures(void)
 	ws_jdoc_free(&d);
 }
 
+/* The cx of each marker the series draw (not the legend's), at most max. */
+static int marker_xs(const char *svg, double *cx, int max)
+{
+	int n = 0;
+	const char *p = svg ? strstr(svg, "<g class=\"series\">") : NULL;
+	for (; p && (p = strstr(p, "<circle cx=\"")) && n < max; p++)
+		cx[n++] = strtod(p + strlen("<circle cx=\""), NULL);
+	return n;
+}
+
+/* Markers only where a value was measured. The interim chart draws each interval as a
+ * step (two corners); its one marker sits at the step's middle, not on the corners (it
+ * drew 6 for 3 intervals). The spectrum's curve is 201 points between the percentiles;
+ * its markers sit on 0%, 90%, 99%, ... 99.999%, where the axis labels them (it drew 8
+ * at 0, 0.65, 1.3, ... nines). */
+static void test_markers(void)
+{
+	ws_err e;
+	char *svg = draw("{\"type\":\"result\",\"test\":\"TCP_STREAM\",\"interim\":["
+			 "{\"start_s\":0,\"end_s\":1,\"throughput\":10,\"units\":\"10^6bits/s\"},"
+			 "{\"start_s\":1,\"end_s\":2,\"throughput\":20,\"units\":\"10^6bits/s\"},"
+			 "{\"start_s\":2,\"end_s\":3,\"throughput\":30,\"units\":\"10^6bits/s\"}],"
+			 "\"local\":{\"streams\":[]},\"remote\":{\"streams\":[]}}",
+			 WS_CHART_INTERIM, &e);
+	double cx[16], px[8];
+	int n = marker_xs(svg, cx, 16), np = 0;
+	CHECK_INT("interim: one marker per interval", n, 3);
+	const char *pl = svg ? strstr(svg, "<polyline points=\"") : NULL;
+	for (const char *q = pl ? pl + strlen("<polyline points=\"") : NULL; q && np < 8 && *q != '"';) {
+		char *end;
+		px[np++] = strtod(q, &end);
+		strtod(end + 1, &end); /* its y */
+		q = *end == ' ' ? end + 1 : NULL;
+	}
+	CHECK_INT("interim: 6 corners", np, 6);
+	for (int i = 0; i < 3 && n == 3 && np == 6; i++)
+		CHECK_DBL("interim: marker at the interval's middle", cx[i], (px[2 * i] + px[2 * i + 1]) / 2, 0.011);
+	free(svg);
+
+	svg = draw(rr_doc, WS_CHART_SPECTRUM, &e);
+	n = marker_xs(svg, cx, 16);
+	CHECK_INT("spectrum: a marker per nine", n, 6);
+	for (int i = 0; i < n; i++) {
+		char at[64], v[32];
+		ws_svg_num(cx[i], v, sizeof v);
+		snprintf(at, sizeof at, "<text x=\"%s\"", v);
+		CHECK("spectrum: marker under a nines label", svg && strstr(svg, at));
+	}
+	free(svg);
+	svg = draw(rr_doc, WS_CHART_HISTOGRAM, &e);
+	CHECK_INT("histogram: one marker, on the peak", marker_xs(svg, cx, 16), 1);
+	free(svg);
+}
+
 int main(void)
 {
+	RUN(test_markers);
 	RUN(test_kinds);
 	RUN(test_spectrum);
 	RUN(test_mesh_sweep);

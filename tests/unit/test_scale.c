@@ -68,12 +68,19 @@ static void test_linear(void)
 	const char *ln[] = {"0", "20k", "40k", "60k", "80k", "100k"};
 	double pn[] = {0, 40, 80, 120, 160, 200};
 	expect("narrow, SI suffixes", &n, WS_TICK_NUMBER, true, ln, pn, 6);
+
+	/* 0..3000 over 600 px: 500 steps, suffixed from 1000 on like every other axis. */
+	ws_scale m = {WS_SCALE_LINEAR, 0, 3000, 0, 600, false};
+	const char *lm[] = {"0", "500", "1k", "1.5k", "2k", "2.5k", "3k"};
+	double pm[] = {0, 100, 200, 300, 400, 500, 600};
+	expect("0..3000, suffix from 1000", &m, WS_TICK_NUMBER, true, lm, pm, 7);
 }
 
 static void test_log(void)
 {
 	ws_scale s = {WS_SCALE_LOG10, 1, 1e6, 0, 600, false};
-	const char *l[] = {"1", "10", "100", "1000", "10k", "100k", "1M"};
+	/* one scheme on the axis: 1k beside 10k, never 1000 beside 10k */
+	const char *l[] = {"1", "10", "100", "1k", "10k", "100k", "1M"};
 	double p[] = {0, 100, 200, 300, 400, 500, 600};
 	expect("log10 decades", &s, WS_TICK_NUMBER, true, l, p, 7);
 	CHECK_DBL("log10 map", ws_scale_map(&s, 1000), 300, 1e-9);
@@ -127,17 +134,24 @@ static void test_nice_format(void)
 	ws_scale_nice(&lo, &hi, 6);
 	CHECK_DBL("nice ignores a hair above a step", hi, 2, 1e-12);
 
-	char b[WS_TICK_LABEL];
-	ws_tick_format(2500, 500, b, sizeof b);
-	CHECK_STR("2500", b, "2500");
-	ws_tick_format(25000, 5000, b, sizeof b);
-	CHECK_STR("25k", b, "25k");
-	ws_tick_format(0.25, 0.05, b, sizeof b);
-	CHECK_STR("0.25", b, "0.25");
-	ws_tick_format(-20, 10, b, sizeof b);
-	CHECK_STR("-20", b, "-20");
-	ws_tick_format(3000000, 1000000, b, sizeof b);
-	CHECK_STR("3M", b, "3M");
+	/* Tick labels: a suffix from 1000 on, the step's decimals, no trailing zeros;
+	 * figures (subtitles, descriptions): plain below 10^4. */
+	static const struct {
+		bool tick;
+		double v, step;
+		const char *want;
+	} fmt[] = {
+		{true, 2500, 500, "2.5k"},       {true, 2000, 500, "2k"},    {true, 1000, 1000, "1k"},
+		{true, 999, 1, "999"},           {true, -3000, 1000, "-3k"}, {true, 25000, 5000, "25k"},
+		{true, 1250000, 250000, "1.25M"}, {true, 0.25, 0.05, "0.25"}, {true, -20, 10, "-20"},
+		{true, 3000000, 1000000, "3M"},  {false, 1000, 1, "1000"},   {false, 25000, 5000, "25k"},
+		{false, 988.94, 0.1, "988.9"},
+	};
+	for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+		char b[WS_TICK_LABEL];
+		(fmt[i].tick ? ws_tick_format : ws_num_format)(fmt[i].v, fmt[i].step, b, sizeof b);
+		CHECK_STR("tick or figure label", b, fmt[i].want);
+	}
 	CHECK_DBL("label width 2^15", ws_tick_label_width("2^15", 12), 18.6, 1e-9);
 	CHECK_DBL("label width 99.9%", ws_tick_label_width("99.9%", 12), 3 * 7.44 + 3.84 + 10.8, 1e-9);
 }

@@ -136,8 +136,87 @@ static void test_chart_escapes(void)
 	free(d);
 }
 
+/* A line chart as text. */
+static char *render(const ws_chart *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = ws_chart_line(f, c, NULL);
+	fclose(f);
+	if (rc < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The markers (circles: series 0's style) drawn by the series, not the legend. */
+static int series_markers(const char *svg)
+{
+	int n = 0;
+	const char *p = svg ? strstr(svg, "<g class=\"series\">") : NULL;
+	for (; p && (p = strstr(p, "<circle")); p++)
+		n++;
+	return n;
+}
+
+/* Points with no neighbour draw one marker each, not two (one for the lone point, one
+ * of the "about eight"), and nothing where y is missing. */
+static void test_markers_at_points(void)
+{
+	double x[] = {1, 2, 3, 4, 5, 6}, y[] = {10, NAN, 30, NAN, 50, 60};
+	ws_chart_series se = {.label = "s", .x = x, .y = y, .n = 6, .style = 0};
+	ws_chart c = {.title = "t", .x = {.label = "x"}, .y = {.label = "y"}, .series = &se, .nseries = 1};
+	char *svg = render(&c);
+	CHECK_INT("1, 3, 5, 6: four markers", series_markers(svg), 4);
+	CHECK("one polyline, 5 to 6", svg && strstr(svg, "<polyline") && !strstr(strstr(svg, "<polyline") + 1, "<polyline"));
+	free(svg);
+	/* 100 points: about eight markers, all on points */
+	double xs[100], ys[100];
+	for (int i = 0; i < 100; i++)
+		xs[i] = i, ys[i] = i % 7;
+	se = (ws_chart_series){.label = "s", .x = xs, .y = ys, .n = 100, .style = 0};
+	svg = render(&c);
+	CHECK_INT("100 points: markers on every 13th", series_markers(svg), 8);
+	free(svg);
+	/* steps: one marker per interval, at its middle; with mark_every, only those points */
+	double sx[] = {0, 1, 1, 2, 2, 3}, sy[] = {5, 5, 7, 7, 6, 6};
+	se = (ws_chart_series){.label = "s", .x = sx, .y = sy, .n = 6, .steps = true, .style = 0};
+	c.x = (ws_chart_axis){WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 3, false, "x", false};
+	svg = render(&c);
+	CHECK_INT("3 steps: 3 markers", series_markers(svg), 3);
+	free(svg);
+	se = (ws_chart_series){.label = "s", .x = xs, .y = ys, .n = 81, .mark_every = 40, .style = 0};
+	c.x = (ws_chart_axis){0};
+	c.x.label = "x";
+	svg = render(&c);
+	CHECK_INT("81 points, every 40th measured: 3 markers", series_markers(svg), 3);
+	free(svg);
+}
+
+/* Tick labels, one scheme on every axis: 1k and 10k on a log axis, 1k .. 2.4k on a linear
+ * one (200 steps: 800, 1k, 1.2k); never a plain 1000 or 2000. */
+static void test_tick_scheme(void)
+{
+	double x[] = {1, 10000}, y[] = {0, 2500};
+	ws_chart_series se = {.label = "s", .x = x, .y = y, .n = 2, .style = 0};
+	ws_chart c = {.title = "t",
+		      .x = {WS_SCALE_LOG10, WS_TICK_NUMBER, 1, 10000, false, "x", false},
+		      .y = {WS_SCALE_LINEAR, WS_TICK_NUMBER, 0, 2500, false, "y", false},
+		      .series = &se,
+		      .nseries = 1};
+	char *svg = render(&c);
+	CHECK("x: 1k and 10k", svg && strstr(svg, ">1k</text>") && strstr(svg, ">10k</text>"));
+	CHECK("y: 1.2k and 2k", svg && strstr(svg, ">1.2k</text>") && strstr(svg, ">2k</text>"));
+	CHECK("no 1000, 2000", svg && !strstr(svg, ">1000</text>") && !strstr(svg, ">2000</text>"));
+	free(svg);
+}
+
 int main(void)
 {
+	RUN(test_markers_at_points);
+	RUN(test_tick_scheme);
 	RUN(test_num);
 	RUN(test_escape);
 	RUN(test_document);
