@@ -9,8 +9,8 @@
 #ifndef WS_CLI_OPTIONS_H
 #define WS_CLI_OPTIONS_H
 
-#include "ctl/spec.h"
 #include "measure/confidence.h"
+#include "model/spec.h"
 #include "session/client.h"
 
 #include <stdbool.h>

@@ -11,7 +11,7 @@
 #define WS_SESSION_ADMISSION_H
 
 #include "ctl/channel.h"
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 #include "session/budget.h"
 #include "session/daemon.h"

@@ -7,7 +7,7 @@
 #ifndef WS_WORKLOAD_RUN_H
 #define WS_WORKLOAD_RUN_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "workload/rr.h"
 
 #include <stdbool.h>

@@ -2,15 +2,16 @@
 # layering: every #include "folder/x.h" in src/ points down the folders' layers, never up
 # or sideways; docs/architecture.md draws the same layers. A folder may include its own
 # headers and those of any folder on a lower layer. Today's layers, lowest first:
-#   0 util | 1 net | 2 ctl | 3 measure | 4 report, workload, iq | 5 session | 6 mesh | 7 cli
-# measure -> ctl (ctl/spec.h, the data model) is the one include the planned model/ folder
-# removes; it is allowed by the ranks until then, and must not spread: a new folder pair
-# fails here until its layer is written in this table. A planted upward include in a copy
-# of the tree must be found, so the check can fail.
+#   0 util | 1 model | 2 net | 3 ctl | 4 measure | 5 report, workload, iq | 6 session |
+#   7 mesh | 8 cli
+# model/ (the test spec, the results, the test-type table) sits under everything but util/,
+# so measure/ and report/ depend on the data model and never on ctl/, the wire. A new
+# folder fails here until its layer is written in this table. A planted upward include in
+# a copy of the tree must be found, so the check can fail.
 source "$(dirname "$0")/../lib.sh"
 root=${WS_ROOT:?}
-declare -A rank=([util]=0 [net]=1 [ctl]=2 [measure]=3 [report]=4 [workload]=4 [iq]=4
-	[session]=5 [mesh]=6 [cli]=7)
+declare -A rank=([util]=0 [model]=1 [net]=2 [ctl]=3 [measure]=4 [report]=5 [workload]=5 [iq]=5
+	[session]=6 [mesh]=7 [cli]=8)
 
 # check SRC: one line "file: folder -> folder (ranks)" per include against the layers.
 check() {

@@ -1,5 +1,5 @@
 /* spec: names, defaults and validation of ws_test_spec; see spec.h. */
-#include "ctl/spec.h"
+#include "model/spec.h"
 
 #include "util/err.h"
 
@@ -80,23 +80,6 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->remote_threads = 1;
 	s->req_size = 1;
 	s->rsp_size = 1;
-}
-
-void ws_side_result_free(ws_side_result *r)
-{
-	free(r->flows);
-	free(r->threads);
-	free(r->latency);
-	r->flows = NULL;
-	r->threads = NULL;
-	r->latency = NULL;
-	r->nflows = r->nthreads = 0;
-}
-
-void ws_test_result_free(ws_test_result *r)
-{
-	ws_side_result_free(&r->local);
-	ws_side_result_free(&r->remote);
 }
 
 int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
