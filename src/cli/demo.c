@@ -2,11 +2,11 @@
 #include "cli/demo.h"
 
 #include "cli/outprint.h"
+#include "model/testtype.h"
 #include "report/classic.h"
 #include "report/interim.h"
 #include "report/json_result.h"
 #include "util/err.h"
-#include "workload/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +91,7 @@ int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, 
 		return 0;
 	d->mode = ws_cli_output_mode(o);
 	d->fmt = o->format;
-	bool rr = ws_workload_is_rr(o->spec.type);
+	bool rr = ws_test_type_transacts(o->spec.type);
 	ws_interim_config ic = {
 		.interval_s = o->demo_interval_s,
 		.precise = o->demo_precise,

@@ -8,63 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-static const struct {
-	enum ws_test_type type;
-	const char *name;
-	bool connects; /* a connection per transaction */
-	bool probe;    /* no transfer measured */
-		       /* clang-format off */
-} test_names[] = {
-	{WS_TEST_TCP_STREAM, "TCP_STREAM", false, false},
-	{WS_TEST_TCP_MAERTS, "TCP_MAERTS", false, false},
-	{WS_TEST_TCP_SENDFILE, "TCP_SENDFILE", false, false},
-	{WS_TEST_UDP_STREAM, "UDP_STREAM", false, false},
-	{WS_TEST_TCP_RR, "TCP_RR", false, false},
-	{WS_TEST_UDP_RR, "UDP_RR", false, false},
-	{WS_TEST_TCP_CRR, "TCP_CRR", true, false},
-	{WS_TEST_TCP_MSS, "TCP_MSS", false, true},
-	{WS_TEST_TCP_CC, "TCP_CC", true, false},
-	{WS_TEST_LOC_CPU, "LOC_CPU", false, true},
-	{WS_TEST_REM_CPU, "REM_CPU", false, true},
-};
-/* clang-format on */
-#define N_TESTS (sizeof(test_names) / sizeof(test_names[0]))
-
-const char *ws_test_type_name(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].name;
-	return NULL;
-}
-
-int ws_test_type_from_name(const char *name, enum ws_test_type *out)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (strcasecmp(test_names[i].name, name) == 0) {
-			*out = test_names[i].type;
-			return 0;
-		}
-	return -1;
-}
-
-bool ws_test_type_connects(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].connects;
-	return false;
-}
-
-bool ws_test_type_probe(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].probe;
-	return false;
-}
 
 void ws_test_spec_init(ws_test_spec *s)
 {

@@ -9,6 +9,8 @@
 #ifndef WS_MODEL_SPEC_H
 #define WS_MODEL_SPEC_H
 
+#include "model/testtype.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,20 +25,6 @@
 #define WS_RR_MAX_BURST      10000u
 #define WS_RR_MAX_TIMEOUT_NS (3600LL * 1000000000LL)
 #define WS_RR_MAX_RATE       1e9
-
-enum ws_test_type {
-	WS_TEST_TCP_STREAM = 1,
-	WS_TEST_TCP_MAERTS,
-	WS_TEST_TCP_SENDFILE,
-	WS_TEST_UDP_STREAM,
-	WS_TEST_TCP_RR,
-	WS_TEST_UDP_RR,
-	WS_TEST_TCP_CRR,
-	WS_TEST_TCP_MSS, /* netperf's TCP_MSS: connect, report the MSS, close; no data */
-	WS_TEST_TCP_CC,  /* TCP_CRR without request or response: connect, close */
-	WS_TEST_LOC_CPU, /* the local CPU rate and count; no connection at all */
-	WS_TEST_REM_CPU, /* the same of the daemon */
-};
 
 /* How the test ends: at a deadline, after a byte count or after a transaction count. */
 enum ws_end_kind { WS_END_TIME = 0, WS_END_BYTES, WS_END_TRANSACTIONS };
@@ -144,19 +132,6 @@ struct ws_err;
 /* Parse a CPU list like "0,1,3" (at most WS_MAX_CPU_LIST entries, each 0..65535).
  * Returns the count (0 for ""), or a negative error naming the bad entry. */
 int ws_cpu_list_parse(const char *s, int *cpus, int max, struct ws_err *err);
-
-/* The netperf name of a test ("TCP_STREAM"), or NULL. */
-const char *ws_test_type_name(enum ws_test_type t);
-
-/* Look up a test name, case-insensitive. Returns 0 or -1 when unknown. */
-int ws_test_type_from_name(const char *name, enum ws_test_type *out);
-
-/* A connection per transaction (TCP_CRR, TCP_CC): the CRR engines, no data socket at setup. */
-bool ws_test_type_connects(enum ws_test_type t);
-
-/* A test that measures no transfer: TCP_MSS, LOC_CPU, REM_CPU (netperf's one-figure tests,
- * which ignore -i and print no throughput). */
-bool ws_test_type_probe(enum ws_test_type t);
 
 /* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
 void ws_test_spec_init(ws_test_spec *s);

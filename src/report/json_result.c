@@ -66,11 +66,6 @@ static void dbl_or_null(ws_json *j, const char *key, double v)
 		ws_json_double(j, key, v);
 }
 
-static bool is_rr(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
-}
-
 static void str_or_null(ws_json *j, const char *key, const char *s)
 {
 	ws_json_str(j, key, s && *s ? s : NULL);
@@ -300,7 +295,7 @@ static void tcp_info(ws_json *j, const ws_side_result *s, bool local)
  * has no data socket at setup: null for both. */
 static void socket_options(ws_json *j, const ws_side_result *s, bool local, enum ws_test_type t)
 {
-	if (!local || t == WS_TEST_TCP_CRR) {
+	if (!local || !ws_test_type_has(t, WS_TO_SOCKET)) {
 		ws_json_null(j, "socket_options");
 		return;
 	}
@@ -396,11 +391,12 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	else
 		io(j, s);
 	/* UDP_STREAM's sequence-numbered datagrams; UDP_RR counts its losses under "rr". */
-	block(j, "udp", t == WS_TEST_UDP_STREAM && !netserver, s, udp_fields, NF(udp_fields));
-	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
+	block(j, "udp", ws_test_type_has(t, WS_TO_DGRAMS) && !netserver, s, udp_fields,
+	      NF(udp_fields));
+	block(j, "rr", ws_test_type_has(t, WS_TO_REQUESTS), s, rr_fields, NF(rr_fields));
 	tcp_info(j, s, local);
 	socket_options(j, s, local, t);
-	flows(j, is_rr(t), s);
+	flows(j, ws_test_type_has(t, WS_TO_REQUESTS), s);
 	threads(j, s);
 	ws_json_object_end(j);
 }
@@ -409,7 +405,7 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 
 static void throughput(ws_json *j, const ws_report_ctx *c)
 {
-	bool rr_test = is_rr(c->r->spec.type);
+	bool rr_test = ws_test_type_has(c->r->spec.type, WS_TO_REQUESTS);
 	char units[48];
 	ws_json_object_begin(j, "throughput");
 	ws_json_double(j, "value", og_dbl(c, "THROUGHPUT"));
@@ -431,7 +427,7 @@ static void throughput(ws_json *j, const ws_report_ctx *c)
 static void latency(ws_json *j, const ws_report_ctx *c)
 {
 	const ws_hist *h = c->r->local.latency;
-	if (!is_rr(c->r->spec.type) || !h) {
+	if (!ws_test_type_has(c->r->spec.type, WS_TO_REQUESTS) || !h) {
 		ws_json_null(j, "latency");
 		return;
 	}

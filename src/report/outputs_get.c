@@ -22,18 +22,21 @@
 
 static enum ws_test_type type_of(const ws_report_ctx *c) { return c->r->spec.type; }
 
-static bool is_rr(const ws_report_ctx *c)
+/* Each answered by the test-type table (model/testtype.h). */
+static bool is_rr(const ws_report_ctx *c) { return ws_test_type_has(type_of(c), WS_TO_REQUESTS); }
+
+static bool is_udp(const ws_report_ctx *c) { return ws_test_type_udp(type_of(c)); }
+
+static bool client_receives(const ws_report_ctx *c)
 {
-	enum ws_test_type t = type_of(c);
-	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
+	return ws_test_type_role(type_of(c), true) == WS_ROLE_RECEIVER;
 }
 
-static bool is_udp(const ws_report_ctx *c)
+/* What netperf reads from the data socket at the end (TCP_INFO, congestion control). */
+static bool has_tcp_socket(const ws_report_ctx *c)
 {
-	return type_of(c) == WS_TEST_UDP_STREAM || type_of(c) == WS_TEST_UDP_RR;
+	return !is_udp(c) && ws_test_type_has(type_of(c), WS_TO_SOCKET);
 }
-
-static bool is_maerts(const ws_report_ctx *c) { return type_of(c) == WS_TEST_TCP_MAERTS; }
 
 static const ws_side_result *loc(const ws_report_ctx *c) { return &c->r->local; }
 
@@ -97,7 +100,7 @@ static double trans_rate(const ws_report_ctx *c)
 /* The side whose received bytes are the test's throughput, and the interval they count. */
 static const ws_side_result *receiver(const ws_report_ctx *c)
 {
-	return is_maerts(c) ? loc(c) : rem(c);
+	return client_receives(c) ? loc(c) : rem(c);
 }
 
 static double throughput(const ws_report_ctx *c)
@@ -105,7 +108,8 @@ static double throughput(const ws_report_ctx *c)
 	if (is_rr(c))
 		return trans_rate(c);
 	const ws_side_result *rx = receiver(c);
-	int64_t ns = type_of(c) == WS_TEST_UDP_STREAM ? rx->elapsed_ns : loc(c)->elapsed_ns;
+	int64_t ns =
+		ws_test_type_has(type_of(c), WS_TO_DGRAMS) ? rx->elapsed_ns : loc(c)->elapsed_ns;
 	return rate_of(rx->bytes_recv, ns, c);
 }
 
@@ -138,14 +142,8 @@ void ws_og_protocol(const ws_report_ctx *c, ws_out_value *v)
 
 void ws_og_direction(const ws_report_ctx *c, ws_out_value *v)
 {
-	const char *d = "Send";
-	if (type_of(c) == WS_TEST_TCP_CRR)
-		d = "Connect|Send|Recv";
-	else if (is_rr(c))
-		d = "Send|Recv";
-	else if (is_maerts(c))
-		d = "Receive";
-	v_str(v, d);
+	const ws_test_row *r = ws_test_type_row(type_of(c));
+	v_str(v, r ? r->direction : "Send");
 }
 
 void ws_og_elapsed(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, secs(loc(c)->elapsed_ns)); }
@@ -195,14 +193,14 @@ void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->r
 void ws_og_local_send_size(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v,
-	      is_rr(c)               ? (int64_t)c->r->spec.send_size
-		      : is_maerts(c) ? 0
-				     : (int64_t)loc(c)->send_size);
+	      is_rr(c)                     ? (int64_t)c->r->spec.send_size
+		      : client_receives(c) ? 0
+					   : (int64_t)loc(c)->send_size);
 }
 
 void ws_og_local_recv_size(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_int(v, is_maerts(c) ? (int64_t)loc(c)->recv_size : 0);
+	v_int(v, client_receives(c) ? (int64_t)loc(c)->recv_size : 0);
 }
 
 void ws_og_remote_send_size(const ws_report_ctx *c, ws_out_value *v)
@@ -210,7 +208,7 @@ void ws_og_remote_send_size(const ws_report_ctx *c, ws_out_value *v)
 	if (is_rr(c))
 		v_int(v, c->r->spec.rsp_size);
 	else
-		v_int(v, is_maerts(c) ? (int64_t)rem(c)->send_size : -1);
+		v_int(v, client_receives(c) ? (int64_t)rem(c)->send_size : -1);
 }
 
 void ws_og_remote_recv_size(const ws_report_ctx *c, ws_out_value *v)
@@ -218,7 +216,7 @@ void ws_og_remote_recv_size(const ws_report_ctx *c, ws_out_value *v)
 	if (is_rr(c))
 		v_int(v, c->r->spec.req_size);
 	else
-		v_int(v, is_maerts(c) ? -1 : (int64_t)rem(c)->recv_size);
+		v_int(v, client_receives(c) ? -1 : (int64_t)rem(c)->recv_size);
 }
 
 void ws_og_request_size(const ws_report_ctx *c, ws_out_value *v)
@@ -405,7 +403,7 @@ void ws_og_burst(const ws_report_ctx *c, ws_out_value *v) { v_int(v, c->r->spec.
 
 static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 {
-	return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR && s->tcp_info_valid;
+	return has_tcp_socket(c) && s->tcp_info_valid;
 }
 
 void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v)
@@ -414,8 +412,7 @@ void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v)
 }
 void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v)
 {
-	bool known = has_tcp_info(c, rem(c)) ||
-		(rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
+	bool known = has_tcp_info(c, rem(c)) || (rem(c)->tcp_retrans_valid && has_tcp_socket(c));
 	v_int(v, known ? (int64_t)rem(c)->tcp_retrans : -1);
 }
 void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
@@ -617,7 +614,7 @@ void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v)
 }
 /* netperf reads the algorithm from the data socket at the end; UDP has none, and TCP_CRR's
  * last connection is closed by then, so both print "". */
-static bool has_cong(const ws_report_ctx *c) { return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR; }
+static bool has_cong(const ws_report_ctx *c) { return has_tcp_socket(c); }
 
 /* -y and -Y as asked (each end fails the test if its kernel refuses them; the client's
  * read-back value where it has one), netperf's -1 when not given. */

@@ -155,7 +155,7 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 				  "--max-streams)",
 				  spec->streams, d->cfg.max_streams);
 	/* UDP_STREAM runs a thread per flow; TCP and the RR tests the threads asked for. */
-	uint32_t threads = ws_workload_is_udp(spec->type) && !ws_workload_is_rr(spec->type) &&
+	uint32_t threads = ws_test_type_udp(spec->type) && !ws_test_type_transacts(spec->type) &&
 			spec->streams > 1
 		? spec->streams
 		: spec->remote_threads;
@@ -164,7 +164,7 @@ static int check_spec(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 				  "%u worker threads exceed this daemon's limit of %u (warpspeed "
 				  "serve --max-threads)",
 				  threads, d->cfg.max_threads);
-	int rc = ws_limits_check_ports(spec, ws_workload_is_udp(spec->type),
+	int rc = ws_limits_check_ports(spec, ws_test_type_udp(spec->type),
 				       d->cfg.allow_privileged_ports, err);
 	if (rc == 0)
 		rc = ws_workload_check_cpus(spec, false, err);
@@ -314,7 +314,7 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 		return ws_err_set(err, ENOMEM, "no memory for %u data sockets", d->n);
 	for (uint32_t i = 0; i < d->n; i++)
 		d->fds[i] = -1;
-	if (ws_workload_is_udp(spec->type))
+	if (ws_test_type_udp(spec->type))
 		return open_udp_flows(s, spec, req, &local, d, res, err);
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
 	if (ws_test_type_connects(spec->type)) /* a connection per transaction: never drop a SYN */
@@ -350,7 +350,8 @@ static int run_crr(ws_session *s, const ws_test_spec *spec, data_setup *d, uint6
 	int rc = wait_start(s, err);
 	int64_t cap = ws_limits_cap_ns(s->d->cfg.max_duration_s, ws_clock_ns());
 	ws_rr_params ep = {.listen_fd = d->lfd, .expect_peer = s->peer, .wake_fd = s->d->wake[0]};
-	if (spec->type == WS_TEST_TCP_CC) /* every connection is a transaction: no end marker */
+	/* TCP_CC: every connection is a transaction, so no end marker */
+	if (ws_test_type_family(spec->type) == WS_TF_CC)
 		ep.idle_end_ns = CC_IDLE_END_NS;
 	if (rc == 0) {
 		ws_ctlwatch w;

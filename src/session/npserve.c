@@ -125,7 +125,7 @@ static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed "
 				  "serve --max-duration)",
 				  sp->duration_s, d->cfg.max_duration_s);
-	rc = ws_limits_check_ports(sp, ws_workload_is_udp(sp->type), d->cfg.allow_privileged_ports,
+	rc = ws_limits_check_ports(sp, ws_test_type_udp(sp->type), d->cfg.allow_privileged_ports,
 				   err);
 	if (rc == 0)
 		rc = ws_workload_check_cpus(sp, false, err);
@@ -155,7 +155,7 @@ static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws
 	if (sp->data_host[0] && ws_addr_resolve(sp->data_host, 0, 0, 1, &local, err) < 0)
 		return -WS_E_INVAL;
 	ws_addr_set_port(&local, sp->remote.data_port);
-	bool udp = ws_workload_is_udp(sp->type);
+	bool udp = ws_test_type_udp(sp->type);
 	int fd = -1;
 	for (int tries = 0; tries < 2 && fd < 0; tries++) {
 		if (udp)
@@ -341,8 +341,8 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 		};
 		ws_np_encode_stream_rsp(&r, m);
 	} else {
-		bool rr = ws_workload_is_rr(sp->type);
-		enum ws_role role = ws_workload_role(sp->type, false);
+		bool rr = ws_test_type_transacts(sp->type);
+		enum ws_role role = ws_test_type_role(sp->type, false);
 		uint32_t rsz = sp->recv_size ? sp->recv_size : setup->rcvbuf_set;
 		uint32_t ssz = sp->send_size ? sp->send_size : setup->sndbuf_set;
 		ws_np_omni_rsp r = {
@@ -375,7 +375,7 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 	const ws_side_result *r = &run->res;
 	const ws_test_spec *sp = &t->spec;
 	bool cpu = sp->remote.measure_cpu && r->cpu_measured;
-	bool rr = ws_workload_is_rr(sp->type);
+	bool rr = ws_test_type_transacts(sp->type);
 	uint64_t units = rr ? r->transactions : r->bytes_recv + r->bytes_sent;
 	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units,
 						      rr ? 1 : 1024)
@@ -407,7 +407,7 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 		};
 		ws_np_encode_stream_results(&x, m);
 	} else {
-		bool tcp_one = !ws_workload_is_udp(sp->type) && sp->type != WS_TEST_TCP_CRR;
+		bool tcp_one = !ws_test_type_udp(sp->type) && !ws_test_type_connects(sp->type);
 		ws_np_omni_results x = {
 			.bytes_received = r->bytes_recv,
 			.recv_calls = (uint32_t)r->recv_calls,
@@ -459,7 +459,7 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	}
 	if (sp->type == WS_TEST_UDP_STREAM)
 		return run_udp_stream(s, sp, *dfd, cap, &run->res, err);
-	if (!ws_workload_is_udp(sp->type)) {
+	if (!ws_test_type_udp(sp->type)) {
 		int fd = accept_data(s, *dfd, err);
 		if (fd < 0)
 			return fd;
@@ -474,7 +474,7 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	}
 	if (rc == 0)
 		rc = ws_workload_run_capped(sp, false, dfd, 1, cap, &run->res, err);
-	if (!ws_workload_is_udp(sp->type)) {
+	if (!ws_test_type_udp(sp->type)) {
 		socklen_t n = sizeof(run->cong) - 1;
 		if (getsockopt(*dfd, IPPROTO_TCP, TCP_CONGESTION, run->cong, &n) < 0)
 			run->cong[0] = '\0';
