@@ -50,12 +50,6 @@ static void v_int(ws_out_value *v, int64_t i)
 	v->i = i;
 }
 
-static void v_uint(ws_out_value *v, uint64_t u)
-{
-	v->kind = WS_OUT_V_UINT;
-	v->u = u;
-}
-
 static void v_dbl(ws_out_value *v, double d)
 {
 	v->kind = WS_OUT_V_DOUBLE;
@@ -166,26 +160,18 @@ void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(loc(c)->sndbuf_req));
 }
-void ws_og_lss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_set); }
-void ws_og_lss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_end); }
 void ws_og_lsr_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(loc(c)->rcvbuf_req));
 }
-void ws_og_lsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_set); }
-void ws_og_lsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_end); }
 void ws_og_rss_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(rem(c)->sndbuf_req));
 }
-void ws_og_rss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_set); }
-void ws_og_rss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_end); }
 void ws_og_rsr_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(rem(c)->rcvbuf_req));
 }
-void ws_og_rsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_set); }
-void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_end); }
 
 /* Message sizes as netperf reports them: a side's unused direction is 0 locally and -1
  * remotely; an RR test's local sizes are 0 and its remote ones the request/response. */
@@ -399,8 +385,6 @@ void ws_og_rt_latency(const ws_report_ctx *c, ws_out_value *v)
 	v_dbl(v, is_rr(c) && t > 0 ? 1e6 / t : -1.0);
 }
 
-void ws_og_burst(const ws_report_ctx *c, ws_out_value *v) { v_int(v, c->r->spec.burst); }
-
 static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 {
 	return has_tcp_socket(c) && s->tcp_info_valid;
@@ -526,42 +510,18 @@ void ws_og_rem_recv_width(const ws_report_ctx *c, ws_out_value *v)
 		       : width(s->rcvbuf_set, s->recv_size ? s->recv_size : s->rcvbuf_set, true));
 }
 
-#define SIDE_GETTERS(side, S)                                                   \
-	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) \
-	{                                                                       \
-		v_uint(v, S->send_calls);                                       \
-	}                                                                       \
-	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) \
-	{                                                                       \
-		v_uint(v, S->recv_calls);                                       \
-	}                                                                       \
-	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v)   \
-	{                                                                       \
-		v_uint(v, S->send_syscalls);                                    \
-	}                                                                       \
-	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v)   \
-	{                                                                       \
-		v_uint(v, S->recv_syscalls);                                    \
-	}                                                                       \
-	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v)        \
-	{                                                                       \
-		v_dbl(v, per_call(S->bytes_recv, S->recv_calls));               \
-	}                                                                       \
-	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v)        \
-	{                                                                       \
-		v_dbl(v, per_call(S->bytes_sent, S->send_calls));               \
-	}                                                                       \
-	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v)       \
-	{                                                                       \
-		v_uint(v, S->bytes_sent);                                       \
-	}                                                                       \
-	void ws_og_##side##_recvd(const ws_report_ctx *c, ws_out_value *v)      \
-	{                                                                       \
-		v_uint(v, S->bytes_recv);                                       \
-	}                                                                       \
-	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v)      \
-	{                                                                       \
-		v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv);        \
+#define SIDE_GETTERS(side, S)                                              \
+	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                  \
+		v_dbl(v, per_call(S->bytes_recv, S->recv_calls));          \
+	}                                                                  \
+	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                  \
+		v_dbl(v, per_call(S->bytes_sent, S->send_calls));          \
+	}                                                                  \
+	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v) \
+	{                                                                  \
+		v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv);   \
 	}
 SIDE_GETTERS(loc, loc(c))
 SIDE_GETTERS(rem, rem(c))
@@ -606,7 +566,6 @@ void ws_og_brand(const ws_report_ctx *c, ws_out_value *v)
 
 void ws_og_uuid(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->uuid); }
 void ws_og_command_line(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->command_line); }
-void ws_og_loc_fill(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->r->spec.fill_file); }
 void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v)
 {
 	(void)c;
@@ -720,9 +679,6 @@ void ws_og_io(const ws_report_ctx *c, ws_out_value *v)
 		 rem(c)->io_path[0] ? rem(c)->io_path : "-");
 	v_str(v, v->buf);
 }
-
-void ws_og_loc_io(const ws_report_ctx *c, ws_out_value *v) { v_str(v, loc(c)->io_path); }
-void ws_og_rem_io(const ws_report_ctx *c, ws_out_value *v) { v_str(v, rem(c)->io_path); }
 
 /* The test threads' own CPU time (RUSAGE_THREAD) as a percentage of one CPU over the side's
  * interval: what the benchmark itself cost, apart from the rest of the machine. */
