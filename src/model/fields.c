@@ -3,16 +3,16 @@
 
 #include <strings.h>
 
-#define FIELD(type, id, kind, member, group, json, json_as, out_l, out_r, unit)              \
-	{id,                                                                                   \
-	 WS_FK_##kind,                                                                         \
-	 offsetof(type, member),                                                               \
-	 sizeof(((type *)0)->member),                                                          \
-	 #member,                                                                              \
-	 WS_FG_##group,                                                                        \
-	 json,                                                                                 \
-	 WS_FJ_##json_as,                                                                      \
-	 {out_l, out_r},                                                                       \
+#define FIELD(type, id, kind, member, group, json, json_as, out_l, out_r, unit) \
+	{id,                                                                    \
+	 WS_FK_##kind,                                                          \
+	 offsetof(type, member),                                                \
+	 sizeof(((type *)0)->member),                                           \
+	 #member,                                                               \
+	 WS_FG_##group,                                                         \
+	 json,                                                                  \
+	 WS_FJ_##json_as,                                                       \
+	 {out_l, out_r},                                                        \
 	 unit},
 #define SPEC_FIELD(...) FIELD(ws_test_spec, __VA_ARGS__)
 #define SIDE_FIELD(...) FIELD(ws_side_result, __VA_ARGS__)

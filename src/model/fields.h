@@ -66,7 +66,7 @@ typedef struct ws_field {
 	size_t off, size;   /* of the member in its struct */
 	const char *member; /* "local.sndbuf" */
 	enum ws_field_group group;
-	const char *json;          /* member name in its JSON object; NULL = none */
+	const char *json; /* member name in its JSON object; NULL = none */
 	enum ws_field_json json_as;
 	const char *out[2]; /* netperf output names that print the member as it is: of the
 	                     * local side, of the remote side (spec: [0] only); NULL = none */

@@ -1,6 +1,7 @@
 /* spec: names, defaults and validation of ws_test_spec; see spec.h. */
 #include "model/spec.h"
 
+#include "util/clock.h"
 #include "util/err.h"
 
 #include <ctype.h>
@@ -23,6 +24,16 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->remote_threads = 1;
 	s->req_size = 1;
 	s->rsp_size = 1;
+}
+
+int64_t ws_test_spec_duration_ns(const ws_test_spec *s)
+{
+	return (int64_t)(s->duration_s * WS_NS_PER_SEC);
+}
+
+int64_t ws_test_spec_deadline(const ws_test_spec *s, int64_t start_ns)
+{
+	return s->end == WS_END_TIME ? start_ns + ws_test_spec_duration_ns(s) : 0;
 }
 
 int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)

@@ -136,6 +136,12 @@ int ws_cpu_list_parse(const char *s, int *cpus, int max, struct ws_err *err);
 /* A spec with netperf's defaults: TCP_STREAM, 10 s, no pinning, system buffer sizes. */
 void ws_test_spec_init(ws_test_spec *s);
 
+/* The test's length in nanoseconds (duration_s; meaningful for WS_END_TIME). */
+int64_t ws_test_spec_duration_ns(const ws_test_spec *s);
+
+/* When a timed test that starts at start_ns (monotonic) ends; 0 when it ends by a count. */
+int64_t ws_test_spec_deadline(const ws_test_spec *s, int64_t start_ns);
+
 /* Check a spec's internal consistency (sizes, durations, ports); the daemon runs this on
  * every spec it receives, so nothing downstream sees an impossible value. */
 int ws_test_spec_validate(const ws_test_spec *s, struct ws_err *err);

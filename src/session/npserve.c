@@ -8,7 +8,8 @@
 #include "net/addr.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
-#include "session/admission.h"
+#include "session/daemon_state.h"
+#include "session/policy.h"
 #include "session/budget.h"
 #include "session/ctlwatch.h"
 #include "session/slog.h"
@@ -117,21 +118,7 @@ static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 		return ws_err_set(err, EINVAL,
 				  "CPU %d (-T ,N); -1 (none) or a CPU number is accepted",
 				  sp->remote.cpu);
-	int rc = ws_test_spec_validate(sp, err);
-	if (rc < 0)
-		return rc;
-	if (sp->end == WS_END_TIME && sp->duration_s > d->cfg.max_duration_s)
-		return ws_err_set(err, WS_E_LIMIT,
-				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed "
-				  "serve --max-duration)",
-				  sp->duration_s, d->cfg.max_duration_s);
-	rc = ws_limits_check_ports(sp, ws_test_type_udp(sp->type), d->cfg.allow_privileged_ports,
-				   err);
-	if (rc == 0)
-		rc = ws_workload_check_cpus(sp, false, err);
-	if (rc == 0 && sp->remote.cpu >= 0)
-		rc = ws_affinity_pin_self(sp->remote.cpu, err);
-	return rc;
+	return ws_daemon_check_test(d, sp, err); /* the daemon's one policy */
 }
 
 /* --- the data sockets --------------------------------------------------------------- */
@@ -238,8 +225,7 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
 	int rc = ws_sock_set_timeouts(fd, UDP_TICK_MS * WS_NS_PER_MS, err);
 	int64_t start = ws_clock_ns(), last = start, stop = 0;
-	int64_t end =
-		sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
+	int64_t end = ws_test_spec_deadline(sp, start);
 	uint64_t seen = 0; /* datagrams at the last quiet tick */
 	while (rc == 0) {
 		ssize_t n = recv(fd, buf, BUF, 0);

@@ -186,7 +186,7 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		.send_size = spec->send_size ? spec->send_size : res->sndbuf_set,
 		.recv_size = spec->recv_size ? spec->recv_size : res->rcvbuf_set,
 		.end = spec->end == WS_END_BYTES ? WS_END_BYTES : WS_END_TIME,
-		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
+		.duration_ns = ws_test_spec_duration_ns(spec),
 		.byte_limit = spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.tx = spec->type == WS_TEST_TCP_SENDFILE && file_fd >= 0 ? WS_TX_SENDFILE
@@ -466,9 +466,7 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.cpus = ncpus ? cpus : NULL,
 		.ncpus = (uint32_t)ncpus,
 		.start_ns = start,
-		.end_ns = spec->end == WS_END_TIME
-			? start + (int64_t)(spec->duration_s * WS_NS_PER_SEC)
-			: 0,
+		.end_ns = ws_test_spec_deadline(spec, start),
 		.end_count = spec->end == WS_END_TIME ? 0 : spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.cap_ns = cap_ns,
@@ -615,7 +613,7 @@ static void count_syscalls(const ws_test_spec *spec, ws_side_result *res)
 /* -D's last interval ends at a timed test's nominal end (ws_interim_stop). */
 static int64_t interim_until(const ws_test_spec *spec, int64_t begin)
 {
-	return spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0;
+	return ws_test_spec_deadline(spec, begin);
 }
 
 static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
@@ -714,7 +712,7 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (rc == 0)
 		rc = cpu_begin(&snap, err);
 	p.start_ns = ws_clock_ns();
-	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	p.end_ns = p.end_count ? 0 : p.start_ns + ws_test_spec_duration_ns(spec);
 	p.progress = ws_interim_flow(interim, 0);
 	if (rc == 0)
 		rc = ws_interim_begin(interim, p.start_ns, ws_clock_wall_ns(), err);
