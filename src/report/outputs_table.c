@@ -6,6 +6,7 @@
 #include "report/outputs_get.h"
 
 #include "model/fields.h"
+#include "report/outputs_cpu.h"
 
 #include <stdio.h>
 #include <string.h>
