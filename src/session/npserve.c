@@ -4,6 +4,7 @@
 #include "session/npspec.h"
 
 #include "ctl/npmsg.h"
+#include "ctl/npreader.h"
 #include "measure/cpu.h"
 #include "net/addr.h"
 #include "net/sock.h"

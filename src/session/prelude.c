@@ -3,6 +3,7 @@
 
 #include "ctl/framer.h"
 #include "ctl/msg.h"
+#include "ctl/npreader.h"
 #include "session/auth.h"
 #include "session/authwait.h"
 #include "util/clock.h"
