@@ -34,8 +34,8 @@ void ws_pretally_count(ws_pretally *p, enum ws_pretally_cat k, const char *peer,
 	p->dirty = true;
 }
 
-void ws_pretally_flush(ws_pretally *p, int64_t now, bool force, void (*log)(void *ctx, const char *line),
-		       void *ctx)
+void ws_pretally_flush(ws_pretally *p, int64_t now, bool force,
+		       void (*log)(void *ctx, const char *line), void *ctx)
 {
 	if (!p->dirty || (!force && now - p->last_log_ns < WS_PRELUDE_LOG_EVERY_NS))
 		return;

@@ -44,7 +44,7 @@ void ws_pretally_count(ws_pretally *p, enum ws_pretally_cat k, const char *peer,
 
 /* The summary line through log(ctx, line), when something was counted and the last line
  * is WS_PRELUDE_LOG_EVERY_NS old (or force); the counts start again. */
-void ws_pretally_flush(ws_pretally *p, int64_t now, bool force, void (*log)(void *ctx, const char *line),
-		       void *ctx);
+void ws_pretally_flush(ws_pretally *p, int64_t now, bool force,
+		       void (*log)(void *ctx, const char *line), void *ctx);
 
 #endif

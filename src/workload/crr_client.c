@@ -145,8 +145,8 @@ static int run_client(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 		w[t] = (struct cworker){
 			.c = &c, .id = t, .ep = -1, .cpu = p->ncpus ? p->cpus[t % p->ncpus] : -1};
 	if (rc == 0)
-		rc = ws_crr_run_threads(ws_crr_worker_main, w, sizeof(*w), c.nthreads, &c.abort, "client",
-					err);
+		rc = ws_crr_run_threads(ws_crr_worker_main, w, sizeof(*w), c.nthreads, &c.abort,
+					"client", err);
 	/* also after a failure: the daemon need not wait for its stall timer */
 	/* netserver knows no marker: its own timer ends its side; to TCP_CC's daemon a marker
 	 * is one more transaction, so it ends on its idle rule */
