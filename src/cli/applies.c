@@ -5,18 +5,44 @@
 
 #include "util/err.h"
 
-#define T(x)           (1u << (x))
-#define TESTS_TCP_SEND (T(WS_TEST_TCP_STREAM) | T(WS_TEST_TCP_MAERTS))
-#define TESTS_TCP_RECV (TESTS_TCP_SEND | T(WS_TEST_TCP_SENDFILE))
-#define TESTS_STREAM   (TESTS_TCP_RECV | T(WS_TEST_UDP_STREAM))
-#define TESTS_UDP      T(WS_TEST_UDP_STREAM)
-#define TESTS_RR_ALL \
-	(T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))
-#define TESTS_RR_LOOP  (T(WS_TEST_TCP_RR) | T(WS_TEST_UDP_RR))
-#define TESTS_PROBE_CC (T(WS_TEST_TCP_CC) | T(WS_TEST_TCP_MSS))
-#define TESTS_TCP                                                                      \
-	(TESTS_TCP_RECV | T(WS_TEST_TCP_RR) | T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC) | \
-	 T(WS_TEST_TCP_MSS))
+#define T(x) (1u << (x))
+
+/* The tests of a kind, as a mask over test types, read from the test-type table. */
+static unsigned tests_where(bool (*is)(const ws_test_row *r))
+{
+	unsigned m = 0;
+	const ws_test_row *r;
+	for (unsigned i = 0; (r = ws_test_type_at(i)) != NULL; i++)
+		if ((unsigned)r->type < 32 && is(r))
+			m |= T(r->type);
+	return m;
+}
+
+static bool tcp_stream(const ws_test_row *r)
+{
+	return ws_test_type_stream(r->type) && !ws_test_type_udp(r->type);
+}
+static bool udp_stream(const ws_test_row *r)
+{
+	return ws_test_type_stream(r->type) && ws_test_type_udp(r->type);
+}
+static bool transacts(const ws_test_row *r) { return ws_test_type_transacts(r->type); }
+static bool rr_loop(const ws_test_row *r) { return ws_test_type_rr(r->type); }
+static bool connects(const ws_test_row *r) { return ws_test_type_connects(r->type); }
+static bool no_data(const ws_test_row *r) { return ws_test_type_dataless(r->type); }
+static bool tcp_data(const ws_test_row *r)
+{
+	return r->proto == WS_PROTO_TCP && r->family != WS_TF_CPU;
+}
+
+#define TESTS_TCP_RECV tests_where(tcp_stream)
+/* sendfile never copies */
+#define TESTS_TCP_SEND (TESTS_TCP_RECV & ~T(WS_TEST_TCP_SENDFILE))
+#define TESTS_UDP      tests_where(udp_stream)
+#define TESTS_RR_ALL   tests_where(transacts)
+#define TESTS_RR_LOOP  tests_where(rr_loop)
+#define TESTS_PROBE_CC tests_where(no_data)
+#define TESTS_TCP      tests_where(tcp_data)
 
 int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 {
@@ -67,7 +93,7 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
  * meaningful on TCP_CC: both print it in the Request and Resp. columns.) */
 void ws_cli_note_ignored(ws_cli_options *o)
 {
-	static const struct {
+	const struct {
 		char letter;
 		unsigned tests;
 	} rows[] = {
@@ -76,7 +102,7 @@ void ws_cli_note_ignored(ws_cli_options *o)
 		{'M', TESTS_PROBE_CC},
 		{'r', T(WS_TEST_TCP_MSS)},
 		/* -p's port range is for the connection tests only */
-		{'p', ~(T(WS_TEST_TCP_CRR) | T(WS_TEST_TCP_CC))},
+		{'p', ~tests_where(connects)},
 	};
 	enum ws_test_type t = o->spec.type;
 	const char *test = ws_test_type_name(t);

@@ -3,21 +3,22 @@
  * Parses the command line, runs the test through the session library, starts an
  * in-process daemon when the default host has none, and prints netperf's classic table
  * on stdout. People-facing messages go to stderr; bad usage exits 2, failures exit 1. */
-#include "cli/personality.h"
 #include "cli/client.h"
 #include "cli/conntest.h"
 #include "cli/demo.h"
+#include "cli/personality.h"
 
 #include "cli/harnessopts.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/repeat.h"
-#include "cli/sweeprun.h"
 #include "cli/testhelp.h"
 #include "cli/svgout.h"
+#include "cli/sweeprun.h"
 #include "cli/usage.h"
 #include "measure/cpu.h"
 #include "measure/cpubound.h"
+#include "model/testtype.h"
 #include "report/classic.h"
 #include "report/harness.h"
 #include "report/json_result.h"
@@ -26,11 +27,11 @@
 #include "session/daemon.h"
 #include "session/iterate.h"
 #include "session/npmap.h"
-#include "workload/run.h"
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
 #include "util/safefile.h"
+#include "workload/setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -82,8 +83,8 @@ static void print_version(void)
 				  : "not checked (no loopback)");
 	/* every test of the test table, in the table's order (LOC_CPU runs no workload) */
 	printf("tests:");
-	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++)
-		printf(" %s", ws_test_type_name((enum ws_test_type)t));
+	for (unsigned i = 0; ws_test_type_at(i); i++)
+		printf(" %s", ws_test_type_at(i)->name);
 	printf("\n");
 }
 
@@ -271,7 +272,7 @@ int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, w
 	ws_cli_conn_spec(o, &run.run);
 	/* netperf 2.7.0 runs its unmigrated tests once whatever -i says (the banner still
 	 * shows the asked confidence, and no warning follows) */
-	bool once = ws_test_type_probe(o->spec.type) || o->spec.type == WS_TEST_TCP_CC;
+	bool once = ws_test_type_probe(o->spec.type) || ws_test_type_dataless(o->spec.type);
 	ws_confidence single = o->conf;
 	single.asked = false;
 	int rc = ws_iterate_run(once ? &single : &o->conf, run_one, &run, res, err);
@@ -378,7 +379,7 @@ int ws_cli_client_main(int argc, char **argv)
 	if (!ws_cli_output_prepare(&o, &sel, &early))
 		return early;
 	/* netperf times each send call of a stream test when a latency output is asked for */
-	o.spec.call_latency = sel.want_stats && !ws_workload_is_rr(o.spec.type);
+	o.spec.call_latency = sel.want_stats && !ws_test_type_transacts(o.spec.type);
 	/* Known before any connection: what a netserver cannot do is a usage error. */
 	if (o.peer == WS_PEER_NETSERVER && ws_npmap_check(&o.spec, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);

@@ -12,7 +12,7 @@
 #include "cli/personality.h"
 #include "cli/plot.h"
 #include "cli/serve.h"
-#include "ctl/spec.h"
+#include "model/spec.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -97,8 +97,8 @@ static void values(const char *form, const char *pre, const char *cur)
 		printf("@files\n");
 		return;
 	case K_TEST:
-		for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++)
-			offer(pre, ws_test_type_name((enum ws_test_type)t), NULL, cur, true);
+		for (unsigned i = 0; ws_test_type_at(i); i++)
+			offer(pre, ws_test_type_at(i)->name, NULL, cur, true);
 		offer(pre, "omni", NULL, cur, true);
 		return;
 	case K_CHOICE:

@@ -3,11 +3,11 @@
 
 #include "cli/conntest.h"
 #include "cli/outprint.h"
+#include "model/testtype.h"
 #include "report/classic.h"
 #include "report/interim.h"
 #include "report/json_result.h"
 #include "util/err.h"
-#include "workload/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +132,8 @@ static int progress_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *c
 	ws_interim_config ic = {
 		.interval_s = 0.25,
 		.nflows = sp->streams ? sp->streams : 1,
-		.kind = ws_workload_is_rr(sp->type) ? WS_INTERIM_TRANSACTIONS : WS_INTERIM_BYTES,
+		.kind = ws_test_type_transacts(sp->type) ? WS_INTERIM_TRANSACTIONS
+							 : WS_INTERIM_BYTES,
 		.cb = progress_sample,
 		.ctx = d,
 	};
@@ -155,7 +156,7 @@ int ws_cli_demo_setup(ws_cli_options *o, ws_cli_demo *d, ws_client_config *cfg, 
 		return progress_setup(o, d, cfg, err);
 	d->mode = ws_cli_output_mode(o);
 	d->fmt = o->format;
-	bool rr = ws_workload_is_rr(o->spec.type);
+	bool rr = ws_test_type_transacts(o->spec.type);
 	ws_interim_config ic = {
 		.interval_s = o->demo_interval_s,
 		.precise = o->demo_precise,

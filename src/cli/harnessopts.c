@@ -337,17 +337,11 @@ int ws_cli_lopt_flow_control(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
-static bool is_stream(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
-		t == WS_TEST_UDP_STREAM;
-}
-
 int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
 {
 	ws_test_spec *s = &o->spec;
 	/* netperf (netsh.c) resets 'x' silently to 'm' for a test that is not RR. */
-	if (o->format == 'x' && is_stream(s->type))
+	if (o->format == 'x' && ws_test_type_stream(s->type))
 		o->format = 'm';
 	/* The data go in the control connection's family (-H, -L, -4, -6 before --). */
 	enum ws_family ctl = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
@@ -359,7 +353,7 @@ int ws_cli_harness_finalize(ws_cli_options *o, ws_err *err)
 	if (o->data_family != WS_FAMILY_ANY && ctl == WS_FAMILY_ANY)
 		o->remote_family = o->data_family;
 	/* --pace, --flow-control, -C, -G and -K on a test they do not apply to: cli/applies.c */
-	bool tcp = s->type != WS_TEST_UDP_STREAM && s->type != WS_TEST_UDP_RR;
+	bool tcp = !ws_test_type_udp(s->type);
 	if (!tcp && s->keepalive)
 		ws_cli_add_note(o,
 				"-S: SO_KEEPALIVE is a TCP option; %s has no connection to keep "

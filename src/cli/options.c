@@ -71,12 +71,6 @@ static const char *unsupported_hint(bool test, char letter)
 
 /* ---- value helpers ---------------------------------------------------------------- */
 
-static bool is_stream_test(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_STREAM || t == WS_TEST_TCP_MAERTS || t == WS_TEST_TCP_SENDFILE ||
-		t == WS_TEST_UDP_STREAM;
-}
-
 static int copy_host(char *dst, const char *src, ws_err *err)
 {
 	size_t n = strlen(src);
@@ -140,10 +134,10 @@ static int opt_test(ws_cli_options *o, const char *val, ws_err *err)
 	if (o->omni || ws_test_type_from_name(val, &o->spec.type) == 0)
 		return 0;
 	char names[256] = "";
-	for (int t = WS_TEST_TCP_STREAM; ws_test_type_name((enum ws_test_type)t); t++) {
+	for (unsigned i = 0; ws_test_type_at(i); i++) {
 		size_t n = strlen(names);
 		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
-			 ws_test_type_name((enum ws_test_type)t));
+			 ws_test_type_at(i)->name);
 	}
 	return ws_err_set(err, WS_E_INVAL, "unknown test '%s'; expected one of %s or omni", val,
 			  names);
@@ -630,7 +624,7 @@ static int finalize(ws_cli_options *o, ws_err *err)
 		return prc;
 	if ((prc = ws_confidence_setup(&o->conf, &o->conf_args, err)) < 0)
 		return prc;
-	if (s->end != WS_END_TIME && !is_stream_test(s->type))
+	if (s->end != WS_END_TIME && !ws_test_type_stream(s->type))
 		s->end = WS_END_TRANSACTIONS;
 	if (s->type == WS_TEST_UDP_RR &&
 	    (s->req_size > WS_RR_MAX_UDP || s->rsp_size > WS_RR_MAX_UDP))
@@ -654,7 +648,7 @@ static int finalize(ws_cli_options *o, ws_err *err)
 	s->family = o->remote_family != WS_FAMILY_ANY ? o->remote_family : o->local_family;
 	if (!o->remote_host_given && s->family == WS_FAMILY_INET6)
 		memcpy(o->remote_host, WS_CLI_DEFAULT_HOST6, sizeof(WS_CLI_DEFAULT_HOST6));
-	if (!o->format_given && !is_stream_test(s->type))
+	if (!o->format_given && !ws_test_type_stream(s->type))
 		o->format = 'x';
 	size_t flen = strlen(o->fill_file);
 	if (flen >= sizeof(s->fill_file))

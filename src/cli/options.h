@@ -10,8 +10,8 @@
 #define WS_CLI_OPTIONS_H
 
 #include "cli/words.h"
-#include "ctl/spec.h"
 #include "measure/confidence.h"
+#include "model/spec.h"
 #include "session/client.h"
 
 #include <stdbool.h>

@@ -5,7 +5,7 @@
 #ifndef WS_CLI_OPTVALUE_H
 #define WS_CLI_OPTVALUE_H
 
-#include "ctl/spec.h"
+#include "model/spec.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -129,13 +129,11 @@ int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
 			err, WS_E_INVAL,
 			"-t omni -- -d recv -T udp has no warpspeed test (UDP is measured "
 			"from the client's sends); expected -d send or -d rr with -T udp");
-	if (dir == 's')
-		o->spec.type = o->omni_udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
-	else if (dir == 'r')
-		o->spec.type = WS_TEST_TCP_MAERTS;
-	else if (o->omni_udp)
-		o->spec.type = WS_TEST_UDP_RR;
-	else /* -d rr -c: "OMNI Connect|Send|Recv", netperf's TCP_CRR */
-		o->spec.type = ws_cli_given(o, true, 'c') ? WS_TEST_TCP_CRR : WS_TEST_TCP_RR;
+	if (ws_test_type_from_omni(dir, o->omni_udp, &o->spec.type) < 0)
+		return ws_err_set(err, WS_E_INVAL, "-t omni -- -d %c -T %s has no warpspeed test",
+				  dir, o->omni_udp ? "udp" : "tcp");
+	if (o->spec.type == WS_TEST_TCP_RR && ws_cli_given(o, true, 'c'))
+		o->spec.type =
+			WS_TEST_TCP_CRR; /* -d rr -c: "OMNI Connect|Send|Recv", netperf's TCP_CRR */
 	return 0;
 }

@@ -3,11 +3,11 @@
 
 #include "cli/outprint.h"
 #include "cli/personality.h"
+#include "model/testtype.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
 #include "util/safefile.h"
-#include "workload/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static enum ws_chart_kind chosen(const ws_cli_options *o)
 		return WS_CHART_INTERIM;
 	if (o->spec.streams > 1)
 		return WS_CHART_STREAMS;
-	if (ws_workload_is_rr(o->spec.type))
+	if (ws_test_type_transacts(o->spec.type))
 		return WS_CHART_SPECTRUM;
 	return WS_CHART_AUTO;
 }
@@ -50,7 +50,7 @@ int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 				     ws_chart_kind_name((enum ws_chart_kind)o->svg_chart))
 			: 0;
 	enum ws_chart_kind k = chosen(o);
-	bool rr = ws_workload_is_rr(o->spec.type);
+	bool rr = ws_test_type_transacts(o->spec.type);
 	const char *need = NULL;
 	if (k == WS_CHART_AUTO)
 		need = "--svg draws latency percentiles (-t TCP_RR, UDP_RR or TCP_CRR), throughput "

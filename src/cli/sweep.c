@@ -8,7 +8,7 @@
 
 #include "cli/longopts.h"
 #include "cli/optvalue.h"
-#include "workload/run.h"
+#include "model/testtype.h"
 #include "util/err.h"
 #include "util/units.h"
 
@@ -193,7 +193,7 @@ int ws_cli_sweep_check(const ws_cli_options *o, ws_err *err)
 				  "option --sweep and --json-lines: a sweep is one document; "
 				  "expected --json");
 	/* netperf accepts -m and -M on the RR tests, where they change nothing: no curve */
-	if (d->letter && strchr("mM", d->letter) && ws_workload_is_rr(o->spec.type))
+	if (d->letter && strchr("mM", d->letter) && ws_test_type_transacts(o->spec.type))
 		return ws_err_set(
 			err, WS_E_INVAL,
 			"option --sweep %s does not apply to %s: test option -%c changes nothing "

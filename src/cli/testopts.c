@@ -6,7 +6,7 @@
 #include "cli/harnessopts.h"
 #include "cli/optvalue.h"
 
-#include "workload/run.h"
+#include "model/testtype.h"
 
 #include "util/clock.h"
 #include "util/err.h"
@@ -218,8 +218,6 @@ int ws_cli_topt_port_range(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
-static bool is_udp(enum ws_test_type t) { return t == WS_TEST_UDP_STREAM || t == WS_TEST_UDP_RR; }
-
 /* The halves of a -m/-M pair: the one naming the end that moves the data in this test sets
  * the size; the other changes nothing (netperf only echoes it in -k/-o/-O), with a note.
  * On the RR tests the local half is -m's/-M's single value (echoed, as before). */
@@ -227,10 +225,11 @@ static void resolve_pair(ws_cli_options *o, char letter, const uint32_t half[2],
 			 uint32_t *size)
 {
 	enum ws_test_type t = o->spec.type;
-	if (!has || t == WS_TEST_TCP_CC || t == WS_TEST_TCP_MSS) /* noted by applies.c */
+	/* TCP_CC and TCP_MSS move no data: noted by applies.c */
+	if (!has || ws_test_type_dataless(t))
 		return;
 	bool maerts = t == WS_TEST_TCP_MAERTS;
-	bool rr = ws_workload_is_rr(t);
+	bool rr = ws_test_type_transacts(t);
 	/* which half is the data's: -m local,remote sends; -M remote,local receives */
 	int data = letter == 'm' ? (maerts ? 1 : 0) : (maerts || rr ? 1 : 0);
 	static const char *const ends[2][2] = {{"local", "remote"}, {"remote", "local"}};
@@ -254,13 +253,14 @@ int ws_cli_topt_finalize(ws_cli_options *o, ws_err *err)
 {
 	enum ws_test_type t = o->spec.type;
 	const char *test = ws_test_type_name(t);
-	if (o->sock_type && (o->sock_type == 'd') != is_udp(t))
+	if (o->sock_type && (o->sock_type == 'd') != ws_test_type_udp(t))
 		return ws_err_set(err, WS_E_INVAL,
 				  "test option -t %s does not match %s; expected -t %s (netperf "
 				  "hangs on the mismatch)",
 				  o->sock_type == 'd' ? "dgram" : "stream",
-				  test ? test : "this test", is_udp(t) ? "dgram" : "stream");
-	bool conn = t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC || ws_cli_given(o, true, 'c');
+				  test ? test : "this test",
+				  ws_test_type_udp(t) ? "dgram" : "stream");
+	bool conn = ws_test_type_connects(t) || ws_cli_given(o, true, 'c');
 	if (conn && (o->port_range[0] || o->port_range[1]) && !o->spec.local.data_port) {
 		o->spec.local.data_port =
 			o->port_range[0] ? o->port_range[0] : 5000; /* netperf's min */

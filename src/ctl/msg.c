@@ -1,5 +1,8 @@
-/* msg: table-driven mapping of specs and side results onto TLV fields; see msg.h. */
+/* msg: specs and side results onto TLV fields, a walk over the field lists of
+ * model/fields.h (a field with id 0 is client-only and never carried); see msg.h. */
 #include "ctl/msg.h"
+
+#include "model/fields.h"
 
 #include "util/err.h"
 #include "util/text.h"
@@ -10,167 +13,44 @@
 #include <stddef.h>
 #include <string.h>
 
-enum kind { K_U32, K_U64, K_I64, K_INT, K_F64, K_BOOL, K_CHAR, K_ENUM, K_U16, K_STR };
-
-struct field_map {
-	uint16_t id;
-	enum kind kind;
-	size_t off;
-	size_t size; /* for K_STR: buffer size */
-};
-
-#define F(id, kind, type, member)                                             \
-	{                                                                     \
-		id, kind, offsetof(type, member), sizeof(((type *)0)->member) \
-	}
-
-/* clang-format off */
-static const struct field_map spec_fields[] = {
-	F(100, K_ENUM, ws_test_spec, type),
-	F(101, K_ENUM, ws_test_spec, end),
-	F(102, K_F64, ws_test_spec, duration_s),
-	F(103, K_U64, ws_test_spec, end_count),
-	F(104, K_U32, ws_test_spec, send_size),
-	F(105, K_U32, ws_test_spec, recv_size),
-	F(106, K_BOOL, ws_test_spec, nodelay),
-	F(107, K_ENUM, ws_test_spec, family),
-	F(108, K_BOOL, ws_test_spec, zerocopy),
-	F(109, K_BOOL, ws_test_spec, skip_rx_copy),
-	F(110, K_BOOL, ws_test_spec, splice),
-	F(111, K_BOOL, ws_test_spec, gso),
-	F(112, K_BOOL, ws_test_spec, gro),
-	F(113, K_BOOL, ws_test_spec, no_batch),
-	F(114, K_BOOL, ws_test_spec, udp_route),
-	F(115, K_U32, ws_test_spec, streams),
-	F(116, K_U32, ws_test_spec, local_threads),
-	F(117, K_U32, ws_test_spec, remote_threads),
-	F(118, K_STR, ws_test_spec, local_cpus),
-	F(119, K_STR, ws_test_spec, remote_cpus),
-	F(120, K_U32, ws_test_spec, local.sndbuf),
-	F(121, K_U32, ws_test_spec, local.rcvbuf),
-	F(122, K_INT, ws_test_spec, local.cpu),
-	F(123, K_BOOL, ws_test_spec, local.measure_cpu),
-	F(124, K_U16, ws_test_spec, local.data_port),
-	F(125, K_U32, ws_test_spec, rcvlowat),
-	F(126, K_U32, ws_test_spec, req_size),
-	F(127, K_U32, ws_test_spec, rsp_size),
-	F(128, K_U32, ws_test_spec, burst),
-	F(129, K_I64, ws_test_spec, rr_timeout_ns),
-	F(130, K_F64, ws_test_spec, rate),
-	/* Options harnesses pass; the client-only ones (local.*, maxseg) are not carried. */
-	F(131, K_INT, ws_test_spec, remote.tos),
-	F(132, K_INT, ws_test_spec, remote.priority),
-	F(133, K_STR, ws_test_spec, remote.cong),
-	F(134, K_BOOL, ws_test_spec, cork),
-	F(135, K_BOOL, ws_test_spec, keepalive),
-	F(136, K_BOOL, ws_test_spec, udp_flow_control),
-	F(137, K_F64, ws_test_spec, udp_pace_bps),
-	F(138, K_STR, ws_test_spec, data_host),
-	F(139, K_STR, ws_test_spec, data_local),
-	F(140, K_U32, ws_test_spec, remote.sndbuf),
-	F(141, K_U32, ws_test_spec, remote.rcvbuf),
-	F(142, K_INT, ws_test_spec, remote.cpu),
-	F(143, K_BOOL, ws_test_spec, remote.measure_cpu),
-	F(144, K_U16, ws_test_spec, remote.data_port),
-	F(151, K_BOOL, ws_test_spec, dontroute),
-};
-/* clang-format on */
-
-/* clang-format off */
-static const struct field_map side_fields[] = {
-	F(200, K_U32, ws_side_result, sndbuf_req),
-	F(201, K_U32, ws_side_result, rcvbuf_req),
-	F(202, K_U32, ws_side_result, sndbuf_set),
-	F(203, K_U32, ws_side_result, rcvbuf_set),
-	F(204, K_U32, ws_side_result, sndbuf_end),
-	F(205, K_U32, ws_side_result, rcvbuf_end),
-	F(206, K_U32, ws_side_result, send_size),
-	F(207, K_U32, ws_side_result, recv_size),
-	F(208, K_U64, ws_side_result, bytes_sent),
-	F(209, K_U64, ws_side_result, bytes_recv),
-	F(210, K_U64, ws_side_result, send_calls),
-	F(211, K_U64, ws_side_result, recv_calls),
-	F(270, K_U64, ws_side_result, send_syscalls),
-	F(271, K_U64, ws_side_result, recv_syscalls),
-	F(212, K_I64, ws_side_result, elapsed_ns),
-	F(213, K_BOOL, ws_side_result, cpu_measured),
-	F(214, K_F64, ws_side_result, cpu_util),
-	F(215, K_F64, ws_side_result, cpu_user),
-	F(216, K_F64, ws_side_result, cpu_system),
-	F(217, K_F64, ws_side_result, cpu_softirq),
-	F(218, K_CHAR, ws_side_result, cpu_method),
-	F(219, K_U32, ws_side_result, ncpus),
-	F(220, K_I64, ws_side_result, thread_user_ns),
-	F(221, K_I64, ws_side_result, thread_sys_ns),
-	F(222, K_INT, ws_side_result, cpu_bound_to),
-	F(223, K_STR, ws_side_result, hostname),
-	F(224, K_STR, ws_side_result, boot_id),
-	F(225, K_STR, ws_side_result, io_path),
-	F(226, K_STR, ws_side_result, io_note),
-	F(227, K_U64, ws_side_result, zc_sends),
-	F(228, K_U64, ws_side_result, zc_copied),
-	F(229, K_U64, ws_side_result, dgrams_sent),
-	F(230, K_U64, ws_side_result, dgrams_recv),
-	F(231, K_U64, ws_side_result, dgrams_lost),
-	F(232, K_U64, ws_side_result, dgrams_reordered),
-	F(233, K_U64, ws_side_result, dgrams_dup),
-	F(234, K_U64, ws_side_result, send_errors),
-	F(235, K_U64, ws_side_result, bad_dgrams),
-	F(236, K_BOOL, ws_side_result, tcp_info_valid),
-	F(237, K_U32, ws_side_result, tcp_mss),
-	F(238, K_U32, ws_side_result, tcp_rtt_us),
-	F(239, K_U32, ws_side_result, tcp_rttvar_us),
-	F(240, K_U32, ws_side_result, tcp_snd_cwnd),
-	F(241, K_U64, ws_side_result, tcp_retrans),
-	F(242, K_U32, ws_side_result, rcvlowat),
-	F(243, K_U64, ws_side_result, dgrams_jumps),
-	F(244, K_U64, ws_side_result, transactions),
-	F(245, K_U64, ws_side_result, trans_lost),
-	F(246, K_U64, ws_side_result, late_replies),
-	F(247, K_U64, ws_side_result, trans_scheduled),
-	F(248, K_I64, ws_side_result, max_lag_ns),
-	F(249, K_U64, ws_side_result, connects),
-	F(250, K_U64, ws_side_result, connect_errors),
-	F(251, K_F64, ws_side_result, cpu_rate),
-};
-/* clang-format on */
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static void put_fields(ws_tlv_writer *w, const struct field_map *map, size_t n, const void *obj)
+static void put_fields(ws_tlv_writer *w, const ws_field *map, size_t n, const void *obj)
 {
 	const char *base = obj;
 	for (size_t i = 0; i < n; i++) {
 		const void *p = base + map[i].off;
+		if (!map[i].id)
+			continue;
 		switch (map[i].kind) {
-		case K_U32:
+		case WS_FK_U32:
 			ws_tlv_put_u64(w, map[i].id, *(const uint32_t *)p);
 			break;
-		case K_U16:
+		case WS_FK_U16:
 			ws_tlv_put_u64(w, map[i].id, *(const uint16_t *)p);
 			break;
-		case K_U64:
+		case WS_FK_U64:
 			ws_tlv_put_u64(w, map[i].id, *(const uint64_t *)p);
 			break;
-		case K_I64:
+		case WS_FK_I64:
 			ws_tlv_put_i64(w, map[i].id, *(const int64_t *)p);
 			break;
-		case K_INT:
+		case WS_FK_INT:
 			ws_tlv_put_i64(w, map[i].id, *(const int *)p);
 			break;
-		case K_ENUM:
+		case WS_FK_ENUM:
 			ws_tlv_put_i64(w, map[i].id, *(const int *)p);
 			break;
-		case K_F64:
+		case WS_FK_F64:
 			ws_tlv_put_f64(w, map[i].id, *(const double *)p);
 			break;
-		case K_BOOL:
+		case WS_FK_BOOL:
 			ws_tlv_put_u64(w, map[i].id, *(const bool *)p ? 1 : 0);
 			break;
-		case K_CHAR:
+		case WS_FK_CHAR:
 			ws_tlv_put_u64(w, map[i].id, (unsigned char)*(const char *)p);
 			break;
-		case K_STR:
+		case WS_FK_STR:
 			ws_tlv_put_str(w, map[i].id, (const char *)p);
 			break;
 		}
@@ -178,44 +58,45 @@ static void put_fields(ws_tlv_writer *w, const struct field_map *map, size_t n, 
 }
 
 /* Stores one field; values that do not fit the member are refused, not truncated. */
-static int get_field(const ws_tlv_msg *m, const struct field_map *f, void *p)
+static int get_field(const ws_tlv_msg *m, const ws_field *f, void *p)
 {
 	uint64_t u;
 	int64_t s;
 	int rc;
 	switch (f->kind) {
-	case K_U32:
-	case K_U16:
-	case K_U64:
-	case K_BOOL:
-	case K_CHAR:
+	case WS_FK_U32:
+	case WS_FK_U16:
+	case WS_FK_U64:
+	case WS_FK_BOOL:
+	case WS_FK_CHAR:
 		if ((rc = ws_tlv_get_u64(m, f->id, &u)) != 0)
 			return rc;
-		if ((f->kind == K_U32 && u > UINT32_MAX) || (f->kind == K_U16 && u > UINT16_MAX) ||
-		    (f->kind == K_BOOL && u > 1) || (f->kind == K_CHAR && u > 127))
+		if ((f->kind == WS_FK_U32 && u > UINT32_MAX) ||
+		    (f->kind == WS_FK_U16 && u > UINT16_MAX) || (f->kind == WS_FK_BOOL && u > 1) ||
+		    (f->kind == WS_FK_CHAR && u > 127))
 			return -WS_E_PROTO;
-		if (f->kind == K_U32)
+		if (f->kind == WS_FK_U32)
 			*(uint32_t *)p = (uint32_t)u;
-		else if (f->kind == K_U16)
+		else if (f->kind == WS_FK_U16)
 			*(uint16_t *)p = (uint16_t)u;
-		else if (f->kind == K_U64)
+		else if (f->kind == WS_FK_U64)
 			*(uint64_t *)p = u;
-		else if (f->kind == K_BOOL)
+		else if (f->kind == WS_FK_BOOL)
 			*(bool *)p = u != 0;
 		else
 			*(char *)p = (char)u;
 		return 0;
-	case K_I64:
+	case WS_FK_I64:
 		return ws_tlv_get_i64(m, f->id, (int64_t *)p);
-	case K_INT:
-	case K_ENUM:
+	case WS_FK_INT:
+	case WS_FK_ENUM:
 		if ((rc = ws_tlv_get_i64(m, f->id, &s)) != 0)
 			return rc;
 		if (s < -2147483647LL || s > 2147483647LL)
 			return -WS_E_PROTO;
 		*(int *)p = (int)s;
 		return 0;
-	case K_F64: {
+	case WS_FK_F64: {
 		double d;
 		if ((rc = ws_tlv_get_f64(m, f->id, &d)) != 0)
 			return rc;
@@ -224,16 +105,18 @@ static int get_field(const ws_tlv_msg *m, const struct field_map *f, void *p)
 		*(double *)p = d;
 		return 0;
 	}
-	case K_STR:
+	case WS_FK_STR:
 		return ws_tlv_get_str(m, f->id, (char *)p, f->size);
 	}
 	return -WS_E_PROTO;
 }
 
-static int get_fields(const ws_tlv_msg *m, const struct field_map *map, size_t n, void *obj,
+static int get_fields(const ws_tlv_msg *m, const ws_field *map, size_t n, void *obj,
 		      const char *what, ws_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (!map[i].id)
+			continue;
 		int rc = get_field(m, &map[i], (char *)obj + map[i].off);
 		if (rc < 0)
 			return ws_err_set(err, WS_E_PROTO,
@@ -243,18 +126,15 @@ static int get_fields(const ws_tlv_msg *m, const struct field_map *map, size_t n
 	return 0;
 }
 
-/* Enums travel as int: the spec's enum members must be int-sized for K_ENUM. */
-_Static_assert(sizeof(enum ws_test_type) == sizeof(int), "enum size");
-
 void ws_msg_put_spec(ws_tlv_writer *w, const ws_test_spec *s)
 {
-	put_fields(w, spec_fields, COUNT(spec_fields), s);
+	put_fields(w, ws_spec_fields, ws_spec_nfields, s);
 }
 
 int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, ws_err *err)
 {
 	ws_test_spec_init(s);
-	return get_fields(m, spec_fields, COUNT(spec_fields), s, "test spec", err);
+	return get_fields(m, ws_spec_fields, ws_spec_nfields, s, "test spec", err);
 }
 
 /* Per-flow and per-thread records: one BYTES field each, repeated, fixed layout. */
@@ -265,7 +145,7 @@ int ws_msg_get_spec(const ws_tlv_msg *m, ws_test_spec *s, ws_err *err)
 
 void ws_msg_put_side(ws_tlv_writer *w, const ws_side_result *r)
 {
-	put_fields(w, side_fields, COUNT(side_fields), r);
+	put_fields(w, ws_side_fields, ws_side_nfields, r);
 	for (uint32_t i = 0; i < r->nflows; i++) {
 		const ws_flow_result *f = &r->flows[i];
 		uint8_t rec[FLOW_REC + sizeof(f->why)];
@@ -346,7 +226,7 @@ int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->cpu_bound_to = -1;
-	int rc = get_fields(m, side_fields, COUNT(side_fields), r, "result", err);
+	int rc = get_fields(m, ws_side_fields, ws_side_nfields, r, "result", err);
 	if (rc >= 0)
 		rc = get_records(m, r, err);
 	/* the peer's strings, cleaned for printing (util/text.h) */

@@ -9,8 +9,8 @@
 #ifndef WS_CTL_MSG_H
 #define WS_CTL_MSG_H
 
-#include "ctl/spec.h"
 #include "ctl/tlv.h"
+#include "model/result.h"
 
 struct ws_err;
 

@@ -656,50 +656,6 @@ void ws_np_addr_from_in6(const uint8_t a[16], uint32_t w[4]) { memcpy(w, a, 16);
 
 void ws_np_addr_to_in6(const uint32_t w[4], uint8_t a[16]) { memcpy(a, w, 16); }
 
-void ws_np_reader_init(ws_np_reader *rd)
-{
-	rd->got = 0;
-	rd->full = 0;
-}
-
-void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n)
-{
-	if (n > WS_NP_MSG_LEN)
-		n = WS_NP_MSG_LEN;
-	memcpy(rd->buf, p, n);
-	rd->got = n;
-	rd->full = n == WS_NP_MSG_LEN; /* a whole message: the next read starts another */
-}
-
-int ws_np_reader_read(ws_np_reader *rd, int fd, ws_err *err)
-{
-	if (rd->full) {
-		rd->got = 0; /* the previous call returned a whole message */
-		rd->full = 0;
-	}
-	while (rd->got < WS_NP_MSG_LEN) {
-		ssize_t r = recv(fd, rd->buf + rd->got, WS_NP_MSG_LEN - rd->got, MSG_DONTWAIT);
-		if (r > 0) {
-			rd->got += (size_t)r;
-			continue;
-		}
-		if (r == 0) {
-			if (rd->got == 0)
-				return ws_err_set(err, ECONNRESET,
-						  "the netperf peer closed the connection");
-			return ws_err_set(err, ECONNRESET,
-					  "the netperf peer closed the connection after %zu bytes "
-					  "of a %d-byte message",
-					  rd->got, WS_NP_MSG_LEN);
-		}
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-			return 0;
-		return ws_err_errno(err, "receive a netperf message");
-	}
-	rd->full = 1;
-	return 1;
-}
-
 void ws_np_encode_cc_req(const ws_np_cc_req *r, uint8_t *msg)
 {
 	encode(cc_req, NFIELDS(cc_req), WS_NP_DO_TCP_CC, r, msg);

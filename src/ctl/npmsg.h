@@ -296,22 +296,4 @@ void ws_np_addr_to_in6(const uint32_t w[4], uint8_t a[16]);
  * rounding), num_cpus within 1..65536. */
 int ws_np_results_check_cpu(const ws_np_omni_results *r, struct ws_err *err);
 
-/* Incremental reading of one 656-byte message from a non-blocking socket, for an event
- * loop: a connection that stalls mid-message costs 656 bytes and no thread. */
-typedef struct ws_np_reader {
-	uint8_t buf[WS_NP_MSG_LEN];
-	size_t got;
-	int full; /* buf holds a whole message that the caller has been given */
-} ws_np_reader;
-
-void ws_np_reader_init(ws_np_reader *rd);
-/* Start the reader with bytes already taken off the socket (at most WS_NP_MSG_LEN). A
- * whole message is taken as one already returned: rd->buf holds it until the next read,
- * which starts the next message. */
-void ws_np_reader_prime(ws_np_reader *rd, const uint8_t *p, size_t n);
-/* Returns 1 when a whole message is in rd->buf (the next call starts a new one), 0 when
- * more bytes are needed, -ECONNRESET when the peer closed (the message names how many
- * bytes of a message had arrived), or another negative code for a receive error. */
-int ws_np_reader_read(ws_np_reader *rd, int fd, struct ws_err *err);
-
 #endif

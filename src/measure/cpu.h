@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 struct ws_err;
 

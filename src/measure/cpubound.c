@@ -37,21 +37,11 @@ void ws_cpubound_judge(const ws_test_result *res, ws_cpubound *out)
 	judge_side(&res->remote, &out->remote);
 	out->type = res->spec.type;
 	out->shared_host = res->shared_host;
-	bool local_sends = true, remote_sends = false;
-	switch (res->spec.type) {
-	case WS_TEST_TCP_MAERTS:
-		local_sends = false;
-		remote_sends = true;
-		break;
-	case WS_TEST_TCP_RR:
-	case WS_TEST_UDP_RR:
-	case WS_TEST_TCP_CRR:
-	case WS_TEST_TCP_CC:
-		remote_sends = true;
-		break;
-	default:
-		break;
-	}
+	/* the requester and the responder both send (RR, CRR, CC) */
+	enum ws_test_type t = res->spec.type;
+	bool local_sends = ws_test_type_role(t, true) == WS_ROLE_SENDER;
+	bool remote_sends =
+		ws_test_type_role(t, false) == WS_ROLE_SENDER || ws_test_type_transacts(t);
 	out->local.sends = local_sends;
 	out->local.receives = !local_sends || remote_sends;
 	out->remote.sends = remote_sends;
@@ -68,9 +58,8 @@ static int pct(double frac)
 /* What lowers the cost per byte on this side, then whether more streams can help. */
 static const char *advice(const ws_cpubound *v, const ws_cpubound_side *s)
 {
-	bool tcp = v->type != WS_TEST_UDP_STREAM && v->type != WS_TEST_UDP_RR;
-	bool rr = v->type == WS_TEST_TCP_RR || v->type == WS_TEST_UDP_RR ||
-		ws_test_type_connects(v->type);
+	bool tcp = !ws_test_type_udp(v->type);
+	bool rr = ws_test_type_transacts(v->type);
 	if (rr)
 		return s->host_bound ? "every CPU is busy, so more concurrent tests will not help"
 				     : "try more concurrent tests (one per CPU, with -T)";

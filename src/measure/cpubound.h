@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 /* 90% of the interval, as a fraction. */
 #define WS_CPUBOUND_THRESHOLD 0.9

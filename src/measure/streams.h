@@ -7,7 +7,7 @@
 #ifndef WS_MEASURE_STREAMS_H
 #define WS_MEASURE_STREAMS_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 #include <stdint.h>
 

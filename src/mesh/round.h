@@ -9,10 +9,10 @@
 #ifndef WS_MESH_ROUND_H
 #define WS_MESH_ROUND_H
 
-#include "ctl/spec.h"
 #include "mesh/endpoint.h"
 #include "mesh/matrix.h"
 #include "mesh/schedule.h"
+#include "model/spec.h"
 
 #include <stddef.h>
 

@@ -99,27 +99,18 @@ const char *ws_classic_units_label(char fmt)
 
 static int stream_roles(const ws_test_result *r, struct stream_roles *roles, ws_err *err)
 {
-	switch (r->spec.type) {
-	case WS_TEST_TCP_STREAM:
-		*roles = (struct stream_roles){&r->local, &r->remote};
-		return 0;
-	case WS_TEST_TCP_SENDFILE:
-		*roles = (struct stream_roles){&r->local, &r->remote};
-		return 0;
-	case WS_TEST_TCP_MAERTS:
-		*roles = (struct stream_roles){&r->remote, &r->local};
-		return 0;
-	case WS_TEST_UDP_STREAM:
-		*roles = (struct stream_roles){&r->local, &r->remote};
-		return 0;
-	default: {
+	if (!ws_test_type_stream(r->spec.type)) {
 		const char *name = ws_test_type_name(r->spec.type);
 		return ws_err_set(err, WS_E_INVAL,
 				  "classic report: test %s (%d) has no stream layout; expected "
 				  "TCP_STREAM, TCP_MAERTS, TCP_SENDFILE or UDP_STREAM",
 				  name ? name : "unknown", (int)r->spec.type);
 	}
-	}
+	if (ws_test_type_role(r->spec.type, true) == WS_ROLE_SENDER)
+		*roles = (struct stream_roles){&r->local, &r->remote};
+	else
+		*roles = (struct stream_roles){&r->remote, &r->local};
+	return 0;
 }
 
 static bool is_unspecified(const char *addr)
@@ -173,8 +164,8 @@ void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, F
 	if (o->banner_done)
 		return;
 	char suffix[48] = "";
-	bool migrated_rr = r->spec.type == WS_TEST_TCP_RR || r->spec.type == WS_TEST_UDP_RR;
-	if (migrated_rr && !o->omni) /* netperf's omni banner has no first burst */
+	if (ws_test_type_rr(r->spec.type) &&
+	    !o->omni) /* netperf's omni banner has no first burst */
 		snprintf(suffix, sizeof(suffix), " : first burst %" PRIu32, r->spec.burst);
 	const char *title = ws_classic_title(r, o);
 	if (title) /* LOC_CPU and REM_CPU print no banner in netperf */
@@ -183,28 +174,10 @@ void ws_classic_test_banner(const ws_test_result *r, const ws_classic_opts *o, F
 
 const char *ws_classic_title(const ws_test_result *r, const ws_classic_opts *o)
 {
-	static const struct {
-		enum ws_test_type type;
-		const char *migrated, *omni;
-		/* clang-format off */
-	} titles[] = {
-		{WS_TEST_TCP_STREAM, "MIGRATED TCP STREAM TEST", "OMNI Send TEST"},
-		{WS_TEST_TCP_MAERTS, "MIGRATED TCP MAERTS TEST", "OMNI Receive TEST"},
-		{WS_TEST_TCP_SENDFILE, "TCP SENDFILE TEST", "TCP SENDFILE TEST"},
-		{WS_TEST_UDP_STREAM, "MIGRATED UDP STREAM TEST", "OMNI Send TEST"},
-		{WS_TEST_TCP_RR, "MIGRATED TCP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
-		{WS_TEST_UDP_RR, "MIGRATED UDP REQUEST/RESPONSE TEST", "OMNI Send|Recv TEST"},
-		{WS_TEST_TCP_CRR, "MIGRATED TCP Connect/Request/Response TEST",
-		 "OMNI Connect|Send|Recv TEST"},
-		/* never migrated in 2.7.0 */
-		{WS_TEST_TCP_CC, "TCP Connect/Close TEST", "OMNI Connection TEST"}, /* -t omni -- -c */
-		{WS_TEST_TCP_MSS, "TCP MSS TEST", "TCP MSS TEST"},
-	};
-	/* clang-format on */
-	for (size_t i = 0; r && i < sizeof(titles) / sizeof(titles[0]); i++)
-		if (titles[i].type == r->spec.type)
-			return o && o->omni ? titles[i].omni : titles[i].migrated;
-	return NULL;
+	const ws_test_row *row = r ? ws_test_type_row(r->spec.type) : NULL;
+	if (!row)
+		return NULL;
+	return o && o->omni ? row->omni_title : row->title;
 }
 
 const ws_side_result *ws_classic_sd_basis(const ws_test_result *r, const ws_side_result *side)
@@ -357,7 +330,7 @@ static void print_figure(const ws_test_result *r, const struct stream_roles *rol
 		fprintf(out, "%6.3f %c %s\n", c.sd, c.method, brand);
 		return;
 	}
-	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
+	bool udp = ws_test_type_udp(r->spec.type);
 	int64_t ns = udp ? roles->receiver->elapsed_ns : r->local.elapsed_ns;
 	double tput = ws_classic_throughput(roles->receiver->bytes_recv, ns, o->fmt);
 	fprintf(out, "%7.2f %s\n", tput, brand);
@@ -417,14 +390,14 @@ static void print_ws_detail(const ws_test_result *r, FILE *out)
 				names[i], s->tcp_retrans, s->tcp_rtt_us, s->tcp_rttvar_us,
 				s->tcp_mss, s->tcp_snd_cwnd);
 	}
-	if (r->spec.type == WS_TEST_UDP_STREAM &&
+	if (ws_test_type_has(r->spec.type, WS_TO_DGRAMS) &&
 	    r->spec.netperf_peer) /* no sequence accounting there */
 		fprintf(out,
 			"UDP datagrams: sent %" PRIu64 ", received %" PRIu64
 			" (a netserver counts no loss, "
 			"order or duplicates), send errors %" PRIu64 "\n",
 			r->local.dgrams_sent, r->remote.dgrams_recv, r->local.send_errors);
-	else if (r->spec.type == WS_TEST_UDP_STREAM)
+	else if (ws_test_type_has(r->spec.type, WS_TO_DGRAMS))
 		fprintf(out,
 			"UDP datagrams: sent %" PRIu64 ", received %" PRIu64 ", lost %" PRIu64
 			", reordered %" PRIu64 ", duplicated %" PRIu64 ", bad %" PRIu64
@@ -459,7 +432,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 	if (o->print_headers)
 		ws_classic_test_banner(r, o, out);
 	ws_conf_warning_print(o->conf, out); /* -i/-I not met: whatever -P says, as netperf */
-	bool udp = r->spec.type == WS_TEST_UDP_STREAM;
+	bool udp = ws_test_type_udp(r->spec.type);
 	if (o->verbosity <= 0) {
 		print_figure(r, &roles, o, out);
 	} else {
@@ -535,7 +508,7 @@ int ws_classic_warnings(const ws_test_result *r, const char *prog, FILE *out)
 			return m;
 		n += m;
 	}
-	if (r->spec.type == WS_TEST_UDP_STREAM) {
+	if (ws_test_type_has(r->spec.type, WS_TO_DGRAMS)) {
 		const ws_side_result *rcv = &r->remote;
 		uint64_t expected = rcv->dgrams_recv + rcv->dgrams_lost;
 		if (rcv->dgrams_lost > 0) {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 struct ws_err;
 struct ws_confidence;

@@ -12,15 +12,15 @@ int ws_classic_probe_render(const ws_test_result *r, const ws_classic_opts *o, F
 		return ws_err_set(err, WS_E_INVAL,
 				  "classic report: no result, options or output stream");
 	enum ws_test_type t = r->spec.type;
-	if (t == WS_TEST_TCP_MSS) {
+	if (ws_test_type_family(t) == WS_TF_MSS) {
 		if (o->print_headers && !o->banner_done) /* not again after the one at start */
-			ws_classic_banner(r, "TCP MSS TEST", "", o, out);
+			ws_classic_banner(r, ws_test_type_row(t)->title, "", o, out);
 		if (o->print_headers && o->verbosity >= 1)
 			fputs("Maximum\nSegment\nSize (bytes)\n\n", out);
 		/* netperf's "%d %s\n": the brand only when the banner is off */
 		const char *brand = o->print_headers || !o->brand ? "" : o->brand;
 		fprintf(out, "%d %s\n", r->local.maxseg_set ? (int)r->local.maxseg_set : -1, brand);
-	} else if (t == WS_TEST_LOC_CPU || t == WS_TEST_REM_CPU) {
+	} else if (ws_test_type_family(t) == WS_TF_CPU) {
 		bool local = t == WS_TEST_LOC_CPU;
 		const ws_side_result *s = local ? &r->local : &r->remote;
 		fprintf(out, "%g", s->cpu_rate);

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "report/classic.h"
 
 struct ws_err;

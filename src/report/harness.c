@@ -23,7 +23,7 @@ void ws_report_udp_mode(const ws_test_spec *spec, char *buf, size_t bufsz)
 void ws_report_harness_detail(const ws_test_result *r, FILE *out)
 {
 	const ws_test_spec *s = &r->spec;
-	if (s->type == WS_TEST_UDP_STREAM) {
+	if (ws_test_type_has(s->type, WS_TO_DGRAMS)) {
 		char mode[160];
 		ws_report_udp_mode(s, mode, sizeof(mode));
 		fprintf(out, "UDP sending: %s\n", mode);

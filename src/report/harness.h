@@ -5,7 +5,7 @@
 #ifndef WS_REPORT_HARNESS_H
 #define WS_REPORT_HARNESS_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 #include <stddef.h>
 #include <stdio.h>

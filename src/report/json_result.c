@@ -6,6 +6,7 @@
 
 #include "measure/hist.h"
 #include "measure/latency.h"
+#include "model/fields.h"
 #include "report/json.h"
 
 #include <math.h>
@@ -49,11 +50,6 @@ static void dbl_or_null(ws_json *j, const char *key, double v)
 		ws_json_double(j, key, v);
 }
 
-static bool is_rr(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
-}
-
 static void str_or_null(ws_json *j, const char *key, const char *s)
 {
 	ws_json_str(j, key, s && *s ? s : NULL);
@@ -75,54 +71,106 @@ static void family_member(ws_json *j, const char *key, enum ws_family f)
  * command line; the applied sizes tell it from the default. */
 static uint64_t buf_req(uint32_t v) { return v == WS_SOCKBUF_ZERO ? 0 : v; }
 
-static void side_spec(ws_json *j, const char *key, const ws_side_spec *s)
+/* One field, as its kind and json_as say (model/fields.h). */
+static void json_field(ws_json *j, const ws_field *f, const void *obj)
 {
-	ws_json_object_begin(j, key);
-	ws_json_uint(j, "sndbuf", buf_req(s->sndbuf));
-	ws_json_uint(j, "rcvbuf", buf_req(s->rcvbuf));
-	if (s->cpu >= 0)
-		ws_json_int(j, "cpu", s->cpu);
-	else
-		ws_json_null(j, "cpu");
-	ws_json_bool(j, "measure_cpu", s->measure_cpu);
-	ws_json_uint(j, "data_port", s->data_port);
-	ws_json_object_end(j);
+	const char *p = (const char *)obj + f->off;
+	int i = f->kind == WS_FK_INT || f->kind == WS_FK_ENUM ? *(const int *)p : 0;
+	uint32_t u = f->kind == WS_FK_U32 ? *(const uint32_t *)p : 0;
+	switch (f->json_as) {
+	case WS_FJ_TEST:
+		ws_json_str(j, f->json, ws_test_type_name((enum ws_test_type)i));
+		return;
+	case WS_FJ_END:
+		ws_json_str(j, f->json, (unsigned)i < 3 ? end_names[i] : NULL);
+		return;
+	case WS_FJ_FAMILY:
+		family_member(j, f->json, (enum ws_family)i);
+		return;
+	case WS_FJ_STR_OR_NULL:
+		str_or_null(j, f->json, p);
+		return;
+	case WS_FJ_CPU:
+		if (i >= 0)
+			ws_json_int(j, f->json, i);
+		else
+			ws_json_null(j, f->json);
+		return;
+	case WS_FJ_BUF:
+		ws_json_uint(j, f->json, buf_req(u));
+		return;
+	case WS_FJ_AT_LEAST_1:
+		ws_json_uint(j, f->json, u ? u : 1);
+		return;
+	case WS_FJ_PLAIN:
+		break;
+	}
+	switch (f->kind) {
+	case WS_FK_U16:
+		ws_json_uint(j, f->json, *(const uint16_t *)p);
+		break;
+	case WS_FK_U32:
+		ws_json_uint(j, f->json, u);
+		break;
+	case WS_FK_U64:
+		ws_json_uint(j, f->json, *(const uint64_t *)p);
+		break;
+	case WS_FK_I64:
+		ws_json_int(j, f->json, *(const int64_t *)p);
+		break;
+	case WS_FK_INT:
+	case WS_FK_ENUM:
+		ws_json_int(j, f->json, i);
+		break;
+	case WS_FK_F64:
+		ws_json_double(j, f->json, *(const double *)p);
+		break;
+	case WS_FK_BOOL:
+		ws_json_bool(j, f->json, *(const bool *)p);
+		break;
+	case WS_FK_CHAR: {
+		char c[2] = {*p, 0};
+		ws_json_str(j, f->json, c);
+		break;
+	}
+	case WS_FK_STR:
+		ws_json_str(j, f->json, p);
+		break;
+	}
 }
 
+/* The published fields of one group, in the list's order. */
+static void group(ws_json *j, const ws_field *f, size_t n, enum ws_field_group g, const void *obj)
+{
+	for (size_t i = 0; i < n; i++)
+		if (f[i].group == g && f[i].json)
+			json_field(j, &f[i], obj);
+}
+
+/* The spec's fields in the list's order; a run of io_options, local or remote fields is
+ * that object. */
 static void spec(ws_json *j, const ws_test_spec *s)
 {
+	static const char *const objects[] = {
+		[WS_FG_IO_OPTIONS] = "io_options",
+		[WS_FG_LOCAL] = "local",
+		[WS_FG_REMOTE] = "remote",
+	};
+	enum ws_field_group open = WS_FG_SPEC;
 	ws_json_object_begin(j, "spec");
-	ws_json_str(j, "test", ws_test_type_name(s->type));
-	ws_json_str(j, "end", (unsigned)s->end < 3 ? end_names[s->end] : NULL);
-	ws_json_double(j, "duration_s", s->duration_s);
-	ws_json_uint(j, "end_count", s->end_count);
-	ws_json_uint(j, "send_size", s->send_size);
-	ws_json_uint(j, "recv_size", s->recv_size);
-	ws_json_uint(j, "req_size", s->req_size);
-	ws_json_uint(j, "rsp_size", s->rsp_size);
-	ws_json_uint(j, "burst", s->burst);
-	ws_json_int(j, "rr_timeout_ns", s->rr_timeout_ns);
-	ws_json_double(j, "rate", s->rate);
-	ws_json_bool(j, "nodelay", s->nodelay);
-	family_member(j, "family", s->family);
-	ws_json_object_begin(j, "io_options");
-	ws_json_bool(j, "zerocopy", s->zerocopy);
-	ws_json_bool(j, "skip_rx_copy", s->skip_rx_copy);
-	ws_json_bool(j, "splice", s->splice);
-	ws_json_uint(j, "rcvlowat", s->rcvlowat);
-	ws_json_bool(j, "gso", s->gso);
-	ws_json_bool(j, "gro", s->gro);
-	ws_json_bool(j, "no_mmsg", s->no_batch);
-	ws_json_bool(j, "route", s->udp_route);
-	ws_json_object_end(j);
-	ws_json_uint(j, "streams", s->streams ? s->streams : 1);
-	ws_json_uint(j, "local_threads", s->local_threads);
-	ws_json_uint(j, "remote_threads", s->remote_threads);
-	ws_json_str(j, "local_cpus", s->local_cpus);
-	ws_json_str(j, "remote_cpus", s->remote_cpus);
-	side_spec(j, "local", &s->local);
-	side_spec(j, "remote", &s->remote);
-	str_or_null(j, "fill_file", s->fill_file);
+	for (size_t i = 0; i < ws_spec_nfields; i++) {
+		const ws_field *f = &ws_spec_fields[i];
+		if (!f->json)
+			continue;
+		if (f->group != open && open != WS_FG_SPEC)
+			ws_json_object_end(j);
+		if (f->group != open && f->group != WS_FG_SPEC)
+			ws_json_object_begin(j, objects[f->group]);
+		open = f->group;
+		json_field(j, f, s);
+	}
+	if (open != WS_FG_SPEC)
+		ws_json_object_end(j);
 	ws_json_object_end(j);
 }
 
@@ -158,107 +206,16 @@ static void thread_cpu(ws_json *j, const ws_report_ctx *c, bool local)
 	ws_json_object_end(j);
 }
 
-static void io(ws_json *j, const ws_side_result *s)
-{
-	ws_json_object_begin(j, "io");
-	str_or_null(j, "path", s->io_path);
-	str_or_null(j, "note", s->io_note);
-	ws_json_uint(j, "zerocopy_sends", s->zc_sends);
-	ws_json_uint(j, "zerocopy_copied", s->zc_copied);
-	ws_json_uint(j, "rcvlowat", s->rcvlowat);
-	ws_json_object_end(j);
-}
-
-/* Counter blocks of a side as tables: member name, field, width. */
-/* F_BUF: a requested buffer size, where netperf's "set 0" (WS_SOCKBUF_ZERO) shows as 0. */
-enum fkind { F_U32, F_U64, F_I64, F_BUF };
-struct field {
-	const char *key;
-	size_t off;
-	enum fkind kind;
-};
-#define FLD(key, member, kind)                              \
-	{                                                   \
-		key, offsetof(ws_side_result, member), kind \
-	}
-
-/* clang-format off */
-static const struct field udp_fields[] = {
-	FLD("datagrams_sent", dgrams_sent, F_U64), FLD("datagrams_received", dgrams_recv, F_U64),
-	FLD("lost", dgrams_lost, F_U64),           FLD("reordered", dgrams_reordered, F_U64),
-	FLD("duplicated", dgrams_dup, F_U64),      FLD("send_errors", send_errors, F_U64),
-	FLD("bad", bad_dgrams, F_U64),             FLD("sequence_jumps", dgrams_jumps, F_U64),
-};
-/* clang-format on */
-/* clang-format off */
-static const struct field rr_fields[] = {
-	FLD("transactions", transactions, F_U64), FLD("lost", trans_lost, F_U64),
-	FLD("late", late_replies, F_U64),         FLD("scheduled", trans_scheduled, F_U64),
-	FLD("max_lag_ns", max_lag_ns, F_I64),     FLD("connects", connects, F_U64),
-	FLD("connect_errors", connect_errors, F_U64),
-};
-/* clang-format on */
-/* clang-format off */
-static const struct field tcp_info_fields[] = {
-	FLD("mss", tcp_mss, F_U32),           FLD("rtt_us", tcp_rtt_us, F_U32),
-	FLD("rttvar_us", tcp_rttvar_us, F_U32), FLD("snd_cwnd", tcp_snd_cwnd, F_U32),
-	FLD("retrans", tcp_retrans, F_U64),
-};
-/* clang-format on */
-/* The rest of TCP_INFO (what netperf's DUMP_TCP_INFO prints): the client reads it, the
- * daemon does not send it, so the remote side has null there. */
-/* clang-format off */
-static const struct field tcp_info_client_fields[] = {
-	FLD("rto_us", tcp_rto_us, F_U32),           FLD("ato_us", tcp_ato_us, F_U32),
-	FLD("pmtu", tcp_pmtu, F_U32),               FLD("rcv_ssthresh", tcp_rcv_ssthresh, F_U32),
-	FLD("snd_ssthresh", tcp_snd_ssthresh, F_U32), FLD("reordering", tcp_reordering, F_U32),
-};
-/* clang-format on */
-/* clang-format off */
-static const struct field socket_fields[] = {
-	FLD("sndbuf_requested", sndbuf_req, F_BUF), FLD("rcvbuf_requested", rcvbuf_req, F_BUF),
-	FLD("sndbuf_initial", sndbuf_set, F_U32),   FLD("rcvbuf_initial", rcvbuf_set, F_U32),
-	FLD("sndbuf_final", sndbuf_end, F_U32),     FLD("rcvbuf_final", rcvbuf_end, F_U32),
-};
-/* clang-format on */
-/* clang-format off */
-static const struct field counter_fields[] = {
-	FLD("send_size", send_size, F_U32),     FLD("recv_size", recv_size, F_U32),
-	FLD("bytes_sent", bytes_sent, F_U64),   FLD("bytes_received", bytes_recv, F_U64),
-	FLD("send_calls", send_calls, F_U64),   FLD("recv_calls", recv_calls, F_U64),
-	FLD("send_syscalls", send_syscalls, F_U64), FLD("recv_syscalls", recv_syscalls, F_U64),
-	FLD("elapsed_ns", elapsed_ns, F_I64),
-};
-/* clang-format on */
-#undef FLD
-#define NF(t) (sizeof(t) / sizeof((t)[0]))
-
-static void fields(ws_json *j, const ws_side_result *s, const struct field *f, size_t n)
-{
-	const char *base = (const char *)s;
-	for (size_t i = 0; i < n; i++) {
-		const void *p = base + f[i].off;
-		if (f[i].kind == F_U32)
-			ws_json_uint(j, f[i].key, *(const uint32_t *)p);
-		else if (f[i].kind == F_BUF)
-			ws_json_uint(j, f[i].key, buf_req(*(const uint32_t *)p));
-		else if (f[i].kind == F_U64)
-			ws_json_uint(j, f[i].key, *(const uint64_t *)p);
-		else
-			ws_json_int(j, f[i].key, *(const int64_t *)p);
-	}
-}
-
 /* An object of counters, or null when it does not apply to the test. */
 static void block(ws_json *j, const char *key, bool applies, const ws_side_result *s,
-		  const struct field *f, size_t n)
+		  enum ws_field_group g)
 {
 	if (!applies) {
 		ws_json_null(j, key);
 		return;
 	}
 	ws_json_object_begin(j, key);
-	fields(j, s, f, n);
+	group(j, ws_side_fields, ws_side_nfields, g, s);
 	ws_json_object_end(j);
 }
 
@@ -269,11 +226,12 @@ static void tcp_info(ws_json *j, const ws_side_result *s, bool local)
 		return;
 	}
 	ws_json_object_begin(j, "tcp_info");
-	fields(j, s, tcp_info_fields, NF(tcp_info_fields));
+	group(j, ws_side_fields, ws_side_nfields, WS_FG_TCP_INFO, s);
 	if (local)
-		fields(j, s, tcp_info_client_fields, NF(tcp_info_client_fields));
-	for (size_t i = 0; !local && i < NF(tcp_info_client_fields); i++)
-		ws_json_null(j, tcp_info_client_fields[i].key);
+		group(j, ws_side_fields, ws_side_nfields, WS_FG_TCP_INFO_CLIENT, s);
+	for (size_t i = 0; !local && i < ws_side_nfields; i++)
+		if (ws_side_fields[i].group == WS_FG_TCP_INFO_CLIENT)
+			ws_json_null(j, ws_side_fields[i].json);
 	ws_json_object_end(j);
 }
 
@@ -283,7 +241,7 @@ static void tcp_info(ws_json *j, const ws_side_result *s, bool local)
  * has no data socket at setup: null for both. */
 static void socket_options(ws_json *j, const ws_side_result *s, bool local, enum ws_test_type t)
 {
-	if (!local || t == WS_TEST_TCP_CRR) {
+	if (!local || !ws_test_type_has(t, WS_TO_SOCKET)) {
 		ws_json_null(j, "socket_options");
 		return;
 	}
@@ -360,8 +318,8 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	enum ws_test_type t = c->r->spec.type;
 	ws_json_object_begin(j, local ? "local" : "remote");
 	str_or_null(j, "hostname", s->hostname);
-	block(j, "socket", true, s, socket_fields, NF(socket_fields));
-	fields(j, s, counter_fields, NF(counter_fields));
+	block(j, "socket", true, s, WS_FG_SOCKET);
+	group(j, ws_side_fields, ws_side_nfields, WS_FG_COUNTERS, s);
 	cpu(j, c, local);
 	/* A stock netserver reports no thread times, I/O path or datagram sequence
 	 * accounting: unavailable, not zero. */
@@ -374,16 +332,13 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 		ws_json_int(j, "cpu_bound_to", s->cpu_bound_to);
 	else
 		ws_json_null(j, "cpu_bound_to");
-	if (netserver)
-		ws_json_null(j, "io");
-	else
-		io(j, s);
+	block(j, "io", !netserver, s, WS_FG_IO);
 	/* UDP_STREAM's sequence-numbered datagrams; UDP_RR counts its losses under "rr". */
-	block(j, "udp", t == WS_TEST_UDP_STREAM && !netserver, s, udp_fields, NF(udp_fields));
-	block(j, "rr", is_rr(t), s, rr_fields, NF(rr_fields));
+	block(j, "udp", ws_test_type_has(t, WS_TO_DGRAMS) && !netserver, s, WS_FG_UDP);
+	block(j, "rr", ws_test_type_has(t, WS_TO_REQUESTS), s, WS_FG_RR);
 	tcp_info(j, s, local);
 	socket_options(j, s, local, t);
-	flows(j, is_rr(t), s);
+	flows(j, ws_test_type_has(t, WS_TO_REQUESTS), s);
 	threads(j, s);
 	ws_json_object_end(j);
 }
@@ -392,7 +347,7 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 
 static void throughput(ws_json *j, const ws_report_ctx *c)
 {
-	bool rr_test = is_rr(c->r->spec.type);
+	bool rr_test = ws_test_type_has(c->r->spec.type, WS_TO_REQUESTS);
 	char units[48];
 	ws_json_object_begin(j, "throughput");
 	ws_json_double(j, "value", ws_out_number(c, "THROUGHPUT"));
@@ -414,7 +369,7 @@ static void throughput(ws_json *j, const ws_report_ctx *c)
 static void latency(ws_json *j, const ws_report_ctx *c)
 {
 	const ws_hist *h = c->r->local.latency;
-	if (!is_rr(c->r->spec.type) || !h) {
+	if (!ws_test_type_has(c->r->spec.type, WS_TO_REQUESTS) || !h) {
 		ws_json_null(j, "latency");
 		return;
 	}

@@ -152,13 +152,10 @@ void ws_out_select_default(const ws_test_spec *s, bool cpu, ws_out_selection *se
 		"SYSTEM,"
 		"REMOTE_CPU_PERCENT_IOWAIT,REMOTE_CPU_PERCENT_IRQ,REMOTE_CPU_PERCENT_SWINTR,"
 		"REMOTE_CPU_METHOD,LOCAL_SD,REMOTE_SD,SD_UNITS";
-	const char *head = "LSS_SIZE_END,RSR_SIZE_END,LOCAL_SEND_SIZE";
-	if (s->type == WS_TEST_TCP_MAERTS)
-		head = "RSS_SIZE_END,LSR_SIZE_END,REMOTE_SEND_SIZE";
-	else if (s->type == WS_TEST_TCP_RR || s->type == WS_TEST_UDP_RR ||
-		 s->type == WS_TEST_TCP_CRR || s->type == WS_TEST_TCP_CC)
-		head = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,REQUEST_SIZE,RESPONSE_"
-		       "SIZE";
+	const ws_test_row *row = ws_test_type_row(s->type);
+	if (!row) /* validated specs have one; anything else gets TCP_STREAM's */
+		row = ws_test_type_row(WS_TEST_TCP_STREAM);
+	const char *head = row->default_outputs;
 	char list[1024];
 	snprintf(list, sizeof(list), "%s,ELAPSED_TIME,THROUGHPUT,THROUGHPUT_UNITS%s%s", head,
 		 cpu ? "," : "", cpu ? cpu_names : "");

@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ctl/spec.h"
 #include "measure/confidence.h"
 #include "measure/latency.h"
+#include "model/result.h"
 
 struct ws_err;
 

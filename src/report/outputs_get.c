@@ -18,62 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- what kind of test ------------------------------------------------------------------ */
-
-static enum ws_test_type type_of(const ws_report_ctx *c) { return c->r->spec.type; }
-
-static bool is_rr(const ws_report_ctx *c)
-{
-	enum ws_test_type t = type_of(c);
-	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
-}
-
-/* TCP_CC (in the outputs only as -t omni -- -c): transactions, but no request or response */
-static bool is_cc(const ws_report_ctx *c) { return type_of(c) == WS_TEST_TCP_CC; }
-
-static bool is_udp(const ws_report_ctx *c)
-{
-	return type_of(c) == WS_TEST_UDP_STREAM || type_of(c) == WS_TEST_UDP_RR;
-}
-
-static bool is_maerts(const ws_report_ctx *c) { return type_of(c) == WS_TEST_TCP_MAERTS; }
-
-static const ws_side_result *loc(const ws_report_ctx *c) { return &c->r->local; }
-
-static const ws_side_result *rem(const ws_report_ctx *c) { return &c->r->remote; }
-
-/* ---- value constructors ----------------------------------------------------------------- */
-
-static void v_int(ws_out_value *v, int64_t i)
-{
-	v->kind = WS_OUT_V_INT;
-	v->i = i;
-}
-
-static void v_uint(ws_out_value *v, uint64_t u)
-{
-	v->kind = WS_OUT_V_UINT;
-	v->u = u;
-}
-
-static void v_dbl(ws_out_value *v, double d)
-{
-	v->kind = WS_OUT_V_DOUBLE;
-	v->d = d;
-}
-
-static void v_str(ws_out_value *v, const char *s)
-{
-	v->kind = WS_OUT_V_STR;
-	v->s = s ? s : "";
-}
-
-static void v_chr(ws_out_value *v, char ch)
-{
-	v->kind = WS_OUT_V_CHAR;
-	v->c = ch;
-}
-
 /* ---- shared figures --------------------------------------------------------------------- */
 
 static double secs(int64_t ns) { return (double)ns / 1e9; }
@@ -100,7 +44,7 @@ static double trans_rate(const ws_report_ctx *c)
 /* The side whose received bytes are the test's throughput, and the interval they count. */
 static const ws_side_result *receiver(const ws_report_ctx *c)
 {
-	return is_maerts(c) ? loc(c) : rem(c);
+	return client_receives(c) ? loc(c) : rem(c);
 }
 
 static double throughput(const ws_report_ctx *c)
@@ -108,7 +52,8 @@ static double throughput(const ws_report_ctx *c)
 	if (is_rr(c) || is_cc(c))
 		return trans_rate(c);
 	const ws_side_result *rx = receiver(c);
-	int64_t ns = type_of(c) == WS_TEST_UDP_STREAM ? rx->elapsed_ns : loc(c)->elapsed_ns;
+	int64_t ns =
+		ws_test_type_has(type_of(c), WS_TO_DGRAMS) ? rx->elapsed_ns : loc(c)->elapsed_ns;
 	return rate_of(rx->bytes_recv, ns, c);
 }
 
@@ -141,16 +86,8 @@ void ws_og_protocol(const ws_report_ctx *c, ws_out_value *v)
 
 void ws_og_direction(const ws_report_ctx *c, ws_out_value *v)
 {
-	const char *d = "Send";
-	if (type_of(c) == WS_TEST_TCP_CRR)
-		d = "Connect|Send|Recv";
-	else if (is_cc(c))
-		d = "Connection";
-	else if (is_rr(c))
-		d = "Send|Recv";
-	else if (is_maerts(c))
-		d = "Receive";
-	v_str(v, d);
+	const ws_test_row *r = ws_test_type_row(type_of(c));
+	v_str(v, r ? r->direction : "Send");
 }
 
 void ws_og_elapsed(const ws_report_ctx *c, ws_out_value *v) { v_dbl(v, secs(loc(c)->elapsed_ns)); }
@@ -173,26 +110,18 @@ void ws_og_lss_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(loc(c)->sndbuf_req));
 }
-void ws_og_lss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_set); }
-void ws_og_lss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->sndbuf_end); }
 void ws_og_lsr_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(loc(c)->rcvbuf_req));
 }
-void ws_og_lsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_set); }
-void ws_og_lsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, loc(c)->rcvbuf_end); }
 void ws_og_rss_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(rem(c)->sndbuf_req));
 }
-void ws_og_rss(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_set); }
-void ws_og_rss_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->sndbuf_end); }
 void ws_og_rsr_req(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, req_or_unset(rem(c)->rcvbuf_req));
 }
-void ws_og_rsr(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_set); }
-void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->rcvbuf_end); }
 
 /* Message sizes as netperf reports them: a side's unused direction is 0 locally and -1
  * remotely; an RR test's local sizes are 0 and its remote ones the request/response. */
@@ -200,14 +129,14 @@ void ws_og_rsr_end(const ws_report_ctx *c, ws_out_value *v) { v_int(v, rem(c)->r
 void ws_og_local_send_size(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v,
-	      is_rr(c)               ? (int64_t)c->r->spec.send_size
-		      : is_maerts(c) ? 0
-				     : (int64_t)loc(c)->send_size);
+	      is_rr(c)                     ? (int64_t)c->r->spec.send_size
+		      : client_receives(c) ? 0
+					   : (int64_t)loc(c)->send_size);
 }
 
 void ws_og_local_recv_size(const ws_report_ctx *c, ws_out_value *v)
 {
-	v_int(v, is_maerts(c) ? (int64_t)loc(c)->recv_size : 0);
+	v_int(v, client_receives(c) ? (int64_t)loc(c)->recv_size : 0);
 }
 
 void ws_og_remote_send_size(const ws_report_ctx *c, ws_out_value *v)
@@ -215,7 +144,7 @@ void ws_og_remote_send_size(const ws_report_ctx *c, ws_out_value *v)
 	if (is_rr(c))
 		v_int(v, c->r->spec.rsp_size);
 	else
-		v_int(v, is_maerts(c) ? (int64_t)rem(c)->send_size : -1);
+		v_int(v, client_receives(c) ? (int64_t)rem(c)->send_size : -1);
 }
 
 void ws_og_remote_recv_size(const ws_report_ctx *c, ws_out_value *v)
@@ -223,7 +152,7 @@ void ws_og_remote_recv_size(const ws_report_ctx *c, ws_out_value *v)
 	if (is_rr(c))
 		v_int(v, c->r->spec.req_size);
 	else
-		v_int(v, is_maerts(c) ? -1 : (int64_t)rem(c)->recv_size);
+		v_int(v, client_receives(c) ? -1 : (int64_t)rem(c)->recv_size);
 }
 
 void ws_og_request_size(const ws_report_ctx *c, ws_out_value *v)
@@ -234,127 +163,6 @@ void ws_og_request_size(const ws_report_ctx *c, ws_out_value *v)
 void ws_og_response_size(const ws_report_ctx *c, ws_out_value *v)
 {
 	v_int(v, is_rr(c) ? (int64_t)c->r->spec.rsp_size : -1);
-}
-
-/* ---- getters: CPU ------------------------------------------------------------------------ */
-
-static bool cpu_known(const ws_report_ctx *c, bool local)
-{
-	const ws_side_result *s = local ? loc(c) : rem(c);
-	return (local ? c->local_cpu : c->remote_cpu) && s->cpu_measured;
-}
-
-static double cpu_part(const ws_report_ctx *c, bool local, int part)
-{
-	const ws_side_result *s = local ? loc(c) : rem(c);
-	if (!cpu_known(c, local)) /* netperf: util -1, the parts 0 (remote swintr NaN) */
-		return part < 0 ? -1.0 : (part == 5 && !local) ? -NAN : 0.0;
-	switch (part) {
-	case 1:
-		return s->cpu_user;
-	case 2:
-		return s->cpu_system;
-	case 5:
-		return s->cpu_softirq;
-	case 3:
-	case 4:
-		return 0.0; /* iowait and irq are not split out (inside system) */
-	default:
-		return s->cpu_util;
-	}
-}
-
-static double sd_of(const ws_report_ctx *c, bool local)
-{
-	const ws_side_result *s = local ? loc(c) : rem(c);
-	if (!cpu_known(c, local))
-		return -1.0;
-	/* a netserver is charged with the local counts over the local interval, as netperf does */
-	const ws_side_result *b = s->sd_local_basis ? loc(c) : s;
-	if (is_rr(c))
-		return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns,
-					     loc(c)->transactions, 1.0);
-	uint64_t bytes = b != s                 ? b->bytes_sent + b->bytes_recv
-		: s->bytes_sent > s->bytes_recv ? s->bytes_sent
-						: s->bytes_recv;
-	return ws_cpu_service_demand(s->cpu_util, s->ncpus, b->elapsed_ns, bytes, 1024.0);
-}
-
-static char method_of(const ws_report_ctx *c, bool local)
-{
-	const ws_side_result *s = local ? loc(c) : rem(c);
-	return cpu_known(c, local) ? (s->cpu_method ? s->cpu_method : 'S') : 'U';
-}
-
-#define CPU_GETTERS(side, local)                                                               \
-	void ws_og_##side##_util(const ws_report_ctx *c, ws_out_value *v)                      \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, -1));                                              \
-	}                                                                                      \
-	void ws_og_##side##_user(const ws_report_ctx *c, ws_out_value *v)                      \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, 1));                                               \
-	}                                                                                      \
-	void ws_og_##side##_sys(const ws_report_ctx *c, ws_out_value *v)                       \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, 2));                                               \
-	}                                                                                      \
-	void ws_og_##side##_iowait(const ws_report_ctx *c, ws_out_value *v)                    \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, 3));                                               \
-	}                                                                                      \
-	void ws_og_##side##_irq(const ws_report_ctx *c, ws_out_value *v)                       \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, 4));                                               \
-	}                                                                                      \
-	void ws_og_##side##_swintr(const ws_report_ctx *c, ws_out_value *v)                    \
-	{                                                                                      \
-		v_dbl(v, cpu_part(c, local, 5));                                               \
-	}                                                                                      \
-	void ws_og_##side##_method(const ws_report_ctx *c, ws_out_value *v)                    \
-	{                                                                                      \
-		v_chr(v, method_of(c, local));                                                 \
-	}                                                                                      \
-	void ws_og_##side##_sd(const ws_report_ctx *c, ws_out_value *v)                        \
-	{                                                                                      \
-		v_dbl(v, sd_of(c, local));                                                     \
-	}                                                                                      \
-	void ws_og_##side##_count(const ws_report_ctx *c, ws_out_value *v)                     \
-	{                                                                                      \
-		v_int(v, cpu_known(c, local) ? (int64_t)(local ? loc(c) : rem(c))->ncpus : 0); \
-	}                                                                                      \
-	void ws_og_##side##_bind(const ws_report_ctx *c, ws_out_value *v)                      \
-	{                                                                                      \
-		v_int(v, (local ? loc(c) : rem(c))->cpu_bound_to);                             \
-	}
-CPU_GETTERS(loc, true)
-CPU_GETTERS(rem, false)
-
-void ws_og_sd_units(const ws_report_ctx *c, ws_out_value *v)
-{
-	v_str(v, is_rr(c) ? "usec/Tran" : "usec/KB");
-}
-
-/* warpspeed does not sample per-CPU peaks: netperf's "not measured" values. */
-void ws_og_loc_peak_util(const ws_report_ctx *c, ws_out_value *v)
-{
-	(void)c;
-	v_dbl(v, -1.0);
-}
-void ws_og_loc_peak_id(const ws_report_ctx *c, ws_out_value *v)
-{
-	(void)c;
-	v_int(v, -1);
-}
-void ws_og_rem_peak_util(const ws_report_ctx *c, ws_out_value *v)
-{
-	(void)c;
-	v_dbl(v, 0.0);
-}
-void ws_og_rem_peak_id(const ws_report_ctx *c, ws_out_value *v)
-{
-	(void)c;
-	v_int(v, 0);
 }
 
 /* ---- getters: confidence ----------------------------------------------------------------- */
@@ -406,11 +214,9 @@ void ws_og_rt_latency(const ws_report_ctx *c, ws_out_value *v)
 	v_dbl(v, is_rr(c) && t > 0 ? 1e6 / t : -1.0);
 }
 
-void ws_og_burst(const ws_report_ctx *c, ws_out_value *v) { v_int(v, c->r->spec.burst); }
-
 static bool has_tcp_info(const ws_report_ctx *c, const ws_side_result *s)
 {
-	return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR && s->tcp_info_valid;
+	return has_tcp_socket(c) && s->tcp_info_valid;
 }
 
 void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v)
@@ -419,8 +225,7 @@ void ws_og_loc_retrans(const ws_report_ctx *c, ws_out_value *v)
 }
 void ws_og_rem_retrans(const ws_report_ctx *c, ws_out_value *v)
 {
-	bool known = has_tcp_info(c, rem(c)) ||
-		(rem(c)->tcp_retrans_valid && !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR);
+	bool known = has_tcp_info(c, rem(c)) || (rem(c)->tcp_retrans_valid && has_tcp_socket(c));
 	v_int(v, known ? (int64_t)rem(c)->tcp_retrans : -1);
 }
 void ws_og_mss(const ws_report_ctx *c, ws_out_value *v)
@@ -534,42 +339,18 @@ void ws_og_rem_recv_width(const ws_report_ctx *c, ws_out_value *v)
 		       : width(s->rcvbuf_set, s->recv_size ? s->recv_size : s->rcvbuf_set, true));
 }
 
-#define SIDE_GETTERS(side, S)                                                   \
-	void ws_og_##side##_send_calls(const ws_report_ctx *c, ws_out_value *v) \
-	{                                                                       \
-		v_uint(v, S->send_calls);                                       \
-	}                                                                       \
-	void ws_og_##side##_recv_calls(const ws_report_ctx *c, ws_out_value *v) \
-	{                                                                       \
-		v_uint(v, S->recv_calls);                                       \
-	}                                                                       \
-	void ws_og_##side##_send_sys(const ws_report_ctx *c, ws_out_value *v)   \
-	{                                                                       \
-		v_uint(v, S->send_syscalls);                                    \
-	}                                                                       \
-	void ws_og_##side##_recv_sys(const ws_report_ctx *c, ws_out_value *v)   \
-	{                                                                       \
-		v_uint(v, S->recv_syscalls);                                    \
-	}                                                                       \
-	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v)        \
-	{                                                                       \
-		v_dbl(v, per_call(S->bytes_recv, S->recv_calls));               \
-	}                                                                       \
-	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v)        \
-	{                                                                       \
-		v_dbl(v, per_call(S->bytes_sent, S->send_calls));               \
-	}                                                                       \
-	void ws_og_##side##_sent(const ws_report_ctx *c, ws_out_value *v)       \
-	{                                                                       \
-		v_uint(v, S->bytes_sent);                                       \
-	}                                                                       \
-	void ws_og_##side##_recvd(const ws_report_ctx *c, ws_out_value *v)      \
-	{                                                                       \
-		v_uint(v, S->bytes_recv);                                       \
-	}                                                                       \
-	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v)      \
-	{                                                                       \
-		v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv);        \
+#define SIDE_GETTERS(side, S)                                              \
+	void ws_og_##side##_bpr(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                  \
+		v_dbl(v, per_call(S->bytes_recv, S->recv_calls));          \
+	}                                                                  \
+	void ws_og_##side##_bps(const ws_report_ctx *c, ws_out_value *v)   \
+	{                                                                  \
+		v_dbl(v, per_call(S->bytes_sent, S->send_calls));          \
+	}                                                                  \
+	void ws_og_##side##_xferd(const ws_report_ctx *c, ws_out_value *v) \
+	{                                                                  \
+		v_dbl(v, (double)S->bytes_sent + (double)S->bytes_recv);   \
 	}
 SIDE_GETTERS(loc, loc(c))
 SIDE_GETTERS(rem, rem(c))
@@ -614,7 +395,6 @@ void ws_og_brand(const ws_report_ctx *c, ws_out_value *v)
 
 void ws_og_uuid(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->uuid); }
 void ws_og_command_line(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->command_line); }
-void ws_og_loc_fill(const ws_report_ctx *c, ws_out_value *v) { v_str(v, c->r->spec.fill_file); }
 void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v)
 {
 	(void)c;
@@ -622,7 +402,7 @@ void ws_og_rem_fill(const ws_report_ctx *c, ws_out_value *v)
 }
 /* netperf reads the algorithm from the data socket at the end; UDP has none, and TCP_CRR's
  * last connection is closed by then, so both print "". */
-static bool has_cong(const ws_report_ctx *c) { return !is_udp(c) && type_of(c) != WS_TEST_TCP_CRR; }
+static bool has_cong(const ws_report_ctx *c) { return has_tcp_socket(c); }
 
 /* -y and -Y as asked (each end fails the test if its kernel refuses them; the client's
  * read-back value where it has one), netperf's -1 when not given. */
@@ -728,9 +508,6 @@ void ws_og_io(const ws_report_ctx *c, ws_out_value *v)
 		 rem(c)->io_path[0] ? rem(c)->io_path : "-");
 	v_str(v, v->buf);
 }
-
-void ws_og_loc_io(const ws_report_ctx *c, ws_out_value *v) { v_str(v, loc(c)->io_path); }
-void ws_og_rem_io(const ws_report_ctx *c, ws_out_value *v) { v_str(v, rem(c)->io_path); }
 
 /* The test threads' own CPU time (RUSAGE_THREAD) as a percentage of one CPU over the side's
  * interval: what the benchmark itself cost, apart from the rest of the machine. */

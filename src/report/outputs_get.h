@@ -1,12 +1,76 @@
 /* outputs_get: the getters behind the output-name table, shared by outputs_table.c (which
- * points at them) and outputs_get.c (which defines them). Internal to report/: callers
- * read values through ws_out_value_of (outputs.h). */
+ * points at them) and outputs_get.c (which defines them; the CPU ones are outputs_cpu.h),
+ * and the small helpers every getter file uses (what kind of test, the sides, the value
+ * constructors). Internal to report/: callers read values through ws_out_value_of
+ * (outputs.h). */
 #ifndef WS_REPORT_OUTPUTS_GET_H
 #define WS_REPORT_OUTPUTS_GET_H
 
 #include "report/outputs.h"
 
+/* ---- what kind of test ------------------------------------------------------------------ */
+
+static inline enum ws_test_type type_of(const ws_report_ctx *c) { return c->r->spec.type; }
+
+/* Each answered by the test-type table (model/testtype.h). */
+static inline bool is_rr(const ws_report_ctx *c)
+{
+	return ws_test_type_has(type_of(c), WS_TO_REQUESTS);
+}
+
+/* TCP_CC (in the outputs only as -t omni -- -c): transactions, but no request or response */
+static inline bool is_cc(const ws_report_ctx *c)
+{
+	return ws_test_type_family(type_of(c)) == WS_TF_CC;
+}
+
+static inline bool is_udp(const ws_report_ctx *c) { return ws_test_type_udp(type_of(c)); }
+
+static inline bool client_receives(const ws_report_ctx *c)
+{
+	return ws_test_type_role(type_of(c), true) == WS_ROLE_RECEIVER;
+}
+
+/* What netperf reads from the data socket at the end (TCP_INFO, congestion control). */
+static inline bool has_tcp_socket(const ws_report_ctx *c)
+{
+	return !is_udp(c) && ws_test_type_has(type_of(c), WS_TO_SOCKET);
+}
+
+static inline const ws_side_result *loc(const ws_report_ctx *c) { return &c->r->local; }
+
+static inline const ws_side_result *rem(const ws_report_ctx *c) { return &c->r->remote; }
+
+/* ---- value constructors ----------------------------------------------------------------- */
+
+static inline void v_int(ws_out_value *v, int64_t i)
+{
+	v->kind = WS_OUT_V_INT;
+	v->i = i;
+}
+
+static inline void v_dbl(ws_out_value *v, double d)
+{
+	v->kind = WS_OUT_V_DOUBLE;
+	v->d = d;
+}
+
+static inline void v_str(ws_out_value *v, const char *s)
+{
+	v->kind = WS_OUT_V_STR;
+	v->s = s ? s : "";
+}
+
+static inline void v_chr(ws_out_value *v, char ch)
+{
+	v->kind = WS_OUT_V_CHAR;
+	v->c = ch;
+}
+
 /* clang-format off */
+/* Names that print a spec or result field as it is have no getter here: the table gives
+ * them og_field (outputs_table.c), which reads the field of that output name in
+ * model/fields.h. */
 #define WS_OG(name) void ws_og_##name(const ws_report_ctx *c, ws_out_value *v);
 WS_OG(none)
 WS_OG(socket_type)
@@ -16,28 +80,15 @@ WS_OG(elapsed)
 WS_OG(throughput)
 WS_OG(throughput_units)
 WS_OG(lss_req)
-WS_OG(lss)
-WS_OG(lss_end)
 WS_OG(lsr_req)
-WS_OG(lsr)
-WS_OG(lsr_end)
 WS_OG(rss_req)
-WS_OG(rss)
-WS_OG(rss_end)
 WS_OG(rsr_req)
-WS_OG(rsr)
-WS_OG(rsr_end)
 WS_OG(local_send_size)
 WS_OG(local_recv_size)
 WS_OG(remote_send_size)
 WS_OG(remote_recv_size)
 WS_OG(request_size)
 WS_OG(response_size)
-WS_OG(sd_units)
-WS_OG(loc_peak_util)
-WS_OG(loc_peak_id)
-WS_OG(rem_peak_util)
-WS_OG(rem_peak_id)
 WS_OG(conf_level)
 WS_OG(conf_interval)
 WS_OG(conf_iter)
@@ -46,7 +97,6 @@ WS_OG(loc_confid)
 WS_OG(rem_confid)
 WS_OG(trans_rate)
 WS_OG(rt_latency)
-WS_OG(burst)
 WS_OG(loc_retrans)
 WS_OG(rem_retrans)
 WS_OG(mss)
@@ -73,7 +123,6 @@ WS_OG(no_ifid)
 WS_OG(brand)
 WS_OG(uuid)
 WS_OG(command_line)
-WS_OG(loc_fill)
 WS_OG(rem_fill)
 WS_OG(loc_prio) WS_OG(rem_prio) WS_OG(loc_tos) WS_OG(rem_tos)
 WS_OG(loc_cong)
@@ -90,48 +139,14 @@ WS_OG(stddev_lat)
 WS_OG(streams)
 WS_OG(fairness)
 WS_OG(io)
-WS_OG(loc_io)
-WS_OG(rem_io)
-WS_OG(loc_util)
-WS_OG(loc_user)
-WS_OG(loc_sys)
-WS_OG(loc_iowait)
-WS_OG(loc_irq)
-WS_OG(loc_swintr)
-WS_OG(loc_method)
-WS_OG(loc_sd)
-WS_OG(loc_count)
-WS_OG(loc_bind)
-WS_OG(loc_send_calls)
-WS_OG(loc_recv_calls)
-WS_OG(loc_send_sys)
-WS_OG(loc_recv_sys)
 WS_OG(loc_bpr)
 WS_OG(loc_bps)
-WS_OG(loc_sent)
-WS_OG(loc_recvd)
 WS_OG(loc_xferd)
 WS_OG(loc_thr)
 WS_OG(loc_thr_user)
 WS_OG(loc_thr_sys)
-WS_OG(rem_util)
-WS_OG(rem_user)
-WS_OG(rem_sys)
-WS_OG(rem_iowait)
-WS_OG(rem_irq)
-WS_OG(rem_swintr)
-WS_OG(rem_method)
-WS_OG(rem_sd)
-WS_OG(rem_count)
-WS_OG(rem_bind)
-WS_OG(rem_send_calls)
-WS_OG(rem_recv_calls)
-WS_OG(rem_send_sys)
-WS_OG(rem_recv_sys)
 WS_OG(rem_bpr)
 WS_OG(rem_bps)
-WS_OG(rem_sent)
-WS_OG(rem_recvd)
 WS_OG(rem_xferd)
 WS_OG(rem_thr)
 WS_OG(rem_thr_user)

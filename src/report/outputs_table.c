@@ -5,9 +5,66 @@
  * tests/goldens/netperf/tcp_rr_o_all.txt, tcp_rr_O_all.txt, tcp_rr_k_all.txt). */
 #include "report/outputs_get.h"
 
+#include "model/fields.h"
+#include "report/outputs_cpu.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+/* ---- names that print a model field as it is (model/fields.h) ----------------------------- */
+
+/* The getter of such names: a marker, as the value is read by the name (field_value). */
+static void og_field(const ws_report_ctx *c, ws_out_value *v)
+{
+	(void)c;
+	(void)v;
+}
+
+static void field_value(const char *name, const ws_report_ctx *c, ws_out_value *v)
+{
+	int side;
+	bool spec;
+	const ws_field *f = ws_field_by_output(name, &side, &spec);
+	if (!f)
+		return;
+	const ws_side_result *s = side ? &c->r->remote : &c->r->local;
+	const char *p = (spec ? (const char *)&c->r->spec : (const char *)s) + f->off;
+	v->kind = WS_OUT_V_INT;
+	switch (f->kind) {
+	case WS_FK_U16:
+		v->i = *(const uint16_t *)p;
+		break;
+	case WS_FK_U32:
+		v->i = *(const uint32_t *)p;
+		break;
+	case WS_FK_I64:
+		v->i = *(const int64_t *)p;
+		break;
+	case WS_FK_INT:
+	case WS_FK_ENUM:
+		v->i = *(const int *)p;
+		break;
+	case WS_FK_BOOL:
+		v->i = *(const bool *)p;
+		break;
+	case WS_FK_CHAR:
+		v->i = *p;
+		break;
+	case WS_FK_U64:
+		v->kind = WS_OUT_V_UINT;
+		v->u = *(const uint64_t *)p;
+		break;
+	case WS_FK_F64:
+		v->kind = WS_OUT_V_DOUBLE;
+		v->d = *(const double *)p;
+		break;
+	case WS_FK_STR:
+		v->kind = WS_OUT_V_STR;
+		v->s = p;
+		break;
+	}
+}
 
 /* ---- the table --------------------------------------------------------------------------- */
 
@@ -39,28 +96,27 @@
 		N(P "_CPU_PEAK_ID", S, "Peak", "Per CPU", "ID", "", "%d", ws_og_##side##_peak_id), \
 		N(P "_CPU_MODEL", S, "CPU", "Model", "", "", "%s", ws_og_deprecated),              \
 		N(P "_CPU_FREQUENCY", S, "CPU", "Frequency", "MHz", "MHz", "%d", ws_og_zero)
-#define CALL_ROWS(P, S, side)                                                                      \
-	N(P "_SEND_CALLS", S, "Send", "Calls", "", "", "%llu", ws_og_##side##_send_calls),         \
-		N(P "_RECV_CALLS", S, "Recv", "Calls", "", "", "%llu", ws_og_##side##_recv_calls), \
-		N(P "_BYTES_PER_RECV", S, "Bytes", "Per", "Recv", "bytes", "%.2f",                 \
-		  ws_og_##side##_bpr),                                                             \
-		N(P "_BYTES_PER_SEND", S, "Bytes", "Per", "Send", "bytes", "%.2f",                 \
-		  ws_og_##side##_bps),                                                             \
-		N(P "_BYTES_SENT", S, "Bytes", "Sent", "", "bytes", "%llu", ws_og_##side##_sent),  \
-		N(P "_BYTES_RECVD", S, "Bytes", "Received", "", "bytes", "%llu",                   \
-		  ws_og_##side##_recvd),                                                           \
-		N(P "_BYTES_XFERD", S, "Bytes", "Xferred", "", "bytes", "%.0f",                    \
-		  ws_og_##side##_xferd),                                                           \
-		N(P "_SEND_OFFSET", S, "Send", "Offset", "", "bytes", "%d", ws_og_zero),           \
-		N(P "_RECV_OFFSET", S, "Recv", "Offset", "", "bytes", "%d", ws_og_zero),           \
-		N(P "_SEND_ALIGN", S, "Send", "Alignment", "", "bytes", "%d", ws_og_align),        \
-		N(P "_RECV_ALIGN", S, "Recv", "Alignment", "", "bytes", "%d", ws_og_align),        \
-		N(P "_SEND_WIDTH", S, "Send", "Width", "", "", "%d", ws_og_##side##_send_width),   \
-		N(P "_RECV_WIDTH", S, "Recv", "Width", "", "", "%d", ws_og_##side##_recv_width),   \
-		N(P "_SEND_DIRTY_COUNT", S, "Send", "Dirty", "Count", "", "%d", ws_og_minus1),     \
-		N(P "_RECV_DIRTY_COUNT", S, "Recv", "Dirty", "Count", "", "%d", ws_og_minus1),     \
-		N(P "_RECV_CLEAN_COUNT", S, "Recv", "Clean", "Count", "", "%d", ws_og_minus1),     \
-		N(P "_NODELAY", S, "NODELAY", "", "", "", "%d", ws_og_nodelay),                    \
+#define CALL_ROWS(P, S, side)                                                                    \
+	N(P "_SEND_CALLS", S, "Send", "Calls", "", "", "%llu", og_field),                        \
+		N(P "_RECV_CALLS", S, "Recv", "Calls", "", "", "%llu", og_field),                \
+		N(P "_BYTES_PER_RECV", S, "Bytes", "Per", "Recv", "bytes", "%.2f",               \
+		  ws_og_##side##_bpr),                                                           \
+		N(P "_BYTES_PER_SEND", S, "Bytes", "Per", "Send", "bytes", "%.2f",               \
+		  ws_og_##side##_bps),                                                           \
+		N(P "_BYTES_SENT", S, "Bytes", "Sent", "", "bytes", "%llu", og_field),           \
+		N(P "_BYTES_RECVD", S, "Bytes", "Received", "", "bytes", "%llu", og_field),      \
+		N(P "_BYTES_XFERD", S, "Bytes", "Xferred", "", "bytes", "%.0f",                  \
+		  ws_og_##side##_xferd),                                                         \
+		N(P "_SEND_OFFSET", S, "Send", "Offset", "", "bytes", "%d", ws_og_zero),         \
+		N(P "_RECV_OFFSET", S, "Recv", "Offset", "", "bytes", "%d", ws_og_zero),         \
+		N(P "_SEND_ALIGN", S, "Send", "Alignment", "", "bytes", "%d", ws_og_align),      \
+		N(P "_RECV_ALIGN", S, "Recv", "Alignment", "", "bytes", "%d", ws_og_align),      \
+		N(P "_SEND_WIDTH", S, "Send", "Width", "", "", "%d", ws_og_##side##_send_width), \
+		N(P "_RECV_WIDTH", S, "Recv", "Width", "", "", "%d", ws_og_##side##_recv_width), \
+		N(P "_SEND_DIRTY_COUNT", S, "Send", "Dirty", "Count", "", "%d", ws_og_minus1),   \
+		N(P "_RECV_DIRTY_COUNT", S, "Recv", "Dirty", "Count", "", "%d", ws_og_minus1),   \
+		N(P "_RECV_CLEAN_COUNT", S, "Recv", "Clean", "Count", "", "%d", ws_og_minus1),   \
+		N(P "_NODELAY", S, "NODELAY", "", "", "", "%d", ws_og_nodelay),                  \
 		N(P "_CORK", S, "Cork", "", "", "", "%d", ws_og_zero)
 #define SYS_ROWS(P, S)                                                                      \
 	N(P "_SYSNAME", S, "Sysname", "", "", "", "%s", ws_og_deprecated),                  \
@@ -94,17 +150,17 @@ static const ws_out_name table[] = {
 	N("THROUGHPUT", "Throughput", "", "", "", "", "%.2f", ws_og_throughput),
 	N("THROUGHPUT_UNITS", "Throughput", "Units", "", "", "", "%s/s", ws_og_throughput_units),
 	N("LSS_SIZE_REQ", "Local", "Send Socket", "Size", "Requested", "bytes", "%d", ws_og_lss_req),
-	N("LSS_SIZE", "Local", "Send Socket", "Size", "Initial", "bytes", "%d", ws_og_lss),
-	N("LSS_SIZE_END", "Local", "Send Socket", "Size", "Final", "bytes", "%d", ws_og_lss_end),
+	N("LSS_SIZE", "Local", "Send Socket", "Size", "Initial", "bytes", "%d", og_field),
+	N("LSS_SIZE_END", "Local", "Send Socket", "Size", "Final", "bytes", "%d", og_field),
 	N("LSR_SIZE_REQ", "Local", "Recv Socket", "Size", "Requested", "bytes", "%d", ws_og_lsr_req),
-	N("LSR_SIZE", "Local", "Recv Socket", "Size", "Initial", "bytes", "%d", ws_og_lsr),
-	N("LSR_SIZE_END", "Local", "Recv Socket", "Size", "Final", "bytes", "%d", ws_og_lsr_end),
+	N("LSR_SIZE", "Local", "Recv Socket", "Size", "Initial", "bytes", "%d", og_field),
+	N("LSR_SIZE_END", "Local", "Recv Socket", "Size", "Final", "bytes", "%d", og_field),
 	N("RSS_SIZE_REQ", "Remote", "Send Socket", "Size", "Requested", "bytes", "%d", ws_og_rss_req),
-	N("RSS_SIZE", "Remote", "Send Socket", "Size", "Initial", "bytes", "%d", ws_og_rss),
-	N("RSS_SIZE_END", "Remote", "Send Socket", "Size", "Final", "bytes", "%d", ws_og_rss_end),
+	N("RSS_SIZE", "Remote", "Send Socket", "Size", "Initial", "bytes", "%d", og_field),
+	N("RSS_SIZE_END", "Remote", "Send Socket", "Size", "Final", "bytes", "%d", og_field),
 	N("RSR_SIZE_REQ", "Remote", "Recv Socket", "Size", "Requested", "bytes", "%d", ws_og_rsr_req),
-	N("RSR_SIZE", "Remote", "Recv Socket", "Size", "Initial", "bytes", "%d", ws_og_rsr),
-	N("RSR_SIZE_END", "Remote", "Recv Socket", "Size", "Final", "bytes", "%d", ws_og_rsr_end),
+	N("RSR_SIZE", "Remote", "Recv Socket", "Size", "Initial", "bytes", "%d", og_field),
+	N("RSR_SIZE_END", "Remote", "Recv Socket", "Size", "Final", "bytes", "%d", og_field),
 	N("LOCAL_SEND_SIZE", "Local", "Send", "Size", "", "bytes", "%d", ws_og_local_send_size),
 	N("LOCAL_RECV_SIZE", "Local", "Recv", "Size", "", "bytes", "%d", ws_og_local_recv_size),
 	N("REMOTE_SEND_SIZE", "Remote", "Send", "Size", "", "bytes", "%d", ws_og_remote_send_size),
@@ -122,7 +178,7 @@ static const ws_out_name table[] = {
 	N("REMOTE_CPU_CONFID", "Remote", "CPU", "Confidence", "Width (%)", "%", "%.3f", ws_og_rem_confid),
 	N("TRANSACTION_RATE", "Transaction", "Rate", "Tran/s", "", "1/s", "%.3f", ws_og_trans_rate),
 	N("RT_LATENCY", "Round", "Trip", "Latency", "usec/tran", "us", "%.3f", ws_og_rt_latency),
-	N("BURST_SIZE", "Initial", "Burst", "Requests", "", "", "%d", ws_og_burst),
+	N("BURST_SIZE", "Initial", "Burst", "Requests", "", "", "%d", og_field),
 	N("LOCAL_TRANSPORT_RETRANS", "Local", "Transport", "Retransmissions", "", "", "%d", ws_og_loc_retrans),
 	N("REMOTE_TRANSPORT_RETRANS", "Remote", "Transport", "Retransmissions", "", "", "%d", ws_og_rem_retrans),
 	N("TRANSPORT_MSS", "Transport", "MSS", "bytes", "", "bytes", "%d", ws_og_mss),
@@ -174,7 +230,7 @@ static const ws_out_name table[] = {
 	N("REMOTE_SOCKET_TOS", "Remote", "Socket", "TOS", "", "", "0x%.2x", ws_og_rem_tos),
 	N("LOCAL_CONG_CONTROL", "Local", "Congestion", "Control", "Algorithm", "", "%s", ws_og_loc_cong),
 	N("REMOTE_CONG_CONTROL", "Remote", "Congestion", "Control", "Algorithm", "", "%s", ws_og_rem_cong),
-	N("LOCAL_FILL_FILE", "Local", "Fill", "File", "", "", "%s", ws_og_loc_fill),
+	N("LOCAL_FILL_FILE", "Local", "Fill", "File", "", "", "%s", og_field),
 	N("REMOTE_FILL_FILE", "Remote", "Fill", "File", "", "", "%s", ws_og_rem_fill),
 	N("COMMAND_LINE", "Command", "Line", "", "", "", "\"%s\"", ws_og_command_line),
 	N("OUTPUT_END", "This", "Is", "The", "End", "", "%s", NULL),
@@ -184,8 +240,8 @@ static const ws_out_name table[] = {
 	W("STREAMS", "Streams", "", "", "", "", "%d", ws_og_streams),
 	W("FAIRNESS", "Jain", "Fairness", "Index", "", "", "%.4f", ws_og_fairness),
 	W("IO_PATH", "I/O", "Path", "Local/", "Remote", "", "%s", ws_og_io),
-	W("LOCAL_IO_PATH", "Local", "I/O", "Path", "", "", "%s", ws_og_loc_io),
-	W("REMOTE_IO_PATH", "Remote", "I/O", "Path", "", "", "%s", ws_og_rem_io),
+	W("LOCAL_IO_PATH", "Local", "I/O", "Path", "", "", "%s", og_field),
+	W("REMOTE_IO_PATH", "Remote", "I/O", "Path", "", "", "%s", og_field),
 	W("LOCAL_THREAD_CPU", "Local", "Thread", "CPU", "% of 1", "%", "%.2f", ws_og_loc_thr),
 	W("LOCAL_THREAD_CPU_USER", "Local", "Thread", "CPU User", "% of 1", "%", "%.2f", ws_og_loc_thr_user),
 	W("LOCAL_THREAD_CPU_SYSTEM", "Local", "Thread", "CPU System", "% of 1", "%", "%.2f", ws_og_loc_thr_sys),
@@ -194,10 +250,10 @@ static const ws_out_name table[] = {
 	W("REMOTE_THREAD_CPU_SYSTEM", "Remote", "Thread", "CPU System", "% of 1", "%", "%.2f", ws_og_rem_thr_sys),
 	/* The system calls behind *_SEND_CALLS / *_RECV_CALLS, which count messages as netperf
 	 * does: fewer when sendmmsg, UDP_SEGMENT, recvmmsg or UDP_GRO batch them. */
-	W("LOCAL_SEND_SYSCALLS", "Local", "Send", "System", "Calls", "", "%llu", ws_og_loc_send_sys),
-	W("LOCAL_RECV_SYSCALLS", "Local", "Recv", "System", "Calls", "", "%llu", ws_og_loc_recv_sys),
-	W("REMOTE_SEND_SYSCALLS", "Remote", "Send", "System", "Calls", "", "%llu", ws_og_rem_send_sys),
-	W("REMOTE_RECV_SYSCALLS", "Remote", "Recv", "System", "Calls", "", "%llu", ws_og_rem_recv_sys),
+	W("LOCAL_SEND_SYSCALLS", "Local", "Send", "System", "Calls", "", "%llu", og_field),
+	W("LOCAL_RECV_SYSCALLS", "Local", "Recv", "System", "Calls", "", "%llu", og_field),
+	W("REMOTE_SEND_SYSCALLS", "Remote", "Send", "System", "Calls", "", "%llu", og_field),
+	W("REMOTE_RECV_SYSCALLS", "Remote", "Recv", "System", "Calls", "", "%llu", og_field),
 };
 /* clang-format on */
 
@@ -235,7 +291,9 @@ void ws_out_value_of(const ws_out_name *e, const ws_report_ctx *c, ws_out_value 
 {
 	memset(v, 0, sizeof(*v));
 	v->kind = WS_OUT_V_NONE;
-	if (e && e->get && c && c->r)
+	if (e && e->get == og_field && c && c->r)
+		field_value(e->name, c, v);
+	else if (e && e->get && c && c->r)
 		e->get(c, v);
 }
 

@@ -9,7 +9,7 @@
 
 static const ws_side_result *receiver_of(const ws_test_result *r)
 {
-	return r->spec.type == WS_TEST_TCP_MAERTS ? &r->local : &r->remote;
+	return ws_test_type_role(r->spec.type, true) == WS_ROLE_RECEIVER ? &r->local : &r->remote;
 }
 
 /* Bytes/s in the unit of -f (the table's), so the rows add up to the table's figure. */

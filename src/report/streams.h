@@ -7,7 +7,7 @@
 #ifndef WS_REPORT_STREAMS_H
 #define WS_REPORT_STREAMS_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 #include <stdio.h>
 

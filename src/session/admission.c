@@ -1,8 +1,13 @@
 /* admission: the daemon's listener loop, its pre-session phase and who is admitted; see
  * admission.h. */
 #include "session/admission.h"
+#include "session/dmetrics.h"
 
+#include "session/daemon_state.h"
+#include "session/npserve.h"
+#include "session/policy.h"
 #include "session/slog.h"
+#include "session/wsserve.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -107,46 +112,46 @@ static ws_session *admit_locked(ws_daemon *d, const ws_prelude_conn *c, char *wh
 	return s;
 }
 
-/* --- time without a test ---------------------------------------------------------- */
+/* --- a session's life ---------------------------------------------------------- */
 
-/* A peer that sends a harmless message (netperf's DO_SYSINFO, CPU_CALIBRATE) just inside
- * the idle timeout could hold its sessions forever: 64 of them locked every other client
- * out. So only a test renews the deadline, and a session's gaps together are bounded. */
-static int64_t idle_total_ns(const ws_session *s)
+/* A session's protocol front end on its thread, then its accounting. */
+static void session_serve(ws_session *s)
 {
-	return s->d->cfg.idle_timeout_ns * WS_IDLE_TOTAL_FACTOR;
+	ws_dmetrics_session(s->d->cfg.metrics, s->netperf, 1);
+	if (s->netperf)
+		ws_npserve_session(s);
+	else
+		ws_wsserve_session(s);
+	ws_slog_end(s);
+	ws_dmetrics_session(s->d->cfg.metrics, s->netperf, -1);
+	pthread_mutex_lock(&s->d->mu);
+	s->d->admitted--;
+	pthread_mutex_unlock(&s->d->mu);
 }
 
-int64_t ws_session_idle_deadline(const ws_session *s)
+/* Unlink and free a session whose serve loop ended; the caller holds d->mu. */
+static void session_end(ws_daemon *d, ws_session *s)
 {
-	int64_t gap = s->idle_since + s->d->cfg.idle_timeout_ns;
-	int64_t total = s->idle_since + (idle_total_ns(s) - s->idle_spent);
-	return gap < total ? gap : total;
+	for (ws_session **pp = &d->sessions; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	ws_channel_close(&s->ch);
+	free(s);
+	pthread_cond_broadcast(&d->cv);
 }
 
-void ws_session_test_begins(ws_session *s)
+static void *session_thread(void *arg)
 {
-	if (s->idle_since)
-		s->idle_spent += ws_clock_ns() - s->idle_since;
-	s->idle_since = 0;
-}
-
-void ws_session_test_ends(ws_session *s) { s->idle_since = ws_clock_ns(); }
-
-int ws_session_idle_explain(const ws_session *s, ws_err *err)
-{
-	double idle = (double)s->d->cfg.idle_timeout_ns / WS_NS_PER_SEC;
-	if (s->idle_since + s->d->cfg.idle_timeout_ns <= ws_session_idle_deadline(s))
-		return ws_err_set(err, WS_E_TIMEDOUT,
-				  "no test for %.3g s (warpspeed serve --idle-timeout); messages "
-				  "that are not "
-				  "tests do not count",
-				  idle);
-	return ws_err_set(err, WS_E_TIMEDOUT,
-			  "%.3g s outside tests in all, this daemon's limit per session (%d x "
-			  "warpspeed serve "
-			  "--idle-timeout %.3g)",
-			  (double)idle_total_ns(s) / WS_NS_PER_SEC, WS_IDLE_TOTAL_FACTOR, idle);
+	ws_session *s = arg;
+	ws_daemon *d = s->d;
+	session_serve(s);
+	pthread_mutex_lock(&d->mu);
+	session_end(d, s);
+	d->threads--;
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
 }
 
 /* The listener's admission: a thread per session. */
@@ -166,14 +171,14 @@ static int admit_thread(void *ctx, const ws_prelude_conn *c, char *why, size_t n
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_t t;
-	int rc = s ? pthread_create(&t, &attr, ws_daemon_session_thread, s) : -1;
+	int rc = s ? pthread_create(&t, &attr, session_thread, s) : -1;
 	pthread_attr_destroy(&attr);
 	if (rc == 0) {
 		d->threads++;
 	} else if (s) {
 		s->ch.fd = -1; /* the prelude still owns and closes it */
 		d->admitted--;
-		ws_daemon_session_end(d, s);
+		session_end(d, s);
 		snprintf(why, n, "the daemon could not start a thread for the session");
 	}
 	pthread_mutex_unlock(&d->mu);
@@ -309,9 +314,9 @@ int ws_daemon_serve_fd(ws_daemon *d, int fd, const ws_addr *peer)
 	ws_session *s = a.inline_session;
 	if (!s)
 		return -WS_E_REFUSED;
-	ws_daemon_session_serve(s);
+	session_serve(s);
 	pthread_mutex_lock(&d->mu);
-	ws_daemon_session_end(d, s);
+	session_end(d, s);
 	pthread_mutex_unlock(&d->mu);
 	return 0;
 }

@@ -236,7 +236,7 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		if (drc < 0)
 			return drc;
 	}
-	bool udp = ws_workload_is_udp(spec->type);
+	bool udp = ws_test_type_udp(spec->type);
 	ws_tlv_begin(&ch->tx, WS_MSG_TEST_REQ);
 	ws_msg_put_spec(&ch->tx, spec);
 	if (udp) {

@@ -10,7 +10,7 @@
 #ifndef WS_SESSION_CLIENT_H
 #define WS_SESSION_CLIENT_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* ctlwatch: a closed control connection ends the running test; see ctlwatch.h. */
 #include "session/ctlwatch.h"
 
-#include "session/admission.h"
+#include "session/daemon_state.h"
 #include "session/slog.h"
 #include "util/err.h"
 

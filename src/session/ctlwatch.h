@@ -35,7 +35,7 @@ int ws_ctlwatch_start(ws_ctlwatch *w, int fd, void (*on_close)(void *ctx), void 
  * while it ran (on_close was called). Safe after a failed start. */
 bool ws_ctlwatch_stop(ws_ctlwatch *w);
 
-/* The watch of a session's running test (session/admission.h): on a close, the
+/* The watch of a session's running test (session/daemon_state.h): on a close, the
  * session's data sockets (those set with its data_fds, under d->mu) are shut down.
  * ws_session_watch_end stops it and, when the client closed, logs it and returns
  * -ECONNRESET with err saying so; otherwise it returns rc unchanged. */

@@ -9,7 +9,7 @@
 #ifndef WS_SESSION_DATASOCK_H
 #define WS_SESSION_DATASOCK_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 #include "session/client.h"
 #include "workload/rr.h"

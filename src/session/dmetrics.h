@@ -12,7 +12,8 @@
 #ifndef WS_SESSION_DMETRICS_H
 #define WS_SESSION_DMETRICS_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
+#include "model/spec.h"
 #include "util/openmetrics.h"
 
 #include <stdbool.h>

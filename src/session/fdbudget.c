@@ -1,8 +1,8 @@
 /* fdbudget: descriptors of running tests against what the daemon has; see fdbudget.h. */
 #include "session/fdbudget.h"
 
+#include "model/testtype.h"
 #include "util/err.h"
-#include "workload/run.h"
 
 #include <sys/resource.h>
 
@@ -25,10 +25,9 @@ void ws_fdbudget_destroy(ws_fdbudget *b) { pthread_mutex_destroy(&b->mu); }
 uint64_t ws_fdbudget_cost(const ws_test_spec *spec, bool netperf)
 {
 	uint64_t flows = netperf ? 1 : spec->streams;
-	if (spec->type == WS_TEST_TCP_CRR ||
-	    spec->type == WS_TEST_TCP_CC) /* the listener, a connection per worker */
+	if (ws_test_type_connects(spec->type)) /* the listener, a connection per worker */
 		flows = 1 + (spec->remote_threads ? spec->remote_threads : 1);
-	else if (!ws_workload_is_udp(spec->type))
+	else if (!ws_test_type_udp(spec->type))
 		flows += 1; /* the listener, open while the flows connect */
 	return flows + 2;   /* the control watch's pipe */
 }

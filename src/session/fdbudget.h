@@ -13,7 +13,7 @@
 #ifndef WS_SESSION_FDBUDGET_H
 #define WS_SESSION_FDBUDGET_H
 
-#include "ctl/spec.h"
+#include "model/spec.h"
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -59,17 +59,14 @@ static double per_sec(uint64_t n, int64_t ns)
 
 double ws_iterate_figure(const ws_test_result *r)
 {
-	switch (r->spec.type) {
-	case WS_TEST_UDP_STREAM:
-		return per_sec(r->remote.bytes_recv, r->remote.elapsed_ns);
-	case WS_TEST_TCP_STREAM:
-	case WS_TEST_TCP_SENDFILE:
-		return per_sec(r->remote.bytes_recv, r->local.elapsed_ns);
-	case WS_TEST_TCP_MAERTS:
-		return per_sec(r->local.bytes_recv, r->local.elapsed_ns);
-	default: /* the request/response family */
+	enum ws_test_type t = r->spec.type;
+	if (!ws_test_type_stream(t)) /* the request/response family */
 		return per_sec(r->local.transactions, r->local.elapsed_ns);
-	}
+	const ws_side_result *rx =
+		ws_test_type_role(t, true) == WS_ROLE_RECEIVER ? &r->local : &r->remote;
+	/* UDP's receiver times its own datagrams; TCP's bytes over the client's interval */
+	int64_t ns = ws_test_type_has(t, WS_TO_DGRAMS) ? rx->elapsed_ns : r->local.elapsed_ns;
+	return per_sec(rx->bytes_recv, ns);
 }
 
 void ws_iterate_sample(const ws_test_result *r, ws_confidence_sample *s)

@@ -13,8 +13,8 @@
 #ifndef WS_SESSION_ITERATE_H
 #define WS_SESSION_ITERATE_H
 
-#include "ctl/spec.h"
 #include "measure/confidence.h"
+#include "model/result.h"
 
 struct ws_err;
 

@@ -147,7 +147,7 @@ static int setup_flows(const ws_client_config *c, const ws_test_spec *spec, cons
 		       bool data_given, struct np_flow *fl, ws_test_result *out, ws_rr_params *crr,
 		       ws_err *err)
 {
-	bool udp = ws_workload_is_udp(spec->type);
+	bool udp = ws_test_type_udp(spec->type);
 	for (uint32_t i = 0; i < spec->streams; i++) {
 		ws_addr client, data = *data_in;
 		if (udp)
@@ -219,7 +219,7 @@ int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl
 		fl[i].ctl = ctl[i];
 		fl[i].fd = fds[i] = -1;
 	}
-	if (rc == 0 && ws_workload_is_udp(spec.type) &&
+	if (rc == 0 && ws_test_type_udp(spec.type) &&
 	    (rc = ws_ds_open_udp(c, &spec, &data, out, fds, ports, err)) == 0)
 		for (uint32_t i = 0; i < n; i++)
 			fl[i].fd = fds[i];

@@ -11,7 +11,7 @@
 #ifndef WS_SESSION_NPCLIENT_H
 #define WS_SESSION_NPCLIENT_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 #include "session/client.h"
 

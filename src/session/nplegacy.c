@@ -16,10 +16,7 @@
  * answers both at once, so 20 s is plenty. */
 #define REPLY_TIMEOUT_NS (20 * WS_NS_PER_SEC)
 
-bool ws_nplegacy_handles(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_MSS || t == WS_TEST_TCP_CC;
-}
+bool ws_nplegacy_handles(enum ws_test_type t) { return ws_test_type_dataless(t); }
 
 static int exchange(int fd, uint8_t *msg, bool send, int64_t deadline, const char *what,
 		    ws_err *err)

@@ -10,7 +10,7 @@
 #ifndef WS_SESSION_NPLEGACY_H
 #define WS_SESSION_NPLEGACY_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* npmap: spec to DO_OMNI request, response and results to the remote side; see npmap.h. */
 #include "session/npmap.h"
 
+#include "model/testtype.h"
 #include "util/err.h"
-#include "workload/run.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,8 +16,8 @@
 
 int ws_npmap_check(const ws_test_spec *s, ws_err *err)
 {
-	bool remote_sends = ws_workload_role(s->type, false) == WS_ROLE_SENDER;
-	bool remote_receives = !remote_sends && !ws_workload_is_rr(s->type);
+	bool remote_sends = ws_test_type_role(s->type, false) == WS_ROLE_SENDER;
+	bool remote_receives = !remote_sends && !ws_test_type_transacts(s->type);
 	const struct {
 		bool on;
 		const char *what;
@@ -71,14 +71,14 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client,
 		      const ws_addr *data_host, ws_np_omni_req *r)
 {
 	ws_np_omni_req_defaults(r);
-	bool udp = ws_workload_is_udp(s->type), rr = ws_workload_is_rr(s->type);
+	bool udp = ws_test_type_udp(s->type), rr = ws_test_type_transacts(s->type);
 	r->cpu = s->remote.cpu >= 0 ? s->remote.cpu : -1;
 	r->send_buf_size = size_or_default(s->remote.sndbuf);
 	r->recv_buf_size = size_or_default(s->remote.rcvbuf);
 	/* -m and -M size the side that sends or receives, whichever end that is; netperf sends
 	 * -1 for the daemon's role it does not play (and for TCP_MAERTS keeps -m to itself, so
 	 * that there a netserver sends its default size while warpspeed's -m sets it). */
-	enum ws_role daemon = ws_workload_role(s->type, false);
+	enum ws_role daemon = ws_test_type_role(s->type, false);
 	if (!rr && daemon == WS_ROLE_SENDER)
 		r->send_size = (uint32_t)size_or_default(s->send_size);
 	if (!rr && daemon == WS_ROLE_RECEIVER)
@@ -101,7 +101,7 @@ void ws_npmap_request(const ws_test_spec *s, int family, const ws_addr *client,
 		f |= WS_NP_F_ROUTING;
 	if (s->nodelay)
 		f |= WS_NP_F_NODELAY;
-	if (s->type == WS_TEST_TCP_CRR)
+	if (ws_test_type_family(s->type) == WS_TF_CRR)
 		f |= WS_NP_F_CONNECT_TEST;
 	if (s->remote.measure_cpu)
 		f |= WS_NP_F_MEASURE_CPU;
@@ -193,7 +193,7 @@ int ws_npmap_results(const ws_np_omni_results *res, const ws_test_spec *s, bool 
 	remote->send_syscalls = res->send_calls;
 	remote->rcvbuf_end = nonneg(res->recv_buf_size);
 	remote->sndbuf_end = nonneg(res->send_buf_size);
-	if (ws_workload_is_rr(s->type))
+	if (ws_test_type_transacts(s->type))
 		remote->transactions = res->trans_received;
 	if (ws_test_type_connects(
 		    s->type)) /* netserver's connect test: a connection per transaction */
@@ -258,7 +258,7 @@ void ws_npmap_merge(ws_side_result *into, const ws_side_result *flow, const ws_t
 		}
 	}
 	if (i < into->nflows) {
-		bool sends = ws_workload_role(s->type, false) == WS_ROLE_SENDER;
+		bool sends = ws_test_type_role(s->type, false) == WS_ROLE_SENDER;
 		ws_flow_result *f = &into->flows[i];
 		memset(f, 0, sizeof(*f));
 		f->bytes = sends ? flow->bytes_sent : flow->bytes_recv;

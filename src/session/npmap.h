@@ -12,7 +12,7 @@
 #define WS_SESSION_NPMAP_H
 
 #include "ctl/npmsg.h"
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 
 #include <stdbool.h>

@@ -4,11 +4,13 @@
 #include "session/npspec.h"
 
 #include "ctl/npmsg.h"
+#include "ctl/npreader.h"
 #include "measure/cpu.h"
 #include "net/addr.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
-#include "session/admission.h"
+#include "session/daemon_state.h"
+#include "session/policy.h"
 #include "session/budget.h"
 #include "session/ctlwatch.h"
 #include "session/dmetrics.h"
@@ -118,21 +120,7 @@ static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 		return ws_err_set(err, EINVAL,
 				  "CPU %d (-T ,N); -1 (none) or a CPU number is accepted",
 				  sp->remote.cpu);
-	int rc = ws_test_spec_validate(sp, err);
-	if (rc < 0)
-		return rc;
-	if (sp->end == WS_END_TIME && sp->duration_s > d->cfg.max_duration_s)
-		return ws_err_set(err, WS_E_LIMIT,
-				  "a %.0f s test exceeds this daemon's limit of %.0f s (warpspeed "
-				  "serve --max-duration)",
-				  sp->duration_s, d->cfg.max_duration_s);
-	rc = ws_limits_check_ports(sp, ws_workload_is_udp(sp->type), d->cfg.allow_privileged_ports,
-				   err);
-	if (rc == 0)
-		rc = ws_workload_check_cpus(sp, false, err);
-	if (rc == 0 && sp->remote.cpu >= 0)
-		rc = ws_affinity_pin_self(sp->remote.cpu, err);
-	return rc;
+	return ws_daemon_check_test(d, sp, err); /* the daemon's one policy */
 }
 
 /* --- the data sockets --------------------------------------------------------------- */
@@ -156,7 +144,7 @@ static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws
 	if (sp->data_host[0] && ws_addr_resolve(sp->data_host, 0, 0, 1, &local, err) < 0)
 		return -WS_E_INVAL;
 	ws_addr_set_port(&local, sp->remote.data_port);
-	bool udp = ws_workload_is_udp(sp->type);
+	bool udp = ws_test_type_udp(sp->type);
 	int fd = -1;
 	for (int tries = 0; tries < 2 && fd < 0; tries++) {
 		if (udp)
@@ -239,8 +227,7 @@ static int udp_receive(ws_session *s, const ws_test_spec *sp, int fd, int64_t ca
 		return ws_err_set(err, ENOMEM, "no memory for a UDP receive buffer");
 	int rc = ws_sock_set_timeouts(fd, UDP_TICK_MS * WS_NS_PER_MS, err);
 	int64_t start = ws_clock_ns(), last = start, stop = 0;
-	int64_t end =
-		sp->end == WS_END_TIME ? start + (int64_t)(sp->duration_s * WS_NS_PER_SEC) : 0;
+	int64_t end = ws_test_spec_deadline(sp, start);
 	uint64_t seen = 0; /* datagrams at the last quiet tick */
 	while (rc == 0) {
 		ssize_t n = recv(fd, buf, BUF, 0);
@@ -342,8 +329,8 @@ static void send_response(ws_session *s, const ws_np_test *t, const ws_side_resu
 		};
 		ws_np_encode_stream_rsp(&r, m);
 	} else {
-		bool rr = ws_workload_is_rr(sp->type);
-		enum ws_role role = ws_workload_role(sp->type, false);
+		bool rr = ws_test_type_transacts(sp->type);
+		enum ws_role role = ws_test_type_role(sp->type, false);
 		uint32_t rsz = sp->recv_size ? sp->recv_size : setup->rcvbuf_set;
 		uint32_t ssz = sp->send_size ? sp->send_size : setup->sndbuf_set;
 		ws_np_omni_rsp r = {
@@ -376,7 +363,7 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 	const ws_side_result *r = &run->res;
 	const ws_test_spec *sp = &t->spec;
 	bool cpu = sp->remote.measure_cpu && r->cpu_measured;
-	bool rr = ws_workload_is_rr(sp->type);
+	bool rr = ws_test_type_transacts(sp->type);
 	uint64_t units = rr ? r->transactions : r->bytes_recv + r->bytes_sent;
 	float sd = cpu ? (float)ws_cpu_service_demand(r->cpu_util, r->ncpus, r->elapsed_ns, units,
 						      rr ? 1 : 1024)
@@ -408,7 +395,7 @@ static void send_results(ws_session *s, const ws_np_test *t, const np_run *run, 
 		};
 		ws_np_encode_stream_results(&x, m);
 	} else {
-		bool tcp_one = !ws_workload_is_udp(sp->type) && sp->type != WS_TEST_TCP_CRR;
+		bool tcp_one = !ws_test_type_udp(sp->type) && !ws_test_type_connects(sp->type);
 		ws_np_omni_results x = {
 			.bytes_received = r->bytes_recv,
 			.recv_calls = (uint32_t)r->recv_calls,
@@ -460,7 +447,7 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	}
 	if (sp->type == WS_TEST_UDP_STREAM)
 		return run_udp_stream(s, sp, *dfd, cap, &run->res, err);
-	if (!ws_workload_is_udp(sp->type)) {
+	if (!ws_test_type_udp(sp->type)) {
 		int fd = accept_data(s, *dfd, err);
 		if (fd < 0)
 			return fd;
@@ -475,7 +462,7 @@ static int run_data(ws_session *s, const ws_np_test *t, int *dfd, np_run *run, w
 	}
 	if (rc == 0)
 		rc = ws_workload_run_capped(sp, false, dfd, 1, cap, &run->res, err);
-	if (!ws_workload_is_udp(sp->type)) {
+	if (!ws_test_type_udp(sp->type)) {
 		socklen_t n = sizeof(run->cong) - 1;
 		if (getsockopt(*dfd, IPPROTO_TCP, TCP_CONGESTION, run->cong, &n) < 0)
 			run->cong[0] = '\0';

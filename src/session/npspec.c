@@ -79,14 +79,12 @@ int ws_npspec_from_omni(const ws_np_omni_req *r, ws_np_test *t, ws_err *err)
 		return ws_err_set(err, EINVAL,
 				  "request/response sizes %ld,%ld; at least 1 each is accepted",
 				  (long)r->request_size, (long)r->response_size);
+	/* netserver's direction is the client's reversed: it receives what the client sends */
+	char dir = rr ? 'b' : r->direction == WS_NP_DIR_RECV ? 's' : 'r';
 	if (r->flags & WS_NP_F_CONNECT_TEST)
 		sp->type = udp || !rr ? 0 : WS_TEST_TCP_CRR;
-	else if (rr)
-		sp->type = udp ? WS_TEST_UDP_RR : WS_TEST_TCP_RR;
-	else if (r->direction == WS_NP_DIR_RECV)
-		sp->type = udp ? WS_TEST_UDP_STREAM : WS_TEST_TCP_STREAM;
-	else
-		sp->type = udp ? 0 : WS_TEST_TCP_MAERTS;
+	else if (ws_test_type_from_omni(dir, udp, &sp->type) < 0)
+		sp->type = 0;
 	if (!sp->type)
 		return ws_err_set(
 			err, EOPNOTSUPP, "a %s test with direction 0x%x%s is not supported",

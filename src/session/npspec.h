@@ -10,7 +10,7 @@
 #define WS_SESSION_NPSPEC_H
 
 #include "ctl/npmsg.h"
-#include "ctl/spec.h"
+#include "model/spec.h"
 #include "util/err.h"
 
 #include <stdbool.h>

@@ -3,9 +3,11 @@
 
 #include "ctl/framer.h"
 #include "ctl/msg.h"
+#include "ctl/npreader.h"
 #include "session/auth.h"
 #include "session/authwait.h"
 #include "session/dmetrics.h"
+#include "session/pretally.h"
 #include "util/clock.h"
 #include "util/err.h"
 
@@ -44,48 +46,6 @@ typedef struct pending {
 	int64_t turn_ns; /* its address failed to prove the key: not read before this */
 } pending;
 
-/* What the summary line counts: the refusals and drops of the pre-session phase. */
-enum cat {
-	C_TIMEOUT,
-	C_FOREIGN,
-	C_BAD,
-	C_NPBAD,
-	C_AUTH,
-	C_BUSY,
-	C_EVICT_SRC,
-	C_EVICT_ALL,
-	C_NOFD,
-	C_LEFT,
-	C_N
-};
-static const char *const cat_what[C_N] = {
-	[C_TIMEOUT] = "timed out",
-	[C_FOREIGN] = "refused a foreign protocol",
-	[C_BAD] = "refused a bad HELLO",
-	[C_NPBAD] = "refused a bad netperf message",
-	[C_AUTH] = "authentication failed",
-	[C_BUSY] = "refused (busy)",
-	[C_EVICT_SRC] = "closed the oldest pending connection",
-	[C_EVICT_ALL] = "closed the oldest pending connection",
-	[C_NOFD] = "closed at once (out of file descriptors)",
-	[C_LEFT] = "closed by the peer",
-};
-
-/* The reason each counts under in --metrics (session/dmetrics.h); -1: not a refusal. */
-static const int cat_reason[C_N] = {
-	[C_TIMEOUT] = WS_DM_TIMEOUT,   [C_FOREIGN] = WS_DM_PROTOCOL,
-	[C_BAD] = WS_DM_PROTOCOL,      [C_NPBAD] = WS_DM_PROTOCOL,
-	[C_AUTH] = WS_DM_AUTH,         [C_BUSY] = WS_DM_BUSY,
-	[C_EVICT_SRC] = WS_DM_EVICTED, [C_EVICT_ALL] = WS_DM_EVICTED,
-	[C_NOFD] = WS_DM_DESCRIPTORS,  [C_LEFT] = -1,
-};
-
-struct counter {
-	unsigned long long n;
-	char peer[80];
-	char detail[240];
-};
-
 struct ws_prelude {
 	ws_prelude_config cfg;
 	unsigned cap;
@@ -94,53 +54,34 @@ struct ws_prelude {
 	ws_tlv_writer w;
 	int reserve_fd;
 	int64_t accept_resume_ns;
-	struct counter c[C_N];
-	bool dirty;
-	int64_t last_log_ns;
-	ws_authwait *aw; /* with a key: failed proofs per address (session/authwait.h) */
+	ws_pretally tally; /* the refusals and drops since the last summary line */
+	ws_authwait *aw;   /* with a key: failed proofs per address (session/authwait.h) */
 };
 
 /* --- counting and the summary line ---------------------------------------------------- */
 
-static void count(ws_prelude *p, enum cat k, const char *peer, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void count(ws_prelude *p, enum cat k, const char *peer, const char *fmt, ...)
+/* The reason each counts under in --metrics (session/dmetrics.h); -1: not a refusal. */
+/* clang-format off */
+static const int cat_reason[WS_PC_N] = {
+	[WS_PC_TIMEOUT] = WS_DM_TIMEOUT,   [WS_PC_FOREIGN] = WS_DM_PROTOCOL,
+	[WS_PC_BAD] = WS_DM_PROTOCOL,      [WS_PC_NPBAD] = WS_DM_PROTOCOL,
+	[WS_PC_AUTH] = WS_DM_AUTH,         [WS_PC_BUSY] = WS_DM_BUSY,
+	[WS_PC_EVICT_SRC] = WS_DM_EVICTED, [WS_PC_EVICT_ALL] = WS_DM_EVICTED,
+	[WS_PC_NOFD] = WS_DM_DESCRIPTORS,  [WS_PC_LEFT] = -1,
+};
+/* clang-format on */
+
+static void refused(ws_prelude *p, enum ws_pretally_cat k)
 {
-	struct counter *c = &p->c[k];
-	c->n++;
 	if (cat_reason[k] >= 0)
 		ws_dmetrics_refused(p->cfg.metrics, (enum ws_dm_refusal)cat_reason[k]);
-	snprintf(c->peer, sizeof(c->peer), "%s", peer);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
-	va_end(ap);
-	p->dirty = true;
 }
+
+#define count(p, k, peer, ...) (refused(p, k), ws_pretally_count(&(p)->tally, k, peer, __VA_ARGS__))
 
 static void flush_log(ws_prelude *p, int64_t now, bool force)
 {
-	if (!p->dirty || (!force && now - p->last_log_ns < WS_PRELUDE_LOG_EVERY_NS))
-		return;
-	char line[1536];
-	size_t len = (size_t)snprintf(line, sizeof(line), "pre-session:");
-	for (int k = 0; k < C_N; k++) {
-		struct counter *c = &p->c[k];
-		if (!c->n)
-			continue;
-		if (len < sizeof(line))
-			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s from %s: %s",
-						len > 12 ? ";" : "", cat_what[k], c->peer,
-						c->detail);
-		if (c->n > 1 && len < sizeof(line))
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-						" (and %llu more like it)", c->n - 1);
-		c->n = 0;
-	}
-	if (p->cfg.log)
-		p->cfg.log(p->cfg.ctx, line);
-	p->dirty = false;
-	p->last_log_ns = now;
+	ws_pretally_flush(&p->tally, now, force, p->cfg.log, p->cfg.ctx);
 }
 
 /* --- one connection ---------------------------------------------------------------- */
@@ -177,8 +118,8 @@ static void drop_at(ws_prelude *p, unsigned i, bool close_fd)
 
 /* Refuse connection i with an ERROR that says why, count it under k, close it. The log
  * gets logtext (NULL: text without a leading "<what the category says>: "). */
-static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const char *text,
-		       const char *logtext)
+static void refuse_log(ws_prelude *p, unsigned i, enum ws_pretally_cat k, int code,
+		       const char *text, const char *logtext)
 {
 	pending *c = p->q[i];
 	if (c->st == P_NETPERF) {
@@ -192,13 +133,13 @@ static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const ch
 		ws_msg_put_error(&p->w, code, text);
 		send_now(p, c);
 	}
-	size_t n = strlen(cat_what[k]);
+	const char *what = ws_pretally_what(k);
+	size_t n = strlen(what);
 	if (!logtext)
-		logtext =
-			strncmp(text, cat_what[k], n) == 0 && text[n] == ':' ? text + n + 2 : text;
+		logtext = strncmp(text, what, n) == 0 && text[n] == ':' ? text + n + 2 : text;
 	int64_t delay = 0;
 	unsigned long long fails =
-		k == C_AUTH ? ws_authwait_failed(p->aw, c->src, ws_clock_ns(), &delay) : 0;
+		k == WS_PC_AUTH ? ws_authwait_failed(p->aw, c->src, ws_clock_ns(), &delay) : 0;
 	if (fails)
 		count(p, k, c->peer_text,
 		      "%s (%llu in a row from %s, whose next attempt waits %lld ms)", logtext,
@@ -208,7 +149,7 @@ static void refuse_log(ws_prelude *p, unsigned i, enum cat k, int code, const ch
 	drop_at(p, i, true);
 }
 
-static void refuse(ws_prelude *p, unsigned i, enum cat k, int code, const char *text)
+static void refuse(ws_prelude *p, unsigned i, enum ws_pretally_cat k, int code, const char *text)
 {
 	refuse_log(p, i, k, code, text, NULL);
 }
@@ -273,7 +214,7 @@ static void admit(ws_prelude *p, unsigned i, bool authed)
 	}
 	if (fl >= 0)
 		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
-	refuse(p, i, C_BUSY, WS_E_LIMIT, why);
+	refuse(p, i, WS_PC_BUSY, WS_E_LIMIT, why);
 }
 
 /* One whole frame on connection i. Returns true while the connection stays pending. */
@@ -284,7 +225,7 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 	if (c->st == P_HELLO) {
 		int rc = check_hello(p, c, m, why, sizeof(why));
 		if (rc < 0) {
-			refuse(p, i, rc == -WS_E_AUTH ? C_AUTH : C_BAD, -rc, why);
+			refuse(p, i, rc == -WS_E_AUTH ? WS_PC_AUTH : WS_PC_BAD, -rc, why);
 			return false;
 		}
 		if (!p->cfg.psk) {
@@ -292,7 +233,7 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 			return false;
 		}
 		if (ws_random_bytes(c->nd, sizeof(c->nd), NULL) < 0) {
-			refuse(p, i, C_AUTH, WS_E_AUTH,
+			refuse(p, i, WS_PC_AUTH, WS_E_AUTH,
 			       "this daemon could not draw a random nonce");
 			return false;
 		}
@@ -300,7 +241,7 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 		ws_tlv_put_bytes(&p->w, WS_F_NONCE, c->nd, sizeof(c->nd));
 		ws_tlv_put_u64(&p->w, WS_F_SESSION_ID, c->id);
 		if (send_now(p, c) < 0) {
-			count(p, C_LEFT, c->peer_text, "the CHALLENGE could not be sent");
+			count(p, WS_PC_LEFT, c->peer_text, "the CHALLENGE could not be sent");
 			drop_at(p, i, true);
 			return false;
 		}
@@ -314,11 +255,11 @@ static bool on_frame(ws_prelude *p, unsigned i, const ws_tlv_msg *m)
 			 "authentication failed: expected AUTH with a proof (field %d) after "
 			 "CHALLENGE, got %s",
 			 WS_F_PROOF, ws_msg_type_name(m->type));
-		refuse(p, i, C_AUTH, WS_E_AUTH, why);
+		refuse(p, i, WS_PC_AUTH, WS_E_AUTH, why);
 		return false;
 	}
 	if (!ws_auth_check(p->cfg.psk, WS_AUTH_ROLE_CLIENT, c->nc, c->nd, c->id, proof, n)) {
-		refuse(p, i, C_AUTH, WS_E_AUTH,
+		refuse(p, i, WS_PC_AUTH, WS_E_AUTH,
 		       "authentication failed: the proof does not match this daemon's key");
 		return false;
 	}
@@ -342,7 +283,7 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 	pending *c = p->q[i];
 	int32_t type = ws_np_type(c->nr.buf);
 	if (p->cfg.psk && !p->cfg.np_passphrase) {
-		refuse(p, i, C_AUTH, WS_E_AUTH,
+		refuse(p, i, WS_PC_AUTH, WS_E_AUTH,
 		       "a netperf client, closed: this daemon requires its key (--psk-file), which "
 		       "netperf "
 		       "cannot prove; start warpspeed serve with -Z PASSPHRASE to admit netperf -Z "
@@ -356,7 +297,7 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 			return true; /* netserver without -Z ignores it */
 		if (ws_np_decode_passphrase(c->nr.buf, text, sizeof(text), &err) < 0 ||
 		    !same_secret(text, p->cfg.np_passphrase)) {
-			refuse(p, i, C_AUTH, WS_E_AUTH,
+			refuse(p, i, WS_PC_AUTH, WS_E_AUTH,
 			       "authentication failed: a netperf PASSPHRASE that does not match -Z "
 			       "(closed without a reply, as netserver does)");
 			return false;
@@ -370,7 +311,7 @@ static bool on_np_message(ws_prelude *p, unsigned i)
 			 "authentication failed: a netperf %s (type %ld) before the -Z passphrase "
 			 "(closed without a reply, as netserver does)",
 			 ws_np_type_name(type), (long)type);
-		refuse(p, i, C_AUTH, WS_E_AUTH, t);
+		refuse(p, i, WS_PC_AUTH, WS_E_AUTH, t);
 		return false;
 	}
 	admit(p, i, c->np_authed);
@@ -403,13 +344,13 @@ static void on_np_readable(ws_prelude *p, unsigned i)
 		if (rc == 0)
 			return;
 		if (rc == -ECONNRESET) {
-			count(p, c->nr.got ? C_NPBAD : C_LEFT, c->peer_text, "netperf client: %s",
-			      err.msg);
+			count(p, c->nr.got ? WS_PC_NPBAD : WS_PC_LEFT, c->peer_text,
+			      "netperf client: %s", err.msg);
 			drop_at(p, i, true);
 			return;
 		}
 		if (rc < 0) {
-			count(p, C_NPBAD, c->peer_text, "netperf client: %s", err.msg);
+			count(p, WS_PC_NPBAD, c->peer_text, "netperf client: %s", err.msg);
 			drop_at(p, i, true);
 			return;
 		}
@@ -435,7 +376,7 @@ static void on_readable(ws_prelude *p, unsigned i)
 		if (rc == 0)
 			return;
 		if (rc == -ECONNRESET) {
-			count(p, C_LEFT, c->peer_text, "%s",
+			count(p, WS_PC_LEFT, c->peer_text, "%s",
 			      c->st == P_HELLO ? "before a complete HELLO"
 					       : "after CHALLENGE, without answering (a client "
 						 "without the key?)");
@@ -443,7 +384,7 @@ static void on_readable(ws_prelude *p, unsigned i)
 			return;
 		}
 		if (rc < 0) {
-			refuse(p, i, rc == -WS_E_NOTWS ? C_FOREIGN : C_BAD, -rc, err.msg);
+			refuse(p, i, rc == -WS_E_NOTWS ? WS_PC_FOREIGN : WS_PC_BAD, -rc, err.msg);
 			return;
 		}
 		if (!on_frame(p, i, &m))
@@ -474,7 +415,7 @@ ws_prelude *ws_prelude_new(const ws_prelude_config *c, ws_err *err)
 		return NULL;
 	}
 	p->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	p->last_log_ns = ws_clock_ns() - WS_PRELUDE_LOG_EVERY_NS;
+	p->tally.last_log_ns = ws_clock_ns() - WS_PRELUDE_LOG_EVERY_NS;
 	if ((c->psk || c->np_passphrase) && !(p->aw = ws_authwait_new())) {
 		ws_prelude_free(p);
 		ws_err_set(err, ENOMEM, "no memory for the authentication failures table");
@@ -566,7 +507,7 @@ static void make_room(ws_prelude *p, const char *src)
 			 "daemon's limit per address (warpspeed serve --max-pending-per-source "
 			 "%u), and this one had stalled longest",
 			 same + 1, src, p->cfg.max_pending_per_source);
-		refuse_log(p, v, C_EVICT_SRC, WS_E_LIMIT, t, t + h);
+		refuse_log(p, v, WS_PC_EVICT_SRC, WS_E_LIMIT, t, t + h);
 	}
 	if (p->n >= p->cap && (v = victim(p, NULL, &same)) < p->n) {
 		int h = snprintf(t, sizeof(t), "the daemon closed this connection: ");
@@ -574,7 +515,7 @@ static void make_room(ws_prelude *p, const char *src)
 			 "%u connections were waiting to start a session, past this daemon's "
 			 "limit (warpspeed serve --max-pending %u), and this was the oldest",
 			 p->n + 1, p->cap);
-		refuse_log(p, v, C_EVICT_ALL, WS_E_LIMIT, t, t + h);
+		refuse_log(p, v, WS_PC_EVICT_ALL, WS_E_LIMIT, t, t + h);
 	}
 }
 
@@ -636,7 +577,7 @@ static int refuse_with_reserve(ws_prelude *p, int lfd)
 			"(its ulimit -n); try again when sessions have ended";
 		char t[80];
 		ws_addr_format_port(&peer, t, sizeof(t));
-		count(p, C_NOFD, t, "%s", text);
+		count(p, WS_PC_NOFD, t, "%s", text);
 		ws_msg_put_error(&p->w, WS_E_LIMIT, text);
 		if (ws_tlv_finish(&p->w, NULL) == 0)
 			send(fd, p->w.buf, p->w.len, MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -701,8 +642,8 @@ int ws_prelude_timeout_ms(const ws_prelude *p)
 		if (p->q[i]->turn_ns && p->q[i]->turn_ns < next)
 			next = p->q[i]->turn_ns;
 	}
-	if (p->dirty && p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS < next)
-		next = p->last_log_ns + WS_PRELUDE_LOG_EVERY_NS;
+	if (p->tally.dirty && p->tally.last_log_ns + WS_PRELUDE_LOG_EVERY_NS < next)
+		next = p->tally.last_log_ns + WS_PRELUDE_LOG_EVERY_NS;
 	if (p->accept_resume_ns > now && p->accept_resume_ns < next)
 		next = p->accept_resume_ns;
 	if (next == INT64_MAX)
@@ -722,7 +663,7 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 		if (!p->q[i]->turn_ns) {
 			on_readable(p, (unsigned)i);
 		} else if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* else poll spins */
-			count(p, C_LEFT, p->q[i]->peer_text,
+			count(p, WS_PC_LEFT, p->q[i]->peer_text,
 			      "while its address waited for its turn");
 			drop_at(p, (unsigned)i, true);
 		}
@@ -747,7 +688,7 @@ void ws_prelude_step(ws_prelude *p, const struct pollfd *pfd, size_t n)
 					 : p->cfg.psk     ? "HELLO and authentication"
 							  : "HELLO",
 				 (double)p->cfg.hello_timeout_ns / WS_NS_PER_SEC);
-			refuse(p, i, C_TIMEOUT, WS_E_TIMEDOUT, t);
+			refuse(p, i, WS_PC_TIMEOUT, WS_E_TIMEDOUT, t);
 		}
 	flush_log(p, now, false);
 }

@@ -1,11 +1,23 @@
 /* slog: a session's log lines through its rate limiter; see slog.h. */
 #include "session/slog.h"
 
-#include "session/admission.h"
+#include "session/daemon_state.h"
 #include "util/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+
+void ws_daemon_log(ws_daemon *d, const char *fmt, ...)
+{
+	if (!d->cfg.log)
+		return;
+	char line[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	d->cfg.log(d->cfg.log_ctx, line);
+}
 
 void ws_slog_init(ws_session *s)
 {

@@ -9,7 +9,11 @@
 #ifndef WS_SESSION_SLOG_H
 #define WS_SESSION_SLOG_H
 
+struct ws_daemon;
 struct ws_session;
+
+/* One line through the daemon's log callback (none: nothing). */
+void ws_daemon_log(struct ws_daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Set up the session's limiter (at admission). */
 void ws_slog_init(struct ws_session *s);

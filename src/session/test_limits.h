@@ -7,7 +7,7 @@
 #ifndef WS_SESSION_TEST_LIMITS_H
 #define WS_SESSION_TEST_LIMITS_H
 
-#include "ctl/spec.h"
+#include "model/spec.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
 #ifndef WS_WORKLOAD_MULTI_H
 #define WS_WORKLOAD_MULTI_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "workload/stream.h"
 
 #include <stdbool.h>

@@ -29,7 +29,7 @@
 #ifndef WS_WORKLOAD_RR_H
 #define WS_WORKLOAD_RR_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "net/addr.h"
 
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* run: the role registry and the CPU-bracketed side runner; see run.h. */
+/* run: the engine of each test type and the CPU-bracketed side runner; see run.h. */
 #include "workload/run.h"
 
 #include "measure/cpu.h"
@@ -18,13 +18,11 @@
 #include "workload/udp_stream.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* The receive size per call of --skip-rx-copy when -M does not set one. */
@@ -40,171 +38,6 @@
 /* The socket timeouts of a capped single-stream role: how late a blocked call may notice
  * the cap. */
 #define CAP_TICK_NS (100 * WS_NS_PER_MS)
-
-/* UDP receivers of --flow-control or --pace ask for this much when the user did not:
- * enough for a loopback run that keeps to the window. */
-#define UDP_DEFAULT_RCVBUF (8u << 20)
-#define UDP_DEFAULT_SNDBUF (1u << 20)
-
-/* For the request/response tests the sender role is the requester (the client, which
- * times the transactions) and the receiver role the responder. */
-static const struct workload_def {
-	enum ws_test_type type;
-	enum ws_role client_role;
-	bool udp;
-	bool rr;
-	/* clang-format off */
-} registry[] = {
-	{WS_TEST_TCP_STREAM, WS_ROLE_SENDER, false, false},
-	{WS_TEST_TCP_MAERTS, WS_ROLE_RECEIVER, false, false},
-	{WS_TEST_TCP_SENDFILE, WS_ROLE_SENDER, false, false},
-	{WS_TEST_UDP_STREAM, WS_ROLE_SENDER, true, false},
-	{WS_TEST_TCP_RR, WS_ROLE_SENDER, false, true},
-	{WS_TEST_UDP_RR, WS_ROLE_SENDER, true, true},
-	{WS_TEST_TCP_CRR, WS_ROLE_SENDER, false, true},
-	{WS_TEST_TCP_CC, WS_ROLE_SENDER, false, true},
-	/* a data connection that carries nothing: the client reads its MSS (TCP_MSS) or the
-	 * daemon's CPU count comes back in its result (REM_CPU) */
-	{WS_TEST_TCP_MSS, WS_ROLE_SENDER, false, false},
-	{WS_TEST_REM_CPU, WS_ROLE_SENDER, false, false},
-};
-/* clang-format on */
-
-static const struct workload_def *find_def(enum ws_test_type t)
-{
-	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (registry[i].type == t)
-			return &registry[i];
-	return NULL;
-}
-
-bool ws_workload_supported(enum ws_test_type t) { return find_def(t) != NULL; }
-
-bool ws_workload_is_udp(enum ws_test_type t)
-{
-	const struct workload_def *d = find_def(t);
-	return d && d->udp;
-}
-
-bool ws_workload_is_rr(enum ws_test_type t)
-{
-	const struct workload_def *d = find_def(t);
-	return d && d->rr;
-}
-
-void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *sndbuf,
-			 uint32_t *rcvbuf, int *force)
-{
-	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
-	*sndbuf = me->sndbuf;
-	*rcvbuf = me->rcvbuf;
-	*force = 0;
-	/* RR sockets hold a few requests at most: the system defaults, as netperf. And netperf's
-	 * UDP_STREAM blasts on the system's default buffers, so its rows line up with netperf's;
-	 * only the opt-in sending modes get the large ones they are tuned for. */
-	if (!ws_workload_is_udp(spec->type) || ws_workload_is_rr(spec->type) ||
-	    !(spec->udp_flow_control || spec->udp_pace_bps > 0))
-		return;
-	enum ws_role role = ws_workload_role(spec->type, is_client);
-	if (role == WS_ROLE_RECEIVER && !*rcvbuf) {
-		*rcvbuf = UDP_DEFAULT_RCVBUF;
-		*force = 1;
-	}
-	if (role == WS_ROLE_SENDER && !*sndbuf) {
-		*sndbuf = UDP_DEFAULT_SNDBUF;
-		*force = 1;
-	}
-}
-
-void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, ws_sockopt_req *r)
-{
-	const ws_side_spec *me = is_client ? &spec->local : &spec->remote;
-	bool stream = spec->type == WS_TEST_TCP_STREAM || spec->type == WS_TEST_TCP_MAERTS ||
-		spec->type == WS_TEST_TCP_SENDFILE;
-	bool sends = !stream || ws_workload_role(spec->type, is_client) == WS_ROLE_SENDER;
-	*r = (ws_sockopt_req){
-		.tos = me->tos,
-		.priority = me->priority,
-		.cong = me->cong,
-		.tcp = spec->type != WS_TEST_UDP_STREAM && spec->type != WS_TEST_UDP_RR,
-	};
-	r->keepalive = r->tcp && spec->keepalive;
-	r->cork = r->tcp && spec->cork && sends;
-	r->maxseg = r->tcp && is_client ? spec->maxseg : 0;
-	/* UDP_STREAM's sender keeps its own SO_DONTROUTE (workload/udp_tx.c) */
-	r->dontroute = spec->dontroute && spec->type != WS_TEST_UDP_STREAM;
-}
-
-enum ws_role ws_workload_role(enum ws_test_type t, bool is_client)
-{
-	const struct workload_def *d = find_def(t);
-	enum ws_role r = d ? d->client_role : WS_ROLE_SENDER;
-	if (is_client)
-		return r;
-	return r == WS_ROLE_SENDER ? WS_ROLE_RECEIVER : WS_ROLE_SENDER;
-}
-
-/* TCP_SENDFILE's source: the -F file, or a temporary file of pseudo-random bytes that is
- * unlinked at once (so nothing is left behind even if the process dies). */
-#define SENDFILE_TEMP_SIZE (16u << 20)
-
-int ws_workload_open_fill(const ws_test_spec *spec, ws_err *err)
-{
-	if (spec->fill_file[0]) {
-		/* TCP_SENDFILE sends the file itself, so it must have a size; a fill source only
-		 * fills the buffers, so a device (/dev/urandom) or a pipe does, as in netperf. */
-		bool sendfile = spec->type == WS_TEST_TCP_SENDFILE;
-		const char *what =
-			sendfile ? "the file to send" : "the file that fills the buffers";
-		int fd = open(spec->fill_file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return ws_err_errno(err, "cannot open %s (-F %s)", what, spec->fill_file);
-		struct stat st;
-		if (fstat(fd, &st) < 0) {
-			int rc = ws_err_errno(err, "cannot stat %s (-F %s)", what, spec->fill_file);
-			close(fd);
-			return rc;
-		}
-		bool source = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
-		if ((!S_ISREG(st.st_mode) && (sendfile || !source)) ||
-		    (S_ISREG(st.st_mode) && st.st_size == 0)) {
-			close(fd);
-			return ws_err_set(
-				err, WS_E_INVAL, "the file %s (-F %s) is %s; expected %s",
-				sendfile ? "to send" : "that fills the buffers", spec->fill_file,
-				S_ISREG(st.st_mode)                        ? "empty"
-					: S_ISDIR(st.st_mode) && !sendfile ? "a directory"
-									   : "not a regular file",
-				sendfile ? "a regular, non-empty file"
-					 : "a non-empty file, a device such as /dev/urandom or a "
-					   "pipe");
-		}
-		return fd;
-	}
-	const char *dir = getenv("TMPDIR");
-	char path[512];
-	snprintf(path, sizeof(path), "%s/warpspeed-sendfile.XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return ws_err_errno(err, "cannot create a temporary file to send in %s", path);
-	unlink(path);
-	uint64_t x = (uint64_t)ws_clock_ns() | 1;
-	uint64_t block[8192];
-	for (size_t done = 0; done < SENDFILE_TEMP_SIZE; done += sizeof(block)) {
-		for (size_t i = 0; i < sizeof(block) / sizeof(block[0]); i++) {
-			x ^= x << 13; /* xorshift64: cheap bytes that do not compress */
-			x ^= x >> 7;
-			x ^= x << 17;
-			block[i] = x;
-		}
-		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block)) {
-			int rc = ws_err_errno(err, "cannot write the temporary file to send");
-			close(fd);
-			return rc;
-		}
-	}
-	return fd;
-}
 
 static void record_tcp_info(int fd, ws_side_result *res)
 {
@@ -242,7 +75,7 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		.send_size = spec->send_size ? spec->send_size : res->sndbuf_set,
 		.recv_size = spec->recv_size ? spec->recv_size : res->rcvbuf_set,
 		.end = spec->end == WS_END_BYTES ? WS_END_BYTES : WS_END_TIME,
-		.duration_ns = (int64_t)(spec->duration_s * WS_NS_PER_SEC),
+		.duration_ns = ws_test_spec_duration_ns(spec),
 		.byte_limit = spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.tx = spec->type == WS_TEST_TCP_SENDFILE && file_fd >= 0 ? WS_TX_SENDFILE
@@ -272,11 +105,11 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side_result *setup,
 			 ws_workload_cost *c)
 {
-	enum ws_role role = ws_workload_role(spec->type, is_client);
+	enum ws_role role = ws_test_type_role(spec->type, is_client);
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	memset(c, 0, sizeof(*c));
 	c->receive = role == WS_ROLE_RECEIVER;
-	if (ws_workload_is_rr(spec->type)) {
+	if (ws_test_type_transacts(spec->type)) {
 		/* A request and a response buffer per flow, on either side (rr.c, rr_multi.c). */
 		c->rr = true;
 		c->each = (uint64_t)spec->req_size + spec->rsp_size;
@@ -285,7 +118,7 @@ void ws_workload_cost_of(const ws_test_spec *spec, bool is_client, const ws_side
 			spec->streams > 1 ? (threads < spec->streams ? threads : spec->streams) : 1;
 		if (c->threads == 0)
 			c->threads = 1;
-	} else if (ws_workload_is_udp(spec->type)) {
+	} else if (ws_test_type_udp(spec->type)) {
 		c->threads = c->buffers = spec->streams;
 		c->each = ws_udp_buffer_bytes(spec, !c->receive, setup->sndbuf_set);
 	} else {
@@ -515,16 +348,14 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 	ws_rr_params p = {
 		.spec = spec,
 		.is_client = is_client,
-		.udp = spec->type == WS_TEST_UDP_RR,
+		.udp = ws_test_type_udp(spec->type),
 		.fds = fds,
 		.nfds = nfds,
 		.threads = threads > nfds ? nfds : (threads ? threads : 1),
 		.cpus = ncpus ? cpus : NULL,
 		.ncpus = (uint32_t)ncpus,
 		.start_ns = start,
-		.end_ns = spec->end == WS_END_TIME
-			? start + (int64_t)(spec->duration_s * WS_NS_PER_SEC)
-			: 0,
+		.end_ns = ws_test_spec_deadline(spec, start),
 		.end_count = spec->end == WS_END_TIME ? 0 : spec->end_count,
 		.stall_ns = WS_STALL_NS,
 		.cap_ns = cap_ns,
@@ -543,6 +374,93 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		record_tcp_info(fds[0], res);
 	return rc;
 }
+
+/* One side's run as the engines see it (run_side fills it). */
+typedef struct side_run {
+	const ws_test_spec *spec;
+	bool is_client, multi, time_calls;
+	enum ws_role role;
+	const int *fds;
+	uint32_t nfds;
+	int file_fd;
+	int64_t cap_ns;
+	ws_interim_counter *progress;
+	ws_side_result *res;
+	ws_err *err;
+} side_run;
+
+/* TCP streams: one flow on the blocking engine, several on the epoll one. */
+static int engine_tcp(const side_run *x)
+{
+	if (x->multi)
+		return run_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
+				 x->cap_ns, x->progress, x->res, x->err);
+	return run_stream(x->spec, x->role, x->fds[0], x->file_fd, x->cap_ns, x->progress, x->res,
+			  x->err);
+}
+
+static int engine_udp(const side_run *x)
+{
+	bool sender = x->role == WS_ROLE_SENDER;
+	if (x->multi)
+		return run_udp_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
+				     x->cap_ns, x->progress, x->res, x->err);
+	if (x->time_calls) {
+		/* one datagram per send call, as netperf, so that each timed call is one message */
+		ws_test_spec plain = *x->spec;
+		plain.no_batch = true;
+		plain.gso = false;
+		return ws_udp_run_role_progress(&plain, sender, x->fds[0], x->file_fd, x->cap_ns,
+						x->progress, x->res, x->err);
+	}
+	return ws_udp_run_role_progress(x->spec, sender, x->fds[0], x->file_fd, x->cap_ns,
+					x->progress, x->res, x->err);
+}
+
+static int engine_rr(const side_run *x)
+{
+	return run_rr(x->spec, x->is_client, x->multi, x->fds, x->nfds, x->file_fd, x->cap_ns,
+		      x->progress, x->res, x->err);
+}
+
+/* The client reads what it came for; the daemon's side receives until the client closes. */
+static int engine_probe(const side_run *x)
+{
+	return x->role == WS_ROLE_SENDER ? run_probe(x->fds[0], x->res) : engine_tcp(x);
+}
+
+/* The engine of each test type this build runs (what a test is, its family and roles, is
+ * model/testtype.h; this says only which code runs it). TCP_CRR and TCP_CC make their own
+ * connections and run through ws_workload_run_crr. own_syscalls: the engine counts its
+ * system calls itself (count_syscalls). */
+static const struct engine {
+	enum ws_test_type type;
+	int (*run)(const side_run *x);
+	bool own_syscalls;
+	/* clang-format off */
+} engines[] = {
+	{WS_TEST_TCP_STREAM, engine_tcp, false},
+	{WS_TEST_TCP_MAERTS, engine_tcp, false},
+	{WS_TEST_TCP_SENDFILE, engine_tcp, false},
+	{WS_TEST_UDP_STREAM, engine_udp, true},
+	{WS_TEST_TCP_RR, engine_rr, false},
+	{WS_TEST_UDP_RR, engine_rr, false},
+	{WS_TEST_TCP_CRR, engine_rr, false},
+	{WS_TEST_TCP_CC, engine_rr, false},
+	{WS_TEST_TCP_MSS, engine_probe, false},
+	{WS_TEST_REM_CPU, engine_probe, false},
+};
+/* clang-format on */
+
+static const struct engine *engine_of(enum ws_test_type t)
+{
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (engines[i].type == t)
+			return &engines[i];
+	return NULL;
+}
+
+bool ws_workload_supported(enum ws_test_type t) { return engine_of(t) != NULL; }
 
 static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
 		    int64_t cap_ns, ws_interim *interim, ws_side_result *res, ws_err *err);
@@ -574,7 +492,8 @@ int ws_workload_run_interim(const ws_test_spec *spec, const int *fds, uint32_t n
  * netperf counts are the system calls; UDP_STREAM's engines count both themselves. */
 static void count_syscalls(const ws_test_spec *spec, ws_side_result *res)
 {
-	if (spec->type == WS_TEST_UDP_STREAM)
+	const struct engine *e = engine_of(spec->type);
+	if (e && e->own_syscalls)
 		return;
 	res->send_syscalls = res->send_calls;
 	res->recv_syscalls = res->recv_calls;
@@ -583,7 +502,7 @@ static void count_syscalls(const ws_test_spec *spec, ws_side_result *res)
 /* -D's last interval ends at a timed test's nominal end (ws_interim_stop). */
 static int64_t interim_until(const ws_test_spec *spec, int64_t begin)
 {
-	return spec->end == WS_END_TIME ? begin + (int64_t)(spec->duration_s * WS_NS_PER_SEC) : 0;
+	return ws_test_spec_deadline(spec, begin);
 }
 
 static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, uint32_t nfds,
@@ -600,7 +519,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int rc = multi || spec->rate > 0
 		? 0
 		: ws_sock_set_timeouts(fds[0], cap_ns ? CAP_TICK_NS : WS_NS_PER_SEC, err);
-	enum ws_role role = ws_workload_role(spec->type, is_client);
+	enum ws_role role = ws_test_type_role(spec->type, is_client);
 	int file_fd = -1;
 	if (rc == 0 && role == WS_ROLE_SENDER &&
 	    (spec->type == WS_TEST_TCP_SENDFILE || spec->fill_file[0])) {
@@ -611,7 +530,7 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	}
 	/* netperf's latency outputs on a stream test: each send (MAERTS: receive) call timed */
 	bool time_calls =
-		is_client && spec->call_latency && !multi && !ws_workload_is_rr(spec->type);
+		is_client && spec->call_latency && !multi && !ws_test_type_transacts(spec->type);
 	if (rc == 0 && time_calls) {
 		free(res->latency);
 		res->latency = malloc(sizeof(*res->latency));
@@ -628,27 +547,10 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int64_t begin = ws_clock_ns();
 	if (rc == 0)
 		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
-	if (rc == 0 && ws_test_type_probe(spec->type) && role == WS_ROLE_SENDER)
-		rc = run_probe(fds[0], res);
-	else if (rc == 0 && ws_workload_is_rr(spec->type))
-		rc = run_rr(spec, is_client, multi, fds, nfds, file_fd, cap_ns, prog, res, err);
-	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && multi)
-		rc = run_udp_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res,
-				   err);
-	else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM && time_calls) {
-		/* one datagram per send call, as netperf, so that each timed call is one message */
-		ws_test_spec plain = *spec;
-		plain.no_batch = true;
-		plain.gso = false;
-		rc = ws_udp_run_role_progress(&plain, role == WS_ROLE_SENDER, fds[0], file_fd,
-					      cap_ns, prog, res, err);
-	} else if (rc == 0 && spec->type == WS_TEST_UDP_STREAM)
-		rc = ws_udp_run_role_progress(spec, role == WS_ROLE_SENDER, fds[0], file_fd, cap_ns,
-					      prog, res, err);
-	else if (rc == 0 && multi)
-		rc = run_multi(spec, role, is_client, fds, nfds, file_fd, cap_ns, prog, res, err);
-	else if (rc == 0)
-		rc = run_stream(spec, role, fds[0], file_fd, cap_ns, prog, res, err);
+	side_run x = {spec, is_client, multi,  time_calls, role, fds,
+		      nfds, file_fd,   cap_ns, prog,       res,  err};
+	if (rc == 0)
+		rc = engine_of(spec->type)->run(&x);
 	ws_interim_stop(interim, interim_until(spec, begin));
 	count_syscalls(spec, res);
 	if (file_fd >= 0)
@@ -699,7 +601,7 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (rc == 0)
 		rc = cpu_begin(&snap, err);
 	p.start_ns = ws_clock_ns();
-	p.end_ns = p.end_count ? 0 : p.start_ns + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	p.end_ns = p.end_count ? 0 : p.start_ns + ws_test_spec_duration_ns(spec);
 	p.progress = ws_interim_flow(interim, 0);
 	if (rc == 0)
 		rc = ws_interim_begin(interim, p.start_ns, ws_clock_wall_ns(), err);

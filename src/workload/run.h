@@ -1,14 +1,16 @@
 /* run: one side of one test, from the START barrier to its result.
  *
- * The registry of this module maps each test type to the role each side plays
- * (TCP_STREAM: client sends, daemon receives; TCP_MAERTS: the reverse), so the client
- * session and the daemon call the same function and only say which side they are.
- * CPU snapshots bracket the role here, once, for every workload. */
+ * The role each side plays comes from the test-type table (model/testtype.h: TCP_STREAM:
+ * client sends, daemon receives; TCP_MAERTS: the reverse), so the client session and the
+ * daemon call the same function and only say which side they are; this module keeps only
+ * which engine runs each test type. CPU snapshots bracket the role here, once, for every
+ * workload. */
 #ifndef WS_WORKLOAD_RUN_H
 #define WS_WORKLOAD_RUN_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "workload/rr.h"
+#include "workload/setup.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,29 +18,8 @@
 struct ws_err;
 struct ws_interim;
 
-enum ws_role { WS_ROLE_SENDER, WS_ROLE_RECEIVER };
-
 /* True when this build can run the test type at all. */
 bool ws_workload_supported(enum ws_test_type t);
-
-/* True for tests whose data travels over UDP (the session builds a connected datagram
- * socket pair instead of a TCP connection). */
-bool ws_workload_is_udp(enum ws_test_type t);
-
-/* The socket buffer sizes a side applies at setup: what the spec asks for, else 0 (the
- * system's default), except for UDP_STREAM's opt-in modes (--flow-control, --pace), whose
- * receiver gets a large default so a run on loopback keeps to the window. *force says
- * whether to exceed the sysctl limits when root, which is done only for such defaults,
- * never for explicit sizes. */
-void ws_workload_buffers(const ws_test_spec *spec, bool is_client, uint32_t *sndbuf,
-			 uint32_t *rcvbuf, int *force);
-
-/* The harness options (net/sockopt.h) this side applies to its data sockets: its own -Y
- * and -y and -K values; on TCP, SO_KEEPALIVE (-S) on both sides, TCP_CORK (test option -C)
- * on the side that sends data (both for request/response tests) and TCP_MAXSEG (-G) on
- * the client only, before connect, as netperf does. */
-struct ws_sockopt_req;
-void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, struct ws_sockopt_req *r);
 
 /* The TCP receiver's wake threshold (SO_RCVLOWAT) for a receive size: what --rcvlowat
  * asked for, else one receive size, at most 512 KiB, so that a receive call finds a full
@@ -51,19 +32,6 @@ void ws_workload_sockopts(const ws_test_spec *spec, bool is_client, struct ws_so
  * threshold never stalls a transfer. Kernels older than 5.0 get no automatic threshold
  * (ws_features_rcvlowat_safe). */
 uint32_t ws_workload_rcvlowat(uint32_t asked, uint32_t recv_size);
-
-/* True for the request/response tests (TCP_RR, UDP_RR, TCP_CRR). */
-bool ws_workload_is_rr(enum ws_test_type t);
-
-/* Which role the client (is_client) or the daemon plays in a test type. */
-enum ws_role ws_workload_role(enum ws_test_type t, bool is_client);
-
-/* Open the file TCP_SENDFILE sends (spec->fill_file, or a 16 MiB temporary file of random
- * bytes, already unlinked), or the -F source that fills the other tests' send buffers.
- * Returns an fd, or an error naming the file when it is missing, unreadable, empty, or not
- * a regular file (TCP_SENDFILE) or not a regular file, device or pipe (a fill source, as
- * netperf's fill file: -F /dev/urandom works); callers check this before connecting. */
-int ws_workload_open_fill(const ws_test_spec *spec, struct ws_err *err);
 
 /* Check that the CPUs this side would pin to (-T and --cpus / --remote-cpus) exist,
  * before any connection is made. */

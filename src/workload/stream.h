@@ -10,7 +10,7 @@
 #ifndef WS_WORKLOAD_STREAM_H
 #define WS_WORKLOAD_STREAM_H
 
-#include "ctl/spec.h"
+#include "model/spec.h"
 #include "net/tcpio.h"
 
 #include <stdint.h>

@@ -233,7 +233,7 @@ static int rx_idle_end(const udp_rx *r, const ws_test_spec *spec, int64_t t0, in
 					  (double)WS_UDP_STALL_NS / WS_NS_PER_SEC);
 		return 0;
 	}
-	int64_t expected_end = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + RX_GRACE_NS;
+	int64_t expected_end = t0 + ws_test_spec_duration_ns(spec) + RX_GRACE_NS;
 	if (now >= expected_end && now - last >= RX_IDLE_NS)
 		*done = true;
 	else if (now - last >= WS_UDP_STALL_NS) /* the protocol's rule: 10 s without data ends */
@@ -248,8 +248,7 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 	unsigned lens[RX_BATCH_MAX];
 	int64_t t0 = ws_clock_ns();
 	/* the end-of-test stall limit: a sender that keeps trickling cannot hold a timed test */
-	int64_t hard_end =
-		t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC) + WS_STREAM_END_STALL_NS;
+	int64_t hard_end = t0 + ws_test_spec_duration_ns(spec) + WS_STREAM_END_STALL_NS;
 	bool done = false;
 	int rc = 0;
 	while (!done && rc == 0) {

@@ -4,7 +4,7 @@
 #ifndef WS_WORKLOAD_UDP_RX_H
 #define WS_WORKLOAD_UDP_RX_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 
 #include <stdint.h>
 

@@ -6,7 +6,7 @@
 #ifndef WS_WORKLOAD_UDP_SOCK_H
 #define WS_WORKLOAD_UDP_SOCK_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "util/clock.h"
 #include "workload/udp_acct.h"
 

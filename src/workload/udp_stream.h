@@ -34,7 +34,7 @@
 #ifndef WS_WORKLOAD_UDP_STREAM_H
 #define WS_WORKLOAD_UDP_STREAM_H
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "workload/udp_acct.h"
 #include "workload/udp_sock.h"
 

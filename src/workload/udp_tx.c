@@ -408,7 +408,7 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 	if (rc == 0 && spec->udp_pace_bps > 0)
 		t->pace_dps = spec->udp_pace_bps / 8.0 / (double)t->size;
 	int64_t t0 = ws_clock_ns(), now = t0, last = t0;
-	int64_t deadline = t0 + (int64_t)(spec->duration_s * WS_NS_PER_SEC);
+	int64_t deadline = t0 + ws_test_spec_duration_ns(spec);
 	bool by_bytes = spec->end == WS_END_BYTES;
 	/* datagrams to send, rounded up without wrapping for a count near 2^64 */
 	uint64_t limit = by_bytes && t->size

@@ -6,7 +6,7 @@
  * must be a spec the validator can judge without undefined behaviour (the argv is
  * argv_split.h's: each argument an exactly-sized heap block). */
 #include "cli/options.h"
-#include "ctl/spec.h"
+#include "model/spec.h"
 #include "util/err.h"
 
 #include "argv_split.h"

@@ -8,8 +8,8 @@
  * to find the magic before it can reach the field walker). Build with `make fuzz`; run
  * build/fuzz/fuzz_ctl_frame tests/fuzz/corpus_ctl (seeds from gen_corpus_ctl.c). */
 #include "ctl/msg.h"
-#include "ctl/spec.h"
 #include "ctl/tlv.h"
+#include "model/result.h"
 #include "util/err.h"
 
 #include <stdlib.h>

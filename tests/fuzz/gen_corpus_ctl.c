@@ -8,8 +8,8 @@
  *      build/libwarpspeed.a -pthread -lm -o build/gen_corpus_ctl
  *   build/gen_corpus_ctl tests/fuzz/corpus_ctl */
 #include "ctl/msg.h"
-#include "ctl/spec.h"
 #include "ctl/tlv.h"
+#include "model/result.h"
 #include "util/err.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * so that the figures come out as in netperf's own samples. */
 #include "harness.h"
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "report/classic.h"
 #include "util/err.h"
 

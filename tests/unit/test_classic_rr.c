@@ -9,8 +9,8 @@
  * -v 2 the golden is a prefix: warpspeed's own lines follow netperf's, and are checked exactly by the tests after the table. */
 #include "harness.h"
 
-#include "ctl/spec.h"
 #include "measure/hist.h"
+#include "model/result.h"
 #include "report/classic.h"
 #include "report/classic_rr.h"
 #include "util/err.h"

@@ -7,9 +7,9 @@
  * it runs is exact. */
 #include "harness.h"
 
-#include "ctl/spec.h"
 #include "measure/confidence.h"
 #include "measure/hist.h"
+#include "model/result.h"
 #include "report/classic.h"
 #include "report/conf_warning.h"
 #include "report/outputs.h"

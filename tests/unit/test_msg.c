@@ -6,7 +6,7 @@
 #include "harness.h"
 
 #include "ctl/msg.h"
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "util/err.h"
 
 #include <errno.h>

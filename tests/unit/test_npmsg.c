@@ -8,6 +8,7 @@
 #include "npwire.h"
 
 #include "ctl/npmsg.h"
+#include "ctl/npreader.h"
 #include "util/bytes.h"
 #include "util/err.h"
 

@@ -5,8 +5,8 @@
  * datagrams to pin down loss, late replies and the wrong-size errors. */
 #include "harness.h"
 
-#include "ctl/spec.h"
 #include "measure/hist.h"
+#include "model/result.h"
 #include "net/sock.h"
 #include "util/clock.h"
 #include "util/err.h"

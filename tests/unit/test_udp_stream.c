@@ -5,7 +5,7 @@
  * over loopback UDP (batched, plain, and GSO+GRO). */
 #include "harness.h"
 
-#include "ctl/spec.h"
+#include "model/result.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/udp_stream.h"

@@ -1,6 +1,7 @@
 /* spec: names, defaults and validation of ws_test_spec; see spec.h. */
-#include "ctl/spec.h"
+#include "model/spec.h"
 
+#include "util/clock.h"
 #include "util/err.h"
 
 #include <ctype.h>
@@ -8,63 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-static const struct {
-	enum ws_test_type type;
-	const char *name;
-	bool connects; /* a connection per transaction */
-	bool probe;    /* no transfer measured */
-		       /* clang-format off */
-} test_names[] = {
-	{WS_TEST_TCP_STREAM, "TCP_STREAM", false, false},
-	{WS_TEST_TCP_MAERTS, "TCP_MAERTS", false, false},
-	{WS_TEST_TCP_SENDFILE, "TCP_SENDFILE", false, false},
-	{WS_TEST_UDP_STREAM, "UDP_STREAM", false, false},
-	{WS_TEST_TCP_RR, "TCP_RR", false, false},
-	{WS_TEST_UDP_RR, "UDP_RR", false, false},
-	{WS_TEST_TCP_CRR, "TCP_CRR", true, false},
-	{WS_TEST_TCP_MSS, "TCP_MSS", false, true},
-	{WS_TEST_TCP_CC, "TCP_CC", true, false},
-	{WS_TEST_LOC_CPU, "LOC_CPU", false, true},
-	{WS_TEST_REM_CPU, "REM_CPU", false, true},
-};
-/* clang-format on */
-#define N_TESTS (sizeof(test_names) / sizeof(test_names[0]))
-
-const char *ws_test_type_name(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].name;
-	return NULL;
-}
-
-int ws_test_type_from_name(const char *name, enum ws_test_type *out)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (strcasecmp(test_names[i].name, name) == 0) {
-			*out = test_names[i].type;
-			return 0;
-		}
-	return -1;
-}
-
-bool ws_test_type_connects(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].connects;
-	return false;
-}
-
-bool ws_test_type_probe(enum ws_test_type t)
-{
-	for (size_t i = 0; i < N_TESTS; i++)
-		if (test_names[i].type == t)
-			return test_names[i].probe;
-	return false;
-}
 
 void ws_test_spec_init(ws_test_spec *s)
 {
@@ -82,21 +26,14 @@ void ws_test_spec_init(ws_test_spec *s)
 	s->rsp_size = 1;
 }
 
-void ws_side_result_free(ws_side_result *r)
+int64_t ws_test_spec_duration_ns(const ws_test_spec *s)
 {
-	free(r->flows);
-	free(r->threads);
-	free(r->latency);
-	r->flows = NULL;
-	r->threads = NULL;
-	r->latency = NULL;
-	r->nflows = r->nthreads = 0;
+	return (int64_t)(s->duration_s * WS_NS_PER_SEC);
 }
 
-void ws_test_result_free(ws_test_result *r)
+int64_t ws_test_spec_deadline(const ws_test_spec *s, int64_t start_ns)
 {
-	ws_side_result_free(&r->local);
-	ws_side_result_free(&r->remote);
+	return s->end == WS_END_TIME ? start_ns + ws_test_spec_duration_ns(s) : 0;
 }
 
 int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
