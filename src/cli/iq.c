@@ -10,6 +10,7 @@
 #include "cli/iqbench.h"
 #include "cli/iqnode.h"
 #include "cli/iqopts.h"
+#include "cli/iqrssi.h"
 #include "cli/progress.h"
 
 #include <warpspeed/iq.h>
@@ -443,9 +444,11 @@ int ws_cli_iq_main(int argc, char **argv)
 		return cmd_trigger(&o);
 	if (!strcmp(cmd, "bench"))
 		return ws_cli_iq_bench(&o);
+	if (!strcmp(cmd, "rssi"))
+		return ws_cli_iq_rssi(&o);
 	fprintf(stderr,
-		"warpspeed iq: unknown command '%s' (info, ping, read, write, trigger "
-		"or bench)\n%s",
+		"warpspeed iq: unknown command '%s' (info, ping, read, write, trigger, "
+		"bench or rssi)\n%s",
 		cmd, ws_cli_iq_usage());
 	return 2;
 }
