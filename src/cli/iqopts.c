@@ -15,6 +15,7 @@
 static const char iq_usage[] =
 	"usage: warpspeed iq info|ping NODE [options]\n"
 	"       warpspeed iq read NODE --rf A --samples N [--start S] -o FILE [--format F]\n"
+	"       warpspeed iq rssi NODE --rf A --samples N [-o FILE]\n"
 	"       warpspeed iq write NODE --rf A[,B...] -i FILE [--start S] [--format F]\n"
 	"       warpspeed iq trigger NODE [--ids MASK] [--tx-en A,B] [--rx-en A,B]\n"
 	"       warpspeed iq trigger --broadcast ADDR[:PORT] [--ids MASK]\n"
@@ -92,6 +93,11 @@ static const struct {
 	 "  --format; - is standard output (cf32 or ci16). --datatype cf32_le|ci16_le: a\n"
 	 "  SigMF recording's type (ci16_le, the node's own samples). Several NODEs are read\n"
 	 "  at once, one FILE each. Every FILE is checked before the network is used.\n"},
+	{"rssi",
+	 "usage: warpspeed iq rssi NODE --rf A|B|C|D --samples N [-o FILE]\n"
+	 "  Reads the first N RSSI values (1..1G, K/M suffixes; at most the node's RX\n"
+	 "  buffer, one value per RX sample) of one RF interface with READ_RSSI and prints\n"
+	 "  them one a line (10-bit, 0..1023) on standard output, or into FILE with -o.\n"},
 	{"write",
 	 "usage: warpspeed iq write NODE[,NODE...] --rf A[,B...] -i FILE[,FILE...]\n"
 	 "                          [--start S] [--format cf32|ci16|sigmf]\n"
@@ -515,7 +521,8 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 	o->count = 3;
 	optind = 1;
 	opterr = 0;
-	static const char *const cmds[] = {"info", "ping", "read", "write", "trigger", "bench"};
+	static const char *const cmds[] = {"info",    "ping",  "read", "write",
+					   "trigger", "bench", "rssi"};
 	for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
 		if (argc > 0 && !strcmp(argv[0], cmds[k]))
 			snprintf(iq_prog, sizeof iq_prog, "warpspeed iq %s", cmds[k]);

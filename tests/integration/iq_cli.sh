@@ -144,4 +144,22 @@ PY
 else
 	fail iq_bench_json_per_trial "$(head -c 600 "$T/j")"
 fi
+# rssi: the built-in node's READ_RSSI pattern, value k of RF rf is (5k + 200 rf) mod 1024
+# (src/iq/node/node_mem.c); an odd N ends inside a word, -o writes the same values.
+exp_rssi() { awk -v n="$1" -v rf="$2" 'BEGIN { for (k = 0; k < n; k++) print (5 * k + 200 * rf) % 1024 }'; }
+"$WS_BIN" iq rssi "127.0.0.1:$port" --rf A --samples 1001 >"$T/rssi_a" 2>"$T/rssi.err"
+"$WS_BIN" iq rssi "127.0.0.1:$port" --rf B --samples 333 -o "$T/rssi_b" 2>>"$T/rssi.err" >/dev/null
+if cmp -s "$T/rssi_a" <(exp_rssi 1001 0) && cmp -s "$T/rssi_b" <(exp_rssi 333 1); then
+	pass iq_rssi_pattern
+else
+	fail iq_rssi_pattern "$(head -c 300 "$T/rssi.err"; head -3 "$T/rssi_a" "$T/rssi_b" 2>&1)"
+fi
+"$WS_BIN" iq rssi "127.0.0.1:$port" --rf A,B --samples 4 >"$T/rssi_x" 2>"$T/rssi_x.err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$T/rssi_x" ] && grep -q 'rssi reads one' "$T/rssi_x.err"; then
+	pass iq_rssi_one_rf
+else
+	fail iq_rssi_one_rf "rc=$rc $(cat "$T/rssi_x.err")"
+fi
+
 finish
