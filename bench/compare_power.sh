@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # warpspeed compare's power on loopback, not run in CI: how often it says "no change" when
 # nothing changed, and "slower" when one side is slowed. Each round runs N TCP_RR runs of
 # the same binary against `warpspeed serve` (OLD), N more (NEW: the same, so a verdict other

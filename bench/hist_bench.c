@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist_bench: the cost of one ws_hist_record against one clock_gettime(CLOCK_MONOTONIC),
  * printed as one line, so the latency engine's per-transaction overhead is a number. */
 #include <stdio.h>

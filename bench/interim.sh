@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # interim.sh: the cost of -D (issue 15 §4): loopback TCP_STREAM with -D 0.2 against the
 # same run without -D, taking turns (plain, -D, plain, -D, ...) so that drift of a shared
 # machine hits both alike. Prints each round's pair, the medians of both and the median of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_bench.sh: issue 5's IQ benchmarks. The node emulator runs in namespace B of the test
 # bed, `warpspeed iq bench` in A, WARPLab's seed sizes 2^15 .. 2^25, medians of the kept
 # trials (the first 5 of each size are dropped, as wl_benchmark does):

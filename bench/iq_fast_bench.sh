@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_fast_bench.sh: issue 17's transport benchmarks (sections 2-4), each short, each
 # saying the conditions it ran under (load average before and after, rounds):
 #   formats  loopback, built-in node, 2^20 samples: raw, ci16 and cf32 in alternating

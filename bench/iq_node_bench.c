@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq_node_bench: how fast the node emulator serves Read IQ and takes Write IQ, and at what
  * CPU cost per packet, measured with a minimal host loop on loopback.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_node_bench.sh: the node emulator's standard figures on loopback, medians of several
 # rounds: Read IQ and Write IQ of 2^25 samples with jumbo payloads (the floor is
 # 10 Gb/s read, 5 Gb/s write, lossless) and of 2^23 samples with 1500-MTU payloads.

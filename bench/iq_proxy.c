@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq_proxy: a UDP impairment proxy between an IQ host and a node, for the faults netem
  * would give but this kernel lacks (reordering, duplication) and for deterministic loss.
  *

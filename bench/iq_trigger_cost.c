@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq_trigger_cost: whether a node's trigger costs what changed or everything ever written
  * (issue 17 item 1c), measured the way a WARPLab user meets it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqconv_bench: the IQ sample conversions alone (src/iq/wire/iqconv.c), per format and
  * direction, packet by packet as Read IQ and Write IQ call them (2232 samples per call),
  * best of 20 passes over N samples, in Gb/s of wire words. It exists to tell the cost of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash
 # Shell helpers shared by bench/testbed, bench/run, bench/tcp_stream.sh and the testbed
 # integration tests, so that rate parsing, the payload ceiling and the statistics are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # What serve --metrics costs a test, on loopback, not run in CI (issue 31's goal: a scrape
 # every 100 ms changes TCP_STREAM throughput by under 1%). Three arms, alternated within
 # each round so that drift in the machine's load lands on all of them alike:

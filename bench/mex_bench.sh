@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # mex_bench.sh: issue 18's MEX benchmark. warpspeed's wl_mex_udp_transport (make mex),
 # called from Octave as WARPLab's wl_benchmark times it (bench/mex_bench.m: tic/toc around
 # each whole MEX call, 5 warm-up trials dropped, Mb/s = N * 32 / mean / 1e6, writes of real

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 7's benchmark: many streams on loopback. Rounds alternate warpspeed
 # --streams 4 --threads 2, iperf3 -P 4 and warpspeed with one stream, and the script
 # prints the medians and the ratios warpspeed-4/iperf3-4 and warpspeed-4/warpspeed-1.

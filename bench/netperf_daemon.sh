@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 16's side-by-side check, not run in CI: the same stock netperf 2.7 client against
 # `warpspeed serve` and against a real netserver, both on free loopback ports, taking turns
 # within each round (the order alternates round by round) so that drift of a shared machine

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 14's benchmark: the request/response family on loopback, warpspeed against netperf
 # 2.7.0 (a netserver this script starts) and sockperf ping-pong, the tools taking turns
 # within each round (warpspeed, reference, warpspeed, reference, ...) so that drift of a

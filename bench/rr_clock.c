@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr_clock: what the RR engine's clock reads cost, against what one transaction costs.
  *
  * Issue 14 asks that the latency engine's timing (one monotonic clock read per send and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/soak.sh: issue 27's hostile peers in rotation against one `warpspeed serve`, one
 # keyed `warpspeed serve -Z` and one `warpspeed node`, while honest clients keep using
 # them; every few seconds the daemons' and node's RSS, descriptors, threads and log sizes
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--fill-node) export SPARSE_TX=33554432; shift ;;
-	-h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "soak.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # TCP_CC (connect/close, no data) on loopback: warpspeed against its own `warpspeed serve`,
 # netperf 2.7.0 against its own netserver, taking turns within each round (warpspeed,
 # netperf, warpspeed, ...) so that drift of a shared machine hits both alike. Prints each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 6's TCP benchmarks on loopback, tools alternating round by round:
 #   sendfile:  warpspeed -t TCP_SENDFILE        vs iperf3 -Z   (client sends)
 #   maerts:    warpspeed -t TCP_MAERTS          vs iperf3 -R   (server sends)

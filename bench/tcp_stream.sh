@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Loopback TCP_STREAM, warpspeed against iperf3 (issue 2's benchmark): the two tools take
 # turns (ws, iperf3, ws, iperf3, ...) so that drift of a shared machine hits both alike,
 # and the script prints the median over rounds of the throughput ratio warpspeed/iperf3

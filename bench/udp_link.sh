@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # UDP_STREAM over a rate-limited bench/testbed link (issue 6's `gige` benchmark): received
 # goodput against the link's UDP payload ceiling, the receiver's loss, and the sender's CPU
 # time per byte, with the tools taking turns round by round:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Loopback UDP_STREAM, warpspeed against iperf3 (issue 6's benchmark): the tools take turns
 # (warpspeed, warpspeed --gso --gro, iperf3, ...) so that drift of a shared machine hits all
 # alike, and the script prints per round the goodput the *receiver* got and the loss it saw,

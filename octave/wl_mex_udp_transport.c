@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wl_mex_udp_transport: warpspeed's drop-in for WARPLab 7.7.1's MEX UDP transport.
  *
  * WARPLab's M code reaches the network through one MEX function of this name (interface

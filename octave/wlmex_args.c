@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_args: the MEX transport's argument checks; see wlmex_args.h.
  *
  * mexErrMsgIdAndTxt does not return (it unwinds to the interpreter), so a helper that

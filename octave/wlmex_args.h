@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_args: argument checks of the MEX transport, each failing as a MATLAB/Octave error.
  *
  * WARPLab's M code passes scalars of any numeric class, uint8 and uint32 rows, dotted-quad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_iq: the MEX transport's IQ calls on libwarpspeed's engines; see wlmex_iq.h.
  *
  * What differs from WARPLab's MEX, on purpose: reads re-request only missing packets and

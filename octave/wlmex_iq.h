@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_iq: READ_IQ, READ_RSSI and WRITE_IQ of the MEX transport, and the settings that
  * change them (WRITE_IQ_SET_PKT_WAIT_TIME, READ_IQ_SET_MAX_REQUEST_SIZE,
  * SUPPRESS_IQ_WARNINGS).

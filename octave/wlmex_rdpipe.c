@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_rdpipe: a Read IQ that starts before its output array exists; see wlmex_rdpipe.h.
  *
  * Two threads share one state under one mutex. The read thread runs libwarpspeed's Read IQ

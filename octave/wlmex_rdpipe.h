@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_rdpipe: a Read IQ that starts before its output array exists.
  *
  * Octave copies every array a MEX makes when the MEX returns it, after the transfer, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_sock: the MEX transport's socket slots and their IQ handles; see wlmex_sock.h.
  *
  * The table is the MEX's own state (a MEX file is one process-wide module): it lives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wlmex_sock: the MEX transport's socket table (WARPLab's 65 handles) and, per handle, the
  * libwarpspeed IQ handle its Read IQ and Write IQ calls run on.
  *

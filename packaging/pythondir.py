@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Print the directory `make install` puts the warpspeed Python package in, for PREFIX.
 
 The package is pure Python, so it goes where the interpreter that runs this looks for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash
 # Shared helpers of the IQ integration scripts (after tests/lib.sh): a `warpspeed node` on a
 # free loopback port and bench/iq_proxy in front of it, each added to WS_PIDS, and the

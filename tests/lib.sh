@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers of the integration scripts: result lines, a daemon on a free loopback
 # port, and cleanup of everything a script started, even when it fails.
 # Usage: source "$(dirname "$0")/../lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* warpspeed/iq.h: the WARPLab 7.7.1 compatible IQ host transport of libwarpspeed.
  *
  * A program that drives a WARP v3 node (or `warpspeed node`, the emulator) over UDP opens a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* version: the warpspeed release and control-protocol version, for programs that link
  * libwarpspeed (static or shared), and the mark of every public function.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """warpspeed: WARPLab 7.7.1 IQ transport for Python and numpy, over libwarpspeed.so.
 
 Drives a WARP v3 node (or `warpspeed node`, the emulator) with warpspeed's host transport:

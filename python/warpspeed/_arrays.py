@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """numpy arrays as libwarpspeed's caller memory, without copies where the layout allows.
 
 The library's CF32 format is interleaved float32 I, Q = value / 32768, which is exactly

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """libwarpspeed.so through ctypes: finding and loading it, the C structures of
 <warpspeed/iq.h> as ctypes types, the prototypes, and the one place a C error becomes a
 Python exception.

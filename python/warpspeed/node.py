@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Node: one handle of the IQ host transport (ws_iq_node) as a Python object.
 
 Each method is one library call on the handle (which serialises calls from several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* applies: the option-to-tests table; see applies.h. */
 #include "cli/applies.h"
 

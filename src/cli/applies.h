@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* applies: which options apply to which tests, as one table that one function walks.
  *
  * An option the chosen test would silently ignore (an I/O path switch with TCP_RR, -r with

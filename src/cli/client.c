@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client: the netperf-compatible benchmark client (`warpspeed [options] [-- test options]`).
  *
  * Parses the command line, runs the test through the session library, starts an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client: the 'client' role of the warpspeed binary, and its two halves (run one command
  * line's test, print its result) for the sweep runner (cli/sweeprun.h), which runs them
  * once per point. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare: the `warpspeed compare` role: arguments, reading the files and directories,
  * the comparability check and the exit status; see compare.h and docs/compare.md.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare: `warpspeed compare OLD NEW...`, did a change make the network slower?
  *
  * Reads saved results (files or directories of them; several runs of one test are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* complete: `warpspeed __complete PROG WORD...`, the candidates for the last WORD; see
  * complete.h. The options come from the tables the parsers walk (cli/words.h), the test
  * names from the test table (ctl/spec.h), so what completes is what is accepted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* complete: the candidates of shell completion, for the small script in
  * packaging/bash-completion/warpspeed (installed by make install).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conntest: test option -c, a connection per message or transaction; see conntest.h. */
 #include "cli/conntest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conntest: netperf's test option -c, "this is a connection test". netperf 2.7.0 takes it
  * on its migrated TCP tests and then opens a connection per message or transaction: TCP_RR
  * becomes TCP_CRR under TCP_RR's banner, TCP_STREAM sends one message per connection and

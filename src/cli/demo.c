@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* demo: -D's reporter callback and the banner printed as the test starts; see demo.h. */
 #include "cli/demo.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* demo: the client's -D glue. It turns the -D options into a measure/interim reporter
  * whose callback prints each sample as netperf does (report/interim.h) on stdout, and
  * (with or without -D) prints and flushes the banner when the data connections are up,

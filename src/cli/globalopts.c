@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* globalopts: the handlers of netperf's global options (before --); see globalopts.h.
  *
  * options.c holds the letter tables and the driver that walks them; the handlers of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* globalopts: netperf's global options (before --): the control connection (-H -L -p -4
  * -6 -Z), the test and its length (-t -l), CPU measurement and binding (-c -C -T -n), the
  * output (-P -v -f -B), the fill file (-F), interim results (-D) and confidence intervals

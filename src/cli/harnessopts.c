@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* harnessopts: handlers of the options harnesses pass; see harnessopts.h. */
 #include "cli/harnessopts.h"
 

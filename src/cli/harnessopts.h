@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* harnessopts: the netperf options that benchmark harnesses pass and that warpspeed once
  * refused: global -Y -y -s -S -a -A -b -w (and the ones that mean nothing on Linux: -W,
  * offsets -o/-O, dirty counts -k/-K, -d), test options -K -C -G -H -L, and warpspeed's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq: `warpspeed iq`, the command line of the IQ host transport (include/warpspeed/iq.h).
  *
  * WARPLab users script info / read / write / trigger and wl_benchmark from MATLAB; this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq: the 'iq' role of the warpspeed binary (IQ host transport: info, ping, read,
  * write, trigger, bench). */
 #ifndef WS_CLI_IQ_H

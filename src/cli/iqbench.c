@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqbench: `warpspeed iq bench`, wl_benchmark's table from a shell.
  *
  * The benchmark is the largest IQ command by far: it starts the built-in node when no NODE

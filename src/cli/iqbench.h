@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqbench: `warpspeed iq bench` (wl_benchmark's table, JSON and chart); see iqbench.c. */
 #ifndef WS_CLI_IQBENCH_H
 #define WS_CLI_IQBENCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqnode: opening, closing and reporting on the nodes a `warpspeed iq` command names.
  *
  * Every IQ command (info, ping, read, write, trigger in cli/iq.c, bench in cli/iqbench.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqnode: the nodes of a `warpspeed iq` command: the NODE check, opening and closing one or
  * all of them, and -v's transport counters; see iqnode.c. */
 #ifndef WS_CLI_IQNODE_H

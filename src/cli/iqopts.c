@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqopts: `warpspeed iq`'s command line; see iqopts.h. */
 #include "cli/iqopts.h"
 

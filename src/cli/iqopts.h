@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqopts: the command line of `warpspeed iq`, parsed into one options record.
  *
  * The IQ role's commands (cli/iq.c) only open nodes, move samples and print; what a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqrssi: `warpspeed iq rssi`, WARPLab's READ_RSSI from a shell.
  *
  * A node's RSSI buffer holds one 10-bit value per RX sample, two to a word; WARPLab users

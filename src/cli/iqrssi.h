@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqrssi: `warpspeed iq rssi` (READ_RSSI values of one RF interface); see iqrssi.c. */
 #ifndef WS_CLI_IQRSSI_H
 #define WS_CLI_IQRSSI_H

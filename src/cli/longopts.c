@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* longopts: warpspeed's own --name options; see longopts.h. */
 #include "cli/longopts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* longopts: warpspeed's own --name options (I/O paths, many streams, the open-loop rate,
  * the key file); which tests each applies to is cli/applies.h's table. netperf has no long
  * options, so these never clash with a netperf script; they are accepted before or after

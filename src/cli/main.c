@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main: the single warpspeed binary dispatches to its roles.
  *
  * `warpspeed serve` is the daemon, `warpspeed node` the WARP node emulator, `warpspeed iq`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mesh: `mpirun ... warpspeed mesh`, every rank a daemon and a client, rank 0 the printer.
  *
  * Each rank parses the same command line, finds its data address, starts an in-process

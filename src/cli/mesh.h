@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mesh: the `warpspeed mesh` role, launched by mpirun (built only with make MPI=1). */
 #ifndef WS_CLI_MESH_H
 #define WS_CLI_MESH_H

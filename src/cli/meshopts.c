@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* meshopts: `warpspeed mesh`'s options, then the netperf part; see meshopts.h. */
 #include "cli/meshopts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* meshopts: the command line of `warpspeed mesh`, which every rank parses alike.
  *
  * `warpspeed mesh [mesh options] [netperf options] [-- test options]`: the mesh's own

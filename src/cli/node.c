@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node: `warpspeed node`, the command line around the iq/node emulator engine.
  *
  * The engine runs in its own thread so that this one can wait for signals with sigwait

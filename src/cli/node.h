@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node: the 'node' role of the warpspeed binary, a WARP v3 board running WARPLab 7.7.1.
  *
  * Parses the options into a ws_node_config, runs the engine of iq/node/node.h in a thread, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nodemetrics: the node's counter table and its families; see nodemetrics.h. */
 #include "cli/nodemetrics.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nodemetrics: the node's counters by name, for its --stats line and its --metrics.
  *
  * `warpspeed node` shows its counters two ways: a "name=value" line on stdout (--stats,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* options: netperf command-line parsing; see options.h.
  *
  * getopt is not used: glibc's permutes arguments and prints its own messages, and netperf's

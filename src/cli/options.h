@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* options: the netperf 2.7 command line turned into a ws_test_spec plus client settings.
  *
  * Existing netperf scripts must keep working with only the binary name changed, so the

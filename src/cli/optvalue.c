@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* optvalue: the value forms shared by the option tables; see optvalue.h. */
 #include "cli/optvalue.h"
 

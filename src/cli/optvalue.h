@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* optvalue: how option values are read, shared by the netperf letter tables (options.c)
  * and warpspeed's long options (longopts.c): netperf's "x,y" two-value syntax, ranged
  * whole numbers and sizes with K/M/G suffixes, each with a message that names the value

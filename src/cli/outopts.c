@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outopts: -o/-O/-k, -d/-T for -t omni, and -j; see outopts.h. */
 #include "cli/outopts.h"
 

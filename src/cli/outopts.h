@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outopts: the options that choose netperf's output forms and its general "omni" test:
  * test options -o/-O/-k [list|file|all|?], -d send|recv|rr and -T tcp|udp (with -t omni),
  * and the global -j. The letter tables in options.c point at these handlers; the lists

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outprint: output selectors in the client; see outprint.h. The figures a result lacks
  * (the test's UUID, the command line, the congestion control in use) are gathered here,
  * once, so that the report library stays free of I/O. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outprint: the client's output-selector printing (-o/-O/-k, -t omni): check the selection
  * before the test runs, then print the banner and the selected values after it. */
 #ifndef WS_CLI_OUTPRINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* personality: the netperf and netserver names of the binary; see personality.h.
  *
  * Daemonizing follows netserver's order: the listener is opened while the terminal is

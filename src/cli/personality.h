@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* personality: warpspeed invoked as `netperf` or `netserver` (a symlink, installed by
  * `make install` unless NETPERF_LINKS=0) behaves as that program, so that harnesses which
  * run those names work with warpspeed installed in their place. `netperf` is the client

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot: `warpspeed plot`, charts from saved JSON documents (report/charts.h).
  *
  * People keep the --json of their runs and compare them later; plot reads one or several

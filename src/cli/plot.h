@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* plot: `warpspeed plot RESULT.json [MORE.json ...] -o FILE.svg`, charts from saved JSON. */
 #ifndef WS_CLI_PLOT_H
 #define WS_CLI_PLOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* progress: the live line on stderr; see progress.h. */
 #include "cli/progress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* progress: the one live progress line a person sees on a terminal during a long run.
  *
  * A 10 s test or a minutes-long IQ benchmark that prints nothing looks hung (issue 29).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* repeat: --repeat N; see repeat.h. */
 #include "cli/repeat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* repeat: `--repeat N`, the same test run N times, every result written, for
  * `warpspeed compare`: a regression check needs several samples of each side, and N runs
  * of one command line are exactly that. With --json the N documents follow one another

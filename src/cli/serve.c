@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* serve: `warpspeed serve`, the daemon's top level (netserver's place).
  *
  * Parses the daemon options, installs SIGINT/SIGTERM handlers that ask the daemon to

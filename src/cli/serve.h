@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* serve: the 'serve' role of the warpspeed binary. */
 #ifndef WS_CLI_SERVE_H
 #define WS_CLI_SERVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svgout: the client's --svg; see svgout.h. */
 #include "cli/svgout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svgout: --svg FILE on a client run: the chart that fits the test, written after it.
  *
  * What can be drawn is known from the options, so a run that has nothing to chart is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweep: the --sweep table, list parser and point command lines; see sweep.h.
  *
  * A value is checked here with the same readers the options use (so a bad one is named

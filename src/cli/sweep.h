@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweep: `--sweep NAME=V1,V2,...`, the same test once per value, as a netperf user's shell
  * loop would run it. This module is the parsing half: a table of sweep names (which option
  * each value is typed as, how the value is read, how its x is computed), the list parser,

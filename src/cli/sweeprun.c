@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweeprun: the sweep's points run and printed; see sweeprun.h. */
 #include "cli/sweeprun.h"
 

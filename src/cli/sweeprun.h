@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweeprun: running a --sweep (cli/sweep.h) and printing it. Every point's command line
  * is parsed before the first test runs, so a value the test refuses is a usage error
  * (exit 2) with nothing measured. Then the points run in order, each with -i/-I's

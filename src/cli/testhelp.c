@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testhelp: the test options of one test for `-t T -- -h`; see testhelp.h. */
 #include "cli/testhelp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testhelp: `-t T -- -h`, the test options of one test, as netperf 2.7.0 prints them for
  * `netperf -t T -- -h`: its option letters in its order for the test's family (the omni
  * family of the migrated tests and -t omni, or the BSD-sockets family of TCP_SENDFILE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testopts: the handlers of netperf's test options (after --) for socket buffers, message
  * and request sizes, data ports, TCP_NODELAY, the first burst and UDP_RR's timeout; see
  * testopts.h. The letter table that maps options to them is options.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testopts: netperf's test options (after --) that size and shape a test: -s/-S socket
  * buffers, -m/-M message sizes, -P data ports, -D TCP_NODELAY, -r request and response
  * sizes, -b the first burst, -e UDP_RR's receive timeout, -t the socket type. Each handler reads one value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* usage: the text of `warpspeed -h`, kept apart from the parser so that options.c holds
  * only the rules. Every option the parser accepts appears here (the install test checks that
  * each one is also in the man page). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* usage: the text of `warpspeed -h` (global and test options, warpspeed's extensions and
  * the exit status), apart from the parser in options.c. */
 #ifndef WS_CLI_USAGE_H

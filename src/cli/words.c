@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* words: option tables shared by parsers and completion; see words.h. */
 #include "cli/words.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* words: the option words of a role (the word, and the form of its value), as one table
  * that both the role's parser and shell completion (cli/complete.h) read, so that an
  * option cannot be accepted without being completed, or completed without being accepted.

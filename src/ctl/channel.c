@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* channel: framed control messages on a socket; see channel.h. */
 #include "ctl/channel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* channel: control frames over a connected socket, with deadlines.
  *
  * Reads the 12-byte header, checks it, then reads exactly the announced payload into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* framer: incremental, non-blocking reading of one control frame; see framer.h. */
 #include "ctl/framer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* framer: one control frame read incrementally from a non-blocking socket.
  *
  * The daemon's pre-session phase serves every connection that has not finished HELLO

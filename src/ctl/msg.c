@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* msg: specs and side results onto TLV fields, a walk over the field lists of
  * model/fields.h (a field with id 0 is client-only and never carried); see msg.h. */
 #include "ctl/msg.h"

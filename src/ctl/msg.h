@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* msg: the messages of the control protocol and how specs and results map onto fields.
  *
  * A session is: HELLO → HELLO_ACK (or ERROR), with CHALLENGE → AUTH between them when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npmsg: netperf 2.7's 656-byte control messages; see npmsg.h. Offsets are byte offsets
  * from the start of the message, as in docs/wire/netperf.md. */
 #include "ctl/npmsg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npmsg: netperf 2.7's own control messages, so that a stock netperf can use `warpspeed
  * serve` and warpspeed's client can drive a stock netserver.
  *

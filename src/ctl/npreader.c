@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npreader: one netperf message at a time off a non-blocking socket; see npreader.h. */
 #include "ctl/npreader.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npreader: the framing of netperf's control connection. Its messages have no length
  * field: each is WS_NP_MSG_LEN bytes (ctl/npmsg.h), so a reader only counts bytes. The
  * daemon's pre-session loop and its netperf sessions read them through this, a byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tlv: encoder and bounds-checked decoder of control frames; see tlv.h. */
 #include "ctl/tlv.h"
 

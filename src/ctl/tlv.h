@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tlv: the framed, versioned type-length-value codec of the control protocol.
  *
  * netperf puts C structs on the wire and trusts one read() to return a whole message;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* confidence: netperf's confidence-interval rules; see confidence.h.
  *
  * The t values are netperf 2.7's own table (netlib.c, two-sided 95% and 99%), kept as data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* confidence: netperf's confidence intervals over whole-test iterations (-i max[,min],
  * -I level[,width]); see docs/warpspeed.1 (-i, -I). The data model is here so that the
  * report (output selectors, JSON, the classic warning block) reads one struct; the rules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpu: /proc/stat snapshots, utilisation, service demand and host identity; see cpu.h.
  *
  * The parser is hand-written rather than sscanf-based so that a truncated, signed or

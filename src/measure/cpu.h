@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpu: what a test cost in CPU, measured the netperf way and a little better.
  *
  * netperf's Linux figure is system-wide: per-CPU /proc/stat counters at start and stop,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpubound: the two CPU-bound rules and the sentence that reports them; see cpubound.h for
  * the rules and why they are these. Pure arithmetic on a result: no clock, no I/O. */
 #include "measure/cpubound.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpubound: the judgement "this side's CPU was the bottleneck", as a pure function of a
  * measured result, so the text notice and a JSON renderer give the same answer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* flowhist: the coarse per-flow latency histogram; see flowhist.h for the bound and size. */
 #include "measure/flowhist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* flowhist: a coarse per-flow latency histogram, small enough to keep one per flow for
  * 10000 flows.
  *

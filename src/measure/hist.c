@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist: log-linear latency histogram; see hist.h for the layout and its error bound and
  * docs/latency.md for the percentile definition and how it relates to netperf's. */
 #include "measure/hist.h"

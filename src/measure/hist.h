@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist: the latency histogram of the request/response family, log-linear (HdrHistogram
  * class), fixed size, O(1) record with no floating point and no division.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* interim: the counters' allocation, the interval arithmetic and the reporter thread of
  * interim.h. The thread sleeps on absolute monotonic deadlines (no drift from the time a
  * sample takes) and is woken early only to stop. */

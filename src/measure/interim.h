@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* interim: progress counters the engines bump and the reporter that turns them into
  * netperf's interim ("demo", -D) results while a test runs.
  *

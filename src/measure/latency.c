@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* latency: round-trip summary statistics from a ws_hist; see latency.h. */
 #include "measure/latency.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* latency: the summary statistics of a request/response test's round trips, in
  * microseconds, computed once from a ws_hist.
  *

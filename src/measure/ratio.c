@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ratio: Hodges-Lehmann ratio and Mann-Whitney interval; see ratio.h. */
 #include "measure/ratio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ratio: how much a figure changed between two sets of runs, with a 95% interval that
  * needs no assumption about the noise (`warpspeed compare`).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* streams: min/median/max and Jain's index over per-flow rates; see streams.h. */
 #include "measure/streams.h"
 

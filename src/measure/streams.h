@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* streams: summary statistics over the flows of a multi-stream run.
  *
  * A user of many streams wants to know whether the aggregate hides a starving flow:

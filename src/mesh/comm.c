@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* comm: the mesh's few MPI calls; see comm.h. */
 #include "mesh/comm.h"
 

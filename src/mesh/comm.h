@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* comm: the MPI glue of `warpspeed mesh`, the only code that includes <mpi.h>.
  *
  * The mesh needs little of MPI: who am I and how many are we, one record from every rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* endpoint: a rank's data address and the checks of exchanged records; see endpoint.h. */
 #include "mesh/endpoint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* endpoint: where one rank of a mesh serves its tests, and how the ranks tell each other.
  *
  * The data network of a cluster is often not the network MPI itself runs over, so each rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* matrix: gathered cells into a checked matrix, printed as text or JSON; see matrix.h. */
 #include "mesh/matrix.h"
 

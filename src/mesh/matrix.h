@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* matrix: a mesh's results, one cell per scheduled pair, and their two printed forms.
  *
  * Each rank measures the pairs it sends in and hands rank 0 its cells as fixed-size

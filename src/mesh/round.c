@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* round: one round of this rank's tests, in parallel; see round.h. */
 #include "mesh/round.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* round: this rank's tests of one round of a mesh, run at once, as normal client tests.
  *
  * A round's pairs that this rank sends in are run in parallel, one thread each, through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* schedule: the mesh's pair lists; see schedule.h. */
 #include "mesh/schedule.h"
 

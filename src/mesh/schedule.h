@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* schedule: which ordered pairs of ranks test, and which of them at the same time.
  *
  * A mesh measures every pair it schedules with a normal warpspeed test; what changes from

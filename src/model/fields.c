@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fields: the field tables made from the lists; see fields.h. */
 #include "model/fields.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fields: the spec's and the result's fields, each described once: its control-protocol
  * id, its C type and member, where and under what name the JSON result shows it, the
  * netperf output names that read it as it is, and its unit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* result: releasing a result's heap arrays; see result.h. */
 #include "model/result.h"
 

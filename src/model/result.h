@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* result: the data model of what one test measured (ws_test_result), one side at a time
  * (ws_side_result), with its flows and worker threads.
  *

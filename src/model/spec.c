@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* spec: names, defaults and validation of ws_test_spec; see spec.h. */
 #include "model/spec.h"
 

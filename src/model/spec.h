@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* spec: the data model of one test, what is asked (ws_test_spec); what was measured is
  * model/result.h.
  *

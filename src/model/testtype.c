@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testtype: the test-type table and the questions answered from it; see testtype.h. */
 #include "model/testtype.h"
 

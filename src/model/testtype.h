@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testtype: the test-type table, one row per test warpspeed knows: its name, netperf's
  * names for it, the transport, the family, the role each side plays, and the outputs
  * that apply.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* addr: getaddrinfo wrappers and numeric formatting; see addr.h. */
 #include "net/addr.h"
 

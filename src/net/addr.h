@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* addr: host names and numeric addresses for IPv4 and IPv6.
  *
  * One place resolves what the user typed (-H, -L, --bind) into socket addresses, so

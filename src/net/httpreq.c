@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* httpreq: the bounded request-head parser of the metrics endpoint; see httpreq.h. */
 #include "net/httpreq.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* httpreq: one HTTP/1.x request head, parsed for a read-only /metrics endpoint.
  *
  * The metrics endpoint faces whatever reaches its port, so the parser is a pure function

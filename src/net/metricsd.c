@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* metricsd: the /metrics endpoint's thread, its connections and their bounds; see
  * metricsd.h. */
 #include "net/metricsd.h"

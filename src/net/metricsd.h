@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* metricsd: the read-only HTTP endpoint that serves GET /metrics, in its own thread.
  *
  * `warpspeed serve --metrics` and `warpspeed node --metrics` expose counters to Prometheus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sock: deadline-bounded TCP helpers and option read-back; see sock.h. */
 #include "net/sock.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sock: TCP sockets with deadlines, and socket options that report what took effect.
  *
  * Every blocking step (connect, accept, read, write) takes an absolute monotonic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sockopt: apply and read back the harness options on data sockets; see sockopt.h. */
 #include "net/sockopt.h"
 

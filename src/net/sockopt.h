@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sockopt: the data-socket options that benchmark harnesses pass to netperf (-Y IP_TOS,
  * -y SO_PRIORITY, -S SO_KEEPALIVE, test options -K TCP_CONGESTION, -C TCP_CORK, -G
  * TCP_MAXSEG), applied in one place for the client and the daemon and read back with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tcpio: send/sendfile/MSG_ZEROCOPY and recv/MSG_TRUNC/splice paths; see tcpio.h. */
 #include "net/tcpio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tcpio: the TCP data paths a stream test can take, chosen once per test.
  *
  * Sending: send(), sendfile() from a file, or send() with MSG_ZEROCOPY (completions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* chart: styles, the head (title, legend), axes and the line chart; see chart.h. Bars and
  * heatmaps are in chart_grid.c. */
 #include "report/chart.h"

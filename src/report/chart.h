@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* chart: chart primitives on the SVG writer: a line chart with several series (also steps
  * and filled areas, which is how histograms are drawn), a grouped bar chart and a
  * heatmap, each with its title, description, axis labels, ticks and legend.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* chart_grid: the categorical charts of chart.h, grouped bars and the heatmap.
  *
  * Both place things on a grid of categories instead of a continuous x axis, and both

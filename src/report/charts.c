@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* charts: which chart a document fits, and the sweep, mesh and IQ charts (from documents
  * and from plain arrays); see charts.h. The result charts are in charts_result.c. */
 #include "report/charts.h"

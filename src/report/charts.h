@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* charts: warpspeed's results as pictures: which chart fits a document, and the data of
  * each chart taken from it.
  *

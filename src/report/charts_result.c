@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* charts_result: the charts of a --json result document: the latency spectrum and
  * histogram (RR), throughput over time (-D) and per-stream bars (--streams).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic: netperf's TCP STREAM family and UDP_STREAM layouts; see classic.h.
  *
  * Every header string below is netperf 2.7.0's (tests/goldens/netperf/) with its trailing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic: netperf's classic human output for the TCP STREAM family and UDP_STREAM, and
  * the entry point and shared pieces (banner, CPU columns) of the RR layouts (classic_rr.h).
  *

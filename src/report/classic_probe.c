@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic_probe: TCP_MSS, LOC_CPU and REM_CPU as netperf prints them; see classic_probe.h. */
 #include "report/classic_probe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic_probe: netperf's layouts of the tests that measure no transfer.
  *
  * TCP_MSS prints its banner, a three-line title and the MSS of the data connection with a

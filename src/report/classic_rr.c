@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic_rr: netperf's TCP_RR, UDP_RR and TCP_CRR layouts and warpspeed's additions; see
  * classic_rr.h.
  *

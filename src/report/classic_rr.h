@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* classic_rr: netperf's classic output for TCP_RR, UDP_RR and TCP_CRR, and what warpspeed
  * adds to it where no parser of netperf's table can trip on it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare: samples and contexts from saved documents, and the comparison; see compare.h. */
 #include "report/compare.h"
 

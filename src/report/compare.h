@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare: the samples that `warpspeed compare` weighs, taken from saved JSON documents,
  * grouped by figure, and compared side against side (measure/ratio.h).
  *

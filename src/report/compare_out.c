@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare_out: table, JSON and SVG of compare's rows; see compare_out.h. */
 #include "report/compare_out.h"
 #include <warpspeed/version.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* compare_out: `warpspeed compare`'s rows as a table, a JSON document and an SVG chart.
  *
  * A regression check is read by people in a terminal, by CI scripts that gate a pull

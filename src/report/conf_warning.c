@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conf_warning: netperf's confidence warning block; see conf_warning.h. */
 #include "report/conf_warning.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conf_warning: netperf's "!!! WARNING" block, printed after the banner when -i/-I did
  * not reach the confidence asked for.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* harness: report lines for the harness options; see harness.h. */
 #include "report/harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* harness: the report lines of the options harnesses pass: the UDP_STREAM sending mode and
  * the data-socket options in effect (both for -v 2), and netperf's DUMP_TCP_INFO block,
  * which harnesses parse from stderr after a TCP test. Kept apart from the classic layouts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report/interim: the three forms of netperf's interim lines; see interim.h. */
 #include "report/interim.h"
 

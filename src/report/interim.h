@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* report/interim: netperf's interim ("demo", -D) lines for one sample of measure/interim.
  *
  * netperf 2.7.0 prints, as each interval ends and on stdout, one of three forms depending

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json: the streaming JSON writer; see json.h.
  *
  * Kept apart from the result mapping (json_result.c) so the rules that make a document

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json: a small streaming JSON writer for machine-readable results (--json, --json-lines).
  *
  * Programs read warpspeed's JSON, so every document must parse with any strict parser:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json_result: the mapping from ws_test_result to the published JSON shape; see
  * json_result.h and docs/json.md. Every member listed in the schema is written on every
  * run (null when it does not apply), so a reader can tell "not measured" from "missing". */

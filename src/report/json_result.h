@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json_result: a test result as JSON (--json, --json-lines), in the shape published as
  * docs/schema/result.schema.json (described in docs/json.md).
  *

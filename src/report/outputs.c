@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs: parsing netperf's output selections and printing them as CSV (-o), columns
  * (-O) and NAME=value lines (-k); see outputs.h. The table is outputs_table.c.
  *

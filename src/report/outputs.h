@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs: netperf's omni output selectors (-- -o / -O / -k), as one table.
  *
  * Harnesses drive netperf through its output selectors: a CSV header and value line

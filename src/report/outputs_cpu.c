@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs_cpu: the CPU getters of the output-name table (utilisation and its parts, the
  * method, service demand, CPU count and binding, the peak CPU); see outputs_cpu.h. */
 #include "report/outputs_cpu.h"

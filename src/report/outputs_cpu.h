@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs_cpu: the getters of the output names about CPU (LOCAL_CPU_UTIL ..
  * REMOTE_CPU_BIND, SD_UNITS, the peak CPU), for outputs_table.c; internal to report/
  * like outputs_get.h, whose value helpers they share. */

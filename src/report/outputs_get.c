@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs_get: the value getters of the output-name table (outputs_table.c); see
  * outputs.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs_get: the getters behind the output-name table, shared by outputs_table.c (which
  * points at them) and outputs_get.c (which defines them; the CPU ones are outputs_cpu.h),
  * and the small helpers every getter file uses (what kind of test, the sides, the value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* outputs_table: the output names, their human headers, units and formats, in netperf
  * 2.7.0's order, with the getter of each (outputs_get.c); see outputs.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* result_om: the families of test results; see result_om.h and docs/metrics.md. */
 #include "report/result_om.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* result_om: test results as metrics, for node_exporter's textfile collector
  * (--openmetrics FILE).
  *

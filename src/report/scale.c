@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scale: value-to-pixel maps and non-overlapping ticks; see scale.h. */
 #include "report/scale.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scale: axes for warpspeed's charts: value-to-pixel maps and tick marks whose labels
  * never overlap.
  *

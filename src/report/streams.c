@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* streams: per-stream rows, fairness and thread CPU; see streams.h. */
 #include "report/streams.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* streams: what a multi-stream run adds to netperf's table.
  *
  * netperf's classic table shows the aggregate; with -v 2 this adds one row per stream,

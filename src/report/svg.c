@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svg: the SVG writer; see svg.h.
  *
  * Kept apart from the charts so that what makes a document valid XML (escaping, UTF-8,

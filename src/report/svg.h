@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svg: a small SVG (XML) writer for warpspeed's charts.
  *
  * Charts are read in browsers, printed and parsed by scripts, so every document must be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweep_json: the sweep document; see sweep_json.h. The point documents arrive as text
  * (the CLI renders each with the single-result writer as its point ends), and are placed
  * whole, re-indented, by the streaming writer (report/json.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sweep_json: a sweep's results as one JSON document (--sweep with --json), in the shape
  * published as docs/schema/sweep.schema.json:
  *   {"type": "sweep", "schema_version": 1, "parameter": "m", "values": ["64", "1K"],

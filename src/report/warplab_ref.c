@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* warplab_ref: the published table; see warplab_ref.h for its source. */
 #include "report/warplab_ref.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* warplab_ref: WARPLab's published wl_benchmark figures, the series `--reference warplab`
  * draws beside warpspeed's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* admission: the daemon's listener loop, its pre-session phase and who is admitted; see
  * admission.h. */
 #include "session/admission.h"

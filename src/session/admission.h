@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* admission: the part of the daemon that decides who becomes a session.
  *
  * admission.c owns the listener's event loop (ws_daemon_run), where every connection

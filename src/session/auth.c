@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* auth: proofs of the pre-shared key and the client's half of the exchange; see auth.h. */
 #include "session/auth.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* auth: the pre-shared-key handshake of the control protocol, both sides' proofs.
  *
  * A daemon with a key answers HELLO (which carries the client's nonce) with CHALLENGE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authwait: per-address delay after failed key proofs; see authwait.h. */
 #include "session/authwait.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authwait: failed key proofs from an address slow that address down.
  *
  * With a key (--psk-file, -Z), every connection is a guess at it, and nothing bounded how

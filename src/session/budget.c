@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* budget: the daemon-wide memory budget; see budget.h. */
 #include "session/budget.h"
 

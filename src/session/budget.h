@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* budget: the daemon-wide memory budget that every test's buffers are charged against.
  *
  * One request must not be able to take all of a shared daemon's memory, and neither may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client: the client half of a test session; see client.h. */
 #include "session/client.h"
 #include "util/version.h"

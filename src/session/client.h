@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* client: one test from the client's side, from connecting the control channel to the
  * combined result.
  *

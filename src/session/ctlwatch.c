@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctlwatch: a closed control connection ends the running test; see ctlwatch.h. */
 #include "session/ctlwatch.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ctlwatch: notice, during a test's data phase, that the client closed its control
  * connection, and end the test at once.
  *

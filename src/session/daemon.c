@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* daemon: the daemon object, its configuration, listeners and lifetime; the listener
  * loop and the admission of sessions are in admission.c, the warpspeed protocol's
  * sessions in wsserve.c and netperf's in npserve.c, over the rules of policy.c. See

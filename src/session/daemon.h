@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* daemon: `warpspeed serve`, the netserver replacement, as a library object.
  *
  * One thread per admitted control session, so no client can block another; before that

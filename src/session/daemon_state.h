@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* daemon_state: the daemon's private state, a session and the daemon itself, shared by
  * the files that make up `warpspeed serve` (session/daemon.c, admission.c, wsserve.c,
  * npserve.c, policy.c, slog.c, ctlwatch.c) and seen by nothing outside src/session.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dataaccept: a test's data connections, read in parallel; see dataaccept.h. */
 #include "session/dataaccept.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dataaccept: the daemon's side of a test's TCP data connections, each of which must
  * prove that it belongs to the session before it costs anything.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* datasock: the client's data sockets for either control protocol; see datasock.h. */
 #include "session/datasock.h"
 

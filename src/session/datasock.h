@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* datasock: the client's data sockets, shared by both control protocols.
  *
  * Whether the peer is a warpspeed daemon or a stock netserver, the client builds its data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dmetrics: the daemon's counters and their families; see dmetrics.h. */
 #include "session/dmetrics.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dmetrics: what the daemon counts for `warpspeed serve --metrics`, and its exposition.
  *
  * Operators of a shared daemon want to see it work and to alert on abuse: sessions and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fdbudget: descriptors of running tests against what the daemon has; see fdbudget.h. */
 #include "session/fdbudget.h"
 

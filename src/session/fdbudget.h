@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fdbudget: the daemon's file descriptors, shared by the data sockets of all running
  * tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iterate: the -i/-I loop and the combined result; see iterate.h.
  *
  * The side-result fields that are averaged are listed in tables (counters, intervals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iterate: netperf's -i/-I loop, whole tests run one after another until the confidence
  * target is met or the iterations run out, and the one result that stands for them all.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npclient: a test against a stock netserver over netperf's protocol; see npclient.h. */
 #include "session/npclient.h"
 

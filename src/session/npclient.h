@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npclient: one test against a stock netserver, over netperf 2.7's own control protocol.
  *
  * The control connection is already open (and, when the peer was probed, already known

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nplegacy: netperf 2.7.0's unmigrated exchanges, the client's side; see nplegacy.h. */
 #include "session/nplegacy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nplegacy: the client's side of the netperf exchanges that netperf 2.7.0 never migrated
  * to DO_OMNI, for the tests that use them against a stock netserver.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npmap: spec to DO_OMNI request, response and results to the remote side; see npmap.h. */
 #include "session/npmap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npmap: a warpspeed test spec as netperf's DO_OMNI request, and a netserver's response
  * and results as the remote half of a ws_test_result.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npserve: a stock netperf client's session on the daemon; see npserve.h. */
 #include "session/npserve.h"
 

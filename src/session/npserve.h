@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npserve: a stock netperf 2.7 client's session on `warpspeed serve`, so that a board or
  * host that has only netperf can use a warpspeed daemon as its netserver.
  *

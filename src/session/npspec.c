@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npspec: netperf's test requests as warpspeed specs; see npspec.h. */
 #include "session/npspec.h"
 

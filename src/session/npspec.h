@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npspec: a stock netperf client's test request as the spec of the daemon's side.
  *
  * netperf describes a test in its own terms (direction bits, socket type and protocol,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* policy: what both protocol front ends of the daemon apply; see policy.h. */
 #include "session/policy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* policy: the daemon's rules that both of its protocol front ends apply, warpspeed's
  * (session/wsserve.c) and netperf's (session/npserve.c), written once: which test is
  * admitted (its spec valid, its length, flows, threads, ports and CPUs within this

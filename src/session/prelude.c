@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* prelude: one event loop for every connection before it is a session; see prelude.h. */
 #include "session/prelude.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* prelude: the daemon's pre-session phase, every connection before it is a session.
  *
  * A connection that has not finished HELLO (and, with a pre-shared key, the

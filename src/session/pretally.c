@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pretally: the pre-session phase's refusals and drops, counted; see pretally.h. */
 #include "session/pretally.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pretally: what the daemon's pre-session phase (session/prelude.h) refused or dropped,
  * counted by kind, and the one summary line that says so at most every
  * WS_PRELUDE_LOG_EVERY_NS: each kind once with its last peer and detail, and how many

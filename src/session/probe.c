@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe: warpspeed daemon or netserver, from the first answer; see probe.h. */
 #include "session/probe.h"
 

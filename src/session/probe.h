@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe: tell a warpspeed daemon from a stock netserver with one wait on a silent peer.
  *
  * netperf's protocol has no greeting: netserver reads toward a 656-byte message and says

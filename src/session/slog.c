@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* slog: a session's log lines through its rate limiter; see slog.h. */
 #include "session/slog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* slog: a session's log lines, at a bounded rate.
  *
  * Every line a session writes names it ("session 12 from ADDR:PORT: ..."; netperf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_limits: data-port and time-cap rules of one test; see test_limits.h. */
 #include "session/test_limits.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_limits: the per-test rules a daemon applies to a request beyond its spec's own
  * consistency: which data ports a client may make it listen on, and the wall-clock cap
  * from START that ends every test whatever its length says (--max-duration).

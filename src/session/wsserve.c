@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wsserve: a warpspeed client's session on the daemon; see wsserve.h. */
 #include "session/wsserve.h"
 #include "util/version.h"

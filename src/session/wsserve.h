@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wsserve: a warpspeed client's session on `warpspeed serve`: HELLO_ACK, then each
  * TEST_REQ as one test (its data sockets opened and announced in TEST_ACK, the START
  * barrier, the daemon's side of the workload under the time cap, its result sent back)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* affinity: sched_setaffinity for the calling thread; see affinity.h. */
 #include "util/affinity.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* affinity: pinning the calling thread to one CPU (netperf's -T).
  *
  * Pinning is per thread, not per process, so a daemon session can pin itself without

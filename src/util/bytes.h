@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bytes: big-endian loads and stores, the byte order of every wire format here.
  *
  * The control protocol, the UDP_STREAM datagram header and the WARPLab packets are all

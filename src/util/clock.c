@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock: sleeping and spinning on the monotonic clock; see clock.h. */
 #include "util/clock.h"
 

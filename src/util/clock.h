@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock: the one monotonic nanosecond clock every measurement uses.
  *
  * CLOCK_MONOTONIC never jumps under NTP, unlike gettimeofday, so elapsed times and

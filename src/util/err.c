@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* err: formatting of ws_err records; see err.h for the contract. */
 #include "util/err.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* err: the caller-supplied error record every fallible library function fills.
  *
  * Library code never prints and never exits; it returns a negative code and leaves a

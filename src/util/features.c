@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* features: the compile-time table of fast paths. Each entry is decided by a macro the
  * C library's own headers define next to the facility, so a toolchain whose headers lack
  * it yields a build that never tries it. See features.h. */

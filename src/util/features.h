@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* features: which kernel fast paths this build can use, as one table.
  *
  * The fast paths (batched datagram calls, UDP segmentation offload, zero-copy sends,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json_read: the bounded, non-recursive JSON reader; see json_read.h. */
 #include "util/json_read.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json_read: a bounded JSON reader for documents warpspeed wrote earlier and users hand
  * back (`warpspeed plot RESULT.json`).
  *

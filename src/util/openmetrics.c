@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* openmetrics: the two text formats from one description of each family; see openmetrics.h. */
 #include "util/openmetrics.h"
 

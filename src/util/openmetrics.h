@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* openmetrics: metrics as Prometheus text (format 0.0.4) or OpenMetrics 1.0 text, built
  * into a buffer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* psk: loading the pre-shared key, the kernel's random bytes, and the proof; see psk.h.
  *
  * The key file is opened with O_NOFOLLOW and checked with fstat on the open descriptor,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* psk: the pre-shared key that daemon and client prove to each other, and its proofs.
  *
  * A key comes from a file the owner alone can read (--psk-file) or from a passphrase

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ratelog: a token bucket for log lines and the summary of those held back; see
  * ratelog.h. */
 #include "util/ratelog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ratelog: how many log lines a source may write, and the summary of the rest.
  *
  * A daemon logs what its peers make it do, so a peer that repeats a bad request in a loop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* safefile: writing the files users name, one rule for all; see safefile.h.
  *
  * The target is looked at once with lstat (never followed) and classified: a missing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* safefile: the one way warpspeed writes a file a user named (issue 27).
  *
  * Output paths come from command lines and scripts that may run as root in directories

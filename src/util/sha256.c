@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sha256: SHA-256 per FIPS 180-4 section 6.2, HMAC per RFC 2104; see sha256.h.
  *
  * Words are assembled from bytes with the big-endian helpers, so the same code is right

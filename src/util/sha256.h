@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sha256: SHA-256 (FIPS 180-4), HMAC-SHA256 (RFC 2104) and a constant-time compare.
  *
  * The daemon and the node authenticate peers with a pre-shared key, and the static

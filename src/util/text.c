@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* text: cleaning of strings from a peer; see text.h. */
 #include "util/text.h"
 

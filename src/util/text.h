@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* text: strings a peer sent, made safe for every text output.
  *
  * A netserver's congestion-control name, a daemon's host name or I/O path, its error

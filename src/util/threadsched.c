@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* threadsched: the calling thread's involuntary switches and run-queue wait; see
  * threadsched.h. */
 #include "util/threadsched.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* threadsched: how often, and for how long, the calling thread was kept off a CPU.
  *
  * A benchmark trial on a busy host can be slow because the transferring thread was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_gso: the control message of a UDP GSO send (UDP_SEGMENT), for the node's Read IQ
  * streams and the host's Write IQ batches alike.
  *

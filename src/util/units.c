@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* units: size, integer and two-value parsing; see units.h. */
 #include "util/units.h"
 

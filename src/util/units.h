@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* units: parsing of the numbers users type on netperf-style command lines.
  *
  * Sizes take netperf's suffixes: K M G are powers of 2^10, k m g powers of 10^3. Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crr: TCP_CRR, a connection per transaction, as netperf measures the cost of short
  * connections: the requester's flows here, their setup and result in crr_client.c, the
  * responder in crr_serve.c; see rr.h and crr.h.

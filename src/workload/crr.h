@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crr: the client side of TCP_CRR and TCP_CC, shared by its two files: crr.c runs each
  * flow's state machine on a worker thread, crr_client.c sets the flows and workers up,
  * runs them and gathers the result. Internal to workload/; the API is rr.h's ws_crr_run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crr_client: TCP_CRR's and TCP_CC's client run: its flows and worker threads set up, run
  * (the state machine of each flow is crr.c), the daemon's end marker sent, and the side's
  * result gathered from the flows and workers; see rr.h (ws_crr_run) and crr.h. */

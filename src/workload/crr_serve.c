@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crr_serve: TCP_CRR's responder; see crr_serve.h. */
 #include "workload/crr_serve.h"
 

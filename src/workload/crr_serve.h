@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crr_serve: TCP_CRR's responder, the daemon's half of crr.c.
  *
  * The daemon accepts the client's connections on the session's data listener and serves

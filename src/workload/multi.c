@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* multi: the epoll worker threads of a multi-stream run; see multi.h.
  *
  * Sockets are non-blocking and level-triggered; a ready flow gets a bounded number of

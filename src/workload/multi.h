@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* multi: many flows over a few threads, each thread an epoll loop over its share.
  *
  * netperf runs one connection per process and its users add up skewed numbers from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pool: the shared worker-thread scaffolding of the multi-flow engines; see pool.h. */
 #include "workload/pool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pool: the worker threads of the multi-flow engines, started, pinned and released
  * together.
  *

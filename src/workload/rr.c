@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr: the single-flow, closed-loop request/response engine (TCP_RR, UDP_RR), both roles,
  * on blocking sockets; see rr.h for the wire conventions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr: the request/response workloads (TCP_RR, UDP_RR, TCP_CRR), both roles.
  *
  * This header is the contract between the engines and the session layer. The client plays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr_flow: the requester and responder of one flow of the epoll RR engine; see rr_flow.h,
  * rr.h for the wire, and docs/rr-multi.md for the open-loop schedule.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr_flow: one flow of the epoll request/response engine (rr_multi.c): its state and
  * what it does on an event, a due time or a housekeeping tick, as requester or responder.
  *

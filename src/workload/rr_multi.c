@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* rr_multi: the epoll request/response engine for many flows and for open loop; see rr.h
  * for the wire and docs/rr-multi.md for the schedule and its figures.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* run: the engine of each test type and the CPU-bracketed side runner; see run.h. */
 #include "workload/run.h"
 

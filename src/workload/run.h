@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* run: one side of one test, from the START barrier to its result.
  *
  * The role each side plays comes from the test-type table (model/testtype.h: TCP_STREAM:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched: a due-time heap and an ns-resolution epoll wait; see sched.h. */
 #include "workload/sched.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched: the timers of an epoll worker thread: a min-heap of due times, and a wait on the
  * epoll set with nanosecond resolution that does not spin.
  *

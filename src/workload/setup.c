@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* setup: what a side sets up before its run; see setup.h. */
 #include "workload/setup.h"
 

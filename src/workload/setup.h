@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* setup: what a side of a test sets up before the run starts, by the same rules on the
  * client and on the daemon: its data sockets' buffer sizes and options, and the file
  * that TCP_SENDFILE sends or that fills the send buffers (-F). The sessions call these

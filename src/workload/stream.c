@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stream: bulk sender and receiver roles; see stream.h.
  *
  * The data socket is blocking with SO_SNDTIMEO/SO_RCVTIMEO set by the caller (about

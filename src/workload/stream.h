@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stream: the bulk-transfer engine, written once as a sender role and a receiver role.
  *
  * TCP_STREAM runs the sender on the client and the receiver on the daemon; TCP_MAERTS

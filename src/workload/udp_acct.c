@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_acct: the UDP_STREAM receiver's accounting; see udp_acct.h. */
 #include "workload/udp_acct.h"
 

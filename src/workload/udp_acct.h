@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_acct: the UDP_STREAM receiver's accounting of the datagrams it was fed.
  *
  * Sequence numbers come from the peer, so nothing here trusts them: the sliding bitmap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_hdr: the UDP_STREAM datagram header codec; see udp_hdr.h. */
 #include "workload/udp_hdr.h"
 

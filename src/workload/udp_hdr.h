@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_hdr: the 16-byte header that starts every UDP_STREAM datagram, and the per-test tag.
  *
  * UDP gives no delivery, order or end-of-stream signal, so every datagram carries a 64-bit

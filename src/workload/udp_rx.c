@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_rx: UDP_STREAM's receiver role; see udp_rx.h and, for the protocol, udp_stream.h.
  *
  * One loop around recvmmsg batches (plain recv with no_batch, UDP_GRO with gro; a refused

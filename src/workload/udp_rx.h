@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_rx: UDP_STREAM's receiver role: the I/O paths (recvmmsg, recv, UDP_GRO), the
  * accounting of every datagram (udp_acct), the reports to a flow-controlled sender and
  * the end rules; the protocol is described in udp_stream.h, which dispatches to this role. */

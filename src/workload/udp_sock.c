@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_sock: what both UDP_STREAM roles share; see udp_sock.h. */
 #include "workload/udp_sock.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_sock: what both UDP_STREAM roles (udp_tx.c, udp_rx.c) share: the message size
  * rule, the UDP offload option names that older C library headers lack (the PowerPC cross
  * toolchain's), whether the batched calls exist in this build, the bounds of the window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_stream: UDP_STREAM's entry points; see udp_stream.h. The sender role lives in
  * udp_tx.c, the receiver role in udp_rx.c, what both share in udp_sock.c. */
 #include "workload/udp_stream.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_stream: UDP_STREAM's sender and receiver roles (sender: udp_tx, receiver: udp_rx,
  * shared: udp_sock, header: udp_hdr, accounting: udp_acct).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_tx: UDP_STREAM's sender role; see udp_tx.h and, for the protocol, udp_stream.h.
  *
  * One loop around a chosen I/O path: sendmmsg batches by default, plain send with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* udp_tx: UDP_STREAM's sender role: blasting (netperf's way), --flow-control and --pace,
  * the I/O paths (sendmmsg, send, UDP_SEGMENT) and the END phase; the protocol and the
  * modes are described in udp_stream.h, which dispatches to this role. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* argv_split: a fuzzer's input as a command line, for the option-parser fuzzers
  * (fuzz_cli_options, fuzz_mesh_options).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_cli_options: the client's netperf-style option parser (src/cli/options.c) on an
  * argv built from the input split at NUL bytes, then the spec it produced through the
  * daemon's validator and the test-type table.

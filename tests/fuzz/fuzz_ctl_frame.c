@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_ctl_frame: arbitrary bytes as a received control frame, through every decoder a
  * daemon runs on untrusted input: the header check, payload validation, every getter and
  * the spec and result tables.

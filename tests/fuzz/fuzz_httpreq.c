@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_httpreq: arbitrary bytes as the request head the /metrics endpoint receives, fed
  * as the endpoint feeds them: a prefix at a time.
  *

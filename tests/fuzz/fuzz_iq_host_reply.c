@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_iq_host_reply: libFuzzer target for the IQ host's handling of what a node sends back.
  *
  * A node is untrusted input to the host: its Read IQ sample packets (NOT_READY with its six

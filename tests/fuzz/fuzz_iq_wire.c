@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_iq_wire: libFuzzer target for the WARPLab packet parser and the node's dispatcher.
  *
  * Each input is one datagram: it goes through ws_wire_parse and the header decoders, then

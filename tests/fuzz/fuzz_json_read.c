@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_json_read: libFuzzer target for the JSON reader (util/json_read.c) and the charts
  * drawn from what it reads (report/charts.c).
  *

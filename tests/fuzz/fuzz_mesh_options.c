@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_mesh_options: `warpspeed mesh`'s command line (src/cli/meshopts.c), its own options
  * and then the netperf part, on an argv built from the input split at NUL bytes; and the
  * --bind-addr template expanded for a rank taken from the input.

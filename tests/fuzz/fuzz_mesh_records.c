@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_mesh_records: what rank 0 and every rank take from the other ranks of a mesh, the
  * endpoint records (mesh/endpoint.h) and the gathered cells (mesh/matrix.h), as raw bytes.
  *

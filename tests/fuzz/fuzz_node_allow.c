@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_node_allow: arbitrary text as a node --allow list, and arbitrary addresses against
  * the token-bucket table of the node's reply cap.
  *

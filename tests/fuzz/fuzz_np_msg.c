@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_np_msg: arbitrary bytes as a received netperf 656-byte control message, through
  * every decoder of src/ctl/npmsg.c that the daemon or the client runs on peer input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_session: the daemon's session state machine, frames in any order and at any time.
  *
  * Each input is split into chunks (a 2-byte big-endian length, then that many bytes, at

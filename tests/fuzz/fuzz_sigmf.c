@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_sigmf: libFuzzer target for SigMF metadata parsing (src/iq/host/iqfile.c).
  *
  * `iq write` reads a .sigmf-meta file a user was given, so its JSON is untrusted: the input

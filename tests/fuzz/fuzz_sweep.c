@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_sweep: the --sweep list parser (src/cli/sweep.c) on the input as one argument, then
  * every accepted point's command line built from a fixed argv and parsed by the client's
  * option parser, as the sweep runner does.

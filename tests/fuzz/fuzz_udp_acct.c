@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fuzz_udp_acct: a sequence of datagrams into the UDP_STREAM receiver's accounting, with
  * invariants checked after each one.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gen_corpus_ctl: writes the seed frames of fuzz_ctl_frame into a directory.
  *
  * The seeds are real messages built with the codec itself (HELLO, a full TEST_REQ, a full

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Captures what the real netperf 2.7.0 does with several hundred command lines made from
 # the grammar table (grammar/GRAMMAR), so that tests/integration/grammar.sh can hold
 # warpspeed to the same command-line grammar: which lines are accepted, which refused,

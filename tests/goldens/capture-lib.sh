@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # capture-lib.sh: what the golden capture scripts share (capture-netperf.sh, capture-npwire.sh):
 # the netperf 2.7.0 checks, free loopback ports, netservers of their own started and stopped
 # by PID, and a scratch folder. Sourced after `me` (the script's name, for messages) is set.

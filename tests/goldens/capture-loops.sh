@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Captures what the real netperf 2.7.0 prints for the loop that benchmark scripts run
 # (loops.sh: CPU rates from LOC_CPU/REM_CPU passed back as -c/-C, then tests x sizes x
 # socket buffers with -i/-I), so that tests/integration/script_loops.sh can hold warpspeed,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Captures reference outputs ("goldens") from the real netperf 2.7.0 so that warpspeed's
 # netperf-compatible client can later be compared against what netperf really prints.
 # It starts its own netserver on free loopback ports (127.0.0.1 and ::1 only), runs the

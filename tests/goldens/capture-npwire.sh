@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Captures netperf 2.7.0's control messages on the wire ("npwire goldens") for the codec
 # unit test (tests/unit/test_npmsg.c). It starts its own netservers on free loopback
 # ports (127.0.0.1 and ::1 only; one of them with -Z), runs each netperf command of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The differential grammar suite's shared half (issue 26): it expands the grammar table
 (tests/goldens/grammar/GRAMMAR) into command lines, sums up what one run of each line printed
 (exit status, which data rows came, the header lines with their numbers masked, whether the

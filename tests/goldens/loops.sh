@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # loops.sh: the loop that benchmark scripts run around netperf, written once for the capture
 # (capture-loops.sh, against netperf 2.7.0) and the test (tests/integration/script_loops.sh,
 # against warpspeed as `netperf`), so that both run the very same command lines. As scripts

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """npwire_relay: records netperf 2.7's 656-byte control messages for capture-npwire.sh.
 
 relay MODE: listen on ADDR PORT, take one connection, connect it to the real netserver at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/lib.sh's host-noise note and label, which the line-rate IQ benchmarks (mex_bench.sh,
 # iq_bench.sh) take before they measure. A benchmark never changes the host it runs on: run
 # against a fake sysfs tree (WS_DAMON_ROOT), running kdamonds are named in a note on stderr

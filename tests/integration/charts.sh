@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # charts: every chart kind drawn from real runs on loopback and from the sweep and mesh
 # fixtures (tests/integration/charts/), each checked as XML with python3 (charts_check.py:
 # title, desc, legend, axis labels, no scripts or external references): the RR latency

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # charts_browser: each chart kind rendered by headless Chromium (Debian's chromium), one
 # launch per chart, and the screenshot checked with python3-pil: 900 x 600 pixels, not
 # blank (at least 2% of the pixels not white) and drawn in several grey levels (at least 8

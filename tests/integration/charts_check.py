@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """charts_check: checks warpspeed SVG charts (tests/integration/charts.sh).
 
 Usage: charts_check.py MANIFEST

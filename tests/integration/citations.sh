@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # citations: every path the repository cites resolves inside it, and no file names a place
 # on a build machine. A clone must be able to follow every citation.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The seed command line against a real `warpspeed serve` on loopback, its variants,
 # concurrency, a client killed mid-test, limits, and peers that are not daemons.
 source "$(dirname "$0")/../lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # warpspeed compare: verdicts and exit statuses on synthetic result files written here
 # (exact ratios and intervals, worked in tests/unit/test_ratio.c), refusals of runs that
 # measured something else (test, sizes, version; --force), files that hold JSON lines or

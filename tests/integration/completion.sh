@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # completion: the bash completion (packaging/bash-completion/warpspeed), sourced as is with
 # no bash-completion package, and its function called as bash calls it (COMP_WORDS,
 # COMP_CWORD). Every option each usage text names completes in its place (warpspeed -h:

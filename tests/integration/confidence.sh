@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -i/-I against a real `warpspeed serve` on loopback: the client runs exactly the
 # iterations asked for (counted in the daemon's log, one session line per whole test), and
 # prints netperf 2.7.0's banner suffix and warning block, compared with the *_conf goldens

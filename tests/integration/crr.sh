@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # TCP_CRR against `warpspeed serve`: exact transaction counts (-l -N, checked in the
 # daemon's own log), sizes, many flows, no descriptor left behind in the daemon, and in a
 # network namespace of its own, a narrowed ephemeral port range: retried when short, and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The daemon's limits and timeouts, and a client pointed at things that are not daemons:
 # every case ends with one clear line, never a hang, and never disturbs other sessions.
 source "$(dirname "$0")/../lib.sh"

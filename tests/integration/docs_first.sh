@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 29, items 6 and 8: a README that starts small (at most 150 lines, the two set-up
 # commands, an index from which every topic of the old README is reachable), `make test
 # NETNS=0` skipping the namespace tests, and the IQ figure saying where it was measured

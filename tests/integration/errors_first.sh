@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 29, items 2 and 3: every output path is checked before any connection or benchmark
 # (exit 2 at once, naming the path and the reason), and error texts give the reason, not a
 # number, with one hint line, and name the one thing that is wrong. The client runs

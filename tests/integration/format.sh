@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # format: every C file under src/, include/, bench/, octave/ and python/ is laid out as
 # .clang-format says (clang-format --dry-run finds nothing to change). tests/ keeps its hand
 # layout (see .clang-format). A copy of one file with a line joined past 100 columns must

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The differential grammar suite (issue 26): every command line of
 # tests/goldens/grammar/EXPECT (several hundred, made from the grammar table GRAMMAR and run
 # against the real netperf 2.7.0 by tests/goldens/capture-grammar.sh) runs here against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # harness_opts: the options benchmark harnesses pass, against a real `warpspeed serve` on
 # loopback, with evidence from outside warpspeed (ss) as well as its own -v 2 line and the
 # daemon's log: -Y (IP_TOS) and -y (SO_PRIORITY) on both ends' data sockets, -S

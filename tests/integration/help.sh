@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 29, items 4 and 5: help for every role and iq command, each its own text with
 # ranges and defaults; the main usage lists every role; iq bench's table and JSON agree
 # on the trial counts (run and kept, both labelled); the in-process daemon's rule is the

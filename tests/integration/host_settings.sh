@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # host_settings: no benchmark or test changes a setting of the host it runs on. A write to
 # /proc or /sys is allowed only inside the test's own network namespaces: on a line that
 # runs under `ip netns exec`, directly or through a one-line wrapper function defined in

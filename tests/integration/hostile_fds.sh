@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A daemon's descriptors are a budget (issue 27, D13): before, six clients asking for
 # --streams 4096 took a daemon to 19,915 of its 20,000 descriptors; clients saw resets
 # and a stock netperf got a warpspeed ERROR frame. Now a test's descriptors (a flow each,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Guessing the daemon's key is slow (issue 27, D8): before, `serve -Z labpass1` took 7,199
 # wrong guesses a second from one address, with no delay. Now each failure from an address
 # doubles the wait before that address's next turn (10 ms up to 1 s), one turn at a time

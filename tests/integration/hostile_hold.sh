@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # One address cannot hold the daemon (issue 27, D3): before, 64 netperf sessions from one
 # address that each sent DO_SYSINFO and then CPU_CALIBRATE every 3 s, inside
 # `--idle-timeout 5`, kept every other client out ("busy ... 64 sessions", netperf:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A session that loops a refused request cannot flood the daemon's log (issue 27, D2):
 # before, one netperf session sending an unknown message type in a loop, or a warpspeed
 # session repeating a TEST_REQ for a 99,999 s test, made the daemon write a line per

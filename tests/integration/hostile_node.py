@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """hostile_node.py: a WARPLab node that answers the handshake, then misbehaves (issue 27, D4).
 
 Usage: hostile_node.py junk|dup [SECONDS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """hostile_peer: peers that do to `warpspeed serve` (or its client) what a real one
 never would, for the hostile_*.sh tests. Loopback only. Each mode prints one summary line.
 

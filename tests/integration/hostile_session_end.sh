@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A client killed mid-test ends its daemon session at once (issue 27, D7): before, a
 # `-t UDP_STREAM -l 120` client killed with -9 after 1.2 s left its session (and its
 # admission slot, and a control connection in CLOSE-WAIT) for 120 s, because the UDP

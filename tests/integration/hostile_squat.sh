@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Squatters on a test's data port cost the real flows no time (issue 27, D12): before,
 # 3-7 silent connections to the data port from the control peer's address delayed the
 # start by 2.9-6.9 s, as the daemon read each one's cookie in turn with 1 s of patience.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A peer's strings cannot break our output (issue 27, D11): before, a netserver whose
 # results named the congestion control "b<ESC>[31m<BEL><LF>"x,y" had it printed as it came
 # by `-- -o REMOTE_CONG_CONTROL`: the escape reached the terminal and the newline and comma

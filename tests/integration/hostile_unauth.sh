@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A client that holds a key refuses a daemon that does not prove it (issue 27, D9):
 # before, a daemon answering HELLO with HELLO_ACK and no CHALLENGE got the test request
 # anyway (with -v 2 a note said the key was not used), so anyone answering on the port

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # install: `make install` into a temporary DESTDIR behaves like a Debian tool's install.
 # Checks the exact file list and modes, the shared library's soname symlinks, the Python
 # package (in the interpreter's site directory under PREFIX, loading the installed library;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # -D interim results against a real `warpspeed serve` on loopback: the lines' form and
 # place as netperf 2.7.0 prints them (tests/goldens/netperf/*_demo*.txt: the banner, then
 # one line per interval while the test runs, then the table or the selected values), their

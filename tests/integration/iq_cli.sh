@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_cli: `warpspeed iq` against a real `warpspeed node` process on loopback: info, ping,
 # write -> trigger -> read bit-exact through ci16 and SigMF files, a broadcast trigger,
 # bench with and without a NODE (exact table header), and the refusals: a file of the

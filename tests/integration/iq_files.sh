@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_files: the files `warpspeed iq read` and `iq bench` write, by util/safefile.c's rule
 # (issue 27, D1), against a real `warpspeed node`: a symbolic link given as -o is refused
 # and its target left alone; a link planted at the old "T.partial" name is not followed;

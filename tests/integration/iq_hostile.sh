@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_hostile: `warpspeed iq` against a hostile node (issue 27, D4): tests/integration/
 # hostile_node.py answers PING, the payload test and NODE_INFO like a WARPLab node, then
 # streams 40-byte junk, or one valid packet again and again, every 5 ms. Every operation

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_impair: `warpspeed iq` through bench/iq_proxy (fixed seeds) to a `warpspeed node`:
 # 5 % and 20 % loss, duplication + reordering + forged answers (wrong seq, wrong node ID);
 # every write -> trigger -> read must come back bit-exact. Triggers go through the proxy

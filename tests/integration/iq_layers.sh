@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_layers: the modules of src/iq/wire, src/iq/host and src/iq/node call each other one way
 # only (issue 17, section 6; issue 28 split the folder by role).
 # host.c once called into iqread.c / iqwrite.c and they back into it, node.c and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_many: `warpspeed iq` to three `warpspeed node`s on loopback at once: one file written
 # to all three, each triggered, all three read back at once into one file each and
 # compared bit for bit; a different file per node the same way; `iq bench A,B,C` gives

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_retry: issue 13 item 8, commands back off to a time budget. Through bench/iq_proxy at
 # 20 % loss in both directions (fixed seeds), 20 runs each of `iq info`, `iq ping` and a
 # small `iq read` all succeed (5a0d583, three attempts per command, failed about half of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # iq_trigger: issue 13 item 9, a lost trigger never gives stale data silently. Through
 # bench/iq_proxy, whose trigger counter (--trigger-counter count) is the test double of
 # `warpspeed node`'s: the first trigger dropped is confirmed by a re-send and the 2^20

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # --json and --json-lines against a real `warpspeed serve` on loopback, validated against
 # docs/schema/result.schema.json with python3-jsonschema (skipped, with the reason, when it
 # is not installed): one strict JSON document and nothing else on stdout per test type the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """json_check: validate warpspeed's JSON output against docs/schema/result.schema.json
 (used by tests/integration/json.sh).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # layering: every #include "folder/x.h" in src/ points down the folders' layers, never up
 # or sideways. The layers are written once, in the ```layers block of docs/architecture.md
 # ("layer N: folder folder ..."), and read from there, so the document and this test cannot

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # netperf 2.7.0's unmigrated tests TCP_MSS, TCP_CC, LOC_CPU and REM_CPU on loopback, in
 # the three pairings: warpspeed's client against `warpspeed serve` (ws_*), against a stock
 # netserver (ns_*), and a stock netperf against `warpspeed serve` (np_*). Layouts are

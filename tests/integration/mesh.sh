@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # mesh: `mpirun -np 4 warpspeed mesh` on one machine, each rank on its own loopback address
 # (--bind-addr 127.0.0.%r; the ring on ::1 over IPv6). Every schedule gives its complete matrix (table and JSON, the
 # JSON valid against docs/schema/mesh.schema.json); a rank whose daemon refuses (its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """mesh_check: check a `warpspeed mesh --json FILE` document against
 docs/schema/mesh.schema.json and the schedule it ran (used by tests/integration/mesh.sh).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # metrics: serve --metrics, node --metrics and the client's --openmetrics, with the real
 # tools that read them (issue 31). A daemon and a node on loopback serve /metrics; three
 # -l 1 TCP_STREAM runs and one Read IQ give exact counters (tests_total 3, sessions 3,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Many streams in one run: synchronised flows over worker threads on both sides, per-stream
 # rows with Jain's index, limits and bad input, a flow killed mid-test, and 1000 flows.
 source "$(dirname "$0")/../lib.sh"

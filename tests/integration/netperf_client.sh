@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A stock netperf 2.7 client against `warpspeed serve` on loopback (issue 16, the daemon
 # half). For each of the seven tests: the classic layout with and without -c -C against the
 # goldens of the real netperf/netserver pair (tests/goldens/netperf, numbers masked),

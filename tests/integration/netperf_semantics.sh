@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # netperf_semantics: option values and output names that must mean what netperf 2.7.0
 # means, checked against the real netperf and netserver on loopback: -s/-S with -1 (leave
 # the default), 0 (the kernel's minimum) and the x, / ,y forms, shown by LSS_SIZE and

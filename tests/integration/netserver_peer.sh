@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # warpspeed's client against a stock netserver 2.7 on loopback (issue 16, the client half):
 # each of the seven tests plain, with -c -C, with -P 0 -v 0 and with an -o selector whose
 # local and remote counts must agree (TCP: exactly); one -i 3,3 run on one control

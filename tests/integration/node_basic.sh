@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # node_basic: the real `warpspeed node` process on loopback. Starts it on ephemeral ports,
 # drives a PING / NODE_INFO / Write IQ / trigger / Read IQ round trip with the bench host
 # (jumbo and 1500-MTU payloads, RF_A|RF_B), checks SIGUSR1 counters, a clean SIGTERM exit,

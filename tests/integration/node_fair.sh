@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # node_fair: a shared `warpspeed node` stays usable while 16 hostile sources ask it for
 # gigabytes (issue 27, D5). Sources 127.0.0.2 .. 127.0.0.17 each send a 42-byte Read IQ
 # for 2^27 samples of RF_A (512 MiB) and repeat it every 0.5 s without reading anything;

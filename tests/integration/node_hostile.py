@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """node_hostile.py: the hostile hosts of node_fair.sh and node_memory.sh (issue 27).
 
 Every mode prints one line of key=value results; the shell script asserts on them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # node_memory: what hosts write cannot grow a shared `warpspeed node` without bound, nor
 # its log (issue 27, D6). A host writes one sample into every 64 KiB chunk of RF_A and
 # RF_B, triggers, and does it again (4096 Write IQ packets, 155 KB, on 32 Mi-sample

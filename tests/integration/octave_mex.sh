@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # octave_mex: issue 18, warpspeed's wl_mex_udp_transport (make mex) driven from Octave
 # exactly as WARPLab 7.7.1's M classes call it (tests/octave/test_wl_mex.m), against
 # `warpspeed node` on loopback: sockets and buffer sizes, PING / NODE_INFO / payload size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Output selectors (-- -o / -O / -k) and -t omni against a real `warpspeed serve` on
 # loopback, compared with netperf 2.7.0's goldens (tests/goldens/netperf/): the banner after
 # the one documented substitution (the address inside the parentheses), names and header

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # personality: the binary run as `netserver` and `netperf` (symlinks in a temp dir, as
 # `make install` makes them). `netserver -D -p PORT` serves a `netperf` client in the
 # foreground; without -D it daemonizes, writes nothing to the terminal, exits 0 and is

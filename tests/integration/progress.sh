@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 29: the live progress line. In a real terminal (a tmux pane) a client run of 3 s
 # and `iq bench` show one line on stderr while they run, redrawn in place, and erased
 # before the results; iq bench prints each size's row when that size is done. A pipe or a

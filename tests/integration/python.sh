@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # python: the warpspeed Python module (python/warpspeed, ctypes over libwarpspeed.so) with
 # Debian's python3-numpy against a `warpspeed node` on loopback: structure layouts against
 # the header, bit-exact write -> trigger -> read in complex64 and int16, info, ping, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # What one request may make a daemon do: data ports (no privileged ones unless allowed,
 # no range past 65535) and buffer memory (a daemon-wide budget, charged before anything
 # is allocated, released when a test ends). Each refusal is one clear line and exit 1.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # TCP_RR and UDP_RR against a real `warpspeed serve` on loopback: exact transaction counts
 # with -l -N (the client's histogram and the daemon's byte counts), -r req,rsp in the
 # classic rows, the first burst in the banner, -D, -4/-6, the bad inputs (exit 2 with the

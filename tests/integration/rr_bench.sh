@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/rr.sh, the RR benchmark: its readers against real netperf 2.7.0 and sockperf output
 # (exact figures; sockperf's half round trip doubled), the placement summary from known
 # thread samples, bad options, and, when netperf and sockperf are installed, a short

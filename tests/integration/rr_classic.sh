@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # TCP_RR, UDP_RR and TCP_CRR against a real `warpspeed serve` on loopback, printed as netperf
 # 2.7.0 prints them: each case's output is compared with its golden from
 # tests/goldens/netperf/ line for line, the banner after warpspeed's one documented

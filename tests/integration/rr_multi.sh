@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Many request/response flows on epoll workers against `warpspeed serve`, closed loop and
 # open loop (--rate): exact transaction counts split over the flows, per-flow rows, the
 # threads on both sides, and the open-loop schedule line with its numbers checked.

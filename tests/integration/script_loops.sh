@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The loop benchmark scripts run around netperf (tests/goldens/loops.sh: CPU rates from
 # -t LOC_CPU / -t REM_CPU passed back as -c RATE -C RATE, then TCP_STREAM and TCP_RR x
 # sizes x socket buffers with -i/-I, and UDP_STREAM x sizes), run with warpspeed as

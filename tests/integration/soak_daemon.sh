@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The daemon under load and attack, with real processes on loopback: 200 half-open
 # connections that are reopened as the daemon closes them while a real client runs a
 # test; 100 concurrent short clients for 3 rounds, after which descriptors, threads and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # soak_hostile: bench/soak.sh for about a minute (issue 27's hostile peers in rotation, all
 # at once with honest clients): honest netperf-style runs of all seven test types, keyed
 # runs and `iq read`/`iq write` must all succeed while the attackers run, and afterwards

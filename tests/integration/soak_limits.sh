@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Soak: requests that once held a daemon past every limit. Each must end on time and
 # leave the daemon idle and admitting: the seq-wrap datagrams, a -M 1G x 4 request (refused
 # by the memory budget before any allocation), and byte-count tests and a trickling sender

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """soak_node.py: the hostile and the honest host of tests/integration/soak_node.sh.
 
 Every mode prints one line of key=value results; the shell script asserts on them.

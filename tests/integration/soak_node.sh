@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # soak_node: `warpspeed node` is no amplifier (issue 13 item 7). A default node (no --bind,
 # no --allow) is bound to 127.0.0.1 only; an oversize Read IQ (RF_A|RF_B, 2^27 samples,
 # 1.07 GB asked for by 42 bytes) from 127.0.0.77 gets at most the documented per-source cap

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # spdx: tests/tools/spdx.sh puts the SPDX line where it belongs, once, and its --check
 # finds a file without it. Run on a planted git tree: a C file, a header, a shell script
 # with a shebang, a sourced shell library without one, a Python script with a coding line,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # --sweep NAME=V1,V2,... against a real `warpspeed serve` on loopback: the classic table
 # with one banner and one row per value (and -P 0's bare rows), an RR sweep with -o and -k
 # selectors, --json validated against docs/schema/sweep.schema.json (each point's result

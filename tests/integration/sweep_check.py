@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """sweep_check: validate --sweep --json documents (used by tests/integration/sweep.sh).
 
   sweep_check.py SCHEMA_DIR NAME=FILE,PARAM,TEST,X1:X2:...[,CHECK...] ...

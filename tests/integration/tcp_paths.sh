@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The TCP stream family's I/O paths against a real `warpspeed serve` on loopback: the role
 # swap (TCP_MAERTS), sendfile from a file that wraps and one that shrinks, -F refused before
 # any connection, MSG_ZEROCOPY, MSG_TRUNC and splice receivers, the receive wake threshold,

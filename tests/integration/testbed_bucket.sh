@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # testbed_bucket: how much tbf's token bucket can flatter an IQ transfer on the gige-jumbo
 # bed, and that no transfer gets more than that (issue 17, section 5).
 # tbf starts each idle link with a full bucket of free bytes, so one Read IQ or Write IQ

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # warpspeed over an emulated jumbo-frame Gigabit link: brings bench/testbed up with the
 # gige-jumbo profile, runs a 2 s TCP_STREAM from namespace A to a warpspeed daemon in B,
 # checks the throughput lies between 90% and 100% of the link's TCP payload ceiling, tears

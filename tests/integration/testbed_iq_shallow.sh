@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # testbed_iq_shallow: IQ transfers through a link whose queue is far smaller than what the
 # host keeps in flight, as a switch port with small buffers in front of a board's GbE.
 # The gige-jumbo bed with a 2 ms tbf queue (250 kB, WS_TBF_QUEUE_MS=2): the host's Read IQ

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The link emulator's own contract, without traffic: the payload ceilings it prints, that
 # 'up' builds two namespaces with the right addresses, MTU and qdiscs, that 'exec' runs in
 # them, that 'down' and a failed 'up' leave no namespace behind, and that nothing named

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # testbed_star4: the many-node test bed and `warpspeed iq` over it (root only). Brings up
 # bench/testbed's star4 profile (host A on 10 Gb/s, NODE1..NODE4 on 1 Gb/s jumbo behind a
 # bridge), checks the exact WS_ lines of `up` and that `exec NODE2` runs in node 2's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # A UDP test's data address must be the control connection's: with test option -L naming
 # another address, the daemon would send datagrams (UDP_RR responses up to 64 KiB for 1-byte
 # requests anyone can forge) toward an address that never connected to it. On the test bed

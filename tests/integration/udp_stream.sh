@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # UDP_STREAM against a real `warpspeed serve` on loopback: netperf's two-row layout, the
 # receiver never counting more than the sender sent, the I/O paths that ran (-v 2) with
 # and without --gso --gro, -P 0 / -v 0, and bad message sizes refused. By default the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # One version: the build's (make -s version: version.h's release, then "+" and the git
 # description when the tree has one) is what every face of warpspeed says: `-V`, the JSON
 # result's warpspeed_version, the daemon's peer_software seen by a client, ws_version()

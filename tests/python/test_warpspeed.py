@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of the warpspeed Python module against a running `warpspeed node` on loopback
 (2 RF, 1M-sample buffers, reply rate off), started by tests/integration/python.sh.
 

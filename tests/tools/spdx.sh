@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # spdx.sh: puts the licence's SPDX identifier (LICENSE: BSD-2-Clause) at the top of every
 # tracked source file, or checks that it is there.
 #
@@ -23,7 +24,7 @@ for a in "$@"; do
 	case $a in
 	--check) check=1 ;;
 	-h | --help)
-		sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)

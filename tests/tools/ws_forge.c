@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ws_forge: a hostile client for the integration tests. It speaks the control protocol
  * as src/session/client.c does, then does on the data path what a real client never
  * would, and reports when (and whether) the daemon's answer arrived:

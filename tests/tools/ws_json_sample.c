@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ws_json_sample: JSON documents of built results, for the schema test (tests/integration/
  * json.sh). A real run cannot produce every shape on demand (a latency histogram with an
  * overflow, four streams on two threads, confidence, interim samples, a NaN figure), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ws_rr_liar: a daemon for the integration tests whose RR responses are the wrong size.
  * It speaks the control protocol as src/session/daemon.c does for one session and one
  * TCP_RR or UDP_RR test (no key, one flow), then answers every request with the spec's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cli_line: parse one command line written as a string, for the CLI parsers' unit tests
  * (test_options, test_harnessopts, test_meshopts). Split on spaces; argv[0] is "warpspeed"
  * (or the program name given to split_line). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* harness: the smallest unit-test harness that does the job, header-only.
  *
  * Each test function prints one "PASS fn" or "FAIL fn" line, each failed check an indented

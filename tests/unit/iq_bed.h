@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iq_bed: the IQ host tests' bed, shared by test_iq_host.c and test_iq_trigger.c.
  *
  * A node emulator in a thread, optionally bench/iq_proxy.c (included, in a thread, fixed

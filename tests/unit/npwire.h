@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* npwire: the netperf 2.7.0 captures of tests/goldens/npwire/ (made by
  * tests/goldens/capture-npwire.sh) for the unit tests that check bytes against them.
  * Header-only, like harness.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_auth: the pre-shared-key handshake between a real in-process daemon and the
  * client library (right key, wrong key, no key, key on one side only), a fake daemon
  * whose proof is forged, and the pre-session refusals as a client sees them on a

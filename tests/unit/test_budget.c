@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_budget: the daemon's memory budget and the per-test rules (data ports, time cap),
  * with the exact messages a refused client prints. */
 #include "harness.h"

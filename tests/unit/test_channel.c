@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_channel: control frames over a real socket pair. The peer side is played by hand
  * (raw bytes, a slow writer thread, an HTTP server's answer, silence, a close in the middle
  * of a frame), because the channel's purpose is to survive peers that are slow, foreign or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_charts: which chart a document gets (report/charts.h), the figures the charts
  * read from it (the spectrum's percentiles by docs/latency.md's rule, the IQ ceiling,
  * units), and the refusals, each with its exact message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_classic: the TCP STREAM family's and UDP_STREAM's classic output, the -v 2 detail
  * and the stderr warnings, compared whole, byte for byte,
  * against text written by hand in netperf's layouts (as netperf 2.7.0 prints them:

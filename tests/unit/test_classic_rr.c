@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_classic_rr: the classic TCP_RR, UDP_RR and TCP_CRR output against real netperf
  * 2.7.0's, byte for byte.
  *

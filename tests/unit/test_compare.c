@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_compare: report/compare: finding documents in a file (braces and quotes inside
  * strings, JSON lines, documents one after another), the figures and context of a result,
  * the first context difference, and rows with verdicts and --fail-if-worse. */

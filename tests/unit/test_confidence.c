@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_confidence: netperf's -i/-I rules (measure/confidence), the iteration loop and the
  * combined result (session/iterate), and the warning block and banner suffix against real
  * netperf 2.7.0's output (tests/goldens/netperf/ *_conf.txt), byte for byte.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_cpu: /proc/stat parsing, utilisation arithmetic and service demand against recorded
  * samples whose deltas were chosen by hand so every expected figure is exact. */
 #include "harness.h"

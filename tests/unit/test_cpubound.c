@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_cpubound: the CPU-bound rules at and around the 90% threshold, which side they
  * name, the shared-host de-duplication and the exact sentences people read. */
 #include "harness.h"

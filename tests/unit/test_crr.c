@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_crr: TCP_CRR, both roles in one process over loopback, with exact counts. */
 #include "harness.h"
 

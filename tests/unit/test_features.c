@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_features: the fast-path table's names, bounds and list formatting. Which entries
  * are built depends on the toolchain, so the list is checked against the table itself. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_fields: the field lists of model/fields.h hold together. Each carried field has an
  * id of its own in its message and a size that matches its kind; each published field a
  * JSON name unique in its object; each output name the lists give exists in the output

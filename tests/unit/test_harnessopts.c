@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_harnessopts: the options harnesses pass (cli/harnessopts.c), their socket options
  * (net/sockopt.c) on real sockets, and their report lines (report/harness.c), with exact
  * values and messages. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_hist: the latency histogram's layout, error bound, percentiles, sums, merge and
  * netperf decade table, against exact expected values. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_httpreq: the metrics endpoint's request parser (net/httpreq.h): what is served,
  * what is refused and with which status, what waits for more bytes. */
 #include "harness.h"

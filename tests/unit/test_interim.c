@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_interim: -D's interval arithmetic on a fake clock (exact sample values, late
  * wake-ups, skipped deadlines, the final partial interval, a counter going backwards), the
  * reporter thread on the real clock (every unit reported exactly once, aggregate and per

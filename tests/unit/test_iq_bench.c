@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the IQ benchmark: statistics of fixed trial times (first 5 dropped, mean,
  * median, Mb/s, CPU per MB), the exact table and JSON text, config refusals, and one short
  * run against the in-process node emulator, also through the public ws_iq_bench. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_iq_fidelity: what WARPLab's own host found the node emulator doing unlike a board
  * (issue 17, section 1), each pinned to exact values.
  *

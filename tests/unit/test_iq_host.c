@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the IQ host transport against the in-process node emulator, directly and
  * through the impairment proxy of bench/iq_proxy.c (included, run in a thread, fixed
  * seeds): open and NODE_INFO, every sample format, write -> trigger -> read bit-exact,

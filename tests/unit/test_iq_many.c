@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the many-node calls (ws_iq_read_many, ws_iq_write_many) and the many-node
  * benchmark: four node emulators on loopback, different data written to each at once,
  * triggered, read back at once and compared bit for bit; one node refusing its range

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_iq_node: the emulator engine in a thread on 127.0.0.1, driven by a tiny host.
  *
  * The golden packets are written by hand from docs/wire/warplab.md (never captured

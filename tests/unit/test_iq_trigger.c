@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of trigger confirmation (issue 13 item 9) against the in-process node emulator
  * behind bench/iq_proxy.c, whose trigger counter is the test double of `warpspeed node`'s
  * (it counts the triggers it passes on and answers the query): a lost first trigger is

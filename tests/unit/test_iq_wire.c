@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_iq_wire: the WARPLab codecs against byte strings written by hand from
  * docs/wire/warplab.md, so a wrong field order or byte order cannot pass by agreeing
  * with itself. Every expected byte is spelled out; nothing depends on host byte order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the IQ sample conversions (iq/wire/iqconv.c): exact wire bytes for every format
  * in both directions (byte order: I high, big-endian), round-to-nearest with ties to even,
  * saturation, NaN and infinities, and the vectorized loops against a one-sample-at-a-time

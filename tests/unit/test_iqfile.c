@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of iqfile: kinds from names and options, exact bytes of cf32 / ci16 files,
  * SigMF metadata and data, round trips, and refusals (wrong size, unknown datatype, too
  * many samples, no format) that leave no file behind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the MEX sample layouts (iq/wire/iqmem.c) and their dispatch through iqconv:
  * exact values read into interleaved and planar complex double, single and int16 and raw
  * words, WARPLab's truncating float writes with their saturation edges, real-only writes

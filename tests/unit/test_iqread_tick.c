@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of a Read IQ whose destination changes while it runs (ws_iqread_run_tick,
  * ws_iqread_retarget, ws_iqread_placed), as the MEX transport uses it: the read starts
  * into a stage of wire words and is pointed at the caller's float array after some ticks;

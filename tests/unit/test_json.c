@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_json: the JSON writer (report/json.h) text for text, and the result mapping
  * (report/json_result.h) against the output-name getters it must agree with.
  *

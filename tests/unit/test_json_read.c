@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_json_read: the bounded JSON reader (util/json_read.h): values, escapes and
  * surrogates, exact error positions for broken documents, the size / depth / value
  * limits, nesting far past the limit without recursion, input without a NUL, and the

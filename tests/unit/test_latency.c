@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_latency: ws_latency_stats from known histograms, exact expected values worked out
  * by hand from hist.h's layout (a value's bucket and its highest equivalent value). */
 #include <stdint.h>

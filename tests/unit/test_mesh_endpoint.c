@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_mesh_endpoint: a rank's data address (the --bind-addr template, an interface's
  * address) and the checks of an endpoint record received from another rank. */
 #include "harness.h"

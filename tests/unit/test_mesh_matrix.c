@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_mesh_matrix: rank 0's checks of the gathered cells, and the matrix printed as the
  * classic table and as JSON, byte for byte. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_mesh_schedule: the mesh's schedules pair by pair for 2 to 5 ranks, and their rules
  * (every ordered pair once, no rank twice in a matching round) for every size up to 20. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_meshopts: `warpspeed mesh`'s command line: the mesh's options, the netperf part
  * read by the client's parser, and the netperf options a mesh refuses, with their exact
  * messages. */

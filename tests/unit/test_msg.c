@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_msg: specs and side results through their field tables and back. Each struct is
  * filled with a distinct non-default value in every member and compared whole after the
  * round trip, so a member missing from a table, or mapped to the wrong kind, fails here.

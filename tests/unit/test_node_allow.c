@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_node_allow: the node's allow lists (parser, matcher, printer, default) and its
  * per-source reply caps (token buckets), with exact values. */
 #include "harness.h"

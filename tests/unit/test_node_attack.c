@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_node_attack: the node emulator's costs under hostile but valid requests (issue 13
  * item 7, issue 17 item 1c) and the warpspeed-only trigger counter query (issue 13 item 9).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_node_log: the node's per-cause log bound (issue 27: one line per refused packet).
  *
  * A cause repeated 10000 times in 2.5 s writes 3 lines per 1-s window and one summary per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_node_mem: the node's copy-on-write chunk memory against a flat reference model.
  *
  * The model is what the node did before chunks: flat TX and RX arrays, a trigger copies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_node_rssi: READ_RSSI (0x3000000A) against a node on loopback (issue 33).
  *
  * The node keeps an RSSI buffer per interface filled with a fixed pattern and answers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_npmap: warpspeed's spec as netperf's DO_OMNI request, and netserver's replies as the
  * remote side, against what netperf 2.7.0 and netserver really sent (tests/goldens/npwire/).
  *

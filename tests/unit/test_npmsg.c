@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_npmsg: the netperf 656-byte codec against messages captured from the real netperf
  * 2.7.0 and netserver (tests/goldens/npwire/, made by tests/goldens/capture-npwire.sh).
  * Every captured request and response is decoded, checked field by field where the value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_npspec: netperf's DO_OMNI and legacy DO_TCP_STREAM requests as the daemon's specs
  * (session/npspec.c): each of the six omni test kinds from netperf's direction, socket
  * type and flags, defaults and counts, addresses, what the replies echo, and each request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_openmetrics: the exposition writer (util/openmetrics.h), exact text in both formats. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_options: the netperf command-line parser, option by option, with exact values.
  *
  * The Makefile links the CLI's modules (all but main.o) into unit tests; the parser never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_optsem: the option values whose meaning follows netperf 2.7.0 beyond their syntax:
  * socket buffers where -1 leaves the default and 0 asks for the kernel's minimum, negative
  * values after an option (-l -1000, -D -0.2), the x,y / x, / ,y forms with K/M/G and k/m/g

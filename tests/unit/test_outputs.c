@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_outputs: netperf's output selectors (-o/-O/-k) and banners against real netperf
  * 2.7.0's output (tests/goldens/netperf/, MANIFEST).
  *

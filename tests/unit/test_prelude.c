@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_prelude: the daemon's pre-session phase without a daemon: connections on
  * socketpairs with made-up source addresses, so that the choice of whom to close for the
  * per-source and total caps, the deadline, admission and the summary log line can be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_probe: telling a warpspeed daemon from a netserver (session/probe.h) against fake
  * peers on a socketpair, each scripted as one of the real behaviours: a daemon that answers
  * at once, a netserver (silent until 656 bytes, then error 998), a daemon that answers only

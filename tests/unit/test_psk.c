@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_psk: the key file rules, the passphrase, the random source and the proof.
  *
  * Key files are real files in a fresh directory under /tmp, with real modes: 600 loads,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_ratelog: the log limiter (util/ratelog.h): a burst, then the steady rate, the
  * count of lines held back and its summary. */
 #include "harness.h"

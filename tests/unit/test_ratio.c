@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_ratio: the Hodges-Lehmann ratio and its Mann-Whitney interval (measure/ratio.h) on
  * synthetic samples with exact expected medians, ratios, interval endpoints and verdicts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_rr: the single-flow request/response engine (workload/rr.c), both roles, over a
  * Unix stream socketpair (TCP_RR's byte stream) and a loopback UDP pair, each role in its
  * own thread. Counts are exact: end_count transactions, bytes = count * size, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_rr_multi: the epoll request/response engine (workload/rr_multi.c), both roles in
  * one process over loopback: exact counts, exact UDP loss, the open-loop schedule, and
  * coordinated omission against a responder that stalls. */

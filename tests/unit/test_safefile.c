@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of safefile, the one rule for files warpspeed writes (issue 27): a symbolic
  * link, a directory and a socket are refused with exact messages and left alone; a link
  * planted at the old predictable temporary name is not followed; a regular file keeps its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_scale: scales and ticks (report/scale.h) with exact expected values and pixels.
  *
  * Each case states the axis (kind, domain, pixels, label size) and the ticks that must come

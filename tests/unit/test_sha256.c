@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_sha256: the hash, the MAC and the compare the PSK authentication rests on.
  *
  * SHA-256 is checked against the FIPS 180-4 / NIST example messages, each hashed in one

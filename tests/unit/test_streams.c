@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_streams: per-flow statistics and Jain's fairness index with exact values. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_svg: the SVG writer (report/svg.h) text for text: numbers in every locale, XML
  * escaping of hostile text (markup, quotes, control characters, invalid UTF-8, cuts at a
  * character boundary), superscripts, and a whole small document; then the chart

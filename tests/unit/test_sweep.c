@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_sweep: the --sweep list parser (cli/sweep.h) with exact values and x, every error
  * message word for word, the refused combinations through the option parser, each point's
  * command line, and the sweep JSON document (report/sweep_json.h, json.h's embedding). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_text: peer strings cleaned for printing (util/text.h). */
 #include "harness.h"
 

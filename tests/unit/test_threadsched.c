@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of util/threadsched: the schedstat parser on fixed text, the delta's unknown
  * fields, and a real disturbance: this thread and a spinning one pinned to one CPU share
  * it for 60 ms, so this thread must be switched out involuntarily and wait well over 1 ms

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_tlv: the control frame codec checked against bytes written by hand from the
  * format at the top of tlv.h, every value type round-tripped, and every malformed shape
  * (truncation, lengths past the end or the limit, wrong magic or version) refused with

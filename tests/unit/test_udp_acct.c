@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_udp_acct: the UDP_STREAM receiver's accounting against sequence numbers a hostile
  * or broken peer sends: the wrap at 2^64 (which once looped forever), jumps far ahead,
  * a reorder and a duplicate around them, and END totals that cannot be true, each with

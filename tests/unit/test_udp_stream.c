@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_udp_stream: the UDP_STREAM receiver's accounting fed crafted datagram sequences
  * (in order, loss, reordering, duplicates, wrong tag, truncation, a lost END marker, the
  * edge of the bitmap window) with exact expected counts, the header's byte layout, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_units: the numbers a netperf command line carries. Sizes with both suffix families
  * are checked to the byte, every malformed or overflowing form must be refused with the
  * output left unchanged, and the two-value "x,y" splitter is checked for each shape

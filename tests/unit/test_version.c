@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit test of ws_version(): the version the library was built as, which the Python module
  * checks against the soname it loads and which -V, JSON and peer_software also carry: the
  * release of version.h (its three numbers) and, when the build had a git description,

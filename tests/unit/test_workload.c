@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_workload: the engine-independent choices of workload/run, with exact values. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench: the wl_benchmark runner and its table / JSON rendering; see bench.h. The public
  * ws_iq_bench (<warpspeed/iq.h>) is the runner for one node and one size.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench: WARPLab's wl_benchmark for the warpspeed IQ host transport, and its table.
  *
  * wl_benchmark times each whole write_IQ / read_IQ call, drops the first 5 trials and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* host: the IQ host transport's entry points behind include/warpspeed/iq.h.
  *
  * A WARPLab 7.7.1 node is driven over one connected UDP socket per handle (hostio.c).

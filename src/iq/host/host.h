@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* host: the IQ host transport's internal interface, as one include for its users.
  *
  * host.c implements include/warpspeed/iq.h on top of the modules below it: the handle and

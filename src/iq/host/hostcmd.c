@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hostcmd: acknowledged commands with backoff to a time budget; see hostcmd.h.
  *
  * Each attempt of a command re-sends the same datagram (same seq: the node's answers are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hostcmd: acknowledged commands of the IQ host transport, retried with backoff to a budget.
  *
  * WARPLab's host tries a command a fixed number of times at a fixed timeout, which on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hostio: the IQ host handle's socket and the checks every received datagram passes.
  *
  * One connected, non-blocking UDP socket per handle: the kernel then drops datagrams from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hostio: the IQ host handle and its link to the node (the public API is include/warpspeed/iq.h).
  *
  * Every part of the host transport (commands in hostcmd.c, triggers in iqtrigger.c, Read IQ

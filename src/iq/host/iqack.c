@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqack: acknowledged Write IQ, the fallback of iqwrite.c's fast engine and its mode of
  * its own (WS_IQ_WRITE_ACKED).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqack: acknowledged Write IQ (see iqack.c), the per-packet acknowledged engine behind
  * WS_IQ_WRITE_ACKED and the fast engine's fallback (iqwrite.c). */
 #ifndef WS_IQ_IQACK_H

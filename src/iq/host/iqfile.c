@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqfile: raw cf32 / ci16 and SigMF IQ files; see iqfile.h.
  *
  * Samples cross the file boundary one byte at a time in little-endian order (never by

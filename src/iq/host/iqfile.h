@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqfile: IQ sample files for `warpspeed iq read/write`: raw cf32 / ci16 and SigMF.
  *
  * Users keep IQ recordings as raw interleaved little-endian files (GNU Radio's cf32 /

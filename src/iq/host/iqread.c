@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqread: the Read IQ engine of the IQ host transport (ws_iq_read in include/warpspeed/iq.h).
  *
  * WARPLab's MEX host reads with stop-and-wait requests, detects loss with running sums and

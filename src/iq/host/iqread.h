@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqread: the Read IQ engine behind ws_iq_read (see iqread.c for how it works).
  *
  * host.c owns the entry points and the lock and checks the arguments; this module only moves the

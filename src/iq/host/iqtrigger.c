@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqtrigger: a trigger, then the node's trigger counter until it moved; see iqtrigger.h.
  *
  * The counter is read on the handle's socket. A unicast trigger on that socket is served

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqtrigger: triggers of the IQ host transport, confirmed where the node can tell.
  *
  * WARPLab triggers are one datagram nobody answers: a lost one left the RX buffer as it

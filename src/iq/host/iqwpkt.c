@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqwpkt: the packets of a Write IQ pass, shared by the fast engine (iqwrite.c) and the
  * acknowledged one (iqack.c): each packet built into a send slot of the handle (raw words
  * gathered from the caller's buffer, other formats converted into the stage), and the

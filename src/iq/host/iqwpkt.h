@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqwpkt: the packets of a Write IQ pass (see iqwpkt.c), shared by the fast engine
  * (iqwrite.c) and the acknowledged one (iqack.c). */
 #ifndef WS_IQ_IQWPKT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqwrite: the Write IQ engine of the IQ host transport (ws_iq_write, ws_iq_write_multi).
  *
  * WARPLab writes in a fast mode whose only safety net is a checksum that, on a mismatch,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqwrite: the Write IQ engine behind ws_iq_write and ws_iq_write_multi (see iqwrite.c).
  *
  * host.c owns the entry points and the lock and checks the arguments; this module only moves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* many: Read IQ and Write IQ over several nodes at once (ws_iq_read_many, ws_iq_write_many).
  *
  * WARPLab experiments use 2-8 boards, each behind its own 1 Gb/s port of a switch, and

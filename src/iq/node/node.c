@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node: the WARP v3 / WARPLab 7.7.1 emulator engine's life cycle and loop; see node.h.
  *
  * One thread, like the board's MicroBlaze: a poll over the unicast socket, the broadcast

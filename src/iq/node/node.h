@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node: a WARP v3 board running WARPLab 7.7.1, as a library, on a UDP socket.
  *
  * SDR transport code needs a board to talk to, and benchmarks need one that is never the

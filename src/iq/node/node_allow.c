@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_allow: IPv4 allow lists of the node emulator; see node_allow.h.
  *
  * The parser is strict about form (four decimal octets, an optional /0../32, commas between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_allow: which source addresses the node emulator answers (IPv4 CIDR lists).
  *
  * A node that answers anyone is a reflector for anyone who can spoof a source address, so

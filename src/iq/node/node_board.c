@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_board: the optional board-fidelity model of the node emulator.
  *
  * Benchmarks against the emulator should fail where a real board would: a host that sends

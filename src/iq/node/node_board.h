@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_board: the node emulator's optional board-fidelity model (see node_board.c).
  *
  * A real WARP v3 board holds a few packets at a time, stores Write IQ packets one by one and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_cmd: the node emulator's command handlers and dispatch; see node_cmd.h.
  *
  * Nothing a packet says is trusted: lengths come from the datagram, indices are checked

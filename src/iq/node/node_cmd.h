@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_cmd: what the node emulator does with one datagram (node_cmd.c).
  *
  * The loop in node.c receives, checks the source against the allow list and holds a

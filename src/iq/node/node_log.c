@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_log: per-cause log bounds of the node emulator; see node_log.h.
  *
  * A group is found by its format string's address (the same call site, the same cause);

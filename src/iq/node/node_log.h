@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_log: a bound on how many log lines the node emulator writes for one cause.
  *
  * Some causes repeat once per packet (a Write IQ refused because sample memory is full, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_mem: copy-on-write chunked sample memory of the node emulator; see node_mem.h.
  *
  * The invariants: a block with refs == 0 is pinned (the zero block and the signal blocks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_mem: the node emulator's sample memory, in copy-on-write chunks.
  *
  * A board's DDR holds up to 2 GiB of samples, and a host may touch one word of it: memory

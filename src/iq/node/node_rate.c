@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_rate: per-source token buckets of the node emulator; see node_rate.h for the model
  * and why an entry is only reused once full. */
 #include "iq/node/node_rate.h"

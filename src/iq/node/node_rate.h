@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_rate: per-source caps on the node emulator's reply bytes (token buckets).
  *
  * One small request can ask a node for a gigabyte, and the source address of a UDP request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_rx: both node sockets read in batches and served in arrival order; see node_rx.h.
  *
  * Why reading the unicast socket first is enough for the common case: a host sends the

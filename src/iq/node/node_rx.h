@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_rx: the node's receive side, both sockets served in arrival order.
  *
  * A board has one Ethernet port: a trigger broadcast to port 10000 and the Read IQ sent to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_state: the reply primitives shared by the node emulator's parts; see node_state.h.
  *
  * Every datagram the node sends other than Read IQ sample packets leaves through

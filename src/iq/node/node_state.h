@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_state: the node emulator's state and the reply primitives all its parts share.
  *
  * The node is split by concern (sockets and loop in node.c, commands in node_cmd.c, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_stream: Read IQ streaming of the node emulator; see node_stream.h for the model.
  *
  * Read IQ is the emulator's fast path and the reason it is never the bottleneck: each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_stream: the node emulator's Read IQ streams, resumable and rate-capped.
  *
  * A Read IQ answer can be a gigabyte. It is therefore not sent in one go but as a stream

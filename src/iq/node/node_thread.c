@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_thread: a node emulator in its own thread; see node_thread.h.
  *
  * The thread only runs ws_node_run and keeps its result: stopping is ws_node_stop (an

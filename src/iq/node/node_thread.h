@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* node_thread: a node emulator serving from its own thread, for callers that need a node
  * beside them rather than in front of them.
  *

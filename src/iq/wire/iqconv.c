@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqconv: IQ samples between caller memory and the node's wire words; see iqconv.h.
  *
  * The node's sample is one big-endian 32-bit word (I high, Q low, Fix16_15); callers hold

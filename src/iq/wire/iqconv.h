@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqconv: sample conversions of the IQ host transport (ws_iq_format in include/warpspeed/iq.h).
  *
  * Read IQ places wire words into caller memory, Write IQ turns caller memory into wire

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqmem: conversions between wire words and MATLAB/Octave array memory; see iqmem.h.
  *
  * One loop per element type and direction, each with the stride as a parameter, so the

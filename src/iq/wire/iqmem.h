@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iqmem: IQ samples in the memory layouts of a numeric environment (MATLAB/Octave MEX).
  *
  * The public formats (ws_iq_format) are the interleaved layouts a C or numpy caller holds.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wire: WARPLab 7.7.1 header codecs, checksum and command table; see wire.h.
  *
  * Every function checks the length it is given before touching a byte, because the node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wire: the WARPLab 7.7.1 Ethernet packet format, as codecs both ends of the link share.
  *
  * The node emulator and the host transport must agree byte for byte with a real WARP v3
