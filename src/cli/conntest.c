@@ -2,6 +2,7 @@
 /* conntest: test option -c, a connection per message or transaction; see conntest.h. */
 #include "cli/conntest.h"
 
+#include "model/testtype.h"
 #include "net/sock.h"
 #include "util/err.h"
 
@@ -30,7 +31,7 @@ static bool converts(enum ws_test_type t)
 int ws_cli_conn_finalize(const ws_cli_options *o, ws_err *err)
 {
 	enum ws_test_type t = o->spec.type;
-	if (!asked(o) || converts(t) || t == WS_TEST_TCP_CRR || t == WS_TEST_TCP_CC)
+	if (!asked(o) || converts(t) || ws_test_type_connects(t))
 		return 0;
 	const char *name = ws_test_type_name(t);
 	return ws_err_set(err, WS_E_INVAL,

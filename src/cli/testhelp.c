@@ -3,6 +3,7 @@
 #include "cli/testhelp.h"
 
 #include "cli/personality.h"
+#include "model/testtype.h"
 
 /* The families: netperf's omni help lists every row, its BSD-sockets help the rows marked. */
 enum { OMNI_ONLY = 0, BOTH = 1 };
@@ -65,7 +66,7 @@ static bool bsd_family(const ws_cli_options *o)
 void ws_cli_print_test_usage(const ws_cli_options *o, FILE *out)
 {
 	const char *name = o->omni ? "omni" : ws_test_type_name(o->spec.type);
-	if (o->spec.type == WS_TEST_LOC_CPU || o->spec.type == WS_TEST_REM_CPU) {
+	if (ws_test_type_family(o->spec.type) == WS_TF_CPU) {
 		fprintf(out, "%s takes no test options.\n", name);
 		return;
 	}

@@ -3,6 +3,7 @@
 #include "report/result_om.h"
 
 #include "measure/latency.h"
+#include "model/testtype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,11 +19,8 @@ typedef struct labels {
 	char a[24], b[24], run[24];
 } labels;
 
-/* The tests with latency and a transaction rate (json_result.c's rule). */
-static bool rr(enum ws_test_type t)
-{
-	return t == WS_TEST_TCP_RR || t == WS_TEST_UDP_RR || t == WS_TEST_TCP_CRR;
-}
+/* The tests with a request and a response size (the test-type table's rule). */
+static bool rr(enum ws_test_type t) { return ws_test_type_has(t, WS_TO_REQUESTS); }
 
 static void labels_of(const ws_report_ctx *c, size_t i, size_t n, labels *L)
 {
