@@ -9,7 +9,7 @@ const char *ws_cli_usage(void)
 	return "Usage: warpspeed [global options] [-- test options]\n"
 	       "       warpspeed serve [options]    run the daemon (netserver)\n"
 	       "       warpspeed node [options]     run the WARP node emulator\n"
-	       "       warpspeed iq info|ping|read|write|trigger|bench NODE [options]\n"
+	       "       warpspeed iq info|ping|read|rssi|write|trigger|bench NODE [options]\n"
 	       "                                    the IQ host transport, WARPLab's wl_benchmark\n"
 	       "       warpspeed mesh [options]     the many-host matrix under mpirun (make "
 	       "MPI=1)\n"
