@@ -133,8 +133,8 @@ int ws_cli_omni_finalize(ws_cli_options *o, ws_err *err)
 	if (ws_test_type_from_omni(dir, o->omni_udp, &o->spec.type) < 0)
 		return ws_err_set(err, WS_E_INVAL, "-t omni -- -d %c -T %s has no warpspeed test",
 				  dir, o->omni_udp ? "udp" : "tcp");
+	/* -d rr -c: "OMNI Connect|Send|Recv", netperf's TCP_CRR */
 	if (o->spec.type == WS_TEST_TCP_RR && ws_cli_given(o, true, 'c'))
-		o->spec.type =
-			WS_TEST_TCP_CRR; /* -d rr -c: "OMNI Connect|Send|Recv", netperf's TCP_CRR */
+		o->spec.type = WS_TEST_TCP_CRR;
 	return 0;
 }
