@@ -117,7 +117,8 @@ wait "$DAEMON_PID" 2>/dev/null
 
 # --- out of descriptors: newcomers are closed at once, and the loop does not spin ---------
 if command -v python3 >/dev/null && command -v prlimit >/dev/null; then
-	start_daemon -L 127.0.0.1 || { fail daemon_start "no daemon"; finish; }
+	# The per-address limit (16 by default) is lifted so that descriptors run out first.
+	start_daemon -L 127.0.0.1 --max-sessions-per-addr 64 || { fail daemon_start "no daemon"; finish; }
 	prlimit --nofile=24 --pid "$DAEMON_PID"
 	python3 - "$DAEMON_PORT" >"$WS_TMP/emfile.out" 2>&1 <<'PY' &
 import socket, struct, sys, time
