@@ -3,9 +3,12 @@
 # warpspeed compare's power on loopback, not run in CI: how often it says "no change" when
 # nothing changed, and "slower" when one side is slowed. Each round runs N TCP_RR runs of
 # the same binary against `warpspeed serve` (OLD), N more (NEW: the same, so a verdict other
-# than "no change" is a false alarm), and N with a rate cap PCT% below OLD's median
-# transaction rate (SLOW: --rate, open loop, so ~PCT% fewer transactions); then compares
-# OLD with NEW and OLD with SLOW on the throughput (Trans/s) row. At 95% about 1 round in
+# than "no change" is a false alarm), and N with a rate cap PCT% below the OLD run just
+# before it (SLOW: --rate, open loop, so ~PCT% fewer transactions); then compares OLD with
+# NEW and OLD with SLOW on the throughput (Trans/s) row. The three sides take turns run by
+# run (OLD, NEW, SLOW, OLD, ...), so a machine whose speed drifts during a round drifts
+# under all three alike instead of making one block look faster than the next, and each
+# SLOW cap follows the speed of the moment. At 95% about 1 round in
 # 20 may call NEW different by chance; SLOW should come out "slower" nearly every round
 # when N runs resolve a PCT% change against the machine's noise.
 #
@@ -43,12 +46,29 @@ for _ in $(seq 1 100); do
 done
 [ -n "$port" ] || { echo "error: warpspeed serve did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
 
-# side FILE [ARGS...]: N runs into FILE (documents one after another).
-side() {
+# one FILE [ARGS...]: one run, its document appended to FILE.
+one() {
 	local f=$1
 	shift
-	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" --repeat "$runs" --json "$@" >"$f" 2>"$tmp/err" ||
+	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" --json "$@" >>"$f" 2>"$tmp/err" ||
 		{ echo "a run failed: $(cat "$tmp/err")" >&2; return 1; }
+}
+# last FILE: the throughput of FILE's last document.
+last() {
+	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); v = $2; t = 0 } END { print v }' "$1"
+}
+# round: N turns of OLD, NEW and SLOW (capped PCT% below that turn's OLD run).
+round() {
+	: >"$tmp/old.json"
+	: >"$tmp/new.json"
+	: >"$tmp/slow.json"
+	local i rate
+	for i in $(seq 1 "$runs"); do
+		one "$tmp/old.json" || return 1
+		rate=$(awk -v m="$(last "$tmp/old.json")" -v p="$slow" 'BEGIN { printf "%.0f", m * (100 - p) / 100 }')
+		one "$tmp/new.json" || return 1
+		one "$tmp/slow.json" --rate "$rate" || return 1
+	done
 }
 # The median throughput value of a file's documents.
 median() {
@@ -62,10 +82,9 @@ verdict() {
 same=0 slower=0 done_rounds=0
 declare -A seen_a=() seen_b=()
 for r in $(seq 1 "$rounds"); do
-	side "$tmp/old.json" && side "$tmp/new.json" || continue
+	round || continue
 	m=$(median "$tmp/old.json")
-	rate=$(awk -v m="$m" -v p="$slow" 'BEGIN { printf "%.0f", m * (100 - p) / 100 }')
-	side "$tmp/slow.json" --rate "$rate" || continue
+	rate=$(median "$tmp/slow.json")
 	a=$(verdict "$tmp/old.json" "$tmp/new.json")
 	b=$(verdict "$tmp/old.json" "$tmp/slow.json")
 	done_rounds=$((done_rounds + 1))
@@ -73,8 +92,8 @@ for r in $(seq 1 "$rounds"); do
 	[ "$b" = slower ] && slower=$((slower + 1))
 	seen_a[$a]=$((${seen_a[$a]:-0} + 1))
 	seen_b[$b]=$((${seen_b[$b]:-0} + 1))
-	printf 'round %d: old median %.0f Trans/s; same binary: %s; capped at %s/s (-%d%%): %s\n' \
-		"$r" "$m" "$a" "$rate" "$slow" "$b"
+	printf 'round %d: old median %.0f Trans/s; same binary: %s; capped %d%% below each old run (median %.0f/s): %s\n' \
+		"$r" "$m" "$a" "$slow" "$rate" "$b"
 done
 echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s"
 echo "same binary:  'no change' in $same of $done_rounds ($(for k in "${!seen_a[@]}"; do printf '%s: %d; ' "$k" "${seen_a[$k]}"; done))"
