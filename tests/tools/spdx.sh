@@ -50,16 +50,29 @@ files=$(git ls-files 2>/dev/null) || {
 	exit 2
 }
 
-# kind FILE: c, hash (a # comment) or nothing.
+# kind FILE: sets k to c, hash (a # comment) or nothing; bash builtins only, since it runs
+# once per tracked file.
 kind() {
+	k=
 	case $1 in
-	*.c | *.h) echo c ;;
-	*.sh | *.py) echo hash ;;
-	*) [ "$(head -c 2 "$1" 2>/dev/null | tr -d '\000')" = '#!' ] && echo hash ;;
+	*.c | *.h) k=c ;;
+	*.sh | *.py) k=hash ;;
+	*)
+		local first=
+		IFS= read -r -n 2 first <"$1" 2>/dev/null
+		[ "$first" = '#!' ] && k=hash
+		;;
 	esac
+	return 0
 }
 
-has_id() { head -n 3 "$1" | grep -q 'SPDX-License-Identifier:'; }
+# The tracked files that already name an identifier in their first three lines: one awk
+# over them all, not a process per file.
+declare -A has=()
+while IFS= read -r f; do
+	has[$f]=1
+done < <(git ls-files -z | xargs -0 awk 'FNR <= 3 && /SPDX-License-Identifier:/ { print FILENAME; nextfile } FNR > 3 { nextfile }' 2>/dev/null)
+has_id() { [ -n "${has[$1]:-}" ]; }
 
 # add FILE KIND: insert the line where it belongs, rewriting the file in place.
 add() {
@@ -86,7 +99,7 @@ add() {
 missing=0 added=0
 while IFS= read -r f; do
 	[ -f "$f" ] || continue
-	k=$(kind "$f")
+	kind "$f"
 	[ -n "$k" ] || continue
 	has_id "$f" && continue
 	if [ "$check" = 1 ]; then
