@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/personality.h"
 #include "cli/plot.h"
+#include "cli/roles.h"
 #include "cli/serve.h"
 #include "model/spec.h"
 
@@ -22,9 +23,11 @@
 
 #define MAX_WORDS 256
 
-/* The roles a first word names (cli/main.c dispatches on the same words; the completion
- * test checks them against `warpspeed -h`). */
-static const char *const roles[] = {"serve", "node", "iq", "mesh", "plot", "compare"};
+/* The roles a first word names: cli/main.c dispatches on the same list (cli/roles.h); the
+ * completion test checks them against `warpspeed -h`. */
+#define ROLE_WORD(word, entry) word,
+static const char *const roles[] = {WS_CLI_ROLES(ROLE_WORD)};
+#undef ROLE_WORD
 
 struct words {
 	size_t n;

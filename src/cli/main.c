@@ -22,6 +22,7 @@
 #include "cli/node.h"
 #include "cli/personality.h"
 #include "cli/plot.h"
+#include "cli/roles.h"
 #include "cli/serve.h"
 
 #include <stdio.h>
@@ -38,6 +39,26 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* `warpspeed mesh`: its help needs no MPI (cli/meshopts.c is in every build); the rest
+ * runs only in the binary built with MPI. */
+static int ws_cli_mesh_role(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(ws_cli_mesh_usage(), stdout);
+		return 0;
+	}
+#ifdef WS_MPI
+	return ws_cli_mesh_main(argc, argv);
+#else
+	(void)argv;
+	fprintf(stderr,
+		"warpspeed mesh: this warpspeed was built without MPI support; rebuild "
+		"with make MPI=1 (Debian: libopenmpi-dev, openmpi-bin) and run "
+		"build/mpi/warpspeed under mpirun\n");
+	return 2;
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	raise_fd_limit();
@@ -51,33 +72,12 @@ int main(int argc, char **argv)
 		return ws_cli_netserver_main(argc, argv);
 	if (as) /* netperf: the client, with no warpspeed role names */
 		return ws_cli_client_main(argc, argv);
-	if (argc > 1 && strcmp(argv[1], "serve") == 0)
-		return ws_cli_serve_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "node") == 0)
-		return ws_cli_node_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "plot") == 0)
-		return ws_cli_plot_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return ws_cli_compare_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "iq") == 0)
-		return ws_cli_iq_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "mesh") == 0) {
-		/* its help needs no MPI (cli/meshopts.c is in every build) */
-		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
-			fputs(ws_cli_mesh_usage(), stdout);
-			return 0;
-		}
-#ifdef WS_MPI
-		return ws_cli_mesh_main(argc - 1, argv + 1);
-#else
-		fprintf(stderr,
-			"warpspeed mesh: this warpspeed was built without MPI support; rebuild "
-			"with "
-			"make MPI=1 (Debian: libopenmpi-dev, openmpi-bin) and run "
-			"build/mpi/warpspeed "
-			"under mpirun\n");
-		return 2;
-#endif
+	if (argc > 1) {
+#define ROLE(word, entry)               \
+	if (strcmp(argv[1], word) == 0) \
+		return entry(argc - 1, argv + 1);
+		WS_CLI_ROLES(ROLE)
+#undef ROLE
 	}
 	return ws_cli_client_main(argc, argv);
 }
