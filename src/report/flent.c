@@ -86,8 +86,10 @@ int ws_flent_check_name(const char *name, ws_err *err)
 	for (size_t i = 0; i < NTESTS && len < sizeof list; i++)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
 					tests[i].name);
-	return ws_err_set(err, WS_E_INVAL, "Flent test name '%s' is not one this file writer knows; "
-			  "accepted: %s", name ? name : "(none)", list);
+	return ws_err_set(err, WS_E_INVAL,
+			  "Flent test name '%s' is not one this file writer knows; "
+			  "accepted: %s",
+			  name ? name : "(none)", list);
 }
 
 static const char *units_of(const ws_series *s)
@@ -217,7 +219,7 @@ int ws_flent_json(FILE *out, const ws_series_set *set, const ws_flent_meta *m,
 		bool any = false;
 		for (size_t i = 0; i < set->n; i++) {
 			use[i] = (d->kinds & (1u << set->s[i].kind)) &&
-				 !is_computed_name(set->s[i].name);
+				!is_computed_name(set->s[i].name);
 			any |= use[i];
 		}
 		if (any) {
@@ -241,7 +243,7 @@ int ws_flent_json(FILE *out, const ws_series_set *set, const ws_flent_meta *m,
 	ws_json_object_end(&j);
 	/* whole seconds and the fraction apart: 1.5e18 ns does not fit a double exactly */
 	double t0 = (double)(set->start_unix_ns / 1000000000) +
-		    (double)(set->start_unix_ns % 1000000000) / 1e9;
+		(double)(set->start_unix_ns % 1000000000) / 1e9;
 	ws_json_object_begin(&j, "raw_values");
 	for (size_t i = 0; i < set->n; i++) {
 		const ws_series *s = &set->s[i];

@@ -61,7 +61,8 @@ int ws_series_grid_build(ws_series_grid *g, const ws_series_set *set, ws_err *er
 		return ws_err_set(err, ENOMEM, "no memory for %zu series of %zu steps", set->n, nx);
 	*g = (ws_series_grid){nx, set->n, set->step_s, mem, mem + nx};
 	for (size_t k = 0; k < nx; k++)
-		g->x[k] = nearbyint((double)k * set->step_s * 1e9) / 1e9; /* 0.6, not 0.6000000000000001 */
+		g->x[k] = nearbyint((double)k * set->step_s * 1e9) /
+			1e9; /* 0.6, not 0.6000000000000001 */
 	for (size_t i = 0; i < set->n; i++) {
 		size_t cur = 0;
 		for (size_t k = 0; k < nx; k++)
