@@ -5,7 +5,10 @@
 # the real flent 2.1.1: its summary prints every series, measured and computed, with the
 # exact figures the values give; it plots all_scaled (rrul) and totals (tcp_nup); and the
 # gzip member is exactly the JSON text with its CRC-32 and length, as python3's gzip and
-# zlib read it.
+# zlib read it. Then the "all" chart of the same rrul run (report/series_chart.c): it
+# parses as XML with its three panels in order, every series' name in the legend and one
+# cross for the lost probe, and headless Chromium renders it (not blank, several grey
+# levels; skipped with the reason without Chromium or PIL, and in the sanitized run).
 source "$(dirname "$0")/../lib.sh"
 : "${WS_BUILD:?WS_BUILD must point at the build directory}"
 T=$WS_TMP
@@ -101,5 +104,57 @@ if flent -i "$T/nup.flent.gz" -p totals -o "$T/totals.svg" >"$T/plot2.out" 2>&1 
 	pass flent_file_plot_tcp_nup
 else
 	fail flent_file_plot_tcp_nup "no SVG from flent -p totals: $(cat "$T/plot2.out")"
+fi
+
+# The "all" chart: XML, panels, legend, the lost probe.
+if "$SAMPLE" -svg "$T/all.svg" && python3 - "$T/all.svg" <<'PY'; then
+import sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == NS + "svg", root.tag
+assert root.find(NS + "title").text == "RRUL (synthetic)"
+assert "Latency (ms)" in root.find(NS + "desc").text
+panels = [g.get("class") for g in root.iter(NS + "g") if (g.get("class") or "").startswith("panel-")]
+assert panels == ["panel-upload", "panel-download", "panel-latency"], panels
+legend = [g for g in root.iter(NS + "g") if g.get("class") == "legend"][0]
+names = {"".join(t.itertext()) for t in legend.iter(NS + "text")}
+want = {"TCP %s %s" % (d, m) for d in ("upload", "download") for m in ("BE", "BK", "CS5", "EF")}
+want |= {"TCP upload sum", "TCP download sum", "Ping (ms) ICMP"}
+want |= {"Ping (ms) UDP " + m for m in ("BE", "BK", "EF")}
+assert names == want, names ^ want
+lost = [g for g in root.iter(NS + "g") if g.get("class") == "lost"]
+assert len(lost) == 1 and lost[0].find(NS + "title").text == "Ping (ms) UDP EF: probe lost at 1 s"
+assert not list(root.iter(NS + "script"))
+PY
+	pass flent_file_all_chart
+else
+	fail flent_file_all_chart "the all chart is not as expected (above)"
+fi
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ "$(basename "${WS_BUILD}")" = san ]; then
+	skip flent_file_all_chart_browser "the sanitized run: the chart's code is checked above; Chromium renders it in the plain run"
+elif [ -z "$CHROMIUM" ] || ! /usr/bin/python3 -c 'import PIL' 2>/dev/null; then
+	skip flent_file_all_chart_browser "chromium or python3-pil is not installed (.ci/run installs both)"
+else
+	timeout -k 5 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$T/profile" --screenshot="$T/all.png" --window-size=800,820 \
+		"file://$T/all.svg" >"$T/chromium.log" 2>&1 &
+	WS_PIDS+=("$!")
+	wait "$!"
+	if /usr/bin/python3 - "$T/all.png" <<'PY'; then
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+assert im.size == (800, 820), im.size
+hist = im.convert("L").histogram()
+ink = sum(hist) - sum(hist[250:])
+levels = sum(1 for c in hist if c >= 20)
+assert ink > 0.02 * sum(hist), "blank: %d pixels not white" % ink
+assert levels >= 8, "%d grey levels" % levels
+PY
+		pass flent_file_all_chart_browser
+	else
+		fail flent_file_all_chart_browser "chromium's rendering: $(tail -n 3 "$T/chromium.log")"
+	fi
 fi
 finish

@@ -9,7 +9,7 @@
  *        ws_flent_sample rrul|tcp_nup -json     the same file's JSON text on stdout
  *        ws_flent_sample -svg FILE              the "all" chart of the rrul run */
 #include "report/flent.h"
-/* #include "report/series_chart.h" */
+#include "report/series_chart.h"
 #include "util/err.h"
 
 #include <math.h>
@@ -40,11 +40,8 @@ static void probe(ws_series_set *set, const char *name, const char *kind, int t,
 		  int lost_at)
 {
 	int i = ws_series_add(set, name, WS_SERIES_PROBE, kind, t);
-	for (int k = 0; k <= 10; k++) {
+	for (int k = 0; k <= 10; k++) /* a NaN is counted in lost by the model */
 		ws_series_push(set, i, k * 0.2, k == lost_at ? NAN : (p + 1) + k / 10.0);
-		if (k == lost_at)
-			set->s[i].lost++;
-	}
 }
 
 static void build(ws_series_set *set, const char *test)
@@ -84,7 +81,7 @@ int main(int argc, char **argv)
 	int rc;
 	if (svg) {
 		FILE *f = fopen(argv[2], "w");
-		rc = -1;
+		rc = f ? ws_series_chart_all(f, &set, "RRUL (synthetic)", &err) : -1;
 		if (f && fclose(f) != 0)
 			rc = -1;
 	} else if (!strcmp(argv[2], "-json")) {
