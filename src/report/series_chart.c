@@ -84,8 +84,7 @@ static double head_height(const ws_legend_item *items, size_t n, bool subtitle)
 
 /* The polyline of a line, split where a value is missing, and about eight markers on it
  * so that it is told apart in grey too. */
-static void draw_line(ws_svg *s, const line *ln, const ws_scale *sx, const ws_scale *sy,
-		      double *xy)
+static void draw_line(ws_svg *s, const line *ln, const ws_scale *sx, const ws_scale *sy, double *xy)
 {
 	const ws_chart_style *st = ws_chart_style_of(ln->style);
 	ws_svg_group(s, ln->sum ? "series sum" : "series");
@@ -108,7 +107,8 @@ static void draw_line(ws_svg *s, const line *ln, const ws_scale *sx, const ws_sc
 		if (isfinite(ln->v[k]))
 			ws_svg_marker(s, st->marker, ws_scale_map(sx, ln->t[k]),
 				      ws_scale_map(sy, ln->v[k]), 4,
-				      &(ws_svg_style){.stroke = "#ffffff", .fill = st->color,
+				      &(ws_svg_style){.stroke = "#ffffff",
+						      .fill = st->color,
 						      .width = 0.8});
 	ws_svg_group_end(s);
 }
@@ -147,13 +147,13 @@ static size_t build_panels(const ws_series_set *set, const ws_series_grid *g, do
 		for (size_t i = 0; i < set->n; i++) {
 			const ws_series *se = &set->s[i];
 			use[i] = se->kind == pn->def->kind &&
-				 !(pn->def->sum && !strcmp(se->name, pn->def->sum));
+				!(pn->def->sum && !strcmp(se->name, pn->def->sum));
 			if (se->kind != pn->def->kind)
 				continue;
 			bool is_sum = pn->def->sum && !strcmp(se->name, pn->def->sum);
-			pn->lines[pn->nlines] =
-				(line){se->name, se->t, se->v, se->n,
-				       is_sum ? SUM_STYLE : (int)pn->nlines, is_sum, se};
+			pn->lines[pn->nlines] = (line){
+				se->name, se->t, se->v, se->n, is_sum ? SUM_STYLE : (int)pn->nlines,
+				is_sum,   se};
 			pn->nlines++;
 			for (size_t k = 0; k < se->n; k++) {
 				if (isfinite(se->v[k]) && se->v[k] > pn->ymax)
@@ -202,7 +202,8 @@ static void describe(const panel *p, size_t np, size_t lost, char *buf, size_t n
 			len += (size_t)snprintf(buf + len, n - len, ". %s: %zu points", ln->label,
 						ln->n);
 			if (lo <= hi && len < n)
-				len += (size_t)snprintf(buf + len, n - len, ", from %s to %s", a, b);
+				len += (size_t)snprintf(buf + len, n - len, ", from %s to %s", a,
+							b);
 		}
 	if (len < n)
 		snprintf(buf + len, n - len, ". Lost probes, each marked with a cross: %zu.", lost);
@@ -240,8 +241,8 @@ int ws_series_chart_all(FILE *out, const ws_series_set *set, const char *title, 
 						       p[i].lines[l].label};
 			if (p[i].lines[l].src) {
 				lost += p[i].lines[l].src->kind == WS_SERIES_PROBE
-						? (size_t)p[i].lines[l].src->lost
-						: 0;
+					? (size_t)p[i].lines[l].src->lost
+					: 0;
 				flows += p[i].def->kind != WS_SERIES_PROBE;
 				probes += p[i].def->kind == WS_SERIES_PROBE;
 			}
@@ -249,7 +250,8 @@ int ws_series_chart_all(FILE *out, const ws_series_set *set, const char *title, 
 	size_t lost_marks = 0;
 	for (size_t i = 0; i < set->n; i++)
 		for (size_t k = 0; k < set->s[i].n; k++)
-			lost_marks += set->s[i].kind == WS_SERIES_PROBE && !isfinite(set->s[i].v[k]);
+			lost_marks +=
+				set->s[i].kind == WS_SERIES_PROBE && !isfinite(set->s[i].v[k]);
 	char subtitle[160];
 	snprintf(subtitle, sizeof subtitle, "%zu flows, %zu probe series, lost probes: %zu", flows,
 		 probes, lost);

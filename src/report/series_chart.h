@@ -25,7 +25,6 @@ struct ws_err;
 /* The chart of set, titled title (NULL: "Latency under load"). 0, or a negative code with
  * err set: no series or more than WS_SERIES_CHART_MAX, a step that is not positive, no
  * memory, a write error. */
-int ws_series_chart_all(FILE *out, const ws_series_set *set, const char *title,
-			struct ws_err *err);
+int ws_series_chart_all(FILE *out, const ws_series_set *set, const char *title, struct ws_err *err);
 
 #endif
