@@ -92,6 +92,16 @@ int ws_flent_check_name(const char *name, ws_err *err)
 			  name ? name : "(none)", list);
 }
 
+int ws_flent_check(const ws_flent_meta *m, const char *path, ws_err *err)
+{
+	int rc = ws_flent_check_name(m->name, err);
+	if (rc < 0)
+		return rc;
+	if (!m->host || !*m->host)
+		return ws_err_set(err, WS_E_INVAL, "a Flent file needs the server's host name");
+	return ws_safefile_check(path, 0, err);
+}
+
 static const char *units_of(const ws_series *s)
 {
 	return s->kind == WS_SERIES_PROBE ? "ms" : "Mbits/s";

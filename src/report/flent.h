@@ -40,6 +40,12 @@ typedef struct ws_flent_meta {
  * naming the value and listing the names accepted. */
 int ws_flent_check_name(const char *name, struct ws_err *err);
 
+/* Everything ws_flent_write would refuse before a run starts: the test name and whether
+ * path can be written (util/safefile.h's ws_safefile_check: not a symbolic link, a
+ * directory, ...). 0, or a negative code with err naming the value and what is accepted;
+ * nothing is left on disk. For a command line that checks before any work. */
+int ws_flent_check(const ws_flent_meta *m, const char *path, struct ws_err *err);
+
 /* The file's JSON text (not compressed) to out: for tests and for a reader that wants it
  * plain. 0, or a negative code with err set (an unknown test name, an empty set, a step
  * that is not positive, a write error). */

@@ -156,11 +156,17 @@ static void write_refuses_link(void)
 	ws_series_push(&set, i, 1, 5);
 	ws_flent_meta m = {.name = "tcp_1up", .host = "h"};
 	ws_err err = {0};
+	CHECK(n, ws_flent_check(&m, link, &err) < 0); /* before the run */
+	CHECK(n, strstr(err.msg, "symbolic link") != NULL);
 	CHECK(n, ws_flent_write(&set, &m, link, &err) < 0);
 	CHECK(n, strstr(err.msg, "symbolic link") != NULL);
 	CHECK(n, access(target, F_OK) != 0); /* nothing written through it */
 	unlink(link);
-	/* a plain name: written, starting with gzip's magic */
+	/* a plain name: passes the check, leaves nothing, then written with gzip's magic */
+	CHECK_INT(n, ws_flent_check(&m, target, &err), 0);
+	CHECK(n, access(target, F_OK) != 0);
+	ws_flent_meta bad = {.name = "rrul2", .host = "h"};
+	CHECK_INT(n, ws_flent_check(&bad, target, &err), -WS_E_INVAL);
 	CHECK_INT(n, ws_flent_write(&set, &m, target, &err), 0);
 	FILE *f = fopen(target, "rb");
 	unsigned char head[4] = {0};
