@@ -126,9 +126,10 @@ fi
 "$tb" down "$name-w" >/dev/null 2>&1
 
 # The bufferbloat profiles: tbf's limit is rate x queue, 1 Gb/s x 100 ms = 12,500,000
-# bytes and x 5 ms = 625,000, on both sides (tc's JSON gives the limit in bytes).
+# bytes and x 5 ms = 625,000, on both sides (tc prints tbf's limit only with -raw; its
+# JSON gives it in bytes).
 tbf_limit() { # NS: the limit of the tbf on veth0
-	tc -n "$1" -j qdisc show dev veth0 2>/dev/null | python3 -c '
+	tc -raw -n "$1" -j qdisc show dev veth0 2>/dev/null | python3 -c '
 import json, sys
 print(" ".join(str(q["options"]["limit"]) for q in json.load(sys.stdin) if q.get("kind") == "tbf"))'
 }
