@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The link emulator's own contract, without traffic: the payload ceilings it prints, that
-# 'up' builds two namespaces with the right addresses, MTU and qdiscs, that 'exec' runs in
-# them, that 'down' and a failed 'up' leave no namespace behind, and that nothing named
-# ws-* is left at the end. Needs root for everything past the ceilings; skips otherwise.
+# The link emulator's own contract, without traffic: the payload ceilings and profiles it
+# prints, that 'up' builds two namespaces with the right addresses, MTU and qdiscs (and
+# the bufferbloat profiles' tbf limits: rate x queue), that 'exec' runs in them, that
+# 'down' and a failed 'up' leave no namespace behind, and that nothing named ws-* is left
+# at the end. Needs root for everything past the ceilings; skips otherwise.
 set -u
 root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 tb=$root/bench/testbed
@@ -20,7 +21,7 @@ name=ws-tl$$
 before=""
 cleanup() {
 	local n
-	for n in "$name" "$name-f" "$name-l" "$name-w"; do "$tb" down "$n" >/dev/null 2>&1; done
+	for n in "$name" "$name-f" "$name-l" "$name-w" "$name-q"; do "$tb" down "$n" >/dev/null 2>&1; done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -34,6 +35,16 @@ else
 	fail testbed_ceiling "got 10mbit=$c10 100mbit=$c100 gige-jumbo=$cj 10gbit/9000=$c9k, want 9.56 95.64 992.68 9926.78"
 fi
 
+# The bufferbloat profiles and their queues, as 'profiles' prints them.
+prof=$("$tb" profiles 2>&1)
+if [[ $prof == *"gige-bloat        1500  1 Gb/s           100 ms "* ]] &&
+	[[ $prof == *"gige-shallow      1500  1 Gb/s           5 ms "* ]] &&
+	[[ $prof == *"gige              1500  1 Gb/s           20 ms "* ]]; then
+	pass testbed_profiles_queue
+else
+	fail testbed_profiles_queue "bench/testbed profiles printed: $prof"
+fi
+
 out=$("$tb" up no-such-profile 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ $out == *"unknown profile 'no-such-profile'"* ]]; then
 	pass testbed_bad_profile
@@ -42,7 +53,7 @@ else
 fi
 
 if why=$(ws_testbed_missing); then
-	for c in testbed_up testbed_exec testbed_qdiscs testbed_down testbed_failed_up testbed_loss testbed_wan testbed_no_leftovers; do
+	for c in testbed_up testbed_exec testbed_qdiscs testbed_down testbed_failed_up testbed_loss testbed_wan testbed_queue_bloat testbed_queue_shallow testbed_no_leftovers; do
 		skip "$c" "$why"
 	done
 	exit $failed
@@ -113,6 +124,26 @@ else
 	fail testbed_wan "up wan exited $rc: $out; qdiscs: $(tc -n "$name-w-a" qdisc show dev veth0 2>&1)"
 fi
 "$tb" down "$name-w" >/dev/null 2>&1
+
+# The bufferbloat profiles: tbf's limit is rate x queue, 1 Gb/s x 100 ms = 12,500,000
+# bytes and x 5 ms = 625,000, on both sides (tc prints tbf's limit only with -raw; its
+# JSON gives it in bytes).
+tbf_limit() { # NS: the limit of the tbf on veth0
+	tc -raw -n "$1" -j qdisc show dev veth0 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join(str(q["options"]["limit"]) for q in json.load(sys.stdin) if q.get("kind") == "tbf"))'
+}
+for q in bloat:12500000 shallow:625000; do
+	p=gige-${q%%:*} want=${q#*:}
+	out=$("$tb" up "$p" --name "$name-q" 2>&1); rc=$?
+	la=$(tbf_limit "$name-q-a") lb=$(tbf_limit "$name-q-b")
+	if [ $rc -eq 0 ] && [ "$la" = "$want" ] && [ "$lb" = "$want" ]; then
+		pass "testbed_queue_${q%%:*}"
+	else
+		fail "testbed_queue_${q%%:*}" "up $p exited $rc ($out); tbf limits A=$la B=$lb, want $want; qdiscs: $(tc -n "$name-q-a" qdisc show dev veth0 2>&1)"
+	fi
+	"$tb" down "$name-q" >/dev/null 2>&1
+done
 
 cleanup
 new=$(comm -13 <(echo "$before") <(ws_namespaces) | grep . )
