@@ -120,7 +120,15 @@ typedef struct ws_iq_config {
 				    (10 GbE host, 1 GbE boards behind a switch): the switch
 				    drops what its port cannot queue. Sleeps between batches
 				    and lets at most one batch (64 packets) run ahead. */
+	uint32_t stall_budget_ms;    /* how long a thread may be off the CPU without the link
+				    running dry: Read IQ and acknowledged Write IQ windows may
+				    grow to the last measured rate x (PING round trip + this),
+				    bounded by the socket buffers; default 20, 0..1000 (0: the
+				    round trip alone) */
 } ws_iq_config;
+
+#define WS_IQ_STALL_BUDGET_DEFAULT_MS 20
+#define WS_IQ_STALL_BUDGET_MAX_MS     1000
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
 typedef struct ws_iq_info {
@@ -138,7 +146,8 @@ typedef struct ws_iq_info {
 	uint32_t samples_per_packet; /* 2232 jumbo, 356 for a 1500 MTU */
 	uint32_t packet_size;        /* UDP payload of a full sample packet, 8962 jumbo */
 	int rcvbuf, sndbuf;          /* socket buffers the kernel granted (bytes) */
-	uint32_t window;             /* Read IQ bytes in flight in use */
+	uint32_t window;             /* Read IQ bytes in flight at most, now (the bound of its
+				    congestion window, which starts small and finds the path's) */
 } ws_iq_info;
 
 /* Counters of one handle since ws_iq_open (never reset by the library). */
