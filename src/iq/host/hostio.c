@@ -414,6 +414,16 @@ void ws_iq_host_bounds(ws_iq_node *n)
 					   : a;
 	n->ack_hi = (uint32_t)a;
 	ws_iqcc_bound(&n->wcc, n->ack_hi);
+	/* The send buffer is what the link drains while the sending thread is off the CPU:
+	 * grown (never below cfg.sndbuf, never above WS_IQ_SNDBUF_MAX) when it holds less
+	 * than 3/4 of the span's bytes; the kernel reports twice what was asked. */
+	uint64_t snd = need < WS_IQ_SNDBUF_MAX ? need : WS_IQ_SNDBUF_MAX;
+	if (n->fd >= 0 && snd > (uint64_t)n->cfg.sndbuf && snd > (uint64_t)n->info.sndbuf / 2 &&
+	    snd * 3 / 4 > (uint64_t)n->info.sndbuf / 2) {
+		set_buf(n->fd, SO_SNDBUFFORCE, SO_SNDBUF, (int)snd);
+		socklen_t sl = sizeof n->info.sndbuf;
+		getsockopt(n->fd, SOL_SOCKET, SO_SNDBUF, &n->info.sndbuf, &sl);
+	}
 }
 
 void ws_iq_host_note_rate(ws_iq_node *n, uint64_t bytes, int64_t ns)

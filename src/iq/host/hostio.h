@@ -27,8 +27,9 @@
 	(2u << 20)                 /* Read IQ bytes in flight at most, before a rate is known */
 #define WS_IQ_ACK_WINDOW     512u  /* acknowledged Write IQ packets, likewise */
 #define WS_IQ_ACK_WINDOW_MAX 8192u /* acknowledged Write IQ packets in flight at most */
-#define WS_IQ_WIN_START      8u    /* packets: where a handle's windows start */
-#define WS_IQ_WIN_MIN        4u    /* packets: the least a window shrinks to */
+#define WS_IQ_SNDBUF_MAX     (64u << 20) /* the most the stall budget grows SO_SNDBUF to */
+#define WS_IQ_WIN_START      8u          /* packets: where a handle's windows start */
+#define WS_IQ_WIN_MIN        4u          /* packets: the least a window shrinks to */
 
 #define WS_IQ_BUDGET_DEFAULT_MS 2000 /* cfg.budget_ms when 0 */
 /* The most a NOT_READY pause can be: the air time of WARP v3's largest buffer (2^27
@@ -95,8 +96,9 @@ static inline ws_wire_transport ws_iq_host_tr(const ws_iq_node *n, uint16_t seq,
  * the host's thread is off the CPU for the budget. A read's window is at least
  * WS_IQ_DEFAULT_WINDOW and never more than half of the SO_RCVBUF granted holds (the
  * memory it costs; cfg.window, when set, is the bound instead); an acknowledged write's
- * is WS_IQ_ACK_WINDOW .. WS_IQ_ACK_WINDOW_MAX packets. Sets info.window, n->ack_hi and
- * the windows' bounds. */
+ * is WS_IQ_ACK_WINDOW .. WS_IQ_ACK_WINDOW_MAX packets; SO_SNDBUF grows to the same bytes
+ * (cfg.sndbuf .. WS_IQ_SNDBUF_MAX), so that a fast write keeps the link busy too. Sets
+ * info.window, info.sndbuf, n->ack_hi and the windows' bounds. */
 void ws_iq_host_bounds(ws_iq_node *n);
 
 /* A transfer of bytes of payload took ns: the rate the next bounds are taken from

@@ -43,6 +43,9 @@ void ws_iqcc_mark(ws_iqcc *c)
 {
 	c->nhist = c->hist_lost = 0;
 	c->cuts = 0;
+	c->marks++;
+	/* A transfer numbers its units from 1 again. */
+	c->cut_after = c->round_end = c->round_lost = c->last_lost = c->run = 0;
 	c->least = c->most = c->win;
 	note(c, 0, c->win, c->win);
 }
@@ -59,7 +62,7 @@ void ws_iqcc_bound(ws_iqcc *c, uint32_t hi)
 static int congested(const ws_iqcc *c, int hard)
 {
 	return hard || c->run >= WS_IQCC_RUN ||
-	       (c->round_lost >= 2 && (uint64_t)c->round_lost * WS_IQCC_FRAC >= c->win);
+		(c->round_lost >= 2 && (uint64_t)c->round_lost * WS_IQCC_FRAC >= c->win);
 }
 
 int ws_iqcc_ended(ws_iqcc *c, uint32_t no, uint32_t got, uint32_t lost, uint32_t run, int hard,

@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#define WS_IQCC_HARD_LOSS 4 /* sends of one packet, all lost: the path's doing, not chance */
-#define WS_IQCC_RUN       3 /* packets lost in a row: a queue overflowed */
+#define WS_IQCC_HARD_LOSS 4  /* sends of one packet, all lost: the path's doing, not chance */
+#define WS_IQCC_RUN       3  /* packets lost in a row: a queue overflowed */
 #define WS_IQCC_FRAC      16 /* losses of 1/16 of the window in a round: a queue overflowed */
 #define WS_IQCC_HIST      48 /* window changes kept for the report (cuts and their peaks) */
 
@@ -42,6 +42,7 @@ typedef struct ws_iqcc {
 	uint32_t last_lost, run; /* the last lost unit's number; packets lost in a row */
 	uint32_t least, most;    /* extremes since init */
 	uint64_t cuts;
+	uint64_t marks;     /* ws_iqcc_mark calls: a transfer that used the window began */
 	uint32_t nhist;     /* points recorded (at most WS_IQCC_HIST kept) */
 	uint32_t hist_lost; /* points not kept for want of room */
 	ws_iqcc_point hist[WS_IQCC_HIST];
@@ -50,8 +51,9 @@ typedef struct ws_iqcc {
 /* Starts at start packets (clamped to [lo, hi]), with lo >= 1 and hi >= lo. */
 void ws_iqcc_init(ws_iqcc *c, uint32_t start, uint32_t lo, uint32_t hi);
 
-/* Starts a new report (history, extremes, cuts) at the current window, which is kept: a
- * handle's next transfer goes on from what the last one found. */
+/* A transfer begins (its units are numbered from 1 again): starts a new report (history,
+ * extremes, cuts) at the current window, which is kept, so that a handle's next transfer
+ * goes on from what the last one found. */
 void ws_iqcc_mark(ws_iqcc *c);
 
 /* Moves the upper bound (a window above it comes down to it). */

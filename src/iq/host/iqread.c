@@ -207,10 +207,16 @@ static int fill_requests(ws_iq_node *n, rd_op *o, ws_err *err)
 		if (o->nout >= IQ_MAX_OUT - 1)
 			break;
 		/* Four requests to a window: one finished makes room for the next while three
-		 * keep the node busy. */
+		 * keep the node busy. The room is filled exactly once half a request fits, so
+		 * that a small window is not a quarter empty. */
 		uint32_t win = o->cc->win, most = win / 4 ? win / 4 : 1;
 		if (most > IQ_REQ_MAX)
 			most = IQ_REQ_MAX;
+		uint32_t room = win > o->out_pkts ? win - o->out_pkts : 0;
+		if (o->out_pkts && room < (most + 1) / 2)
+			return 0;
+		if (o->out_pkts && most > room)
+			most = room;
 		if (o->rep_n) {
 			rd_run *r = &o->rep[o->rep_head];
 			b = r->b;
@@ -223,8 +229,6 @@ static int fill_requests(ws_iq_node *n, rd_op *o, ws_err *err)
 		} else {
 			break;
 		}
-		if (o->out_pkts && o->out_pkts + np > win)
-			return 0;
 		int r = send_request(n, o, b, p0, np, err);
 		if (r < 0)
 			return r;
