@@ -600,7 +600,7 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 			hd->format, r % nn + 1, (unsigned long long)hd->junk,
 			(unsigned long long)hd->duplicates);
 		if (hd->have_win) {
-			fputs("      \"transport\": ", f);
+			fputs("      \"window_bounds\": ", f);
 			ws_iq_win_memory_json(f, &hd->win);
 			fputs(",\n      \"read_window\": {", f);
 			ws_iq_win_json(f, &hd->win.read);

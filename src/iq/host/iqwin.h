@@ -19,14 +19,14 @@
 #include <stdio.h>
 
 typedef struct ws_iq_win {
-	ws_iqcc read, write;       /* since the last Read IQ / acknowledged Write IQ began */
-	uint32_t stall_budget_ms;  /* cfg.stall_budget_ms */
-	int64_t rtt_ns;            /* PING round trip at open */
-	uint64_t rate_Bps;         /* the last transfer's payload rate (0 = none yet) */
-	int rcvbuf, sndbuf;        /* granted */
-	uint32_t read_max_bytes;   /* the read window's bound now (info.window) */
-	uint32_t ack_max_packets;  /* the acknowledged write window's bound now */
-	uint32_t packet_size;      /* bytes of a full sample packet */
+	ws_iqcc read, write;      /* since the last Read IQ / acknowledged Write IQ began */
+	uint32_t stall_budget_ms; /* cfg.stall_budget_ms */
+	int64_t rtt_ns;           /* PING round trip at open */
+	uint64_t rate_Bps;        /* the last transfer's payload rate (0 = none yet) */
+	int rcvbuf, sndbuf;       /* granted */
+	uint32_t read_max_bytes;  /* the read window's bound now (info.window) */
+	uint32_t ack_max_packets; /* the acknowledged write window's bound now */
+	uint32_t packet_size;     /* bytes of a full sample packet */
 	uint64_t read_rerequests, write_resends;
 } ws_iq_win;
 
