@@ -5,10 +5,11 @@
  * re-requests everything from the first gap (go-back-N). This engine keeps the wire and
  * beats the speed: requests stay pipelined within a congestion window (iqcc.h) that starts
  * small and finds the queue in front of the slowest link, bounded by what the socket
- * receive buffer holds, every packet is checked against the request it answers (seq, buffer, grid start,
- * exact count and length) and placed once by a bitmap, and only the missing runs are asked
- * for again, found either when a later request overtakes an earlier one or when a PING sent
- * behind the last request comes back (the node serves one request at a time, in order).
+ * receive buffer holds; every packet is checked against the request it answers (seq,
+ * buffer, grid start, exact count and length) and placed once by a bitmap, and only the
+ * missing runs are asked for again, found either when a later request overtakes an earlier
+ * one or when a PING sent behind the last request comes back (the node serves one request
+ * at a time, in order).
  * Silence sends a PING probe rather than repeating requests; NOT_READY waits as WARPLab
  * does. Retries are bounded, so a read that cannot complete fails and says why; nothing is
  * placed from a reply that does not match a request of the current call. */
