@@ -14,13 +14,17 @@
  * itself with the count of triggers it passed to the node, a test double of `warpspeed
  * node`'s counter (the query and its answer go through the same impairments);
  * --trigger-counter empty answers it with an empty acknowledgement, as a node without the
- * query does. All static, so the
+ * query does. --rate MBPS --queue BYTES [--burst BYTES] shapes node->host as tbf does: a
+ * token bucket of BYTES burst refilled at MBPS, and a queue of at most --queue bytes in
+ * front of it whose overflow is dropped (a switch port with small buffers: the loopback
+ * stand-in of the testbed's shallow-queue bed). All static, so the
  * unit test can include this file with IQ_PROXY_NO_MAIN and run the proxy in a thread.
  *
  * usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] [--dup PCT]
  *                 [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N]
  *                 [--dir both|up|down] [--mute-after N] [--drop-triggers N]
- *                 [--trigger-counter count|empty]
+ *                 [--trigger-counter count|empty] [--rate MBPS --queue BYTES
+ *                 [--burst BYTES]]
  * Prints "iq_proxy: listening on 127.0.0.1:PORT" on stderr, counters on SIGTERM/SIGINT. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,7 +52,21 @@ typedef struct px_cfg {
 	uint64_t mute_after;    /* 0 = never */
 	uint64_t drop_triggers; /* the first N triggers from the host are dropped */
 	int trigger_counter;    /* the counter query: 0 relay, 1 our count, 2 empty ack */
+	double rate_bps;        /* node->host shaping: 0 = none */
+	uint64_t queue, burst;  /* its queue limit and bucket, bytes */
 } px_cfg;
+
+#define PX_SHAPE_SLOTS 512 /* datagrams the shaper's queue can hold at most */
+
+typedef struct px_shape {
+	uint8_t *buf; /* PX_SHAPE_SLOTS slots of PX_SLOT bytes */
+	size_t len[PX_SHAPE_SLOTS];
+	size_t head, n;
+	uint64_t bytes; /* queued */
+	double tokens;  /* bytes */
+	int64_t last_ns;
+	uint64_t queued, overflow;
+} px_shape;
 
 typedef struct px_dir {
 	uint64_t rng;
@@ -67,6 +85,7 @@ typedef struct px {
 	uint8_t buf[PX_SLOT];
 	px_dir d[2]; /* 0 host->node, 1 node->host */
 	uint64_t triggers_dropped, triggers_passed, counter_queries;
+	px_shape sh;
 } px;
 
 #define PX_CMD_TRIGGER_COUNTER 0x50575301u
@@ -129,6 +148,13 @@ static int px_open(px *p, const px_cfg *c)
 	p->nfd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (p->hfd < 0 || p->nfd < 0)
 		return -1;
+	if (c->rate_bps > 0) {
+		p->sh.buf = malloc((size_t)PX_SHAPE_SLOTS * PX_SLOT);
+		if (!p->sh.buf)
+			return -1;
+		p->sh.tokens = (double)c->burst;
+		p->sh.last_ns = px_now();
+	}
 	px_bufs(p->hfd);
 	px_bufs(p->nfd);
 	struct sockaddr_in a = {.sin_family = AF_INET,
@@ -144,10 +170,70 @@ static int px_open(px *p, const px_cfg *c)
 
 static void px_close(px *p)
 {
+	free(p->sh.buf);
+	p->sh.buf = NULL;
 	if (p->hfd >= 0)
 		close(p->hfd);
 	if (p->nfd >= 0)
 		close(p->nfd);
+}
+
+static int64_t px_now(void);
+
+static void px_send_host(px *p, const uint8_t *b, size_t len)
+{
+	if (p->have_host)
+		sendto(p->hfd, b, len, 0, (const struct sockaddr *)&p->host, sizeof p->host);
+}
+
+static void px_refill(px *p)
+{
+	px_shape *s = &p->sh;
+	int64_t now = px_now();
+	s->tokens += (double)(now - s->last_ns) * p->cfg.rate_bps / 8e9;
+	if (s->tokens > (double)p->cfg.burst)
+		s->tokens = (double)p->cfg.burst;
+	s->last_ns = now;
+}
+
+/* Sends what the bucket allows from the head of the queue; returns ns until the next
+ * datagram may go (-1: the queue is empty). */
+static int64_t px_shape_drain(px *p)
+{
+	px_shape *s = &p->sh;
+	px_refill(p);
+	while (s->n && s->tokens >= (double)s->len[s->head]) {
+		size_t l = s->len[s->head];
+		s->tokens -= (double)l;
+		px_send_host(p, s->buf + s->head * PX_SLOT, l);
+		s->bytes -= l;
+		s->head = (s->head + 1) % PX_SHAPE_SLOTS;
+		s->n--;
+	}
+	if (!s->n)
+		return -1;
+	return (int64_t)(((double)s->len[s->head] - s->tokens) * 8e9 / p->cfg.rate_bps) + 1;
+}
+
+/* A datagram to the host through the shaper: queued, or dropped when the queue is full. */
+static void px_shape_put(px *p, const uint8_t *b, size_t len)
+{
+	px_shape *s = &p->sh;
+	px_shape_drain(p);
+	if (!s->n && s->tokens >= (double)len) {
+		s->tokens -= (double)len;
+		px_send_host(p, b, len);
+		return;
+	}
+	if (s->bytes + len > p->cfg.queue || s->n == PX_SHAPE_SLOTS) {
+		s->overflow++;
+		return;
+	}
+	size_t i = (s->head + s->n++) % PX_SHAPE_SLOTS;
+	memcpy(s->buf + i * PX_SLOT, b, len);
+	s->len[i] = len;
+	s->bytes += len;
+	s->queued++;
 }
 
 static void px_emit(px *p, int dir, const uint8_t *b, size_t len)
@@ -156,8 +242,10 @@ static void px_emit(px *p, int dir, const uint8_t *b, size_t len)
 		p->triggers_passed++;
 	if (dir == 0)
 		send(p->nfd, b, len, 0);
-	else if (p->have_host)
-		sendto(p->hfd, b, len, 0, (const struct sockaddr *)&p->host, sizeof p->host);
+	else if (p->cfg.rate_bps > 0)
+		px_shape_put(p, b, len);
+	else
+		px_send_host(p, b, len);
 	p->d[dir].out++;
 }
 
@@ -261,7 +349,9 @@ static void px_run(px *p)
 {
 	struct pollfd f[2] = {{.fd = p->hfd, .events = POLLIN}, {.fd = p->nfd, .events = POLLIN}};
 	while (!p->stop) {
-		poll(f, 2, 1);
+		int64_t next = p->cfg.rate_bps > 0 ? px_shape_drain(p) : -1;
+		struct timespec ts = {0, next >= 0 && next < 1000000 ? (long)next : 1000000};
+		ppoll(f, 2, &ts, NULL);
 		for (int dir = 0; dir < 2; dir++) {
 			px_dir *d = &p->d[dir];
 			if (d->held_len && px_now() - d->held_at > PX_HOLD_NS)
@@ -344,6 +434,12 @@ int main(int argc, char **argv)
 			c.trigger_counter = 1;
 		else if (!strcmp(o, "--trigger-counter") && !strcmp(v, "empty"))
 			c.trigger_counter = 2;
+		else if (!strcmp(o, "--rate"))
+			c.rate_bps = atof(v) * 1e6;
+		else if (!strcmp(o, "--queue"))
+			c.queue = strtoull(v, NULL, 0);
+		else if (!strcmp(o, "--burst"))
+			c.burst = strtoull(v, NULL, 0);
 		else if (!strcmp(o, "--dir")) {
 			c.up = strcmp(v, "down") != 0;
 			c.down = strcmp(v, "up") != 0;
@@ -351,8 +447,10 @@ int main(int argc, char **argv)
 			goto usage;
 		i++;
 	}
-	if (!have_node)
+	if (!have_node || (c.rate_bps > 0 && !c.queue))
 		goto usage;
+	if (c.rate_bps > 0 && c.burst < PX_SLOT)
+		c.burst = PX_SLOT; /* the bucket must take the largest datagram */
 	int port = px_open(&g_px, &c);
 	if (port < 0) {
 		fprintf(stderr, "iq_proxy: cannot open sockets: %s\n", strerror(errno));
@@ -376,6 +474,9 @@ int main(int argc, char **argv)
 		"%llu\n",
 		(unsigned long long)g_px.triggers_passed, (unsigned long long)g_px.triggers_dropped,
 		(unsigned long long)g_px.counter_queries);
+	if (c.rate_bps > 0)
+		fprintf(stderr, "iq_proxy: shaper queued %llu, dropped %llu at a full queue\n",
+			(unsigned long long)g_px.sh.queued, (unsigned long long)g_px.sh.overflow);
 	px_close(&g_px);
 	return 0;
 usage:
@@ -383,7 +484,7 @@ usage:
 		"usage: iq_proxy --node A.B.C.D:PORT [--listen PORT] [--loss PCT] "
 		"[--dup PCT] [--reorder PCT] [--bad-seq PCT] [--bad-id PCT] [--seed N] "
 		"[--dir both|up|down] [--mute-after N] [--drop-triggers N] "
-		"[--trigger-counter count|empty]\n");
+		"[--trigger-counter count|empty] [--rate MBPS --queue BYTES [--burst BYTES]]\n");
 	return 2;
 }
 #endif

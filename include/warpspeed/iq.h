@@ -6,10 +6,10 @@
  * samples to its TX buffers, enables buffers and sends triggers, exactly on the wire of
  * WARPLab 7.7.1 but faster than WARPLab's own MEX transport: batched send and receive, a
  * bitmap of received packets with re-requests of only the missing runs, Read IQ requests
- * pipelined within the socket receive buffer, time-based timeouts with bounded retries,
- * Write IQ verified by the WARPLab checksum with a pipelined acknowledged fallback, commands
- * retried with backoff to a time budget, and triggers confirmed by the node's counter where
- * it has one. A call
+ * pipelined within a congestion window that finds the path's queue, time-based timeouts
+ * with bounded retries, Write IQ verified by the WARPLab checksum with a pipelined
+ * acknowledged fallback, commands retried with backoff to a time budget, and triggers
+ * confirmed by the node's counter where it has one. A call
  * either delivers every sample bit-exact or fails with an error; it never returns data it
  * could not verify.
  *
@@ -104,9 +104,12 @@ typedef struct ws_iq_config {
 				    default 64 MiB; Read IQ keeps its requests within what is
 				    granted */
 	int sndbuf;                  /* SO_SNDBUF request, default 512 KiB (keeps a rate-limited
-				    link's queue from overflowing) */
-	uint32_t window;             /* most Read IQ bytes in flight; 0 (default) = 2 MiB; never
-				    more than half of the SO_RCVBUF granted */
+				    link's queue from overflowing); grown to the last measured
+				    rate x (RTT + stall_budget_ms), at most 64 MiB */
+	uint32_t window;             /* most Read IQ bytes in flight; 0 (default) = 2 MiB, or
+				    the last measured rate x (RTT + stall_budget_ms) when that
+				    is more; never more than half of the SO_RCVBUF granted. The
+				    congestion window within it starts at 8 packets */
 	uint32_t pace_ns;            /* Write IQ: gap between packets, default 0 (none); gaps
 				    under 200 us are busy-waited */
 	ws_iq_write_mode write_mode; /* default WS_IQ_WRITE_AUTO */
@@ -120,7 +123,15 @@ typedef struct ws_iq_config {
 				    (10 GbE host, 1 GbE boards behind a switch): the switch
 				    drops what its port cannot queue. Sleeps between batches
 				    and lets at most one batch (64 packets) run ahead. */
+	uint32_t stall_budget_ms;    /* how long a thread may be off the CPU without the link
+				    running dry: Read IQ and acknowledged Write IQ windows may
+				    grow to the last measured rate x (PING round trip + this),
+				    bounded by the socket buffers; default 20, 0..1000 (0: the
+				    round trip alone) */
 } ws_iq_config;
+
+#define WS_IQ_STALL_BUDGET_DEFAULT_MS 20
+#define WS_IQ_STALL_BUDGET_MAX_MS     1000
 
 /* What the node told us (NODE_INFO, payload size test) and what the kernel granted. */
 typedef struct ws_iq_info {
@@ -138,7 +149,8 @@ typedef struct ws_iq_info {
 	uint32_t samples_per_packet; /* 2232 jumbo, 356 for a 1500 MTU */
 	uint32_t packet_size;        /* UDP payload of a full sample packet, 8962 jumbo */
 	int rcvbuf, sndbuf;          /* socket buffers the kernel granted (bytes) */
-	uint32_t window;             /* Read IQ bytes in flight in use */
+	uint32_t window;             /* Read IQ bytes in flight at most, now (the bound of its
+				    congestion window, which starts small and finds the path's) */
 } ws_iq_info;
 
 /* Counters of one handle since ws_iq_open (never reset by the library). */

@@ -43,6 +43,7 @@ class Config(ctypes.Structure):
         ("cmd_tries", c_int), ("idle_ms", c_uint32), ("retries", c_int), ("rcvbuf", c_int),
         ("sndbuf", c_int), ("window", c_uint32), ("pace_ns", c_uint32),
         ("write_mode", c_int), ("budget_ms", c_uint32), ("write_rate_bps", c_uint64),
+        ("stall_budget_ms", c_uint32),
     ]
 
 

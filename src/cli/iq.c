@@ -278,8 +278,11 @@ static int cmd_read(const ws_cli_iq_opts *o)
 	for (size_t k = 0; k < nn; k++) {
 		ws_iqfile_discard(&out[k]);
 		free(buf[k]);
-		if (o->verbose)
+		if (o->verbose) {
 			ws_cli_iq_print_stats(n[k]);
+			if (o->verbose >= 2)
+				ws_cli_iq_print_windows(n[k]);
+		}
 	}
 	free(out);
 	ws_cli_iq_close_nodes(n, nn);
@@ -351,8 +354,11 @@ static int cmd_write(const ws_cli_iq_opts *o)
 		       path[k], o->rf, o->node_addr[k], o->node_port[k]);
 	for (size_t k = 0; k < nn; k++) {
 		ws_iqfile_free(&d[k]);
-		if (o->verbose)
+		if (o->verbose) {
 			ws_cli_iq_print_stats(n[k]);
+			if (o->verbose >= 2)
+				ws_cli_iq_print_windows(n[k]);
+		}
 	}
 	ws_cli_iq_close_nodes(n, nn);
 	return r;

@@ -212,6 +212,7 @@ static int bench_sizes(ws_cli_iq_opts *o, ws_iq_node **n, ws_iq_format fmt, ws_i
 		ws_iq_stats st;
 		ws_iq_get_stats(n[k], &st);
 		ws_iq_bench_head_stats(&h[k], &st);
+		ws_iq_bench_head_windows(&h[k], n[k]);
 	}
 	return r;
 }
@@ -297,8 +298,11 @@ int ws_cli_iq_bench(ws_cli_iq_opts *o)
 			r = bench_svg(o, &svg, h, rows, agg, b != NULL);
 	}
 	for (size_t k = 0; k < nn && o->verbose; k++)
-		if (n[k])
+		if (n[k]) {
 			ws_cli_iq_print_stats(n[k]);
+			if (o->verbose >= 2)
+				ws_cli_iq_print_windows(n[k]);
+		}
 	ws_safefile_abort(&jf);
 	ws_safefile_abort(&svg);
 	free(rows);

@@ -7,6 +7,8 @@
  * under -v. They live here once so that each command module keeps to its own work. */
 #include "cli/iqnode.h"
 
+#include "iq/host/iqwin.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +60,19 @@ void ws_cli_iq_close_nodes(ws_iq_node **n, size_t nn)
 }
 
 /* -v: the transport's counters, junk and duplicates included, on stderr. */
+void ws_cli_iq_print_windows(ws_iq_node *n)
+{
+	ws_iq_win w;
+	char buf[4096];
+	ws_iq_win_get(n, &w);
+	ws_iq_win_text(&w.read, "read", buf, sizeof buf);
+	fprintf(stderr, "transport: %s\n", buf);
+	ws_iq_win_text(&w.write, "acknowledged write", buf, sizeof buf);
+	fprintf(stderr, "transport: %s\n", buf);
+	ws_iq_win_memory_text(&w, buf, sizeof buf);
+	fprintf(stderr, "transport: %s\n", buf);
+}
+
 void ws_cli_iq_print_stats(ws_iq_node *n)
 {
 	ws_iq_stats s;

@@ -26,4 +26,7 @@ void ws_cli_iq_close_nodes(ws_iq_node **n, size_t nn);
 /* -v: the transport's counters, junk and duplicates included, on stderr. */
 void ws_cli_iq_print_stats(ws_iq_node *n);
 
+/* -v 2: the handle's windows over time and what their bounds cost, on stderr. */
+void ws_cli_iq_print_windows(ws_iq_node *n);
+
 #endif

@@ -44,7 +44,10 @@ static const char iq_usage[] =
 	"    --write-mode auto|fast|acked (auto) --trigger-port P (the node's port)\n"
 	"    --write-rate MBPS (0: unpaced; the node's link rate, e.g. 1000, when the host's\n"
 	"      link is faster, as a 10 GbE host with GbE nodes behind a switch)\n"
-	"  ping: --count N (3); -v: the transport's counters on stderr at the end\n"
+	"    --stall-budget MS (20: windows may hold the last rate x (RTT + MS), so the link\n"
+	"      keeps draining while a thread is off the CPU that long)\n"
+	"  ping: --count N (3); -v: the transport's counters on stderr at the end; -v 2:\n"
+	"    also the congestion windows over time and what their bounds cost\n"
 	"  trigger: confirmed by the node's trigger counter (re-sent while it stands still,\n"
 	"    exit 1 when it never moves); unconfirmed, said on stderr, for a node without\n"
 	"    one and for --broadcast\n"
@@ -69,7 +72,9 @@ static const char iq_transport[] =
 	"  --rcvbuf SIZE (64M) --sndbuf SIZE (512K) --pace-us US (0; 0..1000000)\n"
 	"  --write-mode auto|fast|acked (auto) --trigger-port P (the node's port; 0..65535)\n"
 	"  --write-rate MBPS (0: unpaced; 0..1000000, the node's link rate, e.g. 1000)\n"
+	"  --stall-budget MS (20; 0..1000: windows may hold the last rate x (RTT + MS))\n"
 	"  -v              the transport's counters on stderr at the end\n"
+	"  -v 2            also the congestion windows over time and their bounds' memory\n"
 	"  --quiet         no progress line on the terminal\n"
 	"  -h, --help      this text\n"
 	"NODE is ADDR[:PORT] (IPv4, port 9000 by default). Exit status: 0 done, 1 failed\n"
@@ -287,7 +292,8 @@ enum {
 	O_SVG,
 	O_REFERENCE,
 	O_LINK,
-	O_QUIET
+	O_QUIET,
+	O_STALL
 };
 
 /* The options of every command: the getopt table is built from these rows, and
@@ -305,6 +311,7 @@ static const struct iq_opt {
 	{"host-id", "N", O_HOSTID}, {"max-payload", "B", O_PAYLOAD},
 	{"timeout-ms", "MS", O_TIMEOUT}, {"idle-ms", "MS", O_IDLE},
 	{"budget-ms", "MS", O_BUDGET}, {"write-rate", "MBPS", O_WRATE},
+	{"stall-budget", "MS", O_STALL},
 	{"retries", "N", O_RETRIES}, {"window", "SIZE", O_WINDOW},
 	{"rcvbuf", "SIZE", O_RCVBUF}, {"sndbuf", "SIZE", O_SNDBUF}, {"pace-us", "US", O_PACE},
 	{"write-mode", "auto|fast|acked", O_WMODE}, {"trigger-port", "P", O_TPORT},
@@ -381,6 +388,9 @@ static int parse_transport(int c, const char *a, const char *name, ws_iq_config 
 		break;
 	case O_BUDGET:
 		r = parse_u32(name, a, 1, 600000, &cfg->budget_ms, 0);
+		break;
+	case O_STALL:
+		r = parse_u32(name, a, 0, WS_IQ_STALL_BUDGET_MAX_MS, &cfg->stall_budget_ms, 0);
 		break;
 	case O_WINDOW:
 		r = parse_u32(name, a, 1, 1u << 30, &cfg->window, 1);
@@ -553,6 +563,10 @@ int ws_cli_iq_parse(int argc, char **argv, ws_cli_iq_opts *o)
 		int r = parse_one(c, optarg, name, o);
 		if (r)
 			return r;
+		/* -v 2 (the level as a word of its own: no NODE is a bare digit) */
+		if (c == 'v' && optind < argc && strlen(argv[optind]) == 1 &&
+		    argv[optind][0] >= '0' && argv[optind][0] <= '2')
+			o->verbose = argv[optind++][0] - '0';
 	}
 	if (optind < argc && parse_node(argv[optind++], o))
 		return 2;

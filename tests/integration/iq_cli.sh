@@ -107,6 +107,10 @@ usage_case iq_usage_node "IPv4 address" info nosuchhost
 usage_case iq_usage_cmd "unknown command" frobnicate
 usage_case iq_usage_trials "6..100000" bench --trials 5 --samples 100
 usage_case iq_usage_ext "a name ending" read "$N" --rf A --samples 10 -o "$T/q.bin"
+usage_case iq_usage_stall "--stall-budget '1001' is not valid (0..1000)" read "$N" --rf A \
+	--samples 10 -o "$T/q.ci16" --stall-budget 1001
+usage_case iq_usage_stall_word "--stall-budget 'soon' is not valid (0..1000)" write "$N" --rf A \
+	-i "$T/q.ci16" --stall-budget soon
 
 header='| ID | WLVER | Serial #   | Transport     | Pkt Size (B) | Num Samples | TX/RX Time (ms) | Num Trials | Avg Write IQ Time (ms) | Avg Transfer Speed (Mbps) | Avg Read IQ Time (ms) | Avg Transfer Speed (Mbps) |'
 if "$WS_BIN" iq bench "$N" --trials 6 --samples 32768,65536 >"$T/b" 2>&1 &&
@@ -127,14 +131,24 @@ if "$WS_BIN" iq bench --trials 6 --samples 32768 --json >"$T/j" 2>"$T/je" &&
 else
 	fail iq_bench_builtin_json "$(head -c 300 "$T/je") $(head -c 300 "$T/j")"
 fi
-# The JSON carries each of the 12 trials with its host figures and the row's summary.
+# The JSON carries each of the 12 trials with its host figures, its re-requests (resends)
+# and its congestion window (a read always runs one; a fast write none), and the row's
+# summary, bounds and windows.
 if python3 - "$T/j" <<'PY'; then
 import json, sys
 row = json.load(open(sys.argv[1]))["rows"][0]
 pt, d = row["per_trial"], row["disturbed"]
 assert [len(pt["write"]), len(pt["read"])] == [6, 6], pt
+base = {"trial", "kept", "ms", "nivcsw", "off_cpu_ms", "disturbed", "window"}
+for t in pt["write"]:
+    assert set(t) == base | {"resends"}, t
+for t in pt["read"]:
+    assert set(t) == base | {"rerequests"}, t
+    w = t["window"]
+    assert 4 <= w["least"] <= w["start"] and w["least"] <= w["end"] <= w["most"], w
+assert row["window_bounds"]["stall_budget_ms"] == 20, row["window_bounds"]
+assert row["read_window"]["end"] == pt["read"][-1]["window"]["end"], row["read_window"]
 for t in pt["write"] + pt["read"]:
-    assert set(t) == {"trial", "kept", "ms", "nivcsw", "off_cpu_ms", "disturbed"}, t
     assert t["ms"] > 0 and t["nivcsw"] >= 0 and t["off_cpu_ms"] >= 0, t
     assert t["disturbed"] == (t["off_cpu_ms"] > 1.0), t
     assert t["kept"] == (t["trial"] > 5), t

@@ -184,8 +184,19 @@ static void test_disturb(void)
 	ws_iq_bench_trial t[12] = {0};
 	for (int i = 0; i < 12; i++)
 		t[i] = (ws_iq_bench_trial){.ns = 1000000 * (i + 1), .nivcsw = i % 2, .wait_ns = 1000};
-	t[3] = (ws_iq_bench_trial){.ns = 9000000, .nivcsw = 3, .wait_ns = 4100000, .disturbed = 1};
-	t[11] = (ws_iq_bench_trial){.ns = 8000000, .nivcsw = -1, .wait_ns = -1, .disturbed = 1};
+	t[3] = (ws_iq_bench_trial){
+		.ns = 9000000, .nivcsw = 3, .wait_ns = 4100000, .disturbed = 1, .retries = 2};
+	t[11] = (ws_iq_bench_trial){.ns = 8000000,
+				    .nivcsw = -1,
+				    .wait_ns = -1,
+				    .disturbed = 1,
+				    .retries = 5,
+				    .win_used = 1,
+				    .win_start = 8,
+				    .win_least = 8,
+				    .win_most = 44,
+				    .win_end = 30,
+				    .win_cuts = 2};
 	ws_iq_bench_disturb d;
 	ws_iq_bench_disturb_of(&d, t, 12);
 	CHECK_INT("trials", d.trials, 12);
@@ -212,10 +223,14 @@ static void test_disturb(void)
 	fclose(f);
 	CHECK("trial 4 of write", strstr(buf, "{\"trial\": 4, \"kept\": false, \"ms\": 9.0000, "
 					      "\"nivcsw\": 3, \"off_cpu_ms\": 4.1000, "
-					      "\"disturbed\": true}") != NULL);
+					      "\"disturbed\": true, \"resends\": 2, "
+					      "\"window\": null}") != NULL);
 	CHECK("kept read trial unknown", strstr(buf, "{\"trial\": 6, \"kept\": true, \"ms\": "
 						     "8.0000, \"nivcsw\": null, \"off_cpu_ms\": "
-						     "null, \"disturbed\": true}]},\n") != NULL);
+						     "null, \"disturbed\": true, \"rerequests\": "
+						     "5, \"window\": {\"start\": 8, \"least\": 8, "
+						     "\"most\": 44, \"end\": 30, \"cuts\": 2}}]},\n") !=
+						     NULL);
 	CHECK("summary", strstr(buf, "\"disturbed\": {\"trials\": 12, \"disturbed\": 2, "
 				     "\"max_off_cpu_ms\": 4.1000, \"nivcsw\": 7, "
 				     "\"threshold_ms\": 1.000}\n    }\n") != NULL);

@@ -214,7 +214,22 @@ int ws_iq_bench_disturbed(int64_t nivcsw, int64_t wait_ns)
 	return wait_ns >= 0 ? wait_ns > WS_IQ_BENCH_DISTURB_NS : nivcsw > 0;
 }
 
-static void put_trial(const bench_size *z, size_t k, int write, int t, const ws_iq_many_item *it)
+/* What a trial's window report is told apart by: the windows' transfers begun and the
+ * retry counters, before the call. */
+typedef struct win_snap {
+	uint64_t marks, retries;
+} win_snap;
+
+static win_snap win_snap_of(ws_iq_node *n, int write)
+{
+	ws_iq_win w;
+	ws_iq_win_get(n, &w);
+	return write ? (win_snap){w.write.marks, w.write_resends}
+		     : (win_snap){w.read.marks, w.read_rerequests};
+}
+
+static void put_trial(const bench_size *z, size_t k, int write, int t, const ws_iq_many_item *it,
+		      win_snap before)
 {
 	if (!z->tr)
 		return;
@@ -223,6 +238,29 @@ static void put_trial(const bench_size *z, size_t k, int write, int t, const ws_
 				 .nivcsw = it->nivcsw,
 				 .wait_ns = it->wait_ns,
 				 .disturbed = ws_iq_bench_disturbed(it->nivcsw, it->wait_ns)};
+	ws_iq_win w;
+	ws_iq_win_get(z->nodes[k], &w);
+	const ws_iqcc *c = write ? &w.write : &w.read;
+	p->retries = (write ? w.write_resends : w.read_rerequests) - before.retries;
+	p->win_used = c->marks != before.marks;
+	if (p->win_used)
+		*p = (ws_iq_bench_trial){.ns = p->ns,
+					 .nivcsw = p->nivcsw,
+					 .wait_ns = p->wait_ns,
+					 .disturbed = p->disturbed,
+					 .retries = p->retries,
+					 .win_used = 1,
+					 .win_start = c->nhist ? c->hist[0].to : c->win,
+					 .win_least = c->least,
+					 .win_most = c->most,
+					 .win_end = c->win,
+					 .win_cuts = c->cuts};
+}
+
+void ws_iq_bench_head_windows(ws_iq_bench_head *h, ws_iq_node *n)
+{
+	ws_iq_win_get(n, &h->win);
+	h->have_win = 1;
 }
 
 /* trials calls of one direction over every node at once; fills each m->ns / m->cpu. */
@@ -238,7 +276,10 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 			src[k][b] = z->m[k].w[b];
 			dst[k][b] = z->m[k].r[b];
 		}
+	win_snap before[WS_IQ_MANY_MAX];
 	for (int t = 0; t < z->c->trials; t++) {
+		for (size_t k = 0; k < z->nn; k++)
+			before[k] = win_snap_of(z->nodes[k], write);
 		for (size_t k = 0; k < z->nn; k++)
 			it[k] = (ws_iq_many_item){.node = z->nodes[k],
 						  .rf_mask = z->c->rf_mask,
@@ -253,7 +294,7 @@ static int run_dir(const bench_size *z, int write, ws_err *err)
 			z->m[k].ns[t] = it[k].elapsed_ns;
 			z->m[k].cpu[t] = it[k].cpu_ns;
 			cpu += it[k].cpu_ns;
-			put_trial(z, k, write, t, &it[k]);
+			put_trial(z, k, write, t, &it[k], before[k]);
 		}
 		z->m[z->nn].cpu[t] = cpu;
 		if (z->c->on_trial)
@@ -517,7 +558,17 @@ static void json_trials(FILE *f, const ws_iq_bench_trial *t, int trials)
 			json_count(f, "nivcsw", p->nivcsw, 1, 0);
 			fputs(", ", f);
 			json_count(f, "off_cpu_ms", p->wait_ns, 1e6, 4);
-			fprintf(f, ", \"disturbed\": %s}", p->disturbed ? "true" : "false");
+			fprintf(f, ", \"disturbed\": %s, \"%s\": %llu, \"window\": ",
+				p->disturbed ? "true" : "false", dir ? "rerequests" : "resends",
+				(unsigned long long)p->retries);
+			if (p->win_used)
+				fprintf(f,
+					"{\"start\": %u, \"least\": %u, \"most\": %u, \"end\": "
+					"%u, \"cuts\": %llu}}",
+					p->win_start, p->win_least, p->win_most, p->win_end,
+					(unsigned long long)p->win_cuts);
+			else
+				fputs("null}", f);
 		}
 		fputc(']', f);
 	}
@@ -548,6 +599,15 @@ void ws_iq_bench_json_many(FILE *f, const ws_iq_bench_head *h, size_t nn,
 			(double)w->samples / WS_IQ_BENCH_RATE * 1e3, w->trials, w->kept, w->buffers,
 			hd->format, r % nn + 1, (unsigned long long)hd->junk,
 			(unsigned long long)hd->duplicates);
+		if (hd->have_win) {
+			fputs("      \"window_bounds\": ", f);
+			ws_iq_win_memory_json(f, &hd->win);
+			fputs(",\n      \"read_window\": {", f);
+			ws_iq_win_json(f, &hd->win.read);
+			fputs("},\n      \"write_window\": {", f);
+			ws_iq_win_json(f, &hd->win.write);
+			fputs("},\n", f);
+		}
 		json_stat(f, "      ", "write", &w->write, 1);
 		json_stat(f, "      ", "read", &w->read, trials != NULL);
 		if (trials)

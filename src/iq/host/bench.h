@@ -11,6 +11,8 @@
 
 #include <warpspeed/iq.h>
 
+#include "iq/host/iqwin.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +35,10 @@ struct ws_err;
  * the thread serving that node off the CPU meanwhile. */
 typedef struct ws_iq_bench_trial {
 	int64_t ns;
+	uint64_t retries; /* Read IQ re-requests, Write IQ resends of the call */
+	int win_used;     /* the call ran a congestion window (reads; acknowledged writes): */
+	uint32_t win_start, win_least, win_most, win_end; /* its packets */
+	uint64_t win_cuts;
 	int64_t nivcsw;  /* involuntary context switches; -1 unknown */
 	int64_t wait_ns; /* run-queue wait, ns; -1 unknown (no /proc/thread-self/schedstat) */
 	int disturbed;   /* ws_iq_bench_disturbed(nivcsw, wait_ns) */
@@ -75,6 +81,8 @@ typedef struct ws_iq_bench_head {
 	uint32_t pkt_size;         /* 8962 */
 	uint64_t junk, duplicates; /* the node's junk datagrams and duplicate sample
 				       packets over the whole bench (JSON "junk", "duplicates") */
+	int have_win;              /* win below is filled (ws_iq_bench_head_windows) */
+	ws_iq_win win;             /* the windows' bounds and memory (JSON "transport") */
 } ws_iq_bench_head;
 
 /* The head for a node opened as info with node ID id (format raw). */
@@ -82,6 +90,9 @@ void ws_iq_bench_head_from(ws_iq_bench_head *h, const ws_iq_info *info, unsigned
 
 /* The head's junk and duplicates from the handle's counters (ws_iq_get_stats). */
 void ws_iq_bench_head_stats(ws_iq_bench_head *h, const ws_iq_stats *s);
+
+/* The head's windows' bounds and memory from the handle (iqwin.h). */
+void ws_iq_bench_head_windows(ws_iq_bench_head *h, ws_iq_node *n);
 
 /* --format's names: "raw" (WS_IQ_FMT_BE32), "ci16", "cf32"; -WS_E_INVAL for others. */
 int ws_iq_bench_format_parse(const char *name, ws_iq_format *out);

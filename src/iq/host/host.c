@@ -24,11 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Read IQ bytes in flight unless configured: a node streams each request as fast as its
- * link takes it, so more in flight only fills switch (or tbf) queues; 2 MiB is 17 ms at
- * 1 Gb/s and 1.7 ms at 10 Gb/s, far above any LAN round trip. */
-#define IQ_DEFAULT_WINDOW (2u << 20)
-
 static int to_public(int rc, const ws_err *e, ws_iq_error *out)
 {
 	if (out) {
@@ -52,6 +47,7 @@ void ws_iq_config_default(ws_iq_config *c)
 		.sndbuf = 512 << 10,
 		.write_mode = WS_IQ_WRITE_AUTO,
 		.budget_ms = WS_IQ_BUDGET_DEFAULT_MS,
+		.stall_budget_ms = WS_IQ_STALL_BUDGET_DEFAULT_MS,
 	};
 }
 
@@ -76,24 +72,21 @@ static int check_config(const ws_iq_config *c, struct sockaddr_in *sa, ws_err *e
 				  "be at least 1 (timeout %u ms, idle %u ms, retries %d, command "
 				  "tries %d)",
 				  c->timeout_ms, c->idle_ms, c->retries, c->cmd_tries);
+	if (c->stall_budget_ms > WS_IQ_STALL_BUDGET_MAX_MS)
+		return ws_err_set(err, WS_E_INVAL, "iq: stall budget %u ms is not 0..%u",
+				  c->stall_budget_ms, WS_IQ_STALL_BUDGET_MAX_MS);
 	sa->sin_family = AF_INET;
 	sa->sin_port = htons((uint16_t)c->port);
 	return 0;
 }
 
-/* Read IQ window: what the receive buffer holds (a datagram costs its truesize, about
- * payload + 1 KiB on loopback and veth, and the kernel reports twice what was asked),
- * at most the configured window or IQ_DEFAULT_WINDOW. */
-static void size_window(ws_iq_node *n)
+/* The first PING, timed: the RTT in the windows' bounds. */
+static int open_ping(ws_iq_node *n, ws_iq_reply *rep, ws_err *err)
 {
-	uint64_t per = (uint64_t)n->info.packet_size + 1024;
-	uint64_t w = (uint64_t)n->info.rcvbuf / 2 / per * n->info.packet_size;
-	uint64_t cap = n->cfg.window ? n->cfg.window : IQ_DEFAULT_WINDOW;
-	if (cap < w)
-		w = cap;
-	if (w < n->info.packet_size)
-		w = n->info.packet_size;
-	n->info.window = (uint32_t)(w > UINT32_MAX ? UINT32_MAX : w);
+	int64_t t = ws_clock_ns();
+	int r = ws_iq_cmd(n, WS_WIRE_CMD_PING, NULL, 0, rep, err);
+	n->rtt_ns = ws_clock_ns() - t;
+	return r;
 }
 
 int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *perr)
@@ -117,12 +110,12 @@ int ws_iq_open(const ws_iq_config *c, ws_iq_node **out, ws_iq_error *perr)
 	pthread_mutex_init(&n->lock, NULL);
 	ws_iq_reply rep;
 	if ((r = ws_iq_host_alloc(n, err)) < 0 || (r = ws_iq_host_open_socket(n, err)) < 0 ||
-	    (r = ws_iq_cmd(n, WS_WIRE_CMD_PING, NULL, 0, &rep, err)) < 0 ||
-	    (r = ws_iq_cmd_payload_test(n, err)) < 0 || (r = ws_iq_cmd_node_info(n, err)) < 0) {
+	    (r = open_ping(n, &rep, err)) < 0 || (r = ws_iq_cmd_payload_test(n, err)) < 0 ||
+	    (r = ws_iq_cmd_node_info(n, err)) < 0) {
 		ws_iq_close(n);
 		return to_public(r, err, perr);
 	}
-	size_window(n);
+	ws_iq_host_bounds(n);
 	*out = n;
 	return to_public(0, err, perr);
 }
@@ -168,7 +161,7 @@ int ws_iq_open_raw(const ws_iq_config *c, uint32_t spp, ws_iq_node **out, ws_iq_
 		ws_iq_close(n);
 		return to_public(r, err, perr);
 	}
-	size_window(n);
+	ws_iq_host_bounds(n);
 	*out = n;
 	return to_public(0, err, perr);
 }

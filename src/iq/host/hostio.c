@@ -40,6 +40,9 @@ int ws_iq_host_alloc(ws_iq_node *n, ws_err *err)
 	n->stage = malloc(n->slot * WS_IQ_HOST_BATCH);
 	n->seq_pkt = calloc(65536, sizeof *n->seq_pkt);
 	n->seq_op = calloc(65536, sizeof *n->seq_op);
+	/* The windows start small: a handle finds its path's by growing them. */
+	ws_iqcc_init(&n->rcc, WS_IQ_WIN_START, WS_IQ_WIN_MIN, UINT32_MAX);
+	ws_iqcc_init(&n->wcc, WS_IQ_WIN_START, WS_IQ_WIN_MIN, WS_IQ_ACK_WINDOW_MAX);
 	if (!n->rx || !n->stage || !n->seq_pkt || !n->seq_op)
 		return ws_err_set(err, -ENOMEM, "iq: out of memory for the socket buffers");
 	return 0;
@@ -384,4 +387,47 @@ int ws_iq_host_send_ping(ws_iq_node *n, uint16_t *seq, ws_err *err)
 	ws_wire_transport t = ws_iq_host_tr(n, *seq, WS_WIRE_FLAG_ROBUST, WS_WIRE_OFF_ARGS);
 	int len = ws_wire_build(buf, sizeof buf, &t, &c, NULL, 0);
 	return ws_iq_host_send_one(n, buf, (size_t)len, err);
+}
+
+/* ---- the windows' bounds ---- */
+
+void ws_iq_host_bounds(ws_iq_node *n)
+{
+	uint64_t pkt = n->info.packet_size ? n->info.packet_size : 1;
+	/* A datagram costs its truesize in the receive buffer, about payload + 1 KiB on
+	 * loopback and veth, and the kernel reports twice what was asked. */
+	uint64_t hold = n->info.rcvbuf ? (uint64_t)n->info.rcvbuf / 2 / (pkt + 1024) * pkt
+				       : UINT64_MAX; /* no socket (the fuzzers' handle) */
+	uint64_t span = (uint64_t)n->rtt_ns + (uint64_t)n->cfg.stall_budget_ms * WS_NS_PER_MS;
+	uint64_t need = n->rate_Bps / 1000 * span / 1000000; /* bytes in flight over the span */
+	uint64_t w = n->cfg.window ? n->cfg.window
+				   : (need > WS_IQ_DEFAULT_WINDOW ? need : WS_IQ_DEFAULT_WINDOW);
+	if (w > hold)
+		w = hold;
+	if (w < pkt)
+		w = pkt;
+	n->info.window = (uint32_t)(w > UINT32_MAX ? UINT32_MAX : w);
+	ws_iqcc_bound(&n->rcc, (uint32_t)(n->info.window / pkt));
+	uint64_t a = need / pkt;
+	a = a < WS_IQ_ACK_WINDOW           ? WS_IQ_ACK_WINDOW
+		: a > WS_IQ_ACK_WINDOW_MAX ? WS_IQ_ACK_WINDOW_MAX
+					   : a;
+	n->ack_hi = (uint32_t)a;
+	ws_iqcc_bound(&n->wcc, n->ack_hi);
+	/* The send buffer is what the link drains while the sending thread is off the CPU:
+	 * grown (never below cfg.sndbuf, never above WS_IQ_SNDBUF_MAX) when it holds less
+	 * than 3/4 of the span's bytes; the kernel reports twice what was asked. */
+	uint64_t snd = need < WS_IQ_SNDBUF_MAX ? need : WS_IQ_SNDBUF_MAX;
+	if (n->fd >= 0 && snd > (uint64_t)n->cfg.sndbuf && snd > (uint64_t)n->info.sndbuf / 2 &&
+	    snd * 3 / 4 > (uint64_t)n->info.sndbuf / 2) {
+		set_buf(n->fd, SO_SNDBUFFORCE, SO_SNDBUF, (int)snd);
+		socklen_t sl = sizeof n->info.sndbuf;
+		getsockopt(n->fd, SOL_SOCKET, SO_SNDBUF, &n->info.sndbuf, &sl);
+	}
+}
+
+void ws_iq_host_note_rate(ws_iq_node *n, uint64_t bytes, int64_t ns)
+{
+	if (ns >= WS_NS_PER_MS)
+		n->rate_Bps = bytes * 1000 / (uint64_t)(ns / 1000 ? ns / 1000 : 1) * 1000;
 }

@@ -12,6 +12,7 @@
 
 #include <warpspeed/iq.h>
 
+#include "iq/host/iqcc.h"
 #include "iq/wire/wire.h"
 #include "util/err.h"
 
@@ -22,10 +23,13 @@
 #include <sys/socket.h>
 
 #define WS_IQ_HOST_BATCH 64 /* datagrams per sendmmsg / recvmmsg, and Write IQ chunk size */
-/* Requests (Read IQ) or sends (acknowledged Write IQ) of one packet, all lost, that make its
- * loss the path's doing (a queue smaller than the window) rather than chance: only then do
- * the engines halve their windows. */
-#define WS_IQ_HARD_LOSS 4
+#define WS_IQ_DEFAULT_WINDOW \
+	(2u << 20)                 /* Read IQ bytes in flight at most, before a rate is known */
+#define WS_IQ_ACK_WINDOW     512u  /* acknowledged Write IQ packets, likewise */
+#define WS_IQ_ACK_WINDOW_MAX 8192u /* acknowledged Write IQ packets in flight at most */
+#define WS_IQ_SNDBUF_MAX     (64u << 20) /* the most the stall budget grows SO_SNDBUF to */
+#define WS_IQ_WIN_START      8u          /* packets: where a handle's windows start */
+#define WS_IQ_WIN_MIN        4u          /* packets: the least a window shrinks to */
 
 #define WS_IQ_BUDGET_DEFAULT_MS 2000 /* cfg.budget_ms when 0 */
 /* The most a NOT_READY pause can be: the air time of WARP v3's largest buffer (2^27
@@ -45,19 +49,22 @@ struct ws_iq_node {
 	ws_iq_stats st;
 	uint16_t seq;
 	uint8_t write_id;
-	int acked_left;             /* AUTO: writes still to do acknowledged */
-	int sticky;                 /* AUTO: acknowledged writes after the next fallback */
-	uint32_t ack_win_least;     /* the least window of the last acknowledged write (tests) */
-	int trig_query;             /* WS_IQ_TRIGQ_*: learned on the first trigger */
-	int offline;                /* no socket: sends succeed without sending, receives
+	int acked_left;    /* AUTO: writes still to do acknowledged */
+	int sticky;        /* AUTO: acknowledged writes after the next fallback */
+	ws_iqcc rcc, wcc;  /* Read IQ and acknowledged Write IQ windows, kept across calls */
+	int64_t rtt_ns;    /* PING round trip at open (0 = not measured) */
+	uint64_t rate_Bps; /* payload bytes per second of the last read or write (0 = none) */
+	uint32_t ack_hi;   /* acknowledged Write IQ packets in flight at most, now */
+	int trig_query;    /* WS_IQ_TRIGQ_*: learned on the first trigger */
+	int offline;       /* no socket: sends succeed without sending, receives
 				      and pauses return at once (the fuzzers' handle) */
-	uint32_t op;                /* call counter, owner tag of seq_op */
-	uint32_t read_cmd;          /* Read IQ command: 0 = READ_IQ; the MEX's READ_RSSI */
-	int last_iq_id;             /* iq_id of the last Read IQ packet placed, -1 = none */
-	int64_t rate_next;          /* write_rate_bps: when the node's link has sent all so far */
-	size_t slot;                /* receive slot bytes */
-	uint8_t *rx;                /* WS_IQ_HOST_BATCH receive slots */
-	uint8_t *stage;             /* WS_IQ_HOST_BATCH converted Write IQ packets, end to end */
+	uint32_t op;       /* call counter, owner tag of seq_op */
+	uint32_t read_cmd; /* Read IQ command: 0 = READ_IQ; the MEX's READ_RSSI */
+	int last_iq_id;    /* iq_id of the last Read IQ packet placed, -1 = none */
+	int64_t rate_next; /* write_rate_bps: when the node's link has sent all so far */
+	size_t slot;       /* receive slot bytes */
+	uint8_t *rx;       /* WS_IQ_HOST_BATCH receive slots */
+	uint8_t *stage;    /* WS_IQ_HOST_BATCH converted Write IQ packets, end to end */
 	uint32_t *seq_pkt, *seq_op; /* acknowledged writes: seq -> packet of call op */
 	struct mmsghdr mm[WS_IQ_HOST_BATCH];
 	struct iovec iov[WS_IQ_HOST_BATCH][2];
@@ -83,6 +90,20 @@ static inline ws_wire_transport ws_iq_host_tr(const ws_iq_node *n, uint16_t seq,
 				   .seq = seq,
 				   .flags = flags};
 }
+
+/* The windows' upper bounds from the rate the handle last measured x (its RTT + the stall
+ * budget, cfg.stall_budget_ms): so much is in flight that the link keeps draining while
+ * the host's thread is off the CPU for the budget. A read's window is at least
+ * WS_IQ_DEFAULT_WINDOW and never more than half of the SO_RCVBUF granted holds (the
+ * memory it costs; cfg.window, when set, is the bound instead); an acknowledged write's
+ * is WS_IQ_ACK_WINDOW .. WS_IQ_ACK_WINDOW_MAX packets; SO_SNDBUF grows to the same bytes
+ * (cfg.sndbuf .. WS_IQ_SNDBUF_MAX), so that a fast write keeps the link busy too. Sets
+ * info.window, info.sndbuf, n->ack_hi and the windows' bounds. */
+void ws_iq_host_bounds(ws_iq_node *n);
+
+/* A transfer of bytes of payload took ns: the rate the next bounds are taken from
+ * (transfers shorter than 1 ms say more about latency than rate, and are not kept). */
+void ws_iq_host_note_rate(ws_iq_node *n, uint64_t bytes, int64_t ns);
 
 /* "RF_A" .. "RF_D" for one buffer bit, "RF_?" for anything else. */
 const char *ws_iq_host_rf_name(unsigned bit);

@@ -17,9 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_ACK_WINDOW 512 /* acknowledged Write IQ packets in flight */
-#define IQ_ACK_MIN    4   /* the least the acknowledged window shrinks to */
-#define IQ_OVERTAKE   8   /* an ack this many sends later marks an unacked packet lost */
+#define IQ_OVERTAKE 8 /* an ack this many sends later marks an unacked packet lost */
 
 static int ack_is(const ws_iqack *a, uint32_t p) { return (int)(a->acked[p / 64] >> (p % 64) & 1); }
 
@@ -28,32 +26,17 @@ static void queue_resend(ws_iqack *a, uint32_t p, uint32_t npkt)
 	a->resend[(a->rs_head + a->rs_n++) % npkt] = p;
 }
 
-/* The window of an acknowledged write, as a read's (iqread.c): a host faster than the
- * slowest link on the way loses packets once the queue there is full, resends included
- * (the gige-jumbo bed with a 2 ms queue: "packet 73 not acknowledged after 20 sends" with
- * IQ_ACK_WINDOW packets in flight). Random loss is repaired fastest with the window kept
- * full: halving it at every loss held a write through lossy-gige-jumbo (1 % loss) well
- * below what the full window gives (docs/benchmarks.md). So only a packet lost on its
- * WS_IQ_HARD_LOSS-th send counts: then the window halves, once for the packets that
- * were in flight when it was seen, down to IQ_ACK_MIN; each window of new acks grows it
- * by one packet, up to IQ_ACK_WINDOW, which a path without such losses keeps. */
-static void ack_window_cut(ws_iq_node *n, ws_iqack *a, uint32_t p, uint32_t lost_send_no)
+/* The window of an acknowledged write is a read's (iqcc.h), one packet to a unit: a host
+ * faster than the slowest link on the way loses packets once the queue there is full,
+ * resends included (the gige-jumbo bed with a 2 ms queue: "packet 73 not acknowledged
+ * after 20 sends" with 512 packets in flight and no window). Each send is a unit, numbered
+ * by its send number; an acknowledgement ends it delivered, a loss ends it lost (a loss
+ * on a packet's WS_IQCC_HARD_LOSS-th send is hard). */
+static void ack_window(ws_iq_node *n, ws_iqack *a, uint32_t p, uint32_t no, int lost)
 {
-	if (a->sends[p] < WS_IQ_HARD_LOSS || lost_send_no < a->cut_after)
-		return;
-	a->win = a->win / 2 > IQ_ACK_MIN ? a->win / 2 : IQ_ACK_MIN;
-	a->win_acc = 0;
-	a->cut_after = a->send_no + 1;
-	if (a->win < n->ack_win_least)
-		n->ack_win_least = a->win;
-}
-
-static void ack_window_grow(ws_iqack *a)
-{
-	if (++a->win_acc >= a->win && a->win < IQ_ACK_WINDOW) {
-		a->win_acc = 0;
-		a->win++;
-	}
+	ws_iqcc_ended(&n->wcc, no, !lost, lost != 0, lost != 0,
+		      lost && a->sends[p] >= WS_IQCC_HARD_LOSS, a->send_no + 1,
+		      ws_clock_ns() - a->t0);
 }
 
 /* Packets in flight that an ack sent IQ_OVERTAKE sends later has passed, or that a marker
@@ -66,9 +49,9 @@ static void find_lost(ws_iq_node *n, ws_iqack *a, uint32_t npkt, uint32_t upto)
 			if (f[1] >= upto)
 				break;
 			queue_resend(a, f[0], npkt);
-			ack_window_cut(n, a, f[0], f[1]);
+			ack_window(n, a, f[0], f[1], 1);
 		}
-		a->fl_head = (a->fl_head + 1) % IQ_ACK_WINDOW;
+		a->fl_head = (a->fl_head + 1) % a->fly_cap;
 		a->fl_n--;
 	}
 }
@@ -77,7 +60,8 @@ static int ack_send(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 {
 	unsigned k = 0;
 	int64_t next = ws_clock_ns();
-	while (k < WS_IQ_HOST_BATCH && a->fl_n < a->win && (a->rs_n || a->cursor < o->npkt)) {
+	while (k < WS_IQ_HOST_BATCH && a->fl_n < n->wcc.win && a->fl_n < a->fly_cap &&
+	       (a->rs_n || a->cursor < o->npkt)) {
 		uint32_t p;
 		if (a->rs_n) {
 			p = a->resend[a->rs_head];
@@ -102,7 +86,7 @@ static int ack_send(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, ws_err *err)
 		n->seq_op[seq] = n->op;
 		ws_iqw_build(n, o, p, k++, seq, 1, 1);
 		a->sent_no[p] = ++a->send_no;
-		uint32_t *f = a->fly[(a->fl_head + a->fl_n++) % IQ_ACK_WINDOW];
+		uint32_t *f = a->fly[(a->fl_head + a->fl_n++) % a->fly_cap];
 		f[0] = p;
 		f[1] = a->send_no;
 	}
@@ -142,7 +126,7 @@ static int ack_one(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const ws_wire_msg *
 		return 0;
 	a->acked[p / 64] |= 1ull << (p % 64);
 	a->nacked++;
-	ack_window_grow(a);
+	ack_window(n, a, p, a->sent_no[p], 0);
 	if (a->sent_no[p] > a->high)
 		a->high = a->sent_no[p];
 	return 1;
@@ -263,7 +247,9 @@ int ws_iqack_init(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *done,
 	a->sends = calloc(np, 1);
 	a->csum = malloc(np * 4);
 	a->resend = malloc(np * 4);
-	a->fly = malloc(sizeof *a->fly * IQ_ACK_WINDOW);
+	ws_iq_host_bounds(n);
+	a->fly_cap = n->ack_hi;
+	a->fly = malloc(sizeof *a->fly * a->fly_cap);
 	if (!a->acked || !a->sent_no || !a->sends || !a->csum || !a->resend || !a->fly)
 		return ws_err_set(err, ENOMEM, "Write IQ: out of memory for %zu packets", np);
 	for (uint32_t p = 0; p < np; p++) {
@@ -280,8 +266,8 @@ int ws_iqack_init(ws_iq_node *n, ws_iqw_op *o, ws_iqack *a, const uint8_t *done,
 			a->acked[p / 64] |= 1ull << (p % 64);
 			a->nacked++;
 		}
-	a->win = IQ_ACK_WINDOW;
-	n->ack_win_least = a->win;
+	ws_iqcc_mark(&n->wcc);
+	a->t0 = ws_clock_ns();
 	n->op++;
 	o->resends = 0;
 	return 0;

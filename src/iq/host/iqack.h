@@ -22,9 +22,9 @@ typedef struct ws_iqack {
 	size_t fl_head, fl_n;
 	uint32_t cursor, nacked, send_no, high;
 	uint16_t marker;
-	uint32_t marker_no;    /* send number the marker follows; 0 = none out */
-	uint32_t win, win_acc; /* packets allowed in flight; new acks since it grew */
-	uint32_t cut_after;    /* the first send number after the last cut */
+	uint32_t marker_no; /* send number the marker follows; 0 = none out */
+	uint32_t fly_cap;   /* entries of fly: the window's bound when the write began */
+	int64_t t0;         /* when the write began (the window's history) */
 } ws_iqack;
 
 /* Prepares the state for every packet of o, or with done (a fast pass's chunk results)

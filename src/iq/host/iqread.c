@@ -3,16 +3,19 @@
  *
  * WARPLab's MEX host reads with stop-and-wait requests, detects loss with running sums and
  * re-requests everything from the first gap (go-back-N). This engine keeps the wire and
- * beats the speed: requests stay pipelined within the window the socket receive buffer
- * holds, every packet is checked against the request it answers (seq, buffer, grid start,
- * exact count and length) and placed once by a bitmap, and only the missing runs are asked
- * for again, found either when a later request overtakes an earlier one or when a PING sent
- * behind the last request comes back (the node serves one request at a time, in order).
+ * beats the speed: requests stay pipelined within a congestion window (iqcc.h) that starts
+ * small and finds the queue in front of the slowest link, bounded by what the socket
+ * receive buffer holds; every packet is checked against the request it answers (seq,
+ * buffer, grid start, exact count and length) and placed once by a bitmap, and only the
+ * missing runs are asked for again, found either when a later request overtakes an earlier
+ * one or when a PING sent behind the last request comes back (the node serves one request
+ * at a time, in order).
  * Silence sends a PING probe rather than repeating requests; NOT_READY waits as WARPLab
  * does. Retries are bounded, so a read that cannot complete fails and says why; nothing is
  * placed from a reply that does not match a request of the current call. */
 #include "iq/host/iqread.h"
 
+#include "iq/host/iqcc.h"
 #include "iq/wire/iqconv.h"
 #include "util/clock.h"
 
@@ -20,16 +23,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IQ_MAX_OUT 64  /* Read IQ requests (and markers) in flight */
-#define IQ_RETIRED 256 /* finished requests whose late packets are still welcome */
-#define IQ_WIN_MIN 4   /* packets: the least a lossy path's window shrinks to */
+#define IQ_MAX_OUT 64   /* Read IQ requests (and markers) in flight */
+#define IQ_RETIRED 256  /* finished requests whose late packets are still welcome */
+#define IQ_REQ_MAX 1024 /* packets in one request */
 
 typedef struct rd_req {
 	uint16_t seq;
 	uint8_t b;      /* index into op buffers */
 	uint8_t marker; /* a PING behind the requests */
 	uint32_t p0, np, got;
-	uint32_t no; /* requests sent before it in this read */
+	uint32_t no; /* its number in send order, from 1 (the window's unit) */
 } rd_req;
 
 typedef struct rd_run {
@@ -52,9 +55,10 @@ struct ws_iqread_op {
 	int nout;
 	rd_req old[IQ_RETIRED];
 	unsigned old_n;
-	uint32_t req_pkts, win_pkts, out_pkts;
-	uint32_t win_max, win_acc;  /* the window's ceiling; packets delivered since it grew */
-	uint32_t req_no, cut_after; /* requests sent; the first one sent after the last cut */
+	uint32_t out_pkts;
+	ws_iqcc *cc;     /* the handle's Read IQ window (iqcc.h) */
+	uint32_t req_no; /* requests sent */
+	int64_t t0;      /* when the read began */
 	int64_t resume_at;
 	int not_ready;
 	int not_ready_retire; /* retire() called for a NOT_READY: no loss */
@@ -112,37 +116,13 @@ static int rep_push(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32_t n
 	return 0;
 }
 
-/* The window after request q retired, lossy or not. A node answers as fast as it can, so
- * a window larger than the queue in front of the slowest link (a switch port, a shaper)
- * loses packets at every turn, re-requests included: a read of 2^25 samples with an 8 MiB
- * window through the gige-jumbo bed's 2.5 MB queue gave up on a packet lost 20 times.
- * Occasional loss is repaired fastest with the window kept full (re-requests overtake
- * nothing; through a 2 ms queue a read kept the link's rate with the window full, and a
- * third of it when every loss halved it), so only a packet lost WS_IQ_HARD_LOSS times in a row
- * counts: then the window halves (once for all the requests that were in flight when it
- * was seen), down to IQ_WIN_MIN packets (requests shrink with it) or what was configured
- * if that is less, and grows back by an eighth of a request per window delivered cleanly,
- * up to what was configured (growing by a whole request was slower). A path that does not
- * lose keeps the whole window: the default 2 MiB fits the bed's queue. The figures are in
- * docs/benchmarks.md. */
-static void window_after(rd_op *o, const rd_req *q, int lost)
+/* Request q retired with lost of its packets missing, the longest run of them run, and
+ * one of them now asked for worst times: the window's unit ended (iqcc.h says how a
+ * window of requests to an unpaced node finds the queue in front of the slowest link). */
+static void window_after(rd_op *o, const rd_req *q, uint32_t lost, uint32_t run, uint8_t worst)
 {
-	if (lost) {
-		if (q->no < o->cut_after)
-			return;
-		uint32_t w = o->win_pkts / 2,
-			 least = IQ_WIN_MIN < o->win_max ? IQ_WIN_MIN : o->win_max;
-		o->win_pkts = w > least ? w : least;
-		o->win_acc = 0;
-		o->cut_after = o->req_no;
-		return;
-	}
-	o->win_acc += q->np;
-	uint32_t step = o->req_pkts / 8 ? o->req_pkts / 8 : 1;
-	if (o->win_acc >= o->win_pkts && o->win_pkts < o->win_max) {
-		o->win_acc = 0;
-		o->win_pkts = o->win_max - o->win_pkts > step ? o->win_pkts + step : o->win_max;
-	}
+	ws_iqcc_ended(o->cc, q->no, q->np - lost, lost, run, worst >= WS_IQCC_HARD_LOSS,
+		      o->req_no + 1, ws_clock_ns() - o->t0);
 }
 
 /* A request is over (overtaken, marker passed, timed out): its missing runs are queued to
@@ -157,7 +137,7 @@ static int retire(ws_iq_node *n, rd_op *o, int j, ws_err *err)
 		return 0;
 	o->out_pkts -= q.np;
 	o->old[o->old_n++ % IQ_RETIRED] = q;
-	uint32_t p = q.p0, end = q.p0 + q.np;
+	uint32_t p = q.p0, end = q.p0 + q.np, lost = 0, run = 0;
 	uint8_t worst = 0;
 	while (p < end) {
 		while (p < end && have_get(o, q.b, p))
@@ -169,10 +149,12 @@ static int retire(ws_iq_node *n, rd_op *o, int j, ws_err *err)
 			int r = rep_push(n, o, q.b, s, p - s, &worst, err);
 			if (r < 0)
 				return r;
+			lost += p - s;
+			run = p - s > run ? p - s : run;
 		}
 	}
 	if (!o->not_ready_retire)
-		window_after(o, &q, worst >= WS_IQ_HARD_LOSS);
+		window_after(o, &q, lost, run, worst);
 	return 0;
 }
 
@@ -203,7 +185,7 @@ static int send_request(ws_iq_node *n, rd_op *o, uint32_t b, uint32_t p0, uint32
 	if (r < 0)
 		return r;
 	o->out[o->nout++] =
-		(rd_req){.seq = seq, .b = (uint8_t)b, .p0 = p0, .np = np, .no = o->req_no++};
+		(rd_req){.seq = seq, .b = (uint8_t)b, .p0 = p0, .np = np, .no = ++o->req_no};
 	o->out_pkts += np;
 	n->st.read_requests++;
 	return 0;
@@ -225,7 +207,17 @@ static int fill_requests(ws_iq_node *n, rd_op *o, ws_err *err)
 		uint32_t b, p0, np;
 		if (o->nout >= IQ_MAX_OUT - 1)
 			break;
-		uint32_t most = o->req_pkts < o->win_pkts ? o->req_pkts : o->win_pkts;
+		/* Four requests to a window: one finished makes room for the next while three
+		 * keep the node busy. The room is filled exactly once half a request fits, so
+		 * that a small window is not a quarter empty. */
+		uint32_t win = o->cc->win, most = win / 4 ? win / 4 : 1;
+		if (most > IQ_REQ_MAX)
+			most = IQ_REQ_MAX;
+		uint32_t room = win > o->out_pkts ? win - o->out_pkts : 0;
+		if (o->out_pkts && room < (most + 1) / 2)
+			return 0;
+		if (o->out_pkts && most > room)
+			most = room;
 		if (o->rep_n) {
 			rd_run *r = &o->rep[o->rep_head];
 			b = r->b;
@@ -238,8 +230,6 @@ static int fill_requests(ws_iq_node *n, rd_op *o, ws_err *err)
 		} else {
 			break;
 		}
-		if (o->out_pkts && o->out_pkts + np > o->win_pkts)
-			return 0;
 		int r = send_request(n, o, b, p0, np, err);
 		if (r < 0)
 			return r;
@@ -495,11 +485,10 @@ int ws_iqread_begin(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count
 	o->total = (uint64_t)o->nb * o->npkt;
 	o->have = calloc((o->total + 63) / 64, 8);
 	o->tries = calloc(o->total, 1);
-	o->win_pkts = n->info.window / n->info.packet_size;
-	o->req_pkts = o->win_pkts / 4 ? o->win_pkts / 4 : 1;
-	if (o->req_pkts > 1024)
-		o->req_pkts = 1024;
-	o->win_max = o->win_pkts;
+	ws_iq_host_bounds(n);
+	o->cc = &n->rcc;
+	ws_iqcc_mark(o->cc);
+	o->t0 = ws_clock_ns();
 	if (!o->have || !o->tries) {
 		unsigned long long total = o->total;
 		ws_iqread_end(o);
@@ -521,6 +510,9 @@ int ws_iqread_run_tick(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 		r = read_loop(n, o, tick, ctx, err);
 	if (r < 0)
 		ws_iq_host_junk_append(n, &from, err);
+	else
+		ws_iq_host_note_rate(n, (uint64_t)count * 4 * (uint64_t)o->nb,
+				     ws_clock_ns() - o->t0);
 	ws_iqread_end(o);
 	return r < 0 ? r : 0;
 }

@@ -250,6 +250,7 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 	if (r < 0)
 		return r;
 	ws_iq_write_mode mode = n->cfg.write_mode;
+	int64_t t0 = ws_clock_ns();
 	if (mode == WS_IQ_WRITE_ACKED || (mode == WS_IQ_WRITE_AUTO && n->acked_left > 0)) {
 		r = write_acked(n, &o, NULL, err);
 		if (r == 0 && mode == WS_IQ_WRITE_AUTO)
@@ -259,6 +260,8 @@ int ws_iqwrite_run(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
 	}
 	if (r < 0)
 		ws_iq_host_junk_append(n, &from, err);
+	else
+		ws_iq_host_note_rate(n, (uint64_t)count * 4, ws_clock_ns() - t0);
 	return r;
 }
 
