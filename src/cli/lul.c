@@ -52,9 +52,10 @@ int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, ws_err *err)
 	double v = strtod(val, &end);
 	if (errno || end == val || *end || !isfinite(v) || v < WS_LUL_MIN_INTERVAL_S ||
 	    v > WS_LUL_MAX_INTERVAL_S)
-		return ws_err_set(err, WS_E_INVAL, "'%s' is not a probe interval; expected %g to %g "
-				  "seconds, like 0.2", val, WS_LUL_MIN_INTERVAL_S,
-				  WS_LUL_MAX_INTERVAL_S);
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a probe interval; expected %g to %g "
+				  "seconds, like 0.2",
+				  val, WS_LUL_MIN_INTERVAL_S, WS_LUL_MAX_INTERVAL_S);
 	o->spec.lul_interval_s = v;
 	return 0;
 }

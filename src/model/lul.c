@@ -80,9 +80,8 @@ int ws_lul_plan_make(const ws_test_spec *spec, double step_s, ws_lul_plan *p, ws
 				  "--up 0 --down 0 leaves no load; expected at least one flow");
 	double iv = spec->lul_interval_s > 0 ? spec->lul_interval_s : WS_LUL_DEFAULT_INTERVAL_S;
 	if (!(iv >= WS_LUL_MIN_INTERVAL_S && iv <= WS_LUL_MAX_INTERVAL_S))
-		return ws_err_set(err, WS_E_INVAL,
-				  "--probe-interval %g: expected %g to %g seconds", iv,
-				  WS_LUL_MIN_INTERVAL_S, WS_LUL_MAX_INTERVAL_S);
+		return ws_err_set(err, WS_E_INVAL, "--probe-interval %g: expected %g to %g seconds",
+				  iv, WS_LUL_MIN_INTERVAL_S, WS_LUL_MAX_INTERVAL_S);
 	p->interval_s = iv;
 	p->step_s = step_s > 0 ? step_s : WS_LUL_DEFAULT_INTERVAL_S;
 	for (int up = 1; up >= 0; up--) {
@@ -232,8 +231,7 @@ int ws_lul_aggregates(const ws_series_set *in, double interval_s, ws_series_set 
 	    flow_aggregate(in, WS_SERIES_UP, true, "TCP upload avg", WS_SERIES_UP, out) < 0 ||
 	    flow_aggregate(in, WS_SERIES_DOWN, false, "TCP download sum", WS_SERIES_DOWN, out) <
 		    0 ||
-	    flow_aggregate(in, WS_SERIES_DOWN, true, "TCP download avg", WS_SERIES_DOWN, out) <
-		    0 ||
+	    flow_aggregate(in, WS_SERIES_DOWN, true, "TCP download avg", WS_SERIES_DOWN, out) < 0 ||
 	    flow_aggregate(in, -1, false, "TCP totals", WS_SERIES_UP, out) < 0 ||
 	    ping_average(in, interval_s, out) < 0) {
 		errno = ENOMEM;

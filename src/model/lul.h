@@ -21,15 +21,15 @@ struct ws_err;
 
 /* --probes: which latency probes run (a mask). */
 enum { WS_LUL_UDP = 1u << 0, WS_LUL_TCP = 1u << 1, WS_LUL_ICMP = 1u << 2 };
-#define WS_LUL_PROBES_DEFAULT       (WS_LUL_UDP | WS_LUL_TCP)
-#define WS_LUL_DEFAULT_INTERVAL_S   0.2
-#define WS_LUL_MIN_INTERVAL_S       0.001
-#define WS_LUL_MAX_INTERVAL_S       10.0
-#define WS_LUL_MAX_FLOWS_EACH       64 /* --up / --down */
-#define WS_LUL_MAX_PROBES           6
-#define WS_LUL_MAX_ITEMS            (2 * WS_LUL_MAX_FLOWS_EACH + WS_LUL_MAX_PROBES)
+#define WS_LUL_PROBES_DEFAULT     (WS_LUL_UDP | WS_LUL_TCP)
+#define WS_LUL_DEFAULT_INTERVAL_S 0.2
+#define WS_LUL_MIN_INTERVAL_S     0.001
+#define WS_LUL_MAX_INTERVAL_S     10.0
+#define WS_LUL_MAX_FLOWS_EACH     64 /* --up / --down */
+#define WS_LUL_MAX_PROBES         6
+#define WS_LUL_MAX_ITEMS          (2 * WS_LUL_MAX_FLOWS_EACH + WS_LUL_MAX_PROBES)
 /* A probe unanswered this long is lost (a NaN sample); see docs/rrul.md. */
-#define WS_LUL_PROBE_TIMEOUT_S      1.0
+#define WS_LUL_PROBE_TIMEOUT_S 1.0
 
 /* DiffServ marks as IP_TOS bytes (netperf's -Y names). */
 #define WS_TOS_BE  0x00
@@ -70,12 +70,12 @@ int ws_lul_parse_probes(const char *s, unsigned *mask, struct ws_err *err);
  * daemon read back, and why the run stopped early. Owned by ws_test_result.lul. */
 typedef struct ws_lul_result {
 	ws_lul_plan plan;
-	ws_series_set set;                  /* one series per plan item, same order */
-	int tos_local[WS_LUL_MAX_ITEMS];    /* getsockopt here; -1 = not read */
-	int tos_remote[WS_LUL_MAX_ITEMS];   /* the daemon's getsockopt (flows), or the mark
+	ws_series_set set;                   /* one series per plan item, same order */
+	int tos_local[WS_LUL_MAX_ITEMS];     /* getsockopt here; -1 = not read */
+	int tos_remote[WS_LUL_MAX_ITEMS];    /* the daemon's getsockopt (flows), or the mark
 	                                     * the daemon's echo saw on the probes; -1 = none */
 	char skipped[WS_LUL_MAX_ITEMS][200]; /* why a probe did not run ("" = it ran) */
-	char stopped[200];                  /* why the run ended early, "" = it ran its length */
+	char stopped[200];                   /* why the run ended early, "" = it ran its length */
 } ws_lul_result;
 
 /* Flent's aggregates of a measured set, appended to out (which the caller frees): "TCP

@@ -78,8 +78,7 @@ int ws_lul_summary_write(FILE *out, const ws_lul_result *r, const char *name)
 		const ws_series *s = &r->set.s[i];
 		if (!r->skipped[i][0] && s->kind == WS_SERIES_PROBE && s->lost)
 			fprintf(out, " %s: %llu of %zu probes lost (no answer in %.1f s)\n",
-				s->name, (unsigned long long)s->lost, s->n,
-				WS_LUL_PROBE_TIMEOUT_S);
+				s->name, (unsigned long long)s->lost, s->n, WS_LUL_PROBE_TIMEOUT_S);
 	}
 	if (r->stopped[0])
 		fprintf(out, " The run stopped early: %s\n", r->stopped);
@@ -95,7 +94,8 @@ void ws_lul_interim_write(FILE *out, const ws_lul_result *r, size_t *printed)
 		for (; printed[i] < s->n; printed[i]++) {
 			size_t k = printed[i];
 			if (isnan(s->v[k]))
-				fprintf(out, "Interim result: %s lost at %.3f s\n", s->name, s->t[k]);
+				fprintf(out, "Interim result: %s lost at %.3f s\n", s->name,
+					s->t[k]);
 			else if (s->kind == WS_SERIES_PROBE)
 				fprintf(out, "Interim result: %s %.3f ms at %.3f s\n", s->name,
 					s->v[k], s->t[k]);

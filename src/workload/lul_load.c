@@ -47,9 +47,10 @@ int ws_lul_greet(int fd, enum ws_lul_role role, int tos, int *tos_local, int *to
 		return rc;
 	}
 	if (g[0] != 'L' || g[1] != (unsigned char)role)
-		return ws_err_set(err, WS_E_PROTO,
-				  "the daemon answered an RRUL connection's greeting with %02x %02x",
-				  g[0], g[1]);
+		return ws_err_set(
+			err, WS_E_PROTO,
+			"the daemon answered an RRUL connection's greeting with %02x %02x", g[0],
+			g[1]);
 	*tos_remote = g[3] ? -1 : g[2]; /* g[3] != 0: the daemon could not read it back */
 	return 0;
 }

@@ -125,8 +125,8 @@ static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_add
 	return rc;
 }
 
-int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out,
-		       int tcp_fd, const ws_addr *peer, ws_err *err)
+int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out, int tcp_fd,
+		       const ws_addr *peer, ws_err *err)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->plan = plan;
@@ -201,7 +201,7 @@ static void send_round(ws_lul_probes *ps, ws_lul_probe *p, size_t k, int64_t now
 	(void)ps;
 	(void)now;
 	p->sent[k] = ws_clock_ns(); /* each probe's own instant, not the round's */
-	p->st[k] = R_PENDING; /* a refused send is a lost probe, as a dropped one */
+	p->st[k] = R_PENDING;       /* a refused send is a lost probe, as a dropped one */
 	if (!p->last_heard)
 		p->last_heard = now;
 	(void)r;

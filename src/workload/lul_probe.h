@@ -34,22 +34,22 @@ typedef struct ws_lul_probe ws_lul_probe; /* one probe's state (lul_probe.c) */
 
 typedef struct ws_lul_probes {
 	const ws_lul_plan *plan;
-	ws_lul_result *out;    /* series (plan order), tos_remote, skipped */
-	pthread_mutex_t *mu;   /* held while samples are pushed */
-	atomic_bool *stop;     /* set by the caller: end now */
-	int64_t t0_ns;         /* the common start */
+	ws_lul_result *out;  /* series (plan order), tos_remote, skipped */
+	pthread_mutex_t *mu; /* held while samples are pushed */
+	atomic_bool *stop;   /* set by the caller: end now */
+	int64_t t0_ns;       /* the common start */
 	int64_t duration_ns;
-	ws_lul_probe *p;       /* the probes that run */
+	ws_lul_probe *p; /* the probes that run */
 	uint32_t n;
-	char why[200];         /* why the probes ended the run, "" = they did not */
+	char why[200]; /* why the probes ended the run, "" = they did not */
 } ws_lul_probes;
 
 /* Open the probes' sockets before the start: UDP sockets marked and connected to the
  * daemon's echo at peer, the TCP probe on tcp_fd (greeted, not owned), an ICMP socket
  * when ping_group_range allows this process's groups; a probe that cannot run is marked
  * skipped with its reason in out->skipped. Returns 0 or a negative error. */
-int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out,
-		       int tcp_fd, const ws_addr *peer, struct ws_err *err);
+int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out, int tcp_fd,
+		       const ws_addr *peer, struct ws_err *err);
 
 /* The probes' thread body (arg: the ws_lul_probes); set t0_ns, duration_ns, mu and stop
  * first. Returns when every round is answered or lost, or *stop is set. */

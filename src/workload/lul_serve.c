@@ -136,7 +136,8 @@ int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, in
 		     ws_side_result *res, ws_err *err)
 {
 	if (nfds < 2)
-		return ws_err_set(err, WS_E_INVAL, "an RRUL run needs its connections and its echo");
+		return ws_err_set(err, WS_E_INVAL,
+				  "an RRUL run needs its connections and its echo");
 	uint32_t ntcp = nfds - 1, nup, ndown;
 	int *up = calloc(ntcp, sizeof(int)), *down = calloc(ntcp, sizeof(int)), probe;
 	if (!up || !down) {
