@@ -259,6 +259,7 @@ static const struct long_def long_opts[] = {
 	{"down", ws_cli_lopt_down, "N"},
 	{"probes", ws_cli_lopt_probes, "udp,tcp,icmp"},
 	{"probe-interval", ws_cli_lopt_probe_interval, "SECONDS"},
+	{"delay", ws_cli_lopt_delay, "SECONDS"},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -60,9 +60,18 @@ int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
+int ws_cli_lopt_delay(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v;
+	int rc = ws_cli_parse_ranged(val, 0, WS_LUL_MAX_DELAY_S, "a number of seconds", &v, err);
+	if (rc == 0)
+		o->spec.lul_delay_s = (uint32_t)v;
+	return rc;
+}
+
 int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 {
-	static const char *const own[] = {"up", "down", "probes", "probe-interval"};
+	static const char *const own[] = {"up", "down", "probes", "probe-interval", "delay"};
 	bool lul = ws_test_type_lul(o->spec.type);
 	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++)
 		if (ws_cli_long_given(o, own[i]))
@@ -82,7 +91,7 @@ int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 	if (bad)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-t %s does not take %s; expected -l SECONDS, -D, --up, --down, "
-				  "--probes, --probe-interval, --json",
+				  "--probes, --probe-interval, --delay, --json",
 				  ws_test_type_name(o->spec.type), bad);
 	if (o->peer == WS_PEER_NETSERVER)
 		return ws_err_set(err, WS_E_INVAL,

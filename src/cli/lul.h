@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* lul: the client's RRUL run (-t RRUL, -t RRUL_BE; --up, --down, --probes,
- * --probe-interval): checks its options before any work, runs it against a warpspeed
+ * --probe-interval, --delay): checks its options before any work, runs it against a warpspeed
  * daemon, prints the -D lines as the series grow and then the Flent-style summary or the
  * JSON document, also when the run ended early (what was measured, and why it stopped). */
 #ifndef WS_CLI_LUL_H
@@ -17,8 +17,9 @@ int ws_cli_lopt_up(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_down(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probes(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, struct ws_err *err);
+int ws_cli_lopt_delay(ws_cli_options *o, const char *val, struct ws_err *err);
 
-/* In the final checks: --up/--down/--probes/--probe-interval belong to RRUL, and RRUL
+/* In the final checks: --up/--down/--probes/--probe-interval/--delay belong to RRUL, and RRUL
  * takes no -i, --streams, --sweep or --repeat. 0 or -WS_E_INVAL naming the option. */
 int ws_cli_lul_check(const ws_cli_options *o, struct ws_err *err);
 

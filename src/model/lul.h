@@ -27,6 +27,7 @@ enum { WS_LUL_UDP = 1u << 0, WS_LUL_TCP = 1u << 1, WS_LUL_ICMP = 1u << 2 };
 #define WS_LUL_MAX_INTERVAL_S     10.0
 #define WS_LUL_MAX_FLOWS_EACH     64 /* --up / --down */
 #define WS_LUL_MAX_PROBES         6
+#define WS_LUL_MAX_DELAY_S        60 /* --delay */
 #define WS_LUL_MAX_ITEMS          (2 * WS_LUL_MAX_FLOWS_EACH + WS_LUL_MAX_PROBES)
 /* A probe unanswered this long is lost (a NaN sample); see docs/rrul.md. */
 #define WS_LUL_PROBE_TIMEOUT_S 1.0
@@ -49,6 +50,8 @@ typedef struct ws_lul_plan {
 	ws_lul_item item[WS_LUL_MAX_ITEMS]; /* the up flows, the down flows, then the probes */
 	uint32_t nup, ndown, nprobes;
 	double interval_s; /* probe interval */
+	uint32_t delay_s;  /* --delay: the probes run alone this long before and after the
+	                    * flows (Flent's DELAY), 0 = none */
 	double step_s;     /* flow sampling step (-D, else 0.2 s) */
 } ws_lul_plan;
 

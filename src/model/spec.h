@@ -133,6 +133,7 @@ typedef struct ws_test_spec {
 	uint32_t lul_up, lul_down;
 	unsigned lul_probes;
 	double lul_interval_s;
+	uint32_t lul_delay_s; /* --delay: probes alone this long before and after the load */
 } ws_test_spec;
 
 struct ws_err;

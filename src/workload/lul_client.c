@@ -26,7 +26,7 @@ static int greet_all(const ws_lul_client_params *p, ws_lul_result *out, ws_err *
 			: i < nflows                ? WS_LUL_ROLE_DOWN
 						    : WS_LUL_ROLE_PROBE;
 		int tos = i < nflows ? pl->item[i].tos : 0, l, r;
-		int rc = ws_lul_greet(p->fds[i], role, tos, &l, &r, err);
+		int rc = ws_lul_greet(p->fds[i], role, tos, pl->delay_s, &l, &r, err);
 		if (rc < 0)
 			return rc;
 		if (i < nflows) {
@@ -69,15 +69,16 @@ static void sample(const ws_lul_client_params *p, ws_lul_result *out, ws_interim
 	int64_t len = ws_test_spec_duration_ns(p->spec);
 	if (!last)
 		return;
+	int64_t t_run = t0 + (int64_t)pl->delay_s * WS_NS_PER_SEC; /* the flows' start */
 	for (int64_t k = 1; (k - 1) * step < len && !atomic_load(stop); k++) {
-		int64_t at = t0 + k * step, end = k * step > len ? t0 + len : at;
+		int64_t at = t_run + k * step, end = k * step > len ? t_run + len : at;
 		while (ws_clock_ns() < end && !atomic_load(stop) && !ps->why[0])
 			ws_clock_sleep_ns(end - ws_clock_ns() > 20 * WS_NS_PER_MS
 						  ? 20 * WS_NS_PER_MS
 						  : end - ws_clock_ns());
 		if (ps->why[0])
 			break;
-		double dt = (double)(end - (t0 + (k - 1) * step)) / WS_NS_PER_SEC;
+		double dt = (double)(end - (t_run + (k - 1) * step)) / WS_NS_PER_SEC;
 		pthread_mutex_lock(mu);
 		for (uint32_t i = 0; i < nflows; i++) {
 			uint64_t u = atomic_load_explicit(&ctr[i].units, memory_order_relaxed);
@@ -105,7 +106,10 @@ int ws_lul_client_run(const ws_lul_client_params *p, ws_lul_result *out, ws_side
 {
 	const ws_lul_plan *pl = &out->plan;
 	uint32_t nflows = pl->nup + pl->ndown;
-	int rc = make_series(out, (double)ws_test_spec_duration_ns(p->spec) / WS_NS_PER_SEC)
+	int64_t delay = (int64_t)pl->delay_s * WS_NS_PER_SEC;
+	int rc =
+		make_series(out,
+			    (double)(ws_test_spec_duration_ns(p->spec) + 2 * delay) / WS_NS_PER_SEC)
 		? ws_err_set(err, ENOMEM, "no memory for the series")
 		: 0;
 	if (rc == 0)
@@ -126,7 +130,7 @@ int ws_lul_client_run(const ws_lul_client_params *p, ws_lul_result *out, ws_side
 	atomic_bool stop = false;
 	ps.mu = &mu;
 	ps.stop = &stop;
-	ps.duration_ns = ws_test_spec_duration_ns(p->spec);
+	ps.duration_ns = ws_test_spec_duration_ns(p->spec) + 2 * delay;
 	ws_lul_load up, down;
 	memset(&up, 0, sizeof(up));
 	memset(&down, 0, sizeof(down));
@@ -137,6 +141,8 @@ int ws_lul_client_run(const ws_lul_client_params *p, ws_lul_result *out, ws_side
 	bool probing = pthread_create(&pt, NULL, ws_lul_probes_main, &ps) == 0;
 	if (!probing)
 		rc = ws_err_set(err, EAGAIN, "could not start the probes' thread");
+	while (rc == 0 && ws_clock_ns() < t0 + delay && !ps.why[0]) /* the probes alone first */
+		ws_clock_sleep_ns(10 * WS_NS_PER_MS);
 	if (rc == 0)
 		rc = ws_lul_load_start(&up, p->fds, pl->nup, true, p->spec, 0, ctr, err);
 	if (rc == 0)

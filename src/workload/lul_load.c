@@ -31,12 +31,13 @@ static int set_mark(int fd, int tos, int *readback, ws_err *err)
 	return 0;
 }
 
-int ws_lul_greet(int fd, enum ws_lul_role role, int tos, int *tos_local, int *tos_remote,
-		 ws_err *err)
+int ws_lul_greet(int fd, enum ws_lul_role role, int tos, uint32_t delay_s, int *tos_local,
+		 int *tos_remote, ws_err *err)
 {
 	*tos_local = *tos_remote = -1;
 	int rc = set_mark(fd, tos, tos_local, err);
-	unsigned char g[WS_LUL_GREETING_LEN] = {'L', (unsigned char)role, (unsigned char)tos, 0};
+	unsigned char g[WS_LUL_GREETING_LEN] = {'L', (unsigned char)role, (unsigned char)tos,
+						(unsigned char)(delay_s > 255 ? 255 : delay_s)};
 	int64_t deadline = ws_clock_ns() + WS_LUL_GREETING_NS;
 	if (rc == 0)
 		rc = ws_sock_write_all(fd, g, sizeof(g), deadline, err);
@@ -55,7 +56,7 @@ int ws_lul_greet(int fd, enum ws_lul_role role, int tos, int *tos_local, int *to
 	return 0;
 }
 
-int ws_lul_answer(int fd, enum ws_lul_role *role, int *tos, ws_err *err)
+int ws_lul_answer(int fd, enum ws_lul_role *role, int *tos, uint32_t *delay_s, ws_err *err)
 {
 	unsigned char g[WS_LUL_GREETING_LEN];
 	int rc = ws_sock_read_exact(fd, g, sizeof(g), ws_clock_ns() + WS_LUL_GREETING_NS, err);
@@ -69,6 +70,7 @@ int ws_lul_answer(int fd, enum ws_lul_role *role, int *tos, ws_err *err)
 				  "an RRUL connection opened with %02x %02x, not a greeting", g[0],
 				  g[1]);
 	*role = (enum ws_lul_role)g[1];
+	*delay_s = g[3];
 	int kept = -1;
 	rc = set_mark(fd, g[2], &kept, err);
 	if (rc < 0)

@@ -27,14 +27,16 @@ enum ws_lul_role { WS_LUL_ROLE_UP = 'U', WS_LUL_ROLE_DOWN = 'D', WS_LUL_ROLE_PRO
 #define WS_LUL_GREETING_LEN 4
 #define WS_LUL_GREETING_NS  (10 * 1000000000LL)
 
-/* Client: greet the daemon on fd with role and mark (set here first, read back into
- * *tos_local), and read the daemon's answer: the mark its socket kept (*tos_remote, -1 =
- * not read). Returns 0 or a negative error. */
-int ws_lul_greet(int fd, enum ws_lul_role role, int tos, int *tos_local, int *tos_remote,
-		 struct ws_err *err);
+/* Client: greet the daemon on fd with role, mark (set here first, read back into
+ * *tos_local) and the idle time before the flows (delay_s, 0..255), and read the daemon's
+ * answer: the mark its socket kept (*tos_remote, -1 = not read). Returns 0 or a negative
+ * error. */
+int ws_lul_greet(int fd, enum ws_lul_role role, int tos, uint32_t delay_s, int *tos_local,
+		 int *tos_remote, struct ws_err *err);
 
-/* Daemon: read a connection's greeting, apply its mark, answer with the mark read back. */
-int ws_lul_answer(int fd, enum ws_lul_role *role, int *tos, struct ws_err *err);
+/* Daemon: read a connection's greeting, apply its mark, answer with the mark read back;
+ * *delay_s: the greeting's idle time. */
+int ws_lul_answer(int fd, enum ws_lul_role *role, int *tos, uint32_t *delay_s, struct ws_err *err);
 
 /* One direction's flows on a thread: the multi engine as sender or receiver. */
 typedef struct ws_lul_load {

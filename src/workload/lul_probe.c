@@ -271,7 +271,7 @@ static bool settle(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, int64
 	pthread_mutex_lock(ps->mu);
 	while (p->pushed < sent_rounds && p->st[p->pushed] != R_PENDING) {
 		size_t k = p->pushed++;
-		double t = (double)k * ps->plan->interval_s;
+		double t = (double)llround((double)k * ps->plan->interval_s * 1e6) / 1e6; /* µs */
 		if (p->st[k] == R_ANSWERED)
 			ws_series_push(&ps->out->set, (int)p->item, t, p->rtt[k]);
 		else if (p->st[k] == R_LOST)

@@ -112,14 +112,14 @@ static void *echo_main(void *arg)
 
 /* Read every connection's greeting and sort them by what they carry. */
 static int sort_flows(const int *fds, uint32_t n, int *up, uint32_t *nup, int *down,
-		      uint32_t *ndown, int *probe, ws_err *err)
+		      uint32_t *ndown, int *probe, uint32_t *delay_s, ws_err *err)
 {
 	*nup = *ndown = 0;
 	*probe = -1;
 	for (uint32_t i = 0; i < n; i++) {
 		enum ws_lul_role role;
 		int tos;
-		int rc = ws_lul_answer(fds[i], &role, &tos, err);
+		int rc = ws_lul_answer(fds[i], &role, &tos, delay_s, err);
 		if (rc < 0)
 			return rc;
 		if (role == WS_LUL_ROLE_UP)
@@ -145,9 +145,11 @@ int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, in
 		free(down);
 		return ws_err_set(err, ENOMEM, "no memory for %u connections", ntcp);
 	}
-	int rc = sort_flows(fds, ntcp, up, &nup, down, &ndown, &probe, err);
+	uint32_t delay_s = 0;
+	int rc = sort_flows(fds, ntcp, up, &nup, down, &ndown, &probe, &delay_s, err);
 	struct echo e = {.udp = fds[nfds - 1], .tcp = probe};
-	e.end_ns = ws_clock_ns() + ws_test_spec_duration_ns(spec) + ECHO_GRACE_NS;
+	int64_t delay = (int64_t)delay_s * WS_NS_PER_SEC;
+	e.end_ns = ws_clock_ns() + ws_test_spec_duration_ns(spec) + 2 * delay + ECHO_GRACE_NS;
 	if (cap_ns && cap_ns < e.end_ns)
 		e.end_ns = cap_ns;
 	pthread_t et;
@@ -158,6 +160,8 @@ int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, in
 	ws_lul_load rx, tx;
 	memset(&rx, 0, sizeof(rx));
 	memset(&tx, 0, sizeof(tx));
+	if (rc == 0 && delay) /* --delay: the probes alone first (the client waits as long) */
+		ws_clock_sleep_ns(delay);
 	if (rc == 0)
 		rc = ws_lul_load_start(&rx, up, nup, false, spec, cap_ns, NULL, err);
 	if (rc == 0)
