@@ -162,6 +162,13 @@ static int report(const ws_cli_options *o, const ws_test_result *res, int argc, 
 	}
 	if (status == 0 && o->json_file)
 		status = ws_cli_json_file_write(o, res, argc, argv, NULL, 0);
+	/* TODO(flent): --flent FILE and the "all" chart (issue 30, items 1 and 3) hook in here:
+	 * res->lul is the whole run (model/lul.h): res->lul->set holds one series per flow and
+	 * probe under Flent's names, in the plan's order (res->lul->plan), with its step,
+	 * length and wall-clock start; ws_lul_aggregates(&res->lul->set,
+	 * res->lul->plan.interval_s, &out) adds Flent's sums and averages; a probe with
+	 * res->lul->skipped[i][0] did not run; res->lul->stopped says why a run ended early
+	 * (this function runs then too, with what was measured). */
 	fflush(stdout);
 	return status;
 }

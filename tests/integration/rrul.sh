@@ -164,15 +164,9 @@ grep -q "Summary of tcp_bidirectional test run" "$WS_TMP/bidir.out" &&
 	pass rrul_bidirectional_title || fail rrul_bidirectional_title "$(head -3 "$WS_TMP/bidir.out")"
 
 # --- a daemon that dies mid-run: the reason, and what was measured until then ----------
-DAEMON_LOG2=$WS_TMP/d2.log
-"$WS_BIN" serve -p 0 -L 127.0.0.1 2>"$DAEMON_LOG2" &
-D2=$!
-WS_PIDS+=("$D2")
-for _ in $(seq 1 100); do
-	P2=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$DAEMON_LOG2")
-	[ -n "$P2" ] && break
-	sleep 0.05
-done
+P1=$DAEMON_PORT
+start_daemon -L 127.0.0.1 || fail rrul_daemon2 "did not start"
+D2=$DAEMON_PID P2=$DAEMON_PORT DAEMON_PORT=$P1
 timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$P2" -t RRUL -l 3 >"$WS_TMP/dies.out" 2>"$WS_TMP/dies.err" &
 C=$!
 WS_PIDS+=("$C")
