@@ -12,6 +12,7 @@
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_add
 	if (p->kind == K_TCP) {
 		p->fd = tcp_fd;
 		int one = 1;
-		setsockopt(p->fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof(one));
+		setsockopt(p->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		return 0;
 	}
 	int proto = p->kind == K_UDP ? 0 : p->v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -92,6 +93,8 @@ static void *echo_main(void *arg)
 {
 	struct echo *e = arg;
 	int on = 1;
+	if (e->tcp >= 0) /* one byte back at once, as the client's side sends it */
+		setsockopt(e->tcp, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
 	setsockopt(e->udp, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
 	setsockopt(e->udp, IPPROTO_IPV6, IPV6_RECVTCLASS, &on, sizeof(on));
 	for (;;) {

@@ -5,11 +5,19 @@
 #include "harness.h"
 
 #include "model/lul.h"
+#include "util/clock.h"
 #include "util/err.h"
 #include "workload/lul_probe.h"
 
+#include <arpa/inet.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static void plan_of(enum ws_test_type t, ws_test_spec *s)
 {
@@ -161,8 +169,95 @@ static void ping_range(void)
 	CHECK(n, !ws_lul_groups_in_range(g, 0, 0, 2147483647));
 }
 
+/* A UDP echo on loopback that drops every round k with k % 3 == 1 and marks its replies
+ * with 0x77 where the daemon writes the mark it saw. */
+struct lossy {
+	int fd;
+	atomic_bool stop;
+};
+
+static void *lossy_echo(void *arg)
+{
+	struct lossy *l = arg;
+	while (!atomic_load(&l->stop)) {
+		struct pollfd pf = {.fd = l->fd, .events = POLLIN};
+		if (poll(&pf, 1, 20) <= 0)
+			continue;
+		unsigned char b[64];
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		ssize_t r = recvfrom(l->fd, b, sizeof(b), 0, (struct sockaddr *)&from, &fl);
+		if (r < 12)
+			continue;
+		uint32_t k;
+		memcpy(&k, b + 4, 4);
+		if (ntohl(k) % 3 == 1)
+			continue;
+		b[9] = 0x77;
+		sendto(l->fd, b, (size_t)r, 0, (struct sockaddr *)&from, fl);
+	}
+	return NULL;
+}
+
+/* Lost probes are NaN samples in their place, counted, and the series goes on: 15 rounds
+ * of 20 ms, every third lost, end within the last loss's 1 s timeout. */
+static void lost_probes(void)
+{
+	const char *n = "lost_probes";
+	struct lossy l = {.fd = socket(AF_INET, SOCK_DGRAM, 0)};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t al = sizeof(a);
+	CHECK_INT(n, bind(l.fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	getsockname(l.fd, (struct sockaddr *)&a, &al);
+	pthread_t t;
+	pthread_create(&t, NULL, lossy_echo, &l);
+	ws_test_spec s;
+	plan_of(WS_TEST_RRUL, &s);
+	s.lul_probes = WS_LUL_UDP;
+	s.lul_interval_s = 0.02;
+	static ws_lul_result out;
+	ws_err e;
+	CHECK_INT(n, ws_lul_plan_make(&s, 0, &out.plan, &e), 0);
+	uint32_t first = out.plan.nup + out.plan.ndown;
+	for (uint32_t i = 0; i < first + out.plan.nprobes; i++)
+		ws_series_add(&out.set, out.plan.item[i].name, out.plan.item[i].kind,
+			      out.plan.item[i].probe[0] ? out.plan.item[i].probe : NULL,
+			      out.plan.item[i].tos);
+	ws_addr peer;
+	memcpy(&peer.ss, &a, sizeof(a));
+	peer.len = sizeof(a);
+	ws_lul_probes ps;
+	CHECK_INT(n, ws_lul_probes_open(&ps, &out.plan, &out, -1, &peer, &e), 0);
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	atomic_bool stop = false;
+	ps.mu = &mu;
+	ps.stop = &stop;
+	ps.t0_ns = ws_clock_ns();
+	ps.duration_ns = 300 * WS_NS_PER_MS;
+	ws_lul_probes_main(&ps);
+	double took = (double)(ws_clock_ns() - ps.t0_ns) / 1e9;
+	ws_lul_probes_close(&ps);
+	atomic_store(&l.stop, true);
+	pthread_join(t, NULL);
+	close(l.fd);
+	CHECK_STR(n, ps.why, "");
+	CHECK(n, took >= 1.2 && took < 1.6); /* round 13 at 0.26 s + 1 s timeout */
+	for (uint32_t i = first; i < first + 3; i++) {
+		const ws_series *sr = &out.set.s[i];
+		CHECK_INT(n, (int)sr->n, 15);
+		CHECK_INT(n, (int)sr->lost, 5);
+		for (size_t k = 0; k < sr->n && k < 15; k++) {
+			CHECK_DBL(n, sr->t[k], 0.02 * (double)k, 1e-9);
+			CHECK(n, isnan(sr->v[k]) == (k % 3 == 1));
+		}
+		CHECK_INT(n, out.tos_remote[i], 0x77);
+	}
+	ws_series_free(&out.set);
+}
+
 int main(void)
 {
+	RUN(lost_probes);
 	RUN(rrul_names);
 	RUN(be_and_counts);
 	RUN(refusals);
