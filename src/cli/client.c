@@ -174,8 +174,7 @@ static int fill_file_check(const ws_cli_options *o, ws_err *err)
 	return fd < 0 ? fd : 0;
 }
 
-/* Nothing listens on the default host: serve the test from this process, on loopback. */
-static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
+int ws_cli_run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
 				 ws_test_result *res, bool note, ws_err *err)
 {
 	ws_daemon_config dc;
@@ -228,7 +227,7 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 	    c->o->ctl_port == WS_DEFAULT_CTL_PORT && c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
-		rc = run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
+		rc = ws_cli_run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
 		c->local_noted = true;
 	}
 	if (rc == 0)

@@ -193,6 +193,11 @@ int ws_cli_lul_main(ws_cli_options *o, int argc, char **argv)
 	}
 	ws_test_result res;
 	int rc = ws_client_run_test(&cfg, &o->spec, &res, &err);
+	if (rc == -ECONNREFUSED && !o->remote_host_given && o->ctl_port == WS_DEFAULT_CTL_PORT &&
+	    o->peer != WS_PEER_NETSERVER) { /* as every test: a daemon in this process */
+		ws_test_result_free(&res);
+		rc = ws_cli_run_with_local_daemon(&cfg, &o->spec, &res, true, &err);
+	}
 	ws_cli_key_free(key);
 	int status = 0;
 	if (rc < 0)
