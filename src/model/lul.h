@@ -79,6 +79,7 @@ typedef struct ws_lul_result {
 	                                     * the daemon's echo saw on the probes; -1 = none */
 	char skipped[WS_LUL_MAX_ITEMS][200]; /* why a probe did not run ("" = it ran) */
 	char stopped[200];                   /* why the run ended early, "" = it ran its length */
+	int64_t probe_cpu_ns;                /* the probes' thread: user + system CPU time */
 } ws_lul_result;
 
 /* Flent's aggregates of a measured set, appended to out (which the caller frees): "TCP

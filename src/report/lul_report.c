@@ -171,6 +171,7 @@ void ws_lul_json(ws_json *j, const ws_lul_result *r)
 	ws_json_int(j, "start_unix_ns", r->set.start_unix_ns);
 	ws_json_uint(j, "up", r->plan.nup);
 	ws_json_uint(j, "down", r->plan.ndown);
+	ws_json_int(j, "probe_cpu_ns", r->probe_cpu_ns);
 	if (r->stopped[0])
 		ws_json_str(j, "stopped", r->stopped);
 	else

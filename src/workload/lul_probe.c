@@ -5,6 +5,7 @@
 #include "net/sockopt.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "workload/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -313,6 +314,8 @@ void *ws_lul_probes_main(void *arg)
 	}
 	struct pollfd pf[WS_LUL_MAX_PROBES];
 	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
+	int64_t u0, s0, u1, s1; /* what the probes cost: their thread's CPU time */
+	ws_thread_cpu_ns(&u0, &s0);
 	while (!atomic_load(ps->stop) && !ps->why[0]) {
 		int64_t now = ws_clock_ns();
 		if (k < nr && now >= ps->t0_ns + (int64_t)k * iv) {
@@ -337,5 +340,7 @@ void *ws_lul_probes_main(void *arg)
 			if (pf[i].revents)
 				on_readable(ps, &ps->p[i], k);
 	}
+	ws_thread_cpu_ns(&u1, &s1);
+	ps->out->probe_cpu_ns = (u1 - u0) + (s1 - s0);
 	return NULL;
 }
