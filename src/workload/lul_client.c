@@ -160,10 +160,10 @@ int ws_lul_client_run(const ws_lul_client_params *p, ws_lul_result *out, ws_side
 		pthread_join(pt, NULL);
 	ws_lul_probes_close(&ps);
 	free(ctr);
-	int64_t elapsed = ws_clock_ns() - t0;
 	if (ws_lul_load_merge(&up, &down, res) < 0 && rc == 0)
 		rc = ws_err_set(err, ENOMEM, "no memory for the flows' results");
-	res->elapsed_ns = elapsed;
+	if (!res->elapsed_ns) /* no flow ran: the run's own length */
+		res->elapsed_ns = ws_clock_ns() - t0;
 	char failed[160];
 	ws_lul_first_failure(res, pl->nup, failed, sizeof(failed));
 	if (rc == 0 && ps.why[0])
