@@ -10,6 +10,7 @@
 #include "cli/personality.h"
 
 #include "cli/harnessopts.h"
+#include "cli/lul.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/repeat.h"
@@ -173,8 +174,7 @@ static int fill_file_check(const ws_cli_options *o, ws_err *err)
 	return fd < 0 ? fd : 0;
 }
 
-/* Nothing listens on the default host: serve the test from this process, on loopback. */
-static int run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
+int ws_cli_run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
 				 ws_test_result *res, bool note, ws_err *err)
 {
 	ws_daemon_config dc;
@@ -227,7 +227,7 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 	    c->o->ctl_port == WS_DEFAULT_CTL_PORT && c->o->peer != WS_PEER_NETSERVER) {
 		ws_test_result_free(res);
 		memset(res, 0, sizeof(*res)); /* the free leaves the latency pointer behind */
-		rc = run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
+		rc = ws_cli_run_with_local_daemon(c->cfg, &c->run, res, !c->local_noted, err);
 		c->local_noted = true;
 	}
 	if (rc == 0)
@@ -239,23 +239,28 @@ static int run_one(void *arg, int iteration, ws_test_result *res, ws_err *err)
 	return rc;
 }
 
+void ws_cli_client_config(const ws_cli_options *o, const ws_psk *key, ws_client_config *cfg)
+{
+	ws_client_config_init(cfg);
+	cfg->host = o->remote_host;
+	cfg->host_family = o->remote_family;
+	cfg->local_host = o->local_host[0] ? o->local_host : NULL;
+	cfg->local_family = o->local_family;
+	cfg->port = o->ctl_port;
+	cfg->local_port = o->local_ctl_port;
+	cfg->start_wait_s = o->start_wait_s;
+	cfg->peer = o->peer;
+	cfg->psk = key;
+	cfg->allow_unauthenticated = o->allow_unauthenticated;
+	if (o->verbosity >= 2)
+		cfg->note = print_note;
+}
+
 int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, ws_test_result *res,
 		      ws_cli_demo *demo, ws_err *err)
 {
 	ws_client_config cfg;
-	ws_client_config_init(&cfg);
-	cfg.host = o->remote_host;
-	cfg.host_family = o->remote_family;
-	cfg.local_host = o->local_host[0] ? o->local_host : NULL;
-	cfg.local_family = o->local_family;
-	cfg.port = o->ctl_port;
-	cfg.local_port = o->local_ctl_port;
-	cfg.start_wait_s = o->start_wait_s;
-	cfg.peer = o->peer;
-	cfg.psk = key;
-	cfg.allow_unauthenticated = o->allow_unauthenticated;
-	if (o->verbosity >= 2)
-		cfg.note = print_note;
+	ws_cli_client_config(o, key, &cfg);
 	memset(res, 0, sizeof(*res));
 	if (o->spec.type == WS_TEST_LOC_CPU) { /* no connection at all, as netperf's */
 		res->spec = o->spec;
@@ -408,6 +413,8 @@ int ws_cli_client_main(int argc, char **argv)
 			"asks; "
 			"it sends its own pattern\n",
 			o.remote_fill_file);
+	if (ws_test_type_lul(o.spec.type)) /* RRUL: its own run and report (cli/lul.h) */
+		return ws_cli_lul_main(&o, argc, argv);
 	if (o.repeat > 1 || (o.repeat && o.sweep))
 		return ws_cli_repeat_main(&o, &sel, argc, argv);
 	if (o.sweep)

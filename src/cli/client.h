@@ -27,6 +27,17 @@ void ws_cli_key_free(ws_psk *key);
  * when the default host has none (its notice printed once: *local_noted). On success *res
  * and *demo hold the result and -D's samples (free both); on failure nothing is left to
  * free and err says why (-WS_E_PEER: an option the netserver cannot honour). */
+/* Nothing listens on the default host: serve the test from a daemon in this process, on
+ * loopback (note: say so on stderr). As ws_client_run_test. */
+struct ws_test_spec;
+int ws_cli_run_with_local_daemon(const struct ws_client_config *cfg,
+				 const struct ws_test_spec *spec, ws_test_result *res, bool note,
+				 struct ws_err *err);
+
+/* The session's configuration from the options: host, ports, key, --peer, notes at -v 2. */
+struct ws_client_config;
+void ws_cli_client_config(const ws_cli_options *o, const ws_psk *key, struct ws_client_config *cfg);
+
 int ws_cli_client_run(ws_cli_options *o, const ws_psk *key, bool *local_noted, ws_test_result *res,
 		      ws_cli_demo *demo, struct ws_err *err);
 

@@ -3,6 +3,7 @@
 #include "cli/longopts.h"
 
 #include "cli/harnessopts.h"
+#include "cli/lul.h"
 #include "cli/optvalue.h"
 #include "cli/personality.h"
 #include "cli/repeat.h"
@@ -254,6 +255,11 @@ static const struct long_def long_opts[] = {
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},
 	{"sweep", lopt_sweep, "NAME=V1,V2,..."},
 	{"repeat", ws_cli_lopt_repeat, "N"},
+	{"up", ws_cli_lopt_up, "N"},
+	{"down", ws_cli_lopt_down, "N"},
+	{"probes", ws_cli_lopt_probes, "udp,tcp,icmp"},
+	{"probe-interval", ws_cli_lopt_probe_interval, "SECONDS"},
+	{"delay", ws_cli_lopt_delay, "SECONDS"},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -15,6 +15,7 @@
 #include "cli/testhelp.h"
 #include "cli/applies.h"
 #include "cli/longopts.h"
+#include "cli/lul.h"
 #include "cli/optvalue.h"
 #include "cli/outopts.h"
 #include "cli/personality.h"
@@ -300,6 +301,8 @@ static int finalize(ws_cli_options *o, ws_err *err)
 				  "choose the output; expected one of them",
 				  o->json == 2 ? "-lines" : "");
 	if (o->sweep && (orc = ws_cli_sweep_check(o, err)) < 0)
+		return orc;
+	if ((orc = ws_cli_lul_check(o, err)) < 0) /* RRUL's options, before any work */
 		return orc;
 	int prc = ws_cli_check_applies(o, err);
 	if (prc == 0)

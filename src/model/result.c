@@ -2,6 +2,8 @@
 /* result: releasing a result's heap arrays; see result.h. */
 #include "model/result.h"
 
+#include "model/lul.h"
+
 #include <stdlib.h>
 
 void ws_side_result_free(ws_side_result *r)
@@ -19,4 +21,9 @@ void ws_test_result_free(ws_test_result *r)
 {
 	ws_side_result_free(&r->local);
 	ws_side_result_free(&r->remote);
+	if (r->lul) {
+		ws_series_free(&r->lul->set);
+		free(r->lul);
+		r->lul = NULL;
+	}
 }

@@ -115,6 +115,9 @@ typedef struct ws_test_result {
 	bool shared_host;       /* both ends on one host: same system-wide CPU */
 	char peer_software[64]; /* the daemon's HELLO_ACK software string ("" if none);
 	                                 * client-side only, not a wire field of the result */
+	/* RRUL (model/lul.h): the run's named time series, the marks read back, why it
+	 * stopped; heap, client-side only (ws_test_result_free), NULL for other tests. */
+	struct ws_lul_result *lul;
 } ws_test_result;
 
 /* Free the per-flow and per-thread arrays of a side (the struct itself is the caller's). */

@@ -126,6 +126,14 @@ typedef struct ws_test_spec {
 	 * answers from its own buffer), UDP_STREAM ends with three empty datagrams instead
 	 * of warpspeed's END handshake, and TCP_CRR sends no end marker connection. */
 	bool netperf_peer;
+	/* Client-only, never sent: RRUL's flows and probes (model/lul.h). lul_counts: --up or
+	 * --down was given, and lul_up / lul_down replace the four flows each way; lul_probes:
+	 * WS_LUL_* mask, 0 = the default; lul_interval_s: --probe-interval, 0 = 0.2 s. */
+	bool lul_counts;
+	uint32_t lul_up, lul_down;
+	unsigned lul_probes;
+	double lul_interval_s;
+	uint32_t lul_delay_s; /* --delay: probes alone this long before and after the load */
 } ws_test_spec;
 
 struct ws_err;

@@ -42,6 +42,10 @@ static const ws_test_row rows[] = {
 	 NULL, NULL, 0, "Send", STREAM_OUT},
 	{WS_TEST_REM_CPU, "REM_CPU", WS_PROTO_TCP, WS_TF_CPU, S, WS_TO_SOCKET,
 	 NULL, NULL, 0, "Send", STREAM_OUT},
+	{WS_TEST_RRUL, "RRUL", WS_PROTO_TCP, WS_TF_LUL, S, 0,
+	 "REALTIME RESPONSE UNDER LOAD TEST", NULL, 0, "Send|Recv", STREAM_OUT},
+	{WS_TEST_RRUL_BE, "RRUL_BE", WS_PROTO_TCP, WS_TF_LUL, S, 0,
+	 "REALTIME RESPONSE UNDER LOAD TEST (BEST EFFORT)", NULL, 0, "Send|Recv", STREAM_OUT},
 };
 /* clang-format on */
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
@@ -126,6 +130,8 @@ bool ws_test_type_probe(enum ws_test_type t)
 	enum ws_test_family f = ws_test_type_family(t);
 	return f == WS_TF_MSS || f == WS_TF_CPU;
 }
+
+bool ws_test_type_lul(enum ws_test_type t) { return ws_test_type_family(t) == WS_TF_LUL; }
 
 bool ws_test_type_has(enum ws_test_type t, unsigned output)
 {

@@ -25,6 +25,8 @@ enum ws_test_type {
 	WS_TEST_TCP_CC,  /* TCP_CRR without request or response: connect, close */
 	WS_TEST_LOC_CPU, /* the local CPU rate and count; no connection at all */
 	WS_TEST_REM_CPU, /* the same of the daemon */
+	WS_TEST_RRUL,    /* latency under load: TCP flows both ways and probes (model/lul.h) */
+	WS_TEST_RRUL_BE, /* the same, every flow and probe best effort */
 };
 
 /* What kind of exchange a test measures. */
@@ -35,6 +37,7 @@ enum ws_test_family {
 	WS_TF_CC,     /* a connection per transaction, no request or response */
 	WS_TF_MSS,    /* connect, read the MSS, close */
 	WS_TF_CPU,    /* a CPU rate and count; no transfer */
+	WS_TF_LUL,    /* latency under load: flows both ways and latency probes (RRUL) */
 };
 
 enum ws_test_proto { WS_PROTO_NONE, WS_PROTO_TCP, WS_PROTO_UDP };
@@ -113,6 +116,9 @@ bool ws_test_type_dataless(enum ws_test_type t);
 /* A test that measures no transfer: TCP_MSS, LOC_CPU, REM_CPU (netperf's one-figure tests,
  * which ignore -i and print no throughput). */
 bool ws_test_type_probe(enum ws_test_type t);
+
+/* Latency under load (RRUL, RRUL_BE): a warpspeed daemon only, results as time series. */
+bool ws_test_type_lul(enum ws_test_type t);
 
 /* An output (WS_TO_*) applies to the test. */
 bool ws_test_type_has(enum ws_test_type t, unsigned output);

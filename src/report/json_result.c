@@ -3,6 +3,7 @@
  * json_result.h and docs/json.md. Every member listed in the schema is written on every
  * run (null when it does not apply), so a reader can tell "not measured" from "missing". */
 #include "report/json_result.h"
+#include "report/lul_report.h"
 #include <warpspeed/version.h>
 
 #include "measure/hist.h"
@@ -480,6 +481,8 @@ int ws_json_result_write(FILE *out, const ws_report_ctx *c, const ws_json_interi
 	side(&j, c, false);
 	latency(&j, c);
 	confidence(&j, c->conf);
+	if (r->lul) /* RRUL: every series, every sample */
+		ws_lul_json(&j, r->lul);
 	ws_json_array_begin(&j, "interim");
 	for (size_t i = 0; interim && i < ninterim; i++) {
 		ws_json_object_begin(&j, NULL);

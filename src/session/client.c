@@ -17,6 +17,7 @@
 #include "util/clock.h"
 #include "util/err.h"
 #include "util/text.h"
+#include "workload/lul_client.h"
 #include "workload/run.h"
 
 #include <errno.h>
@@ -226,7 +227,7 @@ static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws
  * test option -H's. */
 static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_addr,
 		      const ws_client_config *c, ws_test_result *out, int *fds, ws_rr_params *crr,
-		      ws_err *err)
+		      ws_addr *echo, ws_err *err)
 {
 	ws_addr data_peer = *ctl_addr;
 	const ws_addr *ctl_peer = &data_peer;
@@ -275,8 +276,16 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 			ws_ds_close_all(fds, spec->streams);
 		return rc;
 	}
+	uint64_t echo_port = 0;
+	if (rc == 0 && ws_test_type_lul(spec->type) &&
+	    (ws_tlv_get_u64(&m, WS_F_PROBE_PORT, &echo_port) != 0 || echo_port == 0 ||
+	     echo_port > 65535))
+		rc = ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK of %s lacks the probe port",
+				ws_test_type_name(spec->type));
 	if (rc < 0)
 		return rc;
+	*echo = *ctl_peer;
+	ws_addr_set_port(echo, (uint16_t)echo_port);
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
 	if (ws_test_type_connects(spec->type))
@@ -330,9 +339,24 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 	}
 }
 
-static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
-		     double wait_s, struct ws_interim *interim, ws_test_result *out, ws_err *err)
+/* RRUL: the client's half fills out->lul (made by warpspeed_test). */
+static int run_lul(const ws_client_config *c, const int *fds, const ws_addr *echo,
+		   const ws_test_spec *spec, ws_test_result *out, ws_err *err)
 {
+	ws_lul_client_params p = {.spec = spec,
+				  .fds = fds,
+				  .echo = *echo,
+				  .tick = c->lul_tick,
+				  .tick_ctx = c->lul_ctx};
+	return ws_lul_client_run(&p, out->lul, &out->local, err);
+}
+
+static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
+		     const ws_client_config *c, const ws_addr *echo, ws_test_result *out,
+		     ws_err *err)
+{
+	double wait_s = c->start_wait_s;
+	struct ws_interim *interim = c->interim;
 	if (wait_s > 0) /* -s: the data connections stand, nothing moves yet */
 		ws_clock_sleep_ns((int64_t)(wait_s * WS_NS_PER_SEC));
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
@@ -342,7 +366,9 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
+	rc = ws_test_type_lul(spec->type)
+		? run_lul(c, fds, echo, spec, out, err)
+		: ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
 	ws_ds_close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -432,6 +458,17 @@ static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_t
 {
 	const ws_client_config *c = cl->cfg;
 	cl->found = WS_PEER_NETSERVER;
+	if (ws_test_type_lul(spec->type)) {
+		char pt[80];
+		ws_addr_format_port(peer, pt, sizeof(pt));
+		ws_np_close(fd);
+		cl->np_fd = -1;
+		return ws_err_set(err, WS_E_PEER,
+				  "%s (%s) is a netserver; -t %s needs a warpspeed daemon (start "
+				  "`warpspeed serve` there): its flows, probes and echo run over "
+				  "warpspeed's own protocol",
+				  c->host, pt, ws_test_type_name(spec->type));
+	}
 	int rc = passphrase && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
 	cl->np_fd = fd;
 	cl->np_peer = *peer;
@@ -465,6 +502,22 @@ static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_t
 	return rc;
 }
 
+/* RRUL: the plan (its flows and probes) and the result it fills; the spec asks for one TCP
+ * connection per flow and the TCP probe's. */
+static int lul_prepare(ws_test_spec *wire, const ws_client_config *c, ws_test_result *out,
+		       ws_err *err)
+{
+	if (!out->lul)
+		out->lul = calloc(1, sizeof(*out->lul));
+	if (!out->lul)
+		return ws_err_set(err, ENOMEM, "no memory for the RRUL result");
+	int rc = ws_lul_plan_make(wire, c->lul_step_s, &out->lul->plan, err);
+	if (rc == 0)
+		wire->streams = ws_lul_connections(&out->lul->plan);
+	out->spec.streams = wire->streams;
+	return rc;
+}
+
 /* The warpspeed session from HELLO on; *found reports a netserver (or a late daemon, or
  * a close after the probe) instead, with the connection left open in *ctl_fd. */
 static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t probe_ns,
@@ -491,6 +544,8 @@ static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t pr
 	ws_test_spec wire = *spec;
 	if (rc == 0)
 		rc = numeric_data_addrs(&wire, peer, err);
+	if (rc == 0 && ws_test_type_lul(wire.type)) /* the series this run fills */
+		rc = lul_prepare(&wire, c, out, err);
 	spec = &wire;
 	int *fds = rc < 0 ? NULL : malloc(spec->streams * sizeof(int));
 	if (rc == 0 && !fds)
@@ -498,12 +553,14 @@ static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t pr
 	for (uint32_t i = 0; fds && i < spec->streams; i++)
 		fds[i] = -1;
 	ws_rr_params crr;
+	ws_addr echo;
+	memset(&echo, 0, sizeof(echo));
 	if (rc == 0)
-		rc = setup_data(&ch, spec, peer, c, out, fds, &crr, err);
+		rc = setup_data(&ch, spec, peer, c, out, fds, &crr, &echo, err);
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
-		rc = run_local(&ch, fds, &crr, spec, c->start_wait_s, c->interim, out, err);
+		rc = run_local(&ch, fds, &crr, spec, c, &echo, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);

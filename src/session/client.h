@@ -18,6 +18,7 @@
 
 struct ws_err;
 struct ws_psk;
+struct ws_lul_result;
 
 /* Which protocol the peer on the control port speaks (--peer). AUTO tells them apart
  * from the first answer (session/probe.h). */
@@ -50,6 +51,11 @@ typedef struct ws_client_config {
 	 * printed before the test needs (-D prints its lines under the banner as they come). */
 	void (*on_start)(void *ctx, const ws_test_result *r);
 	void *start_ctx;
+	/* RRUL (model/lul.h): the flows' sampling step (the -D interval; 0 = 0.2 s) and, for
+	 * -D, a call after every step with the series so far (NULL: none). */
+	double lul_step_s;
+	void (*lul_tick)(void *ctx, const struct ws_lul_result *r);
+	void *lul_ctx;
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);

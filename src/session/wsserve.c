@@ -111,6 +111,8 @@ typedef struct data_setup {
 	int lfd;  /* TCP listener, or -1 */
 	int *fds; /* one per flow, -1 until open */
 	uint32_t n;
+	uint32_t ntcp; /* of which TCP connections to accept: n, or for RRUL n - 1, the last
+	                * being the probes' UDP echo socket */
 } data_setup;
 
 static void close_setup(data_setup *d)
@@ -204,7 +206,9 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	res->sndbuf_req = snd;
 	res->rcvbuf_req = rcv;
 	d->lfd = -1;
-	d->n = spec->streams;
+	d->n = d->ntcp = spec->streams;
+	if (ws_test_type_lul(spec->type))
+		d->n++;
 	d->fds = malloc(d->n * sizeof(*d->fds));
 	if (!d->fds)
 		return ws_err_set(err, ENOMEM, "no memory for %u data sockets", d->n);
@@ -218,6 +222,12 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
 	if (d->lfd < 0)
 		return d->lfd;
+	if (d->n > d->ntcp) { /* RRUL: the probes' echo, on the data address, any port */
+		ws_addr_set_port(&local, 0);
+		d->fds[d->ntcp] = ws_sock_udp(&local, 0, 0, 0, NULL, NULL, NULL, err);
+		if (d->fds[d->ntcp] < 0)
+			return d->fds[d->ntcp];
+	}
 	ws_sock_get_buffers(d->lfd, &res->sndbuf_set, &res->rcvbuf_set);
 	return 0;
 }
@@ -228,6 +238,10 @@ static void put_ports(ws_tlv_writer *w, const data_setup *d)
 	if (d->lfd >= 0) {
 		ws_sock_local_addr(d->lfd, &bound);
 		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
+		if (d->n > d->ntcp) {
+			ws_sock_local_addr(d->fds[d->ntcp], &bound);
+			ws_tlv_put_u64(w, WS_F_PROBE_PORT, ws_addr_port(&bound));
+		}
 		return;
 	}
 	for (uint32_t i = 0; i < d->n; i++) {
@@ -285,14 +299,14 @@ static int run_charged(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg
 	if (rc == 0 && ws_test_type_connects(spec->type))
 		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
-		rc = accept_flows(s, spec, d.lfd, cookie, d.n, d.fds, err);
+		rc = accept_flows(s, spec, d.lfd, cookie, d.ntcp, d.fds, err);
 		close(d.lfd);
 		d.lfd = -1;
-		for (uint32_t i = 0; rc == 0 && spec->nodelay && i < d.n; i++)
+		for (uint32_t i = 0; rc == 0 && spec->nodelay && i < d.ntcp; i++)
 			ws_sock_set_nodelay(d.fds[i], 1, NULL);
 	}
 	if (rc == 0)
-		rc = apply_sockopts(s, spec, d.fds, d.n, err);
+		rc = apply_sockopts(s, spec, d.fds, d.ntcp, err);
 	if (rc == 0) {
 		set_data_fds(s, d.fds, d.n);
 		rc = wait_start(s, err);

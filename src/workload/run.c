@@ -12,6 +12,7 @@
 #include "util/err.h"
 #include "util/features.h"
 #include "util/units.h"
+#include "workload/lul_serve.h"
 #include "workload/multi.h"
 #include "workload/rr.h"
 #include "workload/rr_flow.h"
@@ -430,6 +431,15 @@ static int engine_probe(const side_run *x)
 	return x->role == WS_ROLE_SENDER ? run_probe(x->fds[0], x->res) : engine_tcp(x);
 }
 
+/* RRUL's daemon half: the last descriptor is the probes' UDP echo (session/wsserve.c). The
+ * client's half runs from session/client.c, which hands it the series to fill. */
+static int engine_lul(const side_run *x)
+{
+	if (x->is_client)
+		return ws_err_set(x->err, WS_E_INVAL, "the client runs RRUL through its session");
+	return ws_lul_serve_run(x->spec, x->fds, x->nfds, x->cap_ns, x->res, x->err);
+}
+
 /* The engine of each test type this build runs (what a test is, its family and roles, is
  * model/testtype.h; this says only which code runs it). TCP_CRR and TCP_CC make their own
  * connections and run through ws_workload_run_crr. own_syscalls: the engine counts its
@@ -450,6 +460,8 @@ static const struct engine {
 	{WS_TEST_TCP_CC, engine_rr, false},
 	{WS_TEST_TCP_MSS, engine_probe, false},
 	{WS_TEST_REM_CPU, engine_probe, false},
+	{WS_TEST_RRUL, engine_lul, false},
+	{WS_TEST_RRUL_BE, engine_lul, false},
 };
 /* clang-format on */
 

@@ -76,6 +76,16 @@ def semantic(doc, what, test, streams):
             die("%s: no bytes received on either side" % what)
         if doc["latency"] is not None:
             die("%s: a stream test with latency" % what)
+    if doc["test"] in ("RRUL", "RRUL_BE"):
+        lul = doc.get("rrul")
+        if not lul or not lul["series"]:
+            die("%s: an RRUL result without its series" % what)
+        for sr in lul["series"] + lul["aggregates"]:
+            if len(sr["t"]) != len(sr["v"]) or sr["samples"] + sr["lost"] != len(sr["v"]):
+                die("%s: series %s has %d times, %d values, %d samples + %d lost" %
+                    (what, sr["name"], len(sr["t"]), len(sr["v"]), sr["samples"], sr["lost"]))
+    elif doc.get("rrul") is not None:
+        die("%s: an rrul member on a %s result" % (what, doc["test"]))
     if not doc["throughput"]["value"] or doc["throughput"]["value"] <= 0:
         die("%s: throughput %s" % (what, doc["throughput"]["value"]))
     if streams:
