@@ -260,6 +260,7 @@ static const struct long_def long_opts[] = {
 	{"probes", ws_cli_lopt_probes, "udp,tcp,icmp"},
 	{"probe-interval", ws_cli_lopt_probe_interval, "SECONDS"},
 	{"delay", ws_cli_lopt_delay, "SECONDS"},
+	{"flent", ws_cli_lopt_flent, "FILE"},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -8,9 +8,12 @@
 #include "cli/outprint.h"
 #include "cli/personality.h"
 #include "model/lul.h"
+#include "report/flent.h"
 #include "report/lul_report.h"
+#include "report/series_chart.h"
 #include "session/client.h"
 #include "util/err.h"
+#include "util/safefile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 static int flow_count(const char *val, uint32_t *out, ws_err *err)
 {
@@ -69,9 +73,64 @@ int ws_cli_lopt_delay(ws_cli_options *o, const char *val, ws_err *err)
 	return rc;
 }
 
+int ws_cli_lopt_flent(ws_cli_options *o, const char *val, ws_err *err)
+{
+	(void)err;
+	o->flent = val;
+	return 0;
+}
+
+/* The Flent name of the run ("rrul", "rrul_be", "tcp_nup" ...): the summary's title and the
+ * Flent file's NAME, which selects the plots Flent offers for it. */
+static const char *flent_name(const ws_test_spec *s)
+{
+	if (!s->lul_counts)
+		return s->type == WS_TEST_RRUL_BE ? "rrul_be" : "rrul";
+	if (s->lul_up && s->lul_down)
+		return "tcp_bidirectional";
+	return s->lul_up ? "tcp_nup" : "tcp_ndown";
+}
+
+static void flent_meta(const ws_cli_options *o, ws_flent_meta *m, char *local, size_t len)
+{
+	struct utsname u;
+	snprintf(local, len, "%s", uname(&u) == 0 ? u.nodename : "");
+	*m = (ws_flent_meta){
+		.name = flent_name(&o->spec),
+		.host = o->remote_host,
+		.local_host = local[0] ? local : NULL,
+		.ip_version =
+			o->spec.family == WS_FAMILY_INET6 || strchr(o->remote_host, ':') ? 6 : 4,
+	};
+}
+
+/* --flent and --svg, before any work: the files can be written and the chart can hold the
+ * run's series. */
+static int files_check(const ws_cli_options *o, const ws_lul_plan *plan, ws_err *err)
+{
+	if (o->flent) {
+		ws_flent_meta m;
+		char local[256];
+		flent_meta(o, &m, local, sizeof local);
+		int rc = ws_flent_check(&m, o->flent, err);
+		if (rc < 0) {
+			ws_err_prefix(err, "--flent %s", o->flent);
+			return rc;
+		}
+	}
+	uint32_t n = plan->nup + plan->ndown + plan->nprobes;
+	if (o->svg && n > WS_SERIES_CHART_MAX)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--svg %s: the chart draws at most %d flows and probes; this run "
+				  "has %u (expected --up plus --down plus probes up to %d)",
+				  o->svg, WS_SERIES_CHART_MAX, n, WS_SERIES_CHART_MAX);
+	return 0;
+}
+
 int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 {
-	static const char *const own[] = {"up", "down", "probes", "probe-interval", "delay"};
+	static const char *const own[] = {"up",    "down", "probes", "probe-interval",
+					  "delay", "flent"};
 	bool lul = ws_test_type_lul(o->spec.type);
 	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++)
 		if (ws_cli_long_given(o, own[i]))
@@ -99,7 +158,8 @@ int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 				  "(`warpspeed serve`); expected --peer warpspeed or auto",
 				  ws_test_type_name(o->spec.type));
 	ws_lul_plan plan;
-	return ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
+	int rc = ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
+	return rc < 0 ? rc : files_check(o, &plan, err);
 }
 
 struct tick_ctx {
@@ -135,14 +195,42 @@ static void print_marks(const ws_lul_result *r)
 	}
 }
 
-/* The Flent name of the run ("rrul", "rrul_be", "tcp_nup" ...), for the summary's title. */
-static const char *flent_name(const ws_test_spec *s)
+static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
 {
-	if (!s->lul_counts)
-		return s->type == WS_TEST_RRUL_BE ? "rrul_be" : "rrul";
-	if (s->lul_up && s->lul_down)
-		return "tcp_bidirectional";
-	return s->lul_up ? "tcp_nup" : "tcp_ndown";
+	ws_err err;
+	ws_err_clear(&err);
+	ws_flent_meta m;
+	char local[256];
+	flent_meta(o, &m, local, sizeof local);
+	if (ws_flent_write(&r->set, &m, o->flent, &err) < 0) {
+		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --svg: throughput up and down above latency, on one time axis (report/series_chart.h). */
+static int write_chart(const ws_cli_options *o, const ws_lul_result *r)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	ws_safefile sf;
+	if (ws_safefile_open(&sf, o->svg, 0, &err) < 0) {
+		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
+		return -1;
+	}
+	char title[WS_HOST_MAX + 32];
+	snprintf(title, sizeof title, "%s to %s", flent_name(&o->spec), o->remote_host);
+	if (ws_series_chart_all(sf.f, &r->set, title, &err) < 0) {
+		ws_safefile_abort(&sf);
+		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
+		return -1;
+	}
+	if (ws_safefile_commit(&sf, &err) < 0) {
+		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 static int report(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv)
@@ -162,13 +250,11 @@ static int report(const ws_cli_options *o, const ws_test_result *res, int argc, 
 	}
 	if (status == 0 && o->json_file)
 		status = ws_cli_json_file_write(o, res, argc, argv, NULL, 0);
-	/* TODO(flent): --flent FILE and the "all" chart (issue 30, items 1 and 3) hook in here:
-	 * res->lul is the whole run (model/lul.h): res->lul->set holds one series per flow and
-	 * probe under Flent's names, in the plan's order (res->lul->plan), with its step,
-	 * length and wall-clock start; ws_lul_aggregates(&res->lul->set,
-	 * res->lul->plan.interval_s, &out) adds Flent's sums and averages; a probe with
-	 * res->lul->skipped[i][0] did not run; res->lul->stopped says why a run ended early
-	 * (this function runs then too, with what was measured). */
+	/* The files, with what was measured even when the run ended early. */
+	if (o->flent && write_flent(o, r) < 0)
+		status = 1;
+	if (o->svg && write_chart(o, r) < 0)
+		status = 1;
 	fflush(stdout);
 	return status;
 }

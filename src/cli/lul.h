@@ -18,6 +18,8 @@ int ws_cli_lopt_down(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probes(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_delay(ws_cli_options *o, const char *val, struct ws_err *err);
+/* --flent FILE: the run as a Flent data file (report/flent.h), checked before any work. */
+int ws_cli_lopt_flent(ws_cli_options *o, const char *val, struct ws_err *err);
 
 /* In the final checks: --up/--down/--probes/--probe-interval/--delay belong to RRUL, and RRUL
  * takes no -i, --streams, --sweep or --repeat. 0 or -WS_E_INVAL naming the option. */

@@ -88,6 +88,7 @@ typedef struct ws_cli_options {
 	const char *svg;         /* --svg FILE: the run's chart (cli/svgout.h); NULL none */
 	int svg_chart;           /* --svg-chart KIND (enum ws_chart_kind); 0 = auto */
 	const char *openmetrics; /* --openmetrics FILE: the results as metrics; NULL none */
+	const char *flent;       /* --flent FILE: an RRUL run as a Flent data file; NULL none */
 
 	/* Options harnesses pass (cli/harnessopts.h). */
 	double start_wait_s;        /* -s secs: wait between setup and start; 0 = none */

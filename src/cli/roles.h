@@ -6,12 +6,12 @@
 #ifndef WS_CLI_ROLES_H
 #define WS_CLI_ROLES_H
 
-#define WS_CLI_ROLES(X)                                                                            \
-	X("serve", ws_cli_serve_main)                                                              \
-	X("node", ws_cli_node_main)                                                                \
-	X("iq", ws_cli_iq_main)                                                                    \
-	X("mesh", ws_cli_mesh_role)                                                                \
-	X("plot", ws_cli_plot_main)                                                                \
+#define WS_CLI_ROLES(X)               \
+	X("serve", ws_cli_serve_main) \
+	X("node", ws_cli_node_main)   \
+	X("iq", ws_cli_iq_main)       \
+	X("mesh", ws_cli_mesh_role)   \
+	X("plot", ws_cli_plot_main)   \
 	X("compare", ws_cli_compare_main)
 
 #endif

@@ -43,6 +43,15 @@ int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 		return 0;
 	if (svg_path(o, err) < 0)
 		return -WS_E_INVAL;
+	if (ws_test_type_lul(o->spec.type)) /* its one chart, drawn by cli/lul.c */
+		return o->svg_chart
+			? ws_err_set(
+				  err, WS_E_INVAL,
+				  "-t %s draws one chart, throughput up and down above "
+				  "latency; --svg-chart %s is not for it (expected no --svg-chart)",
+				  ws_test_type_name(o->spec.type),
+				  ws_chart_kind_name((enum ws_chart_kind)o->svg_chart))
+			: 0;
 	if (o->sweep) /* one chart of the whole sweep, drawn by cli/sweeprun.c */
 		return o->svg_chart
 			? ws_err_set(err, WS_E_INVAL,

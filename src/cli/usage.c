@@ -191,6 +191,8 @@ const char *ws_cli_usage(void)
 	       "    --probe-interval S    seconds between probes (default 0.2; 0.001 to 10)\n"
 	       "    --delay S             probes alone S s before and after the flows (Flent's\n"
 	       "                          --delay; default 0, at most 60): idle latency\n"
+	       "    --flent FILE          the run as a Flent data file (.flent.gz): flent -i FILE\n"
+	       "    --svg FILE            throughput up and down above latency, one time axis\n"
 	       "\n"
 	       "Sweeps (warpspeed's own; before or after --):\n"
 	       "    --sweep NAME=V1,V2,...  run the test once per value: NAME is m, M, r, s, S "

@@ -80,11 +80,15 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Nearest-rank percentile of sorted values. */
+/* Percentile of sorted values, interpolated linearly between the two nearest ranks: the
+ * rule Flent's summary uses (numpy's default), so both print the same 99th percentile. */
 static double rank(const double *v, size_t n, double pct)
 {
-	size_t k = (size_t)ceil(pct / 100.0 * (double)n);
-	return v[k ? k - 1 : 0];
+	double h = pct / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(h);
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
 void ws_series_stats_of(const ws_series *s, ws_series_stats *out)

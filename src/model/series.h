@@ -34,7 +34,10 @@ typedef struct ws_series_set {
 	ws_series *s;
 	size_t n, cap;
 	double step_s;         /* sampling step the flows were reported at (the -D interval) */
-	double length_s;       /* the run's planned length */
+	double length_s;       /* the run's planned length, delays included */
+	double delay_s;        /* the flows start this long after the common start and end
+	                        * this long before the run's end; probes run alone then
+	                        * (Flent's DELAY); 0 = none */
 	int64_t start_unix_ns; /* wall clock of the common start */
 } ws_series_set;
 
@@ -48,7 +51,8 @@ int ws_series_push(ws_series_set *set, int idx, double t_s, double v);
 int ws_series_find(const ws_series_set *set, const char *name);
 void ws_series_free(ws_series_set *set);
 
-/* Figures of one series over its non-NaN samples (0 when there are none). */
+/* Figures of one series over its non-NaN samples (0 when there are none); p99 is
+ * interpolated between ranks as Flent's summary computes it. */
 typedef struct ws_series_stats {
 	size_t samples, lost;
 	double mean, median, p99, min, max;

@@ -148,7 +148,7 @@ static void write_metadata(ws_json *j, const ws_series_set *set, const ws_flent_
 	ws_json_int(j, "IP_VERSION", m->ip_version ? m->ip_version : 4);
 	ws_json_str(j, "TIME", when);
 	ws_json_str(j, "T0", when);
-	ws_json_double(j, "LENGTH", set->length_s);
+	ws_json_double(j, "LENGTH", set->length_s - 2 * set->delay_s); /* the flows' */
 	ws_json_double(j, "TOTAL_LENGTH", set->length_s);
 	ws_json_double(j, "STEP_SIZE", set->step_s);
 	ws_json_str(j, "FLENT_VERSION", FLENT_VERSION);

@@ -47,6 +47,7 @@ static int make_series(ws_lul_result *out, double length_s)
 	const ws_lul_plan *pl = &out->plan;
 	out->set.step_s = pl->step_s;
 	out->set.length_s = length_s;
+	out->set.delay_s = pl->delay_s;
 	for (uint32_t i = 0; i < pl->nup + pl->ndown + pl->nprobes; i++) {
 		const ws_lul_item *it = &pl->item[i];
 		if (ws_series_add(&out->set, it->name, it->kind, it->probe[0] ? it->probe : NULL,

@@ -21,6 +21,7 @@ bg_run be ws -t RRUL_BE -l 1 --json
 bg_run nup ws -t RRUL -l 1 --up 3 --down 0 --probes udp
 bg_run bidir ws -t RRUL -l 1 --up 1 --down 1 --probes tcp,icmp
 bg_run delay ws -t RRUL_BE -l 1 --delay 1 --up 1 --down 0 --probes udp --json
+bg_run files ws -t RRUL -l 1 --delay 1 --flent "$WS_TMP/run.flent.gz" --svg "$WS_TMP/run.svg"
 bg_wait
 
 # --- the summary: every series, exact names, in Flent's sorted order and layout ---------
@@ -137,6 +138,41 @@ PY
 )
 [ "$r" = ok ] && pass rrul_delay || fail rrul_delay "$r"
 
+# --- --flent: the real Flent reads the file back and prints what warpspeed printed -------
+r=$(python3 - "$WS_TMP/run.flent.gz" <<'PY' 2>&1
+import gzip, json, sys
+m = json.load(gzip.open(sys.argv[1]))["metadata"]
+assert (m["NAME"], m["LENGTH"], m["TOTAL_LENGTH"], m["STEP_SIZE"]) == ("rrul", 1, 3, 0.2), m
+print("ok")
+PY
+)
+[ "$(cat "$WS_TMP/files.rc")" = 0 ] && [ "$r" = ok ] && pass rrul_flent_metadata ||
+	fail rrul_flent_metadata "rc $(cat "$WS_TMP/files.rc"): $r $(cat "$WS_TMP/files.err")"
+if command -v flent >/dev/null; then
+	# The measured series' rows, every figure; Flent leaves its computed rows' median and
+	# 99th percentile as N/A, which warpspeed prints, so those rows are compared by mean.
+	rows() { grep -E '^ (Ping|TCP) ' "$1" | sed -E '/(avg|sum|totals) +:/s/^( [^:]*: +[0-9.]+).*/\1/'; }
+	flent -i "$WS_TMP/run.flent.gz" -f summary >"$WS_TMP/flent.sum" 2>"$WS_TMP/flent.err"
+	if [ "$(rows "$WS_TMP/files.out" | wc -l)" = 18 ] &&
+		[ "$(rows "$WS_TMP/files.out")" = "$(rows "$WS_TMP/flent.sum")" ]; then
+		pass rrul_flent_summary_same
+	else
+		fail rrul_flent_summary_same "$(diff <(rows "$WS_TMP/files.out") <(rows "$WS_TMP/flent.sum") | head -6) $(tail -2 "$WS_TMP/flent.err")"
+	fi
+else
+	skip rrul_flent_summary_same "flent is not installed (Debian package flent)"
+fi
+r=$(python3 - "$WS_TMP/run.svg" <<'PY' 2>&1
+import sys, xml.etree.ElementTree as ET
+svg = open(sys.argv[1]).read()
+ET.fromstring(svg)
+for name in ("TCP upload EF", "TCP download BK", "Ping (ms) UDP EF", "Ping (ms) TCP BE"):
+    assert name in svg, name
+print("ok")
+PY
+)
+[ "$r" = ok ] && pass rrul_svg_all_chart || fail rrul_svg_all_chart "$r"
+
 # --- --up/--down: Flent's tcp_nup and tcp_bidirectional names; the ICMP probe ----------
 names=$(sed -n 's/^ \(.*[^ ]\) *: .*/\1/p' "$WS_TMP/nup.out" | tr '\n' '|')
 # sorted byte by byte, as Flent sorts them: " avg" comes before "::1"
@@ -207,6 +243,9 @@ bad iterations "-t RRUL does not take -i/-I (iterations)" -t RRUL -i 3
 bad streams "-t RRUL_BE does not take --streams" -t RRUL_BE --streams 2
 bad peer "-t RRUL with --peer netserver: RRUL needs a warpspeed daemon" -t RRUL --peer netserver
 bad delay "option --delay: " -t RRUL --delay 61
+bad flent_other_test "option --flent belongs to -t RRUL and -t RRUL_BE; the test is TCP_RR" -t TCP_RR --flent "$WS_TMP/x.flent.gz"
+bad flent_dir "--flent $WS_TMP: '$WS_TMP' is a directory" -t RRUL --flent "$WS_TMP"
+bad svg_chart "--svg-chart spectrum is not for it" -t RRUL --svg "$WS_TMP/x.svg" --svg-chart spectrum
 
 # --- a stock netserver: refused at once, naming warpspeed serve -----------------------
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
