@@ -74,6 +74,8 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{ws_cli_given(o, true, 'C'), "test option -C", TESTS_TCP, "the TCP tests"},
 		{ws_cli_given(o, true, 'G'), "test option -G", TESTS_TCP, "the TCP tests"},
 		{ws_cli_given(o, true, 'K'), "test option -K", TESTS_TCP, "the TCP tests"},
+		{s->mptcp, "--mptcp", TESTS_TCP, "the TCP tests"},
+		{s->busy_poll, "--busy-poll", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
 	};
 	/* clang-format on */
 	const char *test = ws_test_type_name(s->type);

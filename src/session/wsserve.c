@@ -7,6 +7,7 @@
 #include "ctl/msg.h"
 #include "measure/cpu.h"
 #include "net/addr.h"
+#include "net/mptcp.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "session/budget.h"
@@ -215,7 +216,8 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
 	if (ws_test_type_connects(spec->type)) /* a connection per transaction: never drop a SYN */
 		backlog = CRR_BACKLOG;
-	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
+	d->lfd = ws_sock_listen_proto(&local, -1, snd, rcv, backlog, ws_mptcp_proto(spec->mptcp),
+				      err);
 	if (d->lfd < 0)
 		return d->lfd;
 	ws_sock_get_buffers(d->lfd, &res->sndbuf_set, &res->rcvbuf_set);
