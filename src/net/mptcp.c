@@ -15,12 +15,12 @@
 
 /* The kernel's UAPI values (linux/in.h, linux/mptcp.h, linux/tcp.h), for C libraries
  * whose headers predate them. */
-#define WS_IPPROTO_MPTCP        262
-#define WS_SOL_MPTCP            284
-#define WS_MPTCP_INFO           1
-#define WS_MPTCP_FULL_INFO      4
-#define WS_TCP_IS_MPTCP         43
-#define WS_MPTCP_FLAG_FALLBACK  1u
+#define WS_IPPROTO_MPTCP       262
+#define WS_SOL_MPTCP           284
+#define WS_MPTCP_INFO          1
+#define WS_MPTCP_FULL_INFO     4
+#define WS_TCP_IS_MPTCP        43
+#define WS_MPTCP_FLAG_FALLBACK 1u
 
 /* struct mptcp_info */
 struct ws_k_mptcp_info {
@@ -81,7 +81,8 @@ static void format_addr(const struct sockaddr_storage *ss, char *buf, size_t n)
 	ws_addr a;
 	memset(&a, 0, sizeof(a));
 	memcpy(&a.ss, ss, sizeof(*ss));
-	a.len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	a.len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+					  : sizeof(struct sockaddr_in);
 	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
 		snprintf(buf, n, "-");
 	else
@@ -105,8 +106,8 @@ static void read_subflows(int fd, ws_side_result *res)
 	socklen_t len = sizeof(fi);
 	if (getsockopt(fd, WS_SOL_MPTCP, WS_MPTCP_FULL_INFO, &fi, &len) < 0)
 		return;
-	uint32_t n = fi.num_subflows < WS_MPTCP_MAX_SUBFLOWS ? fi.num_subflows
-							     : WS_MPTCP_MAX_SUBFLOWS;
+	uint32_t n =
+		fi.num_subflows < WS_MPTCP_MAX_SUBFLOWS ? fi.num_subflows : WS_MPTCP_MAX_SUBFLOWS;
 	for (uint32_t i = 0; i < n; i++) {
 		ws_mptcp_subflow *o = &res->mptcp_sf[i];
 		o->id = sf[i].id;
