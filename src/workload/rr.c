@@ -598,7 +598,7 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	r.spin = s->busy_poll;
 	r.spin_ns = (int64_t)s->busy_poll_us * WS_NS_PER_US;
 	snprintf(res->io_path, sizeof(res->io_path), "%s",
-		 s->busy_poll ? "send/recv, busy poll" : "send/recv");
+		 s->busy_poll ? "send/recv+busy-poll" : "send/recv");
 	r.t0 = r.last = ws_clock_ns();
 	int64_t t_end = r.t0;
 	int rc;

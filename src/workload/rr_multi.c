@@ -188,7 +188,7 @@ static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t
 	res->send_size = c->client ? c->p->spec->req_size : c->p->spec->rsp_size;
 	res->recv_size = c->client ? c->p->spec->rsp_size : c->p->spec->req_size;
 	snprintf(res->io_path, sizeof(res->io_path), "%s",
-		 c->p->spec->busy_poll ? "epoll, busy poll" : "epoll");
+		 c->p->spec->busy_poll ? "epoll+busy-poll" : "epoll");
 }
 
 /* The shape of the run, from the spec; refuses what it cannot bound. */
