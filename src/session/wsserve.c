@@ -197,6 +197,14 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 		int arc = ws_addr_resolve(spec->data_host, 0, 0, 0, &local, err);
 		if (arc < 0)
 			return arc;
+	} else if (spec->mptcp && !ws_test_type_udp(spec->type)) {
+		/* A peer joins further subflows to this host's other addresses (ADD_ADDR), and a
+		 * join needs a listener on the address it arrives at: the wildcard. The first
+		 * subflow still proves the session's cookie from the client's address. */
+		int arc = ws_addr_resolve(NULL, 0, ws_addr_family(&local) == AF_INET6 ? 6 : 4, 1,
+					  &local, err);
+		if (arc < 0)
+			return arc;
 	}
 	ws_addr_set_port(&local, spec->remote.data_port);
 	uint32_t snd, rcv;
