@@ -60,7 +60,8 @@ static void worker_run(void *ctx, ws_pool_thread *t)
 		bool spin = p->spec->busy_poll &&
 			(!spin_ns || !idle_since || ws_clock_ns() - idle_since < spin_ns);
 		int n = ws_sched_wait(&w->sched, ev, EVENTS, spin ? 0 : deadline);
-		idle_since = n > 0 ? 0 : idle_since ? idle_since : ws_clock_ns();
+		if (p->spec->busy_poll)
+			idle_since = n > 0 ? 0 : idle_since ? idle_since : ws_clock_ns();
 		for (int k = 0; k < n; k++)
 			ws_rr_on_event(w, &ev[k]);
 		int64_t now = ws_clock_ns();
