@@ -3,6 +3,7 @@
 #include "cli/applies.h"
 
 #include "cli/harnessopts.h"
+#include "net/mptcp.h"
 
 #include "util/err.h"
 
@@ -74,6 +75,8 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		{ws_cli_given(o, true, 'C'), "test option -C", TESTS_TCP, "the TCP tests"},
 		{ws_cli_given(o, true, 'G'), "test option -G", TESTS_TCP, "the TCP tests"},
 		{ws_cli_given(o, true, 'K'), "test option -K", TESTS_TCP, "the TCP tests"},
+		{s->mptcp, "--mptcp", TESTS_TCP, "the TCP tests"},
+		{s->busy_poll, "--busy-poll", TESTS_RR_LOOP, "TCP_RR and UDP_RR"},
 	};
 	/* clang-format on */
 	const char *test = ws_test_type_name(s->type);
@@ -86,6 +89,12 @@ int ws_cli_check_applies(const ws_cli_options *o, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "--skip-rx-copy and --splice are two ways to receive; expected "
 				  "one of them");
+	/* --mptcp on a kernel without MPTCP: said before any connection, not by the first
+	 * socket() of the test */
+	if (s->mptcp && ws_mptcp_check(err) < 0) {
+		ws_err_prefix(err, "--mptcp");
+		return -WS_E_INVAL;
+	}
 	return 0;
 }
 

@@ -90,6 +90,22 @@ LONG_FLAG(lopt_gso, gso)
 LONG_FLAG(lopt_gro, gro)
 LONG_FLAG(lopt_no_mmsg, no_batch)
 LONG_FLAG(lopt_route, udp_route)
+LONG_FLAG(lopt_mptcp, mptcp)
+
+/* --busy-poll[=USECS]: spin on the receives of an RR test, and SO_BUSY_POLL of USECS
+ * (default WS_BUSY_POLL_DEFAULT_US; 0 = the spin alone). */
+static int lopt_busy_poll(ws_cli_options *o, const char *val, ws_err *err)
+{
+	long long v = WS_BUSY_POLL_DEFAULT_US;
+	int rc = val ? ws_cli_parse_ranged(val, 0, WS_BUSY_POLL_MAX_US,
+					   "a busy-poll time in microseconds", &v, err)
+		     : 0;
+	if (rc == 0) {
+		o->spec.busy_poll = true;
+		o->spec.busy_poll_us = (uint32_t)v;
+	}
+	return rc;
+}
 
 /* --json / --json-lines: the result as JSON on stdout (report/json_result.h). */
 static int lopt_json(ws_cli_options *o, const char *v, ws_err *err)
@@ -261,6 +277,8 @@ static const struct long_def long_opts[] = {
 	{"probe-interval", ws_cli_lopt_probe_interval, "SECONDS"},
 	{"delay", ws_cli_lopt_delay, "SECONDS"},
 	{"flent", ws_cli_lopt_flent, "FILE"},
+	{"mptcp", lopt_mptcp, NULL},
+	{"busy-poll", lopt_busy_poll, "[=USECS]"},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */
@@ -300,12 +318,14 @@ int ws_cli_parse_long(ws_cli_options *o, int argc, char **argv, int *i, ws_err *
 			return l->fn(o, NULL, err);
 		}
 		const char *val = eq ? eq + 1 : NULL;
+		if (l->form[0] == '[' && !eq) /* an optional value comes only after '=' */
+			return l->fn(o, NULL, err);
 		if (!val && *i < argc && argv[*i][0] != '-')
 			val = argv[(*i)++];
 		if (!val || !*val)
 			return ws_err_set(err, WS_E_INVAL,
-					  "option --%s needs a value; expected --%s %s", l->name,
-					  l->name, l->form);
+					  "option --%s needs a value; expected --%s%s%s", l->name,
+					  l->name, l->form[0] == '[' ? "" : " ", l->form);
 		int rc = l->fn(o, val, err);
 		if (rc < 0)
 			ws_err_prefix(err, "option --%s", l->name);

@@ -96,15 +96,18 @@ int ws_cli_topt_uuid(ws_cli_options *o, const char *val, ws_err *err)
 
 int ws_cli_topt_protocol(ws_cli_options *o, const char *val, ws_err *err)
 {
-	if (!strcasecmp(val, "tcp") || !strcasecmp(val, "udp")) {
+	/* mptcp: TCP tests on IPPROTO_MPTCP sockets (--mptcp); netperf 2.7.0 takes the word
+	 * and runs plain TCP, as it does for any name it does not know. */
+	if (!strcasecmp(val, "tcp") || !strcasecmp(val, "udp") || !strcasecmp(val, "mptcp")) {
 		o->omni_udp = !strcasecmp(val, "udp");
+		o->spec.mptcp = o->spec.mptcp || !strcasecmp(val, "mptcp");
 		o->omni_proto_given = true;
 		return 0;
 	}
 	return ws_err_set(
 		err, WS_E_INVAL,
-		"'%s' is not a protocol warpspeed runs; expected tcp or udp (netperf's sctp, "
-		"dccp and udplite are not supported)",
+		"'%s' is not a protocol warpspeed runs; expected tcp, udp or mptcp (netperf's "
+		"sctp, dccp and udplite are not supported)",
 		val);
 }
 

@@ -7,6 +7,7 @@
 #include "cli/personality.h"
 #include "report/classic.h"
 #include "report/json_result.h"
+#include "report/pathnotes.h"
 #include "report/result_om.h"
 #include "util/err.h"
 #include "util/safefile.h"
@@ -174,8 +175,11 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 		ws_classic_test_banner(res, &co, stdout);
 	}
 	errno = 0;
-	int rc = ws_out_print(sel, (ws_out_mode)ws_cli_output_mode(o), o->print_headers != 0, &c,
-			      stdout);
+	ws_out_mode mode = (ws_out_mode)ws_cli_output_mode(o);
+	int rc = ws_out_print(sel, mode, o->print_headers != 0, &c, stdout);
+	/* --mptcp / --busy-poll as they turned out: under the human table, on stderr beside
+	 * the machine formats, which a line of prose would break */
+	ws_pathnotes_print(res, o->verbosity, mode == WS_OUT_MODE_HUMAN ? stdout : stderr);
 	return stdout_done(rc, "the selected output");
 }
 

@@ -234,6 +234,7 @@ int ws_msg_get_side(const ws_tlv_msg *m, ws_side_result *r, ws_err *err)
 	ws_text_clean(r->io_path, true);
 	ws_text_clean(r->io_note, true);
 	ws_text_clean(r->cong_set, true);
+	ws_text_clean(r->mptcp_state, true);
 	ws_text_clean(r->hostname, true);
 	ws_text_clean(r->boot_id, true);
 	for (uint32_t i = 0; i < r->nflows; i++)

@@ -99,6 +99,9 @@ typedef struct ws_field {
 	X(112, BOOL, gro,              IO_OPTIONS, "gro",          PLAIN, NULL, NULL, "") \
 	X(113, BOOL, no_batch,         IO_OPTIONS, "no_mmsg",      PLAIN, NULL, NULL, "") \
 	X(114, BOOL, udp_route,        IO_OPTIONS, "route",        PLAIN, NULL, NULL, "") \
+	X(170, BOOL, mptcp,            IO_OPTIONS, "mptcp",        PLAIN, NULL, NULL, "") \
+	X(171, BOOL, busy_poll,        IO_OPTIONS, "busy_poll",    PLAIN, NULL, NULL, "") \
+	X(172, U32,  busy_poll_us,     IO_OPTIONS, "busy_poll_us", PLAIN, NULL, NULL, "us") \
 	X(115, U32,  streams,          SPEC, "streams",        AT_LEAST_1, NULL, NULL, "") \
 	X(116, U32,  local_threads,    SPEC, "local_threads",  PLAIN,  NULL, NULL, "") \
 	X(117, U32,  remote_threads,   SPEC, "remote_threads", PLAIN,  NULL, NULL, "") \
@@ -190,7 +193,13 @@ typedef struct ws_field {
 	X(223, STR, hostname,        NONE, NULL, PLAIN, NULL, NULL, "") \
 	X(224, STR, boot_id,         NONE, NULL, PLAIN, NULL, NULL, "") \
 	X(236, BOOL, tcp_info_valid, NONE, NULL, PLAIN, NULL, NULL, "") \
-	X(251, F64, cpu_rate,        NONE, NULL, PLAIN, NULL, NULL, "")
+	X(251, F64, cpu_rate,        NONE, NULL, PLAIN, NULL, NULL, "") \
+	/* MPTCP and busy polling: published by report/json_paths.c, not as they are */ \
+	X(290, STR, mptcp_state,     NONE, NULL, PLAIN, NULL, NULL, "") \
+	X(291, U32, mptcp_subflows,  NONE, NULL, PLAIN, NULL, NULL, "") \
+	X(292, BOOL, busy_spin,      NONE, NULL, PLAIN, NULL, NULL, "") \
+	X(293, I64, busy_poll_set,   NONE, NULL, PLAIN, NULL, NULL, "us") \
+	X(294, U32, napi_id,         NONE, NULL, PLAIN, NULL, NULL, "")
 /* clang-format on */
 
 /* The tables the lists make: the spec's fields (offsets into ws_test_spec) and a side's

@@ -27,6 +27,17 @@ typedef struct ws_flow_result {
 	uint64_t lat_p50_ns, lat_p99_ns; /* this flow's round trips */
 } ws_flow_result;
 
+/* One MPTCP subflow at the end of a test, as MPTCP_FULL_INFO shows it (net/mptcp.h). */
+#define WS_MPTCP_MAX_SUBFLOWS 8
+typedef struct ws_mptcp_subflow {
+	uint32_t id;    /* the kernel's subflow id */
+	char local[64]; /* "address:port" */
+	char remote[64];
+	uint64_t bytes_acked; /* tcpi_bytes_acked: sent and acknowledged on this subflow */
+	uint64_t bytes_recv;  /* tcpi_bytes_received */
+	uint32_t rtt_us;      /* tcpi_rtt */
+} ws_mptcp_subflow;
+
 /* One worker thread of a side. */
 typedef struct ws_thread_result {
 	int64_t user_ns, sys_ns; /* RUSAGE_THREAD over the measured interval */
@@ -103,6 +114,19 @@ typedef struct ws_side_result {
 	uint32_t nthreads;
 	char hostname[64]; /* to flag both ends sharing one host */
 	char boot_id[40];
+	/* --mptcp (net/mptcp.h): "mptcp" (MPTCP in use), "fallback" (an MPTCP socket whose
+	 * connection fell back to TCP), "tcp" (a plain TCP socket), "" (not read). */
+	char mptcp_state[12];
+	uint32_t mptcp_subflows; /* MPTCP_INFO's subflow count (additional subflows + 1) */
+	/* ... each subflow: the client's only, not carried */
+	ws_mptcp_subflow mptcp_sf[WS_MPTCP_MAX_SUBFLOWS];
+	uint32_t mptcp_nsf;
+	/* --busy-poll (net/busypoll.h): the receive spun; SO_BUSY_POLL as read back (-1: the
+	 * kernel refused it, 0: not set); the NAPI id the socket last received from (0: a
+	 * device without NAPI, such as loopback, where SO_BUSY_POLL has nothing to poll). */
+	bool busy_spin;
+	int64_t busy_poll_set;
+	uint32_t napi_id;
 } ws_side_result;
 
 typedef struct ws_test_result {

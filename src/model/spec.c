@@ -188,6 +188,17 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 		return ws_err_set(err, WS_E_INVAL,
 				  "receive wake threshold %u is too large; expected at most %u",
 				  s->rcvlowat, WS_MAX_SOCKBUF);
+	if (s->busy_poll_us > WS_BUSY_POLL_MAX_US)
+		return ws_err_set(err, WS_E_INVAL,
+				  "busy-poll time %u us is too long; expected 0 to %u microseconds",
+				  s->busy_poll_us, WS_BUSY_POLL_MAX_US);
+	if (s->busy_poll && !ws_test_type_rr(s->type))
+		return ws_err_set(err, WS_E_INVAL,
+				  "busy polling applies to TCP_RR and UDP_RR, not to %s",
+				  ws_test_type_name(s->type));
+	if (s->mptcp && ws_test_type_udp(s->type))
+		return ws_err_set(err, WS_E_INVAL, "MPTCP applies to the TCP tests, not to %s",
+				  ws_test_type_name(s->type));
 	if (s->streams < 1 || s->streams > WS_MAX_STREAMS)
 		return ws_err_set(err, WS_E_INVAL, "%u streams is invalid; expected 1 to %u",
 				  s->streams, WS_MAX_STREAMS);

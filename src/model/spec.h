@@ -53,12 +53,14 @@ typedef struct ws_side_spec {
 } ws_side_spec;
 
 /* Bounds of the harness options (checked by ws_test_spec_validate). */
-#define WS_MAX_PRIORITY     2147483647
-#define WS_MIN_MAXSEG       88 /* the kernel's TCP_MIN_MSS */
-#define WS_MAX_MAXSEG       65535
-#define WS_MAX_PACE_BPS     1e13 /* --pace: 10 Tbit/s */
-#define WS_DATA_ADDR_MAX    64
-#define WS_MAX_START_WAIT_S 60 /* -s: the longest wait between setup and start */
+#define WS_MAX_PRIORITY         2147483647
+#define WS_MIN_MAXSEG           88 /* the kernel's TCP_MIN_MSS */
+#define WS_MAX_MAXSEG           65535
+#define WS_MAX_PACE_BPS         1e13 /* --pace: 10 Tbit/s */
+#define WS_DATA_ADDR_MAX        64
+#define WS_MAX_START_WAIT_S     60      /* -s: the longest wait between setup and start */
+#define WS_BUSY_POLL_DEFAULT_US 50      /* --busy-poll without a value */
+#define WS_BUSY_POLL_MAX_US     1000000 /* --busy-poll: at most a second per receive */
 
 typedef struct ws_test_spec {
 	enum ws_test_type type;
@@ -134,6 +136,13 @@ typedef struct ws_test_spec {
 	unsigned lul_probes;
 	double lul_interval_s;
 	uint32_t lul_delay_s; /* --delay: probes alone this long before and after the load */
+	/* Issue 32 (docs/mptcp.md). --mptcp / omni -T mptcp: the TCP data sockets at both ends
+	 * are IPPROTO_MPTCP; a connection that falls back to TCP is reported, not refused. */
+	bool mptcp;
+	/* --busy-poll[=USECS]: RR tests spin on non-blocking receives at both ends, and set
+	 * SO_BUSY_POLL to busy_poll_us on every data socket (0: the spin alone). */
+	bool busy_poll;
+	uint32_t busy_poll_us;
 } ws_test_spec;
 
 struct ws_err;

@@ -68,9 +68,15 @@ int ws_sock_set_timeouts(int fd, int64_t timeout_ns, ws_err *err)
 int ws_sock_listen(const ws_addr *addr, int v6only, uint32_t sndbuf, uint32_t rcvbuf, int backlog,
 		   ws_err *err)
 {
+	return ws_sock_listen_proto(addr, v6only, sndbuf, rcvbuf, backlog, 0, err);
+}
+
+int ws_sock_listen_proto(const ws_addr *addr, int v6only, uint32_t sndbuf, uint32_t rcvbuf,
+			 int backlog, int proto, ws_err *err)
+{
 	char where[80];
 	ws_addr_format_port(addr, where, sizeof(where));
-	int fd = socket(addr->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(addr->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, proto);
 	if (fd < 0)
 		return ws_err_errno(err, "socket for %s", where);
 	int one = 1;
@@ -115,16 +121,17 @@ int ws_sock_connect(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf, 
 		    uint32_t *sndbuf_set, uint32_t *rcvbuf_set, int64_t deadline_ns, ws_err *err)
 {
 	return ws_sock_connect_prep(addr, local, sndbuf, rcvbuf, sndbuf_set, rcvbuf_set,
-				    deadline_ns, NULL, NULL, err);
+				    deadline_ns, NULL, NULL, 0, err);
 }
 
 int ws_sock_connect_prep(const ws_addr *addr, const ws_addr *local, uint32_t sndbuf,
 			 uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set,
-			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx, ws_err *err)
+			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx, int proto,
+			 ws_err *err)
 {
 	char where[80];
 	ws_addr_format_port(addr, where, sizeof(where));
-	int fd = socket(addr->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int fd = socket(addr->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, proto);
 	if (fd < 0)
 		return ws_err_errno(err, "socket for %s", where);
 	int rc = ws_sock_set_buffers(fd, sndbuf, rcvbuf, err);

@@ -19,6 +19,9 @@ struct ws_addr;
  * listen so accepted sockets inherit them and the window scale fits. Returns fd or < 0. */
 int ws_sock_listen(const struct ws_addr *addr, int v6only, uint32_t sndbuf, uint32_t rcvbuf,
 		   int backlog, struct ws_err *err);
+/* ws_sock_listen with socket()'s protocol (0, or IPPROTO_MPTCP: net/mptcp.h). */
+int ws_sock_listen_proto(const struct ws_addr *addr, int v6only, uint32_t sndbuf, uint32_t rcvbuf,
+			 int backlog, int proto, struct ws_err *err);
 
 /* Connect a TCP socket to addr before deadline_ns. local (may be NULL) is bound first;
  * sndbuf/rcvbuf (0 = default) are applied before connecting, and the sizes in effect at
@@ -30,11 +33,12 @@ int ws_sock_connect(const struct ws_addr *addr, const struct ws_addr *local, uin
 
 /* ws_sock_connect with a hook: prep (may be NULL) runs on the new socket after the buffers
  * are set and before bind and connect, for options that only take effect before the SYN
- * (TCP_MAXSEG). A negative return from prep fails the connect with its error. */
+ * (TCP_MAXSEG). A negative return from prep fails the connect with its error. proto is
+ * socket()'s protocol: 0, or IPPROTO_MPTCP (net/mptcp.h). */
 typedef int (*ws_sock_prep_fn)(int fd, void *ctx, struct ws_err *err);
 int ws_sock_connect_prep(const struct ws_addr *addr, const struct ws_addr *local, uint32_t sndbuf,
 			 uint32_t rcvbuf, uint32_t *sndbuf_set, uint32_t *rcvbuf_set,
-			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx,
+			 int64_t deadline_ns, ws_sock_prep_fn prep, void *prep_ctx, int proto,
 			 struct ws_err *err);
 
 /* Accept one connection before deadline_ns (or a read on wake_fd, if >= 0, aborts it).

@@ -13,6 +13,7 @@
 #include "report/classic_rr.h"
 #include "report/conf_warning.h"
 #include "report/harness.h"
+#include "report/pathnotes.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -447,6 +448,7 @@ int ws_classic_render(const ws_test_result *r, const ws_classic_opts *o, FILE *o
 			print_ws_detail(r, out);
 			ws_report_harness_detail(r, out);
 		}
+		ws_pathnotes_print(r, o->verbosity, out);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return ws_err_errno(err, "classic report: writing the result");

@@ -12,6 +12,7 @@
 #include "measure/hist.h"
 #include "measure/latency.h"
 #include "report/conf_warning.h"
+#include "report/pathnotes.h"
 #include "util/err.h"
 
 #include <errno.h>
@@ -352,6 +353,7 @@ int ws_classic_rr_render(const ws_test_result *r, const ws_classic_opts *o, FILE
 			print_ws_detail(r, L, out);
 		}
 		print_after_table(r, out);
+		ws_pathnotes_print(r, o->verbosity, out);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return ws_err_errno(err, "classic report: writing the result");

@@ -10,6 +10,7 @@
 #include "measure/latency.h"
 #include "model/fields.h"
 #include "report/json.h"
+#include "report/pathnotes.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -342,6 +343,7 @@ static void side(ws_json *j, const ws_report_ctx *c, bool local)
 	socket_options(j, s, local, t);
 	flows(j, ws_test_type_has(t, WS_TO_REQUESTS), s);
 	threads(j, s);
+	ws_pathnotes_json(j, c->r, local);
 	ws_json_object_end(j);
 }
 

@@ -2,6 +2,7 @@
 /* datasock: the client's data sockets for either control protocol; see datasock.h. */
 #include "session/datasock.h"
 
+#include "net/mptcp.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "util/clock.h"
@@ -119,7 +120,7 @@ int ws_ds_connect_tcp(const ws_client_config *c, const ws_test_spec *spec, const
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
 	int fd = ws_sock_connect_prep(data, lp, snd, rcv, &snd_set, &rcv_set,
 				      ws_clock_ns() + c->connect_timeout_ns, prep_data_socket,
-				      (void *)spec, err);
+				      (void *)spec, ws_mptcp_proto(spec->mptcp), err);
 	if (fd < 0) {
 		ws_err_prefix(err, "data connection %u of %u", index + 1, spec->streams);
 		return fd;
@@ -154,7 +155,8 @@ int ws_ds_crr_endpoints(const ws_client_config *c, const ws_test_spec *spec, con
 	uint32_t snd, rcv;
 	int force;
 	ws_workload_buffers(spec, true, &snd, &rcv, &force);
-	int fd = socket(data->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd =
+		socket(data->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, ws_mptcp_proto(spec->mptcp));
 	if (fd < 0)
 		return ws_err_errno(err, "socket for the TCP_CRR connections");
 	int rc = ws_sock_set_buffers(fd, snd, rcv, err);

@@ -204,6 +204,15 @@ int ws_np_run_test(const ws_client_config *c, const int *ctl, const ws_addr *ctl
 	ws_test_spec spec = *spec_in;
 	spec.netperf_peer = true;
 	out->spec.netperf_peer = true;
+	/* Issue 32's options run on this side only: netserver knows neither. */
+	if (spec.busy_poll && c->note)
+		c->note(c->note_ctx,
+			"--busy-poll: a stock netserver neither spins nor sets "
+			"SO_BUSY_POLL; only this client busy-polls");
+	if (spec.mptcp && c->note)
+		c->note(c->note_ctx,
+			"--mptcp: a stock netserver listens on plain TCP, so the "
+			"client's MPTCP connection falls back to TCP");
 	if (spec.type == WS_TEST_REM_CPU) /* no data: one message and its reply */
 		return ws_nplegacy_calibrate(ctl[0], &out->remote, err);
 	ws_addr data;

@@ -7,6 +7,7 @@
 #include "ctl/msg.h"
 #include "measure/cpu.h"
 #include "net/addr.h"
+#include "net/mptcp.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "session/budget.h"
@@ -198,6 +199,14 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 		int arc = ws_addr_resolve(spec->data_host, 0, 0, 0, &local, err);
 		if (arc < 0)
 			return arc;
+	} else if (spec->mptcp && !ws_test_type_udp(spec->type)) {
+		/* A peer joins further subflows to this host's other addresses (ADD_ADDR), and a
+		 * join needs a listener on the address it arrives at: the wildcard. The first
+		 * subflow still proves the session's cookie from the client's address. */
+		int arc = ws_addr_resolve(NULL, 0, ws_addr_family(&local) == AF_INET6 ? 6 : 4, 1,
+					  &local, err);
+		if (arc < 0)
+			return arc;
 	}
 	ws_addr_set_port(&local, spec->remote.data_port);
 	uint32_t snd, rcv;
@@ -219,7 +228,8 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	int backlog = spec->streams + 4 > 4096 ? 4096 : (int)spec->streams + 4;
 	if (ws_test_type_connects(spec->type)) /* a connection per transaction: never drop a SYN */
 		backlog = CRR_BACKLOG;
-	d->lfd = ws_sock_listen(&local, -1, snd, rcv, backlog, err);
+	d->lfd = ws_sock_listen_proto(&local, -1, snd, rcv, backlog, ws_mptcp_proto(spec->mptcp),
+				      err);
 	if (d->lfd < 0)
 		return d->lfd;
 	if (d->n > d->ntcp) { /* RRUL: the probes' echo, on the data address, any port */

@@ -18,6 +18,7 @@
 
 #include "measure/hist.h"
 #include "measure/interim.h"
+#include "net/mptcp.h"
 #include "net/sock.h"
 #include "util/affinity.h"
 #include "util/clock.h"
@@ -181,7 +182,8 @@ static void open_conn(struct cworker *w, struct cflow *f)
 	const ws_test_spec *spec = p->spec;
 	f->t0 = ws_clock_ns(); /* the transaction's first clock read: connect start */
 	f->last = f->t0;
-	int fd = socket(p->remote.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int fd = socket(p->remote.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			ws_mptcp_proto(spec->mptcp));
 	if (fd < 0) {
 		fail_flow(w, f, -errno, "socket: %s", strerror(errno));
 		return;
@@ -227,6 +229,8 @@ static void open_conn(struct cworker *w, struct cflow *f)
 static void connected(struct cworker *w, struct cflow *f)
 {
 	f->connected = true;
+	if (!w->mptcp_state && w->c->p->spec->mptcp)
+		w->mptcp_state = ws_mptcp_state(f->fd, &w->mptcp_subflows);
 	w->connects++;
 	w->pressure_since = 0;
 	w->in_a_row = 0;

@@ -50,6 +50,9 @@ struct cworker {
 	int64_t user_ns, sys_ns;
 	int cpu;
 	ws_err err;
+	/* --mptcp: what became of this worker's first connection (net/mptcp.h) */
+	const char *mptcp_state;
+	uint32_t mptcp_subflows;
 };
 
 /* A worker thread's body (arg: its struct cworker): runs its share of the flows until

@@ -58,6 +58,11 @@ static int fill_client(struct crr_client *c, struct cworker *w, ws_side_result *
 	for (uint32_t t = 0; t < c->nthreads; t++) {
 		res->connects += w[t].connects;
 		res->connect_errors += w[t].connect_errors;
+		if (w[t].mptcp_state && !res->mptcp_state[0]) {
+			snprintf(res->mptcp_state, sizeof(res->mptcp_state), "%s",
+				 w[t].mptcp_state);
+			res->mptcp_subflows = w[t].mptcp_subflows;
+		}
 		res->thread_user_ns += w[t].user_ns;
 		res->thread_sys_ns += w[t].sys_ns;
 		if (w[t].hist)

@@ -2,6 +2,7 @@
 /* crr_serve: TCP_CRR's responder; see crr_serve.h. */
 #include "workload/crr_serve.h"
 
+#include "net/mptcp.h"
 #include "util/affinity.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -61,6 +62,8 @@ struct sworker {
 	int64_t user_ns, sys_ns;
 	int cpu;
 	ws_err err;
+	const char *mptcp_state; /* --mptcp: of the first connection served (net/mptcp.h) */
+	uint32_t mptcp_subflows;
 };
 
 void ws_crr_thread_times(int64_t *user, int64_t *sys)
@@ -281,6 +284,8 @@ static void accept_some(struct sworker *w, int64_t now)
 			continue;
 		}
 		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
+		if (!w->mptcp_state && p->spec->mptcp)
+			w->mptcp_state = ws_mptcp_state(fd, &w->mptcp_subflows);
 		if (p->spec->type == WS_TEST_TCP_CC) { /* no request, no response: close at once */
 			close(fd);
 			w->connects++;
@@ -431,6 +436,11 @@ static int fill_server(struct crr_server *s, struct sworker *w, ws_side_result *
 		res->transactions += w[t].trans;
 		res->connects += w[t].connects;
 		res->connect_errors += w[t].strangers;
+		if (w[t].mptcp_state && !res->mptcp_state[0]) {
+			snprintf(res->mptcp_state, sizeof(res->mptcp_state), "%s",
+				 w[t].mptcp_state);
+			res->mptcp_subflows = w[t].mptcp_subflows;
+		}
 		res->bytes_sent += w[t].sent;
 		res->bytes_recv += w[t].recvd;
 		res->send_calls += w[t].scalls;

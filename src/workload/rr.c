@@ -30,6 +30,9 @@
 #define CHECK_EVERY 1024u
 /* UDP_RR's requester wakes at least this often to check the stall rule. */
 #define UDP_TICK_NS WS_NS_PER_SEC
+/* A spinning receive (--busy-poll) checks the stall and cap rules once per this many empty
+ * receives (a few milliseconds), as a blocking one does when its timeout wakes it. */
+#define SPIN_CHECK_EVERY 4096u
 /* Zero-length end markers sent at the end of UDP_RR (each may be lost). */
 #define END_MARKERS 3
 
@@ -49,7 +52,13 @@ typedef struct rr_run {
 	unsigned char *req, *rsp; /* the request and the response buffer */
 	uint64_t issued, done;    /* requests sent, transactions completed */
 	int64_t t0, last;         /* the role's start, the last progress */
-	uint64_t seen;            /* bytes moved when `last` was last updated on a wake-up */
+	/* --busy-poll: a receive asks again at once for up to spin_ns (0: without a limit)
+	 * before it sleeps; spin_t0 is when the current wait began (0: not waiting), spent
+	 * that it has used its budget and now sleeps. */
+	bool spin, spent;
+	int64_t spin_ns, spin_t0;
+	uint32_t spins; /* empty receives while spinning */
+	uint64_t seen;  /* bytes moved when `last` was last updated on a wake-up */
 	ws_side_result *res;
 } rr_run;
 
@@ -78,6 +87,35 @@ static bool may_issue(const rr_run *r, int64_t now, uint64_t in_flight)
 	if (r->p->end_count)
 		return r->done + in_flight < r->p->end_count;
 	return now < r->p->end_ns;
+}
+
+/* The flags of the next receive: MSG_DONTWAIT while --busy-poll spins. */
+static int recv_flags(const rr_run *r) { return r->spin && !r->spent ? MSG_DONTWAIT : 0; }
+
+/* An empty non-blocking receive (flags from recv_flags): true to ask again at once, the
+ * budget unspent and no rule due (checked every SPIN_CHECK_EVERY empty receives); false
+ * when the caller should run its wait rules, as a timed-out blocking receive does. */
+static bool spin_again(rr_run *r, int flags)
+{
+	if (!(flags & MSG_DONTWAIT))
+		return false;
+	if (r->spin_ns) {
+		int64_t now = ws_clock_ns();
+		if (!r->spin_t0)
+			r->spin_t0 = now;
+		if (now - r->spin_t0 >= r->spin_ns) {
+			r->spent = true; /* sleep in the next receive, as SO_BUSY_POLL does */
+			return true;
+		}
+	}
+	return ++r->spins % SPIN_CHECK_EVERY != 0;
+}
+
+/* Data arrived: the next wait spins again. */
+static void spin_reset(rr_run *r)
+{
+	r->spent = false;
+	r->spin_t0 = 0;
 }
 
 /* Bytes that moved since the last wake-up are progress (a 1G response on a slow link, a
@@ -162,8 +200,10 @@ static int recv_exact(rr_run *r, unsigned char *buf, size_t n, bool eof_ok, ws_e
 {
 	size_t got = 0;
 	while (got < n) {
-		ssize_t k = recv(r->fd, buf + got, n - got, 0);
+		int flags = recv_flags(r);
+		ssize_t k = recv(r->fd, buf + got, n - got, flags);
 		if (k > 0) {
+			spin_reset(r);
 			got += (size_t)k;
 			r->res->bytes_recv += (uint64_t)k;
 			r->res->recv_calls++;
@@ -188,6 +228,8 @@ static int recv_exact(rr_run *r, unsigned char *buf, size_t n, bool eof_ok, ws_e
 			continue;
 		if (!timed_out())
 			return ws_err_errno(err, "receive on the data connection");
+		if (spin_again(r, flags))
+			continue;
 		char what[200];
 		int64_t now = ws_clock_ns();
 		if (r->p->is_client) {
@@ -404,8 +446,13 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 		udp_issue(r, &slots[i], tagn, &next_seq);
 	int64_t next_deadline = r->t0 + timeout;
 	while (busy) {
-		ssize_t k = recv(r->fd, r->rsp, s->rsp_size, MSG_TRUNC);
+		int flags = recv_flags(r);
+		ssize_t k = recv(r->fd, r->rsp, s->rsp_size, MSG_TRUNC | flags);
 		now = ws_clock_ns();
+		if (k >= 0)
+			spin_reset(r);
+		else if (timed_out() && spin_again(r, flags))
+			continue;
 		if (k >= 0 && (size_t)k != s->rsp_size)
 			return ws_err_set(err, WS_E_PROTO,
 					  "UDP_RR: a response of %zd bytes; expected %u (-r %u,%u)",
@@ -459,7 +506,10 @@ static int udp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 	if (tagn > 8)
 		tagn = 8;
 	for (;;) {
-		ssize_t k = recv(r->fd, r->req, s->req_size, MSG_TRUNC);
+		int flags = recv_flags(r);
+		ssize_t k = recv(r->fd, r->req, s->req_size, MSG_TRUNC | flags);
+		if (k >= 0)
+			spin_reset(r);
 		if (k == 0) { /* the end marker */
 			*t_end = ws_clock_ns();
 			return 0;
@@ -488,6 +538,8 @@ static int udp_responder(rr_run *r, int64_t *t_end, ws_err *err)
 			continue;
 		if (!timed_out())
 			return ws_err_errno(err, "UDP_RR: receive on the data socket");
+		if (spin_again(r, flags))
+			continue;
 		int64_t now = ws_clock_ns();
 		note_progress(r, now);
 		/* A timed test whose end markers were all lost ends on the silence after it. */
@@ -540,7 +592,13 @@ int ws_rr_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 	/* The requester sends requests and receives responses; the responder the reverse. */
 	res->send_size = p->is_client ? s->req_size : s->rsp_size;
 	res->recv_size = p->is_client ? s->rsp_size : s->req_size;
-	snprintf(res->io_path, sizeof(res->io_path), "send/recv");
+	/* --busy-poll: every receive returns at once and the loop asks again, so the thread
+	 * never sleeps; an empty receive takes the path of a socket timeout (a clock read and
+	 * the stall rules), which is cheap beside the system call. */
+	r.spin = s->busy_poll;
+	r.spin_ns = (int64_t)s->busy_poll_us * WS_NS_PER_US;
+	snprintf(res->io_path, sizeof(res->io_path), "%s",
+		 s->busy_poll ? "send/recv+busy-poll" : "send/recv");
 	r.t0 = r.last = ws_clock_ns();
 	int64_t t_end = r.t0;
 	int rc;

@@ -50,11 +50,18 @@ static void worker_run(void *ctx, ws_pool_thread *t)
 	struct epoll_event ev[EVENTS];
 	int64_t next_tick = t->t0 + c->tick;
 	bool ended = false;
+	int64_t spin_ns = (int64_t)p->spec->busy_poll_us * WS_NS_PER_US, idle_since = 0;
 	while (w->nactive > 0) {
 		int64_t deadline = ws_sched_next(&w->sched, next_tick);
 		if (c->client && c->timed && !ended && p->end_ns < deadline)
 			deadline = p->end_ns;
-		int n = ws_sched_wait(&w->sched, ev, EVENTS, deadline);
+		/* --busy-poll: epoll with no wait, again and again, for up to busy_poll_us (0: no
+		 * limit) of an idle spell before the thread sleeps */
+		bool spin = p->spec->busy_poll &&
+			(!spin_ns || !idle_since || ws_clock_ns() - idle_since < spin_ns);
+		int n = ws_sched_wait(&w->sched, ev, EVENTS, spin ? 0 : deadline);
+		if (p->spec->busy_poll)
+			idle_since = n > 0 ? 0 : idle_since ? idle_since : ws_clock_ns();
 		for (int k = 0; k < n; k++)
 			ws_rr_on_event(w, &ev[k]);
 		int64_t now = ws_clock_ns();
@@ -181,7 +188,8 @@ static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t
 	res->elapsed_ns = last - t0;
 	res->send_size = c->client ? c->p->spec->req_size : c->p->spec->rsp_size;
 	res->recv_size = c->client ? c->p->spec->rsp_size : c->p->spec->req_size;
-	snprintf(res->io_path, sizeof(res->io_path), "epoll");
+	snprintf(res->io_path, sizeof(res->io_path), "%s",
+		 c->p->spec->busy_poll ? "epoll+busy-poll" : "epoll");
 }
 
 /* The shape of the run, from the spec; refuses what it cannot bound. */

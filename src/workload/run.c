@@ -5,6 +5,8 @@
 #include "measure/cpu.h"
 #include "measure/hist.h"
 #include "measure/interim.h"
+#include "net/busypoll.h"
+#include "net/mptcp.h"
 #include "net/sock.h"
 #include "net/sockopt.h"
 #include "util/affinity.h"
@@ -43,6 +45,7 @@
 
 static void record_tcp_info(int fd, ws_side_result *res)
 {
+	ws_mptcp_record(fd, res); /* "tcp" on a plain socket; what --mptcp got on an MPTCP one */
 	ws_tcp_info ti;
 	if (ws_tcpio_info(fd, &ti) < 0)
 		return;
@@ -368,10 +371,27 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 	unsigned char *fill;
 	int rc = load_rr_fill(spec, is_client ? file_fd : -1, &fill, &p.fill_len, err);
 	p.fill = fill;
+	char bp_note[sizeof(res->io_note)] = "";
+	if (spec->busy_poll)
+		for (uint32_t i = 0; i < nfds; i++) {
+			char note[sizeof(res->io_note)];
+			int64_t set =
+				ws_busypoll_set(fds[i], spec->busy_poll_us, note, sizeof(note));
+			if (i == 0) {
+				res->busy_poll_set = set;
+				memcpy(bp_note, note, sizeof(note));
+			}
+		}
 	if (rc == 0)
 		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err)
 					     : ws_rr_run(&p, res, err);
 	free(fill);
+	if (spec->busy_poll) {
+		res->busy_spin = true;
+		res->napi_id = ws_busypoll_napi_id(fds[0]);
+		if (bp_note[0] && !res->io_note[0])
+			memcpy(res->io_note, bp_note, sizeof(bp_note));
+	}
 	if (!p.udp)
 		record_tcp_info(fds[0], res);
 	return rc;
