@@ -651,7 +651,7 @@ static void test_options(void)
 	CHECK("-d 8", parse("w -t omni -- -d 8", &o, &err) < 0); /* netperf: a connection test */
 	CHECK("-d 8", strstr(err.msg, "'8' is not a direction") != NULL);
 	CHECK("-T sctp", parse("w -t omni -- -T sctp", &o, &err) < 0);
-	CHECK("-T sctp", strstr(err.msg, "expected tcp or udp") != NULL);
+	CHECK("-T sctp", strstr(err.msg, "expected tcp, udp or mptcp") != NULL);
 	CHECK("-d no omni", parse("w -t TCP_STREAM -- -d send", &o, &err) < 0);
 	CHECK("-d no omni", strstr(err.msg, "test option -d applies to -t omni only") != NULL);
 	CHECK_INT("classic", parse("w -t TCP_STREAM", &o, &err), 0);
