@@ -6,6 +6,7 @@
 #include "cli/optvalue.h"
 #include "cli/personality.h"
 #include "cli/repeat.h"
+#include "model/engine.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -89,6 +90,14 @@ LONG_FLAG(lopt_gso, gso)
 LONG_FLAG(lopt_gro, gro)
 LONG_FLAG(lopt_no_mmsg, no_batch)
 LONG_FLAG(lopt_route, udp_route)
+LONG_FLAG(lopt_sqpoll, sqpoll)
+
+/* --engine auto|epoll|io_uring (model/engine.h); whether it can run is checked before the
+ * test (cli/client.c). */
+static int lopt_engine(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return ws_engine_parse(val, &o->spec.engine, err);
+}
 
 /* --json / --json-lines: the result as JSON on stdout (report/json_result.h). */
 static int lopt_json(ws_cli_options *o, const char *v, ws_err *err)
@@ -254,6 +263,8 @@ static const struct long_def long_opts[] = {
 	{"peer", lopt_peer, "warpspeed|netserver|auto"},
 	{"sweep", lopt_sweep, "NAME=V1,V2,..."},
 	{"repeat", ws_cli_lopt_repeat, "N"},
+	{"engine", lopt_engine, "auto|epoll|io_uring"},
+	{"sqpoll", lopt_sqpoll, NULL},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -10,6 +10,7 @@
 #ifndef WS_MODEL_SPEC_H
 #define WS_MODEL_SPEC_H
 
+#include "model/engine.h"
 #include "model/testtype.h"
 
 #include <stdbool.h>
@@ -126,6 +127,9 @@ typedef struct ws_test_spec {
 	 * answers from its own buffer), UDP_STREAM ends with three empty datagrams instead
 	 * of warpspeed's END handshake, and TCP_CRR sends no end marker connection. */
 	bool netperf_peer;
+	/* --engine and --sqpoll (model/engine.h): each side resolves auto for itself. */
+	enum ws_engine engine;
+	bool sqpoll; /* io_uring: a kernel thread polls the submission queue */
 } ws_test_spec;
 
 struct ws_err;
