@@ -22,8 +22,8 @@ int ws_engine_parse(const char *s, enum ws_engine *e, ws_err *err)
 			*e = (enum ws_engine)i;
 			return 0;
 		}
-	return ws_err_set(err, WS_E_INVAL, "'%s' is not an engine; expected auto, epoll or io_uring",
-			  s);
+	return ws_err_set(err, WS_E_INVAL,
+			  "'%s' is not an engine; expected auto, epoll or io_uring", s);
 }
 
 /* The tests the io_uring engine runs; one row each (what it does not run of them is in
@@ -39,13 +39,15 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 		listed |= uring_tests[i] == s->type;
 	const char *name = ws_test_type_name(s->type);
 	if (!listed) {
-		snprintf(why, whysz, "the io_uring engine does not run %s yet; it runs " URING_TESTS_TEXT,
+		snprintf(why, whysz,
+			 "the io_uring engine does not run %s yet; it runs " URING_TESTS_TEXT,
 			 name ? name : "this test");
 		return false;
 	}
 	if (s->rate > 0) {
 		snprintf(why, whysz,
-			 "the io_uring engine does not run an open-loop %s (--rate) yet; it runs " URING_TESTS_TEXT,
+			 "the io_uring engine does not run an open-loop %s (--rate) yet; it "
+			 "runs " URING_TESTS_TEXT,
 			 name);
 		return false;
 	}

@@ -86,7 +86,8 @@ int ws_uring_probe(char *why, size_t whysz)
 	if (fd < 0) {
 		int e = errno;
 		if (e == ENOSYS)
-			snprintf(why, whysz, "this kernel has no io_uring (io_uring_setup: ENOSYS)");
+			snprintf(why, whysz,
+				 "this kernel has no io_uring (io_uring_setup: ENOSYS)");
 		else if (e == EPERM && sysctl == 1)
 			snprintf(why, whysz,
 				 "io_uring is disabled for this user: kernel.io_uring_disabled "
@@ -219,10 +220,7 @@ int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, ws_err *err)
 }
 
 /* Publish what is queued to the kernel's view of the submission tail. */
-static void publish(ws_uring *r)
-{
-	__atomic_store_n(r->sq_tail, r->sq_local, __ATOMIC_RELEASE);
-}
+static void publish(ws_uring *r) { __atomic_store_n(r->sq_tail, r->sq_local, __ATOMIC_RELEASE); }
 
 static int enter(ws_uring *r, unsigned wait_nr, int64_t timeout_ns)
 {
@@ -360,8 +358,8 @@ int ws_uring_cqe_buf(const ws_uring_cqe *c)
 	return c->flags & IORING_CQE_F_BUFFER ? (int)(c->flags >> IORING_CQE_BUFFER_SHIFT) : -1;
 }
 
-int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count,
-		       uint32_t size, ws_err *err)
+int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count, uint32_t size,
+		       ws_err *err)
 {
 	memset(b, 0, sizeof(*b));
 	if (count == 0 || (count & (count - 1)) || count > 32768)
@@ -371,8 +369,8 @@ int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t co
 	b->size = size;
 	b->bgid = bgid;
 	b->ring_len = count * sizeof(struct io_uring_buf);
-	b->ring = mmap(NULL, b->ring_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
+	b->ring =
+		mmap(NULL, b->ring_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	b->mem = malloc((size_t)count * size);
 	if (b->ring == MAP_FAILED || !b->mem) {
 		if (b->ring == MAP_FAILED)
@@ -503,8 +501,8 @@ int ws_uring_cqe_buf(const ws_uring_cqe *c)
 	return -1;
 }
 
-int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count,
-		       uint32_t size, ws_err *err)
+int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count, uint32_t size,
+		       ws_err *err)
 {
 	(void)r, (void)bgid, (void)count, (void)size;
 	memset(b, 0, sizeof(*b));

@@ -84,8 +84,8 @@ bool ws_uring_cqe_more(const ws_uring_cqe *c);
 /* The provided buffer a completion used, or -1. */
 int ws_uring_cqe_buf(const ws_uring_cqe *c);
 
-int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count,
-		       uint32_t size, struct ws_err *err);
+int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count, uint32_t size,
+		       struct ws_err *err);
 void *ws_uring_bufs_at(const ws_uring_bufs *b, int id);
 void ws_uring_bufs_recycle(ws_uring_bufs *b, int id);
 void ws_uring_bufs_close(ws_uring *r, ws_uring_bufs *b);

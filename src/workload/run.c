@@ -380,6 +380,14 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		rc = multi || spec->rate > 0 || engine == WS_ENGINE_IO_URING
 			? ws_rr_multi_run(&p, res, err)
 			: ws_rr_run(&p, res, err);
+	if (!multi && spec->rate <= 0 && engine == WS_ENGINE_IO_URING) {
+		/* one flow keeps the single-flow result's shape: no per-flow, per-thread rows */
+		free(res->flows);
+		free(res->threads);
+		res->flows = NULL;
+		res->threads = NULL;
+		res->nflows = res->nthreads = 0;
+	}
 	free(fill);
 	if (!p.udp)
 		record_tcp_info(fds[0], res);

@@ -24,13 +24,13 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#define OP_IO      1u /* a write (sender) or a receive */
-#define OP_EOF     2u /* the draining sender's receive of the peer's EOF */
-#define SEND_DEPTH 2u
-#define CQE_BATCH  256
-#define BGID       1
-#define BUFS_MIN   8u
-#define BUFS_MAX   1024u
+#define OP_IO       1u /* a write (sender) or a receive */
+#define OP_EOF      2u /* the draining sender's receive of the peer's EOF */
+#define SEND_DEPTH  2u
+#define CQE_BATCH   256
+#define BGID        1
+#define BUFS_MIN    8u
+#define BUFS_MAX    1024u
 #define BUFS_BUDGET (32u << 20)
 #define BUF_MAX     (256u << 10)
 
@@ -166,8 +166,8 @@ static void on_cqe(struct worker *w, const ws_uring_cqe *e, int64_t now, bool pa
 static void checks(struct worker *w, int64_t now, int64_t t0)
 {
 	const ws_multi_params *p = w->p;
-	bool ended = p->io.end == WS_END_TIME &&
-		now >= t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
+	bool ended =
+		p->io.end == WS_END_TIME && now >= t0 + p->io.duration_ns + WS_STREAM_END_STALL_NS;
 	for (uint32_t i = w->id; i < p->nflows; i += p->nthreads) {
 		struct flow *f = &w->flows[i];
 		if (!live(f))
@@ -267,11 +267,12 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 		f->phase = p->sender ? PH_SEND : PH_RECV;
 		if (!p->sender) {
 			if (p->io.rcvlowat > 1) /* as the epoll engine: wake at a receive's worth */
-				setsockopt(f->fd, SOL_SOCKET, SO_RCVLOWAT, &(int){(int)p->io.rcvlowat},
-					   sizeof(int));
+				setsockopt(f->fd, SOL_SOCKET, SO_RCVLOWAT,
+					   &(int){(int)p->io.rcvlowat}, sizeof(int));
 			int rc = ws_uring_recv_multishot(&w->ring, f->fd, &w->bufs, tag(i, OP_IO));
 			if (rc < 0) {
-				ws_err_set(&t->err, -rc, "flow %u: cannot arm its io_uring receive", i);
+				ws_err_set(&t->err, -rc, "flow %u: cannot arm its io_uring receive",
+					   i);
 				return;
 			}
 		}
