@@ -306,6 +306,19 @@ int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t d
 	return rc;
 }
 
+int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_SEND, fd, buf, len, data, &s);
+	if (rc == 0) {
+		s->msg_flags = MSG_NOSIGNAL | MSG_WAITALL;
+		s->flags = IOSQE_CQE_SKIP_SUCCESS;
+	}
+	return rc;
+}
+
+/* A write on a socket has no MSG_NOSIGNAL: the caller blocks SIGPIPE in its thread (see
+ * uring.h). */
 int ws_uring_write_fixed(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
 {
 	if (!r->registered)
@@ -460,6 +473,12 @@ int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t d
 }
 
 int ws_uring_write_fixed(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
+{
+	(void)r, (void)fd, (void)buf, (void)len, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
 {
 	(void)r, (void)fd, (void)buf, (void)len, (void)data;
 	return -ENOSYS;

@@ -67,8 +67,15 @@ int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, struct ws_err *
 
 /* Queue one operation, tagged data; a full queue is submitted first. 0 or -errno. */
 int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+/* A write from fixed buffer 0 (a plain send when none is registered). A write has no
+ * MSG_NOSIGNAL: the calling thread must block SIGPIPE, or a peer's reset kills the process;
+ * with it blocked the completion carries -EPIPE. */
 int ws_uring_write_fixed(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
 int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
+/* A send of all len bytes (MSG_WAITALL: the kernel retries a short one) that posts no
+ * completion when it succeeds (IOSQE_CQE_SKIP_SUCCESS): a completion tagged data means it
+ * failed or ended short. */
+int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
 int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_t data);
 
 /* Hand what is queued to the kernel and wait for at least wait_nr completions or until

@@ -5,9 +5,10 @@
  *
  * Each worker thread owns one ring for all its flows. Every flow has one multishot receive
  * armed, which takes buffers from the thread's provided-buffer ring, so a response costs no
- * system call of its own to ask for; sends go from the thread's scratch buffer, registered
- * with the ring, at most one per flow in the ring at a time (requests owed meanwhile are
- * added up and go out together). The loop hands all that the last completions asked for,
+ * system call of its own to ask for; sends go from the thread's scratch buffer with
+ * MSG_WAITALL and post no completion when they succeed, so the thread wakes for responses
+ * (or requests) only, and the requests a batch of responses allows leave together. The
+ * loop hands all that the last completions asked for,
  * across flows, to the kernel in one io_uring_enter, which also waits for the next
  * completions: with many flows a thread makes one system call per batch instead of one per
  * message and one per epoll_wait. The flows' state, the results and the housekeeping
@@ -56,19 +57,24 @@ static void fail(struct ws_rr_worker *w, struct ws_rr_flow *f, int code, const c
 	end_flow(f, w, PH_FAILED);
 }
 
-/* Queue the next send of what the flow owes, unless one is in the ring. */
+/* Queue what the flow owes. A send that succeeds posts no completion (ws_uring_send_all),
+ * so a transaction costs one completion, its response's; the bytes count when queued, and a
+ * send that fails fails the flow. Nothing queued is lost to the half-close: a requester
+ * half-closes only once every request is answered, and a responder sees EOF only then. */
 static void flush(struct ws_rr_worker *w, uint32_t i)
 {
 	struct ws_rr_flow *f = &w->c->flows[i];
-	if (f->tx_busy || f->tx_left == 0 || !ws_rr_live(f))
-		return;
-	uint32_t n = f->tx_left < WS_RR_SCRATCH ? (uint32_t)f->tx_left : WS_RR_SCRATCH;
-	int rc = ws_uring_write_fixed(&w->ur->ring, f->fd, w->buf, n, tag(i, OP_SEND));
-	if (rc < 0) {
-		fail(w, f, -rc, "queueing a send");
-		return;
+	while (f->tx_left > 0 && ws_rr_live(f)) {
+		uint32_t n = f->tx_left < WS_RR_SCRATCH ? (uint32_t)f->tx_left : WS_RR_SCRATCH;
+		int rc = ws_uring_send_all(&w->ur->ring, f->fd, w->buf, n, tag(i, OP_SEND));
+		if (rc < 0) {
+			fail(w, f, -rc, "queueing a send");
+			return;
+		}
+		f->tx_left -= n;
+		f->bytes_sent += n;
+		f->send_calls++;
 	}
-	f->tx_busy = true;
 }
 
 /* Requester: issue what the bound allows now; at the end, half-close once all is answered. */
@@ -89,7 +95,7 @@ static void pump(struct ws_rr_worker *w, uint32_t i, int64_t now, bool ended)
 			f->phase = PH_COLLECT;
 	}
 	flush(w, i);
-	if (f->phase == PH_COLLECT && f->pending == 0 && f->tx_left == 0 && !f->tx_busy) {
+	if (f->phase == PH_COLLECT && f->pending == 0 && f->tx_left == 0) {
 		if (shutdown(f->fd, SHUT_WR) < 0) {
 			fail(w, f, errno, "half-close");
 			return;
@@ -133,8 +139,8 @@ static void on_bytes(struct ws_rr_worker *w, uint32_t i, uint32_t n, int64_t now
 	flush(w, i);
 }
 
-/* The peer closed: the requester's wait is over; the responder answers what it owes and
- * closes its half (in on_sent when sends are still out). */
+/* The peer closed: the requester's wait is over; the responder, which owes nothing then
+ * (see flush), closes its half. */
 static void on_eof(struct ws_rr_worker *w, uint32_t i)
 {
 	struct ws_rr_flow *f = &w->c->flows[i];
@@ -146,33 +152,16 @@ static void on_eof(struct ws_rr_worker *w, uint32_t i)
 		return;
 	}
 	f->eof = true;
-	if (f->tx_left == 0 && !f->tx_busy) {
-		shutdown(f->fd, SHUT_WR);
-		end_flow(f, w, PH_DONE);
-	}
+	shutdown(f->fd, SHUT_WR);
+	end_flow(f, w, PH_DONE);
 }
 
-static void on_sent(struct ws_rr_worker *w, uint32_t i, int32_t res, int64_t now, bool ended)
+/* A send's completion: it failed, or ended short (the peer went away). */
+static void on_send_failed(struct ws_rr_worker *w, uint32_t i, int32_t res)
 {
 	struct ws_rr_flow *f = &w->c->flows[i];
-	f->tx_busy = false;
-	if (!ws_rr_live(f))
-		return;
-	if (res < 0) {
-		fail(w, f, -res, "send");
-		return;
-	}
-	f->tx_left -= (uint64_t)res;
-	f->bytes_sent += (uint64_t)res;
-	f->send_calls++;
-	f->last_progress = now;
-	if (w->c->client) {
-		pump(w, i, now, ended);
-		return;
-	}
-	flush(w, i);
-	if (f->eof && f->tx_left == 0 && !f->tx_busy)
-		on_eof(w, i);
+	if (ws_rr_live(f))
+		fail(w, f, res < 0 ? -res : EPIPE, "send");
 }
 
 static int arm_recv(struct ws_rr_worker *w, uint32_t i)
@@ -234,7 +223,7 @@ static void worker_run(void *ctx, ws_pool_thread *t)
 				const ws_uring_cqe *e = &w->ur->cqe[k];
 				uint32_t i = (uint32_t)(e->data >> 8);
 				if ((e->data & 0xff) == OP_SEND)
-					on_sent(w, i, e->res, now, ended);
+					on_send_failed(w, i, e->res);
 				else
 					on_recv(w, e, now);
 				if (c->client && (e->data & 0xff) == OP_RECV)
@@ -287,7 +276,6 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 	while (count > BUFS_MIN && (uint64_t)count * size > BUFS_BUDGET)
 		count >>= 1;
 	if (ws_uring_open(&w->ur->ring, pow2_at_least(2 * mine + 8), c->p->sqpoll, &t->err) < 0 ||
-	    ws_uring_register_buffer(&w->ur->ring, w->buf, WS_RR_SCRATCH, &t->err) < 0 ||
 	    ws_uring_bufs_open(&w->ur->ring, &w->ur->bufs, BGID, count, size, &t->err) < 0)
 		return;
 	for (uint32_t i = w->id; i < c->nflows; i += c->nthreads) {

@@ -19,6 +19,8 @@
 #include "workload/pool.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +236,11 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 	struct worker *w = (struct worker *)ctx + t->id;
 	const ws_multi_params *p = w->p;
 	w->ring.fd = -1;
+	/* the writes have no MSG_NOSIGNAL: a reset peer is -EPIPE here, not the process's end */
+	sigset_t pipe;
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, NULL);
 	uint32_t mine = (p->nflows + p->nthreads - 1 - w->id) / p->nthreads;
 	w->bufsz = p->sender ? p->io.send_size : 1;
 	w->buf = malloc(w->bufsz);

@@ -108,8 +108,10 @@ for c in "${CASES[@]}"; do
 	ok=1
 	for e in io_uring epoll; do
 		j=$WS_TMP/$name.$e.json
-		if ! ws -t $t -l 1 --json -- --engine $e "$@" >"$j" 2>"$WS_TMP/$name.$e.err"; then
-			fail "run_${name}_$e" "exit: $(cat "$WS_TMP/$name.$e.err")"
+		ws -t $t -l 1 --json -- --engine $e "$@" >"$j" 2>"$WS_TMP/$name.$e.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			fail "run_${name}_$e" "exit $rc: $(cat "$WS_TMP/$name.$e.err")"
 			ok=0
 			continue
 		fi
