@@ -33,6 +33,7 @@
 #include "util/features.h"
 #include "util/psk.h"
 #include "util/safefile.h"
+#include "workload/engines.h"
 #include "workload/setup.h"
 
 #include <errno.h>
@@ -347,6 +348,30 @@ void ws_cli_client_warn(const ws_cli_options *o, const ws_test_result *res, bool
 		print_cpu_bound(res);
 }
 
+/* --engine, before any connection: io_uring where this test or this host cannot run it is
+ * refused (a test the engine does not run: a usage error, 2; a host without io_uring: 1);
+ * auto's fall-back to epoll is a note at -v 1. Returns the exit status, or -1 to go on. */
+static int engine_check(const ws_cli_options *o)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	if (o->spec.sqpoll && o->spec.engine == WS_ENGINE_EPOLL) {
+		ws_cli_eprintf("--sqpoll is an io_uring option; expected --engine io_uring or auto "
+			       "with it, not epoll\n");
+		return 2;
+	}
+	enum ws_engine e;
+	char note[160];
+	int rc = ws_engine_resolve(&o->spec, &e, note, sizeof(note), &err);
+	if (rc < 0) {
+		ws_cli_eprintf("%s\n", err.msg);
+		return rc == -WS_E_INVAL ? 2 : 1;
+	}
+	if (note[0] && o->verbosity >= 1)
+		ws_cli_eprintf("note: --%s\n", note);
+	return -1;
+}
+
 int ws_cli_client_main(int argc, char **argv)
 {
 	ws_cli_options o;
@@ -397,6 +422,9 @@ int ws_cli_client_main(int argc, char **argv)
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
+	int engine_status = engine_check(&o);
+	if (engine_status >= 0)
+		return engine_status;
 	ws_cli_print_notes(&o, stderr);
 	/* A terminal sees a progress line on stderr during a long run; -P 0 (rows for
 	 * scripts) and --quiet do not. */

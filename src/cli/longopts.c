@@ -7,6 +7,7 @@
 #include "cli/optvalue.h"
 #include "cli/personality.h"
 #include "cli/repeat.h"
+#include "model/engine.h"
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/units.h"
@@ -105,6 +106,15 @@ static int lopt_busy_poll(ws_cli_options *o, const char *val, ws_err *err)
 		o->spec.busy_poll_us = (uint32_t)v;
 	}
 	return rc;
+}
+
+LONG_FLAG(lopt_sqpoll, sqpoll)
+
+/* --engine auto|epoll|io_uring (model/engine.h); whether it can run is checked before the
+ * test (cli/client.c). */
+static int lopt_engine(ws_cli_options *o, const char *val, ws_err *err)
+{
+	return ws_engine_parse(val, &o->spec.engine, err);
 }
 
 /* --json / --json-lines: the result as JSON on stdout (report/json_result.h). */
@@ -279,6 +289,8 @@ static const struct long_def long_opts[] = {
 	{"flent", ws_cli_lopt_flent, "FILE"},
 	{"mptcp", lopt_mptcp, NULL},
 	{"busy-poll", lopt_busy_poll, "[=USECS]"},
+	{"engine", lopt_engine, "auto|epoll|io_uring"},
+	{"sqpoll", lopt_sqpoll, NULL},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

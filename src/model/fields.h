@@ -59,6 +59,7 @@ enum ws_field_json {
 	WS_FJ_END,         /* "time", "bytes", "transactions" */
 	WS_FJ_FAMILY,      /* 4 or 6, else null */
 	WS_FJ_AT_LEAST_1,  /* 0 shows as 1 */
+	WS_FJ_ENGINE,      /* "auto", "epoll", "io_uring" */
 };
 
 typedef struct ws_field {
@@ -102,6 +103,8 @@ typedef struct ws_field {
 	X(170, BOOL, mptcp,            IO_OPTIONS, "mptcp",        PLAIN, NULL, NULL, "") \
 	X(171, BOOL, busy_poll,        IO_OPTIONS, "busy_poll",    PLAIN, NULL, NULL, "") \
 	X(172, U32,  busy_poll_us,     IO_OPTIONS, "busy_poll_us", PLAIN, NULL, NULL, "us") \
+	X(165, ENUM, engine,           IO_OPTIONS, "engine",       ENGINE, NULL, NULL, "") \
+	X(166, BOOL, sqpoll,           IO_OPTIONS, "sqpoll",       PLAIN, NULL, NULL, "") \
 	X(115, U32,  streams,          SPEC, "streams",        AT_LEAST_1, NULL, NULL, "") \
 	X(116, U32,  local_threads,    SPEC, "local_threads",  PLAIN,  NULL, NULL, "") \
 	X(117, U32,  remote_threads,   SPEC, "remote_threads", PLAIN,  NULL, NULL, "") \
@@ -150,6 +153,7 @@ typedef struct ws_field {
 	X(212, I64, elapsed_ns,    COUNTERS, "elapsed_ns",     PLAIN, NULL, NULL, "ns") \
 	X(225, STR, io_path,       IO, "path",            STR_OR_NULL, "LOCAL_IO_PATH", "REMOTE_IO_PATH", "") \
 	X(226, STR, io_note,       IO, "note",            STR_OR_NULL, NULL, NULL, "") \
+	X(265, STR, engine,        IO, "engine",          STR_OR_NULL, NULL, NULL, "") \
 	X(227, U64, zc_sends,      IO, "zerocopy_sends",  PLAIN, NULL, NULL, "") \
 	X(228, U64, zc_copied,     IO, "zerocopy_copied", PLAIN, NULL, NULL, "") \
 	X(242, U32, rcvlowat,      IO, "rcvlowat",        PLAIN, NULL, NULL, "bytes") \

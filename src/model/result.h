@@ -71,6 +71,7 @@ typedef struct ws_side_result {
 	                                    * (set on a netserver's remote side) */
 	char io_path[32];    /* the I/O path that actually ran ("send", "sendfile", ...) */
 	char io_note[96];    /* why a requested path fell back, "" if none */
+	char engine[16];     /* the engine that ran: "epoll" or "io_uring" (model/engine.h) */
 	uint64_t zc_sends;   /* MSG_ZEROCOPY sends whose completion was reaped */
 	uint64_t zc_copied;  /* ... of which the kernel copied anyway */
 	uint32_t rcvlowat;   /* TCP receiver: SO_RCVLOWAT as the kernel granted it,

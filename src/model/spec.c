@@ -167,6 +167,8 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 	default:
 		return ws_err_set(err, WS_E_INVAL, "unknown end kind %d", (int)s->end);
 	}
+	if (!ws_engine_name(s->engine))
+		return ws_err_set(err, WS_E_INVAL, "unknown engine %d", (int)s->engine);
 	if (s->family != WS_FAMILY_ANY && s->family != WS_FAMILY_INET &&
 	    s->family != WS_FAMILY_INET6)
 		return ws_err_set(err, WS_E_INVAL, "unknown address family %d", (int)s->family);

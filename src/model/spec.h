@@ -10,6 +10,7 @@
 #ifndef WS_MODEL_SPEC_H
 #define WS_MODEL_SPEC_H
 
+#include "model/engine.h"
 #include "model/testtype.h"
 
 #include <stdbool.h>
@@ -143,6 +144,9 @@ typedef struct ws_test_spec {
 	 * SO_BUSY_POLL to busy_poll_us on every data socket (0: the spin alone). */
 	bool busy_poll;
 	uint32_t busy_poll_us;
+	/* --engine and --sqpoll (model/engine.h): each side resolves auto for itself. */
+	enum ws_engine engine;
+	bool sqpoll; /* io_uring: a kernel thread polls the submission queue */
 } ws_test_spec;
 
 struct ws_err;

@@ -102,6 +102,9 @@ static void json_field(ws_json *j, const ws_field *f, const void *obj)
 	case WS_FJ_BUF:
 		ws_json_uint(j, f->json, buf_req(u));
 		return;
+	case WS_FJ_ENGINE:
+		ws_json_str(j, f->json, ws_engine_name((enum ws_engine)i));
+		return;
 	case WS_FJ_AT_LEAST_1:
 		ws_json_uint(j, f->json, u ? u : 1);
 		return;

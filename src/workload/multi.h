@@ -29,6 +29,7 @@ typedef struct ws_multi_params {
 	/* Sizes, end condition, stall timer and I/O paths, as for one stream (fd unused); a
 	 * byte count is split over the flows. */
 	ws_stream_params io;
+	bool sqpoll; /* the io_uring engine (stream_uring.h): --sqpoll */
 } ws_multi_params;
 
 /* Run the flows; fills res's totals, elapsed_ns (barrier to last flow's end), io_path,

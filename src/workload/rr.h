@@ -81,6 +81,9 @@ typedef struct ws_rr_params {
 	 * costs one read of what the requests need. */
 	const unsigned char *fill;
 	size_t fill_len;
+	/* The engine this side resolved (never auto; run.c) and io_uring's --sqpoll. */
+	enum ws_engine engine;
+	bool sqpoll;
 } ws_rr_params;
 
 /* Repeat p->fill over buf[0..n) when there is one; leave buf alone otherwise. */

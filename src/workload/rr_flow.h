@@ -11,6 +11,7 @@
 #include "measure/flowhist.h"
 #include "measure/hist.h"
 #include "util/err.h"
+#include "workload/pool.h"
 #include "workload/rr.h"
 #include "workload/sched.h"
 
@@ -30,6 +31,7 @@ struct ws_rr_flow {
 	int fd;
 	enum ws_rr_phase phase;
 	bool want_out, in_heap, eof;
+	bool tx_busy;          /* io_uring: a send of this flow is in the ring */
 	uint32_t rx_off;       /* bytes into the current response (requester) / request */
 	uint64_t share;        /* counted: this flow's transactions */
 	uint64_t issued, head; /* requests begun; the oldest unresolved one */
@@ -58,6 +60,7 @@ struct ws_rr_worker {
 	char *buf;
 	ws_hist *lat;
 	ws_err err;
+	struct ws_rr_uring *ur; /* the io_uring engine's ring and buffers (rr_uring.c) */
 };
 
 /* The run, shared read-only by the workers (each writes only its own flows). */
@@ -93,5 +96,9 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i);
 void ws_rr_on_event(struct ws_rr_worker *w, const struct epoll_event *e);
 /* UDP timeouts, stall and end-of-test limits, the time cap, for this worker's flows. */
 void ws_rr_housekeeping(struct ws_rr_worker *w, int64_t now);
+
+/* The io_uring engine's worker (rr_uring.c): setup, loop and teardown for ws_pool_run,
+ * over the same flows, workers and context as the epoll one. */
+extern const ws_pool_ops ws_rr_uring_ops;
 
 #endif

@@ -188,8 +188,11 @@ static void collect(const struct ws_rr_ctx *c, const ws_pool_thread *th, int64_t
 	res->elapsed_ns = last - t0;
 	res->send_size = c->client ? c->p->spec->req_size : c->p->spec->rsp_size;
 	res->recv_size = c->client ? c->p->spec->rsp_size : c->p->spec->req_size;
-	snprintf(res->io_path, sizeof(res->io_path), "%s",
-		 c->p->spec->busy_poll ? "epoll+busy-poll" : "epoll");
+	const char *engine = ws_engine_name(c->p->engine == WS_ENGINE_IO_URING ? WS_ENGINE_IO_URING
+									       : WS_ENGINE_EPOLL);
+	snprintf(res->io_path, sizeof(res->io_path), "%s%s", engine,
+		 c->p->spec->busy_poll ? "+busy-poll" : "");
+	snprintf(res->engine, sizeof(res->engine), "%s", engine);
 }
 
 /* The shape of the run, from the spec; refuses what it cannot bound. */
@@ -294,7 +297,8 @@ int ws_rr_multi_run(const ws_rr_params *p, ws_side_result *res, ws_err *err)
 		c.w[t] = (struct ws_rr_worker){.c = &c, .id = t, .ep = -1, .sched = {.tfd = -1}};
 	uint32_t started;
 	int64_t t0;
-	rc = ws_pool_run(c.nthreads, p->cpus, p->ncpus, &rr_ops, c.w, th, &started, &t0, err);
+	const ws_pool_ops *ops = p->engine == WS_ENGINE_IO_URING ? &ws_rr_uring_ops : &rr_ops;
+	rc = ws_pool_run(c.nthreads, p->cpus, p->ncpus, ops, c.w, th, &started, &t0, err);
 	if (started == c.nthreads)
 		collect(&c, th, t0, res);
 	if (rc == 0)

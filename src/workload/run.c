@@ -15,10 +15,12 @@
 #include "util/features.h"
 #include "util/units.h"
 #include "workload/lul_serve.h"
+#include "workload/engines.h"
 #include "workload/multi.h"
 #include "workload/rr.h"
 #include "workload/rr_flow.h"
 #include "workload/stream.h"
+#include "workload/stream_uring.h"
 #include "workload/udp_stream.h"
 
 #include <errno.h>
@@ -249,7 +251,7 @@ static int run_udp_multi(const ws_test_spec *spec, enum ws_role role, bool is_cl
 
 static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client, const int *fds,
 		     uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
-		     ws_side_result *res, ws_err *err)
+		     bool uring, ws_side_result *res, ws_err *err)
 {
 	int cpus[WS_MAX_CPU_LIST];
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
@@ -267,7 +269,12 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 	};
 	p.io.cap_ns = cap_ns;
 	p.io.progress = progress;
-	int rc = ws_multi_run(&p, res, err);
+	p.sqpoll = spec->sqpoll;
+	if (p.nthreads == 0)
+		p.nthreads = 1;
+	/* io_uring: one flow keeps the single-stream result's shape (no per-flow arrays) */
+	int rc = uring ? ws_stream_uring_run(&p, nfds > 1 || spec->streams > 1, res, err)
+		       : ws_multi_run(&p, res, err);
 	if (rc == 0)
 		record_tcp_info(fds[0], res);
 	return rc;
@@ -339,7 +346,7 @@ static int load_rr_fill(const ws_test_spec *spec, int file_fd, unsigned char **b
  * epoll one. The single-flow socket timeouts set by the caller are the engine's tick. */
 static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const int *fds,
 		  uint32_t nfds, int file_fd, int64_t cap_ns, ws_interim_counter *progress,
-		  ws_side_result *res, ws_err *err)
+		  enum ws_engine engine, ws_side_result *res, ws_err *err)
 {
 	if (ws_test_type_connects(spec->type)) /* it has no data socket beforehand */
 		return ws_err_set(err, WS_E_INVAL, "%s runs through ws_workload_run_crr",
@@ -367,6 +374,8 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 		.listen_fd = -1,
 		.wake_fd = -1,
 		.progress = progress,
+		.engine = engine,
+		.sqpoll = spec->sqpoll,
 	};
 	unsigned char *fill;
 	int rc = load_rr_fill(spec, is_client ? file_fd : -1, &fill, &p.fill_len, err);
@@ -383,8 +392,17 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 			}
 		}
 	if (rc == 0)
-		rc = multi || spec->rate > 0 ? ws_rr_multi_run(&p, res, err)
-					     : ws_rr_run(&p, res, err);
+		rc = multi || spec->rate > 0 || engine == WS_ENGINE_IO_URING
+			? ws_rr_multi_run(&p, res, err)
+			: ws_rr_run(&p, res, err);
+	if (!multi && spec->rate <= 0 && engine == WS_ENGINE_IO_URING) {
+		/* one flow keeps the single-flow result's shape: no per-flow, per-thread rows */
+		free(res->flows);
+		free(res->threads);
+		res->flows = NULL;
+		res->threads = NULL;
+		res->nflows = res->nthreads = 0;
+	}
 	free(fill);
 	if (spec->busy_poll) {
 		res->busy_spin = true;
@@ -409,14 +427,20 @@ typedef struct side_run {
 	ws_interim_counter *progress;
 	ws_side_result *res;
 	ws_err *err;
+	enum ws_engine engine; /* resolved: epoll or io_uring */
 } side_run;
 
 /* TCP streams: one flow on the blocking engine, several on the epoll one. */
 static int engine_tcp(const side_run *x)
 {
-	if (x->multi)
-		return run_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
-				 x->cap_ns, x->progress, x->res, x->err);
+	bool uring = x->engine == WS_ENGINE_IO_URING;
+	if (x->multi || uring) {
+		int rc = run_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
+				   x->cap_ns, x->progress, uring, x->res, x->err);
+		if (uring && !x->multi)
+			record_tcp_info(x->fds[0], x->res);
+		return rc;
+	}
 	return run_stream(x->spec, x->role, x->fds[0], x->file_fd, x->cap_ns, x->progress, x->res,
 			  x->err);
 }
@@ -442,7 +466,7 @@ static int engine_udp(const side_run *x)
 static int engine_rr(const side_run *x)
 {
 	return run_rr(x->spec, x->is_client, x->multi, x->fds, x->nfds, x->file_fd, x->cap_ns,
-		      x->progress, x->res, x->err);
+		      x->progress, x->engine, x->res, x->err);
 }
 
 /* The client reads what it came for; the daemon's side receives until the client closes. */
@@ -547,6 +571,11 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	if (nfds < 1)
 		return ws_err_set(err, WS_E_INVAL, "no data socket");
 	bool multi = nfds > 1 || spec->streams > 1;
+	enum ws_engine engine;
+	char engine_note[160];
+	int erc = ws_engine_resolve(spec, &engine, engine_note, sizeof(engine_note), err);
+	if (erc < 0)
+		return erc;
 	/* Socket timeouts let blocked calls wake up to check the stall timer. */
 	/* With a cap, a finer tick: a blocked call must notice the cap soon after it passed. */
 	int rc = multi || spec->rate > 0
@@ -580,16 +609,21 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	int64_t begin = ws_clock_ns();
 	if (rc == 0)
 		rc = ws_interim_begin(interim, begin, ws_clock_wall_ns(), err);
-	side_run x = {spec, is_client, multi,  time_calls, role, fds,
-		      nfds, file_fd,   cap_ns, prog,       res,  err};
+	side_run x = {spec,    is_client, multi, time_calls, role, fds,   nfds,
+		      file_fd, cap_ns,    prog,  res,        err,  engine};
 	if (rc == 0)
 		rc = engine_of(spec->type)->run(&x);
 	ws_interim_stop(interim, interim_until(spec, begin));
 	count_syscalls(spec, res);
+	if (!res->engine[0])
+		snprintf(res->engine, sizeof(res->engine), "%s", ws_engine_name(engine));
+	if (engine_note[0] && !res->io_note[0])
+		snprintf(res->io_note, sizeof(res->io_note), "%.95s", engine_note);
 	if (file_fd >= 0)
 		close(file_fd);
 	/* the workers' time, not the idle main thread's, where workers ran the role */
-	rc = cpu_end(spec, is_client, multi || spec->rate > 0, snap, rc, res, err);
+	rc = cpu_end(spec, is_client, multi || spec->rate > 0 || engine == WS_ENGINE_IO_URING, snap,
+		     rc, res, err);
 	ws_sock_get_buffers(fds[0], &res->sndbuf_end, &res->rcvbuf_end);
 	return rc;
 }
@@ -607,6 +641,11 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	int ncpus = thread_cpus(spec, is_client, cpus, err);
 	if (ncpus < 0)
 		return ncpus;
+	enum ws_engine engine;
+	int erc = ws_engine_resolve(spec, &engine, NULL, 0, err);
+	if (erc < 0)
+		return erc;
+	snprintf(res->engine, sizeof(res->engine), "%s", ws_engine_name(engine));
 	ws_rr_params p = *endpoints;
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	p.spec = spec;

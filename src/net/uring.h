@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* uring: a small io_uring ring over the raw system calls, for the io_uring engines.
+ *
+ * The engines need a handful of operations (send, write from a registered buffer, recv,
+ * multishot recv into a provided-buffer ring) and a submit-and-wait with a timeout; this
+ * module maps the submission and completion queues and speaks io_uring_setup,
+ * io_uring_enter and io_uring_register through syscall(2), with <linux/io_uring.h> from
+ * the kernel headers for the layout. No liburing: the binary keeps its libc-only runtime,
+ * and a build whose headers lack what the engines use (or a non-Linux one) compiles the
+ * stubs below, whose probe says why (docs/engines.md). The ring belongs to the thread that
+ * opened it (the engines open one per worker thread). */
+#ifndef WS_NET_URING_H
+#define WS_NET_URING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ws_err;
+
+/* The environment variable that makes the probe fail, for tests of the fallback only. */
+#define WS_URING_TEST_OFF_ENV "WS_TEST_NO_IO_URING"
+
+/* One completion, copied out of the ring. */
+typedef struct ws_uring_cqe {
+	uint64_t data; /* the submitter's tag */
+	int32_t res;   /* bytes, or -errno */
+	uint32_t flags;
+} ws_uring_cqe;
+
+typedef struct ws_uring {
+	int fd;
+	bool sqpoll;
+	unsigned entries;  /* submission queue slots */
+	unsigned queued;   /* prepared, not yet handed to the kernel */
+	unsigned sq_local; /* our copy of the submission tail */
+	unsigned *sq_head, *sq_tail, *sq_mask, *sq_flags, *sq_array;
+	unsigned *cq_head, *cq_tail, *cq_mask;
+	void *sqes, *cqes;
+	void *sq_map, *cq_map;
+	size_t sq_len, cq_len, sqes_len;
+	bool registered; /* a fixed buffer (index 0) is registered */
+} ws_uring;
+
+/* A provided-buffer ring: count buffers of size bytes the kernel picks from for multishot
+ * receives of group bgid; a buffer is given back (recycled) once its bytes are consumed. */
+typedef struct ws_uring_bufs {
+	void *ring;
+	char *mem;
+	uint32_t count, size;
+	uint16_t bgid, tail;
+	size_t ring_len;
+} ws_uring_bufs;
+
+/* Can this process run the engines? 0, or a negative errno with why filled ("io_uring is
+ * disabled: kernel.io_uring_disabled is 2", "this build has no io_uring headers", ...).
+ * Reads /proc/sys/kernel/io_uring_disabled and opens and closes a small ring. */
+int ws_uring_probe(char *why, size_t whysz);
+
+/* A ring of at least entries submission slots (completions: 4x), with the kernel's
+ * submission thread when sqpoll. */
+int ws_uring_open(ws_uring *r, unsigned entries, bool sqpoll, struct ws_err *err);
+void ws_uring_close(ws_uring *r);
+
+/* Register [buf, buf+len) as fixed buffer 0 (for ws_uring_write_fixed). */
+int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, struct ws_err *err);
+
+/* Queue one operation, tagged data; a full queue is submitted first. 0 or -errno. */
+int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+/* A write from fixed buffer 0 (a plain send when none is registered). A write has no
+ * MSG_NOSIGNAL: the calling thread must block SIGPIPE, or a peer's reset kills the process;
+ * with it blocked the completion carries -EPIPE. */
+int ws_uring_write_fixed(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
+/* A send of all len bytes (MSG_WAITALL: the kernel retries a short one) that posts no
+ * completion when it succeeds (IOSQE_CQE_SKIP_SUCCESS): a completion tagged data means it
+ * failed or ended short. */
+int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_t data);
+
+/* Hand what is queued to the kernel and wait for at least wait_nr completions or until
+ * timeout_ns (relative; <= 0 with wait_nr > 0: no limit) passes. 0 or -errno (-ETIME is
+ * a timeout, -EINTR an interruption: both harmless). */
+int ws_uring_submit_wait(ws_uring *r, unsigned wait_nr, int64_t timeout_ns);
+
+/* Copy out up to max completions; returns how many. */
+unsigned ws_uring_reap(ws_uring *r, ws_uring_cqe *out, unsigned max);
+
+/* The completion will be followed by more of the same multishot operation. */
+bool ws_uring_cqe_more(const ws_uring_cqe *c);
+/* The provided buffer a completion used, or -1. */
+int ws_uring_cqe_buf(const ws_uring_cqe *c);
+
+int ws_uring_bufs_open(ws_uring *r, ws_uring_bufs *b, uint16_t bgid, uint32_t count, uint32_t size,
+		       struct ws_err *err);
+void *ws_uring_bufs_at(const ws_uring_bufs *b, int id);
+void ws_uring_bufs_recycle(ws_uring_bufs *b, int id);
+void ws_uring_bufs_close(ws_uring *r, ws_uring_bufs *b);
+
+#endif

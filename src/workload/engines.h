@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* engines: which I/O engine one side runs a test on, from --engine and what this host's
+ * kernel allows.
+ *
+ * The client asks (the spec's engine, carried to the daemon); each side resolves it for
+ * itself with ws_engine_resolve, before any data moves: `epoll` is always possible;
+ * `io_uring` runs where the engine supports the test (model/engine.h) and the run-time
+ * probe (net/uring.h) passes, and is refused with the reason otherwise; `auto` takes
+ * io_uring where it pays and is available, else epoll with a note saying why. */
+#ifndef WS_WORKLOAD_ENGINES_H
+#define WS_WORKLOAD_ENGINES_H
+
+#include "model/spec.h"
+
+#include <stddef.h>
+
+struct ws_err;
+
+/* *out becomes WS_ENGINE_EPOLL or WS_ENGINE_IO_URING. note (may be NULL) gets why auto
+ * fell back to epoll, or "". Errors: -WS_E_INVAL when the io_uring engine does not run
+ * this test, -ENOSYS/-EPERM/... when io_uring is unavailable here; the message names the
+ * reason and what to use instead. */
+int ws_engine_resolve(const ws_test_spec *s, enum ws_engine *out, char *note, size_t notesz,
+		      struct ws_err *err);
+
+#endif
