@@ -20,21 +20,21 @@ typedef enum ws_series_kind {
 } ws_series_kind;
 
 typedef struct ws_series {
-	char name[48];       /* Flent's series name, e.g. "TCP upload BE" */
-	char probe[8];       /* probes: "udp", "tcp", "icmp" or "connect"; "" for flows */
+	char name[48]; /* Flent's series name, e.g. "TCP upload BE" */
+	char probe[8]; /* probes: "udp", "tcp", "icmp" or "connect"; "" for flows */
 	ws_series_kind kind;
-	int tos;             /* IP_TOS byte the flow or probe used (0 = BE) */
+	int tos; /* IP_TOS byte the flow or probe used (0 = BE) */
 	size_t n, cap;
-	double *t;           /* seconds since the common start */
-	double *v;           /* Mbit/s or ms; NaN = no value (lost probe) */
-	uint64_t lost;       /* probes that got no answer in time */
+	double *t;     /* seconds since the common start */
+	double *v;     /* Mbit/s or ms; NaN = no value (lost probe) */
+	uint64_t lost; /* probes that got no answer in time */
 } ws_series;
 
 typedef struct ws_series_set {
 	ws_series *s;
 	size_t n, cap;
-	double step_s;       /* sampling step the flows were reported at (the -D interval) */
-	double length_s;     /* the run's planned length */
+	double step_s;         /* sampling step the flows were reported at (the -D interval) */
+	double length_s;       /* the run's planned length */
 	int64_t start_unix_ns; /* wall clock of the common start */
 } ws_series_set;
 
