@@ -25,6 +25,7 @@ enum ws_test_type {
 	WS_TEST_TCP_CC,  /* TCP_CRR without request or response: connect, close */
 	WS_TEST_LOC_CPU, /* the local CPU rate and count; no connection at all */
 	WS_TEST_REM_CPU, /* the same of the daemon */
+	WS_TEST_RPM,     /* responsiveness: load flows and probes, each its own session */
 };
 
 /* What kind of exchange a test measures. */
@@ -35,6 +36,7 @@ enum ws_test_family {
 	WS_TF_CC,     /* a connection per transaction, no request or response */
 	WS_TF_MSS,    /* connect, read the MSS, close */
 	WS_TF_CPU,    /* a CPU rate and count; no transfer */
+	WS_TF_RPM,    /* responsiveness under load (session/rpm.h), run by the client alone */
 };
 
 enum ws_test_proto { WS_PROTO_NONE, WS_PROTO_TCP, WS_PROTO_UDP };

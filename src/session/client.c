@@ -331,8 +331,9 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 }
 
 static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
-		     double wait_s, struct ws_interim *interim, ws_test_result *out, ws_err *err)
+		     const ws_client_config *c, ws_test_result *out, ws_err *err)
 {
+	double wait_s = c->start_wait_s;
 	if (wait_s > 0) /* -s: the data connections stand, nothing moves yet */
 		ws_clock_sleep_ns((int64_t)(wait_s * WS_NS_PER_SEC));
 	ws_tlv_begin(&ch->tx, WS_MSG_START);
@@ -342,7 +343,11 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
-	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
+	if (c->on_data)
+		c->on_data(c->data_ctx, fds, spec->streams, true);
+	rc = ws_workload_run_interim(spec, fds, spec->streams, crr, c->interim, &out->local, err);
+	if (c->on_data)
+		c->on_data(c->data_ctx, fds, spec->streams, false);
 	ws_ds_close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -432,6 +437,16 @@ static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_t
 {
 	const ws_client_config *c = cl->cfg;
 	cl->found = WS_PEER_NETSERVER;
+	if (c->needs_warpspeed) {
+		char pt[80];
+		ws_addr_format_port(peer, pt, sizeof(pt));
+		close(fd);
+		return ws_err_set(err, WS_E_PEER,
+				  "%s needs a warpspeed daemon (warpspeed serve) at the other end; "
+				  "%s (%s) is a stock netserver, which runs one netperf test per "
+				  "connection and no probes beside it",
+				  c->needs_warpspeed, c->host, pt);
+	}
 	int rc = passphrase && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
 	cl->np_fd = fd;
 	cl->np_peer = *peer;
@@ -503,7 +518,7 @@ static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t pr
 	if (rc == 0 && c->on_start)
 		c->on_start(c->start_ctx, out);
 	if (rc == 0)
-		rc = run_local(&ch, fds, &crr, spec, c->start_wait_s, c->interim, out, err);
+		rc = run_local(&ch, fds, &crr, spec, c, out, err);
 	free(fds);
 	if (rc == 0) {
 		ws_tlv_begin(&ch.tx, WS_MSG_BYE);
