@@ -28,13 +28,14 @@ static int check(const ws_cli_options *o, ws_err *err)
 				  "-t RPM runs once; %s is for the one-session tests",
 				  o->sweep ? "--sweep" : "--repeat");
 	if (o->spec.end != WS_END_TIME || o->spec.duration_s < WS_RPM_MIN_DURATION_S)
-		return ws_err_set(err, WS_E_INVAL,
-				  "-l %g: -t RPM needs a length in seconds of at least %g (an idle "
-				  "phase, then 2 x 4 - 1 intervals of at least 0.1 s); the default is "
-				  "10",
-				  o->spec.end == WS_END_TIME ? o->spec.duration_s
-							     : -(double)o->spec.end_count,
-				  WS_RPM_MIN_DURATION_S);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"-l %g: -t RPM needs a length in seconds of at least %g (an idle "
+			"phase, then 2 x 4 - 1 intervals of at least 0.1 s); the default is "
+			"10",
+			o->spec.end == WS_END_TIME ? o->spec.duration_s
+						   : -(double)o->spec.end_count,
+			WS_RPM_MIN_DURATION_S);
 	if (ws_cli_output_mode(o) && ws_rpm_outputs_check(o->out_spec, err) < 0)
 		return err->code;
 	if (o->json_file) {
@@ -93,11 +94,14 @@ static int report(const ws_cli_options *o, const ws_rpm_result *r, bool complete
 	return o->json_file ? json_file(o, r, cmd) : 0;
 }
 
-static int run(const ws_cli_options *o, const ws_client_config *cfg, ws_rpm_result *r,
-	       ws_err *err)
+static int run(const ws_cli_options *o, const ws_client_config *cfg, ws_rpm_result *r, ws_err *err)
 {
-	ws_rpm_config c = {cfg, &o->spec, (enum ws_rpm_dir)o->rpm.dir, o->rpm.max_flows,
-			   o->rpm.probe_rate, o->spec.duration_s};
+	ws_rpm_config c = {cfg,
+			   &o->spec,
+			   (enum ws_rpm_dir)o->rpm.dir,
+			   o->rpm.max_flows,
+			   o->rpm.probe_rate,
+			   o->spec.duration_s};
 	return ws_rpm_run(&c, r, err);
 }
 
@@ -134,10 +138,12 @@ int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
 		rc = run(o, &cfg, &r, &err);
 	}
 	int status = report(o, &r, rc == 0, argc, argv);
-	if (rc < 0) {
+	if (rc == -WS_E_PEER)
+		ws_cli_eprintf("%s\n", err.msg);
+	else if (rc < 0)
 		ws_cli_eprintf("-t RPM ended early: %s\n", err.msg);
+	if (rc < 0)
 		status = rc == -WS_E_PEER ? 2 : 1;
-	}
 	ws_rpm_result_free(&r);
 	ws_daemon_free(d);
 	ws_cli_key_free(key);

@@ -20,8 +20,9 @@
 enum ws_rpm_dir { WS_RPM_UP = 1, WS_RPM_DOWN = 2, WS_RPM_BOTH = 3 };
 
 /* Bounds of the options (checked before any work by the CLI). */
-#define WS_RPM_MAX_FLOWS      16 /* per direction: the draft's largest load */
-#define WS_RPM_DEFAULT_FLOWS  4  /* per direction (see docs/rpm.md: the daemon's per-address
+#define WS_RPM_MAX_FLOWS 16 /* per direction: the draft's largest load */
+#define WS_RPM_DEFAULT_FLOWS \
+	4                           /* per direction (see docs/rpm.md: the daemon's per-address
                                   * session limit of 16 leaves room for the probes) */
 #define WS_RPM_MAX_PROBE_RATE 100.0 /* probes/s: the draft's most per second */
 #define WS_RPM_DEFAULT_RATE   20.0
@@ -29,17 +30,17 @@ enum ws_rpm_dir { WS_RPM_UP = 1, WS_RPM_DOWN = 2, WS_RPM_BOTH = 3 };
 
 typedef struct ws_rpm_result {
 	enum ws_rpm_dir dir;
-	double rpm;                /* 60 s / working latency */
-	double idle_latency_ms;    /* trimmed mean of the idle foreign probes (one round trip) */
-	double working_latency_ms; /* (foreign + self) / 2 over the last MAD intervals */
-	double foreign_ms;         /* trimmed mean of the foreign probes in that window */
-	double self_ms;            /* trimmed mean of the self probes (TCP_INFO) in it */
+	double rpm;                   /* 60 s / working latency */
+	double idle_latency_ms;       /* trimmed mean of the idle foreign probes (one round trip) */
+	double working_latency_ms;    /* (foreign + self) / 2 over the last MAD intervals */
+	double foreign_ms;            /* trimmed mean of the foreign probes in that window */
+	double self_ms;               /* trimmed mean of the self probes (TCP_INFO) in it */
 	double foreign_connect_rr_ms; /* the same foreign probes as timed: connect + 1 RR */
 	uint64_t idle_probes;         /* foreign probes before the load */
 	uint64_t foreign_probes;      /* under load, in the window */
 	uint64_t self_probes;         /* in the window */
 	uint64_t foreign_total, self_total; /* under load, all */
-	double goodput_up_mbps;   /* moving average over the last MAD intervals */
+	double goodput_up_mbps;             /* moving average over the last MAD intervals */
 	double goodput_down_mbps;
 	uint32_t flows_up, flows_down; /* load flows at the end */
 	bool saturated;                /* goodput met the stability rule (measure/rpm.h) */

@@ -32,7 +32,9 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out)
 		fprintf(out, "Load flows:       %u up, %u down (goodput not saturated)\n",
 			r->flows_up, r->flows_down);
 	fprintf(out, "RPM:              %9.0f%s\n", r->rpm,
-		r->stable ? "" : "  (working latency not stable)");
+		r->error[0]         ? "  (so far: the run ended early)"
+			: r->stable ? ""
+				    : "  (working latency not stable)");
 }
 
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out) { fprintf(out, "%.2f\n", r->rpm); }
@@ -77,10 +79,11 @@ int ws_rpm_outputs_check(const char *list, ws_err *err)
 	struct check c = {0};
 	walk(list, check_one, &c);
 	if (c.first[0])
-		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
-				  "RPM_WORKING_LATENCY or another name of docs/rpm.md, or all",
-				  c.first);
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"'%s' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
+			"RPM_WORKING_LATENCY or another name of docs/rpm.md, or all",
+			c.first);
 	return 0;
 }
 

@@ -159,10 +159,8 @@ static int add_flow(struct run *r, bool up, int64_t end_ns, ws_err *err)
 	f->spec.streams = 1;
 	double left = (double)(end_ns - ws_clock_ns()) / NS;
 	f->spec.duration_s = left < 0.1 ? 0.1 : left;
-	ws_interim_config ic = {.interval_s = 3600,
-				.nflows = 1,
-				.kind = WS_INTERIM_BYTES,
-				.cb = interim_cb};
+	ws_interim_config ic = {
+		.interval_s = 3600, .nflows = 1, .kind = WS_INTERIM_BYTES, .cb = interim_cb};
 	if (ws_interim_create(&ic, &f->ip, err) < 0)
 		return err->code;
 	f->cfg = *r->c->client;
@@ -408,7 +406,8 @@ static int load_phase(struct run *r, struct intervals *iv, double iv_s, int64_t 
 		const struct flow *bad = failed_flow(r);
 		if (bad) {
 			*err = bad->err;
-			ws_err_prefix(err, "load flow %u (%s) failed", bad->n, bad->up ? "up" : "down");
+			ws_err_prefix(err, "load flow %u (%s) failed", bad->n,
+				      bad->up ? "up" : "down");
 			return err->code;
 		}
 		if (atomic_load(&r->abort))
@@ -499,9 +498,9 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 	int64_t load_t0 = ws_clock_ns();
 	double load_from = since(r, load_t0);
 	out->idle_s = load_from;
-	int64_t load_end = r->t0 + (int64_t)(c->duration_s * NS);
-	if (load_end - load_t0 < (int64_t)(2 * iv_s * NS))
-		load_end = load_t0 + (int64_t)(2 * iv_s * NS);
+	/* the load phase keeps its planned length (and so its 15 intervals) when the idle
+	 * phase waited longer for its probes */
+	int64_t load_end = load_t0 + (int64_t)(load_s * NS);
 	struct intervals iv = {0};
 	if (!atomic_load(&r->abort))
 		rc = load_phase(r, &iv, iv_s, load_t0, load_end, out, err);
