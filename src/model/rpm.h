@@ -24,7 +24,7 @@ enum ws_rpm_dir { WS_RPM_UP = 1, WS_RPM_DOWN = 2, WS_RPM_BOTH = 3 };
 #define WS_RPM_DEFAULT_FLOWS \
 	4                           /* per direction (see docs/rpm.md: the daemon's per-address
                                   * session limit of 16 leaves room for the probes) */
-#define WS_RPM_MAX_PROBE_RATE 100.0 /* probes/s: the draft's most per second */
+#define WS_RPM_MAX_PROBE_RATE 100.0 /* probes/s */
 #define WS_RPM_DEFAULT_RATE   20.0
 #define WS_RPM_MIN_DURATION_S 2.0 /* an idle phase and 2 * MAD - 1 intervals of 0.1 s */
 
