@@ -137,7 +137,8 @@ int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
 		ws_err_clear(&err);
 		rc = run(o, &cfg, &r, &err);
 	}
-	int status = report(o, &r, rc == 0, argc, argv);
+	/* a netserver was refused before anything was measured: nothing to report */
+	int status = rc == -WS_E_PEER ? 0 : report(o, &r, rc == 0, argc, argv);
 	if (rc == -WS_E_PEER)
 		ws_cli_eprintf("%s\n", err.msg);
 	else if (rc < 0)

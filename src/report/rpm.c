@@ -105,10 +105,9 @@ static void put_one(void *ctx, const ws_rpm_field *f, const char *name)
 		return;
 	}
 	const char *sep = p->first ? "" : p->mode == 1 ? "," : " ";
-	if (p->mode == 2)
-		fprintf(p->out, "%s%-*s", sep, (int)strlen(f->out), p->pass ? v : f->out);
-	else
-		fprintf(p->out, "%s%s", sep, p->pass ? v : f->out);
+	/* -O: each column as wide as its name or its value, whichever is wider */
+	int w = p->mode == 2 ? (int)(strlen(f->out) > strlen(v) ? strlen(f->out) : strlen(v)) : 0;
+	fprintf(p->out, "%s%*s", sep, w, p->pass ? v : f->out);
 	p->first = false;
 }
 

@@ -2,10 +2,19 @@
 /* test_rpm: the responsiveness test's arithmetic (measure/rpm.h) on hand-made series: the
  * trimmed mean keeps the lowest 95% (floor, at least one), and the stability rule
  * compares the standard deviation of the last MAD moving averages with SDT of their
- * mean. The expected values are worked by hand in the comments. */
+ * mean. The expected values are worked by hand in the comments. Also the phases a run
+ * length gives (ws_rpm_plan) and the exact text of the figure alone and of -o/-O/-k for a
+ * hand-made result (report/rpm.h). */
 #include "harness.h"
 
 #include "measure/rpm.h"
+#include "report/rpm.h"
+#include "session/rpm.h"
+#include "util/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TOL 1e-12
 
@@ -68,10 +77,73 @@ static void test_rpm_of(void)
 	CHECK_DBL("zero", ws_rpm_of(0), 0.0, TOL);
 }
 
+static void test_plan(void)
+{
+	double idle, load, iv;
+	ws_rpm_plan(10, &idle, &load, &iv); /* a tenth idle; 9 / 15 = 0.6 s */
+	CHECK_DBL("10 idle", idle, 1.0, TOL);
+	CHECK_DBL("10 load", load, 9.0, TOL);
+	CHECK_DBL("10 iv", iv, 0.6, TOL);
+	ws_rpm_plan(2, &idle, &load, &iv); /* 1.8 / 15 = 0.12 s */
+	CHECK_DBL("2 iv", iv, 0.12, TOL);
+	ws_rpm_plan(1, &idle, &load, &iv); /* 0.06 s, raised to 0.1 */
+	CHECK_DBL("1 iv", iv, 0.1, TOL);
+	ws_rpm_plan(60, &idle, &load, &iv); /* 3.6 s, lowered to the draft's 1 s */
+	CHECK_DBL("60 iv", iv, 1.0, TOL);
+}
+
+/* The reports' exact text for a hand-made result. */
+static char *render(const ws_rpm_result *r, const char *list, int mode, bool headers)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	if (mode)
+		ws_rpm_render_outputs(r, list, mode, headers, f);
+	else
+		ws_rpm_render_figure(r, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_outputs(void)
+{
+	ws_rpm_result r;
+	memset(&r, 0, sizeof(r));
+	r.rpm = 1200;
+	r.working_latency_ms = 50;
+	r.flows_up = 2;
+	r.saturated_at_s = -1;
+	char *t = render(&r, NULL, 0, true);
+	CHECK_STR("figure", t, "1200.00\n");
+	free(t);
+	t = render(&r, "RPM,RPM_FLOWS_UP,RPM_ERROR", 3, true);
+	CHECK_STR("-k", t, "RPM=1200.000\nRPM_FLOWS_UP=2\nRPM_ERROR=\n");
+	free(t);
+	t = render(&r, "RPM,RPM_WORKING_LATENCY", 1, true);
+	CHECK_STR("-o", t, "RPM,RPM_WORKING_LATENCY\n1200.000,50.000\n");
+	free(t);
+	t = render(&r, "RPM,RPM_WORKING_LATENCY", 1, false);
+	CHECK_STR("-o -P 0", t, "1200.000,50.000\n");
+	free(t);
+	t = render(&r, "RPM_FLOWS_UP RPM_SATURATED_AT", 2, true);
+	CHECK_STR("-O", t, "RPM_FLOWS_UP RPM_SATURATED_AT\n           2           -1.000\n");
+	free(t);
+	ws_err e;
+	CHECK_INT("known", ws_rpm_outputs_check("rpm,RPM_SELF_LATENCY", &e), 0);
+	CHECK_INT("all", ws_rpm_outputs_check("all", &e), 0);
+	CHECK_INT("unknown", ws_rpm_outputs_check("RPM,THROUGHPUT", &e), -WS_E_INVAL);
+	CHECK_STR("unknown msg", e.msg,
+		  "'THROUGHPUT' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
+		  "RPM_WORKING_LATENCY or another name of docs/rpm.md, or all");
+}
+
 int main(void)
 {
 	RUN(test_trimmed_mean);
 	RUN(test_stable);
 	RUN(test_rpm_of);
+	RUN(test_plan);
+	RUN(test_outputs);
 	TEST_MAIN_END();
 }
