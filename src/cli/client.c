@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/repeat.h"
+#include "cli/rpm.h"
 #include "cli/testhelp.h"
 #include "cli/svgout.h"
 #include "cli/sweeprun.h"
@@ -175,8 +176,8 @@ static int fill_file_check(const ws_cli_options *o, ws_err *err)
 	return fd < 0 ? fd : 0;
 }
 
-int ws_cli_run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
-				 ws_test_result *res, bool note, ws_err *err)
+/* Nothing listens on the default host: serve the test from this process, on loopback. */
+ws_daemon *ws_cli_local_daemon(ws_err *err)
 {
 	ws_daemon_config dc;
 	ws_daemon_config_init(&dc);
@@ -188,23 +189,31 @@ int ws_cli_run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec
 	dc.max_memory = UINT64_MAX;
 	dc.allow_privileged_ports = true;
 	ws_daemon *d = ws_daemon_new(&dc, err);
+	if (d && ws_daemon_start_thread(d, err) < 0) {
+		ws_daemon_free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+int ws_cli_run_with_local_daemon(const ws_client_config *cfg, const ws_test_spec *spec,
+				 ws_test_result *res, bool note, ws_err *err)
+{
+	ws_daemon *d = ws_cli_local_daemon(err);
 	if (!d)
 		return -1;
-	int rc = ws_daemon_start_thread(d, err);
-	if (rc == 0) {
-		if (note)
-			ws_cli_eprintf("no daemon answered on %s port %u; started one in this "
-				       "process on 127.0.0.1 port %u\n",
-				       cfg->host, cfg->port, ws_daemon_port(d));
-		ws_client_config local = *cfg;
-		local.psk = NULL; /* its daemon asks for none; no note that it did not */
-		local.host = "127.0.0.1";
-		local.host_family = 4;
-		local.port = ws_daemon_port(d);
-		rc = ws_client_run_test(&local, spec, res, err);
-		/* The banner names what the user typed. */
-		snprintf(res->remote_host, sizeof(res->remote_host), "%s", cfg->host);
-	}
+	if (note)
+		ws_cli_eprintf("no daemon answered on %s port %u; started one in this "
+			       "process on 127.0.0.1 port %u\n",
+			       cfg->host, cfg->port, ws_daemon_port(d));
+	ws_client_config local = *cfg;
+	local.psk = NULL; /* its daemon asks for none; no note that it did not */
+	local.host = "127.0.0.1";
+	local.host_family = 4;
+	local.port = ws_daemon_port(d);
+	int rc = ws_client_run_test(&local, spec, res, err);
+	/* The banner names what the user typed. */
+	snprintf(res->remote_host, sizeof(res->remote_host), "%s", cfg->host);
 	ws_daemon_free(d);
 	return rc;
 }
@@ -405,6 +414,8 @@ int ws_cli_client_main(int argc, char **argv)
 		print_version();
 	if (o.version)
 		return 0;
+	if (o.spec.type == WS_TEST_RPM) /* many sessions, its own outputs (cli/rpm.h) */
+		return ws_cli_rpm_main(&o, argc, argv);
 	ws_out_selection sel;
 	int early = 0;
 	if (!ws_cli_output_prepare(&o, &sel, &early))

@@ -8,6 +8,8 @@
 #include "cli/demo.h"
 #include "cli/options.h"
 #include "report/outputs.h"
+#include "session/client.h"
+#include "session/daemon.h"
 #include "util/psk.h"
 
 #include <stdbool.h>
@@ -22,6 +24,14 @@ int ws_cli_client_main(int argc, char **argv);
  * overwritten once read. ws_cli_key_free wipes and frees it (NULL is fine). */
 int ws_cli_load_key(const ws_cli_options *o, ws_psk **k, struct ws_err *err);
 void ws_cli_key_free(ws_psk *key);
+
+/* The client's configuration from o's options (host, ports, --peer, the key, notes at
+ * -v 2); the rest stays as ws_client_config_init leaves it. */
+void ws_cli_client_config(const ws_cli_options *o, const ws_psk *key, ws_client_config *c);
+
+/* A daemon in this process on 127.0.0.1, an ephemeral port (ws_daemon_port), serving on
+ * its own thread: for a default host where nothing listens. NULL with err set. */
+ws_daemon *ws_cli_local_daemon(struct ws_err *err);
 
 /* Run o's test (with -i/-I, its iterations) against o's host, or an in-process daemon
  * when the default host has none (its notice printed once: *local_noted). On success *res

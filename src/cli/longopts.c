@@ -5,6 +5,7 @@
 #include "cli/harnessopts.h"
 #include "cli/lul.h"
 #include "cli/optvalue.h"
+#include "model/rpm.h"
 #include "cli/personality.h"
 #include "cli/repeat.h"
 #include "model/engine.h"
@@ -12,7 +13,9 @@
 #include "util/err.h"
 #include "util/units.h"
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -250,6 +253,48 @@ static int lopt_sweep(ws_cli_options *o, const char *val, ws_err *err)
 	return 0;
 }
 
+/* --rpm-direction up|down|both: which way -t RPM's load flows go. */
+static int lopt_rpm_dir(ws_cli_options *o, const char *val, ws_err *err)
+{
+	for (int d = WS_RPM_UP; d <= WS_RPM_BOTH; d++)
+		if (strcmp(val, ws_rpm_dir_name(d)) == 0) {
+			o->rpm.dir = d;
+			return 0;
+		}
+	return ws_err_set(err, WS_E_INVAL, "'%s' is not a direction; expected up, down or both",
+			  val);
+}
+
+/* --max-load-flows N: -t RPM's most load flows per direction. */
+static int lopt_rpm_flows(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(val, &end, 10);
+	if (errno || *end || end == val || val[0] == '-' || n < 1 || n > WS_RPM_MAX_FLOWS)
+		return ws_err_set(err, WS_E_INVAL,
+				  "'%s' is not a flow count; expected a whole number from 1 to %d "
+				  "(per direction)",
+				  val, WS_RPM_MAX_FLOWS);
+	o->rpm.max_flows = (uint32_t)n;
+	return 0;
+}
+
+/* --probe-rate R: -t RPM's probes per second. */
+static int lopt_probe_rate(ws_cli_options *o, const char *val, ws_err *err)
+{
+	char *end;
+	errno = 0;
+	double r = strtod(val, &end);
+	if (errno || *end || end == val || !(r >= 1 && r <= WS_RPM_MAX_PROBE_RATE))
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"'%s' is not a probe rate; expected probes per second from 1 to %g", val,
+			WS_RPM_MAX_PROBE_RATE);
+	o->rpm.probe_rate = r;
+	return 0;
+}
+
 /* clang-format off */
 static const struct long_def long_opts[] = {
 	{"help", ws_cli_opt_help, NULL},
@@ -291,6 +336,9 @@ static const struct long_def long_opts[] = {
 	{"busy-poll", lopt_busy_poll, "[=USECS]"},
 	{"engine", lopt_engine, "auto|epoll|io_uring"},
 	{"sqpoll", lopt_sqpoll, NULL},
+	{"rpm-direction", lopt_rpm_dir, "up|down|both"},
+	{"max-load-flows", lopt_rpm_flows, "N"},
+	{"probe-rate", lopt_probe_rate, "R"},
 	{NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -8,6 +8,7 @@
  * harnessopts.c). Options netperf has but warpspeed does not implement yet sit in the
  * tables without a handler and are refused by name. */
 #include "cli/options.h"
+#include "model/rpm.h"
 
 #include "cli/conntest.h"
 #include "cli/globalopts.h"
@@ -356,6 +357,9 @@ void ws_cli_options_init(ws_cli_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	ws_test_spec_init(&o->spec);
+	o->rpm.dir = WS_RPM_BOTH;
+	o->rpm.max_flows = WS_RPM_DEFAULT_FLOWS;
+	o->rpm.probe_rate = WS_RPM_DEFAULT_RATE;
 	memcpy(o->remote_host, WS_CLI_DEFAULT_HOST, sizeof(WS_CLI_DEFAULT_HOST));
 	o->ctl_port = WS_DEFAULT_CTL_PORT;
 	o->print_headers = 1;

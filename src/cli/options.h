@@ -100,6 +100,13 @@ typedef struct ws_cli_options {
 	bool progress; /* not an option: the CLI may draw the progress line (a terminal,
 	                * neither --quiet nor -P 0); set by the client's main */
 
+	/* -t RPM (session/rpm.h): --rpm-direction, --max-load-flows, --probe-rate */
+	struct {
+		int dir;            /* enum ws_rpm_dir, default both */
+		uint32_t max_flows; /* per direction */
+		double probe_rate;  /* probes/s */
+	} rpm;
+
 	bool help;              /* -h / --help: the caller prints ws_cli_usage() (cli/usage.h) */
 	bool test_help;         /* -- -h: the test's options instead (cli/testhelp.h) */
 	bool version;           /* -V / --version */

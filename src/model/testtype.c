@@ -16,7 +16,8 @@
  * TCP_MSS, LOC_CPU and REM_CPU were never migrated to omni in netperf 2.7.0: their omni
  * banner is the classic one; TCP_CC's is "OMNI Connection TEST", what -t omni -- -c prints. TCP_MSS and REM_CPU make a data connection that carries
  * nothing (the client reads its MSS; the daemon's CPU count comes back in its result);
- * LOC_CPU makes none. */
+ * LOC_CPU makes none. RPM is warpspeed's own (no netperf names): the client composes it from
+ * TCP_STREAM, TCP_MAERTS and TCP_CRR sessions (session/rpm.h). */
 /* clang-format off */
 static const ws_test_row rows[] = {
 	{WS_TEST_TCP_STREAM, "TCP_STREAM", WS_PROTO_TCP, WS_TF_STREAM, S, WS_TO_SOCKET,
@@ -46,6 +47,8 @@ static const ws_test_row rows[] = {
 	 "REALTIME RESPONSE UNDER LOAD TEST", NULL, 0, "Send|Recv", STREAM_OUT},
 	{WS_TEST_RRUL_BE, "RRUL_BE", WS_PROTO_TCP, WS_TF_LUL, S, 0,
 	 "REALTIME RESPONSE UNDER LOAD TEST (BEST EFFORT)", NULL, 0, "Send|Recv", STREAM_OUT},
+	{WS_TEST_RPM, "RPM", WS_PROTO_TCP, WS_TF_RPM, S, 0,
+	 NULL, NULL, 0, "Send|Recv", ""},
 };
 /* clang-format on */
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))

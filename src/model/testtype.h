@@ -27,6 +27,7 @@ enum ws_test_type {
 	WS_TEST_REM_CPU, /* the same of the daemon */
 	WS_TEST_RRUL,    /* latency under load: TCP flows both ways and probes (model/lul.h) */
 	WS_TEST_RRUL_BE, /* the same, every flow and probe best effort */
+	WS_TEST_RPM,     /* responsiveness: load flows and probes, each its own session */
 };
 
 /* What kind of exchange a test measures. */
@@ -38,6 +39,7 @@ enum ws_test_family {
 	WS_TF_MSS,    /* connect, read the MSS, close */
 	WS_TF_CPU,    /* a CPU rate and count; no transfer */
 	WS_TF_LUL,    /* latency under load: flows both ways and latency probes (RRUL) */
+	WS_TF_RPM,    /* responsiveness under load (session/rpm.h), run by the client alone */
 };
 
 enum ws_test_proto { WS_PROTO_NONE, WS_PROTO_TCP, WS_PROTO_UDP };

@@ -270,5 +270,6 @@ int ws_tcpio_info(int fd, ws_tcp_info *out)
 	out->rcv_ssthresh = ti.tcpi_rcv_ssthresh;
 	out->snd_ssthresh = ti.tcpi_snd_ssthresh;
 	out->reordering = ti.tcpi_reordering;
+	out->rcv_rtt_us = ti.tcpi_rcv_rtt;
 	return 0;
 }

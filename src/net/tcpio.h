@@ -84,6 +84,9 @@ typedef struct ws_tcp_info {
 	uint64_t total_retrans;
 	/* the rest of netperf's DUMP_TCP_INFO fields */
 	uint32_t rto_us, ato_us, pmtu, rcv_ssthresh, snd_ssthresh, reordering;
+	/* the receiver's own estimate (Linux's tcpi_rcv_rtt; 0 until it has one): a
+	 * receiving socket sends no data, so its rtt_us is not renewed */
+	uint32_t rcv_rtt_us;
 } ws_tcp_info;
 
 /* 0 and *out filled, or -1 when TCP_INFO is not available. */

@@ -366,9 +366,13 @@ static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws
 		rc = expect(ch, WS_MSG_STARTED, ws_clock_ns() + CTL_TIMEOUT_NS, &m, err);
 	if (rc < 0)
 		return rc;
+	if (c->on_data)
+		c->on_data(c->data_ctx, fds, spec->streams, true);
 	rc = ws_test_type_lul(spec->type)
 		? run_lul(c, fds, echo, spec, out, err)
 		: ws_workload_run_interim(spec, fds, spec->streams, crr, interim, &out->local, err);
+	if (c->on_data)
+		c->on_data(c->data_ctx, fds, spec->streams, false);
 	ws_ds_close_all(fds, spec->streams);
 	int64_t grace = rc < 0 ? FAILED_RESULT_GRACE_NS : RESULT_GRACE_NS;
 	ws_err rerr;
@@ -468,6 +472,16 @@ static int netserver_test(ws_client *cl, int fd, const ws_addr *peer, const ws_t
 				  "`warpspeed serve` there): its flows, probes and echo run over "
 				  "warpspeed's own protocol",
 				  c->host, pt, ws_test_type_name(spec->type));
+	}
+	if (c->needs_warpspeed) {
+		char pt[80];
+		ws_addr_format_port(peer, pt, sizeof(pt));
+		close(fd);
+		return ws_err_set(err, WS_E_PEER,
+				  "%s needs a warpspeed daemon (warpspeed serve) at the other end; "
+				  "%s (%s) is a stock netserver, which runs one netperf test per "
+				  "connection and no probes beside it",
+				  c->needs_warpspeed, c->host, pt);
 	}
 	int rc = passphrase && c->psk ? ws_np_send_passphrase(fd, c->psk, err) : 0;
 	cl->np_fd = fd;

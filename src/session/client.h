@@ -14,6 +14,7 @@
 #include "model/result.h"
 #include "net/addr.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ws_err;
@@ -56,6 +57,15 @@ typedef struct ws_client_config {
 	double lul_step_s;
 	void (*lul_tick)(void *ctx, const struct ws_lul_result *r);
 	void *lul_ctx;
+	/* The client's data sockets of a running test (NULL: none): called with open true
+	 * right before START and with open false right before the session closes them, on
+	 * the session's thread. Between the two calls another thread may read them (TCP_INFO)
+	 * or shut them down to end the test early (session/rpm.h). */
+	void (*on_data)(void *ctx, const int *fds, uint32_t n, bool open);
+	void *data_ctx;
+	/* What needs a warpspeed daemon (NULL: nothing), e.g. "-t RPM": a netserver found on
+	 * the control port is refused with -WS_E_PEER naming it, before any test runs. */
+	const char *needs_warpspeed;
 } ws_client_config;
 
 void ws_client_config_init(ws_client_config *c);

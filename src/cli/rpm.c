@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rpm: the -t RPM command; see rpm.h. */
+#include "cli/rpm.h"
+
+#include "cli/client.h"
+#include "cli/outprint.h"
+#include "cli/personality.h"
+#include "report/rpm.h"
+#include "session/daemon.h"
+#include "session/rpm.h"
+#include "util/err.h"
+#include "util/safefile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What -t RPM cannot take, before any work: exit 2. */
+static int check(const ws_cli_options *o, ws_err *err)
+{
+	if (o->peer == WS_PEER_NETSERVER)
+		return ws_err_set(err, WS_E_INVAL,
+				  "-t RPM needs a warpspeed daemon (warpspeed serve) at the other "
+				  "end; --peer netserver names a stock netserver, which runs one "
+				  "netperf test per connection and no probes beside it");
+	if (o->sweep || o->repeat > 1)
+		return ws_err_set(err, WS_E_INVAL,
+				  "-t RPM runs once; %s is for the one-session tests",
+				  o->sweep ? "--sweep" : "--repeat");
+	if (o->spec.end != WS_END_TIME || o->spec.duration_s < WS_RPM_MIN_DURATION_S)
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"-l %g: -t RPM needs a length in seconds of at least %g (an idle "
+			"phase, then 2 x 4 - 1 intervals of at least 0.1 s); the default is "
+			"10",
+			o->spec.end == WS_END_TIME ? o->spec.duration_s
+						   : -(double)o->spec.end_count,
+			WS_RPM_MIN_DURATION_S);
+	if (ws_cli_output_mode(o) && ws_rpm_outputs_check(o->out_spec, err) < 0)
+		return err->code;
+	if (o->json_file) {
+		int rc = ws_safefile_check(o->json_file, 0, err);
+		if (rc < 0)
+			ws_err_prefix(err, "--json-file %s", o->json_file);
+		return rc;
+	}
+	return 0;
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < argc && len + 1 < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+	}
+}
+
+static int json_file(const ws_cli_options *o, const ws_rpm_result *r, const char *cmd)
+{
+	ws_safefile sf;
+	ws_err err;
+	ws_err_clear(&err);
+	int rc = ws_safefile_open(&sf, o->json_file, 0, &err);
+	if (rc == 0 && ws_rpm_json_write(r, cmd, sf.f) < 0)
+		rc = ws_err_set(&err, WS_E_INVAL, "the JSON document could not be written");
+	if (rc == 0)
+		rc = ws_safefile_commit(&sf, &err);
+	ws_safefile_abort(&sf);
+	if (rc < 0)
+		ws_cli_eprintf("--json-file %s: %s\n", o->json_file, err.msg);
+	return rc < 0 ? 1 : 0;
+}
+
+/* Print what was measured (all of it, or so far) as o asks. */
+static int report(const ws_cli_options *o, const ws_rpm_result *r, bool complete, int argc,
+		  char **argv)
+{
+	char cmd[2048];
+	join_args(argc, argv, cmd, sizeof(cmd));
+	int mode = ws_cli_output_mode(o);
+	if (o->json)
+		ws_rpm_json_write(r, cmd, stdout);
+	else if (mode)
+		ws_rpm_render_outputs(r, o->out_spec, mode, o->print_headers != 0, stdout);
+	else if (o->verbosity == 0 && complete)
+		ws_rpm_render_figure(r, stdout);
+	else if (o->verbosity > 0 && (complete || r->idle_probes || r->intervals))
+		ws_rpm_render(r, stdout);
+	fflush(stdout);
+	return o->json_file ? json_file(o, r, cmd) : 0;
+}
+
+static int run(const ws_cli_options *o, const ws_client_config *cfg, ws_rpm_result *r, ws_err *err)
+{
+	ws_rpm_config c = {cfg,
+			   &o->spec,
+			   (enum ws_rpm_dir)o->rpm.dir,
+			   o->rpm.max_flows,
+			   o->rpm.probe_rate,
+			   o->spec.duration_s};
+	return ws_rpm_run(&c, r, err);
+}
+
+int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	if (check(o, &err) < 0) {
+		ws_cli_eprintf("%s\n", err.msg);
+		return 2;
+	}
+	ws_psk *key = NULL;
+	if (ws_cli_load_key(o, &key, &err) < 0) {
+		ws_cli_eprintf("%s\n", err.msg);
+		return 1;
+	}
+	ws_client_config cfg;
+	ws_cli_client_config(o, key, &cfg);
+	cfg.needs_warpspeed = "-t RPM";
+	ws_rpm_result r;
+	int rc = run(o, &cfg, &r, &err);
+	ws_daemon *d = NULL;
+	if (rc == -ECONNREFUSED && !o->remote_host_given && o->ctl_port == WS_DEFAULT_CTL_PORT &&
+	    r.idle_probes == 0 && (d = ws_cli_local_daemon(&err)) != NULL) {
+		ws_cli_eprintf("no daemon answered on %s port %u; started one in this process on "
+			       "127.0.0.1 port %u\n",
+			       cfg.host, cfg.port, ws_daemon_port(d));
+		ws_rpm_result_free(&r);
+		cfg.psk = NULL;
+		cfg.host = "127.0.0.1";
+		cfg.host_family = 4;
+		cfg.port = ws_daemon_port(d);
+		ws_err_clear(&err);
+		rc = run(o, &cfg, &r, &err);
+	}
+	/* a netserver was refused before anything was measured: nothing to report */
+	int status = rc == -WS_E_PEER ? 0 : report(o, &r, rc == 0, argc, argv);
+	if (rc == -WS_E_PEER)
+		ws_cli_eprintf("%s\n", err.msg);
+	else if (rc < 0)
+		ws_cli_eprintf("-t RPM ended early: %s\n", err.msg);
+	if (rc < 0)
+		status = rc == -WS_E_PEER ? 2 : 1;
+	ws_rpm_result_free(&r);
+	ws_daemon_free(d);
+	ws_cli_key_free(key);
+	return status;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rpm: the responsiveness test's reports; see rpm.h. */
+#include "report/rpm.h"
+
+#include "report/json.h"
+#include "util/err.h"
+#include <warpspeed/version.h>
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+void ws_rpm_render(const ws_rpm_result *r, FILE *out)
+{
+	fprintf(out, "RPM test to %s: load %s, up to %u flow%s each way, %.0f probes/s\n",
+		r->remote_host, ws_rpm_dir_name(r->dir), r->max_flows, r->max_flows == 1 ? "" : "s",
+		r->probe_rate);
+	fprintf(out, "Idle latency:     %9.3f ms  (%llu foreign probes)\n", r->idle_latency_ms,
+		(unsigned long long)r->idle_probes);
+	fprintf(out, "Working latency:  %9.3f ms  (last %u intervals of %.2f s)\n",
+		r->working_latency_ms, r->intervals < 4 ? r->intervals : 4u, r->interval_s);
+	fprintf(out, "  foreign probes: %9.3f ms  (%llu; connect + 1 transaction %.3f ms)\n",
+		r->foreign_ms, (unsigned long long)r->foreign_probes, r->foreign_connect_rr_ms);
+	fprintf(out, "  self probes:    %9.3f ms  (%llu TCP_INFO RTT samples)\n", r->self_ms,
+		(unsigned long long)r->self_probes);
+	fprintf(out, "Goodput:          %9.2f Mbit/s up, %.2f Mbit/s down\n", r->goodput_up_mbps,
+		r->goodput_down_mbps);
+	if (r->saturated)
+		fprintf(out, "Load flows:       %u up, %u down (saturated after %.2f s)\n",
+			r->flows_up, r->flows_down, r->saturated_at_s);
+	else
+		fprintf(out, "Load flows:       %u up, %u down (goodput not saturated)\n",
+			r->flows_up, r->flows_down);
+	fprintf(out, "RPM:              %9.0f%s\n", r->rpm,
+		r->error[0]         ? "  (so far: the run ended early)"
+			: r->stable ? ""
+				    : "  (working latency not stable)");
+}
+
+void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out) { fprintf(out, "%.2f\n", r->rpm); }
+
+static bool every(const char *list) { return !list || strcasecmp(list, "all") == 0; }
+
+/* Walk the names of list (or every field): fn(ctx, field or NULL, name). */
+static void walk(const char *list, void (*fn)(void *, const ws_rpm_field *, const char *),
+		 void *ctx)
+{
+	if (every(list)) {
+		for (size_t i = 0; i < ws_rpm_nfields; i++)
+			fn(ctx, &ws_rpm_fields[i], ws_rpm_fields[i].out);
+		return;
+	}
+	const char *p = list;
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), p);
+		if (n)
+			fn(ctx, ws_rpm_field_by_output(name), name);
+		p += n;
+		p += strspn(p, ", ");
+	}
+}
+
+struct check {
+	const char *bad;
+	char first[64];
+};
+
+static void check_one(void *ctx, const ws_rpm_field *f, const char *name)
+{
+	struct check *c = ctx;
+	if (!f && !c->first[0])
+		snprintf(c->first, sizeof(c->first), "%s", name);
+}
+
+int ws_rpm_outputs_check(const char *list, ws_err *err)
+{
+	struct check c = {0};
+	walk(list, check_one, &c);
+	if (c.first[0])
+		return ws_err_set(
+			err, WS_E_INVAL,
+			"'%s' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
+			"RPM_WORKING_LATENCY or another name of docs/rpm.md, or all",
+			c.first);
+	return 0;
+}
+
+struct put {
+	const ws_rpm_result *r;
+	FILE *out;
+	int mode, pass; /* pass 0: names, 1: values */
+	bool first;
+};
+
+static void put_one(void *ctx, const ws_rpm_field *f, const char *name)
+{
+	struct put *p = ctx;
+	char v[600];
+	(void)name;
+	ws_rpm_field_format(f, p->r, v, sizeof(v));
+	if (p->mode == 3) {
+		fprintf(p->out, "%s=%s\n", f->out, v);
+		return;
+	}
+	const char *sep = p->first ? "" : p->mode == 1 ? "," : " ";
+	/* -O: each column as wide as its name or its value, whichever is wider */
+	int w = p->mode == 2 ? (int)(strlen(f->out) > strlen(v) ? strlen(f->out) : strlen(v)) : 0;
+	fprintf(p->out, "%s%*s", sep, w, p->pass ? v : f->out);
+	p->first = false;
+}
+
+void ws_rpm_render_outputs(const ws_rpm_result *r, const char *list, int mode, bool headers,
+			   FILE *out)
+{
+	struct put p = {r, out, mode, 0, true};
+	if (mode != 3 && headers) {
+		walk(list, put_one, &p);
+		fputc('\n', out);
+	}
+	p.pass = 1;
+	p.first = true;
+	walk(list, put_one, &p);
+	if (mode != 3)
+		fputc('\n', out);
+}
+
+static void json_field(ws_json *j, const ws_rpm_field *f, const ws_rpm_result *r)
+{
+	const char *p = (const char *)r + f->off;
+	switch (f->kind) {
+	case WS_RPM_FD: {
+		double v = *(const double *)p;
+		if (isfinite(v) && !(f->off == offsetof(ws_rpm_result, saturated_at_s) && v < 0))
+			ws_json_double(j, f->json, v);
+		else
+			ws_json_null(j, f->json);
+		break;
+	}
+	case WS_RPM_FU:
+		ws_json_uint(j, f->json, *(const uint64_t *)p);
+		break;
+	case WS_RPM_FW:
+		ws_json_uint(j, f->json, *(const uint32_t *)p);
+		break;
+	case WS_RPM_FB:
+		ws_json_bool(j, f->json, *(const bool *)p);
+		break;
+	case WS_RPM_FS:
+		if (*p)
+			ws_json_str(j, f->json, p);
+		else
+			ws_json_null(j, f->json);
+		break;
+	}
+}
+
+static const char *const kinds[] = {"up", "down", "probe"};
+
+int ws_rpm_json_write(const ws_rpm_result *r, const char *command_line, FILE *out)
+{
+	ws_json j;
+	ws_json_init(&j, out, 2);
+	ws_json_object_begin(&j, NULL);
+	ws_json_str(&j, "type", "rpm");
+	ws_json_int(&j, "schema_version", 1);
+	ws_json_str(&j, "warpspeed_version", ws_version());
+	if (command_line)
+		ws_json_str(&j, "command_line", command_line);
+	else
+		ws_json_null(&j, "command_line");
+	ws_json_str(&j, "test", "RPM");
+	ws_json_str(&j, "remote_host", r->remote_host);
+	ws_json_str(&j, "direction", ws_rpm_dir_name(r->dir));
+	ws_json_object_begin(&j, "figures");
+	for (size_t i = 0; i < ws_rpm_nfields; i++)
+		json_field(&j, &ws_rpm_fields[i], r);
+	ws_json_object_end(&j);
+	ws_json_array_begin(&j, "series");
+	for (size_t i = 0; i < r->series.n; i++) {
+		const ws_series *s = &r->series.s[i];
+		ws_json_object_begin(&j, NULL);
+		ws_json_str(&j, "name", s->name);
+		ws_json_str(&j, "kind", kinds[s->kind]);
+		if (s->probe[0])
+			ws_json_str(&j, "probe", s->probe);
+		else
+			ws_json_null(&j, "probe");
+		ws_json_str(&j, "unit", s->kind == WS_SERIES_PROBE ? "ms" : "Mbit/s");
+		ws_json_array_inline_begin(&j, "t");
+		for (size_t k = 0; k < s->n; k++)
+			ws_json_double(&j, NULL, s->t[k]);
+		ws_json_array_end(&j);
+		ws_json_array_inline_begin(&j, "v");
+		for (size_t k = 0; k < s->n; k++)
+			if (isfinite(s->v[k]))
+				ws_json_double(&j, NULL, s->v[k]);
+			else
+				ws_json_null(&j, NULL);
+		ws_json_array_end(&j);
+		ws_json_object_end(&j);
+	}
+	ws_json_array_end(&j);
+	ws_json_object_end(&j);
+	return ws_json_finish(&j) < 0 ? -1 : 0;
+}

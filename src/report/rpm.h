@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rpm: the responsiveness test's result (model/rpm.h) as people and scripts read it.
+ *
+ * Four forms, all from the one field list: the short human block of -P 1; the RPM figure
+ * alone on one line (-P 0 -v 0, as netperf prints its figure of merit alone); the output
+ * names of -o (CSV), -O (columns) and -k (NAME=value); and the JSON document (type
+ * "rpm", docs/schema/result.schema.json) with every figure and the series behind them. */
+#ifndef WS_REPORT_RPM_H
+#define WS_REPORT_RPM_H
+
+#include "model/rpm.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ws_err;
+
+/* The human block: idle and working latency, the probes, goodput, flows, RPM. */
+void ws_rpm_render(const ws_rpm_result *r, FILE *out);
+
+/* The RPM figure alone: "1234.56\n". */
+void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out);
+
+/* Check an output list ("RPM,RPM_WORKING_LATENCY"; NULL or "all" = every figure) before
+ * the run: -WS_E_INVAL naming the first unknown name and where the accepted ones are. */
+int ws_rpm_outputs_check(const char *list, struct ws_err *err);
+
+/* The selected figures: mode 1 -o (CSV: a line of names when headers, then the values),
+ * 2 -O (names and values in columns), 3 -k (NAME=value per line). */
+void ws_rpm_render_outputs(const ws_rpm_result *r, const char *list, int mode, bool headers,
+			   FILE *out);
+
+/* The JSON document; command_line may be NULL. Returns 0 or -1 when the write failed. */
+int ws_rpm_json_write(const ws_rpm_result *r, const char *command_line, FILE *out);
+
+#endif
