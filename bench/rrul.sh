@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# RRUL and RPM on test beds that show bufferbloat (issue 30's goals), with the tools taking
+# turns round by round on the same bed:
+#   flent rrul -H B -l S -d D        Flent 2.1.1 driving netperf 2.7.0 against netserver
+#   warpspeed -t RRUL -l S --delay D --flent FILE    against warpspeed serve
+# Both write a Flent data file, and bench/rrul_figures.py reads both the same way: the
+# median UDP probe before the load (idle), the median UDP probe under load, and the mean
+# upload and download sums under load. Then, on the same bed:
+#   warpspeed -t RPM (the figure, its run-to-run coefficient of variation)
+#   warpspeed -t RRUL with --probes none and with the probes, the client's CPU time
+#     (/usr/bin/time), for the probes' own CPU
+# and on lossy-gige-jumbo (1% loss) one RRUL run whose lost probes are counted.
+#
+#   bench/rrul.sh [--rounds N] [--secs S] [--only gige-bloat,gige-shallow,lossy]
+#     defaults: 3 rounds of 30 s (plus 2 x 5 s of idle probes per run); needs root, flent,
+#     netperf and fping. Env: WS_BIN (default build/warpspeed), WS_RRUL_DELAY (default 5).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+ws_bench_args "$@"
+case " $* " in *" --rounds "*) ;; *) rounds=3 ;; esac
+case " $* " in *" --secs "*) ;; *) secs=30 ;; esac
+delay=${WS_RRUL_DELAY:-5}
+ws_bin=${WS_BIN:-$root/build/warpspeed}
+if why=$(ws_testbed_missing); then ws_die "rrul: $why"; fi
+for t in flent netperf netserver fping; do
+	command -v "$t" >/dev/null 2>&1 || ws_die "needs $t (Debian packages flent, netperf, fping)"
+done
+[ -x /usr/bin/time ] || ws_die "needs /usr/bin/time (Debian package time)"
+wanted() { [ -z "$only" ] || [[ $only == *",$1,"* ]]; }
+
+work=$(mktemp -d)
+pids=()
+bed=
+stop_bed() {
+	local p
+	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
+	for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
+	pids=()
+	[ -z "$bed" ] || "$here/testbed" down "$bed" >/dev/null 2>&1
+	bed=
+}
+cleanup() {
+	stop_bed
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_bed PROFILE: the bed, netserver and warpspeed serve in B.
+start_bed() {
+	bed=ws-rrul$$
+	"$here/testbed" up "$1" --name "$bed" >/dev/null || ws_die "bench/testbed up $1 failed"
+	eval "$("$here/testbed" info "$bed" | sed 's/^/export /')"
+	ip netns exec "$WS_NS_B" netserver -D -p 12865 -L "$WS_B" >"$work/netserver.log" 2>&1 &
+	pids+=($!)
+	ip netns exec "$WS_NS_B" "$ws_bin" serve -p 40000 -L "$WS_B" >"$work/serve.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 1 50); do
+		[ "$(ip netns exec "$WS_NS_B" ss -Hltn 'sport = :12865 or sport = :40000' | wc -l)" -ge 2 ] && break
+		sleep 0.1
+	done
+}
+in_a() { ip netns exec "$WS_NS_A" "$@"; }
+
+# Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost".
+run_flent() {
+	rm -f "$work"/rrul-*.flent.gz
+	in_a flent rrul -H "$WS_B" -l "$secs" -d "$delay" --netperf-control-port 12865 -D "$work" \
+		>"$work/flent.out" 2>&1 || { echo "flent failed: $(tail -n 5 "$work/flent.out")" >&2; return 1; }
+	"$here/rrul_figures.py" "$work"/rrul-*.flent.gz
+}
+run_ws() {
+	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 \
+		--flent "$work/ws.flent.gz" >"$work/ws.out" 2>&1 ||
+		{ echo "warpspeed failed: $(tail -n 5 "$work/ws.out")" >&2; return 1; }
+	"$here/rrul_figures.py" "$work/ws.flent.gz"
+}
+
+med() { awk -v c="$2" '{ print $c }' "$1" | ws_stats | awk '{ print $1 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) }'; }
+
+# rrul_bed PROFILE: the side-by-side table and medians; leaves the loaded medians in
+# loaded_<profile> for the comparison between beds.
+rrul_bed() {
+	local p=$1 r f w
+	start_bed "$p"
+	: >"$work/$p.flent"
+	: >"$work/$p.ws"
+	printf '%-6s %-10s %9s %11s %10s %10s %5s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost
+	for r in $(seq 1 "$rounds"); do
+		f=$(run_flent) || return 1
+		w=$(run_ws) || return 1
+		echo "$f" >>"$work/$p.flent"
+		echo "$w" >>"$work/$p.ws"
+		printf '%-6s %-10s %9s %11s %10s %10s %5s\n' "$r" flent $f
+		printf '%-6s %-10s %9s %11s %10s %10s %5s\n' "$r" warpspeed $w
+	done
+	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians, warpspeed / flent+netperf:"
+	local c name
+	for c in 1 2 3 4; do
+		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum" | cut -d' ' -f"$c")
+		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")")"
+	done
+	eval "loaded_${p//-/_}=$(med "$work/$p.ws" 2)"
+	rpm_and_cpu "$p"
+	stop_bed
+}
+
+# rpm_and_cpu PROFILE: RPM over the rounds (median, coefficient of variation), and the
+# probes' CPU: the client's CPU seconds per second with the probes and without.
+rpm_and_cpu() {
+	local r v
+	: >"$work/$1.rpm"
+	for r in $(seq 1 "$rounds"); do
+		v=$(in_a "$ws_bin" -H "$WS_B" -p 40000 -t RPM -P 0 -v 0 2>"$work/rpm.err") ||
+			{ echo "RPM failed: $(cat "$work/rpm.err")" >&2; return 1; }
+		echo "$v" >>"$work/$1.rpm"
+	done
+	eval "rpm_${1//-/_}=$(med "$work/$1.rpm" 1)"
+	echo "  RPM: median $(med "$work/$1.rpm" 1), CV $(awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.1f%%", (n > 1 ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }' "$work/$1.rpm") over $rounds runs"
+	: >"$work/$1.cpu"
+	for r in $(seq 1 "$rounds"); do
+		for probes in none udp,tcp; do
+			/usr/bin/time -o "$work/t" -f '%U %S' ip netns exec "$WS_NS_A" "$ws_bin" -H "$WS_B" -p 40000 \
+				-t RRUL -l "$secs" -P 0 --probes "$probes" >/dev/null 2>"$work/cpu.err" ||
+				{ echo "RRUL --probes $probes failed: $(cat "$work/cpu.err")" >&2; return 1; }
+			printf '%s ' "$(awk -v s="$secs" '{ printf "%.4f", ($1 + $2) / s }' "$work/t")" >>"$work/$1.cpu"
+		done
+		echo >>"$work/$1.cpu"
+	done
+	echo "  client CPU (cores): probes off $(med "$work/$1.cpu" 1), on $(med "$work/$1.cpu" 2); the probes' share: $(awk '{ print $2 - $1 }' "$work/$1.cpu" | ws_stats | awk '{ printf "%.2f%% of a core", 100 * $1 }')"
+}
+
+ws_host_noise rrul
+echo "# host: 2 shared vCPUs, nothing paused or tuned; $(ws_host_label)"
+for p in gige-bloat gige-shallow; do
+	wanted "$p" || continue
+	rrul_bed "$p" || exit 1
+done
+if wanted gige-bloat && wanted gige-shallow; then
+	echo "loaded UDP latency, bloat - shallow: $(awk -v a="$loaded_gige_bloat" -v b="$loaded_gige_shallow" 'BEGIN { printf "%.2f ms", a - b }') (the queues differ by about 95 ms)"
+	echo "RPM shallow / bloat: $(ratio "$rpm_gige_shallow" "$rpm_gige_bloat") (goal >= 5)"
+fi
+if wanted lossy; then
+	start_bed lossy-gige-jumbo
+	run_ws >"$work/lossy" || exit 1
+	echo "lossy-gige-jumbo (1% loss): warpspeed RRUL idle/loaded/up/down/lost: $(cat "$work/lossy")"
+	stop_bed
+fi
