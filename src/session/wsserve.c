@@ -310,8 +310,14 @@ static int run_charged(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg
 		return run_crr(s, spec, &d, charged, res, err);
 	if (rc == 0 && d.lfd >= 0) {
 		rc = accept_flows(s, spec, d.lfd, cookie, d.ntcp, d.fds, err);
-		close(d.lfd);
-		d.lfd = -1;
+		/* MPTCP joins an extra path with a SYN to this listener's port at an address
+		 * the daemon announced, often after the flows are accepted: the listener stays
+		 * until the test ends (close_setup) or a late join is refused (ECONNREFUSED).
+		 * Nothing more is accepted from it; the kernel attaches joins itself. */
+		if (!spec->mptcp) {
+			close(d.lfd);
+			d.lfd = -1;
+		}
 		for (uint32_t i = 0; rc == 0 && spec->nodelay && i < d.ntcp; i++)
 			ws_sock_set_nodelay(d.fds[i], 1, NULL);
 	}
