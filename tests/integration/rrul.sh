@@ -132,11 +132,13 @@ d = json.load(open(sys.argv[1]))["rrul"]
 up = d["series"][0]
 assert up["name"] == "TCP upload::1" and up["t"] == [1.2, 1.4, 1.6, 1.8, 2.0], up["t"]
 p = d["series"][1]
-assert p["name"] == "Ping (ms) UDP BE1" and len(p["t"]) == 15 and p["t"][-1] == 2.8, p["t"]
+assert p["name"] == "Ping (ms) UDP BE1" and len(p["t"]) == 15 and p["t"][-1] == 2.8, \
+    "probe times %s, stopped %s, lost %s" % (p["t"], d.get("stopped"), p.get("lost"))
 print("ok")
 PY
 )
-[ "$r" = ok ] && pass rrul_delay || fail rrul_delay "$r"
+[ "$r" = ok ] && pass rrul_delay ||
+	fail rrul_delay "exit $(cat "$WS_TMP/delay.rc"): $(tail -n 1 <<<"$r") $(head -c 300 "$WS_TMP/delay.err")"
 
 # --- --flent: the real Flent reads the file back and prints what warpspeed printed -------
 r=$(python3 - "$WS_TMP/run.flent.gz" <<'PY' 2>&1
