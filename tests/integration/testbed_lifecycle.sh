@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The link emulator's own contract, without traffic: the payload ceilings and profiles it
 # prints, that 'up' builds two namespaces with the right addresses, MTU and qdiscs (and
-# the bufferbloat profiles' tbf limits: rate x queue), that 'exec' runs in them, that
-# 'down' and a failed 'up' leave no namespace behind, and that nothing named ws-* is left
+# the bufferbloat profiles' tbf limits, rate x queue, on the middle hop's ports), that
+# 'exec' runs in them, that 'down' and a failed 'up' leave no namespace behind, and that nothing named ws-* is left
 # at the end. Needs root for everything past the ceilings; skips otherwise.
 set -u
 root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -126,21 +126,27 @@ fi
 "$tb" down "$name-w" >/dev/null 2>&1
 
 # The bufferbloat profiles: tbf's limit is rate x queue, 1 Gb/s x 100 ms = 12,500,000
-# bytes and x 5 ms = 625,000, on both sides (tc prints tbf's limit only with -raw; its
-# JSON gives it in bytes).
-tbf_limit() { # NS: the limit of the tbf on veth0
-	tc -raw -n "$1" -j qdisc show dev veth0 2>/dev/null | python3 -c '
+# bytes and x 5 ms = 625,000, in both directions on the middle hop <name>-sw (port pb
+# towards B carries A->B, pa towards A carries B->A), with nothing shaping A's or B's own
+# veth0 (TCP small queues would keep a queue there from filling), and TCP reno in A and B
+# (tc prints tbf's limit only with -raw; its JSON gives it in bytes).
+tbf_limit() { # NS DEV: the limit of the tbf on DEV, "" without one
+	tc -raw -n "$1" -j qdisc show dev "$2" 2>/dev/null | python3 -c '
 import json, sys
 print(" ".join(str(q["options"]["limit"]) for q in json.load(sys.stdin) if q.get("kind") == "tbf"))'
 }
 for q in bloat:12500000 shallow:625000; do
 	p=gige-${q%%:*} want=${q#*:}
 	out=$("$tb" up "$p" --name "$name-q" 2>&1); rc=$?
-	la=$(tbf_limit "$name-q-a") lb=$(tbf_limit "$name-q-b")
-	if [ $rc -eq 0 ] && [ "$la" = "$want" ] && [ "$lb" = "$want" ]; then
+	lab=$(tbf_limit "$name-q-sw" pb) lba=$(tbf_limit "$name-q-sw" pa)
+	la=$(tbf_limit "$name-q-a" veth0) lb=$(tbf_limit "$name-q-b" veth0)
+	cc=$(ip netns exec "$name-q-a" sysctl -n net.ipv4.tcp_congestion_control 2>&1)/$(ip netns exec "$name-q-b" sysctl -n net.ipv4.tcp_congestion_control 2>&1)
+	sw=$("$tb" --name "$name-q" exec SW true 2>&1 && echo ok)
+	if [ $rc -eq 0 ] && [ "$lab" = "$want" ] && [ "$lba" = "$want" ] && [ -z "$la$lb" ] &&
+		[ "$cc" = reno/reno ] && [ "$sw" = ok ]; then
 		pass "testbed_queue_${q%%:*}"
 	else
-		fail "testbed_queue_${q%%:*}" "up $p exited $rc ($out); tbf limits A=$la B=$lb, want $want; qdiscs: $(tc -n "$name-q-a" qdisc show dev veth0 2>&1)"
+		fail "testbed_queue_${q%%:*}" "up $p exited $rc ($out); tbf limits sw:pb=$lab sw:pa=$lba (want $want), A=$la B=$lb (want none); cc $cc (want reno/reno); exec SW: $sw; qdiscs: $(tc -n "$name-q-sw" qdisc show 2>&1)"
 	fi
 	"$tb" down "$name-q" >/dev/null 2>&1
 done
