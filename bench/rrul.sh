@@ -8,13 +8,14 @@
 # median UDP probe before the load (idle), the median UDP probe under load, and the mean
 # upload and download sums under load. Then, on the same bed:
 #   warpspeed -t RPM (the figure, its run-to-run coefficient of variation)
-#   warpspeed -t RRUL with --probes none and with the probes, the client's CPU time
-#     (/usr/bin/time), for the probes' own CPU
+# and the probes' own CPU from each warpspeed RRUL run's JSON (rrul.probe_cpu_ns, the CPU
+# time of the probe thread) as a share of one core over the run,
 # and on lossy-gige-jumbo (1% loss) one RRUL run whose lost probes are counted.
 #
 #   bench/rrul.sh [--rounds N] [--secs S] [--only gige-bloat,gige-shallow,lossy]
 #     defaults: 3 rounds of 30 s (plus 2 x 5 s of idle probes per run); needs root, flent,
-#     netperf and fping. Env: WS_BIN (default build/warpspeed), WS_RRUL_DELAY (default 5).
+#     netperf, fping and python3. Env: WS_BIN (default build/warpspeed), WS_RRUL_DELAY
+#     (default 5).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -29,7 +30,6 @@ if why=$(ws_testbed_missing); then ws_die "rrul: $why"; fi
 for t in flent netperf netserver fping; do
 	command -v "$t" >/dev/null 2>&1 || ws_die "needs $t (Debian packages flent, netperf, fping)"
 done
-[ -x /usr/bin/time ] || ws_die "needs /usr/bin/time (Debian package time)"
 wanted() { [ -z "$only" ] || [[ $only == *",$1,"* ]]; }
 
 work=$(mktemp -d)
@@ -73,10 +73,14 @@ run_flent() {
 		>"$work/flent.out" 2>&1 || { echo "flent failed: $(tail -n 5 "$work/flent.out")" >&2; return 1; }
 	"$here/rrul_figures.py" "$work"/rrul-*.flent.gz
 }
+# run_ws also appends the probes' CPU, % of a core over the run, to $work/probe_cpu.
 run_ws() {
 	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 \
-		--flent "$work/ws.flent.gz" >"$work/ws.out" 2>&1 ||
+		--flent "$work/ws.flent.gz" --json-file "$work/ws.json" >"$work/ws.out" 2>&1 ||
 		{ echo "warpspeed failed: $(tail -n 5 "$work/ws.out")" >&2; return 1; }
+	python3 -c 'import json, sys
+print("%.4f" % (json.load(open(sys.argv[1]))["rrul"]["probe_cpu_ns"] / 1e7 / float(sys.argv[2])))' \
+		"$work/ws.json" "$((secs + 2 * delay))" >>"$work/probe_cpu"
 	"$here/rrul_figures.py" "$work/ws.flent.gz"
 }
 
@@ -88,6 +92,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) 
 rrul_bed() {
 	local p=$1 r f w
 	start_bed "$p"
+	: >"$work/probe_cpu"
 	: >"$work/$p.flent"
 	: >"$work/$p.ws"
 	printf '%-6s %-10s %9s %11s %10s %10s %5s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost
@@ -111,7 +116,8 @@ rrul_bed() {
 }
 
 # rpm_and_cpu PROFILE: RPM over the rounds (median, coefficient of variation), and the
-# probes' CPU: the client's CPU seconds per second with the probes and without.
+# probes' CPU over the RRUL rounds (the probe thread's own CPU time, so no run without
+# probes is needed to subtract).
 rpm_and_cpu() {
 	local r v
 	: >"$work/$1.rpm"
@@ -122,17 +128,7 @@ rpm_and_cpu() {
 	done
 	eval "rpm_${1//-/_}=$(med "$work/$1.rpm" 1)"
 	echo "  RPM: median $(med "$work/$1.rpm" 1), CV $(awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.1f%%", (n > 1 ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }' "$work/$1.rpm") over $rounds runs"
-	: >"$work/$1.cpu"
-	for r in $(seq 1 "$rounds"); do
-		for probes in none udp,tcp; do
-			/usr/bin/time -o "$work/t" -f '%U %S' ip netns exec "$WS_NS_A" "$ws_bin" -H "$WS_B" -p 40000 \
-				-t RRUL -l "$secs" -P 0 --probes "$probes" >/dev/null 2>"$work/cpu.err" ||
-				{ echo "RRUL --probes $probes failed: $(cat "$work/cpu.err")" >&2; return 1; }
-			printf '%s ' "$(awk -v s="$secs" '{ printf "%.4f", ($1 + $2) / s }' "$work/t")" >>"$work/$1.cpu"
-		done
-		echo >>"$work/$1.cpu"
-	done
-	echo "  client CPU (cores): probes off $(med "$work/$1.cpu" 1), on $(med "$work/$1.cpu" 2); the probes' share: $(awk '{ print $2 - $1 }' "$work/$1.cpu" | ws_stats | awk '{ printf "%.2f%% of a core", 100 * $1 }')"
+	echo "  probes' CPU (probe thread, % of one core over each RRUL run): median $(ws_stats <"$work/probe_cpu" | awk '{ print $1 }')%, runs: $(tr '\n' ' ' <"$work/probe_cpu")(goal < 1%)"
 }
 
 ws_host_noise rrul
