@@ -5,7 +5,8 @@
 # serve' in B, its summary and JSON structure, its Flent file read back by the real flent,
 # and that the loaded UDP latency of the bloat bed exceeds the shallow bed's by more than
 # 20 ms (the old beds, shaped on the senders' own veths under BBR, measured 5.7 and 5.6 ms:
-# this fails on them); then a short 'warpspeed -t RPM' on each. Prints the figures.
+# this fails on them); then a short 'warpspeed -t RPM' on each, and that the shallow
+# bed's RPM is more than twice the bloat bed's. Prints the figures.
 set -u
 root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 ws_bin=${WS_BIN:-$root/build/warpspeed}
@@ -22,6 +23,7 @@ tests="summary flent rpm"
 if why=$(ws_testbed_missing); then
 	for b in bloat shallow; do for t in $tests; do skip "testbed_rrul_${b}_$t" "$why"; done; done
 	skip testbed_rrul_bloat_vs_shallow "$why"
+	skip testbed_rpm_bloat_lower "$why"
 	skip testbed_rrul_no_leftovers "$why"
 	exit 0
 fi
@@ -108,6 +110,14 @@ if awk -v a="$loaded_bloat" -v b="$loaded_shallow" 'BEGIN { exit !(a - b > 20) }
 	pass testbed_rrul_bloat_vs_shallow
 else
 	fail testbed_rrul_bloat_vs_shallow "loaded UDP latency bloat $loaded_bloat ms, shallow $loaded_shallow ms: want bloat more than 20 ms above shallow"
+fi
+
+# RPM: measured 736 and 908 on gige-bloat against 12895 and 13321 on gige-shallow (and
+# medians 813 and 12771 in bench/rrul.sh), so a factor of 2 is a wide margin.
+if awk -v a="$rpm_bloat" -v b="$rpm_shallow" 'BEGIN { exit !(a > 0 && b > 2 * a) }'; then
+	pass testbed_rpm_bloat_lower
+else
+	fail testbed_rpm_bloat_lower "RPM bloat $rpm_bloat, shallow $rpm_shallow: want shallow more than twice bloat"
 fi
 
 # Only this run's namespaces: other runs may build and remove beds meanwhile.
