@@ -13,7 +13,6 @@
 #include "report/series_chart.h"
 #include "session/client.h"
 #include "util/err.h"
-#include "util/safefile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -195,6 +194,20 @@ static void print_marks(const ws_lul_result *r)
 	}
 }
 
+struct chart_run {
+	const ws_cli_options *o;
+	const ws_lul_result *r;
+};
+
+static int chart_body(FILE *f, const void *arg, ws_err *err)
+{
+	const ws_cli_options *o = ((const struct chart_run *)arg)->o;
+	const ws_lul_result *r = ((const struct chart_run *)arg)->r;
+	char title[WS_HOST_MAX + 32];
+	snprintf(title, sizeof title, "%s to %s", flent_name(&o->spec), o->remote_host);
+	return ws_series_chart_all(f, &r->set, title, err);
+}
+
 static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
 {
 	ws_err err;
@@ -212,25 +225,8 @@ static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
 /* --svg: throughput up and down above latency, on one time axis (report/series_chart.h). */
 static int write_chart(const ws_cli_options *o, const ws_lul_result *r)
 {
-	ws_err err;
-	ws_err_clear(&err);
-	ws_safefile sf;
-	if (ws_safefile_open(&sf, o->svg, 0, &err) < 0) {
-		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
-		return -1;
-	}
-	char title[WS_HOST_MAX + 32];
-	snprintf(title, sizeof title, "%s to %s", flent_name(&o->spec), o->remote_host);
-	if (ws_series_chart_all(sf.f, &r->set, title, &err) < 0) {
-		ws_safefile_abort(&sf);
-		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
-		return -1;
-	}
-	if (ws_safefile_commit(&sf, &err) < 0) {
-		ws_cli_eprintf("--svg %s: %s\n", o->svg, err.msg);
-		return -1;
-	}
-	return 0;
+	struct chart_run c = {o, r};
+	return ws_cli_write_file("--svg", o->svg, chart_body, &c) ? -1 : 0;
 }
 
 static int report(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv)

@@ -62,12 +62,34 @@ static void read_line(const char *path, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
-static void join_argv(int argc, char **argv, char *buf, size_t n)
+void ws_cli_join_argv(int argc, char **argv, char *buf, size_t n)
 {
 	size_t len = 0;
 	buf[0] = 0;
-	for (int i = 0; i < argc && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
+	for (int i = 0; i < argc && len + 1 < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w < n - len ? (size_t)w : n - len - 1;
+	}
+}
+
+int ws_cli_write_file(const char *option, const char *path, ws_cli_write_fn fn, const void *ctx)
+{
+	ws_safefile sf;
+	ws_err err;
+	ws_err_clear(&err);
+	int rc = ws_safefile_open(&sf, path, 0, &err);
+	if (rc == 0)
+		rc = fn(sf.f, ctx, &err);
+	if (rc == 0)
+		rc = ws_safefile_commit(&sf, &err);
+	ws_safefile_abort(&sf);
+	if (rc < 0) {
+		ws_cli_eprintf("%s %s: %s\n", option, path, err.msg);
+		return 1;
+	}
+	return 0;
 }
 
 /* The figures a result lacks, gathered once for both the selectors and JSON. */
@@ -80,7 +102,7 @@ static ws_report_ctx context(const ws_cli_options *o, const ws_test_result *res,
 {
 	read_line("/proc/sys/kernel/random/uuid", x->uuid, sizeof(x->uuid));
 	read_line("/proc/sys/net/ipv4/tcp_congestion_control", x->cong, sizeof(x->cong));
-	join_argv(argc, argv, x->cmd, sizeof(x->cmd));
+	ws_cli_join_argv(argc, argv, x->cmd, sizeof(x->cmd));
 	ws_report_ctx c = {
 		.r = res,
 		.command_line = x->cmd,
@@ -140,24 +162,30 @@ int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int ar
 	return stdout_done(rc, "the JSON result");
 }
 
+struct json_file_ctx {
+	const ws_cli_options *o;
+	const ws_test_result *res;
+	int argc;
+	char **argv;
+	const ws_json_interim *interim;
+	size_t ninterim;
+};
+
+static int json_file_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct json_file_ctx *c = arg;
+	if (ws_cli_json_write(f, c->o, c->res, c->argc, c->argv, c->interim, c->ninterim, false) <
+	    0)
+		return ws_err_set(err, WS_E_INVAL, "'%s': the JSON document could not be written",
+				  c->o->json_file);
+	return 0;
+}
+
 int ws_cli_json_file_write(const ws_cli_options *o, const ws_test_result *res, int argc,
 			   char **argv, const ws_json_interim *interim, size_t ninterim)
 {
-	ws_safefile sf;
-	ws_err err;
-	ws_err_clear(&err);
-	int rc = ws_safefile_open(&sf, o->json_file, 0, &err);
-	if (rc == 0 && ws_cli_json_write(sf.f, o, res, argc, argv, interim, ninterim, false) < 0)
-		rc = ws_err_set(&err, WS_E_INVAL, "'%s': the JSON document could not be written",
-				o->json_file);
-	if (rc == 0)
-		rc = ws_safefile_commit(&sf, &err);
-	ws_safefile_abort(&sf);
-	if (rc < 0) {
-		ws_cli_eprintf("--json-file %s: %s\n", o->json_file, err.msg);
-		return 1;
-	}
-	return 0;
+	struct json_file_ctx c = {o, res, argc, argv, interim, ninterim};
+	return ws_cli_write_file("--json-file", o->json_file, json_file_body, &c);
 }
 
 int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,

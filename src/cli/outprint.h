@@ -27,6 +27,17 @@ struct ws_json_interim;
 int ws_cli_json_print(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,
 		      const struct ws_json_interim *interim, size_t ninterim);
 
+/* argv joined by spaces into buf (n bytes), cut short to fit: the command line that JSON
+ * documents and COMMAND_LINE report. */
+void ws_cli_join_argv(int argc, char **argv, char *buf, size_t n);
+
+/* An output file written the one safe way (util/safefile.h: a temporary file beside it,
+ * renamed over it on success): fn writes the body to f and returns 0, or a negative code
+ * with err set. On any failure nothing replaces path and "OPTION PATH: reason" goes to
+ * stderr. Returns 0 or 1 (an exit status). */
+typedef int (*ws_cli_write_fn)(FILE *f, const void *ctx, struct ws_err *err);
+int ws_cli_write_file(const char *option, const char *path, ws_cli_write_fn fn, const void *ctx);
+
 /* With --json-file: the --json document into o->json_file (util/safefile.h), whatever
  * stdout shows. Returns 0 or 1 (the file and the reason on stderr). */
 int ws_cli_json_file_write(const ws_cli_options *o, const ws_test_result *res, int argc,

@@ -47,32 +47,23 @@ static int check(const ws_cli_options *o, ws_err *err)
 	return 0;
 }
 
-static void join_args(int argc, char **argv, char *buf, size_t n)
+struct json_doc {
+	const ws_rpm_result *r;
+	const char *cmd;
+};
+
+static int json_body(FILE *f, const void *arg, ws_err *err)
 {
-	size_t len = 0;
-	buf[0] = 0;
-	for (int i = 0; i < argc && len + 1 < n; i++) {
-		int w = snprintf(buf + len, n - len, "%s%s", i ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		len += (size_t)w < n - len ? (size_t)w : n - len - 1;
-	}
+	const struct json_doc *d = arg;
+	return ws_rpm_json_write(d->r, d->cmd, f) < 0
+		? ws_err_set(err, WS_E_INVAL, "the JSON document could not be written")
+		: 0;
 }
 
 static int json_file(const ws_cli_options *o, const ws_rpm_result *r, const char *cmd)
 {
-	ws_safefile sf;
-	ws_err err;
-	ws_err_clear(&err);
-	int rc = ws_safefile_open(&sf, o->json_file, 0, &err);
-	if (rc == 0 && ws_rpm_json_write(r, cmd, sf.f) < 0)
-		rc = ws_err_set(&err, WS_E_INVAL, "the JSON document could not be written");
-	if (rc == 0)
-		rc = ws_safefile_commit(&sf, &err);
-	ws_safefile_abort(&sf);
-	if (rc < 0)
-		ws_cli_eprintf("--json-file %s: %s\n", o->json_file, err.msg);
-	return rc < 0 ? 1 : 0;
+	struct json_doc d = {r, cmd};
+	return ws_cli_write_file("--json-file", o->json_file, json_body, &d);
 }
 
 /* Print what was measured (all of it, or so far) as o asks. */
@@ -80,7 +71,7 @@ static int report(const ws_cli_options *o, const ws_rpm_result *r, bool complete
 		  char **argv)
 {
 	char cmd[2048];
-	join_args(argc, argv, cmd, sizeof(cmd));
+	ws_cli_join_argv(argc, argv, cmd, sizeof(cmd));
 	int mode = ws_cli_output_mode(o);
 	if (o->json)
 		ws_rpm_json_write(r, cmd, stdout);
