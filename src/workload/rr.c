@@ -480,9 +480,15 @@ static int udp_requester(rr_run *r, rr_slot *slots, uint32_t nslots, ws_hist *h,
 		} else if (errno != EINTR && errno != ECONNREFUSED && !timed_out()) {
 			return ws_err_errno(err, "UDP_RR: receive on the data socket");
 		}
-		if (now >= next_deadline)
+		if (now >= next_deadline) {
+			uint64_t lost = r->res->trans_lost;
 			next_deadline =
 				udp_expire(r, slots, nslots, now, timeout, tagn, &next_seq, &busy);
+			/* The wait for a lost transaction is time the test spent, as in the
+			 * many-flow engine: a last request lost does not shorten the run. */
+			if (r->res->trans_lost != lost)
+				*t_end = now;
+		}
 		if (r->p->cap_ns && now >= r->p->cap_ns)
 			return ws_stream_capped(r->t0, r->res->bytes_recv, "received", err);
 		if (busy && now - r->last >= r->p->stall_ns)
