@@ -86,9 +86,9 @@ ATOMIC_PROBE := printf '\043include <stdint.h>\nstatic _Atomic uint64_t x;\nint 
 	| $(CC) -std=c11 -x c - -o /dev/null -pthread >/dev/null 2>&1 || echo -latomic
 LIBATOMIC := $(shell $(ATOMIC_PROBE))
 LDLIBS   += $(LIBATOMIC)
-# The IQ sample conversions (src/iq/wire/iqconv.c) are written for the vectorizer; gcc -O2
-# vectorizes only loops without an epilogue and keeps FP compares that could trap, so that
-# file gets these flags where the compiler takes them (check: make iqconv-vec-report).
+# The IQ sample conversions (src/iq/wire/iqconv.c, iqmem.c) are written for the vectorizer;
+# gcc -O2 vectorizes only loops without an epilogue and keeps FP compares that could trap,
+# so those files get these flags where the compiler takes them (check: make iqconv-vec-report).
 VEC_PROBE := for f in -ftree-vectorize -fvect-cost-model=dynamic -fno-trapping-math; do \
 	echo 'int x;' | $(CC) -Werror $$f -x c -c - -o /dev/null >/dev/null 2>&1 && printf '%s ' $$f; done
 VEC_FLAGS := $(shell $(VEC_PROBE))
@@ -141,12 +141,15 @@ $(BUILD)/obj/%.o: %.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/src/iq/wire/iqconv.o: CFLAGS += $(VEC_FLAGS)
+$(BUILD)/obj/src/iq/wire/iqmem.o: CFLAGS += $(VEC_FLAGS)
 
 # The vectorizer's report on the IQ conversions, for $(CC) and each cross compiler present.
 iqconv-vec-report:
 	@for cc in $(CC) $(CROSS_CCS); do command -v $$cc >/dev/null 2>&1 || continue; \
 	  echo "== $$cc"; $$cc $(CPPFLAGS) -std=c11 $(OPT) $(VEC_FLAGS) -fopt-info-vec-optimized \
-	    -c src/iq/wire/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
+	    -c src/iq/wire/iqconv.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; \
+	  $$cc $(CPPFLAGS) -std=c11 $(OPT) $(VEC_FLAGS) -fopt-info-vec-optimized \
+	    -c src/iq/wire/iqmem.c -o /dev/null 2>&1 | grep 'loop vectorized using 16' ; done
 
 # The build's one version (VERSION above), for scripts and tests: make -s version
 version:
@@ -180,6 +183,7 @@ $(BUILD)/pic/obj/%.o: %.c
 	@echo "  CC      $< (pic)"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 $(BUILD)/pic/obj/src/iq/wire/iqconv.o: CFLAGS += $(VEC_FLAGS)
+$(BUILD)/pic/obj/src/iq/wire/iqmem.o: CFLAGS += $(VEC_FLAGS)
 $(SHLIB): $(PIC_OBJ) $(SHLIB_MAP) $(LINK_STAMP)
 	@echo "  LINK    $@"
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,--version-script,$(SHLIB_MAP) \

@@ -11,7 +11,8 @@ function mex_bench(ip, port, sizes, trials, type)
   wl_mex_udp_transport('set_rcvd_buf_size', h, 2^22);
   spp = 2232; maxPayload = 8964; seq = 1;
   tw = [wl_cmd(seq, hex2dec('30000008'), [], 0)];
-  tr = [wl_cmd(seq, hex2dec('30000009'), [], 0), uint8(zeros(1, 20))];
+  % 42 bytes go out; WARPLab's own MEX writes its read IQ ID at bytes 42-45, so 4 more.
+  tr = [wl_cmd(seq, hex2dec('30000009'), [], 0), uint8(zeros(1, 24))];
   for N = sizes
     x = zeros(N, 1);
     t = zeros(1, trials + 5);

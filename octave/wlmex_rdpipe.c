@@ -8,7 +8,11 @@
  * of the read at the caller's memory and says so. The MEX's thread then converts the noted
  * packets from the stage while the read goes on into other packets of the same buffer
  * (disjoint memory; a late duplicate of a staged packet is counted, never placed twice).
- * Later buffers wait for the destinations before they start. */
+ * Later buffers wait for the destinations before they start. The staged packets are
+ * converted in chunks that either thread claims: the read thread, once its read is over,
+ * waits for the destinations and takes its share. On loopback a 2^20-sample complex
+ * double read is over before Octave has made the array, and the whole stage (16 MiB of
+ * doubles to write) was then converted by the MEX's thread alone while the other CPU idled. */
 #include "wlmex_rdpipe.h"
 
 #include "iq/host/iqread.h"
@@ -19,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define UNSTAGE_CHUNK 16 /* packets per claim: 30 claims for 2^20 samples of jumbo packets */
 
 struct wlmex_rdpipe {
 	ws_iq_node *n;
@@ -37,9 +43,10 @@ struct wlmex_rdpipe {
 	pthread_cond_t cv;
 	atomic_int given; /* the destinations are in dst */
 	atomic_int cancel;
-	int stage_known; /* under mu: staged / staged_all are final */
-	int flowing;     /* under mu: packets have arrived, or the read ended */
-	int finished;    /* under mu: the read thread is done */
+	atomic_uint next_chunk; /* the next chunk of buffer 0's packets to unstage */
+	int stage_known;        /* under mu: staged / staged_all are final */
+	int flowing;            /* under mu: packets have arrived, or the read ended */
+	int finished;           /* under mu: the read thread is done */
 	int rc;
 	ws_err err;
 };
@@ -84,6 +91,45 @@ static int wait_given(wlmex_rdpipe *p)
 	return atomic_load(&p->cancel) ? -1 : 0;
 }
 
+/* Converts packets [k0, k1) of buffer 0 from the stage into its destination. */
+static void unstage(const wlmex_rdpipe *p, uint32_t k0, uint32_t k1)
+{
+	uint64_t first = (uint64_t)k0 * p->spp, end = (uint64_t)k1 * p->spp;
+	if (end > p->N)
+		end = p->N;
+	ws_iqmem_from_wire(&p->dst[0], first, p->stage + first * 4, (uint32_t)(end - first));
+}
+
+static int is_staged(const wlmex_rdpipe *p, uint32_t k)
+{
+	return p->staged_all || (p->staged[k / 64] >> (k % 64) & 1);
+}
+
+/* Claims chunks of buffer 0's packets until none is left and converts the staged runs in
+ * each; both threads run it once the destinations are given and the stage is final. */
+static void unstage_chunks(wlmex_rdpipe *p)
+{
+	for (;;) {
+		uint32_t c = atomic_fetch_add(&p->next_chunk, 1);
+		if ((uint64_t)c * UNSTAGE_CHUNK >= p->npkt)
+			return;
+		uint32_t k = c * UNSTAGE_CHUNK, end = k + UNSTAGE_CHUNK;
+		if (end > p->npkt)
+			end = p->npkt;
+		while (k < end) {
+			if (!is_staged(p, k)) {
+				k++;
+				continue;
+			}
+			uint32_t e = k + 1;
+			while (e < end && is_staged(p, e))
+				e++;
+			unstage(p, k, e);
+			k = e;
+		}
+	}
+}
+
 static void *read_thread(void *arg)
 {
 	wlmex_rdpipe *p = arg;
@@ -119,6 +165,9 @@ static void *read_thread(void *arg)
 			signal_state(p, &p->flowing);
 		}
 	}
+	/* Its share of the stage, once the destinations exist (after the last buffer a wait
+	 * for them holds nothing up). */
+	int helps = rc == 0 && wait_given(p) == 0;
 	pthread_mutex_lock(&p->mu);
 	p->rc = rc;
 	p->finished = 1;
@@ -126,6 +175,8 @@ static void *read_thread(void *arg)
 	p->flowing = 1;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
+	if (helps)
+		unstage_chunks(p);
 	return NULL;
 }
 
@@ -193,15 +244,6 @@ void wlmex_rdpipe_wait_flowing(wlmex_rdpipe *p, int wait_ms)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Converts packets [k0, k1) of buffer 0 from the stage into its destination. */
-static void unstage(const wlmex_rdpipe *p, uint32_t k0, uint32_t k1)
-{
-	uint64_t first = (uint64_t)k0 * p->spp, end = (uint64_t)k1 * p->spp;
-	if (end > p->N)
-		end = p->N;
-	ws_iqmem_from_wire(&p->dst[0], first, p->stage + first * 4, (uint32_t)(end - first));
-}
-
 int wlmex_rdpipe_finish(wlmex_rdpipe *p, const ws_iqmem *dst, wlmex_rdbuf *info, ws_err *err)
 {
 	memcpy(p->dst, dst, p->nb * sizeof *dst);
@@ -213,22 +255,10 @@ int wlmex_rdpipe_finish(wlmex_rdpipe *p, const ws_iqmem *dst, wlmex_rdbuf *info,
 	int failed = p->finished && p->rc != 0;
 	pthread_mutex_unlock(&p->mu);
 	uint32_t staged = 0;
-	if (!failed) {
-		/* Runs of staged packets, converted while the read goes on. */
-		for (uint32_t k = 0; k < p->npkt;) {
-			if (!p->staged_all && !(p->staged[k / 64] >> (k % 64) & 1)) {
-				k++;
-				continue;
-			}
-			uint32_t e = k + 1;
-			while (e < p->npkt &&
-			       (p->staged_all || (p->staged[e / 64] >> (e % 64) & 1)))
-				e++;
-			unstage(p, k, e);
-			staged += e - k;
-			k = e;
-		}
-	}
+	for (uint32_t k = 0; k < p->npkt; k++)
+		staged += (uint32_t)is_staged(p, k);
+	if (!failed) /* converted while the read goes on, and shared once it is over */
+		unstage_chunks(p);
 	pthread_join(p->thread, NULL);
 	int rc = p->rc;
 	if (rc != 0)

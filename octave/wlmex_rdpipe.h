@@ -8,7 +8,8 @@
  * it would hold up the wire for that long. So the read starts at once on a thread of its
  * own, keeping the node's wire words in a stage, while the MEX's own thread has Octave
  * make the array; once it is there the read carries on straight into it and the MEX's
- * thread converts what was staged, while the rest arrives. Buffers after the first start
+ * thread converts what was staged, while the rest arrives, helped by the read thread once
+ * its read is over. Buffers after the first start
  * once the array exists, so the stage is one buffer of wire words (4 bytes per sample).
  * Plain C, no MEX calls: nothing here can raise, and the thread never touches Octave. */
 #ifndef WLMEX_RDPIPE_H

@@ -2,7 +2,9 @@
 /* Unit tests of the MEX sample layouts (iq/wire/iqmem.c) and their dispatch through iqconv:
  * exact values read into interleaved and planar complex double, single and int16 and raw
  * words, WARPLab's truncating float writes with their saturation edges, real-only writes
- * (Q = 0), and that a read touches only its own samples (the stride's neighbours stay). */
+ * (Q = 0), and that a read touches only its own samples (the stride's neighbours stay).
+ * The read loops (vectorized for the layouts Octave holds) against the plain arithmetic for
+ * every 16-bit value, an odd count at an odd sample, with the memory either side intact. */
 #include "harness.h"
 
 #include "iq/wire/iqconv.h"
@@ -142,9 +144,72 @@ static void test_write_loops_match_reference(void)
 		}
 }
 
+/* Every 16-bit value once as I or Q (-32768 and 32767 included), in an odd number of
+ * samples placed from an odd sample, through each read layout; sentinels either side. */
+static void test_read_loops_match_reference(void)
+{
+	enum { N = 32769, AT = 3, PAD = 8 };
+	static uint8_t w[4 * N];
+	static double d[2 * (N + AT + PAD)];
+	static float f[2 * (N + AT + PAD)];
+	static int16_t s[2 * (N + AT + PAD)];
+	static uint32_t u[N + AT + PAD];
+	for (uint32_t h = 0; h < 2 * N; h++) { /* half h holds the value h mod 65536 */
+		w[2 * h] = (uint8_t)(h >> 8);
+		w[2 * h + 1] = (uint8_t)h;
+	}
+	const size_t tot = 2 * (N + AT + PAD);
+	for (int layout = 0; layout < 4; layout++) { /* f64, f32, i16 interleaved; i16 planes */
+		for (size_t i = 0; i < tot; i++) {
+			d[i] = 99.0;
+			f[i] = 99.0f;
+			s[i] = 99;
+		}
+		ws_iqmem m = {.stride = 2};
+		if (layout == 0)
+			m = (ws_iqmem){WS_IQMEM_F64, d, d + 1, 2};
+		else if (layout == 1)
+			m = (ws_iqmem){WS_IQMEM_F32, f, f + 1, 2};
+		else if (layout == 2)
+			m = (ws_iqmem){WS_IQMEM_I16, s, s + 1, 2};
+		else
+			m = (ws_iqmem){WS_IQMEM_I16, s, s + tot / 2, 1};
+		ws_iqmem_from_wire(&m, AT, w, N);
+		size_t bad = 0, first = 0;
+		for (size_t i = 0; i < tot / 2; i++) /* sample i of the array */
+			for (int q = 0; q < 2; q++) {
+				int in = i >= AT && i < AT + N;
+				int16_t v = (int16_t)(uint16_t)(2 * (i - AT) + (size_t)q);
+				size_t j = layout == 3 ? i + (size_t)q * tot / 2 : 2 * i + (size_t)q;
+				int ok = layout == 0   ? d[j] == (in ? v / 32768.0 : 99.0)
+					 : layout == 1 ? f[j] == (in ? (float)v / 32768.0f : 99.0f)
+						       : s[j] == (in ? v : 99);
+				if (!ok && bad++ == 0)
+					first = j;
+			}
+		char name[96];
+		snprintf(name, sizeof name, "read layout %d: all values, odd count (first bad %zu)",
+			 layout, first);
+		CHECK_U64(name, bad, 0);
+	}
+	for (size_t i = 0; i < N + AT + PAD; i++)
+		u[i] = 0xA5A5A5A5u;
+	ws_iqmem m = {.elem = WS_IQMEM_U32, .re = u, .stride = 1};
+	ws_iqmem_from_wire(&m, AT, w, N);
+	size_t bad = 0;
+	for (size_t i = 0; i < N + AT + PAD; i++) {
+		uint32_t h = 2 * (uint32_t)(i - AT);
+		uint32_t want = i >= AT && i < AT + N ? (h & 0xFFFF) << 16 | ((h + 1) & 0xFFFF)
+						      : 0xA5A5A5A5u;
+		bad += u[i] != want;
+	}
+	CHECK_U64("raw words: all values, odd count, sentinels", bad, 0);
+}
+
 int main(void)
 {
 	RUN(test_read_layouts);
+	RUN(test_read_loops_match_reference);
 	RUN(test_write_truncates);
 	RUN(test_write_loops_match_reference);
 	TEST_MAIN_END();

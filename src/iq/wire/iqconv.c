@@ -13,6 +13,7 @@
 #include "iq/wire/iqconv.h"
 
 #include "iq/wire/iqmem.h"
+#include "iq/wire/iqvec.h"
 
 #include "util/bytes.h"
 
@@ -20,43 +21,12 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define IQ_LE 1
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define IQ_BE 1
-#endif
-
-/* On x86-64 with gcc, each conversion is also built for AVX2 and for AVX-512 (x86-64-v4)
- * and picked at load time (an ifunc): baseline SSE2 has no blend and no 8-wide lanes, and
- * the float to wire loop runs much faster with AVX2 and faster again with AVX-512
- * (bench/iqconv_bench; docs/benchmarks.md has the figures). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define IQ_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define IQ_CLONES
-#endif
-
 #define IQ_ROUND_MAGIC 12582912.0f /* 1.5 * 2^23: see sat16 */
 
 size_t ws_iq_format_size(ws_iq_format fmt)
 {
 	static const size_t size[3] = {4, 8, 4}; /* CI16, CF32, BE32 */
 	return (unsigned)fmt < 3 ? size[fmt] : 0;
-}
-
-/* The wire's 16-bit half at p as host order. */
-static inline uint16_t wire16(const uint8_t *p)
-{
-#if defined(IQ_LE) || defined(IQ_BE)
-	uint16_t v;
-	memcpy(&v, p, 2);
-#ifdef IQ_LE
-	v = (uint16_t)(v << 8 | v >> 8);
-#endif
-	return v;
-#else
-	return ws_get_be16(p);
-#endif
 }
 
 static inline void put_wire16(uint8_t *p, uint16_t v)
