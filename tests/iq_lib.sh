@@ -80,3 +80,21 @@ bed_up() {
 		sleep 0.1
 	done
 }
+
+# need_octave CHECK BUILD_DIR: SKIP CHECK and end the script when the MEX checks cannot run:
+# the sanitized build (a sanitized MEX loads only into an Octave started with LD_PRELOAD of
+# libasan and libubsan: make SANITIZE=1 mex, docs/iq.md; the plain run has the checks), or
+# octave or mkoctfile missing.
+need_octave() {
+	local why=
+	if [ "$(basename "$2")" = san ]; then
+		why="the sanitized run: the MEX's own checks run in the plain run; a sanitized MEX needs Octave with LD_PRELOAD of libasan and libubsan (make SANITIZE=1 mex, docs/iq.md)"
+	elif ! command -v octave >/dev/null 2>&1; then
+		why="octave is not installed (Debian: octave)"
+	elif ! command -v mkoctfile >/dev/null 2>&1; then
+		why="mkoctfile is not installed (Debian: liboctave-dev)"
+	fi
+	[ -z "$why" ] && return 0
+	skip "$1" "$why"
+	finish
+}
