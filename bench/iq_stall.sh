@@ -59,27 +59,6 @@ done
 [ "$(cat "/proc/$node/comm" 2>/dev/null)" = warpspeed ] || ws_die "the node did not start: $(cat "$out/node.log")"
 ws_host_noise iq_stall.sh
 
-# stopper PID VICTIM FILE: while PID runs, stop VICTIM for 10 ms every 200 ms; writes
-# "stops stopped_ms" to FILE. Run at SCHED_FIFO 1 when chrt may (the stopper's own
-# wake-ups are late on a loaded host, and a stop then lasts 30-50 ms, past the stall
-# budget); the time each stop really lasted is measured either way.
-# read -t on a pipe that never speaks waits without a fork and exec of sleep.
-# shellcheck disable=SC2016 # the script is for bash -c, with its own $1 $2 $3
-stopper='k=0 us=0
-	exec 9<> <(:)
-	while read -rt 0.2 -u 9; [ $? -gt 128 ] && kill -0 "$1" 2>/dev/null; do
-		t0=${EPOCHREALTIME/./}
-		kill -STOP "$2" 2>/dev/null || break
-		read -rt 0.01 -u 9
-		kill -CONT "$2" 2>/dev/null
-		us=$((us + ${EPOCHREALTIME/./} - t0))
-		k=$((k + 1))
-	done
-	kill -CONT "$2" 2>/dev/null
-	echo "$k $((us / 1000))" >"$3"'
-fifo=
-chrt -f 1 true 2>/dev/null && fifo="chrt -f 1"
-
 # run FILE MODE: one bench run into FILE.json, FILE.txt; the stops made and the ms they
 # lasted in FILE.stops.
 run() {
@@ -88,7 +67,7 @@ run() {
 	local pid=$! victim=''
 	case $2 in host) victim=$pid ;; node) victim=$node ;; esac
 	if [ -n "$victim" ]; then
-		$fifo bash -c "$stopper" stopper "$pid" "$victim" "$1.stops"
+		ws_iq_stopper "$pid" "$victim" 0 "$1.stops"
 	else
 		echo "0 0" >"$1.stops"
 	fi
@@ -123,7 +102,7 @@ done
 [ -s "$out/rows" ] || exit 1
 
 echo "== iq_stall.sh: gige-jumbo, 2^24 samples, $trials writes + $trials reads per run, $rounds rounds" \
-	"(modes in rotating order; stopper ${fifo:-at normal priority}) [$(ws_host_label)]"
+	"(modes in rotating order; stopper $(ws_iq_stopper_how)) [$(ws_host_label)]"
 echo "# round mode write_ms read_ms resends rerequests disturbed_trials stops stopped_ms"
 sed 's/^/# /' "$out/rows"
 awk -v rounds="$rounds" '

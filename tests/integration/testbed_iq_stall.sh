@@ -30,22 +30,15 @@ bed_up testbed_iq_stall "$name"
 
 # bench NAME [STALLS [PID]]: iq bench into $WS_TMP/NAME.json; with STALLS, process PID
 # (by default the bench itself) is stopped for 10 ms every 200 ms, STALLS times, while the
-# bench runs; the stops made in $WS_TMP/NAME.stops.
+# bench runs (ws_iq_stopper, bench/lib.sh); "stops stopped_ms" in $WS_TMP/NAME.stops.
 bench() {
 	"$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 12 --samples 1048576 \
 		--json-file "$WS_TMP/$1.json" >"$WS_TMP/$1.txt" 2>&1 &
-	local pid=$! k
+	local pid=$!
 	WS_PIDS+=("$pid")
-	local victim=${3:-$pid}
-	for ((k = 0; k < ${2:-0}; k++)); do
-		sleep 0.2
-		kill -0 "$pid" 2>/dev/null || break
-		kill -STOP "$victim" 2>/dev/null || break
-		sleep 0.01
-		kill -CONT "$victim" 2>/dev/null
-	done
-	kill -CONT "$victim" 2>/dev/null
-	echo "$k" >"$WS_TMP/$1.stops"
+	if [ -n "${2:-}" ]; then
+		ws_iq_stopper "$pid" "${3:-$pid}" "$2" "$WS_TMP/$1.stops"
+	fi
 	wait "$pid"
 }
 
@@ -95,8 +88,11 @@ stalled() {
 	echo "# 2^20 x 12 writes + 12 reads: undisturbed (faster) $q_ms ms ($q_rr re-requests, $q_rs resends)," \
 		"3 stalls of 10 ms of the $3 $s_ms ms ($s_rr re-requests, $s_rs resends)"
 	echo "# $3 stalled/undisturbed time: $(awk -v s="$s_ms" -v q="$q_ms" 'BEGIN { printf "%.3f", s / q }')"
-	if [ "$(cat "$WS_TMP/$2.stops")" != 3 ]; then
-		fail "$1" "the $3 was stopped $(cat "$WS_TMP/$2.stops") times of 3: the bench ended first"
+	local stops stopped_ms
+	read -r stops stopped_ms <"$WS_TMP/$2.stops"
+	echo "# the $3 was stopped $stops times, $stopped_ms ms in all"
+	if [ "$stops" != 3 ]; then
+		fail "$1" "the $3 was stopped $stops times of 3: the bench ended first"
 	elif awk -v s="$s_ms" -v q="$q_ms" 'BEGIN { exit !(s > 0 && q > 0 && s <= 1.15 * q) }'; then
 		pass "$1"
 	else
