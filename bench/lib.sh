@@ -277,6 +277,37 @@ ws_iq_bound_mbps() {
 		printf "%.2f\n", r * 4 * s / w / 1e6 }'
 }
 
+# ws_iq_stopper PID VICTIM MAX FILE: while PID runs, stop VICTIM (SIGSTOP) for 10 ms every
+# 200 ms, MAX times (0: no limit); writes "stops stopped_ms" to FILE (the stall tests:
+# tests/integration/testbed_iq_stall.sh, bench/iq_stall.sh). The stopper runs as one bash
+# at SCHED_FIFO 1 when chrt may, and waits with read -t on a silent pipe rather than a
+# forked sleep: at load 8 on two vCPUs a stop made with sleep 0.01 at normal priority
+# lasted 36-50 ms, past the transport's 20 ms stall budget. What each stop really lasted
+# is measured and summed either way.
+# shellcheck disable=SC2016 # the script is for bash -c, with its own $1 .. $4
+ws_iq_stopper_script='k=0 us=0
+	exec 9<> <(:)
+	while read -rt 0.2 -u 9; [ $? -gt 128 ] && kill -0 "$1" 2>/dev/null &&
+		{ [ "$3" = 0 ] || [ "$k" -lt "$3" ]; }; do
+		t0=${EPOCHREALTIME/./}
+		kill -STOP "$2" 2>/dev/null || break
+		read -rt 0.01 -u 9
+		kill -CONT "$2" 2>/dev/null
+		us=$((us + ${EPOCHREALTIME/./} - t0))
+		k=$((k + 1))
+	done
+	kill -CONT "$2" 2>/dev/null
+	echo "$k $((us / 1000))" >"$4"'
+ws_iq_stopper() {
+	if chrt -f 1 true 2>/dev/null; then
+		chrt -f 1 bash -c "$ws_iq_stopper_script" ws_iq_stopper "$@"
+	else
+		bash -c "$ws_iq_stopper_script" ws_iq_stopper "$@"
+	fi
+}
+# ws_iq_stopper_how: how ws_iq_stopper runs here, for the tables.
+ws_iq_stopper_how() { chrt -f 1 true 2>/dev/null && echo "at SCHED_FIFO 1" || echo "at normal priority"; }
+
 # ws_iq_json_field FILE DIR SAMPLES KEY: KEY (median_mbps, max_mbps, ...) of direction DIR
 # (read or write) in the row of SAMPLES of an `iq bench --json-file` result.
 ws_iq_json_field() {

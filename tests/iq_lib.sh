@@ -62,8 +62,8 @@ start_proxy() {
 
 # bed_up CHECK NAME: bench/testbed's gige-jumbo bed named NAME (WS_TBF_* from the
 # environment apply), its variables exported, and a `warpspeed node` in namespace B (no
-# reply cap, in WS_PIDS) answering pings from A, 5 s at most; when the bed cannot come up,
-# CHECK fails and the script ends. The caller's EXIT trap takes the bed down.
+# reply cap, in WS_PIDS, its PID in BED_NODE_PID) answering pings from A, 5 s at most; when
+# the bed cannot come up, CHECK fails and the script ends. The caller's EXIT trap takes the bed down.
 bed_up() {
 	local env tb=$WS_ROOT/bench/testbed
 	if ! env=$("$tb" up gige-jumbo --name "$2" 2>&1); then
@@ -73,9 +73,28 @@ bed_up() {
 	eval "$env"
 	export WS_TESTBED_NAME
 	"$tb" exec B "$WS_BIN" node --bind "$WS_B" --reply-rate off --quiet >"$WS_TMP/node.log" 2>&1 &
-	WS_PIDS+=("$!")
+	BED_NODE_PID=$! # bench/testbed and ip netns exec both exec: this is the node
+	WS_PIDS+=("$BED_NODE_PID")
 	for _ in $(seq 1 50); do
 		"$tb" exec A "$WS_BIN" iq ping "$WS_B" --count 1 >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
+}
+
+# need_octave CHECK BUILD_DIR: SKIP CHECK and end the script when the MEX checks cannot run:
+# the sanitized build (a sanitized MEX loads only into an Octave started with LD_PRELOAD of
+# libasan and libubsan: make SANITIZE=1 mex, docs/iq.md; the plain run has the checks), or
+# octave or mkoctfile missing.
+need_octave() {
+	local why=
+	if [ "$(basename "$2")" = san ]; then
+		why="the sanitized run: the MEX's own checks run in the plain run; a sanitized MEX needs Octave with LD_PRELOAD of libasan and libubsan (make SANITIZE=1 mex, docs/iq.md)"
+	elif ! command -v octave >/dev/null 2>&1; then
+		why="octave is not installed (Debian: octave)"
+	elif ! command -v mkoctfile >/dev/null 2>&1; then
+		why="mkoctfile is not installed (Debian: liboctave-dev)"
+	fi
+	[ -z "$why" ] && return 0
+	skip "$1" "$why"
+	finish
 }

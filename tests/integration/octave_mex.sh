@@ -18,15 +18,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=${WS_BUILD:-$(dirname "$WS_BIN")}
 
-# A sanitized MEX loads only into an Octave started with the sanitizers' runtimes
-# preloaded (docs/iq.md); that run is by hand (57 checks passed clean), not in CI's time.
-if [ "$(basename "$BUILD_DIR")" = san ]; then
-	skip octave_mex "the sanitized run: the MEX's own checks run in the plain run; a sanitized MEX needs Octave with LD_PRELOAD of libasan and libubsan (make SANITIZE=1 mex, docs/iq.md)"
-	finish
-fi
-command -v octave >/dev/null 2>&1 || { skip octave_mex "octave is not installed (Debian: octave)"; finish; }
-command -v mkoctfile >/dev/null 2>&1 ||
-	{ skip octave_mex "mkoctfile is not installed (Debian: liboctave-dev)"; finish; }
+# The sanitized run is by hand (57 checks passed clean), not in CI's time.
+need_octave octave_mex "$BUILD_DIR"
 MEX=$BUILD_DIR/wl_mex_udp_transport.mex
 if ! make -C "$ROOT" -s mex BUILD="${BUILD_DIR#"$ROOT"/}" >"$WS_TMP/make.log" 2>&1 || [ ! -f "$MEX" ]; then
 	fail octave_mex_build "$(tail -n 5 "$WS_TMP/make.log")"

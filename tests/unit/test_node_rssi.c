@@ -6,7 +6,8 @@
  * WARPLab 7.7.1's MEX sends it (command length 0, num_args 0, five words), answered byte
  * for byte; a read across a pattern block, every word checked; a start beyond the
  * buffer's words refused with IQ_ERROR; and the host library's ws_iq_read_rssi of two
- * interfaces, value for value. */
+ * interfaces, value for value, and its refusals of words beyond the buffer and of an
+ * interface the node lacks. */
 #include "harness.h"
 
 #include "iq/node/node.h"
@@ -134,6 +135,17 @@ static void test_rssi(void)
 			wrong += va[k] != ((5 * k0) & 0x3FF) || vb[k] != ((5 * k0 + 200) & 0x3FF);
 		}
 		CHECK_INT("every value", (int)wrong, 0);
+		/* Refused before any request, naming RSSI and its words, not Read IQ's samples. */
+		r = ws_iq_read_rssi(h, WS_IQ_RF_A, 32768, 1, dst, &e);
+		CHECK_INT("beyond the words", r, -WS_E_INVAL);
+		CHECK_STR("beyond msg", e.msg,
+			  "Read RSSI: words [32768, 32768 + 1) are beyond the node's RSSI buffer "
+			  "of 32768 words");
+		r = ws_iq_read_rssi(h, WS_IQ_RF_C, 0, 1, dst, &e);
+		CHECK_INT("rf C of 2", r, -WS_E_INVAL);
+		CHECK_STR("rf C msg", e.msg,
+			  "Read RSSI: buffer mask 0x4 names interfaces the node lacks (it has 2: "
+			  "mask within 0x3)");
 		ws_iq_close(h);
 	}
 	close(s);

@@ -219,12 +219,25 @@ int ws_iq_node_info(ws_iq_node *n, ws_iq_info *out, ws_iq_error *perr)
 
 /* ---- argument checks ---------------------------------------------------------------------- */
 
+/* What check_range checks for: one row per kind of transfer. An RSSI buffer holds one
+ * 10-bit value per RX sample at most, two to a word: (RX samples + 1) / 2 words. */
+enum { CHECK_READ, CHECK_WRITE, CHECK_RSSI };
+static const struct {
+	const char *what, *buffer, *unit;
+} check_ops[] = {
+	[CHECK_READ] = {"Read IQ", "RX", "samples"},
+	[CHECK_WRITE] = {"Write IQ", "TX", "samples"},
+	[CHECK_RSSI] = {"Read RSSI", "RSSI", "words"},
+};
+
 static int check_range(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t count,
-		       ws_iq_format fmt, int tx, ws_err *err)
+		       ws_iq_format fmt, int op, ws_err *err)
 {
 	unsigned have = n->info.num_rf >= 4 ? 0xFu : 0x3u;
-	uint32_t max = tx ? n->info.max_tx_samples : n->info.max_rx_samples;
-	const char *what = tx ? "Write IQ" : "Read IQ";
+	uint32_t max = op == CHECK_WRITE ? n->info.max_tx_samples
+		: op == CHECK_READ       ? n->info.max_rx_samples
+					 : (uint32_t)(((uint64_t)n->info.max_rx_samples + 1) / 2);
+	const char *what = check_ops[op].what;
 	if (mask == 0 || (mask & ~have))
 		return ws_err_set(err, WS_E_INVAL,
 				  "%s: buffer mask 0x%x names interfaces the node "
@@ -234,9 +247,10 @@ static int check_range(ws_iq_node *n, unsigned mask, uint32_t start, uint32_t co
 		return ws_err_set(err, WS_E_INVAL, "%s: unknown sample format %d", what, (int)fmt);
 	if (count == 0 || start > max || count > max - start)
 		return ws_err_set(err, WS_E_INVAL,
-				  "%s: samples [%u, %u + %u) are beyond the "
-				  "node's %s buffer of %u samples",
-				  what, start, start, count, tx ? "TX" : "RX", max);
+				  "%s: %s [%u, %u + %u) are beyond the "
+				  "node's %s buffer of %u %s",
+				  what, check_ops[op].unit, start, start, count,
+				  check_ops[op].buffer, max, check_ops[op].unit);
 	return 0;
 }
 
@@ -258,7 +272,7 @@ int ws_iq_read_rssi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t co
 	for (unsigned b = 0; b < nb; b++)
 		bufs[b] = words + (size_t)b * count * 4;
 	pthread_mutex_lock(&n->lock);
-	int r = check_range(n, rf_mask, start, count, WS_IQ_FMT_BE32, 0, &e);
+	int r = check_range(n, rf_mask, start, count, WS_IQ_FMT_BE32, CHECK_RSSI, &e);
 	if (r == 0) {
 		n->read_cmd = WS_WIRE_CMD_READ_RSSI;
 		r = ws_iqread_run(n, rf_mask, start, count, WS_IQ_FMT_BE32, bufs, &e);
@@ -281,7 +295,7 @@ int ws_iq_read(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count, 
 {
 	ws_err e = {0};
 	pthread_mutex_lock(&n->lock);
-	int r = check_range(n, rf_mask, start, count, fmt, 0, &e);
+	int r = check_range(n, rf_mask, start, count, fmt, CHECK_READ, &e);
 	if (r == 0)
 		r = ws_iqread_run(n, rf_mask, start, count, fmt, dst, &e);
 	pthread_mutex_unlock(&n->lock);
@@ -293,7 +307,7 @@ int ws_iq_write(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t count,
 {
 	ws_err e = {0};
 	pthread_mutex_lock(&n->lock);
-	int r = check_range(n, rf_mask, start, count, fmt, 1, &e);
+	int r = check_range(n, rf_mask, start, count, fmt, CHECK_WRITE, &e);
 	if (r == 0)
 		r = ws_iqwrite_run(n, rf_mask, start, count, fmt, src, &e);
 	pthread_mutex_unlock(&n->lock);
@@ -305,7 +319,7 @@ int ws_iq_write_multi(ws_iq_node *n, unsigned rf_mask, uint32_t start, uint32_t 
 {
 	ws_err e = {0};
 	pthread_mutex_lock(&n->lock);
-	int r = check_range(n, rf_mask, start, count, fmt, 1, &e), i = 0;
+	int r = check_range(n, rf_mask, start, count, fmt, CHECK_WRITE, &e), i = 0;
 	for (unsigned bit = 1; r == 0 && bit <= 8; bit <<= 1)
 		if (rf_mask & bit) {
 			r = ws_iqwrite_run(n, bit, start, count, fmt, src[i++], &e);
