@@ -645,8 +645,12 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	int erc = ws_engine_resolve(spec, &engine, NULL, 0, err);
 	if (erc < 0)
 		return erc;
+	if (!is_client) /* the responder has no io_uring path yet: it serves on epoll */
+		engine = WS_ENGINE_EPOLL;
 	snprintf(res->engine, sizeof(res->engine), "%s", ws_engine_name(engine));
 	ws_rr_params p = *endpoints;
+	p.engine = engine;
+	p.sqpoll = spec->sqpoll;
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	p.spec = spec;
 	p.is_client = is_client;
