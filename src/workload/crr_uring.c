@@ -5,8 +5,8 @@
  * A transaction is one chain of linked operations on the ring: connect, send the request,
  * receive the whole response, receive the daemon's close (EOF), close. Each link starts
  * when the one before it succeeds, and a failure cancels the rest, so the kernel walks the
- * whole transaction while the thread waits; the connect, the send and the close post no
- * completion when they succeed. The worker's flows' chains leave together in one
+ * whole transaction while the thread waits; all but the receive of the daemon's close post
+ * no completion when they succeed, so a transaction wakes the thread once. The worker's flows' chains leave together in one
  * io_uring_enter, which also waits for the next completions: per transaction the thread
  * makes the socket(2) call (and the options crr.c sets on it) and a share of one enter,
  * where the epoll loop makes a connect, send, recv, recv, close and epoll_ctl calls. The
@@ -63,7 +63,7 @@ void ws_crr_uring_start(struct cworker *w, struct cflow *f)
 	}
 	if (rc == 0 && !cc && spec->rsp_size > 0) {
 		rc = ws_uring_recv_all(r, f->fd, w->ur->rx, spec->rsp_size, tag(w, f, OP_RSP));
-		ws_uring_link(r, true, false);
+		ws_uring_link(r, true, true);
 	}
 	if (rc == 0) {
 		rc = ws_uring_recv(r, f->fd, w->ur->rx, EOF_BUF, tag(w, f, OP_EOF));
@@ -77,7 +77,7 @@ void ws_crr_uring_start(struct cworker *w, struct cflow *f)
 		queue_failed(w, f, rc);
 		return;
 	}
-	f->phase = cc || spec->rsp_size == 0 ? C_EOF : C_RECV;
+	f->phase = cc || spec->rsp_size == 0 ? C_EOF : C_RECV; /* for the stall's message */
 }
 
 /* The request went out with the connect: count both once the daemon answers. */
@@ -92,7 +92,8 @@ static void answered(struct cworker *w, struct cflow *f)
 	}
 }
 
-static void on_rsp(struct cworker *w, struct cflow *f, int32_t res, int64_t now)
+/* The response's receive posts a completion only when it failed or ended short. */
+static void on_rsp(struct cworker *w, struct cflow *f, int32_t res)
 {
 	const ws_test_spec *spec = w->c->p->spec;
 	if (res < 0) {
@@ -100,22 +101,17 @@ static void on_rsp(struct cworker *w, struct cflow *f, int32_t res, int64_t now)
 				 strerror(-res));
 		return;
 	}
-	if ((uint32_t)res < spec->rsp_size) { /* the link broke: the close is ours */
-		ws_crr_fail_flow(w, f, -WS_E_PROTO,
-				 "the daemon closed the connection after %d of %u response bytes "
-				 "(request %u bytes)",
-				 res, spec->rsp_size, spec->req_size);
-		return;
-	}
-	answered(w, f);
-	f->recvd += (uint64_t)res;
-	f->rcalls++;
-	f->last = now;
-	ws_crr_complete(w, f); /* phase C_EOF */
+	/* the link broke: the close is ours */
+	ws_crr_fail_flow(w, f, -WS_E_PROTO,
+			 "the daemon closed the connection after %d of %u response bytes (request "
+			 "%u bytes)",
+			 res, spec->rsp_size, spec->req_size);
 }
 
-/* The daemon's close. The chain's close follows a clean one; after a reset (a failure that
- * breaks the link) the descriptor is closed here. */
+/* The daemon's close, which follows its response at once: the transaction's end (its
+ * second clock read; the chain got here, so the whole response came). The chain's close
+ * follows a clean one; after a reset (a failure that breaks the link) the descriptor is
+ * closed here. */
 static void on_eof(struct cworker *w, struct cflow *f, int32_t res)
 {
 	const ws_test_spec *spec = w->c->p->spec;
@@ -126,20 +122,21 @@ static void on_eof(struct cworker *w, struct cflow *f, int32_t res)
 	}
 	if (res > 0) {
 		f->fd = -1; /* the chain closes it */
-		if (!plain)
-			f->trans--; /* not a transaction of the asked sizes after all */
-		ws_crr_fail_flow(w, f, -WS_E_PROTO,
-				 spec->type == WS_TEST_TCP_CC
-					 ? "the daemon sent data on a TCP_CC connection"
-					 : "the daemon sent more than the %u-byte response (request "
-					   "%u bytes) before closing the connection",
-				 spec->rsp_size, spec->req_size);
+		ws_crr_fail_flow(
+			w, f, -WS_E_PROTO,
+			spec->type == WS_TEST_TCP_CC
+				? "the daemon sent data on a TCP_CC connection"
+				: "the daemon sent more than the %u-byte response (request "
+				  "%u bytes) before closing the connection",
+			spec->rsp_size, spec->req_size);
 		return;
 	}
-	if (plain) {
-		answered(w, f);
-		ws_crr_complete(w, f);
+	answered(w, f);
+	if (!plain) {
+		f->recvd += spec->rsp_size;
+		f->rcalls++;
 	}
+	ws_crr_complete(w, f);
 	if (res < 0)
 		ws_crr_close_fd(f);
 	f->fd = -1;
@@ -173,7 +170,7 @@ static void on_cqe(struct cworker *w, const ws_uring_cqe *e, int64_t now)
 				 strerror(e->res < 0 ? -e->res : EPIPE));
 		break;
 	case OP_RSP:
-		on_rsp(w, f, e->res, now);
+		on_rsp(w, f, e->res);
 		break;
 	case OP_EOF:
 		on_eof(w, f, e->res);
@@ -235,8 +232,8 @@ void ws_crr_uring_main(struct cworker *w)
 	if (!w->ur || !w->ur->rx) {
 		ws_err_set(&w->err, ENOMEM, "client worker %u: no memory for its io_uring", w->id);
 		atomic_store(&c->abort, true);
-	} else if (ws_uring_open(&w->ur->ring, pow2_at_least(CHAIN_MAX * mine + 8),
-				 c->p->sqpoll, &w->err) < 0) {
+	} else if (ws_uring_open(&w->ur->ring, pow2_at_least(CHAIN_MAX * mine + 8), c->p->sqpoll,
+				 &w->err) < 0) {
 		atomic_store(&c->abort, true);
 	} else {
 		run(w);
