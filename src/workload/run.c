@@ -642,11 +642,9 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (ncpus < 0)
 		return ncpus;
 	enum ws_engine engine;
-	int erc = ws_engine_resolve(spec, &engine, NULL, 0, err);
+	int erc = ws_engine_resolve_side(spec, is_client, &engine, err);
 	if (erc < 0)
 		return erc;
-	if (!is_client) /* the responder has no io_uring path yet: it serves on epoll */
-		engine = WS_ENGINE_EPOLL;
 	snprintf(res->engine, sizeof(res->engine), "%s", ws_engine_name(engine));
 	ws_rr_params p = *endpoints;
 	p.engine = engine;

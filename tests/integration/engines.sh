@@ -82,6 +82,11 @@ if [ $rc -ne 0 ] && grep -q "^warpspeed: the daemon reported: --engine io_uring 
 	! grep -q "TEST from" "$out"; then
 	pass daemon_refuses
 else fail daemon_refuses "exit $rc: $(cat "$out")"; fi
+# ... but serves TCP_CRR, whose responder runs epoll on either engine, for an io_uring client
+timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_CRR -l -200 -- --engine io_uring -o IO_PATH >"$out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ "$(tail -n 1 "$out")" = "io_uring/-" ]; then
+	pass daemon_off_serves_crr
+else fail daemon_off_serves_crr "exit $rc: $(cat "$out")"; fi
 
 # --- each test on each engine: same structure, IO_PATH and io.engine name the engine -------
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
