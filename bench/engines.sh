@@ -9,10 +9,13 @@
 #   stream   TCP_STREAM -c -C: throughput                             goal ratio >= 1.0
 #            and local service demand (us/KB; on loopback both sides share the host's
 #            CPUs, so local and remote are one figure)                 goal ratio <= 0.9
-#   crr      TCP_CRR                                                   goal ratio >= 1.15
-#   udp      UDP_STREAM 1472 B                                         goal ratio >= 1.0
-# A scenario whose test the io_uring engine does not run yet is reported as such (crr and
-# udp today). The ratio is io_uring's median over epoll's median. A MISS is a measurement,
+#   crr      TCP_CRR (the client's engine; the daemon's responder is epoll on both)
+#                                                                      goal ratio >= 1.15
+#   crr16    TCP_CRR --streams 16 --threads 2 (no goal: where batching across flows pays)
+#   udp      UDP_STREAM 1472 B, no GSO                                 goal ratio >= 1.0
+#   udp64    UDP_STREAM 64 B, no GSO                                   goal ratio >= 1.0
+# A scenario whose test the io_uring engine does not run yet is reported as such (udp and
+# udp64 today). The ratio is io_uring's median over epoll's median. A MISS is a measurement,
 # not an error: the script exits 0 unless the daemon cannot start.
 #
 #   bench/engines.sh [--rounds N] [--seconds S] [--only LIST] [--out DIR]
@@ -33,7 +36,9 @@ rr1       TCP_RR      -                                 THROUGHPUT  trans/s  -
 stream    TCP_STREAM  -                                 THROUGHPUT  Mbit/s   >=1.0
 stream_sd TCP_STREAM  -                                 LOCAL_SD    us/KB    <=0.9
 crr       TCP_CRR     -                                 THROUGHPUT  trans/s  >=1.15
+crr16     TCP_CRR     --streams,16,--threads,2          THROUGHPUT  trans/s  -
 udp       UDP_STREAM  -m,1472                           THROUGHPUT  Mbit/s   >=1.0
+udp64     UDP_STREAM  -m,64                             THROUGHPUT  Mbit/s   >=1.0
 '
 known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table")
 

@@ -272,6 +272,7 @@ static struct io_uring_sqe *get_sqe(ws_uring *r)
 			struct io_uring_sqe *s =
 				(struct io_uring_sqe *)r->sqes + (r->sq_local & *r->sq_mask);
 			memset(s, 0, sizeof(*s));
+			r->last = s;
 			r->sq_local++;
 			r->queued++;
 			return s;
@@ -348,6 +349,42 @@ int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_
 		s->buf_group = b->bgid;
 	}
 	return rc;
+}
+
+int ws_uring_recv_all(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data)
+{
+	int rc = ws_uring_recv(r, fd, buf, len, data);
+	if (rc == 0)
+		((struct io_uring_sqe *)r->last)->msg_flags = MSG_WAITALL;
+	return rc;
+}
+
+int ws_uring_connect(ws_uring *r, int fd, const void *addr, uint32_t addrlen, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_CONNECT, fd, addr, 0, data, &s);
+	if (rc == 0)
+		s->off = addrlen; /* the connect's address length rides in off */
+	return rc;
+}
+
+int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	return prep(r, IORING_OP_CLOSE, fd, NULL, 0, data, &s);
+}
+
+void ws_uring_link(ws_uring *r, bool link, bool quiet)
+{
+	struct io_uring_sqe *s = r->last;
+	if (!s)
+		return;
+	s->flags |= (uint8_t)((link ? IOSQE_IO_LINK : 0) | (quiet ? IOSQE_CQE_SKIP_SUCCESS : 0));
+}
+
+unsigned ws_uring_space(const ws_uring *r)
+{
+	return r->entries - (r->sq_local - __atomic_load_n(r->sq_head, __ATOMIC_ACQUIRE));
 }
 
 unsigned ws_uring_reap(ws_uring *r, ws_uring_cqe *out, unsigned max)
@@ -505,6 +542,32 @@ int ws_uring_submit_wait(ws_uring *r, unsigned wait_nr, int64_t timeout_ns)
 unsigned ws_uring_reap(ws_uring *r, ws_uring_cqe *out, unsigned max)
 {
 	(void)r, (void)out, (void)max;
+	return 0;
+}
+
+int ws_uring_recv_all(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data)
+{
+	(void)r, (void)fd, (void)buf, (void)len, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_connect(ws_uring *r, int fd, const void *addr, uint32_t addrlen, uint64_t data)
+{
+	(void)r, (void)fd, (void)addr, (void)addrlen, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data)
+{
+	(void)r, (void)fd, (void)data;
+	return -ENOSYS;
+}
+
+void ws_uring_link(ws_uring *r, bool link, bool quiet) { (void)r, (void)link, (void)quiet; }
+
+unsigned ws_uring_space(const ws_uring *r)
+{
+	(void)r;
 	return 0;
 }
 

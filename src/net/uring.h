@@ -40,6 +40,7 @@ typedef struct ws_uring {
 	void *sq_map, *cq_map;
 	size_t sq_len, cq_len, sqes_len;
 	bool registered; /* a fixed buffer (index 0) is registered */
+	void *last;      /* the submission entry queued last (ws_uring_link) */
 } ws_uring;
 
 /* A provided-buffer ring: count buffers of size bytes the kernel picks from for multishot
@@ -77,6 +78,19 @@ int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
  * failed or ended short. */
 int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
 int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_t data);
+/* A recv of all len bytes (MSG_WAITALL): a shorter result (EOF first) fails the operation,
+ * which breaks a link chain (ws_uring_link). */
+int ws_uring_recv_all(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
+/* A connect of fd (a blocking socket: the kernel waits, the caller does not) to addr. */
+int ws_uring_connect(ws_uring *r, int fd, const void *addr, uint32_t addrlen, uint64_t data);
+/* A close of fd. */
+int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data);
+/* Flags of the operation queued last: link (the next one starts when it succeeds, and is
+ * cancelled with -ECANCELED when it fails) and quiet (no completion when it succeeds). A
+ * chain must be queued whole: see ws_uring_space. */
+void ws_uring_link(ws_uring *r, bool link, bool quiet);
+/* Submission slots free now (a chain longer than this is submitted first). */
+unsigned ws_uring_space(const ws_uring *r);
 
 /* Hand what is queued to the kernel and wait for at least wait_nr completions or until
  * timeout_ns (relative; <= 0 with wait_nr > 0: no limit) passes. 0 or -errno (-ETIME is

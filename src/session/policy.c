@@ -47,7 +47,7 @@ int ws_daemon_check_test(ws_daemon *d, const ws_test_spec *spec, ws_err *err)
 		rc = ws_workload_check_cpus(spec, false, err);
 	enum ws_engine engine; /* the client's --engine, as this host can run it */
 	if (rc == 0)
-		rc = ws_engine_resolve(spec, &engine, NULL, 0, err);
+		rc = ws_engine_resolve_side(spec, false, &engine, err);
 	if (rc == 0 && spec->remote.cpu >= 0)
 		rc = ws_affinity_pin_self(spec->remote.cpu, err);
 	return rc;

@@ -58,7 +58,7 @@
 
 static bool mine_done(enum cphase ph) { return ph == C_DONE || ph == C_FAILED; }
 
-static void close_flow_fd(struct cflow *f)
+void ws_crr_close_fd(struct cflow *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
@@ -66,15 +66,13 @@ static void close_flow_fd(struct cflow *f)
 	f->reg = 0; /* closing the only descriptor removes it from the epoll set */
 }
 
-static void fail_flow(struct cworker *w, struct cflow *f, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void fail_flow(struct cworker *w, struct cflow *f, int code, const char *fmt, ...)
+void ws_crr_fail_flow(struct cworker *w, struct cflow *f, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->why, sizeof(f->why), fmt, ap);
 	va_end(ap);
-	close_flow_fd(f);
+	ws_crr_close_fd(f);
 	f->phase = C_FAILED;
 	f->error = code;
 	f->end_ns = ws_clock_ns();
@@ -142,9 +140,9 @@ static void read_sysctl(const char *path, char *buf, size_t n)
 
 /* No local port for a new connection: retry (at once, then with a growing pause), and
  * fail once the shortage has lasted PORT_WAIT_NS, naming the two settings that help. */
-static void port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e)
+void ws_crr_port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e)
 {
-	close_flow_fd(f);
+	ws_crr_close_fd(f);
 	w->connect_errors++;
 	w->in_a_row++;
 	if (!w->pressure_since)
@@ -153,13 +151,14 @@ static void port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e
 		char range[32], reuse[16];
 		read_sysctl("/proc/sys/net/ipv4/ip_local_port_range", range, sizeof(range));
 		read_sysctl("/proc/sys/net/ipv4/tcp_tw_reuse", reuse, sizeof(reuse));
-		fail_flow(w, f, -EADDRNOTAVAIL,
-			  "no local port for a connection to %s for %.0f s (%s; %llu connects "
-			  "failed): every port of the range is taken by connections or TIME_WAIT; "
-			  "widen net.ipv4.ip_local_port_range (%s) or set net.ipv4.tcp_tw_reuse=1 "
-			  "(%s)",
-			  w->c->where, (double)PORT_WAIT_NS / WS_NS_PER_SEC, strerror(e),
-			  (unsigned long long)w->connect_errors, range, reuse);
+		ws_crr_fail_flow(
+			w, f, -EADDRNOTAVAIL,
+			"no local port for a connection to %s for %.0f s (%s; %llu connects "
+			"failed): every port of the range is taken by connections or TIME_WAIT; "
+			"widen net.ipv4.ip_local_port_range (%s) or set net.ipv4.tcp_tw_reuse=1 "
+			"(%s)",
+			w->c->where, (double)PORT_WAIT_NS / WS_NS_PER_SEC, strerror(e),
+			(unsigned long long)w->connect_errors, range, reuse);
 		return;
 	}
 	int64_t pause = 0;
@@ -182,10 +181,13 @@ static void open_conn(struct cworker *w, struct cflow *f)
 	const ws_test_spec *spec = p->spec;
 	f->t0 = ws_clock_ns(); /* the transaction's first clock read: connect start */
 	f->last = f->t0;
-	int fd = socket(p->remote.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	/* io_uring waits in the kernel for a blocking socket; on a non-blocking one its
+	 * operations end in -EAGAIN */
+	int fd = socket(p->remote.ss.ss_family,
+			SOCK_STREAM | SOCK_CLOEXEC | (w->ur ? 0 : SOCK_NONBLOCK),
 			ws_mptcp_proto(spec->mptcp));
 	if (fd < 0) {
-		fail_flow(w, f, -errno, "socket: %s", strerror(errno));
+		ws_crr_fail_flow(w, f, -errno, "socket: %s", strerror(errno));
 		return;
 	}
 	f->fd = fd;
@@ -200,23 +202,27 @@ static void open_conn(struct cworker *w, struct cflow *f)
 	if (p->bind_local && bind_local(w->c, fd) < 0) {
 		int e = errno;
 		if (ws_crr_port_error(e)) {
-			port_pressure(w, f, f->t0, e);
+			ws_crr_port_pressure(w, f, f->t0, e);
 			return;
 		}
 		char a[80];
 		ws_addr_format_port(&p->local, a, sizeof(a));
-		fail_flow(w, f, -e, "bind local address %s: %s", a, strerror(e));
+		ws_crr_fail_flow(w, f, -e, "bind local address %s: %s", a, strerror(e));
+		return;
+	}
+	if (w->ur) { /* the whole transaction is queued on the ring (crr_uring.c) */
+		ws_crr_uring_start(w, f);
 		return;
 	}
 	if (connect(fd, (const struct sockaddr *)&p->remote.ss, p->remote.len) < 0 &&
 	    errno != EINPROGRESS) {
 		int e = errno;
 		if (ws_crr_port_error(e)) {
-			port_pressure(w, f, f->t0, e);
+			ws_crr_port_pressure(w, f, f->t0, e);
 			return;
 		}
 		w->connect_errors++;
-		fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
+		ws_crr_fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
 		return;
 	}
 	/* On loopback the handshake is usually done when connect returns: try the send at
@@ -226,7 +232,7 @@ static void open_conn(struct cworker *w, struct cflow *f)
 	f->phase = spec->type == WS_TEST_TCP_CC || spec->req_size == 0 ? C_RECV : C_SEND;
 }
 
-static void connected(struct cworker *w, struct cflow *f)
+void ws_crr_connected(struct cworker *w, struct cflow *f)
 {
 	f->connected = true;
 	if (!w->mptcp_state && w->c->p->spec->mptcp)
@@ -238,7 +244,7 @@ static void connected(struct cworker *w, struct cflow *f)
 
 /* The response is complete: the second clock read. The connection is closed once the
  * daemon's close has arrived (netperf's order; see crr_serve.h). */
-static void complete(struct cworker *w, struct cflow *f)
+void ws_crr_complete(struct cworker *w, struct cflow *f)
 {
 	int64_t t1 = ws_clock_ns();
 	uint64_t lat = t1 > f->t0 ? (uint64_t)(t1 - f->t0) : 0;
@@ -258,18 +264,20 @@ static bool do_eof(struct cworker *w, struct cflow *f)
 	char extra[64];
 	ssize_t r = recv(f->fd, extra, sizeof(extra), MSG_DONTWAIT);
 	if (r == 0 || (r < 0 && errno == ECONNRESET)) {
-		close_flow_fd(f);
+		ws_crr_close_fd(f);
 		f->phase = C_IDLE;
 		return true;
 	}
 	if (r > 0) {
 		f->trans--; /* not a transaction of the asked sizes after all */
-		fail_flow(w, f, -WS_E_PROTO,
-			  "the daemon sent more than the %u-byte response (request %u bytes) "
-			  "before closing the connection",
-			  spec->rsp_size, spec->req_size);
+		ws_crr_fail_flow(
+			w, f, -WS_E_PROTO,
+			"the daemon sent more than the %u-byte response (request %u bytes) "
+			"before closing the connection",
+			spec->rsp_size, spec->req_size);
 	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-		fail_flow(w, f, -errno, "waiting for the daemon's close: %s", strerror(errno));
+		ws_crr_fail_flow(w, f, -errno, "waiting for the daemon's close: %s",
+				 strerror(errno));
 	}
 	return false;
 }
@@ -280,7 +288,7 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 	ssize_t r = send(f->fd, w->buf, spec->req_size - f->done, MSG_NOSIGNAL | MSG_DONTWAIT);
 	if (r > 0) {
 		if (!f->connected)
-			connected(w, f);
+			ws_crr_connected(w, f);
 		f->done += (uint32_t)r;
 		f->sent += (uint64_t)r;
 		f->scalls++;
@@ -289,7 +297,7 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 			f->phase = C_RECV;
 			f->done = 0;
 			if (spec->rsp_size == 0) /* -c on TCP_STREAM: sent, then the close */
-				complete(w, f);
+				ws_crr_complete(w, f);
 		}
 		return;
 	}
@@ -298,9 +306,10 @@ static void do_send(struct cworker *w, struct cflow *f, int64_t now)
 		return;
 	if (!f->connected) {
 		w->connect_errors++;
-		fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
+		ws_crr_fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
 	} else {
-		fail_flow(w, f, -e, "send of the %u-byte request: %s", spec->req_size, strerror(e));
+		ws_crr_fail_flow(w, f, -e, "send of the %u-byte request: %s", spec->req_size,
+				 strerror(e));
 	}
 }
 
@@ -316,17 +325,17 @@ static bool cc_recv(struct cworker *w, struct cflow *f)
 		r = 0;
 	if (r < 0) {
 		w->connect_errors++;
-		fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
+		ws_crr_fail_flow(w, f, -e, "connect to %s: %s", w->c->where, strerror(e));
 		return false;
 	}
 	if (r > 0) {
-		fail_flow(w, f, -WS_E_PROTO, "the daemon sent data on a TCP_CC connection");
+		ws_crr_fail_flow(w, f, -WS_E_PROTO, "the daemon sent data on a TCP_CC connection");
 		return false;
 	}
 	if (!f->connected)
-		connected(w, f);
-	complete(w, f);
-	close_flow_fd(f);
+		ws_crr_connected(w, f);
+	ws_crr_complete(w, f);
+	ws_crr_close_fd(f);
 	f->phase = C_IDLE;
 	return true;
 }
@@ -341,34 +350,35 @@ static bool do_recv(struct cworker *w, struct cflow *f, int64_t now)
 		ssize_t r = recv(f->fd, w->buf, spec->rsp_size - f->done, MSG_DONTWAIT);
 		if (r > 0) {
 			if (!f->connected) /* an empty request: the response says connected */
-				connected(w, f);
+				ws_crr_connected(w, f);
 			f->done += (uint32_t)r;
 			f->recvd += (uint64_t)r;
 			f->rcalls++;
 			f->last = now;
 			if (f->done < spec->rsp_size)
 				continue;
-			complete(w, f);
+			ws_crr_complete(w, f);
 			return do_eof(w, f); /* the FIN usually came with the response */
 		}
 		if (r == 0) {
-			fail_flow(w, f, -WS_E_PROTO,
-				  "the daemon closed the connection after %u of %u response bytes "
-				  "(request %u bytes)",
-				  f->done, spec->rsp_size, spec->req_size);
+			ws_crr_fail_flow(
+				w, f, -WS_E_PROTO,
+				"the daemon closed the connection after %u of %u response bytes "
+				"(request %u bytes)",
+				f->done, spec->rsp_size, spec->req_size);
 			return false;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return false;
-		fail_flow(w, f, -errno, "receive of the %u-byte response: %s", spec->rsp_size,
-			  strerror(errno));
+		ws_crr_fail_flow(w, f, -errno, "receive of the %u-byte response: %s",
+				 spec->rsp_size, strerror(errno));
 		return false;
 	}
 }
 
 /* Advance a flow as far as it goes without blocking; `ready` says its socket was
  * reported ready (0 at a scan). */
-static void step(struct cworker *w, struct cflow *f, uint32_t ready, int64_t now)
+void ws_crr_step(struct cworker *w, struct cflow *f, uint32_t ready, int64_t now)
 {
 	for (;;) {
 		switch (f->phase) {
@@ -430,7 +440,7 @@ static void sync_reg(struct cworker *w, struct cflow *f, uint32_t i)
 	struct epoll_event ev = {.events = want, .data.u32 = i};
 	int op = !f->reg ? EPOLL_CTL_ADD : !want ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
 	if (epoll_ctl(w->ep, op, f->fd, &ev) < 0) {
-		fail_flow(w, f, -errno, "epoll_ctl: %s", strerror(errno));
+		ws_crr_fail_flow(w, f, -errno, "epoll_ctl: %s", strerror(errno));
 		return;
 	}
 	f->reg = want;
@@ -446,20 +456,21 @@ static uint32_t scan(struct cworker *w, int64_t now, int64_t *wake)
 	for (uint32_t i = w->id; i < c->nflows; i += c->nthreads) {
 		struct cflow *f = &c->flows[i];
 		if (f->phase == C_IDLE || f->phase == C_WAIT)
-			step(w, f, 0, now);
+			ws_crr_step(w, f, 0, now);
 		if ((f->phase == C_SEND || f->phase == C_RECV || f->phase == C_EOF) &&
 		    now - f->last > p->stall_ns)
-			fail_flow(w, f, -WS_E_TIMEDOUT,
-				  "a transaction made no progress for %.0f s (%s)",
-				  (double)p->stall_ns / WS_NS_PER_SEC,
-				  f->phase == C_SEND && !f->connected ? "connecting"
-					  : f->phase == C_SEND        ? "sending the request"
-					  : f->phase == C_RECV        ? "waiting for the response"
-							       : "waiting for the daemon's close");
+			ws_crr_fail_flow(w, f, -WS_E_TIMEDOUT,
+					 "a transaction made no progress for %.0f s (%s)",
+					 (double)p->stall_ns / WS_NS_PER_SEC,
+					 f->phase == C_SEND && !f->connected ? "connecting"
+						 : f->phase == C_SEND        ? "sending the request"
+						 : f->phase == C_RECV
+						 ? "waiting for the response"
+						 : "waiting for the daemon's close");
 		if (p->cap_ns && now >= p->cap_ns && !mine_done(f->phase))
-			fail_flow(w, f, -WS_E_LIMIT, "stopped by the time cap");
+			ws_crr_fail_flow(w, f, -WS_E_LIMIT, "stopped by the time cap");
 		if (!mine_done(f->phase) && atomic_load_explicit(&c->abort, memory_order_relaxed)) {
-			close_flow_fd(f); /* another flow failed: this one ends where it is */
+			ws_crr_close_fd(f); /* another flow failed: this one ends where it is */
 			f->phase = C_DONE;
 			f->end_ns = now;
 		}
@@ -469,6 +480,17 @@ static uint32_t scan(struct cworker *w, int64_t now, int64_t *wake)
 		left += !mine_done(f->phase);
 	}
 	return left;
+}
+
+int64_t ws_crr_tick(struct cworker *w, int64_t now, int64_t *next_scan, int64_t *wake)
+{
+	if (now >= *next_scan || now >= *wake) {
+		*wake = now + SCAN_NS;
+		if (scan(w, now, wake) == 0)
+			return 0;
+		*next_scan = now + SCAN_NS;
+	}
+	return *wake < *next_scan ? *wake : *next_scan;
 }
 
 static int ms_until(int64_t t, int64_t now)
@@ -488,13 +510,10 @@ static void run_worker(struct cworker *w)
 	int64_t now = ws_clock_ns(), next_scan = 0, wake = 0;
 	struct epoll_event ev[EVENTS];
 	for (;;) {
-		if (now >= next_scan || now >= wake) {
-			wake = now + SCAN_NS;
-			if (scan(w, now, &wake) == 0)
-				return;
-			next_scan = now + SCAN_NS;
-		}
-		int ms = ms_until(wake < next_scan ? wake : next_scan, now);
+		int64_t until = ws_crr_tick(w, now, &next_scan, &wake);
+		if (until == 0)
+			return;
+		int ms = ms_until(until, now);
 		if (mine == 1) {
 			/* one flow: poll() on its socket, the cheapest wait */
 			struct pollfd pf = {
@@ -506,7 +525,7 @@ static void run_worker(struct cworker *w)
 			int n = poll(&pf, waits ? 1 : 0, ms);
 			now = ws_clock_ns();
 			if (n > 0)
-				step(w, only, (uint32_t)pf.revents, now);
+				ws_crr_step(w, only, (uint32_t)pf.revents, now);
 			if (mine_done(only->phase))
 				next_scan = now;
 			continue;
@@ -516,7 +535,7 @@ static void run_worker(struct cworker *w)
 		for (int k = 0; k < n; k++) {
 			uint32_t i = ev[k].data.u32;
 			struct cflow *f = &c->flows[i];
-			step(w, f, ev[k].events, now);
+			ws_crr_step(w, f, ev[k].events, now);
 			sync_reg(w, f, i);
 			if (mine_done(f->phase))
 				next_scan = now;
@@ -534,7 +553,8 @@ void *ws_crr_worker_main(void *arg)
 		p->spec->req_size > p->spec->rsp_size ? p->spec->req_size : p->spec->rsp_size;
 	w->buf = malloc(bsz);
 	w->hist = malloc(sizeof(*w->hist));
-	w->ep = w->c->nflows / w->c->nthreads + (w->id < w->c->nflows % w->c->nthreads) > 1
+	w->ep = p->engine != WS_ENGINE_IO_URING &&
+			w->c->nflows / w->c->nthreads + (w->id < w->c->nflows % w->c->nthreads) > 1
 		? epoll_create1(EPOLL_CLOEXEC)
 		: -1;
 	if (!w->buf || !w->hist) {
@@ -547,12 +567,14 @@ void *ws_crr_worker_main(void *arg)
 		if (w->cpu >= 0)
 			ws_affinity_pin_self(w->cpu, &w->err);
 	}
-	if (w->err.code == 0)
+	if (w->err.code == 0 && p->engine == WS_ENGINE_IO_URING)
+		ws_crr_uring_main(w);
+	else if (w->err.code == 0)
 		run_worker(w);
 	else
 		atomic_store(&w->c->abort, true);
 	for (uint32_t i = w->id; i < w->c->nflows; i += w->c->nthreads)
-		close_flow_fd(&w->c->flows[i]);
+		ws_crr_close_fd(&w->c->flows[i]);
 	if (w->ep >= 0)
 		close(w->ep);
 	free(w->buf);

@@ -50,6 +50,7 @@ struct cworker {
 	int64_t user_ns, sys_ns;
 	int cpu;
 	ws_err err;
+	struct crr_uring *ur; /* the io_uring engine's ring and buffers, else NULL */
 	/* --mptcp: what became of this worker's first connection (net/mptcp.h) */
 	const char *mptcp_state;
 	uint32_t mptcp_subflows;
@@ -61,5 +62,25 @@ void *ws_crr_worker_main(void *arg);
 
 /* A connect that failed for want of a local port (EADDRNOTAVAIL, EADDRINUSE). */
 bool ws_crr_port_error(int e);
+
+/* crr.c's steps, shared with crr_uring.c. The flow's descriptor closed (and out of the
+ * epoll set); the flow failed (the others abort); a port shortage (retry or fail); the
+ * connection up; the response complete (a transaction counted, its latency recorded);
+ * the flow advanced as far as it goes without blocking (ready: the socket's epoll events,
+ * 0 when not reported); the worker's periodic pass over its flows when due (*next_scan, or
+ * *wake, the earliest retry): returns when to wait until, or 0 when its flows are done. */
+void ws_crr_close_fd(struct cflow *f);
+void ws_crr_fail_flow(struct cworker *w, struct cflow *f, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ws_crr_port_pressure(struct cworker *w, struct cflow *f, int64_t now, int e);
+void ws_crr_connected(struct cworker *w, struct cflow *f);
+void ws_crr_complete(struct cworker *w, struct cflow *f);
+void ws_crr_step(struct cworker *w, struct cflow *f, uint32_t ready, int64_t now);
+int64_t ws_crr_tick(struct cworker *w, int64_t now, int64_t *next_scan, int64_t *wake);
+
+/* crr_uring.c: the io_uring engine's worker loop (sets w->ur up, runs the flows, tears it
+ * down), and the start of a flow's transaction on the ring once its socket is open. */
+void ws_crr_uring_main(struct cworker *w);
+void ws_crr_uring_start(struct cworker *w, struct cflow *f);
 
 #endif

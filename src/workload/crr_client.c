@@ -125,7 +125,8 @@ static int fill_client(struct crr_client *c, struct cworker *w, ws_side_result *
 	res->elapsed_ns = last_end - p->start_ns;
 	res->send_size = p->spec->req_size;
 	res->recv_size = p->spec->rsp_size;
-	snprintf(res->io_path, sizeof(res->io_path), "send");
+	snprintf(res->io_path, sizeof(res->io_path), "%s",
+		 p->engine == WS_ENGINE_IO_URING ? "io_uring" : "send");
 	return rc;
 }
 

@@ -2,6 +2,7 @@
 /* engines: one side's choice of I/O engine; see engines.h. */
 #include "workload/engines.h"
 
+#include "model/testtype.h"
 #include "net/uring.h"
 #include "util/err.h"
 
@@ -34,4 +35,13 @@ int ws_engine_resolve(const ws_test_spec *s, enum ws_engine *out, char *note, si
 	}
 	*out = WS_ENGINE_IO_URING;
 	return 0;
+}
+
+int ws_engine_resolve_side(const ws_test_spec *s, bool is_client, enum ws_engine *out, ws_err *err)
+{
+	if (!is_client && ws_test_type_connects(s->type)) {
+		*out = WS_ENGINE_EPOLL;
+		return 0;
+	}
+	return ws_engine_resolve(s, out, NULL, 0, err);
 }

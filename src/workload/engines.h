@@ -12,6 +12,7 @@
 
 #include "model/spec.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ws_err;
@@ -22,5 +23,11 @@ struct ws_err;
  * reason and what to use instead. */
 int ws_engine_resolve(const ws_test_spec *s, enum ws_engine *out, char *note, size_t notesz,
 		      struct ws_err *err);
+
+/* The same for one side: the daemon's responder of a connection test (TCP_CRR, TCP_CC and
+ * the -c forms; crr_serve.c) has no io_uring path and runs epoll whatever was asked (the
+ * client's side runs io_uring), so the daemon neither probes nor refuses for it. */
+int ws_engine_resolve_side(const ws_test_spec *s, bool is_client, enum ws_engine *out,
+			   struct ws_err *err);
 
 #endif

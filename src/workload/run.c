@@ -642,11 +642,13 @@ static int crr_side(const ws_test_spec *spec, bool is_client, const ws_rr_params
 	if (ncpus < 0)
 		return ncpus;
 	enum ws_engine engine;
-	int erc = ws_engine_resolve(spec, &engine, NULL, 0, err);
+	int erc = ws_engine_resolve_side(spec, is_client, &engine, err);
 	if (erc < 0)
 		return erc;
 	snprintf(res->engine, sizeof(res->engine), "%s", ws_engine_name(engine));
 	ws_rr_params p = *endpoints;
+	p.engine = engine;
+	p.sqpoll = spec->sqpoll;
 	uint32_t threads = is_client ? spec->local_threads : spec->remote_threads;
 	p.spec = spec;
 	p.is_client = is_client;
