@@ -6,8 +6,9 @@
  * receive the whole response, receive the daemon's close (EOF), close. Each link starts
  * when the one before it succeeds, and a failure cancels the rest, so the kernel walks the
  * whole transaction while the thread waits; all but the receive of the daemon's close post
- * no completion when they succeed, so a transaction wakes the thread once. The worker's flows' chains leave together in one
- * io_uring_enter, which also waits for the next completions: per transaction the thread
+ * no completion when they succeed, so a transaction wakes the thread once. The worker's
+ * flows' chains leave together in one io_uring_enter, which also waits for the next
+ * completions: per transaction the thread
  * makes the socket(2) call (and the options crr.c sets on it) and a share of one enter,
  * where the epoll loop makes a connect, send, recv, recv, close and epoll_ctl calls. The
  * flows' state machine, the claim of transactions, port shortages, stalls, the cap and the
