@@ -11,6 +11,7 @@
 
 #include "cli/harnessopts.h"
 #include "cli/lul.h"
+#include "cli/outfiles.h"
 #include "cli/options.h"
 #include "cli/outprint.h"
 #include "cli/repeat.h"
@@ -33,7 +34,6 @@
 #include "util/err.h"
 #include "util/features.h"
 #include "util/psk.h"
-#include "util/safefile.h"
 #include "workload/engines.h"
 #include "workload/setup.h"
 
@@ -142,23 +142,6 @@ void ws_cli_key_free(ws_psk *key)
 		ws_psk_wipe(key);
 		free(key);
 	}
-}
-
-/* --json-file, before any connection: the file can be written (nothing stays), and the
- * run is one test (a sweep's or --repeat's documents go to stdout with --json). */
-static int json_file_check(const ws_cli_options *o, ws_err *err)
-{
-	if (!o->json_file)
-		return 0;
-	if (o->sweep || o->repeat > 1)
-		return ws_err_set(err, WS_E_INVAL,
-				  "--json-file %s: writes one test's document; with %s, use --json "
-				  "(the documents on stdout) and redirect it",
-				  o->json_file, o->sweep ? "--sweep" : "--repeat");
-	int rc = ws_safefile_check(o->json_file, 0, err);
-	if (rc < 0)
-		ws_err_prefix(err, "--json-file %s", o->json_file);
-	return rc;
 }
 
 /* -F, before any connection: the file opens and can fill the buffers (or be sent). Under
@@ -427,8 +410,7 @@ int ws_cli_client_main(int argc, char **argv)
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
 	}
-	if (ws_cli_svg_check(&o, &err) < 0 || json_file_check(&o, &err) < 0 ||
-	    ws_cli_openmetrics_check(&o, &err) < 0 ||
+	if (ws_cli_out_files_check(&o, &err) < 0 ||
 	    (!as_netperf && fill_file_check(&o, &err) < 0)) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;

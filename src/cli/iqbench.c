@@ -9,6 +9,7 @@
 #include "cli/iqbench.h"
 
 #include "cli/iqnode.h"
+#include "cli/outprint.h"
 #include "cli/progress.h"
 
 #include "iq/host/bench.h"
@@ -52,15 +53,26 @@ static const char *link_text(const ws_cli_iq_opts *o)
 	return t;
 }
 
-/* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart into sf. */
-static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench_head *h,
+struct iq_chart {
+	const ws_chart_iq_series *s;
+	uint32_t pkt_size;
+	const ws_chart_opts *co;
+};
+
+static int iq_chart_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct iq_chart *c = arg;
+	return ws_chart_iq(f, c->s, 1, c->pkt_size, c->co, err);
+}
+
+/* --svg: node 1's rows (the aggregate of several nodes), mean Mb/s, as a chart. */
+static int bench_svg(const ws_cli_iq_opts *o, const ws_iq_bench_head *h,
 		     const ws_iq_bench_row *rows, const ws_iq_bench_row *agg, bool builtin)
 {
 	size_t n = o->nsizes;
 	double *v = malloc(3 * n * sizeof *v);
 	if (!v) {
 		fprintf(stderr, "warpspeed iq bench: cannot write %s (no memory)\n", o->svg);
-		ws_safefile_abort(sf);
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -86,10 +98,8 @@ static int bench_svg(const ws_cli_iq_opts *o, ws_safefile *sf, const ws_iq_bench
 			    .link_mbps = o->link_mbps > 0 ? o->link_mbps
 							  : (double)o->cfg.write_rate_bps / 1e6};
 	ws_err e;
-	int r = ws_chart_iq(sf->f, &s, 1, h[0].pkt_size, &co, &e);
-	if (r == 0)
-		r = ws_safefile_commit(sf, &e);
-	ws_safefile_abort(sf);
+	struct iq_chart c = {&s, h[0].pkt_size, &co};
+	int r = ws_cli_file_put(o->svg, iq_chart_body, &c, &e);
 	free(v);
 	if (r < 0) {
 		fprintf(stderr, "warpspeed iq bench: --svg %s: %s\n", o->svg, e.msg);
@@ -217,20 +227,34 @@ static int bench_sizes(ws_cli_iq_opts *o, ws_iq_node **n, ws_iq_format fmt, ws_i
 	return r;
 }
 
-/* Opens --json-file and --svg before any work (a name that cannot be written costs no
- * benchmark): 0, or 2 after the message. */
-static int bench_files(const ws_cli_iq_opts *o, ws_safefile *jf, ws_safefile *svg)
+/* --json-file and --svg before any work (a name that cannot be written costs no
+ * benchmark; the files are written once it is done): 0, or 2 after the message. */
+static int bench_files(const ws_cli_iq_opts *o)
 {
 	ws_err fe;
-	if (o->json_file && ws_safefile_open(jf, o->json_file, 0, &fe) < 0) {
+	if (o->json_file && ws_safefile_check(o->json_file, 0, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
 		return 2;
 	}
-	if (o->svg && ws_safefile_open(svg, o->svg, 0, &fe) < 0) {
+	if (o->svg && ws_safefile_check(o->svg, 0, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq bench: --svg: %s\n", fe.msg);
-		ws_safefile_abort(jf);
 		return 2;
 	}
+	return 0;
+}
+
+struct bench_doc {
+	const ws_cli_iq_opts *o;
+	const ws_iq_bench_head *h;
+	const ws_iq_bench_row *rows, *agg;
+	const ws_iq_bench_trial *tr;
+};
+
+static int bench_doc_body(FILE *f, const void *arg, ws_err *err)
+{
+	(void)err;
+	const struct bench_doc *d = arg;
+	bench_print(f, d->o, 1, d->h, d->rows, d->agg, d->tr);
 	return 0;
 }
 
@@ -254,8 +278,7 @@ int ws_cli_iq_bench(ws_cli_iq_opts *o)
 	}
 	if (!o->rf)
 		o->rf = WS_IQ_RF_A;
-	ws_safefile jf = {0}, svg = {0};
-	if (bench_files(o, &jf, &svg))
+	if (bench_files(o))
 		return 2;
 	ws_node_thread *b = NULL;
 	ws_iq_node *n[WS_IQ_MANY_MAX] = {0};
@@ -287,15 +310,13 @@ int ws_cli_iq_bench(ws_cli_iq_opts *o)
 			bench_print(stdout, o, 1, h, rows, agg, tr);
 		else
 			bench_note(o, tr);
-		if (jf.f) {
-			bench_print(jf.f, o, 1, h, rows, agg, tr);
-			if (ws_safefile_commit(&jf, &fe) < 0) {
-				fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
-				r = 1;
-			}
+		struct bench_doc d = {o, h, rows, agg, tr};
+		if (o->json_file && ws_cli_file_put(o->json_file, bench_doc_body, &d, &fe) < 0) {
+			fprintf(stderr, "warpspeed iq bench: --json-file: %s\n", fe.msg);
+			r = 1;
 		}
 		if (r == 0 && o->svg)
-			r = bench_svg(o, &svg, h, rows, agg, b != NULL);
+			r = bench_svg(o, h, rows, agg, b != NULL);
 	}
 	for (size_t k = 0; k < nn && o->verbose; k++)
 		if (n[k]) {
@@ -303,8 +324,6 @@ int ws_cli_iq_bench(ws_cli_iq_opts *o)
 			if (o->verbose >= 2)
 				ws_cli_iq_print_windows(n[k]);
 		}
-	ws_safefile_abort(&jf);
-	ws_safefile_abort(&svg);
 	free(rows);
 	free(agg);
 	free(tr);

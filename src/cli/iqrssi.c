@@ -9,6 +9,7 @@
 #include "cli/iqrssi.h"
 
 #include "cli/iqnode.h"
+#include "cli/outprint.h"
 
 #include "util/err.h"
 #include "util/safefile.h"
@@ -29,14 +30,28 @@ static int rssi_needs(const ws_cli_iq_opts *o)
 	return what ? 2 : 0;
 }
 
+struct values {
+	const uint16_t *v;
+	uint32_t n;
+};
+
+static int print_values(FILE *f, const void *arg, ws_err *err)
+{
+	(void)err;
+	const struct values *x = arg;
+	for (uint32_t k = 0; k < x->n; k++)
+		fprintf(f, "%u\n", x->v[k]);
+	return 0;
+}
+
 int ws_cli_iq_rssi(const ws_cli_iq_opts *o)
 {
 	int r = ws_cli_iq_need_node(o, "rssi");
 	if (r || (r = rssi_needs(o)))
 		return r;
-	ws_safefile sf = {0};
 	ws_err fe;
-	if (o->out && ws_safefile_open(&sf, o->out, 0, &fe) < 0) {
+	/* -o's name before any work; the file is written whole once the values are read */
+	if (o->out && ws_safefile_check(o->out, 0, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq rssi: -o: %s\n", fe.msg);
 		return 2;
 	}
@@ -55,16 +70,15 @@ int ws_cli_iq_rssi(const ws_cli_iq_opts *o)
 		fprintf(stderr, "warpspeed iq: %s\n", e.msg);
 		r = 1;
 	}
-	FILE *f = sf.f ? sf.f : stdout;
-	for (uint32_t k = 0; r == 0 && k < o->samples; k++)
-		fprintf(f, "%u\n", v[k]);
-	if (r == 0 && sf.f && ws_safefile_commit(&sf, &fe) < 0) {
+	struct values x = {v, o->samples};
+	if (r == 0 && !o->out)
+		print_values(stdout, &x, &fe);
+	if (r == 0 && o->out && ws_cli_file_put(o->out, print_values, &x, &fe) < 0) {
 		fprintf(stderr, "warpspeed iq rssi: -o: %s\n", fe.msg);
 		r = 1;
 	}
 	if (n && o->verbose)
 		ws_cli_iq_print_stats(n);
-	ws_safefile_abort(&sf);
 	if (n)
 		ws_iq_close(n);
 	free(v);

@@ -111,7 +111,7 @@ static int files_check(const ws_cli_options *o, const ws_lul_plan *plan, ws_err 
 		ws_flent_meta m;
 		char local[256];
 		flent_meta(o, &m, local, sizeof local);
-		int rc = ws_flent_check(&m, o->flent, err);
+		int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
 		if (rc < 0) {
 			ws_err_prefix(err, "--flent %s", o->flent);
 			return rc;

@@ -74,18 +74,23 @@ void ws_cli_join_argv(int argc, char **argv, char *buf, size_t n)
 	}
 }
 
-int ws_cli_write_file(const char *option, const char *path, ws_cli_write_fn fn, const void *ctx)
+int ws_cli_file_put(const char *path, ws_cli_write_fn fn, const void *ctx, ws_err *err)
 {
 	ws_safefile sf;
+	int rc = ws_safefile_open(&sf, path, 0, err);
+	if (rc == 0)
+		rc = fn(sf.f, ctx, err);
+	if (rc == 0)
+		rc = ws_safefile_commit(&sf, err);
+	ws_safefile_abort(&sf);
+	return rc;
+}
+
+int ws_cli_write_file(const char *option, const char *path, ws_cli_write_fn fn, const void *ctx)
+{
 	ws_err err;
 	ws_err_clear(&err);
-	int rc = ws_safefile_open(&sf, path, 0, &err);
-	if (rc == 0)
-		rc = fn(sf.f, ctx, &err);
-	if (rc == 0)
-		rc = ws_safefile_commit(&sf, &err);
-	ws_safefile_abort(&sf);
-	if (rc < 0) {
+	if (ws_cli_file_put(path, fn, ctx, &err) < 0) {
 		ws_cli_eprintf("%s %s: %s\n", option, path, err.msg);
 		return 1;
 	}
@@ -211,20 +216,29 @@ int ws_cli_output_print(const ws_cli_options *o, const ws_out_selection *sel,
 	return stdout_done(rc, "the selected output");
 }
 
-int ws_cli_openmetrics_check(const ws_cli_options *o, ws_err *err)
+/* --openmetrics's rule beside the file's own check (cli/outfiles.h): one document. */
+int ws_cli_openmetrics_rule(const ws_cli_options *o, ws_err *err)
 {
-	if (!o->openmetrics)
-		return 0;
 	if (o->sweep)
 		return ws_err_set(
 			err, WS_E_INVAL,
 			"--openmetrics %s with --sweep: a sweep's points are one JSON "
 			"document (--json); use --openmetrics with one test or --repeat N",
 			o->openmetrics);
-	int rc = ws_safefile_check(o->openmetrics, 0, err);
-	if (rc < 0)
-		ws_err_prefix(err, "--openmetrics");
-	return rc;
+	return 0;
+}
+
+struct om_body {
+	const ws_om *w;
+	const char *path;
+};
+
+static int om_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct om_body *b = arg;
+	if (fwrite(b->w->buf, 1, b->w->len, f) != b->w->len)
+		return ws_err_set(err, EIO, "could not write %s", b->path);
+	return 0;
 }
 
 int ws_cli_openmetrics_write(const ws_cli_options *o, const ws_test_result *res, size_t n, int argc,
@@ -243,14 +257,9 @@ int ws_cli_openmetrics_write(const ws_cli_options *o, const ws_test_result *res,
 		ws_result_om_render(&w, c, n);
 		rc = ws_om_finish(&w, &err);
 	}
-	ws_safefile sf = {0};
+	struct om_body b = {&w, o->openmetrics};
 	if (rc == 0)
-		rc = ws_safefile_open(&sf, o->openmetrics, 0, &err);
-	if (rc == 0 && fwrite(w.buf, 1, w.len, sf.f) != w.len)
-		rc = ws_err_set(&err, EIO, "could not write %s", o->openmetrics);
-	if (rc == 0)
-		rc = ws_safefile_commit(&sf, &err);
-	ws_safefile_abort(&sf);
+		rc = ws_cli_file_put(o->openmetrics, om_body, &b, &err);
 	ws_om_free(&w);
 	free(x);
 	free(c);

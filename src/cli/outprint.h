@@ -37,6 +37,9 @@ void ws_cli_join_argv(int argc, char **argv, char *buf, size_t n);
  * stderr. Returns 0 or 1 (an exit status). */
 typedef int (*ws_cli_write_fn)(FILE *f, const void *ctx, struct ws_err *err);
 int ws_cli_write_file(const char *option, const char *path, ws_cli_write_fn fn, const void *ctx);
+/* The same without the report, for a caller with its own words ("warpspeed plot: ..."):
+ * 0, or a negative code with err saying why (nothing replaced path). */
+int ws_cli_file_put(const char *path, ws_cli_write_fn fn, const void *ctx, struct ws_err *err);
 
 /* With --json-file: the --json document into o->json_file (util/safefile.h), whatever
  * stdout shows. Returns 0 or 1 (the file and the reason on stderr). */
@@ -52,9 +55,9 @@ int ws_cli_json_write(FILE *f, const ws_cli_options *o, const ws_test_result *re
 /* The mode the client prints in: -o/-O/-k, or -O's for -t omni without one; 0 = classic. */
 int ws_cli_output_mode(const ws_cli_options *o);
 
-/* --openmetrics FILE, before any test: refused with --sweep, and the file must be one
- * util/safefile.h would write. 0, or -WS_E_INVAL with err naming the problem. */
-int ws_cli_openmetrics_check(const ws_cli_options *o, struct ws_err *err);
+/* --openmetrics FILE's own rule, before any test (its file is checked by cli/outfiles.h):
+ * refused with --sweep. 0, or -WS_E_INVAL with err naming the problem. */
+int ws_cli_openmetrics_rule(const ws_cli_options *o, struct ws_err *err);
 /* The results res[0..n) (n > 1: --repeat's runs) as node_exporter textfile metrics
  * (report/result_om.h) into o->openmetrics, replaced atomically. Returns 0 or 1 after
  * saying why on stderr. */

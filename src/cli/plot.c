@@ -8,6 +8,7 @@
  * SVG is written only when everything was read, and removed when drawing fails. */
 #include "cli/plot.h"
 
+#include "cli/outprint.h"
 #include "cli/words.h"
 
 #include "report/charts.h"
@@ -140,6 +141,18 @@ static void label_of(const char *path, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), b);
 }
 
+struct plot_body {
+	const ws_chart_input *in;
+	size_t n;
+	const ws_chart_opts *co;
+};
+
+static int plot_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct plot_body *b = arg;
+	return ws_chart_docs(f, b->in, b->n, b->co, err);
+}
+
 int ws_cli_plot_main(int argc, char **argv)
 {
 	const char *files[PLOT_MAX_FILES], *labels[PLOT_MAX_FILES], *outp = NULL;
@@ -227,12 +240,8 @@ int ws_cli_plot_main(int argc, char **argv)
 		in[parsed] = (ws_chart_input){&docs[parsed], nl ? labels[parsed] : names[parsed]};
 	}
 	if (status == 0) {
-		ws_safefile sf;
-		int rc = ws_safefile_open(&sf, outp, 0, &err);
-		if (rc == 0 && (rc = ws_chart_docs(sf.f, in, nf, &co, &err)) == 0)
-			rc = ws_safefile_commit(&sf, &err);
-		ws_safefile_abort(&sf);
-		if (rc < 0) {
+		struct plot_body b = {in, nf, &co};
+		if (ws_cli_file_put(outp, plot_body, &b, &err) < 0) {
 			fprintf(stderr, "warpspeed plot: %s\n", err.msg);
 			status = 1;
 		}

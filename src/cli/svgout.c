@@ -8,7 +8,6 @@
 #include "report/charts.h"
 #include "util/err.h"
 #include "util/json_read.h"
-#include "util/safefile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,21 +27,8 @@ static enum ws_chart_kind chosen(const ws_cli_options *o)
 	return WS_CHART_AUTO;
 }
 
-/* Whether the chart's file can be written, before any connection (nothing stays). */
-static int svg_path(const ws_cli_options *o, ws_err *err)
+int ws_cli_svg_rule(const ws_cli_options *o, ws_err *err)
 {
-	int rc = ws_safefile_check(o->svg, 0, err);
-	if (rc < 0)
-		ws_err_prefix(err, "--svg %s", o->svg);
-	return rc;
-}
-
-int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
-{
-	if (!o->svg)
-		return 0;
-	if (svg_path(o, err) < 0)
-		return -WS_E_INVAL;
 	if (ws_test_type_lul(o->spec.type)) /* its one chart, drawn by cli/lul.c */
 		return o->svg_chart
 			? ws_err_set(
@@ -82,29 +68,35 @@ int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 	return 0;
 }
 
+struct chart_body {
+	const ws_jdoc *doc;
+	const char *label;
+	int kind;
+};
+
+static int chart_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct chart_body *b = arg;
+	ws_chart_input in = {b->doc, b->label};
+	ws_chart_opts co = {.kind = (enum ws_chart_kind)b->kind};
+	return ws_chart_docs(f, &in, 1, &co, err);
+}
+
 int ws_cli_svg_draw(const char *path, const char *json, size_t len, const char *label, int kind)
 {
 	ws_err err;
 	ws_err_clear(&err);
 	ws_jdoc doc = {0};
-	int rc = ws_json_read(json, len, NULL, &doc, &err);
-	ws_safefile sf = {0};
-	if (rc == 0)
-		rc = ws_safefile_open(&sf, path, 0, &err);
-	if (rc == 0) {
-		ws_chart_input in = {&doc, label};
-		ws_chart_opts co = {.kind = (enum ws_chart_kind)kind};
-		rc = ws_chart_docs(sf.f, &in, 1, &co, &err);
-		if (rc == 0)
-			rc = ws_safefile_commit(&sf, &err);
-		ws_safefile_abort(&sf);
+	int status = 0;
+	if (ws_json_read(json, len, NULL, &doc, &err) < 0) {
+		ws_cli_eprintf("--svg %s: %s\n", path, err.msg);
+		status = 1;
+	} else {
+		struct chart_body b = {&doc, label, kind};
+		status = ws_cli_write_file("--svg", path, chart_body, &b);
 	}
 	ws_jdoc_free(&doc);
-	if (rc < 0) {
-		ws_cli_eprintf("--svg %s: %s\n", path, err.msg);
-		return 1;
-	}
-	return 0;
+	return status;
 }
 
 int ws_cli_svg_write(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,

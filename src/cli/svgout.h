@@ -16,10 +16,10 @@
 struct ws_err;
 struct ws_json_interim;
 
-/* Before the test: with --svg, whether the file can be written (util/safefile.h) and the
- * chosen (or the fitting) chart can be drawn from this run; -WS_E_INVAL with err naming
- * the path and the reason, or what is charted. 0 without --svg. */
-int ws_cli_svg_check(const ws_cli_options *o, struct ws_err *err);
+/* Before the test, with --svg (its file is checked by cli/outfiles.h): whether the chosen
+ * (or the fitting) chart can be drawn from this run; 0, or -WS_E_INVAL with err naming
+ * what is charted and what the run lacks. */
+int ws_cli_svg_rule(const ws_cli_options *o, struct ws_err *err);
 
 /* After the test: the chart into o->svg. Returns 0, or 1 after a message on stderr. */
 int ws_cli_svg_write(const ws_cli_options *o, const ws_test_result *res, int argc, char **argv,

@@ -99,7 +99,7 @@ int ws_flent_check(const ws_flent_meta *m, const char *path, ws_err *err)
 		return rc;
 	if (!m->host || !*m->host)
 		return ws_err_set(err, WS_E_INVAL, "a Flent file needs the server's host name");
-	return ws_safefile_check(path, 0, err);
+	return path ? ws_safefile_check(path, 0, err) : 0;
 }
 
 static const char *units_of(const ws_series *s)

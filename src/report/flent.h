@@ -43,7 +43,8 @@ int ws_flent_check_name(const char *name, struct ws_err *err);
 /* Everything ws_flent_write would refuse before a run starts: the test name and whether
  * path can be written (util/safefile.h's ws_safefile_check: not a symbolic link, a
  * directory, ...). 0, or a negative code with err naming the value and what is accepted;
- * nothing is left on disk. For a command line that checks before any work. */
+ * nothing is left on disk. For a command line that checks before any work. path NULL:
+ * the test name and host alone (the caller checks the file with its other outputs). */
 int ws_flent_check(const ws_flent_meta *m, const char *path, struct ws_err *err);
 
 /* The file's JSON text (not compressed) to out: for tests and for a reader that wants it
