@@ -2,7 +2,7 @@
 # -D interim results against a real `warpspeed serve` on loopback: the lines' form and
 # place as netperf 2.7.0 prints them (tests/goldens/netperf/*_demo*.txt: the banner, then
 # one line per interval while the test runs, then the table or the selected values), their
-# count for -D 0.25 -l 1 (3 or 4), plausible figures (positive but one, their mean near the final
+# count for -D 0.5 -l 2 (3 or 4), plausible figures (positive but one, their mean near the final
 # throughput), intervals that add up to the test's length, epochs in order and near now;
 # the -k groups (NETPERF_INTERIM_RESULT[n] ... from 0) and -o's CSV lines before the final
 # keys; RR tests in Trans/s (TCP_RR, UDP_RR, TCP_CRR, several RR flows); -P 0; netperf's negative interval; --streams per-stream lines
@@ -59,9 +59,8 @@ check_lines() {
 	return 0
 }
 
-# stream: as tests/goldens/netperf/tcp_stream_demo.txt (netperf's -D 0.5 -l 2: the same four
-# intervals in half the time)
-if run stream -t TCP_STREAM -l 1 -D 0.25; then
+# stream: -D 0.5 -l 2, as tests/goldens/netperf/tcp_stream_demo.txt
+if run stream -t TCP_STREAM -l 2 -D 0.5; then
 	f=$WS_TMP/stream.out
 	fig=$(last_row_field "$f" 5)
 	if [ "$(head -1 "$f")" != "$(golden_banner tcp_stream_demo)" ]; then
@@ -70,7 +69,7 @@ if run stream -t TCP_STREAM -l 1 -D 0.25; then
 		fail stream "line 2 is not an interim line: $(cat "$f")"
 	elif [ "$(grep -vc '^Interim result:' "$f")" -ne "$(grep -vc '^Interim result:' "$G/tcp_stream_demo.txt")" ]; then
 		fail stream "the lines other than the interim ones differ in number from netperf's: $(cat "$f")"
-	elif check_lines stream 10^6bits 3 4 1 "$fig"; then
+	elif check_lines stream 10^6bits 3 4 2 "$fig"; then
 		pass stream
 	fi
 fi
@@ -98,12 +97,12 @@ fi
 for t in TCP_RR UDP_RR; do
 	n=${t,,}
 	ws_served interim "$t" || continue
-	if run "$n" -t "$t" -l 1 -D 0.25; then
+	if run "$n" -t "$t" -l 2 -D 0.5; then
 		f=$WS_TMP/$n.out
 		fig=$(awk 'NF == 6 && $1 ~ /^[0-9]+$/ {print $6; exit}' "$f")
 		if [ "$(head -1 "$f")" != "$(golden_banner "${n}_demo")" ]; then
 			fail "$n" "banner [$(head -1 "$f")], netperf's [$(golden_banner "${n}_demo")]"
-		elif check_lines "$n" Trans 3 4 1 "$fig"; then
+		elif check_lines "$n" Trans 3 4 2 "$fig"; then
 			pass "$n"
 		fi
 	fi
@@ -124,7 +123,7 @@ if run rr_streams -t TCP_RR -l 1 -D 0.3 --streams 2 -v 2; then
 fi
 
 # -k: groups of four keys numbered from 0, then the selected keys (tcp_stream_demo_k.txt)
-if run keyval -t TCP_STREAM -l 1 -D 0.25 -- -k THROUGHPUT,THROUGHPUT_UNITS; then
+if run keyval -t TCP_STREAM -l 2 -D 0.5 -- -k THROUGHPUT,THROUGHPUT_UNITS; then
 	f=$WS_TMP/keyval.out
 	why=$(awk -v banner="$(golden_banner tcp_stream_demo_k)" '
 		NR == 1 { if ($0 != banner) { print "banner [" $0 "]"; exit 1 }; next }
