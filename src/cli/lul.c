@@ -8,7 +8,9 @@
 #include "cli/outprint.h"
 #include "cli/personality.h"
 #include "model/lul.h"
+#include "report/figlist.h"
 #include "report/flent.h"
+#include "report/lul_outputs.h"
 #include "report/lul_report.h"
 #include "report/series_chart.h"
 #include "session/client.h"
@@ -143,21 +145,23 @@ int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 		: ws_cli_long_given(o, "streams") ? "--streams (use --up and --down)"
 		: o->sweep                        ? "--sweep"
 		: o->repeat > 1                   ? "--repeat"
-		: o->out_mode                     ? "-o/-O/-k (use the summary or --json)"
 		: o->spec.end != WS_END_TIME      ? "-l with a count (RRUL runs for a time)"
 						  : NULL;
 	if (bad)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-t %s does not take %s; expected -l SECONDS, -D, --up, --down, "
-				  "--probes, --probe-interval, --delay, --json",
+				  "--probes, --probe-interval, --delay, -o/-O/-k, --json",
 				  ws_test_type_name(o->spec.type), bad);
 	if (o->peer == WS_PEER_NETSERVER)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-t %s with --peer netserver: RRUL needs a warpspeed daemon "
 				  "(`warpspeed serve`); expected --peer warpspeed or auto",
 				  ws_test_type_name(o->spec.type));
+	int rc = o->out_mode ? ws_lul_outputs_check(o->out_spec, err) : 0;
+	if (rc < 0)
+		return rc;
 	ws_lul_plan plan;
-	int rc = ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
+	rc = ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
 	return rc < 0 ? rc : files_check(o, &plan, err);
 }
 
@@ -238,6 +242,10 @@ static int report(const ws_cli_options *o, const ws_test_result *res, int argc, 
 	int status = 0;
 	if (o->json) {
 		status = ws_cli_json_print(o, res, argc, argv, NULL, 0);
+	} else if (o->out_mode) {
+		if (ws_lul_render_outputs(r, o->out_spec, o->out_mode, o->print_headers != 0,
+					  stdout) < 0)
+			status = 1;
 	} else {
 		if (o->verbosity >= 2)
 			print_marks(r);
@@ -259,6 +267,10 @@ int ws_cli_lul_main(ws_cli_options *o, int argc, char **argv)
 {
 	ws_err err;
 	ws_err_clear(&err);
+	if (o->out_mode && ws_figlist_asks_names(o->out_spec)) { /* -o ?, as netperf's -O ? */
+		ws_lul_outputs_names(stdout);
+		return 1;
+	}
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(o, &key, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);

@@ -5,6 +5,7 @@
 #include "cli/client.h"
 #include "cli/outprint.h"
 #include "cli/personality.h"
+#include "report/figlist.h"
 #include "report/rpm.h"
 #include "session/daemon.h"
 #include "session/rpm.h"
@@ -103,6 +104,10 @@ int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
 	if (check(o, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
+	}
+	if (ws_cli_output_mode(o) && ws_figlist_asks_names(o->out_spec)) { /* -o ? */
+		ws_rpm_outputs_names(stdout);
+		return 1;
 	}
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(o, &key, &err) < 0) {

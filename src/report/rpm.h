@@ -21,9 +21,13 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out);
 /* The RPM figure alone: "1234.56\n". */
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out);
 
-/* Check an output list ("RPM,RPM_WORKING_LATENCY"; NULL or "all" = every figure) before
- * the run: -WS_E_INVAL naming the first unknown name and where the accepted ones are. */
+/* Check an output list ("RPM,RPM_WORKING_LATENCY"; NULL or "all" = every figure; "?"
+ * passes) before the run: -WS_E_INVAL naming the first unknown name and every accepted
+ * one (report/figlist.h). */
 int ws_rpm_outputs_check(const char *list, struct ws_err *err);
+
+/* Every output name, one a line (-o ?). Returns 0 or -1 when the write failed. */
+int ws_rpm_outputs_names(FILE *out);
 
 /* The selected figures: mode 1 -o (CSV: a line of names when headers, then the values),
  * 2 -O (names and values in columns), 3 -k (NAME=value per line). */
