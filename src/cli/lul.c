@@ -92,12 +92,13 @@ static const char *flent_name(const ws_test_spec *s)
 	return s->lul_up ? "tcp_nup" : "tcp_ndown";
 }
 
-static void flent_meta(const ws_cli_options *o, ws_flent_meta *m, char *local, size_t len)
+void ws_cli_flent_meta(const ws_cli_options *o, const char *name, ws_flent_meta *m, char *local,
+		       size_t len)
 {
 	struct utsname u;
 	snprintf(local, len, "%s", uname(&u) == 0 ? u.nodename : "");
 	*m = (ws_flent_meta){
-		.name = flent_name(&o->spec),
+		.name = name,
 		.host = o->remote_host,
 		.local_host = local[0] ? local : NULL,
 		.ip_version =
@@ -112,7 +113,7 @@ static int files_check(const ws_cli_options *o, const ws_lul_plan *plan, ws_err 
 	if (o->flent) {
 		ws_flent_meta m;
 		char local[256];
-		flent_meta(o, &m, local, sizeof local);
+		ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
 		int rc = ws_flent_check(&m, o->flent, err);
 		if (rc < 0) {
 			ws_err_prefix(err, "--flent %s", o->flent);
@@ -133,12 +134,22 @@ int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 	static const char *const own[] = {"up",    "down", "probes", "probe-interval",
 					  "delay", "flent"};
 	bool lul = ws_test_type_lul(o->spec.type);
-	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++)
+	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++) {
+		bool flent = !strcmp(own[i], "flent");
+		if (flent && o->spec.type == WS_TEST_RPM) /* cli/rpm.c writes its file */
+			continue;
+		if (flent && ws_cli_long_given(o, own[i]))
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"option --flent belongs to -t RRUL, -t RRUL_BE and -t RPM; "
+				"the test is %s",
+				ws_test_type_name(o->spec.type));
 		if (ws_cli_long_given(o, own[i]))
 			return ws_err_set(err, WS_E_INVAL,
 					  "option --%s belongs to -t RRUL and -t RRUL_BE; the test "
 					  "is %s",
 					  own[i], ws_test_type_name(o->spec.type));
+	}
 	if (!lul)
 		return 0;
 	const char *bad = o->conf_args.i_given || o->conf_args.I_given ? "-i/-I (iterations)"
@@ -218,7 +229,7 @@ static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
 	ws_err_clear(&err);
 	ws_flent_meta m;
 	char local[256];
-	flent_meta(o, &m, local, sizeof local);
+	ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
 	if (ws_flent_write(&r->set, &m, o->flent, &err) < 0) {
 		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
 		return -1;

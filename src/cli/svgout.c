@@ -43,7 +43,8 @@ int ws_cli_svg_check(const ws_cli_options *o, ws_err *err)
 		return 0;
 	if (svg_path(o, err) < 0)
 		return -WS_E_INVAL;
-	if (ws_test_type_lul(o->spec.type)) /* its one chart, drawn by cli/lul.c */
+	/* its one chart, drawn by cli/lul.c or cli/rpm.c */
+	if (ws_test_type_lul(o->spec.type) || o->spec.type == WS_TEST_RPM)
 		return o->svg_chart
 			? ws_err_set(
 				  err, WS_E_INVAL,

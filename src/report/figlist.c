@@ -34,8 +34,8 @@ static void walk(const ws_figlist *fl, const char *list, void (*fn)(void *, long
 	while (*p) {
 		size_t n = strcspn(p, ", ");
 		char name[NAME_MAX_LEN];
-		snprintf(name, sizeof(name), "%.*s", (int)(n < NAME_MAX_LEN - 1 ? n : NAME_MAX_LEN - 1),
-			 p);
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(n < NAME_MAX_LEN - 1 ? n : NAME_MAX_LEN - 1), p);
 		if (n)
 			fn(ctx, find(fl, name), name);
 		p += n;

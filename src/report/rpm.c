@@ -39,6 +39,24 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out)
 
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out) { fprintf(out, "%.2f\n", r->rpm); }
 
+void ws_rpm_flent_view(const ws_rpm_result *r, ws_series buf[WS_RPM_FLENT_SERIES],
+		       ws_series_set *out)
+{
+	static const struct {
+		const char *from, *to;
+	} names[] = {{"Foreign probe", "Ping (ms) Foreign"}, {"Self probe", "Ping (ms) Self"}};
+	*out = r->series;
+	out->n = r->series.n < WS_RPM_FLENT_SERIES ? r->series.n : WS_RPM_FLENT_SERIES;
+	out->cap = out->n;
+	out->s = buf;
+	for (size_t i = 0; i < out->n; i++) {
+		buf[i] = r->series.s[i];
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(buf[i].name, names[k].from))
+				snprintf(buf[i].name, sizeof(buf[i].name), "%s", names[k].to);
+	}
+}
+
 static const char *rpm_name(size_t i) { return ws_rpm_fields[i].out; }
 
 static void rpm_value(size_t i, const void *r, char *buf, size_t n)

@@ -477,6 +477,7 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 	r->c = c;
 	pthread_mutex_init(&r->mu, NULL);
 	r->t0 = ws_clock_ns();
+	out->series.start_unix_ns = ws_clock_wall_ns(); /* the Flent file's and summary's TIME */
 	int rc = 0, e = pthread_create(&r->probe_th, NULL, probe_main, r);
 	if (e) {
 		pthread_mutex_destroy(&r->mu);

@@ -248,7 +248,7 @@ bad iterations "-t RRUL does not take -i/-I (iterations)" -t RRUL -i 3
 bad streams "-t RRUL_BE does not take --streams" -t RRUL_BE --streams 2
 bad peer "-t RRUL with --peer netserver: RRUL needs a warpspeed daemon" -t RRUL --peer netserver
 bad delay "option --delay: " -t RRUL --delay 61
-bad flent_other_test "option --flent belongs to -t RRUL and -t RRUL_BE; the test is TCP_RR" -t TCP_RR --flent "$WS_TMP/x.flent.gz"
+bad flent_other_test "option --flent belongs to -t RRUL, -t RRUL_BE and -t RPM; the test is TCP_RR" -t TCP_RR --flent "$WS_TMP/x.flent.gz"
 bad flent_dir "--flent $WS_TMP: '$WS_TMP' is a directory" -t RRUL --flent "$WS_TMP"
 bad svg_chart "--svg-chart spectrum is not for it" -t RRUL --svg "$WS_TMP/x.svg" --svg-chart spectrum
 bad output "'FOO' is not an output of -t RRUL and RRUL_BE; expected all, ? (the list) or RRUL_UPLOAD_SUM, RRUL_UPLOAD_SUM_MEDIAN, RRUL_DOWNLOAD_SUM," -t RRUL -l 1 -- -k RRUL_UPLOAD_SUM,FOO
