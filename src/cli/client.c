@@ -401,7 +401,9 @@ int ws_cli_client_main(int argc, char **argv)
 		return ws_cli_rpm_main(&o, argc, argv);
 	ws_out_selection sel;
 	int early = 0;
-	if (!ws_cli_output_prepare(&o, &sel, &early))
+	memset(&sel, 0, sizeof(sel));
+	/* RRUL's -o/-k names are its own (report/lul_outputs.h), checked by ws_cli_lul_check */
+	if (!ws_test_type_lul(o.spec.type) && !ws_cli_output_prepare(&o, &sel, &early))
 		return early;
 	/* netperf times each send call of a stream test when a latency output is asked for */
 	o.spec.call_latency = sel.want_stats && !ws_test_type_transacts(o.spec.type);

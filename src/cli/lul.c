@@ -8,7 +8,9 @@
 #include "cli/outprint.h"
 #include "cli/personality.h"
 #include "model/lul.h"
+#include "report/figlist.h"
 #include "report/flent.h"
+#include "report/lul_outputs.h"
 #include "report/lul_report.h"
 #include "report/series_chart.h"
 #include "session/client.h"
@@ -90,12 +92,13 @@ static const char *flent_name(const ws_test_spec *s)
 	return s->lul_up ? "tcp_nup" : "tcp_ndown";
 }
 
-static void flent_meta(const ws_cli_options *o, ws_flent_meta *m, char *local, size_t len)
+void ws_cli_flent_meta(const ws_cli_options *o, const char *name, ws_flent_meta *m, char *local,
+		       size_t len)
 {
 	struct utsname u;
 	snprintf(local, len, "%s", uname(&u) == 0 ? u.nodename : "");
 	*m = (ws_flent_meta){
-		.name = flent_name(&o->spec),
+		.name = name,
 		.host = o->remote_host,
 		.local_host = local[0] ? local : NULL,
 		.ip_version =
@@ -110,7 +113,7 @@ static int files_check(const ws_cli_options *o, const ws_lul_plan *plan, ws_err 
 	if (o->flent) {
 		ws_flent_meta m;
 		char local[256];
-		flent_meta(o, &m, local, sizeof local);
+		ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
 		int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
 		if (rc < 0) {
 			ws_err_prefix(err, "--flent %s", o->flent);
@@ -131,33 +134,45 @@ int ws_cli_lul_check(const ws_cli_options *o, ws_err *err)
 	static const char *const own[] = {"up",    "down", "probes", "probe-interval",
 					  "delay", "flent"};
 	bool lul = ws_test_type_lul(o->spec.type);
-	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++)
+	for (size_t i = 0; !lul && i < sizeof(own) / sizeof(own[0]); i++) {
+		bool flent = !strcmp(own[i], "flent");
+		if (flent && o->spec.type == WS_TEST_RPM) /* cli/rpm.c writes its file */
+			continue;
+		if (flent && ws_cli_long_given(o, own[i]))
+			return ws_err_set(
+				err, WS_E_INVAL,
+				"option --flent belongs to -t RRUL, -t RRUL_BE and -t RPM; "
+				"the test is %s",
+				ws_test_type_name(o->spec.type));
 		if (ws_cli_long_given(o, own[i]))
 			return ws_err_set(err, WS_E_INVAL,
 					  "option --%s belongs to -t RRUL and -t RRUL_BE; the test "
 					  "is %s",
 					  own[i], ws_test_type_name(o->spec.type));
+	}
 	if (!lul)
 		return 0;
 	const char *bad = o->conf_args.i_given || o->conf_args.I_given ? "-i/-I (iterations)"
 		: ws_cli_long_given(o, "streams") ? "--streams (use --up and --down)"
 		: o->sweep                        ? "--sweep"
 		: o->repeat > 1                   ? "--repeat"
-		: o->out_mode                     ? "-o/-O/-k (use the summary or --json)"
 		: o->spec.end != WS_END_TIME      ? "-l with a count (RRUL runs for a time)"
 						  : NULL;
 	if (bad)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-t %s does not take %s; expected -l SECONDS, -D, --up, --down, "
-				  "--probes, --probe-interval, --delay, --json",
+				  "--probes, --probe-interval, --delay, -o/-O/-k, --json",
 				  ws_test_type_name(o->spec.type), bad);
 	if (o->peer == WS_PEER_NETSERVER)
 		return ws_err_set(err, WS_E_INVAL,
 				  "-t %s with --peer netserver: RRUL needs a warpspeed daemon "
 				  "(`warpspeed serve`); expected --peer warpspeed or auto",
 				  ws_test_type_name(o->spec.type));
+	int rc = o->out_mode ? ws_lul_outputs_check(o->out_spec, err) : 0;
+	if (rc < 0)
+		return rc;
 	ws_lul_plan plan;
-	int rc = ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
+	rc = ws_lul_plan_make(&o->spec, o->demo_interval_s, &plan, err);
 	return rc < 0 ? rc : files_check(o, &plan, err);
 }
 
@@ -214,7 +229,7 @@ static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
 	ws_err_clear(&err);
 	ws_flent_meta m;
 	char local[256];
-	flent_meta(o, &m, local, sizeof local);
+	ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
 	if (ws_flent_write(&r->set, &m, o->flent, &err) < 0) {
 		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
 		return -1;
@@ -238,6 +253,10 @@ static int report(const ws_cli_options *o, const ws_test_result *res, int argc, 
 	int status = 0;
 	if (o->json) {
 		status = ws_cli_json_print(o, res, argc, argv, NULL, 0);
+	} else if (o->out_mode) {
+		if (ws_lul_render_outputs(r, o->out_spec, o->out_mode, o->print_headers != 0,
+					  stdout) < 0)
+			status = 1;
 	} else {
 		if (o->verbosity >= 2)
 			print_marks(r);
@@ -259,6 +278,10 @@ int ws_cli_lul_main(ws_cli_options *o, int argc, char **argv)
 {
 	ws_err err;
 	ws_err_clear(&err);
+	if (o->out_mode && ws_figlist_asks_names(o->out_spec)) { /* -o ?, as netperf's -O ? */
+		ws_lul_outputs_names(stdout);
+		return 1;
+	}
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(o, &key, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);

@@ -8,6 +8,8 @@
 
 #include "cli/options.h"
 
+struct ws_flent_meta;
+
 /* The whole run; returns the exit status (2 for a bad option, 1 for a failed run). */
 int ws_cli_lul_main(ws_cli_options *o, int argc, char **argv);
 
@@ -19,6 +21,10 @@ int ws_cli_lopt_probes(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_delay(ws_cli_options *o, const char *val, struct ws_err *err);
 /* --flent FILE: the run as a Flent data file (report/flent.h), checked before any work. */
+/* The Flent file's metadata for a run of o under Flent's test name (local: room for this
+ * host's name). Shared with cli/rpm.c. */
+void ws_cli_flent_meta(const ws_cli_options *o, const char *name, struct ws_flent_meta *m,
+		       char *local, size_t len);
 int ws_cli_lopt_flent(ws_cli_options *o, const char *val, struct ws_err *err);
 
 /* In the final checks: --up/--down/--probes/--probe-interval/--delay belong to RRUL, and RRUL

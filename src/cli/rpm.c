@@ -3,9 +3,15 @@
 #include "cli/rpm.h"
 
 #include "cli/client.h"
+#include "cli/lul.h"
+#include "cli/outfiles.h"
 #include "cli/outprint.h"
 #include "cli/personality.h"
+#include "cli/svgout.h"
+#include "report/flent.h"
+#include "report/figlist.h"
 #include "report/rpm.h"
+#include "report/series_chart.h"
 #include "session/daemon.h"
 #include "session/rpm.h"
 #include "util/err.h"
@@ -38,11 +44,17 @@ static int check(const ws_cli_options *o, ws_err *err)
 			WS_RPM_MIN_DURATION_S);
 	if (ws_cli_output_mode(o) && ws_rpm_outputs_check(o->out_spec, err) < 0)
 		return err->code;
-	if (o->json_file) {
-		int rc = ws_safefile_check(o->json_file, 0, err);
-		if (rc < 0)
-			ws_err_prefix(err, "--json-file %s", o->json_file);
-		return rc;
+	if (ws_cli_out_files_check(o, err) < 0) /* every output file's path and rule */
+		return err->code;
+	if (o->flent) {
+		ws_flent_meta m;
+		char local[256];
+		ws_cli_flent_meta(o, WS_RPM_FLENT_NAME, &m, local, sizeof local);
+		int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
+		if (rc < 0) {
+			ws_err_prefix(err, "--flent %s", o->flent);
+			return rc;
+		}
 	}
 	return 0;
 }
@@ -66,6 +78,54 @@ static int json_file(const ws_cli_options *o, const ws_rpm_result *r, const char
 	return ws_cli_write_file("--json-file", o->json_file, json_body, &d);
 }
 
+static int write_flent(const ws_cli_options *o, const ws_rpm_result *r)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	ws_flent_meta m;
+	char local[256], note[160];
+	ws_cli_flent_meta(o, WS_RPM_FLENT_NAME, &m, local, sizeof local);
+	snprintf(note, sizeof note,
+		 "warpspeed -t RPM: RPM %.0f, idle latency %.3f ms, working latency %.3f ms%s",
+		 r->rpm, r->idle_latency_ms, r->working_latency_ms,
+		 r->error[0] ? " (so far: the run ended early)" : "");
+	m.title = "warpspeed -t RPM";
+	m.note = note;
+	ws_series buf[WS_RPM_FLENT_SERIES];
+	ws_series_set set;
+	ws_rpm_flent_view(r, buf, &set);
+	if (ws_flent_write(&set, &m, o->flent, &err) < 0) {
+		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+struct chart_run {
+	const ws_rpm_result *r;
+	const char *host;
+};
+
+static int chart_body(FILE *f, const void *arg, ws_err *err)
+{
+	const struct chart_run *c = arg;
+	char title[WS_HOST_MAX + 32];
+	snprintf(title, sizeof title, "RPM %.0f to %s", c->r->rpm, c->host);
+	return ws_series_chart_all(f, &c->r->series, title, err);
+}
+
+/* --flent and --svg, with what was measured even when the run ended early. */
+static int write_files(const ws_cli_options *o, const ws_rpm_result *r)
+{
+	int status = 0;
+	if (o->flent && r->series.n && write_flent(o, r) < 0)
+		status = 1;
+	struct chart_run c = {r, o->remote_host};
+	if (o->svg && r->series.n && ws_cli_write_file("--svg", o->svg, chart_body, &c))
+		status = 1;
+	return status;
+}
+
 /* Print what was measured (all of it, or so far) as o asks. */
 static int report(const ws_cli_options *o, const ws_rpm_result *r, bool complete, int argc,
 		  char **argv)
@@ -82,7 +142,8 @@ static int report(const ws_cli_options *o, const ws_rpm_result *r, bool complete
 	else if (o->verbosity > 0 && (complete || r->idle_probes || r->intervals))
 		ws_rpm_render(r, stdout);
 	fflush(stdout);
-	return o->json_file ? json_file(o, r, cmd) : 0;
+	int status = o->json_file ? json_file(o, r, cmd) : 0;
+	return write_files(o, r) ? 1 : status;
 }
 
 static int run(const ws_cli_options *o, const ws_client_config *cfg, ws_rpm_result *r, ws_err *err)
@@ -103,6 +164,10 @@ int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
 	if (check(o, &err) < 0) {
 		ws_cli_eprintf("%s\n", err.msg);
 		return 2;
+	}
+	if (ws_cli_output_mode(o) && ws_figlist_asks_names(o->out_spec)) { /* -o ? */
+		ws_rpm_outputs_names(stdout);
+		return 1;
 	}
 	ws_psk *key = NULL;
 	if (ws_cli_load_key(o, &key, &err) < 0) {

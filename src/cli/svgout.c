@@ -29,7 +29,8 @@ static enum ws_chart_kind chosen(const ws_cli_options *o)
 
 int ws_cli_svg_rule(const ws_cli_options *o, ws_err *err)
 {
-	if (ws_test_type_lul(o->spec.type)) /* its one chart, drawn by cli/lul.c */
+	/* its one chart, drawn by cli/lul.c or cli/rpm.c */
+	if (ws_test_type_lul(o->spec.type) || o->spec.type == WS_TEST_RPM)
 		return o->svg_chart
 			? ws_err_set(
 				  err, WS_E_INVAL,

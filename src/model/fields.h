@@ -132,7 +132,8 @@ typedef struct ws_field {
 	X(137, F64,  udp_pace_bps,     NONE, NULL, PLAIN, NULL, NULL, "bits/s") \
 	X(138, STR,  data_host,        NONE, NULL, PLAIN, NULL, NULL, "") \
 	X(139, STR,  data_local,       NONE, NULL, PLAIN, NULL, NULL, "") \
-	X(151, BOOL, dontroute,        NONE, NULL, PLAIN, NULL, NULL, "")
+	X(151, BOOL, dontroute,        NONE, NULL, PLAIN, NULL, NULL, "") \
+	X(185, ENUM, run_type,         NONE, NULL, PLAIN, NULL, NULL, "")
 
 /* One side of the result, in the JSON's order within each group. */
 #define WS_SIDE_FIELDS(X) \

@@ -65,6 +65,10 @@ typedef struct ws_side_spec {
 
 typedef struct ws_test_spec {
 	enum ws_test_type type;
+	/* The run this session is a part of, when that is not type: WS_TEST_RPM for the load
+	 * flows and foreign probes of -t RPM (session/rpm.c), which serve --metrics counts
+	 * under "RPM"; 0: the session is its own run. */
+	enum ws_test_type run_type;
 	enum ws_end_kind end;
 	double duration_s;  /* WS_END_TIME */
 	uint64_t end_count; /* bytes or transactions */

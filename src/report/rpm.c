@@ -2,13 +2,13 @@
 /* rpm: the responsiveness test's reports; see rpm.h. */
 #include "report/rpm.h"
 
+#include "report/figlist.h"
 #include "report/json.h"
 #include "util/err.h"
 #include <warpspeed/version.h>
 
 #include <math.h>
 #include <string.h>
-#include <strings.h>
 
 void ws_rpm_render(const ws_rpm_result *r, FILE *out)
 {
@@ -39,91 +39,53 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out)
 
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out) { fprintf(out, "%.2f\n", r->rpm); }
 
-static bool every(const char *list) { return !list || strcasecmp(list, "all") == 0; }
-
-/* Walk the names of list (or every field): fn(ctx, field or NULL, name). */
-static void walk(const char *list, void (*fn)(void *, const ws_rpm_field *, const char *),
-		 void *ctx)
+void ws_rpm_flent_view(const ws_rpm_result *r, ws_series buf[WS_RPM_FLENT_SERIES],
+		       ws_series_set *out)
 {
-	if (every(list)) {
-		for (size_t i = 0; i < ws_rpm_nfields; i++)
-			fn(ctx, &ws_rpm_fields[i], ws_rpm_fields[i].out);
-		return;
-	}
-	const char *p = list;
-	while (*p) {
-		size_t n = strcspn(p, ", ");
-		char name[64];
-		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), p);
-		if (n)
-			fn(ctx, ws_rpm_field_by_output(name), name);
-		p += n;
-		p += strspn(p, ", ");
+	static const struct {
+		const char *from, *to;
+	} names[] = {{"Foreign probe", "Ping (ms) Foreign"}, {"Self probe", "Ping (ms) Self"}};
+	*out = r->series;
+	out->n = r->series.n < WS_RPM_FLENT_SERIES ? r->series.n : WS_RPM_FLENT_SERIES;
+	out->cap = out->n;
+	out->s = buf;
+	for (size_t i = 0; i < out->n; i++) {
+		buf[i] = r->series.s[i];
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(buf[i].name, names[k].from))
+				snprintf(buf[i].name, sizeof(buf[i].name), "%s", names[k].to);
 	}
 }
 
-struct check {
-	const char *bad;
-	char first[64];
-};
+static const char *rpm_name(size_t i) { return ws_rpm_fields[i].out; }
 
-static void check_one(void *ctx, const ws_rpm_field *f, const char *name)
+static void rpm_value(size_t i, const void *r, char *buf, size_t n)
 {
-	struct check *c = ctx;
-	if (!f && !c->first[0])
-		snprintf(c->first, sizeof(c->first), "%s", name);
+	ws_rpm_field_format(&ws_rpm_fields[i], r, buf, n);
+}
+
+static ws_figlist figlist(void)
+{
+	return (ws_figlist){"-t RPM", ws_rpm_nfields, rpm_name, rpm_value};
 }
 
 int ws_rpm_outputs_check(const char *list, ws_err *err)
 {
-	struct check c = {0};
-	walk(list, check_one, &c);
-	if (c.first[0])
-		return ws_err_set(
-			err, WS_E_INVAL,
-			"'%s' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
-			"RPM_WORKING_LATENCY or another name of docs/rpm.md, or all",
-			c.first);
-	return 0;
+	ws_figlist fl = figlist();
+	return ws_figlist_check(&fl, list, err);
 }
 
-struct put {
-	const ws_rpm_result *r;
-	FILE *out;
-	int mode, pass; /* pass 0: names, 1: values */
-	bool first;
-};
-
-static void put_one(void *ctx, const ws_rpm_field *f, const char *name)
+int ws_rpm_outputs_names(FILE *out)
 {
-	struct put *p = ctx;
-	char v[600];
-	(void)name;
-	ws_rpm_field_format(f, p->r, v, sizeof(v));
-	if (p->mode == 3) {
-		fprintf(p->out, "%s=%s\n", f->out, v);
-		return;
-	}
-	const char *sep = p->first ? "" : p->mode == 1 ? "," : " ";
-	/* -O: each column as wide as its name or its value, whichever is wider */
-	int w = p->mode == 2 ? (int)(strlen(f->out) > strlen(v) ? strlen(f->out) : strlen(v)) : 0;
-	fprintf(p->out, "%s%*s", sep, w, p->pass ? v : f->out);
-	p->first = false;
+	ws_figlist fl = figlist();
+	return ws_figlist_names(&fl, out);
 }
 
 void ws_rpm_render_outputs(const ws_rpm_result *r, const char *list, int mode, bool headers,
 			   FILE *out)
 {
-	struct put p = {r, out, mode, 0, true};
-	if (mode != 3 && headers) {
-		walk(list, put_one, &p);
-		fputc('\n', out);
-	}
-	p.pass = 1;
-	p.first = true;
-	walk(list, put_one, &p);
-	if (mode != 3)
-		fputc('\n', out);
+	ws_figlist fl = figlist();
+	ws_figlist_render(&fl, r, list, mode, headers, out);
 }
 
 static void json_field(ws_json *j, const ws_rpm_field *f, const ws_rpm_result *r)

@@ -21,14 +21,29 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out);
 /* The RPM figure alone: "1234.56\n". */
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out);
 
-/* Check an output list ("RPM,RPM_WORKING_LATENCY"; NULL or "all" = every figure) before
- * the run: -WS_E_INVAL naming the first unknown name and where the accepted ones are. */
+/* Check an output list ("RPM,RPM_WORKING_LATENCY"; NULL or "all" = every figure; "?"
+ * passes) before the run: -WS_E_INVAL naming the first unknown name and every accepted
+ * one (report/figlist.h). */
 int ws_rpm_outputs_check(const char *list, struct ws_err *err);
+
+/* Every output name, one a line (-o ?). Returns 0 or -1 when the write failed. */
+int ws_rpm_outputs_names(FILE *out);
 
 /* The selected figures: mode 1 -o (CSV: a line of names when headers, then the values),
  * 2 -O (names and values in columns), 3 -k (NAME=value per line). */
 void ws_rpm_render_outputs(const ws_rpm_result *r, const char *list, int mode, bool headers,
 			   FILE *out);
+
+/* The Flent file's name of the run (Flent 2.1.1 has no responsiveness test; docs/flent.md):
+ * "rrul_be", whose plots show the goodput sums and every "Ping (ms) *" series. */
+#define WS_RPM_FLENT_NAME "rrul_be"
+
+/* The run's series as the Flent file names them, in out (which borrows r's samples and
+ * room, WS_RPM_FLENT_SERIES series, from buf): the goodput sums as they are ("TCP upload
+ * sum", "TCP download sum"), the probes as "Ping (ms) Foreign" and "Ping (ms) Self". */
+#define WS_RPM_FLENT_SERIES 4
+void ws_rpm_flent_view(const ws_rpm_result *r, ws_series buf[WS_RPM_FLENT_SERIES],
+		       ws_series_set *out);
 
 /* The JSON document; command_line may be NULL. Returns 0 or -1 when the write failed. */
 int ws_rpm_json_write(const ws_rpm_result *r, const char *command_line, FILE *out);

@@ -10,7 +10,7 @@
 
 #include <warpspeed/version.h>
 
-#define NTESTS (WS_TEST_REM_CPU + 1)
+#define NTESTS (WS_TEST_RPM + 1) /* every test type, RRUL, RRUL_BE and RPM included */
 
 /* Test durations: from a quick -l 1 to the default --max-duration. */
 static const double dur_le[] = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600};

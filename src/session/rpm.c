@@ -155,6 +155,7 @@ static int add_flow(struct run *r, bool up, int64_t end_ns, ws_err *err)
 	f->fd = -1;
 	f->spec = *r->c->base;
 	f->spec.type = up ? WS_TEST_TCP_STREAM : WS_TEST_TCP_MAERTS;
+	f->spec.run_type = WS_TEST_RPM;
 	f->spec.end = WS_END_TIME;
 	f->spec.streams = 1;
 	double left = (double)(end_ns - ws_clock_ns()) / NS;
@@ -207,6 +208,7 @@ static void *probe_main(void *arg)
 	ws_test_spec s;
 	ws_test_spec_init(&s);
 	s.type = WS_TEST_TCP_CRR;
+	s.run_type = WS_TEST_RPM;
 	s.end = WS_END_TRANSACTIONS;
 	s.end_count = 1;
 	s.req_size = s.rsp_size = 1;
@@ -477,6 +479,7 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 	r->c = c;
 	pthread_mutex_init(&r->mu, NULL);
 	r->t0 = ws_clock_ns();
+	out->series.start_unix_ns = ws_clock_wall_ns(); /* the Flent file's and summary's TIME */
 	int rc = 0, e = pthread_create(&r->probe_th, NULL, probe_main, r);
 	if (e) {
 		pthread_mutex_destroy(&r->mu);

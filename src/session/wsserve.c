@@ -377,8 +377,9 @@ static void handle_test(ws_session *s, const ws_tlv_msg *m)
 	if (rc == 0)
 		rc = run_test(s, &spec, m, &res, &err);
 	ws_session_test_ends(s);
-	if (name)
-		ws_dmetrics_test(s->d->cfg.metrics, spec.type, rc, &res);
+	if (name) /* a part of a larger run (RPM's flows and probes) counts under the run */
+		ws_dmetrics_test(s->d->cfg.metrics, spec.run_type ? spec.run_type : spec.type, rc,
+				 &res);
 	pthread_mutex_lock(&s->d->mu);
 	s->test = NULL;
 	pthread_mutex_unlock(&s->d->mu);

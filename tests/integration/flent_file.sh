@@ -9,6 +9,7 @@
 # parses as XML with its three panels in order, every series' name in the legend and one
 # cross for the lost probe, and headless Chromium renders it (not blank, several grey
 # levels; skipped with the reason without Chromium or PIL, and in the sanitized run).
+# Last, a real -t RPM run's --flent file read back by flent, and its --svg chart.
 source "$(dirname "$0")/../lib.sh"
 : "${WS_BUILD:?WS_BUILD must point at the build directory}"
 T=$WS_TMP
@@ -156,5 +157,61 @@ PY
 	else
 		fail flent_file_all_chart_browser "chromium's rendering: $(tail -n 3 "$T/chromium.log")"
 	fi
+fi
+# -t RPM --flent and --svg (cli/rpm.c): a real 2 s run against warpspeed serve on loopback.
+# Flent 2.1.1 has no responsiveness test, so the file is named rrul_be with the goodput sums
+# and the probes as "Ping (ms) Foreign" / "Ping (ms) Self" (docs/flent.md); flent's summary
+# of it lists those series with as many data points as the same run's JSON holds.
+if start_daemon -L 127.0.0.1; then
+	timeout 60 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t RPM -l 2 --flent "$T/rpm.flent.gz" \
+		--svg "$T/rpm.svg" --json-file "$T/rpm.json" -P 0 -v 0 >"$T/rpm.out" 2>"$T/rpm.err"
+	rc=$?
+	flent -i "$T/rpm.flent.gz" -f summary >"$T/rpm_summary.txt" 2>"$T/rpm_summary.err"
+	frc=$?
+	if [ "$rc" != 0 ]; then
+		fail flent_file_rpm "the RPM run: exit $rc: $(cat "$T/rpm.err")"
+	elif [ "$frc" != 0 ]; then
+		fail flent_file_rpm "flent -i: exit $frc: $(tail -3 "$T/rpm_summary.err")"
+	elif msg=$(python3 - "$T/rpm_summary.txt" "$T/rpm.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+doc = json.load(open(sys.argv[2]))
+if not re.search(r"^Summary of rrul_be test run from 20\d\d-", text, re.M):
+    sys.exit("no 'Summary of rrul_be test run from <date>' line:\n" + text)
+if "Title: 'warpspeed -t RPM'" not in text:
+    sys.exit("no title line:\n" + text)
+rows = {m.group(1).strip(): m.group(2) for m in re.finditer(r"^ (.+?) : (.*)$", text, re.M)}
+want = {"Ping (ms) Foreign": "Foreign probe", "Ping (ms) Self": "Self probe",
+        "TCP upload sum": "TCP upload sum", "TCP download sum": "TCP download sum"}
+series = {s["name"]: s for s in doc["series"]}
+for flent_name, ws_name in want.items():
+    if flent_name not in rows:
+        sys.exit("flent lists no %r: %s" % (flent_name, sorted(rows)))
+    n = sum(v is not None for v in series[ws_name]["v"])
+    got = rows[flent_name].split()
+    if not n or got[-1] != str(n):
+        sys.exit("%s: flent counts %s data points, the JSON %d" % (flent_name, got[-1], n))
+PY
+	); then
+		pass flent_file_rpm
+	else
+		fail flent_file_rpm "$msg"
+	fi
+	if [ "$rc" = 0 ] && grep -q "Upload (Mbit/s)" "$T/rpm.svg" && grep -q "Latency (ms)" "$T/rpm.svg" &&
+		grep -q ">Foreign probe<" "$T/rpm.svg" && grep -q ">TCP download sum<" "$T/rpm.svg" &&
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/rpm.svg"; then
+		pass flent_file_rpm_svg
+	else
+		fail flent_file_rpm_svg "exit $rc; the chart lacks its panels or series: $(head -c 300 "$T/rpm.svg")"
+	fi
+	"$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t RPM -l 2 --flent "$T" >"$T/bad.out" 2>"$T/bad.err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "--flent $T: '$T' is a directory" "$T/bad.err" && [ ! -s "$T/bad.out" ]; then
+		pass flent_file_rpm_bad_path
+	else
+		fail flent_file_rpm_bad_path "exit $rc: $(cat "$T/bad.err")"
+	fi
+else
+	fail flent_file_rpm "warpspeed serve did not start"
 fi
 finish

@@ -9,7 +9,8 @@
 # (it asks for OpenMetrics 1.0, so its parser checks that form) and its HTTP API must
 # answer 3 for the test counter. The endpoint's refusals (405, 404, 400) and a slowloris
 # (one byte a second) that neither delays another scrape nor outlives the 5 s limit are
-# checked too. Without prometheus/promtool those checks are skipped with the reason.
+# checked too. Then RRUL, RRUL_BE and RPM runs count under their own test names (RPM's
+# flows and probes as RPM, not as TCP_STREAM or TCP_CRR). Without prometheus/promtool those checks are skipped with the reason.
 # Every process is started by PID and killed by PID (tests/lib.sh).
 source "$(dirname "$0")/../lib.sh"
 W=$WS_BIN
@@ -137,6 +138,38 @@ if [ -n "$PROMTOOL" ]; then
 	done
 else
 	skip promtool "promtool is not installed (Debian package prometheus)"
+fi
+
+# --- RRUL, RRUL_BE and RPM count under their own names -------------------------------------
+# RRUL is one session of type RRUL; RPM's load flows and foreign probes are sessions of
+# TCP_STREAM / TCP_MAERTS / TCP_CRR that say they belong to an RPM run (spec run_type), so
+# they count as RPM, one test each, and leave TCP_STREAM's and TCP_CRR's counts alone.
+"$W" -H 127.0.0.1 -p "$DAEMON_PORT" -t RRUL -l 1 >/dev/null 2>"$WS_TMP/rrul.err" || fail metrics_rrul_run "$(cat "$WS_TMP/rrul.err")"
+"$W" -H 127.0.0.1 -p "$DAEMON_PORT" -t RRUL_BE -l 1 >/dev/null 2>"$WS_TMP/rrulbe.err" || fail metrics_rrul_be_run "$(cat "$WS_TMP/rrulbe.err")"
+"$W" -H 127.0.0.1 -p "$DAEMON_PORT" -t RPM -l 2 --max-load-flows 1 --json-file "$WS_TMP/rpm.json" >/dev/null 2>"$WS_TMP/rpm.err" ||
+	fail metrics_rpm_run "$(cat "$WS_TMP/rpm.err")"
+sleep 0.2
+scrape "http://127.0.0.1:$MPORT/metrics" >"$WS_TMP/serve.txt"
+expect_daemon 'warpspeed_daemon_tests_total{test="RRUL",outcome="ok"}' 1 tests_rrul
+expect_daemon 'warpspeed_daemon_tests_total{test="RRUL_BE",outcome="ok"}' 1 tests_rrul_be
+expect_daemon 'warpspeed_daemon_tests_total{test="TCP_STREAM",outcome="ok"}' 3 tests_stream_not_rpm
+crr=$(value 'warpspeed_daemon_tests_total{test="TCP_CRR",outcome="ok"}' "$WS_TMP/serve.txt")
+[ "${crr:-0}" = 0 ] && pass metrics_daemon_tests_crr_not_rpm || fail metrics_daemon_tests_crr_not_rpm "TCP_CRR ok = $crr, want none"
+rpm_want=$(python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["figures"]
+print(f["flows_up"] + f["flows_down"] + f["idle_probes"] + f["foreign_total"])' "$WS_TMP/rpm.json")
+rpm_got=$(value 'warpspeed_daemon_tests_total{test="RPM",outcome="ok"}' "$WS_TMP/serve.txt")
+rpm_bad=$(value 'warpspeed_daemon_tests_total{test="RPM",outcome="failed"}' "$WS_TMP/serve.txt")
+# a foreign probe still open when the run stops may end after the scrape or fail: the
+# count is the flows and probes the client counted, give or take those
+if [ -n "$rpm_got" ] && [ -n "$rpm_want" ] && [ "$rpm_got" -ge 4 ] &&
+	[ $((rpm_got + ${rpm_bad:-0})) -ge "$rpm_want" ] && [ $((rpm_got + ${rpm_bad:-0})) -le $((rpm_want + 2)) ]; then
+	pass "metrics_daemon_tests_rpm ($rpm_got ok, ${rpm_bad:-0} failed; the client counted $rpm_want)"
+else
+	fail metrics_daemon_tests_rpm "RPM ok '$rpm_got', failed '$rpm_bad'; the client counted $rpm_want flows and probes"
+fi
+if [ -n "$PROMTOOL" ]; then
+	out=$("$PROMTOOL" check metrics <"$WS_TMP/serve.txt" 2>&1)
+	[ $? -eq 0 ] && pass promtool_serve_rrul_rpm || fail promtool_serve_rrul_rpm "$out"
 fi
 grep -qE '^warpspeed_result_throughput_bytes_per_second\{test="TCP_STREAM",host="127.0.0.1",send_size="[0-9]+",recv_size="[0-9]+"\} [0-9.e+]+$' \
 	"$WS_TMP/result.prom" && pass openmetrics_result_throughput ||

@@ -97,9 +97,18 @@ refuse flows17 "warpspeed: option --max-load-flows: '17' is not a flow count; ex
 refuse rate "warpspeed: option --probe-rate: '101' is not a probe rate; expected probes per second from 1 to 100" --probe-rate 101
 refuse rate_word "warpspeed: option --probe-rate: 'fast' is not a probe rate; expected probes per second from 1 to 100" --probe-rate fast
 refuse length "warpspeed: -l 1: -t RPM needs a length in seconds of at least 2 (an idle phase, then 2 x 4 - 1 intervals of at least 0.1 s); the default is 10" -l 1
-refuse output "warpspeed: 'FOO' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, RPM_WORKING_LATENCY or another name of docs/rpm.md, or all" -l 2 -- -k RPM,FOO
+refuse output "warpspeed: 'FOO' is not an output of -t RPM; expected all, ? (the list) or RPM, RPM_IDLE_LATENCY, RPM_WORKING_LATENCY, RPM_FOREIGN_LATENCY, RPM_SELF_LATENCY, RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... (-o ? lists all 25)" -l 2 -- -k RPM,FOO
 refuse peer "warpspeed: -t RPM needs a warpspeed daemon (warpspeed serve) at the other end; --peer netserver names a stock netserver, which runs one netperf test per connection and no probes beside it" --peer netserver
 
+# -o ?: every output name, one a line, exit 1 (as netperf's -O ?), before any connection
+"$WS_BIN" -H 127.0.0.1 -p 1 -t RPM -- -o '?' >"$WS_TMP/names.out" 2>"$WS_TMP/names.err"
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <"$WS_TMP/names.out")" = 25 ] && [ "$(head -1 "$WS_TMP/names.out")" = RPM ] &&
+	grep -qx RPM_WORKING_LATENCY "$WS_TMP/names.out" && [ ! -s "$WS_TMP/names.err" ]; then
+	pass output_names
+else
+	fail output_names "exit $rc: $(head -3 "$WS_TMP/names.out") $(cat "$WS_TMP/names.err")"
+fi
 # --- a stock netserver: refused at once -------------------------------------------------------
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
 if [ -z "$NETSERVER" ]; then

@@ -6,7 +6,8 @@
 # unmarked sockets; --up/--down counts and names; the ICMP probe (run, or skipped with its
 # reason printed once); a daemon that dies mid-run (the reason and what was measured);
 # refusal against a stock netserver and with --peer netserver; bad values refused before
-# any work (exit 2). Runs are 1-2 s, side by side. netserver is stopped by PID.
+# any work (exit 2); -o/-k with RRUL's own output names (-o ? lists them, -k all agrees
+# with the JSON's figures, an unknown name is refused before the run). Runs are 1-2 s, side by side. netserver is stopped by PID.
 source "$(dirname "$0")/../lib.sh"
 SCHEMA="$(dirname "$0")/../../docs/schema/result.schema.json"
 CHECK="$(dirname "$0")/json_check.py"
@@ -22,6 +23,8 @@ bg_run nup ws -t RRUL -l 1 --up 3 --down 0 --probes udp
 bg_run bidir ws -t RRUL -l 1 --up 1 --down 1 --probes tcp,icmp
 bg_run delay ws -t RRUL_BE -l 1 --delay 1 --up 1 --down 0 --probes udp --json
 bg_run files ws -t RRUL -l 1 --delay 1 --flent "$WS_TMP/run.flent.gz" --svg "$WS_TMP/run.svg"
+bg_run outk ws -t RRUL -l 1 --delay 1 --json-file "$WS_TMP/outk.json" -- -k all
+bg_run outo ws -t RRUL_BE -l 1 --up 1 --down 1 --probes udp -- -o RRUL_UPLOAD_SUM,RRUL_PING_UDP_BE1_AVG,RRUL_PING_UDP_BE_AVG,RRUL_LOST_PROBES
 bg_wait
 
 # --- the summary: every series, exact names, in Flent's sorted order and layout ---------
@@ -245,9 +248,65 @@ bad iterations "-t RRUL does not take -i/-I (iterations)" -t RRUL -i 3
 bad streams "-t RRUL_BE does not take --streams" -t RRUL_BE --streams 2
 bad peer "-t RRUL with --peer netserver: RRUL needs a warpspeed daemon" -t RRUL --peer netserver
 bad delay "option --delay: " -t RRUL --delay 61
-bad flent_other_test "option --flent belongs to -t RRUL and -t RRUL_BE; the test is TCP_RR" -t TCP_RR --flent "$WS_TMP/x.flent.gz"
+bad flent_other_test "option --flent belongs to -t RRUL, -t RRUL_BE and -t RPM; the test is TCP_RR" -t TCP_RR --flent "$WS_TMP/x.flent.gz"
 bad flent_dir "--flent $WS_TMP: '$WS_TMP' is a directory" -t RRUL --flent "$WS_TMP"
 bad svg_chart "--svg-chart spectrum is not for it" -t RRUL --svg "$WS_TMP/x.svg" --svg-chart spectrum
+bad output "'FOO' is not an output of -t RRUL and RRUL_BE; expected all, ? (the list) or RRUL_UPLOAD_SUM, RRUL_UPLOAD_SUM_MEDIAN, RRUL_DOWNLOAD_SUM," -t RRUL -l 1 -- -k RRUL_UPLOAD_SUM,FOO
+
+# --- -o/-k: RRUL's own output names (report/lul_outputs.c), the same figures as the JSON --
+"$WS_BIN" -t RRUL -- -o '?' >"$WS_TMP/names.out" 2>"$WS_TMP/names.err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(wc -l <"$WS_TMP/names.out")" = 43 ] &&
+	[ "$(head -1 "$WS_TMP/names.out")" = RRUL_UPLOAD_SUM ] && grep -qx RRUL_PING_UDP_BE1_P99 "$WS_TMP/names.out" &&
+	[ "$(tail -1 "$WS_TMP/names.out")" = RRUL_STOPPED ]; then
+	pass rrul_output_names
+else
+	fail rrul_output_names "rc $rc: $(head -3 "$WS_TMP/names.out") $(cat "$WS_TMP/names.err")"
+fi
+if [ "$(cat "$WS_TMP/outk.rc")" != 0 ]; then
+	fail rrul_k_all "exit $(cat "$WS_TMP/outk.rc"): $(cat "$WS_TMP/outk.err")"
+elif ! diff <(cut -d= -f1 "$WS_TMP/outk.out") "$WS_TMP/names.out" >"$WS_TMP/outk.diff"; then
+	fail rrul_k_all "-k all does not print every name in order: $(cat "$WS_TMP/outk.diff")"
+elif msg=$(python3 - "$WS_TMP/outk.out" "$WS_TMP/outk.json" <<'PY'
+import json, math, sys
+k = dict(l.rstrip("\n").split("=", 1) for l in open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))["rrul"]
+ser = {s["name"]: s for s in r["series"] + r["aggregates"]}
+def f3(v):
+    return "" if v is None else "%.3f" % v
+want = {
+    "RRUL_UPLOAD_SUM": f3(ser["TCP upload sum"]["mean"]),
+    "RRUL_DOWNLOAD_SUM_MEDIAN": f3(ser["TCP download sum"]["median"]),
+    "RRUL_TOTALS": f3(ser["TCP totals"]["mean"]),
+    "RRUL_PING_P99": f3(ser["Ping (ms) avg"]["p99"]),
+    "RRUL_PING_UDP_EF_MEDIAN": f3(ser["Ping (ms) UDP EF"]["median"]),
+    "RRUL_PING_TCP_BE_AVG": f3(ser["Ping (ms) TCP BE"]["mean"]),
+    "RRUL_PING_UDP_BK_LOST": str(ser["Ping (ms) UDP BK"]["lost"]),
+    "RRUL_LOST_PROBES": str(sum(s["lost"] for s in r["series"] if s["kind"] == "probe")),
+    "RRUL_PING_UDP_BE1_AVG": "", "RRUL_PING_ICMP_LOST": "", "RRUL_STOPPED": "",
+}
+idle = [v for s in r["series"] if s["kind"] == "probe"
+        for t, v in zip(s["t"], s["v"]) if t < 1 and v is not None]
+want["RRUL_IDLE_LATENCY"] = f3(sum(idle) / len(idle)) if idle else ""
+bad = ["%s=%s, expected %s" % (n, k.get(n), v) for n, v in want.items() if k.get(n) != v]
+if not idle or float(k["RRUL_UPLOAD_SUM"]) <= 0:
+    bad.append("no idle probes or no upload: " + repr(k))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+); then
+	pass rrul_k_all
+else
+	fail rrul_k_all "$msg"
+fi
+if [ "$(cat "$WS_TMP/outo.rc")" = 0 ] &&
+	[ "$(head -1 "$WS_TMP/outo.out")" = RRUL_UPLOAD_SUM,RRUL_PING_UDP_BE1_AVG,RRUL_PING_UDP_BE_AVG,RRUL_LOST_PROBES ] &&
+	[ "$(wc -l <"$WS_TMP/outo.out")" = 2 ] &&
+	tail -1 "$WS_TMP/outo.out" | grep -qE '^[0-9]+\.[0-9]{3},[0-9]+\.[0-9]{3},,[0-9]+$'; then
+	pass rrul_o_csv
+else
+	fail rrul_o_csv "exit $(cat "$WS_TMP/outo.rc"): $(cat "$WS_TMP/outo.out" "$WS_TMP/outo.err")"
+fi
 
 # --- a stock netserver: refused at once, naming warpspeed serve -----------------------
 NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })

@@ -134,8 +134,13 @@ static void test_outputs(void)
 	CHECK_INT("all", ws_rpm_outputs_check("all", &e), 0);
 	CHECK_INT("unknown", ws_rpm_outputs_check("RPM,THROUGHPUT", &e), -WS_E_INVAL);
 	CHECK_STR("unknown msg", e.msg,
-		  "'THROUGHPUT' is not an output of -t RPM; expected RPM, RPM_IDLE_LATENCY, "
-		  "RPM_WORKING_LATENCY or another name of docs/rpm.md, or all");
+		  "'THROUGHPUT' is not an output of -t RPM; expected all, ? (the list) or RPM, "
+		  "RPM_IDLE_LATENCY, RPM_WORKING_LATENCY, RPM_FOREIGN_LATENCY, RPM_SELF_LATENCY, "
+		  "RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, "
+		  "RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, "
+		  "RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... "
+		  "(-o ? lists all 25)");
+	CHECK_INT("names", ws_rpm_outputs_check("?", &e), 0);
 }
 
 int main(void)
