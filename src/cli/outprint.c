@@ -225,6 +225,11 @@ int ws_cli_openmetrics_rule(const ws_cli_options *o, ws_err *err)
 			"--openmetrics %s with --sweep: a sweep's points are one JSON "
 			"document (--json); use --openmetrics with one test or --repeat N",
 			o->openmetrics);
+	if (ws_test_type_lul(o->spec.type) || o->spec.type == WS_TEST_RPM)
+		return ws_err_set(err, WS_E_INVAL,
+				  "--openmetrics %s: writes one session's result; -t %s runs many "
+				  "(its figures are in --json-file, -o and -k)",
+				  o->openmetrics, ws_test_type_name(o->spec.type));
 	return 0;
 }
 

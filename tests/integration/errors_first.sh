@@ -31,6 +31,11 @@ missing="cannot create a file in directory '/nonexistent/dir' (for '/nonexistent
 expect early_svg 2 "warpspeed: --svg /nonexistent/dir/out.svg: $missing.svg'): No such file or directory" \
 	"${C[@]}" -t TCP_RR --svg /nonexistent/dir/out.svg
 expect early_svg_dir 2 "--svg $T: '$T' is a directory" "${C[@]}" -t TCP_RR --svg "$T"
+# RRUL and RPM run many sessions: --openmetrics (one session's result) is refused, not ignored
+expect early_openmetrics_rrul 2 "warpspeed: --openmetrics $T/r.prom: writes one session's result; -t RRUL runs many" \
+	"${C[@]}" -t RRUL --openmetrics "$T/r.prom"
+expect early_openmetrics_rpm 2 "warpspeed: --openmetrics $T/r.prom: writes one session's result; -t RPM runs many" \
+	"${C[@]}" -t RPM -l 2 --openmetrics "$T/r.prom"
 expect early_json_file 2 "warpspeed: --json-file /nonexistent/dir/out.json: $missing.json')" \
 	"${C[@]}" -t TCP_RR --json-file /nonexistent/dir/out.json
 expect early_json_file_sweep 2 "--json-file $T/s.json: writes one test's document; with --sweep" \
