@@ -3,7 +3,10 @@
 # RRUL and RPM on test beds that show bufferbloat (issue 30's goals), with the tools taking
 # turns round by round on the same bed:
 #   flent rrul -H B -l S -d D        Flent 2.1.1 driving netperf 2.7.0 against netserver
-#   warpspeed -t RRUL -l S --delay D --flent FILE    against warpspeed serve
+#   warpspeed -t RRUL -l S --delay D --probe-interval 0 --flent FILE   against warpspeed serve:
+#     back-to-back probes, netperf's method, the run the goals compare with Flent's
+#   warpspeed -t RRUL -l S --delay D --flent FILE    the default paced probes, reported
+#     beside them (their idle figure, and the probes' CPU of the default mode)
 # Both write a Flent data file, and bench/rrul_figures.py reads both the same way: the
 # median UDP probe before the load (idle), the median UDP probe under load, and the mean
 # upload and download sums under load. Then, on the same bed:
@@ -14,7 +17,8 @@
 #
 #   bench/rrul.sh [--rounds N] [--secs S] [--only gige-bloat,gige-shallow,lossy]
 #     defaults: 3 rounds of 30 s (plus 2 x 5 s of idle probes per run); needs root, flent,
-#     netperf, fping and python3. Env: WS_BIN (default build/warpspeed), WS_RRUL_DELAY
+#     netperf, fping and python3. Env: WS_BIN (default build/warpspeed), WS_RRUL_BED (the
+#     bed name's prefix, default ws-rrul), WS_RRUL_DELAY
 #     (default 5).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -52,7 +56,7 @@ trap 'exit 130' INT TERM
 
 # start_bed PROFILE: the bed, netserver and warpspeed serve in B.
 start_bed() {
-	bed=ws-rrul$$
+	bed=${WS_RRUL_BED:-ws-rrul}$$
 	"$here/testbed" up "$1" --name "$bed" >/dev/null || ws_die "bench/testbed up $1 failed"
 	eval "$("$here/testbed" info "$bed" | sed 's/^/export /')"
 	ip netns exec "$WS_NS_B" netserver -D -p 12865 -L "$WS_B" >"$work/netserver.log" 2>&1 &
@@ -73,14 +77,15 @@ run_flent() {
 		>"$work/flent.out" 2>&1 || { echo "flent failed: $(tail -n 5 "$work/flent.out")" >&2; return 1; }
 	"$here/rrul_figures.py" "$work"/rrul-*.flent.gz
 }
-# run_ws also appends the probes' CPU, % of a core over the run, to $work/probe_cpu.
+# run_ws INTERVAL: --probe-interval INTERVAL (0: back to back); also appends the probes'
+# CPU, % of a core over the run, to $work/probe_cpu.INTERVAL.
 run_ws() {
-	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 \
+	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 --probe-interval "$1" \
 		--flent "$work/ws.flent.gz" --json-file "$work/ws.json" >"$work/ws.out" 2>&1 ||
 		{ echo "warpspeed failed: $(tail -n 5 "$work/ws.out")" >&2; return 1; }
 	python3 -c 'import json, sys
 print("%.4f" % (json.load(open(sys.argv[1]))["rrul"]["probe_cpu_ns"] / 1e7 / float(sys.argv[2])))' \
-		"$work/ws.json" "$((secs + 2 * delay))" >>"$work/probe_cpu"
+		"$work/ws.json" "$((secs + 2 * delay))" >>"$work/probe_cpu.$1"
 	"$here/rrul_figures.py" "$work/ws.flent.gz"
 }
 
@@ -92,23 +97,29 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) 
 rrul_bed() {
 	local p=$1 r f w
 	start_bed "$p"
-	: >"$work/probe_cpu"
+	: >"$work/probe_cpu.0"
+	: >"$work/probe_cpu.0.2"
 	: >"$work/$p.flent"
 	: >"$work/$p.ws"
-	printf '%-6s %-10s %9s %11s %10s %10s %5s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost
+	: >"$work/$p.paced"
+	printf '%-6s %-15s %9s %11s %10s %10s %5s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost
 	for r in $(seq 1 "$rounds"); do
 		f=$(run_flent) || return 1
-		w=$(run_ws) || return 1
+		w=$(run_ws 0) || return 1
+		d=$(run_ws 0.2) || return 1
 		echo "$f" >>"$work/$p.flent"
 		echo "$w" >>"$work/$p.ws"
-		printf '%-6s %-10s %9s %11s %10s %10s %5s\n' "$r" flent $f
-		printf '%-6s %-10s %9s %11s %10s %10s %5s\n' "$r" warpspeed $w
+		echo "$d" >>"$work/$p.paced"
+		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" flent $f
+		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" warpspeed-b2b $w
+		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" warpspeed-paced $d
 	done
-	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians, warpspeed / flent+netperf:"
+	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians; warpspeed with back-to-back"
+	echo "probes (--probe-interval 0, netperf's method) / flent+netperf, and the default paced probes:"
 	local c name
 	for c in 1 2 3 4; do
 		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum" | cut -d' ' -f"$c")
-		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")")"
+		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")"); paced $(med "$work/$p.paced" "$c")"
 	done
 	eval "loaded_${p//-/_}=$(med "$work/$p.ws" 2)"
 	rpm_and_cpu "$p"
@@ -128,7 +139,8 @@ rpm_and_cpu() {
 	done
 	eval "rpm_${1//-/_}=$(med "$work/$1.rpm" 1)"
 	echo "  RPM: median $(med "$work/$1.rpm" 1), CV $(awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.1f%%", (n > 1 ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }' "$work/$1.rpm") over $rounds runs"
-	echo "  probes' CPU (probe thread, % of one core over each RRUL run): median $(ws_stats <"$work/probe_cpu" | awk '{ print $1 }')%, runs: $(tr '\n' ' ' <"$work/probe_cpu")(goal < 1%)"
+	echo "  probes' CPU (probe thread, % of one core over each RRUL run), default paced: median $(ws_stats <"$work/probe_cpu.0.2" | awk '{ print $1 }')%, runs: $(tr '\n' ' ' <"$work/probe_cpu.0.2")(goal < 1%)"
+	echo "  probes' CPU, back to back: median $(ws_stats <"$work/probe_cpu.0" | awk '{ print $1 }')%, runs: $(tr '\n' ' ' <"$work/probe_cpu.0")"
 }
 
 ws_host_noise rrul
@@ -143,7 +155,7 @@ if wanted gige-bloat && wanted gige-shallow; then
 fi
 if wanted lossy; then
 	start_bed lossy-gige-jumbo
-	run_ws >"$work/lossy" || exit 1
+	run_ws 0.2 >"$work/lossy" || exit 1
 	echo "lossy-gige-jumbo (1% loss): warpspeed RRUL idle/loaded/up/down/lost: $(cat "$work/lossy")"
 	stop_bed
 fi

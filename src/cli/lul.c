@@ -55,13 +55,14 @@ int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, ws_err *err)
 	char *end;
 	errno = 0;
 	double v = strtod(val, &end);
-	if (errno || end == val || *end || !isfinite(v) || v < WS_LUL_MIN_INTERVAL_S ||
-	    v > WS_LUL_MAX_INTERVAL_S)
+	if (errno || end == val || *end || !isfinite(v) ||
+	    (v != 0 && (v < WS_LUL_MIN_INTERVAL_S || v > WS_LUL_MAX_INTERVAL_S)))
 		return ws_err_set(err, WS_E_INVAL,
-				  "'%s' is not a probe interval; expected %g to %g "
-				  "seconds, like 0.2",
+				  "'%s' is not a probe interval; expected 0 (back to back) or "
+				  "%g to %g seconds, like 0.2",
 				  val, WS_LUL_MIN_INTERVAL_S, WS_LUL_MAX_INTERVAL_S);
 	o->spec.lul_interval_s = v;
+	o->spec.lul_back_to_back = v == 0;
 	return 0;
 }
 

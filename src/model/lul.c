@@ -83,6 +83,10 @@ int ws_lul_plan_make(const ws_test_spec *spec, double step_s, ws_lul_plan *p, ws
 		return ws_err_set(err, WS_E_INVAL, "--probe-interval %g: expected %g to %g seconds",
 				  iv, WS_LUL_MIN_INTERVAL_S, WS_LUL_MAX_INTERVAL_S);
 	p->interval_s = iv;
+	if (spec->lul_back_to_back) { /* one sample per sampling step, as netperf -D */
+		p->back_to_back = true;
+		p->interval_s = step_s > 0 ? step_s : WS_LUL_DEFAULT_INTERVAL_S;
+	}
 	if (spec->lul_delay_s > WS_LUL_MAX_DELAY_S)
 		return ws_err_set(err, WS_E_INVAL, "--delay %u: expected 0 to %d seconds",
 				  spec->lul_delay_s, WS_LUL_MAX_DELAY_S);

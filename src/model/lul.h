@@ -49,7 +49,9 @@ typedef struct ws_lul_item {
 typedef struct ws_lul_plan {
 	ws_lul_item item[WS_LUL_MAX_ITEMS]; /* the up flows, the down flows, then the probes */
 	uint32_t nup, ndown, nprobes;
-	double interval_s; /* probe interval */
+	double interval_s; /* probe interval (back to back: the sampling step) */
+	bool back_to_back; /* --probe-interval 0: each probe's next request leaves when its
+	                    * last is answered; a sample is the mean of an interval_s */
 	uint32_t delay_s;  /* --delay: the probes run alone this long before and after the
 	                    * flows (Flent's DELAY), 0 = none */
 	double step_s;     /* flow sampling step (-D, else 0.2 s) */
@@ -80,6 +82,7 @@ typedef struct ws_lul_result {
 	char skipped[WS_LUL_MAX_ITEMS][200]; /* why a probe did not run ("" = it ran) */
 	char stopped[200];                   /* why the run ended early, "" = it ran its length */
 	int64_t probe_cpu_ns;                /* the probes' thread: user + system CPU time */
+	uint64_t probe_transactions;         /* the probes' answered requests */
 } ws_lul_result;
 
 /* Flent's aggregates of a measured set, appended to out (which the caller frees): "TCP

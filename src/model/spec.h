@@ -140,7 +140,8 @@ typedef struct ws_test_spec {
 	uint32_t lul_up, lul_down;
 	unsigned lul_probes;
 	double lul_interval_s;
-	uint32_t lul_delay_s; /* --delay: probes alone this long before and after the load */
+	bool lul_back_to_back; /* --probe-interval 0: probes back to back (docs/rrul.md) */
+	uint32_t lul_delay_s;  /* --delay: probes alone this long before and after the load */
 	/* Issue 32 (docs/mptcp.md). --mptcp / omni -T mptcp: the TCP data sockets at both ends
 	 * are IPPROTO_MPTCP; a connection that falls back to TCP is reported, not refused. */
 	bool mptcp;

@@ -25,6 +25,9 @@
 #define UDP_MAGIC    0x57534c50u /* "WSLP" */
 #define UDP_PROBE_SZ 12
 #define MAX_GROUPS   64
+/* Paced: after a round leaves, read the replies without sleeping this long, so a reply
+ * that comes back within it pays no wake-up of the probe thread (docs/rrul.md). */
+#define SPIN_NS (300 * WS_NS_PER_US)
 
 enum kind { K_UDP, K_TCP, K_ICMP };
 enum rstate { R_NONE, R_PENDING, R_ANSWERED, R_LOST, R_SKIPPED };
@@ -40,6 +43,11 @@ struct ws_lul_probe {
 	size_t pushed;      /* rounds pushed to the series so far */
 	int64_t last_heard; /* an answer, or the first send */
 	int64_t tcp_round;  /* the TCP request in flight, -1 = none */
+	uint32_t *cnt;      /* back to back: transactions completed per round */
+	uint32_t seq;       /* back to back: the request in flight */
+	int64_t tx_sent;    /* back to back: when it left, 0 = none in flight */
+	bool again;         /* back to back: answered, the next to leave */
+	uint64_t answers;   /* requests answered */
 };
 
 bool ws_lul_groups_in_range(const unsigned *gids, int n, unsigned lo, unsigned hi)
@@ -168,45 +176,47 @@ void ws_lul_probes_close(ws_lul_probes *ps)
 		free(p->sent);
 		free(p->rtt);
 		free(p->st);
+		free(p->cnt);
 	}
 	free(ps->p);
 	ps->p = NULL;
 	ps->n = 0;
 }
 
-static void send_round(ws_lul_probes *ps, ws_lul_probe *p, size_t k, int64_t now)
+/* One request of sequence seq; true when the kernel took it. */
+static bool send_one(ws_lul_probe *p, uint32_t seq)
 {
 	unsigned char b[UDP_PROBE_SZ + 8];
 	memset(b, 0, sizeof(b));
-	ssize_t r = -1;
 	if (p->kind == K_TCP) {
-		if (p->tcp_round >= 0) {
-			p->st[k] = R_SKIPPED;
-			return;
-		}
 		b[0] = 'p';
-		r = send(p->fd, b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (r == 1)
-			p->tcp_round = (int64_t)k;
-	} else if (p->kind == K_UDP) {
-		uint32_t w[2] = {htonl(UDP_MAGIC), htonl((uint32_t)k)};
+		return send(p->fd, b, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1;
+	}
+	if (p->kind == K_UDP) {
+		uint32_t w[2] = {htonl(UDP_MAGIC), htonl(seq)};
 		memcpy(b, w, sizeof(w));
 		b[8] = (unsigned char)p->item;
-		r = send(p->fd, b, UDP_PROBE_SZ, MSG_DONTWAIT);
-	} else {
-		/* type, code, checksum (the kernel's), id (the kernel's), sequence */
-		b[0] = p->v6 ? ICMP6_ECHO_REQUEST : ICMP_ECHO;
-		uint16_t seq = htons((uint16_t)k);
-		memcpy(b + 6, &seq, 2);
-		r = send(p->fd, b, 16, MSG_DONTWAIT);
+		return send(p->fd, b, UDP_PROBE_SZ, MSG_DONTWAIT) == UDP_PROBE_SZ;
 	}
-	(void)ps;
-	(void)now;
+	/* type, code, checksum (the kernel's), id (the kernel's), sequence */
+	b[0] = p->v6 ? ICMP6_ECHO_REQUEST : ICMP_ECHO;
+	uint16_t s16 = htons((uint16_t)seq);
+	memcpy(b + 6, &s16, 2);
+	return send(p->fd, b, 16, MSG_DONTWAIT) == 16;
+}
+
+static void send_round(ws_lul_probe *p, size_t k, int64_t now)
+{
+	if (p->kind == K_TCP && p->tcp_round >= 0) {
+		p->st[k] = R_SKIPPED;
+		return;
+	}
+	if (send_one(p, (uint32_t)k) && p->kind == K_TCP)
+		p->tcp_round = (int64_t)k;
 	p->sent[k] = ws_clock_ns(); /* each probe's own instant, not the round's */
 	p->st[k] = R_PENDING;       /* a refused send is a lost probe, as a dropped one */
 	if (!p->last_heard)
 		p->last_heard = now;
-	(void)r;
 }
 
 static void answered(ws_lul_probe *p, size_t k, int64_t now)
@@ -218,76 +228,130 @@ static void answered(ws_lul_probe *p, size_t k, int64_t now)
 	p->last_heard = now;
 }
 
-static void on_readable(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds)
+/* A reply of r bytes in b: true with *seq, the sequence it answers (TCP: 0), when it is
+ * one of this probe's; it also records the mark a UDP reply says the daemon saw. */
+static bool reply_seq(ws_lul_probes *ps, ws_lul_probe *p, const unsigned char *b, ssize_t r,
+		      uint32_t *seq)
+{
+	*seq = 0;
+	if (p->kind == K_TCP)
+		return true;
+	if (p->kind == K_UDP) {
+		uint32_t w[2];
+		if (r < UDP_PROBE_SZ)
+			return false;
+		memcpy(w, b, sizeof(w));
+		if (ntohl(w[0]) != UDP_MAGIC || b[8] != p->item)
+			return false;
+		ps->out->tos_remote[p->item] = b[9];
+		*seq = ntohl(w[1]);
+		return true;
+	}
+	if (r < 8 || b[0] != (p->v6 ? ICMP6_ECHO_REPLY : ICMP_ECHOREPLY))
+		return false;
+	uint16_t s16;
+	memcpy(&s16, b + 6, 2);
+	*seq = ntohs(s16);
+	return true;
+}
+
+/* Back to back: the transaction in flight is answered; the next leaves once every reply
+ * waiting is read (so no reply's time includes another probe's send), unless the run's
+ * rounds are over. */
+static void b2b_done(ws_lul_probes *ps, ws_lul_probe *p, size_t nr, int64_t now);
+
+/* Reads every reply waiting on p: paced, each answers its round; back to back (nr > 0),
+ * the one transaction in flight. Returns the replies read. */
+static int on_readable(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, size_t nr)
 {
 	unsigned char b[256];
+	int got = 0;
 	for (;;) {
 		ssize_t r = recv(p->fd, b, sizeof(b), MSG_DONTWAIT);
 		int64_t now = ws_clock_ns(); /* this reply's arrival, as near as the read */
+		uint32_t seq;
 		if (r < 0)
-			return;
+			return got;
+		if (p->kind == K_TCP && r == 0) {
+			snprintf(ps->why, sizeof(ps->why),
+				 "the daemon closed the TCP probe's connection");
+			return got;
+		}
+		if (!reply_seq(ps, p, b, r, &seq))
+			continue;
+		got++;
+		if (nr) {
+			bool mine = p->kind == K_TCP ? true
+				: p->kind == K_UDP   ? seq == p->seq
+						     : (uint16_t)seq == (uint16_t)p->seq;
+			if (p->tx_sent && mine)
+				b2b_done(ps, p, nr, now);
+			continue;
+		}
 		if (p->kind == K_TCP) {
-			if (r == 0) {
-				snprintf(ps->why, sizeof(ps->why),
-					 "the daemon closed the TCP probe's connection");
-				return;
-			}
 			for (ssize_t i = 0; i < r && p->tcp_round >= 0; i++) {
 				answered(p, (size_t)p->tcp_round, now);
 				p->tcp_round = -1;
 			}
-			continue;
+		} else if (p->kind == K_UDP) {
+			if (seq < sent_rounds)
+				answered(p, seq, now);
+		} else if (sent_rounds) {
+			size_t last = sent_rounds - 1;
+			size_t back = (size_t)((uint16_t)((uint16_t)last - (uint16_t)seq));
+			if (back <= last)
+				answered(p, last - back, now);
 		}
-		if (p->kind == K_UDP) {
-			uint32_t w[2];
-			if (r < UDP_PROBE_SZ)
-				continue;
-			memcpy(w, b, sizeof(w));
-			size_t k = ntohl(w[1]);
-			if (ntohl(w[0]) != UDP_MAGIC || b[8] != p->item || k >= sent_rounds)
-				continue;
-			ps->out->tos_remote[p->item] = b[9];
-			answered(p, k, now);
-			continue;
-		}
-		if (r < 8 || b[0] != (p->v6 ? ICMP6_ECHO_REPLY : ICMP_ECHOREPLY) || !sent_rounds)
-			continue;
-		uint16_t seq;
-		memcpy(&seq, b + 6, 2);
-		size_t last = sent_rounds - 1;
-		size_t back = (size_t)((uint16_t)((uint16_t)last - ntohs(seq)));
-		if (back <= last)
-			answered(p, last - back, now);
 	}
 }
 
-/* Rounds past their timeout are lost; resolved rounds go to the series in order. Returns
- * false when this probe shows the daemon gone (why set). */
-static bool settle(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, int64_t now)
+/* The sample of resolved round k: paced, its round trip or NaN (lost); back to back, the
+ * mean of the round's transactions, NaN when a UDP or ICMP probe completed none (a TCP
+ * probe's empty round has no sample, as a skipped paced round). */
+static void push_round(ws_lul_probes *ps, ws_lul_probe *p, size_t k)
 {
-	int64_t timeout = (int64_t)(WS_LUL_PROBE_TIMEOUT_S * WS_NS_PER_SEC);
-	const ws_lul_item *it = &ps->plan->item[p->item];
-	for (size_t k = p->pushed; k < sent_rounds; k++)
-		if (p->kind != K_TCP && p->st[k] == R_PENDING && now - p->sent[k] >= timeout)
-			p->st[k] = R_LOST;
-	pthread_mutex_lock(ps->mu);
-	while (p->pushed < sent_rounds && p->st[p->pushed] != R_PENDING) {
-		size_t k = p->pushed++;
-		double t = (double)llround((double)k * ps->plan->interval_s * 1e6) / 1e6; /* µs */
-		if (p->st[k] == R_ANSWERED)
-			ws_series_push(&ps->out->set, (int)p->item, t, p->rtt[k]);
-		else if (p->st[k] == R_LOST)
+	double t = (double)llround((double)k * ps->plan->interval_s * 1e6) / 1e6; /* µs */
+	if (ps->plan->back_to_back) {
+		if (p->cnt[k])
+			ws_series_push(&ps->out->set, (int)p->item, t, p->rtt[k] / p->cnt[k]);
+		else if (p->kind != K_TCP)
 			ws_series_push(&ps->out->set, (int)p->item, t, NAN);
+	} else if (p->st[k] == R_ANSWERED) {
+		ws_series_push(&ps->out->set, (int)p->item, t, p->rtt[k]);
+		p->answers++;
+	} else if (p->st[k] == R_LOST) {
+		ws_series_push(&ps->out->set, (int)p->item, t, NAN);
 	}
+}
+
+/* Resolved rounds (below done) go to the series in order. Returns false when this probe
+ * shows the daemon gone (why set). */
+static bool push_and_check(ws_lul_probes *ps, ws_lul_probe *p, size_t done, int64_t now)
+{
+	pthread_mutex_lock(ps->mu);
+	while (p->pushed < done && (ps->plan->back_to_back || p->st[p->pushed] != R_PENDING))
+		push_round(ps, p, p->pushed++);
 	pthread_mutex_unlock(ps->mu);
+	int64_t timeout = (int64_t)(WS_LUL_PROBE_TIMEOUT_S * WS_NS_PER_SEC);
 	int64_t dead = (int64_t)(WS_LUL_DEAD_S * WS_NS_PER_SEC);
 	if (p->kind != K_ICMP && p->last_heard && now - p->last_heard >= dead &&
 	    now - p->last_heard >= 3 * timeout) {
 		snprintf(ps->why, sizeof(ps->why), "the %s probe got no answer for %.1f s",
-			 it->name, (double)(now - p->last_heard) / WS_NS_PER_SEC);
+			 ps->plan->item[p->item].name,
+			 (double)(now - p->last_heard) / WS_NS_PER_SEC);
 		return false;
 	}
 	return true;
+}
+
+/* Paced: rounds past their timeout are lost; resolved rounds go to the series. */
+static bool settle(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, int64_t now)
+{
+	int64_t timeout = (int64_t)(WS_LUL_PROBE_TIMEOUT_S * WS_NS_PER_SEC);
+	for (size_t k = p->pushed; k < sent_rounds; k++)
+		if (p->kind != K_TCP && p->st[k] == R_PENDING && now - p->sent[k] >= timeout)
+			p->st[k] = R_LOST;
+	return push_and_check(ps, p, sent_rounds, now);
 }
 
 static bool any_pending(const ws_lul_probes *ps, size_t sent_rounds)
@@ -298,30 +362,72 @@ static bool any_pending(const ws_lul_probes *ps, size_t sent_rounds)
 	return false;
 }
 
-void *ws_lul_probes_main(void *arg)
+/* Paced: true while a probe of round k waits for its reply. */
+static bool round_waiting(const ws_lul_probes *ps, size_t k)
 {
-	ws_lul_probes *ps = arg;
-	size_t nr = rounds_of(ps), k = 0;
-	for (uint32_t i = 0; i < ps->n; i++) {
-		ws_lul_probe *p = &ps->p[i];
-		p->sent = calloc(nr, sizeof(*p->sent));
-		p->rtt = calloc(nr, sizeof(*p->rtt));
-		p->st = calloc(nr, 1);
-		if (!p->sent || !p->rtt || !p->st) {
-			snprintf(ps->why, sizeof(ps->why), "no memory for %zu probe rounds", nr);
-			return NULL;
-		}
+	for (uint32_t i = 0; i < ps->n; i++)
+		if (ps->p[i].st[k] == R_PENDING)
+			return true;
+	return false;
+}
+
+/* Paced: after round k left, read replies without sleeping for up to SPIN_NS. */
+static void spin_round(ws_lul_probes *ps, size_t k, int64_t from)
+{
+	while (round_waiting(ps, k) && ws_clock_ns() - from < SPIN_NS && !ps->why[0])
+		for (uint32_t i = 0; i < ps->n; i++)
+			if (ps->p[i].st[k] == R_PENDING)
+				on_readable(ps, &ps->p[i], k + 1, 0);
+}
+
+static void b2b_send(ws_lul_probe *p)
+{
+	p->seq++;
+	send_one(p, p->seq); /* a refused send times out as a dropped one */
+	p->tx_sent = ws_clock_ns();
+	if (!p->last_heard)
+		p->last_heard = p->tx_sent;
+}
+
+static void b2b_done(ws_lul_probes *ps, ws_lul_probe *p, size_t nr, int64_t now)
+{
+	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
+	int64_t k = (now - ps->t0_ns) / iv; /* the round it completed in, as netperf -D */
+	if (k >= 0 && (size_t)k < nr) {
+		p->rtt[k] += (double)(now - p->tx_sent) / 1e6;
+		p->cnt[k]++;
+		p->answers++;
 	}
+	p->last_heard = now;
+	p->tx_sent = 0;
+	p->again = k >= 0 && (size_t)k < nr;
+}
+
+/* The wait for the next event: until wake, at most 50 ms (timeouts, the stop flag). */
+static int wait_replies(ws_lul_probes *ps, struct pollfd *pf, int64_t now, int64_t wake)
+{
+	if (wake > now + 50 * WS_NS_PER_MS)
+		wake = now + 50 * WS_NS_PER_MS;
+	for (uint32_t i = 0; i < ps->n; i++)
+		pf[i] = (struct pollfd){.fd = ps->p[i].fd, .events = POLLIN};
+	int64_t left = wake - now;
+	struct timespec ts = {(time_t)(left / WS_NS_PER_SEC), (long)(left % WS_NS_PER_SEC)};
+	return ppoll(pf, ps->n, left > 0 ? &ts : &(struct timespec){0, 0}, NULL);
+}
+
+static void paced_loop(ws_lul_probes *ps, size_t nr)
+{
 	struct pollfd pf[WS_LUL_MAX_PROBES];
 	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
-	int64_t u0, s0, u1, s1; /* what the probes cost: their thread's CPU time */
-	ws_thread_cpu_ns(&u0, &s0);
+	size_t k = 0;
 	while (!atomic_load(ps->stop) && !ps->why[0]) {
 		int64_t now = ws_clock_ns();
 		if (k < nr && now >= ps->t0_ns + (int64_t)k * iv) {
 			for (uint32_t i = 0; i < ps->n; i++)
-				send_round(ps, &ps->p[i], k, now);
+				send_round(&ps->p[i], k, now);
+			spin_round(ps, k, now);
 			k++;
+			now = ws_clock_ns();
 		}
 		bool alive = true;
 		for (uint32_t i = 0; i < ps->n && alive; i++)
@@ -329,18 +435,81 @@ void *ws_lul_probes_main(void *arg)
 		if (!alive || (k == nr && !any_pending(ps, k)))
 			break;
 		int64_t wake = k < nr ? ps->t0_ns + (int64_t)k * iv : now + 50 * WS_NS_PER_MS;
-		if (wake > now + 50 * WS_NS_PER_MS) /* look at timeouts and the stop flag */
-			wake = now + 50 * WS_NS_PER_MS;
-		for (uint32_t i = 0; i < ps->n; i++)
-			pf[i] = (struct pollfd){.fd = ps->p[i].fd, .events = POLLIN};
-		int64_t left = wake - now;
-		struct timespec ts = {(time_t)(left / WS_NS_PER_SEC), (long)(left % WS_NS_PER_SEC)};
-		int n = ppoll(pf, ps->n, left > 0 ? &ts : &(struct timespec){0, 0}, NULL);
+		int n = wait_replies(ps, pf, now, wake);
 		for (uint32_t i = 0; n > 0 && i < ps->n; i++)
 			if (pf[i].revents)
-				on_readable(ps, &ps->p[i], k);
+				on_readable(ps, &ps->p[i], k, 0);
 	}
+}
+
+/* Back to back (--probe-interval 0): each probe has one transaction in flight and sends
+ * the next as soon as it is answered, as netperf's UDP_RR and TCP_RR do; a UDP or ICMP
+ * request unanswered after the timeout is sent again, as a new one. Round k (of
+ * interval_s, the sampling step) holds the transactions completed in it. */
+static void b2b_loop(ws_lul_probes *ps, size_t nr)
+{
+	struct pollfd pf[WS_LUL_MAX_PROBES];
+	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
+	int64_t timeout = (int64_t)(WS_LUL_PROBE_TIMEOUT_S * WS_NS_PER_SEC);
+	int64_t end = ps->t0_ns + (int64_t)nr * iv;
+	bool started = false;
+	while (!atomic_load(ps->stop) && !ps->why[0]) {
+		int64_t now = ws_clock_ns();
+		if (!started && now >= ps->t0_ns) {
+			for (uint32_t i = 0; i < ps->n; i++)
+				b2b_send(&ps->p[i]);
+			started = true;
+		}
+		for (uint32_t i = 0; started && now < end && i < ps->n; i++) {
+			ws_lul_probe *p = &ps->p[i];
+			if (p->kind != K_TCP && p->tx_sent && now - p->tx_sent >= timeout)
+				b2b_send(p);
+		}
+		size_t done = now < ps->t0_ns ? 0 : (size_t)((now - ps->t0_ns) / iv);
+		if (done > nr)
+			done = nr;
+		bool alive = true;
+		for (uint32_t i = 0; i < ps->n && alive; i++)
+			alive = push_and_check(ps, &ps->p[i], done, now);
+		if (!alive || done == nr)
+			break;
+		int64_t wake = started ? ps->t0_ns + (int64_t)(done + 1) * iv : ps->t0_ns;
+		int n = wait_replies(ps, pf, now, wake);
+		for (uint32_t i = 0; n > 0 && i < ps->n; i++)
+			if (pf[i].revents)
+				on_readable(ps, &ps->p[i], 0, nr);
+		for (uint32_t i = 0; i < ps->n; i++)
+			if (ps->p[i].again) {
+				ps->p[i].again = false;
+				b2b_send(&ps->p[i]);
+			}
+	}
+}
+
+void *ws_lul_probes_main(void *arg)
+{
+	ws_lul_probes *ps = arg;
+	size_t nr = rounds_of(ps);
+	for (uint32_t i = 0; i < ps->n; i++) {
+		ws_lul_probe *p = &ps->p[i];
+		p->sent = calloc(nr, sizeof(*p->sent));
+		p->rtt = calloc(nr, sizeof(*p->rtt));
+		p->st = calloc(nr, 1);
+		p->cnt = calloc(nr, sizeof(*p->cnt));
+		if (!p->sent || !p->rtt || !p->st || !p->cnt) {
+			snprintf(ps->why, sizeof(ps->why), "no memory for %zu probe rounds", nr);
+			return NULL;
+		}
+	}
+	int64_t u0, s0, u1, s1; /* what the probes cost: their thread's CPU time */
+	ws_thread_cpu_ns(&u0, &s0);
+	if (ps->plan->back_to_back)
+		b2b_loop(ps, nr);
+	else
+		paced_loop(ps, nr);
 	ws_thread_cpu_ns(&u1, &s1);
 	ps->out->probe_cpu_ns = (u1 - u0) + (s1 - s0);
+	for (uint32_t i = 0; i < ps->n; i++)
+		ps->out->probe_transactions += ps->p[i].answers;
 	return NULL;
 }

@@ -22,6 +22,7 @@ bg_run be ws -t RRUL_BE -l 1 --json
 bg_run nup ws -t RRUL -l 1 --up 3 --down 0 --probes udp
 bg_run bidir ws -t RRUL -l 1 --up 1 --down 1 --probes tcp,icmp
 bg_run delay ws -t RRUL_BE -l 1 --delay 1 --up 1 --down 0 --probes udp --json
+bg_run b2b ws -t RRUL -l 2 --up 1 --down 1 --probes udp,tcp --probe-interval 0 --json
 bg_run files ws -t RRUL -l 1 --delay 1 --flent "$WS_TMP/run.flent.gz" --svg "$WS_TMP/run.svg"
 bg_run outk ws -t RRUL -l 1 --delay 1 --json-file "$WS_TMP/outk.json" -- -k all
 bg_run outo ws -t RRUL_BE -l 1 --up 1 --down 1 --probes udp -- -o RRUL_UPLOAD_SUM,RRUL_PING_UDP_BE1_AVG,RRUL_PING_UDP_BE_AVG,RRUL_LOST_PROBES
@@ -88,6 +89,7 @@ fi
 # --- JSON: the schema, and every sample of every series -------------------------------
 if python3 "$CHECK" have-jsonschema; then
 	r=$(printf '%s\n' "rrul_json_schema doc $WS_TMP/json.out RRUL" \
+		"rrul_b2b_json_schema doc $WS_TMP/b2b.out RRUL" \
 		"rrul_be_json_schema doc $WS_TMP/be.out RRUL_BE" | python3 "$CHECK" batch "$SCHEMA")
 	while read -r name verdict; do
 		[ "$verdict" = ok ] && pass "$name" || fail "$name" "$verdict"
@@ -127,6 +129,29 @@ print("ok")
 PY
 )
 [ "$r" = ok ] && pass rrul_json_samples || fail rrul_json_samples "$r"
+
+# --- --probe-interval 0: back to back, each sample the mean of many transactions ---------
+r=$(python3 - "$WS_TMP/b2b.out" "$WS_TMP/json.out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["rrul"]
+assert d["probe_mode"] == "back-to-back" and d["probe_interval_s"] == 0, (d["probe_mode"], d["probe_interval_s"])
+probes = [s for s in d["series"] if s["kind"] == "probe"]
+assert [s["name"] for s in probes] == ["Ping (ms) UDP BE", "Ping (ms) UDP BK", "Ping (ms) UDP EF", "Ping (ms) TCP BE"]
+for s in probes:  # 2 s: 10 samples, one per 0.2 s step, none lost on loopback
+    assert len(s["v"]) == 10 and s["lost"] == 0, (s["name"], len(s["v"]), s["lost"])
+    assert all(abs(a - 0.2 * k) < 1e-9 for k, a in enumerate(s["t"])), s["t"]
+    assert all(0 < v < 100 for v in s["v"]), s["v"]
+n = sum(len(s["v"]) for s in probes)
+# back to back on loopback: thousands of transactions a second; paced: one a sample
+assert d["probe_transactions"] >= 20 * n, (d["probe_transactions"], n)
+p = json.load(open(sys.argv[2]))["rrul"]
+assert p["probe_mode"] == "paced" and p["probe_interval_s"] == 0.2, p["probe_mode"]
+assert p["probe_transactions"] == sum(s["samples"] for s in p["series"] if s["kind"] == "probe"), p["probe_transactions"]
+print("ok")
+PY
+)
+[ "$(cat "$WS_TMP/b2b.rc")" = 0 ] && [ "$r" = ok ] && pass rrul_back_to_back ||
+	fail rrul_back_to_back "rc $(cat "$WS_TMP/b2b.rc"): $(tail -n 1 <<<"$r") $(head -c 300 "$WS_TMP/b2b.err")"
 
 # --- --delay 1: the probes alone 1 s before and 1 s after the flows ----------------------
 r=$(python3 - "$WS_TMP/delay.out" 2>&1 <<'PY'
@@ -241,7 +266,7 @@ bad up_big "option --up: " -t RRUL --up 65
 bad up_word "option --up: " -t RRUL --up x
 bad no_flows "--up 0 --down 0 leaves no load" -t RRUL --up 0 --down 0
 bad probes "'ping' in 'udp,ping' is not a probe; expected a list of udp, tcp and icmp" -t RRUL --probes udp,ping
-bad interval_zero "'0' is not a probe interval; expected 0.001 to 10 seconds" -t RRUL --probe-interval 0
+bad interval_small "'0.0001' is not a probe interval; expected 0 (back to back) or 0.001 to 10 seconds" -t RRUL --probe-interval 0.0001
 bad interval_big "'11' is not a probe interval" -t RRUL --probe-interval 11
 bad not_rrul "option --up belongs to -t RRUL and -t RRUL_BE; the test is TCP_STREAM" -t TCP_STREAM --up 1
 bad iterations "-t RRUL does not take -i/-I (iterations)" -t RRUL -i 3

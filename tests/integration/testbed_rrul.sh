@@ -41,7 +41,8 @@ trap 'exit 130' INT TERM
 # The Flent names of every series a 4-up 4-down RRUL run with UDP and TCP probes carries.
 series="TCP upload BE|TCP upload BK|TCP upload CS5|TCP upload EF|TCP download BE|TCP download BK|TCP download CS5|TCP download EF|Ping (ms) UDP BE|Ping (ms) UDP BK|Ping (ms) UDP EF|Ping (ms) TCP BE"
 
-# bed B: RRUL and RPM on gige-B; leaves the loaded UDP median in loaded_B.
+# bed B: RRUL and RPM on gige-B; leaves the loaded UDP median in loaded_B. flent reads the
+# RRUL run's file while RPM runs (it needs no bed), so the two overlap.
 bed() {
 	local b=$1 out rc j f r
 	if ! out=$("$tb" up "gige-$b" --name "$name" 2>&1); then
@@ -55,7 +56,7 @@ bed() {
 		sleep 0.1
 	done
 	j=$tmp/$b.json f=$tmp/$b.flent.gz
-	out=$(ip netns exec "$name-a" "$ws_bin" -H 198.18.0.2 -p 40000 -t RRUL -l 3 --delay 1 \
+	out=$(ip netns exec "$name-a" "$ws_bin" -H 198.18.0.2 -p 40000 -t RRUL -l 2 --delay 1 \
 		--flent "$f" --json-file "$j" 2>&1)
 	rc=$?
 	r=$(python3 - "$j" "$series" <<'PY' 2>&1
@@ -78,17 +79,14 @@ PY
 	else
 		fail "testbed_rrul_${b}_summary" "rc $rc, JSON: $r, summary lacks: ${missing:-nothing}; output: $(echo "$out" | tail -5)"
 	fi
-	if ! command -v flent >/dev/null 2>&1; then
-		skip "testbed_rrul_${b}_flent" "flent is not installed (Debian package flent)"
-	elif flent -i "$f" -f summary >"$tmp/$b.sum" 2>"$tmp/$b.err" &&
-		grep -q '^ *Ping (ms) UDP EF *:' "$tmp/$b.sum" && grep -q '^ *TCP download sum *:' "$tmp/$b.sum"; then
-		pass "testbed_rrul_${b}_flent"
-	else
-		fail "testbed_rrul_${b}_flent" "flent -i read: $(head -c 300 "$tmp/$b.sum") $(tail -2 "$tmp/$b.err")"
+	local fl=
+	if command -v flent >/dev/null 2>&1; then
+		flent -i "$f" -f summary >"$tmp/$b.sum" 2>"$tmp/$b.err" &
+		fl=$!
 	fi
 	# idle_ms loaded_udp_ms up_mbps down_mbps lost, read from the Flent file.
 	r=$("$root/bench/rrul_figures.py" "$f" 2>&1) || r="nan nan nan nan nan"
-	echo "# gige-$b RRUL (-l 3 --delay 1): idle $(echo "$r" | awk '{ print $1 }') ms, loaded UDP $(echo "$r" | awk '{ print $2 }') ms, up $(echo "$r" | awk '{ print $3 }') Mb/s, down $(echo "$r" | awk '{ print $4 }') Mb/s"
+	echo "# gige-$b RRUL (-l 2 --delay 1): idle $(echo "$r" | awk '{ print $1 }') ms, loaded UDP $(echo "$r" | awk '{ print $2 }') ms, up $(echo "$r" | awk '{ print $3 }') Mb/s, down $(echo "$r" | awk '{ print $4 }') Mb/s"
 	printf -v "loaded_$b" %s "$(echo "$r" | awk '{ print $2 }')"
 	out=$(ip netns exec "$name-a" "$ws_bin" -H 198.18.0.2 -p 40000 -t RPM -l 3 -P 0 -v 0 2>&1)
 	rc=$?
@@ -98,6 +96,14 @@ PY
 		pass "testbed_rrul_${b}_rpm"
 	else
 		fail "testbed_rrul_${b}_rpm" "rc $rc, output: $out (want one number)"
+	fi
+	if [ -z "$fl" ]; then
+		skip "testbed_rrul_${b}_flent" "flent is not installed (Debian package flent)"
+	elif wait "$fl" && grep -q '^ *Ping (ms) UDP EF *:' "$tmp/$b.sum" &&
+		grep -q '^ *TCP download sum *:' "$tmp/$b.sum"; then
+		pass "testbed_rrul_${b}_flent"
+	else
+		fail "testbed_rrul_${b}_flent" "flent -i read: $(head -c 300 "$tmp/$b.sum") $(tail -2 "$tmp/$b.err")"
 	fi
 	cleanup
 }
