@@ -151,6 +151,11 @@ int ws_test_spec_validate(const ws_test_spec *s, ws_err *err)
 {
 	if (!ws_test_type_name(s->type))
 		return ws_err_set(err, WS_E_INVAL, "unknown test type %d", (int)s->type);
+	if (s->run_type && !ws_test_type_name(s->run_type)) /* 0: the session is its own run */
+		return ws_err_set(err, WS_E_INVAL,
+				  "unknown run type %d (the run this session is a part of); "
+				  "expected 0 or a test type",
+				  (int)s->run_type);
 	switch (s->end) {
 	case WS_END_TIME:
 		if (!(s->duration_s > 0) || !isfinite(s->duration_s) || s->duration_s > 1e7)

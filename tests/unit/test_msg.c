@@ -121,6 +121,14 @@ static void test_harness_fields(void)
 	in.udp_pace_bps = -1;
 	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
 	CHECK(t, strstr(err.msg, "a pace of -1 bits/s is invalid") != NULL);
+	in.udp_pace_bps = 0;
+	/* the run a session is a part of (RPM's flows): a known test type or 0, nothing else */
+	in.run_type = (enum ws_test_type)9999;
+	CHECK(t, ws_test_spec_validate(&in, &err) < 0);
+	CHECK(t, strstr(err.msg, "unknown run type 9999 (the run this session is a part of); "
+				 "expected 0 or a test type") != NULL);
+	in.run_type = WS_TEST_RPM;
+	CHECK(t, ws_test_spec_validate(&in, &err) == 0);
 }
 
 static void full_side(ws_side_result *r)
