@@ -93,7 +93,9 @@ static const char *flent_name(const ws_test_spec *s)
 	return s->lul_up ? "tcp_nup" : "tcp_ndown";
 }
 
-void ws_cli_flent_meta(const ws_cli_options *o, const char *name, ws_flent_meta *m, char *local,
+/* The Flent file's metadata for a run of o under Flent's test name (local: room for this
+ * host's name). */
+static void flent_meta(const ws_cli_options *o, const char *name, ws_flent_meta *m, char *local,
 		       size_t len)
 {
 	struct utsname u;
@@ -107,20 +109,43 @@ void ws_cli_flent_meta(const ws_cli_options *o, const char *name, ws_flent_meta 
 	};
 }
 
+int ws_cli_flent_check(const ws_cli_options *o, const char *name, ws_err *err)
+{
+	if (!o->flent)
+		return 0;
+	ws_flent_meta m;
+	char local[256];
+	flent_meta(o, name, &m, local, sizeof local);
+	int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
+	if (rc < 0)
+		ws_err_prefix(err, "--flent %s", o->flent);
+	return rc;
+}
+
+int ws_cli_flent_write(const ws_cli_options *o, const char *name, const ws_series_set *set,
+		       const char *title, const char *note)
+{
+	ws_err err;
+	ws_err_clear(&err);
+	ws_flent_meta m;
+	char local[256];
+	flent_meta(o, name, &m, local, sizeof local);
+	m.title = title;
+	m.note = note;
+	if (ws_flent_write(set, &m, o->flent, &err) < 0) {
+		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /* --flent and --svg, before any work: the files can be written and the chart can hold the
  * run's series. */
 static int files_check(const ws_cli_options *o, const ws_lul_plan *plan, ws_err *err)
 {
-	if (o->flent) {
-		ws_flent_meta m;
-		char local[256];
-		ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
-		int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
-		if (rc < 0) {
-			ws_err_prefix(err, "--flent %s", o->flent);
-			return rc;
-		}
-	}
+	int rc = ws_cli_flent_check(o, flent_name(&o->spec), err);
+	if (rc < 0)
+		return rc;
 	uint32_t n = plan->nup + plan->ndown + plan->nprobes;
 	if (o->svg && n > WS_SERIES_CHART_MAX)
 		return ws_err_set(err, WS_E_INVAL,
@@ -224,20 +249,6 @@ static int chart_body(FILE *f, const void *arg, ws_err *err)
 	return ws_series_chart_all(f, &r->set, title, err);
 }
 
-static int write_flent(const ws_cli_options *o, const ws_lul_result *r)
-{
-	ws_err err;
-	ws_err_clear(&err);
-	ws_flent_meta m;
-	char local[256];
-	ws_cli_flent_meta(o, flent_name(&o->spec), &m, local, sizeof local);
-	if (ws_flent_write(&r->set, &m, o->flent, &err) < 0) {
-		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* --svg: throughput up and down above latency, on one time axis (report/series_chart.h). */
 static int write_chart(const ws_cli_options *o, const ws_lul_result *r)
 {
@@ -267,7 +278,7 @@ static int report(const ws_cli_options *o, const ws_test_result *res, int argc, 
 	if (status == 0 && o->json_file)
 		status = ws_cli_json_file_write(o, res, argc, argv, NULL, 0);
 	/* The files, with what was measured even when the run ended early. */
-	if (o->flent && write_flent(o, r) < 0)
+	if (o->flent && ws_cli_flent_write(o, flent_name(&o->spec), &r->set, NULL, NULL) < 0)
 		status = 1;
 	if (o->svg && write_chart(o, r) < 0)
 		status = 1;

@@ -21,10 +21,14 @@ int ws_cli_lopt_probes(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_probe_interval(ws_cli_options *o, const char *val, struct ws_err *err);
 int ws_cli_lopt_delay(ws_cli_options *o, const char *val, struct ws_err *err);
 /* --flent FILE: the run as a Flent data file (report/flent.h), checked before any work. */
-/* The Flent file's metadata for a run of o under Flent's test name (local: room for this
- * host's name). Shared with cli/rpm.c. */
-void ws_cli_flent_meta(const ws_cli_options *o, const char *name, struct ws_flent_meta *m,
-		       char *local, size_t len);
+/* Shared with cli/rpm.c. Before the run: o->flent's metadata under Flent's test name can be
+ * written (its path is cli/outfiles.h's); 0, or a negative code with err naming --flent. */
+struct ws_series_set;
+int ws_cli_flent_check(const ws_cli_options *o, const char *name, struct ws_err *err);
+/* After the run: set as o->flent under Flent's test name, with the file's title and note
+ * (NULL: none); 0, or -1 with the reason printed. */
+int ws_cli_flent_write(const ws_cli_options *o, const char *name, const struct ws_series_set *set,
+		       const char *title, const char *note);
 int ws_cli_lopt_flent(ws_cli_options *o, const char *val, struct ws_err *err);
 
 /* In the final checks: --up/--down/--probes/--probe-interval/--delay belong to RRUL, and RRUL

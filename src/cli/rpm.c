@@ -8,7 +8,6 @@
 #include "cli/outprint.h"
 #include "cli/personality.h"
 #include "cli/svgout.h"
-#include "report/flent.h"
 #include "report/figlist.h"
 #include "report/rpm.h"
 #include "report/series_chart.h"
@@ -46,17 +45,7 @@ static int check(const ws_cli_options *o, ws_err *err)
 		return err->code;
 	if (ws_cli_out_files_check(o, err) < 0) /* every output file's path and rule */
 		return err->code;
-	if (o->flent) {
-		ws_flent_meta m;
-		char local[256];
-		ws_cli_flent_meta(o, WS_RPM_FLENT_NAME, &m, local, sizeof local);
-		int rc = ws_flent_check(&m, NULL, err); /* its file: cli/outfiles.h */
-		if (rc < 0) {
-			ws_err_prefix(err, "--flent %s", o->flent);
-			return rc;
-		}
-	}
-	return 0;
+	return ws_cli_flent_check(o, WS_RPM_FLENT_NAME, err);
 }
 
 struct json_doc {
@@ -80,25 +69,15 @@ static int json_file(const ws_cli_options *o, const ws_rpm_result *r, const char
 
 static int write_flent(const ws_cli_options *o, const ws_rpm_result *r)
 {
-	ws_err err;
-	ws_err_clear(&err);
-	ws_flent_meta m;
-	char local[256], note[160];
-	ws_cli_flent_meta(o, WS_RPM_FLENT_NAME, &m, local, sizeof local);
+	char note[160];
 	snprintf(note, sizeof note,
 		 "warpspeed -t RPM: RPM %.0f, idle latency %.3f ms, working latency %.3f ms%s",
 		 r->rpm, r->idle_latency_ms, r->working_latency_ms,
 		 r->error[0] ? " (so far: the run ended early)" : "");
-	m.title = "warpspeed -t RPM";
-	m.note = note;
 	ws_series buf[WS_RPM_FLENT_SERIES];
 	ws_series_set set;
 	ws_rpm_flent_view(r, buf, &set);
-	if (ws_flent_write(&set, &m, o->flent, &err) < 0) {
-		ws_cli_eprintf("--flent %s: %s\n", o->flent, err.msg);
-		return -1;
-	}
-	return 0;
+	return ws_cli_flent_write(o, WS_RPM_FLENT_NAME, &set, "warpspeed -t RPM", note);
 }
 
 struct chart_run {
