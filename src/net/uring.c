@@ -318,6 +318,15 @@ int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64
 	return rc;
 }
 
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_SENDMSG, fd, msg, 1, data, &s);
+	if (rc == 0)
+		s->msg_flags = MSG_NOSIGNAL;
+	return rc;
+}
+
 /* A write on a socket has no MSG_NOSIGNAL: the caller blocks SIGPIPE in its thread (see
  * uring.h). */
 int ws_uring_write_fixed(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
@@ -524,6 +533,12 @@ int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64
 int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data)
 {
 	(void)r, (void)fd, (void)buf, (void)len, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data)
+{
+	(void)r, (void)fd, (void)msg, (void)data;
 	return -ENOSYS;
 }
 

@@ -77,6 +77,9 @@ int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
  * completion when it succeeds (IOSQE_CQE_SKIP_SUCCESS): a completion tagged data means it
  * failed or ended short. */
 int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+/* A sendmsg of msg (a datagram of its iovecs), which with its iovecs must stay as it is
+ * until the operation completes. */
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data);
 int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_t data);
 /* A recv of all len bytes (MSG_WAITALL): a shorter result (EOF first) fails the operation,
  * which breaks a link chain (ws_uring_link). */
