@@ -16,31 +16,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RX_BGID       1
-#define RX_BUDGET     (2u << 20) /* provided receive buffers, in bytes */
-#define RX_BUFS_MIN   16u
-#define RX_BUFS_MAX   1024u
-#define RX_CQE_MAX    256u
-#define RX_NAP_NS     (250 * WS_NS_PER_US) /* while datagrams flow: wait this for a batch */
-#define RX_NAP_BATCH  32u
-#define RING_ENTRIES  64u
-#define SEND_WAIT_NS  (10 * WS_NS_PER_MS) /* a wait for a batch enters again this often */
+#define RX_BGID      1
+#define RX_BUDGET    (2u << 20) /* provided receive buffers, in bytes */
+#define RX_BUFS_MIN  16u
+#define RX_BUFS_MAX  1024u
+#define RX_CQE_MAX   256u
+#define RX_NAP_NS    (250 * WS_NS_PER_US) /* while datagrams flow: wait this for a batch */
+#define RX_NAP_BATCH 32u
+#define RING_ENTRIES 64u
+#define SEND_WAIT_NS (10 * WS_NS_PER_MS) /* a wait for a batch enters again this often */
 
 struct ws_udp_uring {
 	ws_uring ring;
 	ws_uring_bufs bufs;
 	int fd;
 	uint32_t size, batch;
-	uint8_t *slots;  /* sender: batch datagrams of size bytes */
-	bool armed;      /* receiver: its multishot receive is in the ring */
-	unsigned nheld;  /* receiver: buffers handed to the caller, given back next call */
+	uint8_t *slots; /* sender: batch datagrams of size bytes */
+	bool armed;     /* receiver: its multishot receive is in the ring */
+	unsigned nheld; /* receiver: buffers handed to the caller, given back next call */
 	int held[RX_CQE_MAX];
 	uint8_t empty[1];
 	ws_uring_cqe cqe[RX_CQE_MAX];
 };
 
-static int open_ring(struct ws_udp_uring **out, int fd, unsigned entries, bool sqpoll,
-		     ws_err *err)
+static int open_ring(struct ws_udp_uring **out, int fd, unsigned entries, bool sqpoll, ws_err *err)
 {
 	struct ws_udp_uring *u = calloc(1, sizeof(*u));
 	*out = u;
@@ -48,7 +47,8 @@ static int open_ring(struct ws_udp_uring **out, int fd, unsigned entries, bool s
 		return ws_err_set(err, ENOMEM, "no memory for the UDP io_uring");
 	u->fd = fd;
 	u->ring.fd = -1;
-	return ws_uring_open(&u->ring, entries, sqpoll, err);
+	int rc = ws_uring_open(&u->ring, entries, sqpoll, err);
+	return rc < 0 ? rc : ws_uring_register_fd(&u->ring, fd, err);
 }
 
 int ws_udp_uring_tx_open(struct ws_udp_uring **out, int fd, const uint8_t *payload, uint32_t size,
@@ -128,8 +128,7 @@ static uint32_t pow2_at_most(uint32_t n)
 	return v;
 }
 
-int ws_udp_uring_rx_open(struct ws_udp_uring **out, int fd, uint32_t size, bool sqpoll,
-			 ws_err *err)
+int ws_udp_uring_rx_open(struct ws_udp_uring **out, int fd, uint32_t size, bool sqpoll, ws_err *err)
 {
 	int rc = open_ring(out, fd, RING_ENTRIES, sqpoll, err);
 	struct ws_udp_uring *u = *out;
@@ -169,7 +168,8 @@ int ws_udp_uring_recv(struct ws_udp_uring *u, const uint8_t **bufs, unsigned *le
 		const ws_uring_cqe *c = &u->cqe[k];
 		int buf = ws_uring_cqe_buf(c);
 		if (!ws_uring_cqe_more(c))
-			u->armed = false; /* ended (out of buffers, an error): armed again next call */
+			u->armed =
+				false; /* ended (out of buffers, an error): armed again next call */
 		if (buf >= 0)
 			u->held[u->nheld++] = buf;
 		if (c->res >= 0) {
