@@ -364,6 +364,8 @@ uint64_t ws_udp_rx_buffer_bytes(const ws_test_spec *spec)
 	uint32_t size = WS_UDP_MAX_MSG, nmsg;
 	if (spec->send_size >= WS_UDP_MIN_MSG && spec->send_size <= WS_UDP_MAX_MSG)
 		size = spec->send_size;
+	if (spec->engine == WS_ENGINE_IO_URING) /* auto keeps epoll for UDP_STREAM */
+		return ws_udp_uring_rx_bytes(size);
 	size_t bufsize = rx_geometry(spec, spec->gro, size, &nmsg);
 	return (uint64_t)bufsize * nmsg;
 }

@@ -128,6 +128,14 @@ static uint32_t pow2_at_most(uint32_t n)
 	return v;
 }
 
+static uint32_t rx_count(uint32_t bufsize)
+{
+	uint32_t count = pow2_at_most(RX_BUDGET / bufsize);
+	return count < RX_BUFS_MIN ? RX_BUFS_MIN : count > RX_BUFS_MAX ? RX_BUFS_MAX : count;
+}
+
+uint64_t ws_udp_uring_rx_bytes(uint32_t size) { return (uint64_t)rx_count(size + 1) * (size + 1); }
+
 int ws_udp_uring_rx_open(struct ws_udp_uring **out, int fd, uint32_t size, bool sqpoll, ws_err *err)
 {
 	int rc = open_ring(out, fd, RING_ENTRIES, sqpoll, err);
@@ -135,9 +143,7 @@ int ws_udp_uring_rx_open(struct ws_udp_uring **out, int fd, uint32_t size, bool 
 	if (rc < 0)
 		return rc;
 	u->size = size + 1; /* a longer datagram shows as size + 1 bytes */
-	uint32_t count = pow2_at_most(RX_BUDGET / u->size);
-	count = count < RX_BUFS_MIN ? RX_BUFS_MIN : count > RX_BUFS_MAX ? RX_BUFS_MAX : count;
-	return ws_uring_bufs_open(&u->ring, &u->bufs, RX_BGID, count, u->size, err);
+	return ws_uring_bufs_open(&u->ring, &u->bufs, RX_BGID, rx_count(u->size), u->size, err);
 }
 
 int ws_udp_uring_recv(struct ws_udp_uring *u, const uint8_t **bufs, unsigned *lens, unsigned max,

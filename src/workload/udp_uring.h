@@ -38,6 +38,10 @@ int ws_udp_uring_send(struct ws_udp_uring *u, uint64_t seq, uint32_t tag, uint32
 int ws_udp_uring_rx_open(struct ws_udp_uring **u, int fd, uint32_t size, bool sqpoll,
 			 struct ws_err *err);
 
+/* The receiver's provided buffers for datagrams up to size bytes, in bytes (at most 2 MiB,
+ * as the epoll receiver's batch). */
+uint64_t ws_udp_uring_rx_bytes(uint32_t size);
+
 /* Up to max datagrams: their bytes and lengths, valid until the next call. wait: block up
  * to timeout_ns for the first (else for a batch, up to a short nap, as a receiver does while
  * datagrams flow). Returns how many, or -1 with errno (EAGAIN: none in time). */

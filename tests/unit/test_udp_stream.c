@@ -482,6 +482,22 @@ static void test_uring_unix_pair(void)
 	}
 }
 
+/* The daemon's memory budget counts io_uring's provided buffers: a power of 2 of them (16 to
+ * 1024), each a byte longer than a datagram, within 2 MiB. */
+static void test_uring_buffer_bytes(void)
+{
+	ws_test_spec spec;
+	ws_test_spec_init(&spec);
+	spec.type = WS_TEST_UDP_STREAM;
+	spec.engine = WS_ENGINE_IO_URING;
+	spec.send_size = 64;
+	CHECK_U64("uring 64", ws_udp_buffer_bytes(&spec, false, 0), 1024 * 65);
+	spec.send_size = 1472;
+	CHECK_U64("uring 1472", ws_udp_buffer_bytes(&spec, false, 0), 1024 * 1473);
+	spec.send_size = 0; /* the largest datagram */
+	CHECK_U64("uring max", ws_udp_buffer_bytes(&spec, false, 0), 32 * 65508);
+}
+
 static void test_uring_loopback(void)
 {
 	int fds[2];
@@ -524,6 +540,7 @@ int main(void)
 	RUN(test_receiver_gone);
 	char why[160];
 	if (ws_uring_probe(why, sizeof(why)) == 0) {
+		RUN(test_uring_buffer_bytes);
 		RUN(test_uring_unix_pair);
 		RUN(test_uring_loopback);
 	} else {
