@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rr_uring: the io_uring request/response engine, TCP in closed loop, for one flow or many;
- * rr_multi.c runs it in place of the epoll loop when the side's engine is io_uring (see
- * docs/engines.md).
+/* rr_uring: the io_uring request/response engine, TCP and UDP in closed loop, for one flow
+ * or many; rr_multi.c runs it in place of the epoll loop when the side's engine is io_uring
+ * (see docs/engines.md).
  *
  * Each worker thread owns one ring for all its flows. Every flow has one multishot receive
  * armed, which takes buffers from the thread's provided-buffer ring, so a response costs no
@@ -12,7 +12,12 @@
  * across flows, to the kernel in one io_uring_enter, which also waits for the next
  * completions: with many flows a thread makes one system call per batch instead of one per
  * message and one per epoll_wait. The flows' state, the results and the housekeeping
- * (stall, end of test, time cap) are the epoll engine's (rr_flow.h). */
+ * (stall, end of test, time cap) are the epoll engine's (rr_flow.h).
+ *
+ * UDP: a request is a datagram sent from its own slot (its tag, then the shared payload),
+ * untouched until the request is answered or given up; a response is matched, and a lost
+ * request given up, by the epoll engine's functions; a responder answers from the buffer
+ * the request arrived in and gives it back when the response's send completes. */
 #include "workload/rr_flow.h"
 
 #include "measure/interim.h"
