@@ -12,10 +12,15 @@
 #   crr      TCP_CRR (the client's engine; the daemon's responder is epoll on both)
 #                                                                      goal ratio >= 1.15
 #   crr16    TCP_CRR --streams 16 --threads 2 (no goal: where batching across flows pays)
-#   udp      UDP_STREAM 1472 B, no GSO                                 goal ratio >= 1.0
-#   udp64    UDP_STREAM 64 B, no GSO                                   goal ratio >= 1.0
-# A scenario whose test the io_uring engine does not run yet is reported as such (udp and
-# udp64 today). The ratio is io_uring's median over epoll's median. A MISS is a measurement,
+#   udp      UDP_STREAM 1472 B, no GSO: packets/s sent                 goal ratio >= 1.0
+#   udp_rx   ... and received (the daemon's count; the same runs)      goal ratio >= 1.0
+#   udp64    UDP_STREAM 64 B, no GSO: packets/s sent                   goal ratio >= 1.0
+#   udp64_rx ... and received (the same runs)                          goal ratio >= 1.0
+#   udprr1   UDP_RR, one flow, trans/s (no goal: whether auto should take io_uring)
+#   udprr8   UDP_RR --streams 8 --threads 2, trans/s (no goal: the same)
+# The epoll engine of UDP_STREAM is the sendmmsg/recvmmsg path. --only udp also runs udp_rx
+# (and udp64 udp64_rx). A scenario whose test the io_uring engine does not run is reported
+# as such. The ratio is io_uring's median over epoll's median. A MISS is a measurement,
 # not an error: the script exits 0 unless the daemon cannot start.
 #
 #   bench/engines.sh [--rounds N] [--seconds S] [--only LIST] [--out DIR]
@@ -37,8 +42,12 @@ stream    TCP_STREAM  -                                 THROUGHPUT  Mbit/s   >=1
 stream_sd TCP_STREAM  -                                 LOCAL_SD    us/KB    <=0.9
 crr       TCP_CRR     -                                 THROUGHPUT  trans/s  >=1.15
 crr16     TCP_CRR     --streams,16,--threads,2          THROUGHPUT  trans/s  -
-udp       UDP_STREAM  -m,1472                           THROUGHPUT  Mbit/s   >=1.0
-udp64     UDP_STREAM  -m,64                             THROUGHPUT  Mbit/s   >=1.0
+udp       UDP_STREAM  -m,1472                           SENT_PPS    pkt/s    >=1.0
+udp_rx    UDP_STREAM  -m,1472                           RECV_PPS    pkt/s    >=1.0
+udp64     UDP_STREAM  -m,64                             SENT_PPS    pkt/s    >=1.0
+udp64_rx  UDP_STREAM  -m,64                             RECV_PPS    pkt/s    >=1.0
+udprr1    UDP_RR      -                                 THROUGHPUT  trans/s  -
+udprr8    UDP_RR      --streams,8,--threads,2           THROUGHPUT  trans/s  -
 '
 known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table")
 
@@ -52,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--only)
 		[ -n "${2:-}" ] || ws_usage_die "--only needs scenario names (known: $known)"
 		for s in ${2//,/ }; do
+			[[ $s == *_rx ]] && ws_usage_die "--only: '$s' runs with '${s%_rx}'; name that"
 			[[ ,$known, == *",$s,"* ]] || ws_usage_die "--only: unknown scenario '$s' (known: $known)"
 		done
 		only=,$2,
@@ -84,20 +94,35 @@ done
 [ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$work/serve.log")"
 ws_host_noise engines
 
-# run ENGINE TEST OPTS OUTPUT: one figure, or nothing when the run failed (why in $work/err)
+# run ENGINE TEST OPTS OUTPUT ROUND: one figure, or nothing when the run failed (why in
+# $work/err). SENT_PPS and RECV_PPS: UDP_STREAM's packets/s sent (the client's) and received
+# (the daemon's), from one run per round and engine that both read.
 run() {
-	local opts=() cpu=()
+	local opts=() cpu=() o=$4
 	[ "$3" != - ] && IFS=, read -r -a opts <<<"$3"
 	[ "$4" = LOCAL_SD ] && cpu=(-c -C)
-	timeout $((secs + 30)) "$ws_bin" -H 127.0.0.1 -p "$port" -t "$2" -l "$secs" -P 0 \
-		${cpu[@]+"${cpu[@]}"} -- --engine "$1" ${opts[@]+"${opts[@]}"} -o "$4" \
-		2>"$work/err" | tail -n 1
+	case $4 in SENT_PPS | RECV_PPS) o=LOCAL_SEND_THROUGHPUT,REMOTE_RECV_THROUGHPUT ;; esac
+	local cache="$work/run.$5.$1.$2.${3//[^A-Za-z0-9]/_}"
+	if [ ! -s "$cache" ]; then
+		timeout $((secs + 30)) "$ws_bin" -H 127.0.0.1 -p "$port" -t "$2" -l "$secs" -P 0 \
+			${cpu[@]+"${cpu[@]}"} -- --engine "$1" ${opts[@]+"${opts[@]}"} -o "$o" \
+			2>"$work/err" | tail -n 1 >"$cache"
+	fi
+	case $4 in
+	SENT_PPS | RECV_PPS)
+		local size
+		size=$(sed -n 's/.*-m,\([0-9]*\).*/\1/p' <<<"$3")
+		awk -F, -v f=$([ "$4" = SENT_PPS ] && echo 1 || echo 2) -v m="$size" \
+			'$f + 0 > 0 { printf "%.0f\n", $f * 1e6 / 8 / m }' "$cache" ;;
+	*) cat "$cache" ;;
+	esac
 }
 
 samples=$work/samples.tsv
 : >"$samples"
 declare -A unsupported=()
-scenarios=$(awk -v only="$only" 'NF && (only == "" || index(only, "," $1 ",")) { print $1 }' <<<"$scenario_table")
+scenarios=$(awk -v only="$only" 'NF { base = $1; sub(/_rx$/, "", base) }
+	NF && (only == "" || index(only, "," base ",")) { print $1 }' <<<"$scenario_table")
 for r in $(seq 1 "$rounds"); do
 	order="io_uring epoll"
 	[ $((r % 2)) = 0 ] && order="epoll io_uring"
@@ -105,7 +130,7 @@ for r in $(seq 1 "$rounds"); do
 		read -r _ test opts out _ _ < <(awk -v s="$s" '$1 == s' <<<"$scenario_table")
 		[ -n "${unsupported[$s]:-}" ] && continue
 		for e in $order; do
-			v=$(run "$e" "$test" "$opts" "$out")
+			v=$(run "$e" "$test" "$opts" "$out" "$r")
 			if [ -z "$v" ] && grep -q "does not run" "$work/err"; then
 				unsupported[$s]=$(sed 's/^[^:]*: //' "$work/err" | head -n 1)
 				break

@@ -28,10 +28,12 @@ int ws_engine_parse(const char *s, enum ws_engine *e, ws_err *err)
 
 /* The tests the io_uring engine runs; one row each (what it does not run of them is in
  * ws_engine_uring_runs). */
-static const enum ws_test_type uring_tests[] = {WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS,
-						WS_TEST_TCP_RR, WS_TEST_TCP_CRR, WS_TEST_TCP_CC};
-#define URING_TESTS_TEXT \
-	"TCP_STREAM, TCP_MAERTS, TCP_RR (closed loop), and the client of TCP_CRR and TCP_CC"
+static const enum ws_test_type uring_tests[] = {
+	WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_RR, WS_TEST_TCP_CRR,
+	WS_TEST_TCP_CC,     WS_TEST_UDP_STREAM, WS_TEST_UDP_RR};
+#define URING_TESTS_TEXT                                                                   \
+	"TCP_STREAM, TCP_MAERTS, TCP_RR (closed loop), the client of TCP_CRR and TCP_CC, " \
+	"UDP_STREAM (without --gso, --gro and --no-mmsg) and UDP_RR (closed loop)"
 
 bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 {
@@ -63,6 +65,14 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 			 "the io_uring engine has its own I/O path; drop --zerocopy, "
 			 "--skip-rx-copy, --splice and latency outputs of a stream test, or use "
 			 "--engine epoll");
+		return false;
+	}
+	if (s->type == WS_TEST_UDP_STREAM && (s->gso || s->gro || s->no_batch)) {
+		snprintf(
+			why, whysz,
+			"the io_uring engine batches its own UDP_STREAM datagrams (no UDP_SEGMENT, "
+			"no UDP_GRO, no one-call-per-datagram path); drop --gso, --gro and "
+			"--no-mmsg, or use --engine epoll");
 		return false;
 	}
 	why[0] = '\0';

@@ -156,6 +156,7 @@ int ws_uring_open(ws_uring *r, unsigned entries, bool sqpoll, ws_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
+	r->fixed_fd = -1;
 	struct io_uring_params p;
 	int fd = setup_ring(entries, sqpoll, &p);
 	if (fd < 0)
@@ -216,6 +217,14 @@ int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, ws_err *err)
 	if (sys_register(r->fd, IORING_REGISTER_BUFFERS, &iov, 1) < 0)
 		return ws_err_errno(err, "cannot register a %zu-byte buffer with io_uring", len);
 	r->registered = true;
+	return 0;
+}
+
+int ws_uring_register_fd(ws_uring *r, int fd, ws_err *err)
+{
+	if (sys_register(r->fd, IORING_REGISTER_FILES, &fd, 1) < 0)
+		return ws_err_errno(err, "cannot register descriptor %d with io_uring", fd);
+	r->fixed_fd = fd;
 	return 0;
 }
 
@@ -291,6 +300,10 @@ static int prep(ws_uring *r, int op, int fd, const void *buf, uint32_t len, uint
 		return -EBUSY;
 	s->opcode = (uint8_t)op;
 	s->fd = fd;
+	if (fd >= 0 && fd == r->fixed_fd) { /* the registered descriptor: no lookup per call */
+		s->fd = 0;
+		s->flags = IOSQE_FIXED_FILE;
+	}
 	s->addr = (uint64_t)(uintptr_t)buf;
 	s->len = len;
 	s->user_data = data;
@@ -313,8 +326,17 @@ int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64
 	int rc = prep(r, IORING_OP_SEND, fd, buf, len, data, &s);
 	if (rc == 0) {
 		s->msg_flags = MSG_NOSIGNAL | MSG_WAITALL;
-		s->flags = IOSQE_CQE_SKIP_SUCCESS;
+		s->flags |= IOSQE_CQE_SKIP_SUCCESS;
 	}
+	return rc;
+}
+
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_SENDMSG, fd, msg, 1, data, &s);
+	if (rc == 0)
+		s->msg_flags = MSG_NOSIGNAL;
 	return rc;
 }
 
@@ -345,7 +367,7 @@ int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_
 	int rc = prep(r, IORING_OP_RECV, fd, NULL, 0, data, &s);
 	if (rc == 0) {
 		s->ioprio = IORING_RECV_MULTISHOT;
-		s->flags = IOSQE_BUFFER_SELECT;
+		s->flags |= IOSQE_BUFFER_SELECT;
 		s->buf_group = b->bgid;
 	}
 	return rc;
@@ -503,6 +525,12 @@ int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, ws_err *err)
 	return ws_err_set(err, ENOSYS, "this build has no io_uring");
 }
 
+int ws_uring_register_fd(ws_uring *r, int fd, ws_err *err)
+{
+	(void)r, (void)fd;
+	return ws_err_set(err, ENOSYS, "this build has no io_uring");
+}
+
 int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data)
 {
 	(void)r, (void)fd, (void)buf, (void)len, (void)data;
@@ -524,6 +552,12 @@ int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64
 int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data)
 {
 	(void)r, (void)fd, (void)buf, (void)len, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data)
+{
+	(void)r, (void)fd, (void)msg, (void)data;
 	return -ENOSYS;
 }
 

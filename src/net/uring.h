@@ -40,6 +40,7 @@ typedef struct ws_uring {
 	void *sq_map, *cq_map;
 	size_t sq_len, cq_len, sqes_len;
 	bool registered; /* a fixed buffer (index 0) is registered */
+	int fixed_fd;    /* the descriptor registered as fixed file 0, or -1 */
 	void *last;      /* the submission entry queued last (ws_uring_link) */
 } ws_uring;
 
@@ -66,6 +67,10 @@ void ws_uring_close(ws_uring *r);
 /* Register [buf, buf+len) as fixed buffer 0 (for ws_uring_write_fixed). */
 int ws_uring_register_buffer(ws_uring *r, void *buf, size_t len, struct ws_err *err);
 
+/* Register fd as fixed file 0: operations on fd then skip the kernel's descriptor lookup
+ * (IOSQE_FIXED_FILE). Only io_uring's operations may use it so; fd stays the caller's. */
+int ws_uring_register_fd(ws_uring *r, int fd, struct ws_err *err);
+
 /* Queue one operation, tagged data; a full queue is submitted first. 0 or -errno. */
 int ws_uring_send(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
 /* A write from fixed buffer 0 (a plain send when none is registered). A write has no
@@ -77,6 +82,9 @@ int ws_uring_recv(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t data);
  * completion when it succeeds (IOSQE_CQE_SKIP_SUCCESS): a completion tagged data means it
  * failed or ended short. */
 int ws_uring_send_all(ws_uring *r, int fd, const void *buf, uint32_t len, uint64_t data);
+/* A sendmsg of msg (a datagram of its iovecs), which with its iovecs must stay as it is
+ * until the operation completes. */
+int ws_uring_sendmsg(ws_uring *r, int fd, const void *msg, uint64_t data);
 int ws_uring_recv_multishot(ws_uring *r, int fd, const ws_uring_bufs *b, uint64_t data);
 /* A recv of all len bytes (MSG_WAITALL): a shorter result (EOF first) fails the operation,
  * which breaks a link chain (ws_uring_link). */

@@ -11,7 +11,7 @@
 int ws_engine_resolve(const ws_test_spec *s, enum ws_engine *out, char *note, size_t notesz,
 		      ws_err *err)
 {
-	char why[160];
+	char why[320];
 	*out = WS_ENGINE_EPOLL;
 	if (note && notesz)
 		note[0] = '\0';

@@ -95,7 +95,7 @@ static void finish_requests(struct ws_rr_worker *w, struct ws_rr_flow *f)
 	end_flow(w, f, PH_DONE);
 }
 
-static void maybe_finish(struct ws_rr_worker *w, struct ws_rr_flow *f)
+void ws_rr_maybe_finish(struct ws_rr_worker *w, struct ws_rr_flow *f)
 {
 	if (f->phase == PH_RUN && w->c->counted && f->done >= f->share)
 		f->phase = PH_COLLECT;
@@ -126,7 +126,7 @@ static void tcp_flush(struct ws_rr_worker *w, struct ws_rr_flow *f, uint32_t i, 
 	set_out(w, f, i, f->tx_left > 0);
 }
 
-static bool may_issue(const struct ws_rr_ctx *c, const struct ws_rr_flow *f, uint64_t extra)
+bool ws_rr_may_issue(const struct ws_rr_ctx *c, const struct ws_rr_flow *f, uint64_t extra)
 {
 	return f->issued + extra - f->head < c->cap &&
 		(!c->counted || f->done + f->pending + extra < f->share);
@@ -138,8 +138,12 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i)
 {
 	struct ws_rr_ctx *c = w->c;
 	struct ws_rr_flow *f = &c->flows[i];
+	if (w->ur) { /* the io_uring engine sends through its ring */
+		ws_rr_uring_pump(w, i);
+		return;
+	}
 	if (f->phase != PH_RUN) {
-		maybe_finish(w, f);
+		ws_rr_maybe_finish(w, f);
 		return;
 	}
 	int64_t now = ws_clock_ns();
@@ -152,11 +156,12 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i)
 	 * schedule called for before the end (trans_scheduled). */
 	if (c->timed && !c->open && now >= c->p->end_ns) {
 		f->phase = PH_COLLECT;
-		maybe_finish(w, f);
+		ws_rr_maybe_finish(w, f);
 		return;
 	}
 	uint64_t m = 0;
-	while (may_issue(c, f, m) && (!c->open || ws_rr_intended(w, f, f->issued + m) <= now) &&
+	while (ws_rr_may_issue(c, f, m) &&
+	       (!c->open || ws_rr_intended(w, f, f->issued + m) <= now) &&
 	       (!c->timed || !c->open || ws_rr_intended(w, f, f->issued + m) < c->p->end_ns)) {
 		if (!c->udp) {
 			m++;
@@ -200,14 +205,14 @@ void ws_rr_pump(struct ws_rr_worker *w, uint32_t i)
 	if (f->phase == PH_RUN && c->open && c->timed &&
 	    ws_rr_intended(w, f, f->issued) >= c->p->end_ns)
 		f->phase = PH_COLLECT;
-	if (f->phase == PH_RUN && c->open && !f->in_heap && may_issue(c, f, 0)) {
+	if (f->phase == PH_RUN && c->open && !f->in_heap && ws_rr_may_issue(c, f, 0)) {
 		f->due = ws_rr_intended(w, f, f->issued);
 		if (!c->timed || f->due < c->p->end_ns) {
 			ws_sched_push(&w->sched, f->due, i);
 			f->in_heap = true;
 		}
 	}
-	maybe_finish(w, f);
+	ws_rr_maybe_finish(w, f);
 }
 
 /* --- requester: receiving --------------------------------------------------------- */
@@ -280,42 +285,55 @@ static void udp_expire(struct ws_rr_worker *w, struct ws_rr_flow *f, int64_t now
 	}
 }
 
-static void udp_responses(struct ws_rr_worker *w, uint32_t i)
+int ws_rr_udp_response(struct ws_rr_worker *w, uint32_t i, const char *buf, uint64_t len,
+		       int64_t now)
 {
 	struct ws_rr_ctx *c = w->c;
 	struct ws_rr_flow *f = &c->flows[i];
 	uint32_t rsp = c->p->spec->rsp_size;
+	f->recv_calls++;
+	if (len != rsp) {
+		fail(w, f, -WS_E_PROTO, "a response of %llu bytes; expected %u",
+		     (unsigned long long)len, rsp);
+		return -1;
+	}
+	f->bytes_recv += len;
+	uint64_t tag = 0;
+	for (uint32_t b = 0; b < c->tagn; b++)
+		tag = tag << 8 | (uint8_t)buf[b];
+	/* the oldest unresolved request whose low bytes are the tag */
+	uint64_t mask = c->tagn >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * c->tagn)) - 1;
+	uint64_t s = f->head + ((tag - f->head) & mask);
+	while (s < f->issued && f->ring[s % c->cap] == ANSWERED && mask != UINT64_MAX &&
+	       s + mask + 1 > s)
+		s += mask + 1;
+	if (s < f->head || s >= f->issued || f->ring[s % c->cap] == ANSWERED) {
+		f->late++; /* its transaction timed out already */
+		return 0;
+	}
+	record(w, i, now - (c->open ? ws_rr_intended(w, f, s) : f->ring[s % c->cap]));
+	f->ring[s % c->cap] = ANSWERED;
+	f->done++;
+	ws_interim_add(ws_interim_at(c->p->progress, i), 1);
+	f->pending--;
+	f->last_progress = now;
+	udp_expire(w, f, now);
+	return 1;
+}
+
+static void udp_responses(struct ws_rr_worker *w, uint32_t i)
+{
+	struct ws_rr_ctx *c = w->c;
+	struct ws_rr_flow *f = &c->flows[i];
 	for (int k = 0; k < CALLS_PER_WAKE && f->phase != PH_FAILED && f->phase != PH_DONE; k++) {
 		ssize_t r = flow_recv(w, f, WS_RR_SCRATCH, MSG_TRUNC);
 		if (r < 0)
 			return;
-		int64_t now = ws_clock_ns();
-		f->recv_calls++;
-		if ((uint64_t)r != rsp) {
-			fail(w, f, -WS_E_PROTO, "a response of %zd bytes; expected %u", r, rsp);
+		int got = ws_rr_udp_response(w, i, w->buf, (uint64_t)r, ws_clock_ns());
+		if (got < 0)
 			return;
-		}
-		f->bytes_recv += (uint64_t)r;
-		uint64_t tag = 0;
-		for (uint32_t b = 0; b < c->tagn; b++)
-			tag = tag << 8 | (uint8_t)w->buf[b];
-		/* the oldest unresolved request whose low bytes are the tag */
-		uint64_t mask = c->tagn >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * c->tagn)) - 1;
-		uint64_t s = f->head + ((tag - f->head) & mask);
-		while (s < f->issued && f->ring[s % c->cap] == ANSWERED && mask != UINT64_MAX &&
-		       s + mask + 1 > s)
-			s += mask + 1;
-		if (s < f->head || s >= f->issued || f->ring[s % c->cap] == ANSWERED) {
-			f->late++; /* its transaction timed out already */
+		if (got == 0)
 			continue;
-		}
-		record(w, i, now - (c->open ? ws_rr_intended(w, f, s) : f->ring[s % c->cap]));
-		f->ring[s % c->cap] = ANSWERED;
-		f->done++;
-		ws_interim_add(ws_interim_at(c->p->progress, i), 1);
-		f->pending--;
-		f->last_progress = now;
-		udp_expire(w, f, now);
 		bool others = f->pending > 0;
 		ws_rr_pump(w, i);
 		if (!others) /* only requests sent just now are out: no reply can be queued yet */

@@ -101,4 +101,15 @@ void ws_rr_housekeeping(struct ws_rr_worker *w, int64_t now);
  * over the same flows, workers and context as the epoll one. */
 extern const ws_pool_ops ws_rr_uring_ops;
 
+/* What both engines share of a UDP requester (the io_uring one queues its own sends):
+ * may the flow have extra more requests out; end it once all is answered or given up
+ * (the end markers, then done); account a response of len bytes at buf (its tag names the
+ * request): 1 answered, 0 late (given up already), -1 the flow failed. */
+bool ws_rr_may_issue(const struct ws_rr_ctx *c, const struct ws_rr_flow *f, uint64_t extra);
+void ws_rr_maybe_finish(struct ws_rr_worker *w, struct ws_rr_flow *f);
+int ws_rr_udp_response(struct ws_rr_worker *w, uint32_t i, const char *buf, uint64_t len,
+		       int64_t now);
+/* The io_uring engine's ws_rr_pump (a requester's housekeeping re-issues through it). */
+void ws_rr_uring_pump(struct ws_rr_worker *w, uint32_t i);
+
 #endif

@@ -448,19 +448,19 @@ static int engine_tcp(const side_run *x)
 static int engine_udp(const side_run *x)
 {
 	bool sender = x->role == WS_ROLE_SENDER;
+	/* the roles read the engine this side resolved (epoll: the sendmmsg/recvmmsg paths) */
+	ws_test_spec s = *x->spec;
+	s.engine = x->engine;
 	if (x->multi)
-		return run_udp_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
+		return run_udp_multi(&s, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
 				     x->cap_ns, x->progress, x->res, x->err);
 	if (x->time_calls) {
 		/* one datagram per send call, as netperf, so that each timed call is one message */
-		ws_test_spec plain = *x->spec;
-		plain.no_batch = true;
-		plain.gso = false;
-		return ws_udp_run_role_progress(&plain, sender, x->fds[0], x->file_fd, x->cap_ns,
-						x->progress, x->res, x->err);
+		s.no_batch = true;
+		s.gso = false;
 	}
-	return ws_udp_run_role_progress(x->spec, sender, x->fds[0], x->file_fd, x->cap_ns,
-					x->progress, x->res, x->err);
+	return ws_udp_run_role_progress(&s, sender, x->fds[0], x->file_fd, x->cap_ns, x->progress,
+					x->res, x->err);
 }
 
 static int engine_rr(const side_run *x)
@@ -622,8 +622,10 @@ static int run_side(const ws_test_spec *spec, bool is_client, const int *fds, ui
 	if (file_fd >= 0)
 		close(file_fd);
 	/* the workers' time, not the idle main thread's, where workers ran the role */
-	rc = cpu_end(spec, is_client, multi || spec->rate > 0 || engine == WS_ENGINE_IO_URING, snap,
-		     rc, res, err);
+	/* (one UDP_STREAM flow runs on this thread whatever the engine) */
+	bool workers = multi || spec->rate > 0 ||
+		(engine == WS_ENGINE_IO_URING && spec->type != WS_TEST_UDP_STREAM);
+	rc = cpu_end(spec, is_client, workers, snap, rc, res, err);
 	ws_sock_get_buffers(fds[0], &res->sndbuf_end, &res->rcvbuf_end);
 	return rc;
 }

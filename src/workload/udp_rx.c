@@ -12,6 +12,7 @@
 #include "util/err.h"
 #include "workload/stream.h"
 #include "workload/udp_sock.h"
+#include "workload/udp_uring.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -50,6 +51,9 @@ typedef struct udp_rx {
 #else
 	struct msghdr *msgs;
 #endif
+	struct ws_udp_uring *ur; /* --engine io_uring: the ring; its datagrams are at ptrs */
+	uint32_t size;           /* io_uring: longer datagrams were truncated */
+	const uint8_t *ptrs[RX_BATCH_MAX];
 	ws_udp_acct acct;
 	uint64_t window, reported;
 	bool any;
@@ -119,6 +123,15 @@ static int rx_setup(udp_rx *r, const ws_test_spec *spec, int fd, ws_side_result 
 			ws_udp_note(res, "UDP_GRO refused by the kernel (%s); fell back",
 				    strerror(errno));
 	}
+	if (spec->engine == WS_ENGINE_IO_URING) { /* the engine table refuses --gro with it */
+		r->size = size;
+		r->bufsize = size;
+		r->nmsg = RX_BATCH_MAX;
+		res->recv_size = size;
+		snprintf(res->io_path, sizeof(res->io_path), "io_uring");
+		r->window = rx_window(res->rcvbuf_set, size);
+		return ws_udp_uring_rx_open(&r->ur, fd, size, spec->sqpoll, err);
+	}
 	r->bufsize = rx_geometry(spec, r->gro, size, &r->nmsg);
 	if (!spec->no_batch && !WS_UDP_HAVE_MMSG)
 		ws_udp_note(res, "%s", "recvmmsg is not in this build; used recv");
@@ -148,6 +161,9 @@ static struct msghdr *rx_hdr(udp_rx *r, uint32_t i)
  * within the socket timeout, or at once with MSG_DONTWAIT in flags). */
 static int rx_receive(udp_rx *r, unsigned *lens, int flags)
 {
+	if (r->ur) /* waiting while datagrams flow is for a batch, up to a nap */
+		return ws_udp_uring_recv(r->ur, r->ptrs, lens, RX_BATCH_MAX,
+					 !(flags & MSG_DONTWAIT), RX_TIMEOUT_NS);
 	for (uint32_t i = 0; i < r->nmsg; i++) {
 		struct msghdr *m = rx_hdr(r, i);
 		*m = (struct msghdr){.msg_iov = &r->iov[i], .msg_iovlen = 1};
@@ -185,6 +201,13 @@ static int gro_size(struct msghdr *m)
 /* Account datagram i (walking its GRO segments); true when it held an END marker. */
 static bool rx_account(udp_rx *r, uint32_t i, unsigned len)
 {
+	if (r->ur) {
+		if (len > r->size) { /* truncated into a buffer of size + 1 */
+			r->acct.bad++;
+			return false;
+		}
+		return ws_udp_acct_feed(&r->acct, r->ptrs[i], len) == WS_UDP_END;
+	}
 	struct msghdr *m = rx_hdr(r, i);
 	const uint8_t *p = r->iov[i].iov_base;
 	if (m->msg_flags & MSG_TRUNC) {
@@ -258,7 +281,8 @@ static int rx_loop(udp_rx *r, const ws_test_spec *spec, int64_t cap_ns, ws_side_
 		bool flowing = r->any && ws_clock_ns() - r->last_ns < RX_FLOWING_NS;
 		int n = rx_receive(r, lens, flowing ? MSG_DONTWAIT : 0);
 		if (n < 0 && flowing && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			ws_clock_sleep_ns(RX_NAP_NS);
+			if (!r->ur) /* io_uring's receive napped waiting for a batch */
+				ws_clock_sleep_ns(RX_NAP_NS);
 			continue;
 		}
 		int64_t now = ws_clock_ns();
@@ -326,6 +350,7 @@ int ws_udp_recv_role(const ws_test_spec *spec, int fd, int64_t cap_ns, ws_side_r
 	res->bad_dgrams = r->acct.bad;
 	res->dgrams_jumps = r->acct.jumps;
 	res->bytes_recv = r->acct.bytes;
+	ws_udp_uring_close(r->ur);
 	free(r->bufs);
 	free(r->iov);
 	free(r->ctrl);
@@ -339,6 +364,8 @@ uint64_t ws_udp_rx_buffer_bytes(const ws_test_spec *spec)
 	uint32_t size = WS_UDP_MAX_MSG, nmsg;
 	if (spec->send_size >= WS_UDP_MIN_MSG && spec->send_size <= WS_UDP_MAX_MSG)
 		size = spec->send_size;
+	if (spec->engine == WS_ENGINE_IO_URING) /* auto keeps epoll for UDP_STREAM */
+		return ws_udp_uring_rx_bytes(size);
 	size_t bufsize = rx_geometry(spec, spec->gro, size, &nmsg);
 	return (uint64_t)bufsize * nmsg;
 }

@@ -16,6 +16,7 @@
 #include "util/features.h"
 #include "workload/stream.h"
 #include "workload/udp_sock.h"
+#include "workload/udp_uring.h"
 
 #include <errno.h>
 #include <linux/errqueue.h>
@@ -36,7 +37,7 @@
 #define GONE_NS            (1 * WS_NS_PER_SEC)
 #define NETPERF_END_DGRAMS 3 /* empty datagrams that end a netserver's test */
 
-enum tx_path { TX_MMSG, TX_PLAIN, TX_GSO };
+enum tx_path { TX_MMSG, TX_PLAIN, TX_GSO, TX_URING };
 
 typedef struct udp_tx {
 	int fd;
@@ -45,6 +46,7 @@ typedef struct udp_tx {
 	uint8_t *payload; /* one message; TX_PLAIN writes its header into the first bytes */
 	uint8_t *gso_buf; /* gso_segs messages back to back, each with its own header */
 	uint32_t gso_segs;
+	struct ws_udp_uring *ur; /* TX_URING (--engine io_uring): the ring and its slots */
 #if WS_UDP_HAVE_MMSG
 	uint8_t hdrs[TX_BATCH][WS_UDP_HDR_LEN];
 	struct iovec iov[TX_BATCH][2];
@@ -142,7 +144,9 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws
 	t->payload = ws_stream_alloc_pattern(t->size);
 	if (!t->payload)
 		return ws_err_set(err, ENOMEM, "no memory for a %u-byte message", t->size);
-	if (spec->gso)
+	if (spec->engine == WS_ENGINE_IO_URING) /* the engine table refuses --gso with it */
+		t->path = TX_URING;
+	else if (spec->gso)
 		rc = tx_try_gso(t, spec, err);
 	else
 		t->path = default_tx_path(spec, res);
@@ -152,6 +156,9 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws
 	     (t->gso_buf &&
 	      ws_stream_fill_from_file(t->gso_buf, (size_t)t->gso_segs * t->size, fill_fd) < 0)))
 		rc = ws_err_errno(err, "cannot read the file that fills the datagrams (-F)");
+	if (rc == 0 && t->path == TX_URING)
+		rc = ws_udp_uring_tx_open(&t->ur, fd, t->payload, t->size, TX_BATCH, spec->sqpoll,
+					  err);
 #if WS_UDP_HAVE_MMSG
 	for (int i = 0; i < TX_BATCH; i++) {
 		t->iov[i][0] = (struct iovec){t->hdrs[i], WS_UDP_HDR_LEN};
@@ -165,8 +172,13 @@ static int tx_setup(udp_tx *t, const ws_test_spec *spec, int fd, int fill_fd, ws
 
 static const char *tx_path_name(enum tx_path p)
 {
-	return p == TX_GSO ? "sendmsg+UDP_SEGMENT" : p == TX_MMSG ? "sendmmsg" : "send";
+	return p == TX_GSO      ? "sendmsg+UDP_SEGMENT"
+		: p == TX_MMSG  ? "sendmmsg"
+		: p == TX_URING ? "io_uring"
+				: "send";
 }
+
+static void tx_refused(udp_tx *t);
 
 /* One call on the current path for up to n datagrams; returns how many left, or -1. */
 static int tx_send(udp_tx *t, uint32_t n)
@@ -179,6 +191,17 @@ static int tx_send(udp_tx *t, uint32_t n)
 			ws_udp_hdr_encode(t->gso_buf + (size_t)i * t->size, &h);
 		ssize_t r = send(t->fd, t->gso_buf, (size_t)k * t->size, 0);
 		return r < 0 ? -1 : (int)k;
+	}
+	if (t->path == TX_URING) {
+		/* a batch of writes, one io_uring_enter; a failure after some went out is
+		 * counted here, and the failed datagram is the next call's first */
+		uint32_t refused = 0, failed = 0;
+		int k = ws_udp_uring_send(t->ur, t->seq, t->tag, n < TX_BATCH ? n : TX_BATCH,
+					  &refused, &failed);
+		t->res->send_errors += failed;
+		for (uint32_t i = 0; i < refused; i++)
+			tx_refused(t);
+		return k;
 	}
 #if WS_UDP_HAVE_MMSG
 	if (t->path == TX_MMSG) {
@@ -459,6 +482,7 @@ int ws_udp_send_role(const ws_test_spec *spec, int fd, int fill_fd, int64_t cap_
 	res->send_calls = t->seq; /* netperf's send calls: one per datagram */
 	res->bytes_sent = t->seq * t->size;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", tx_path_name(t->path));
+	ws_udp_uring_close(t->ur);
 	free(t->payload);
 	free(t->gso_buf);
 	free(t);

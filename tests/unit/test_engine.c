@@ -42,11 +42,12 @@ static void what_io_uring_runs(void)
 {
 	const char *n = "what_io_uring_runs";
 	ws_test_spec s;
-	char why[200];
+	char why[400];
 	ws_test_spec_init(&s);
 	enum ws_test_type yes[] = {WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_RR,
-				   WS_TEST_TCP_CRR, WS_TEST_TCP_CC};
-	enum ws_test_type no[] = {WS_TEST_UDP_STREAM, WS_TEST_UDP_RR, WS_TEST_TCP_SENDFILE};
+				   WS_TEST_TCP_CRR,    WS_TEST_TCP_CC,     WS_TEST_UDP_STREAM,
+				   WS_TEST_UDP_RR};
+	enum ws_test_type no[] = {WS_TEST_TCP_SENDFILE};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		s.type = yes[i];
 		CHECK(n, ws_engine_uring_runs(&s, why, sizeof(why)));
@@ -55,11 +56,35 @@ static void what_io_uring_runs(void)
 		s.type = no[i];
 		CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
 	}
-	s.type = WS_TEST_UDP_STREAM;
+	s.type = WS_TEST_TCP_SENDFILE;
 	ws_engine_uring_runs(&s, why, sizeof(why));
 	CHECK_STR(n, why,
-		  "the io_uring engine does not run UDP_STREAM yet; it runs TCP_STREAM, TCP_MAERTS, "
-		  "TCP_RR (closed loop), and the client of TCP_CRR and TCP_CC");
+		  "the io_uring engine does not run TCP_SENDFILE yet; it runs TCP_STREAM, TCP_MAERTS, "
+		  "TCP_RR (closed loop), the client of TCP_CRR and TCP_CC, UDP_STREAM (without "
+		  "--gso, --gro and --no-mmsg) and UDP_RR (closed loop)");
+	/* UDP_STREAM's offloads and its one-call-per-datagram path are epoll's */
+	s.type = WS_TEST_UDP_STREAM;
+	for (int k = 0; k < 3; k++) {
+		s.gso = k == 0;
+		s.gro = k == 1;
+		s.no_batch = k == 2;
+		CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
+		CHECK_STR(n, why,
+			  "the io_uring engine batches its own UDP_STREAM datagrams (no UDP_SEGMENT, "
+			  "no UDP_GRO, no one-call-per-datagram path); drop --gso, --gro and "
+			  "--no-mmsg, or use --engine epoll");
+	}
+	s.no_batch = false;
+	s.type = WS_TEST_UDP_RR;
+	s.rate = 100;
+	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
+	/* auto keeps epoll for both UDP tests (docs/engines.md) */
+	s.rate = 0;
+	s.streams = 8;
+	CHECK(n, !ws_engine_uring_pays(&s));
+	s.type = WS_TEST_UDP_STREAM;
+	CHECK(n, !ws_engine_uring_pays(&s));
+	s.streams = 1;
 	s.type = WS_TEST_TCP_RR;
 	s.rate = 100;
 	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
@@ -106,7 +131,7 @@ static void resolve_without_io_uring(void)
 	CHECK_INT(n, ws_engine_resolve(&s, &e, note, sizeof(note), &err), 0);
 	CHECK_STR(n, note, "");
 	/* a test io_uring does not run is refused before the probe */
-	s.type = WS_TEST_UDP_RR;
+	s.type = WS_TEST_TCP_SENDFILE;
 	s.engine = WS_ENGINE_IO_URING;
 	CHECK_INT(n, ws_engine_resolve(&s, &e, note, sizeof(note), &err), -WS_E_INVAL);
 	s.engine = WS_ENGINE_EPOLL;

@@ -6,6 +6,7 @@
 
 #include "measure/flowhist.h"
 #include "measure/hist.h"
+#include "net/uring.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/rr.h"
@@ -88,10 +89,14 @@ static ws_test_spec rr_spec(bool udp, uint32_t req, uint32_t rsp, uint32_t burst
 	return s;
 }
 
+/* The engine the tests below run (the io_uring variants set it; see main). */
+static enum ws_engine engine = WS_ENGINE_EPOLL;
+
 static ws_rr_params rr_params(const ws_test_spec *s, bool client, const int *fds, uint32_t n, uint32_t threads)
 {
 	int64_t now = ws_clock_ns();
 	return (ws_rr_params){.spec = s, .is_client = client, .udp = s->type == WS_TEST_UDP_RR, .fds = fds,
+			      .engine = engine,
 			      .nfds = n, .threads = threads, .start_ns = now,
 			      .end_ns = s->end == WS_END_TIME ? now + (int64_t)(s->duration_s * 1e9) : 0,
 			      .end_count = s->end == WS_END_TRANSACTIONS ? s->end_count : 0,
@@ -557,5 +562,16 @@ int main(void)
 	RUN(test_cap);
 	RUN(test_open_loop_rate);
 	RUN(test_coordinated_omission);
+	/* UDP_RR on the io_uring engine: the same counts and the same losses */
+	char why[160];
+	if (ws_uring_probe(why, sizeof(why)) == 0) {
+		engine = WS_ENGINE_IO_URING;
+		RUN(test_udp_counted);
+		RUN(test_udp_loss);
+		RUN(test_tcp_counted);
+		engine = WS_ENGINE_EPOLL;
+	} else {
+		printf("# io_uring variants skipped: %s\n", why);
+	}
 	TEST_MAIN_END();
 }

@@ -7,6 +7,7 @@
 #include "harness.h"
 
 #include "model/result.h"
+#include "net/uring.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/udp_stream.h"
@@ -410,7 +411,7 @@ static void test_loopback(void)
 /* A receiver that is gone (its daemon's time cap ended the test and every END_ACK was
  * lost): a sender with a count it will never reach stops once the receiver's port has
  * refused its datagrams for a second with no report, instead of sending forever. */
-static void test_receiver_gone(void)
+static void receiver_gone(enum ws_engine engine)
 {
 	int fds[2];
 	CHECK_INT("gone", udp_pair(fds), 0);
@@ -421,6 +422,7 @@ static void test_receiver_gone(void)
 	spec.end = WS_END_BYTES;
 	spec.end_count = UINT64_MAX / 2;
 	spec.send_size = 1472;
+	spec.engine = engine; /* io_uring: the refusals come back as the writes' completions */
 	ws_side_result res;
 	memset(&res, 0, sizeof(res));
 	ws_err err = {0};
@@ -432,6 +434,94 @@ static void test_receiver_gone(void)
 	CHECK(res.io_note, strstr(res.io_note, "refused datagrams for 1 s with no report: it is gone") != NULL);
 	CHECK("gone", res.send_errors > 0);
 	close(fds[0]);
+}
+
+static void test_receiver_gone(void)
+{
+	receiver_gone(WS_ENGINE_EPOLL);
+}
+
+/* --engine io_uring: the same roles and counts over io_uring's batched writes and multishot
+ * receive. AF_UNIX first (every count exact, also with flow control), then loopback UDP. */
+static void test_uring_unix_pair(void)
+{
+	for (int fc = 0; fc < 2; fc++) {
+		const char *n = fc ? "uring unix, flow control" : "uring unix";
+		int sv[2];
+		CHECK_INT(n, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+		ws_test_spec spec;
+		ws_test_spec_init(&spec);
+		spec.type = WS_TEST_UDP_STREAM;
+		spec.engine = WS_ENGINE_IO_URING;
+		spec.end = WS_END_BYTES;
+		spec.end_count = 3000 * 100 + 1; /* 3001 messages of 100 bytes, the last rounded up */
+		spec.send_size = 100;
+		spec.udp_flow_control = fc;
+		struct role_arg s, r;
+		run_pair(&spec, sv[0], sv[1], &s, &r);
+		CHECK_U64(n, s.res.dgrams_sent, 3001);
+		CHECK_U64(n, s.res.bytes_sent, 300100);
+		CHECK_U64(n, r.res.dgrams_recv, 3001);
+		CHECK_U64(n, r.res.bytes_recv, 300100);
+		CHECK_U64(n, r.res.dgrams_lost, 0);
+		CHECK_U64(n, r.res.dgrams_reordered, 0);
+		CHECK_U64(n, r.res.dgrams_dup, 0);
+		CHECK_U64(n, r.res.bad_dgrams, 0);
+		CHECK_U64(n, s.res.send_errors, 0);
+		CHECK_STR(n, s.res.io_path, "io_uring");
+		CHECK_STR(n, r.res.io_path, "io_uring");
+		CHECK_STR(n, s.res.io_note, "");
+		/* a batch per io_uring_enter; the calls netperf counts are the datagrams */
+		WS_T_REPORT(s.res.send_syscalls > 0 && s.res.send_syscalls <= 3001 / 16 + 1, n,
+			    "%llu sender calls", (unsigned long long)s.res.send_syscalls);
+		CHECK_U64(n, s.res.send_calls, 3001);
+		CHECK_U64(n, r.res.recv_calls, 3001);
+		CHECK(n, r.res.recv_syscalls > 0 && r.res.recv_syscalls <= 3001);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
+/* The daemon's memory budget counts io_uring's provided buffers: a power of 2 of them (16 to
+ * 1024), each a byte longer than a datagram, within 2 MiB. */
+static void test_uring_buffer_bytes(void)
+{
+	ws_test_spec spec;
+	ws_test_spec_init(&spec);
+	spec.type = WS_TEST_UDP_STREAM;
+	spec.engine = WS_ENGINE_IO_URING;
+	spec.send_size = 64;
+	CHECK_U64("uring 64", ws_udp_buffer_bytes(&spec, false, 0), 1024 * 65);
+	spec.send_size = 1472;
+	CHECK_U64("uring 1472", ws_udp_buffer_bytes(&spec, false, 0), 1024 * 1473);
+	spec.send_size = 0; /* the largest datagram */
+	CHECK_U64("uring max", ws_udp_buffer_bytes(&spec, false, 0), 32 * 65508);
+}
+
+static void test_uring_loopback(void)
+{
+	int fds[2];
+	const char *n = "uring loopback";
+	CHECK_INT(n, udp_pair(fds), 0);
+	ws_test_spec spec;
+	ws_test_spec_init(&spec);
+	spec.type = WS_TEST_UDP_STREAM;
+	spec.engine = WS_ENGINE_IO_URING;
+	spec.duration_s = 0.3;
+	spec.send_size = 1472;
+	struct role_arg s, r;
+	run_pair(&spec, fds[0], fds[1], &s, &r);
+	CHECK_STR(n, s.res.io_path, "io_uring");
+	CHECK_STR(n, r.res.io_path, "io_uring");
+	CHECK(n, s.res.dgrams_sent > 1000);
+	CHECK_U64(n, r.res.dgrams_recv + r.res.dgrams_lost, s.res.dgrams_sent);
+	CHECK_U64(n, r.res.bytes_recv, r.res.dgrams_recv * 1472);
+	CHECK_U64(n, r.res.bad_dgrams, 0);
+	WS_T_REPORT(s.res.elapsed_ns > 250000000 && s.res.elapsed_ns < 450000000, n,
+		    "sender elapsed %lld ns", (long long)s.res.elapsed_ns);
+	close(fds[0]);
+	close(fds[1]);
+	receiver_gone(WS_ENGINE_IO_URING);
 }
 
 int main(void)
@@ -448,5 +538,13 @@ int main(void)
 	RUN(test_fill_file);
 	RUN(test_loopback);
 	RUN(test_receiver_gone);
+	char why[160];
+	if (ws_uring_probe(why, sizeof(why)) == 0) {
+		RUN(test_uring_buffer_bytes);
+		RUN(test_uring_unix_pair);
+		RUN(test_uring_loopback);
+	} else {
+		printf("# io_uring variants skipped: %s\n", why);
+	}
 	TEST_MAIN_END();
 }
