@@ -59,7 +59,7 @@ static void what_io_uring_runs(void)
 	ws_engine_uring_runs(&s, why, sizeof(why));
 	CHECK_STR(n, why,
 		  "the io_uring engine does not run UDP_STREAM yet; it runs TCP_STREAM, TCP_MAERTS, "
-		  "TCP_RR (closed loop), and the client of TCP_CRR and TCP_CC");
+		  "TCP_RR (closed loop), TCP_CRR and TCP_CC");
 	s.type = WS_TEST_TCP_RR;
 	s.rate = 100;
 	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
