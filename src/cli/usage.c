@@ -167,7 +167,7 @@ const char *ws_cli_usage(void)
 	       "where\n"
 	       "                          it pays, else epoll); io_uring runs TCP_STREAM, "
 	       "TCP_MAERTS,\n"
-	       "                          closed-loop TCP_RR, TCP_CRR and TCP_CC\n"
+	       "                          TCP_SENDFILE, closed-loop TCP_RR, TCP_CRR and TCP_CC\n"
 	       "                          (docs/engines.md)\n"
 	       "    --sqpoll              io_uring: a kernel thread polls the submission queue\n"
 	       "\n"

@@ -45,8 +45,8 @@ static void what_io_uring_runs(void)
 	char why[200];
 	ws_test_spec_init(&s);
 	enum ws_test_type yes[] = {WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_RR,
-				   WS_TEST_TCP_CRR, WS_TEST_TCP_CC};
-	enum ws_test_type no[] = {WS_TEST_UDP_STREAM, WS_TEST_UDP_RR, WS_TEST_TCP_SENDFILE};
+				   WS_TEST_TCP_CRR, WS_TEST_TCP_CC, WS_TEST_TCP_SENDFILE};
+	enum ws_test_type no[] = {WS_TEST_UDP_STREAM, WS_TEST_UDP_RR};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		s.type = yes[i];
 		CHECK(n, ws_engine_uring_runs(&s, why, sizeof(why)));
@@ -59,7 +59,7 @@ static void what_io_uring_runs(void)
 	ws_engine_uring_runs(&s, why, sizeof(why));
 	CHECK_STR(n, why,
 		  "the io_uring engine does not run UDP_STREAM yet; it runs TCP_STREAM, TCP_MAERTS, "
-		  "TCP_RR (closed loop), TCP_CRR and TCP_CC");
+		  "TCP_SENDFILE, TCP_RR (closed loop), TCP_CRR and TCP_CC");
 	s.type = WS_TEST_TCP_RR;
 	s.rate = 100;
 	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
