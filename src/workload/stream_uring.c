@@ -13,12 +13,13 @@
  *
  * TCP_SENDFILE's sender has no write: io_uring has no sendfile, so each flow splices the
  * file through its own pipe, one chain at a time: a splice of up to the send size from the
- * file (at the flow's offset, wrapping at its end) into the pipe, linked to a splice from
+ * file (at the flow's offset, wrapping where the epoll engine's sendfile does) into the pipe, linked to a splice from
  * the pipe into the socket, the first posting no completion when it succeeds. A socket
  * splice that ends short leaves the rest in the pipe, and the next chain is that rest. */
 #include "workload/stream_uring.h"
 
 #include "measure/interim.h"
+#include "net/tcpio.h"
 #include "net/uring.h"
 #include "util/clock.h"
 #include "util/err.h"
@@ -74,7 +75,7 @@ struct worker {
 	size_t bufsz;
 	char eof_buf[64];
 	bool sendfile;     /* the sender splices the file (TCP_SENDFILE) */
-	int64_t file_size; /* of the file spliced */
+	int64_t file_size; /* where the splices from the file wrap (ws_tcpio_sendfile_span) */
 	uint32_t pipe_cap; /* bytes a chain moves at most: the send size, or the pipe's size */
 	ws_uring ring;
 	ws_uring_bufs bufs;
@@ -297,7 +298,7 @@ static int sendfile_setup(struct worker *w, uint32_t mine, ws_err *err)
 	struct stat st;
 	if (fstat(p->io.file_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
 		return ws_err_set(err, WS_E_INVAL, "TCP_SENDFILE needs a regular, non-empty file");
-	w->file_size = st.st_size;
+	w->file_size = ws_tcpio_sendfile_span(st.st_size, p->io.sndbuf, p->io.send_size);
 	w->pipe_cap = p->io.send_size;
 	for (uint32_t i = w->id, k = 0; k < mine; i += p->nthreads, k++) {
 		struct flow *f = &w->flows[i];

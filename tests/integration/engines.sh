@@ -184,7 +184,7 @@ if ws -t TCP_STREAM -l -10000000 --json -- --engine io_uring -m 65536 >"$j" 2>"$
 	else fail stream_bytes "bytes sent, received: $got"; fi
 else fail stream_bytes "exit: $(cat "$out")"; fi
 
-# TCP_SENDFILE: the file spliced through a pipe, wrapping at its end (an odd size, a send
+# TCP_SENDFILE: the file spliced through a pipe, wrapping at netperf's span (an odd size, a send
 # size that does not divide it, two flows), byte-exact at both ends
 head -c 300001 /dev/urandom >"$WS_TMP/odd.bin"
 j=$WS_TMP/sendfile.json
