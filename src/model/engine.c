@@ -73,5 +73,6 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 bool ws_engine_uring_pays(const ws_test_spec *s)
 {
 	/* decided by bench/engines.sh; see docs/engines.md */
-	return s->type == WS_TEST_TCP_RR && s->streams > 1 && s->rate <= 0;
+	return (s->type == WS_TEST_TCP_RR && s->streams > 1 && s->rate <= 0) ||
+		s->type == WS_TEST_TCP_CRR;
 }

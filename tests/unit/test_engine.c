@@ -67,13 +67,19 @@ static void what_io_uring_runs(void)
 	s.zerocopy = true;
 	s.type = WS_TEST_TCP_STREAM;
 	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
-	/* auto takes io_uring only for several closed-loop TCP_RR flows */
+	/* auto takes io_uring only for several closed-loop TCP_RR flows ... */
 	s.zerocopy = false;
 	CHECK(n, !ws_engine_uring_pays(&s));
 	s.type = WS_TEST_TCP_RR;
 	CHECK(n, !ws_engine_uring_pays(&s));
 	s.streams = 64;
 	CHECK(n, ws_engine_uring_pays(&s));
+	/* ... and for TCP_CRR (both ends; measured in docs/engines.md), not TCP_CC */
+	s.streams = 1;
+	s.type = WS_TEST_TCP_CRR;
+	CHECK(n, ws_engine_uring_pays(&s));
+	s.type = WS_TEST_TCP_CC;
+	CHECK(n, !ws_engine_uring_pays(&s));
 }
 
 static void resolve_without_io_uring(void)
