@@ -9,11 +9,14 @@
 #   stream   TCP_STREAM -c -C: throughput                             goal ratio >= 1.0
 #            and local service demand (us/KB; on loopback both sides share the host's
 #            CPUs, so local and remote are one figure)                 goal ratio <= 0.9
-#   crr      TCP_CRR (the client's engine; the daemon's responder is epoll on both)
+#   crr      TCP_CRR (both ends: the client's chains, the daemon's responder)
 #                                                                      goal ratio >= 1.15
 #   crr16    TCP_CRR --streams 16 --threads 2 (no goal: where batching across flows pays)
 #   udp      UDP_STREAM 1472 B, no GSO                                 goal ratio >= 1.0
 #   udp64    UDP_STREAM 64 B, no GSO                                   goal ratio >= 1.0
+#   cc       TCP_CC, one flow (no goal: whether auto should take io_uring)
+#   sendfile TCP_SENDFILE (a temporary file; no goal: the goal is against netperf,
+#            bench/sendfile.sh)
 # A scenario whose test the io_uring engine does not run yet is reported as such (udp and
 # udp64 today). The ratio is io_uring's median over epoll's median. A MISS is a measurement,
 # not an error: the script exits 0 unless the daemon cannot start.
@@ -39,6 +42,8 @@ crr       TCP_CRR     -                                 THROUGHPUT  trans/s  >=1
 crr16     TCP_CRR     --streams,16,--threads,2          THROUGHPUT  trans/s  -
 udp       UDP_STREAM  -m,1472                           THROUGHPUT  Mbit/s   >=1.0
 udp64     UDP_STREAM  -m,64                             THROUGHPUT  Mbit/s   >=1.0
+cc        TCP_CC      -                                 THROUGHPUT  trans/s  -
+sendfile  TCP_SENDFILE -                                THROUGHPUT  Mbit/s   -
 '
 known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table")
 
