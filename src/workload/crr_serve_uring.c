@@ -41,6 +41,7 @@ struct crr_serve_uring {
 	ws_uring ring;
 	ws_addr peer[ACCEPTS]; /* each armed accept's peer address */
 	bool armed[ACCEPTS];
+	bool draining; /* the worker's end: no new connection is served */
 	ws_uring_cqe cqe[CQE_BATCH];
 };
 
@@ -97,6 +98,11 @@ static void on_accept(struct sworker *w, uint32_t k, int32_t res, int64_t now)
 {
 	struct crr_serve_uring *u = w->ur;
 	u->armed[k] = false;
+	if (u->draining) { /* an accept that beat its cancel: closed now, not queued */
+		if (res >= 0)
+			close(res);
+		return;
+	}
 	if (res < 0) {
 		if (res != -ECANCELED && !ws_crr_serve_accept_failed(w, -res))
 			arm_accept(w, k);
@@ -133,7 +139,8 @@ static void on_req(struct sworker *w, struct sconn *c, int32_t res, int64_t now)
 static void on_rsp(struct sworker *w, struct sconn *c, int32_t res)
 {
 	int e = res < 0 ? -res : EPIPE;
-	if (c->phase == S_DROP || e == EPIPE || e == ECONNRESET) /* the client gave up */
+	/* the client gave up, or the request's failure cancelled it (and said why) */
+	if (c->phase == S_DROP || e == EPIPE || e == ECONNRESET || e == ECANCELED)
 		return;
 	ws_crr_serve_fail(w, -e, "send of the %u-byte TCP_CRR response: %s",
 			  w->s->p->spec->rsp_size, strerror(e));
@@ -227,6 +234,7 @@ static void run(struct sworker *w)
 static void drain(struct sworker *w)
 {
 	struct crr_serve_uring *u = w->ur;
+	u->draining = true;
 	for (uint32_t k = 0; k < ACCEPTS; k++)
 		if (u->armed[k])
 			ws_uring_cancel(&u->ring, tag(k, OP_ACCEPT), tag(0, OP_QUIET));
