@@ -9,7 +9,7 @@
 #   stream   TCP_STREAM -c -C: throughput                             goal ratio >= 1.0
 #            and local service demand (us/KB; on loopback both sides share the host's
 #            CPUs, so local and remote are one figure)                 goal ratio <= 0.9
-#   crr      TCP_CRR (the client's engine; the daemon's responder is epoll on both)
+#   crr      TCP_CRR (both ends: the client's chains, the daemon's responder)
 #                                                                      goal ratio >= 1.15
 #   crr16    TCP_CRR --streams 16 --threads 2 (no goal: where batching across flows pays)
 #   udp      UDP_STREAM 1472 B, no GSO: packets/s sent                 goal ratio >= 1.0
@@ -18,6 +18,9 @@
 #   udp64_rx ... and received (the same runs)                          goal ratio >= 1.0
 #   udprr1   UDP_RR, one flow, trans/s (no goal: whether auto should take io_uring)
 #   udprr8   UDP_RR --streams 8 --threads 2, trans/s (no goal: the same)
+#   cc       TCP_CC, one flow (no goal: whether auto should take io_uring)
+#   sendfile TCP_SENDFILE (a temporary file; no goal: the goal is against netperf,
+#            bench/sendfile.sh)
 # The epoll engine of UDP_STREAM is the sendmmsg/recvmmsg path. --only udp also runs udp_rx
 # (and udp64 udp64_rx). A scenario whose test the io_uring engine does not run is reported
 # as such. The ratio is io_uring's median over epoll's median. A MISS is a measurement,
@@ -48,6 +51,8 @@ udp64     UDP_STREAM  -m,64                             SENT_PPS    pkt/s    >=1
 udp64_rx  UDP_STREAM  -m,64                             RECV_PPS    pkt/s    >=1.0
 udprr1    UDP_RR      -                                 THROUGHPUT  trans/s  -
 udprr8    UDP_RR      --streams,8,--threads,2           THROUGHPUT  trans/s  -
+cc        TCP_CC      -                                 THROUGHPUT  trans/s  -
+sendfile  TCP_SENDFILE -                                THROUGHPUT  Mbit/s   -
 '
 known=$(awk 'NF { printf "%s%s", (n++ ? "," : ""), $1 }' <<<"$scenario_table")
 

@@ -29,10 +29,10 @@ int ws_engine_parse(const char *s, enum ws_engine *e, ws_err *err)
 /* The tests the io_uring engine runs; one row each (what it does not run of them is in
  * ws_engine_uring_runs). */
 static const enum ws_test_type uring_tests[] = {
-	WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_RR, WS_TEST_TCP_CRR,
-	WS_TEST_TCP_CC,     WS_TEST_UDP_STREAM, WS_TEST_UDP_RR};
-#define URING_TESTS_TEXT                                                                   \
-	"TCP_STREAM, TCP_MAERTS, TCP_RR (closed loop), the client of TCP_CRR and TCP_CC, " \
+	WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_SENDFILE, WS_TEST_TCP_RR,
+	WS_TEST_TCP_CRR,    WS_TEST_TCP_CC,     WS_TEST_UDP_STREAM,   WS_TEST_UDP_RR};
+#define URING_TESTS_TEXT                                                                  \
+	"TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR (closed loop), TCP_CRR, TCP_CC, " \
 	"UDP_STREAM (without --gso, --gro and --no-mmsg) and UDP_RR (closed loop)"
 
 bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
@@ -82,5 +82,6 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 bool ws_engine_uring_pays(const ws_test_spec *s)
 {
 	/* decided by bench/engines.sh; see docs/engines.md */
-	return s->type == WS_TEST_TCP_RR && s->streams > 1 && s->rate <= 0;
+	return (s->type == WS_TEST_TCP_RR && s->streams > 1 && s->rate <= 0) ||
+		s->type == WS_TEST_TCP_CRR;
 }

@@ -88,14 +88,24 @@ static void reap_zerocopy(ws_tcpio *io)
 	}
 }
 
+off_t ws_tcpio_sendfile_span(off_t file_size, uint64_t sndbuf, uint64_t send_size)
+{
+	if (send_size == 0)
+		return file_size;
+	uint64_t width = sndbuf / send_size + 1;
+	uint64_t span = (width < 2 ? 2 : width) * send_size;
+	return span < (uint64_t)file_size ? (off_t)span : file_size;
+}
+
 ssize_t ws_tcpio_send(ws_tcpio *io, size_t n)
 {
 	switch (io->tx) {
 	case WS_TX_SENDFILE: {
-		if (io->file_off >= io->file_size)
+		off_t end = io->file_span > 0 ? io->file_span : io->file_size;
+		if (io->file_off >= end)
 			io->file_off = 0;
-		if ((off_t)n > io->file_size - io->file_off)
-			n = (size_t)(io->file_size - io->file_off);
+		if ((off_t)n > end - io->file_off)
+			n = (size_t)(end - io->file_off);
 		ssize_t w = sendfile(io->fd, io->file_fd, &io->file_off, n);
 		if (w == 0) {
 			snprintf(io->note, sizeof(io->note),

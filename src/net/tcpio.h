@@ -27,6 +27,7 @@ typedef struct ws_tcpio {
 	const char *tx_buf; /* send / zerocopy source, never modified while in flight */
 	int file_fd;        /* sendfile source */
 	off_t file_size, file_off;
+	off_t file_span;     /* where sendfile wraps (ws_tcpio_sendfile_span); 0: the file end */
 	uint64_t zc_pending; /* zerocopy sends not yet completed */
 	uint64_t zc_sends;   /* zerocopy sends completed */
 	uint64_t zc_copied;  /* ... that the kernel copied anyway */
@@ -44,8 +45,15 @@ int ws_tcpio_tx_open(ws_tcpio *io, int fd, enum ws_tcp_tx want, const char *buf,
 
 /* Send up to n bytes. Returns bytes sent, or -1 with errno (EAGAIN when the socket
  * timeout expired: the caller checks its stall timer and calls again). sendfile wraps to
- * the start of the file at its end; a file that shrank is an error (EIO, with a note). */
+ * the start of the file at file_span; a file that shrank is an error (EIO, with a note). */
 ssize_t ws_tcpio_send(ws_tcpio *io, size_t n);
+
+/* How much of the file TCP_SENDFILE sends before it wraps to its start, as netperf 2.7
+ * does: a ring of send_size pieces from the start of the file, as many as the send socket
+ * buffer (sndbuf: its size when the socket was set up, netperf's "Send Socket Size") holds
+ * plus one, at least two (16 KiB buffer, 16 KiB sends: offsets 0, 16384, 0, ...), at most
+ * the file. Both tools then send the same few page-cache pages over and over. */
+off_t ws_tcpio_sendfile_span(off_t file_size, uint64_t sndbuf, uint64_t send_size);
 
 /* Wait for every outstanding zerocopy completion, up to deadline_ns. */
 int ws_tcpio_tx_finish(ws_tcpio *io, int64_t deadline_ns, struct ws_err *err);

@@ -37,6 +37,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#ifndef SPLICE_F_MOVE
+#define SPLICE_F_MOVE 1 /* <fcntl.h> names it only for _GNU_SOURCE */
+#endif
+
 /* The ring's own file descriptor, a plain number for the system calls. */
 static int sys_setup(unsigned entries, struct io_uring_params *p)
 {
@@ -396,6 +400,45 @@ int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data)
 	return prep(r, IORING_OP_CLOSE, fd, NULL, 0, data, &s);
 }
 
+int ws_uring_accept(ws_uring *r, int fd, void *addr, uint32_t *addrlen, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_ACCEPT, fd, addr, 0, data, &s);
+	if (rc == 0) {
+		s->off = (uint64_t)(uintptr_t)addrlen; /* the address length's pointer */
+		s->accept_flags = SOCK_CLOEXEC;        /* blocking: the ring waits for it */
+	}
+	return rc;
+}
+
+int ws_uring_poll(ws_uring *r, int fd, uint32_t events, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_POLL_ADD, fd, NULL, 0, data, &s);
+	if (rc == 0)
+		s->poll32_events = events;
+	return rc;
+}
+
+int ws_uring_cancel(ws_uring *r, uint64_t target, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	return prep(r, IORING_OP_ASYNC_CANCEL, -1, (const void *)(uintptr_t)target, 0, data, &s);
+}
+
+int ws_uring_splice(ws_uring *r, int in, int64_t in_off, int out, uint32_t len, uint64_t data)
+{
+	struct io_uring_sqe *s;
+	int rc = prep(r, IORING_OP_SPLICE, out, NULL, len, data, &s);
+	if (rc == 0) {
+		s->splice_fd_in = in;
+		s->splice_off_in = (uint64_t)in_off; /* -1: the pipe's (no offset) */
+		s->off = (uint64_t)-1;               /* out is a pipe or a socket */
+		s->splice_flags = SPLICE_F_MOVE;
+	}
+	return rc;
+}
+
 void ws_uring_link(ws_uring *r, bool link, bool quiet)
 {
 	struct io_uring_sqe *s = r->last;
@@ -594,6 +637,30 @@ int ws_uring_connect(ws_uring *r, int fd, const void *addr, uint32_t addrlen, ui
 int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data)
 {
 	(void)r, (void)fd, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_accept(ws_uring *r, int fd, void *addr, uint32_t *addrlen, uint64_t data)
+{
+	(void)r, (void)fd, (void)addr, (void)addrlen, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_poll(ws_uring *r, int fd, uint32_t events, uint64_t data)
+{
+	(void)r, (void)fd, (void)events, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_cancel(ws_uring *r, uint64_t target, uint64_t data)
+{
+	(void)r, (void)target, (void)data;
+	return -ENOSYS;
+}
+
+int ws_uring_splice(ws_uring *r, int in, int64_t in_off, int out, uint32_t len, uint64_t data)
+{
+	(void)r, (void)in, (void)in_off, (void)out, (void)len, (void)data;
 	return -ENOSYS;
 }
 

@@ -93,6 +93,18 @@ int ws_uring_recv_all(ws_uring *r, int fd, void *buf, uint32_t len, uint64_t dat
 int ws_uring_connect(ws_uring *r, int fd, const void *addr, uint32_t addrlen, uint64_t data);
 /* A close of fd. */
 int ws_uring_close_fd(ws_uring *r, int fd, uint64_t data);
+/* An accept on the listener fd (blocking or not: the ring waits for a connection); the
+ * peer's address lands in addr, *addrlen its size in and its length out (both must live
+ * until the completion, whose res is the new descriptor, close-on-exec). */
+int ws_uring_accept(ws_uring *r, int fd, void *addr, uint32_t *addrlen, uint64_t data);
+/* A one-shot poll of fd for events (POLLIN, ...): a completion once it is ready. */
+int ws_uring_poll(ws_uring *r, int fd, uint32_t events, uint64_t data);
+/* Cancel the operation tagged target (its completion says -ECANCELED, or its result if it
+ * ended first); this one's completion says 0, -ENOENT or -EALREADY. */
+int ws_uring_cancel(ws_uring *r, uint64_t target, uint64_t data);
+/* A splice of up to len bytes from in (at in_off, or -1 for a pipe) to out; one side must
+ * be a pipe. res: bytes moved, 0 at the end of in, or -errno. */
+int ws_uring_splice(ws_uring *r, int in, int64_t in_off, int out, uint32_t len, uint64_t data);
 /* Flags of the operation queued last: link (the next one starts when it succeeds, and is
  * cancelled with -ECANCELED when it fails) and quiet (no completion when it succeeds). A
  * chain must be queued whole: see ws_uring_space. */

@@ -29,43 +29,6 @@
 /* epoll tags below the connection slots */
 enum { TAG_LISTEN, TAG_WAKE, TAG_END, TAG_CONN };
 
-enum sphase { S_FREE, S_REQ, S_RSP };
-
-struct sconn {
-	int fd;
-	enum sphase phase;
-	bool reg; /* in the worker's epoll set */
-	uint32_t done;
-	int64_t last;
-	uint32_t next_free;
-};
-
-struct crr_server {
-	const ws_rr_params *p;
-	uint32_t nthreads;
-	int endpipe[2]; /* written once at the end marker: every worker wakes */
-	atomic_bool ending, failed;
-	_Atomic int64_t ending_at, last_activity;
-	_Atomic uint64_t served; /* transactions, all workers (for idle_end_ns) */
-	char want[64];           /* the client's address, as ws_addr_format writes it */
-};
-
-struct sworker {
-	struct crr_server *s;
-	uint32_t id;
-	int ep;
-	char *buf;
-	uint32_t bufsz;
-	struct sconn *conns;
-	uint32_t cap, live, free_head;
-	uint64_t trans, connects, strangers, sent, recvd, scalls, rcalls;
-	int64_t user_ns, sys_ns;
-	int cpu;
-	ws_err err;
-	const char *mptcp_state; /* --mptcp: of the first connection served (net/mptcp.h) */
-	uint32_t mptcp_subflows;
-};
-
 void ws_crr_thread_times(int64_t *user, int64_t *sys)
 {
 	struct rusage ru;
@@ -95,9 +58,7 @@ int ws_crr_run_threads(void *(*fn)(void *), void *args, size_t size, uint32_t n,
 	return rc;
 }
 
-static int fail(struct sworker *w, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(struct sworker *w, int code, const char *fmt, ...)
+int ws_crr_serve_fail(struct sworker *w, int code, const char *fmt, ...)
 {
 	if (w->err.code == 0) {
 		va_list ap;
@@ -111,7 +72,7 @@ static int fail(struct sworker *w, int code, const char *fmt, ...)
 	return -1;
 }
 
-static uint32_t conn_slot(struct sworker *w)
+uint32_t ws_crr_serve_slot(struct sworker *w)
 {
 	if (w->free_head == UINT32_MAX) {
 		uint32_t ncap = w->cap ? w->cap * 2 : 16;
@@ -131,16 +92,27 @@ static uint32_t conn_slot(struct sworker *w)
 	return i;
 }
 
-static void conn_close(struct sworker *w, uint32_t i)
+void ws_crr_serve_release(struct sworker *w, uint32_t i)
 {
-	struct sconn *c = &w->conns[i];
-	close(c->fd);
-	*c = (struct sconn){.fd = -1, .phase = S_FREE, .next_free = w->free_head};
+	w->conns[i] = (struct sconn){.fd = -1, .phase = S_FREE, .next_free = w->free_head};
 	w->free_head = i;
 	w->live--;
 }
 
-static void end_marker(struct sworker *w, int64_t now)
+static void conn_close(struct sworker *w, uint32_t i)
+{
+	close(w->conns[i].fd);
+	ws_crr_serve_release(w, i);
+}
+
+void ws_crr_serve_count(struct sworker *w)
+{
+	w->trans++;
+	if (w->s->p->idle_end_ns)
+		atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+}
+
+void ws_crr_serve_end_marker(struct sworker *w, int64_t now)
 {
 	struct crr_server *s = w->s;
 	if (atomic_exchange(&s->ending, true))
@@ -155,7 +127,7 @@ static void want_events(struct sworker *w, uint32_t i, uint32_t events)
 	struct sconn *c = &w->conns[i];
 	struct epoll_event ev = {.events = events, .data.u64 = TAG_CONN + (uint64_t)i};
 	if (epoll_ctl(w->ep, c->reg ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev) < 0) {
-		fail(w, -errno, "epoll_ctl: %s", strerror(errno));
+		ws_crr_serve_fail(w, -errno, "epoll_ctl: %s", strerror(errno));
 		conn_close(w, i);
 		return;
 	}
@@ -168,9 +140,7 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 	const ws_test_spec *spec = w->s->p->spec;
 	struct sconn *c = &w->conns[i];
 	if (spec->rsp_size == 0) { /* -c on TCP_STREAM: the message is in, close */
-		w->trans++;
-		if (w->s->p->idle_end_ns)
-			atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+		ws_crr_serve_count(w);
 		conn_close(w, i);
 		return;
 	}
@@ -186,9 +156,7 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 				continue;
 			/* the responder closes first, as netserver does: the FIN follows the
 			 * response, and TIME_WAIT stays here, not on the client's ports */
-			w->trans++;
-			if (w->s->p->idle_end_ns)
-				atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+			ws_crr_serve_count(w);
 			conn_close(w, i);
 			return;
 		}
@@ -203,8 +171,8 @@ static void respond(struct sworker *w, uint32_t i, int64_t now)
 			conn_close(w, i);
 			return;
 		}
-		fail(w, -errno, "send of the %u-byte TCP_CRR response: %s", spec->rsp_size,
-		     strerror(errno));
+		ws_crr_serve_fail(w, -errno, "send of the %u-byte TCP_CRR response: %s",
+				  spec->rsp_size, strerror(errno));
 		conn_close(w, i);
 		return;
 	}
@@ -235,21 +203,66 @@ static void serve(struct sworker *w, uint32_t i, int64_t now)
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return;
 		if (r == 0 && c->done == 0) { /* closed before sending a byte: the end marker */
-			end_marker(w, now);
+			ws_crr_serve_end_marker(w, now);
 			conn_close(w, i);
 			return;
 		}
 		if (r == 0)
-			fail(w, WS_E_PROTO,
-			     "a TCP_CRR connection closed after %u of %u request bytes (response "
-			     "%u bytes)",
-			     c->done, spec->req_size, spec->rsp_size);
+			ws_crr_serve_fail(w, WS_E_PROTO,
+					  "a TCP_CRR connection closed after %u of %u request "
+					  "bytes (response "
+					  "%u bytes)",
+					  c->done, spec->req_size, spec->rsp_size);
 		else
-			fail(w, -errno, "receive of a %u-byte TCP_CRR request: %s", spec->req_size,
-			     strerror(errno));
+			ws_crr_serve_fail(w, -errno, "receive of a %u-byte TCP_CRR request: %s",
+					  spec->req_size, strerror(errno));
 		conn_close(w, i);
 		return;
 	}
+}
+
+enum crr_admit ws_crr_serve_admit(struct sworker *w, int fd, const ws_addr *peer, int64_t now,
+				  uint32_t *slot)
+{
+	const ws_rr_params *p = w->s->p;
+	char a[64];
+	ws_addr_format(peer, a, sizeof(a));
+	if (strcmp(a, w->s->want) != 0) { /* not the client's address: not served */
+		w->strangers++;
+		return ADMIT_STRANGER;
+	}
+	atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
+	if (!w->mptcp_state && p->spec->mptcp)
+		w->mptcp_state = ws_mptcp_state(fd, &w->mptcp_subflows);
+	if (p->spec->type == WS_TEST_TCP_CC) { /* no request, no response: close at once */
+		w->connects++;
+		w->trans++;
+		atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
+		return ADMIT_DONE;
+	}
+	uint32_t i = ws_crr_serve_slot(w);
+	if (i == UINT32_MAX) {
+		ws_crr_serve_fail(w, ENOMEM, "no memory for another TCP_CRR connection");
+		return ADMIT_STRANGER;
+	}
+	w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
+	w->live++;
+	*slot = i;
+	return ADMIT_SERVE;
+}
+
+bool ws_crr_serve_accept_failed(struct sworker *w, int e)
+{
+	if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR || e == ECONNABORTED)
+		return false;
+	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM)
+		ws_crr_serve_fail(w, -e,
+				  "accept of a TCP_CRR connection: %s (the daemon's descriptor "
+				  "or memory limit)",
+				  strerror(e));
+	else
+		ws_crr_serve_fail(w, -e, "accept of a TCP_CRR connection: %s", strerror(e));
+	return true;
 }
 
 static void accept_some(struct sworker *w, int64_t now)
@@ -262,45 +275,17 @@ static void accept_some(struct sworker *w, int64_t now)
 		int fd = accept4(p->listen_fd, (struct sockaddr *)&peer.ss, &peer.len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-			    errno == ECONNABORTED)
-				return;
-			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
-			    errno == ENOMEM) {
-				fail(w, -errno,
-				     "accept of a TCP_CRR connection: %s (the daemon's descriptor "
-				     "or memory limit)",
-				     strerror(errno));
-				return;
-			}
-			fail(w, -errno, "accept of a TCP_CRR connection: %s", strerror(errno));
+			ws_crr_serve_accept_failed(w, errno);
 			return;
 		}
-		char a[64];
-		ws_addr_format(&peer, a, sizeof(a));
-		if (strcmp(a, w->s->want) != 0) { /* not the client's address: not served */
+		uint32_t i;
+		enum crr_admit what = ws_crr_serve_admit(w, fd, &peer, now, &i);
+		if (what != ADMIT_SERVE) {
 			close(fd);
-			w->strangers++;
-			continue;
-		}
-		atomic_store_explicit(&w->s->last_activity, now, memory_order_relaxed);
-		if (!w->mptcp_state && p->spec->mptcp)
-			w->mptcp_state = ws_mptcp_state(fd, &w->mptcp_subflows);
-		if (p->spec->type == WS_TEST_TCP_CC) { /* no request, no response: close at once */
-			close(fd);
-			w->connects++;
-			w->trans++;
-			atomic_fetch_add_explicit(&w->s->served, 1, memory_order_relaxed);
-			continue;
-		}
-		uint32_t i = conn_slot(w);
-		if (i == UINT32_MAX) {
-			close(fd);
-			fail(w, ENOMEM, "no memory for another TCP_CRR connection");
+			if (what == ADMIT_DONE || !w->err.code)
+				continue;
 			return;
 		}
-		w->conns[i] = (struct sconn){.fd = fd, .phase = S_REQ, .last = now};
-		w->live++;
 		if (p->spec->req_size == 0) { /* -c on TCP_MAERTS: the response at once */
 			w->connects++;
 			respond(w, i, now); /* (a full socket: it waits for EPOLLOUT) */
@@ -323,9 +308,9 @@ static void idle_end(struct sworker *w, int64_t now)
 	int64_t last = atomic_load_explicit(&w->s->last_activity, memory_order_relaxed);
 	if (p->end_count &&
 	    atomic_load_explicit(&w->s->served, memory_order_relaxed) >= p->end_count)
-		end_marker(w, now);
+		ws_crr_serve_end_marker(w, now);
 	else if (!p->end_count && p->end_ns && now >= p->end_ns && now - last >= p->idle_end_ns)
-		end_marker(w, last);
+		ws_crr_serve_end_marker(w, last);
 }
 
 /* Once a second: connections idle for stall_ns are dropped (the client's side times them
@@ -334,13 +319,19 @@ static void check_idle(struct sworker *w, int64_t now)
 {
 	const ws_rr_params *p = w->s->p;
 	for (uint32_t i = 0; i < w->cap; i++)
-		if (w->conns[i].phase != S_FREE && now - w->conns[i].last > p->stall_ns)
-			conn_close(w, i);
+		if (w->conns[i].phase != S_FREE && w->conns[i].phase != S_DROP &&
+		    now - w->conns[i].last > p->stall_ns) {
+			if (w->ur)
+				ws_crr_serve_uring_drop(w, i);
+			else
+				conn_close(w, i);
+		}
 	int64_t last = atomic_load_explicit(&w->s->last_activity, memory_order_relaxed);
 	if (now - last > p->stall_ns)
-		fail(w, WS_E_TIMEDOUT,
-		     "no TCP_CRR connection from the client (%s) for %.0f s, and no end marker",
-		     w->s->want, (double)p->stall_ns / WS_NS_PER_SEC);
+		ws_crr_serve_fail(
+			w, WS_E_TIMEDOUT,
+			"no TCP_CRR connection from the client (%s) for %.0f s, and no end marker",
+			w->s->want, (double)p->stall_ns / WS_NS_PER_SEC);
 }
 
 static int add_fd(struct sworker *w, int fd, uint64_t tag, uint32_t events)
@@ -356,12 +347,13 @@ static void run_server(struct sworker *w)
 	/* one worker wakes per pending connection where the kernel can (4.5+) */
 	if (add_fd(w, p->listen_fd, TAG_LISTEN, EPOLLIN | EPOLLEXCLUSIVE) < 0 &&
 	    add_fd(w, p->listen_fd, TAG_LISTEN, EPOLLIN) < 0) {
-		fail(w, -errno, "epoll_ctl for the data listener: %s", strerror(errno));
+		ws_crr_serve_fail(w, -errno, "epoll_ctl for the data listener: %s",
+				  strerror(errno));
 		return;
 	}
 	if ((p->wake_fd >= 0 && add_fd(w, p->wake_fd, TAG_WAKE, EPOLLIN) < 0) ||
 	    add_fd(w, s->endpipe[0], TAG_END, EPOLLIN) < 0) {
-		fail(w, -errno, "epoll_ctl: %s", strerror(errno));
+		ws_crr_serve_fail(w, -errno, "epoll_ctl: %s", strerror(errno));
 		return;
 	}
 	struct epoll_event ev[EVENTS];
@@ -374,28 +366,35 @@ static void run_server(struct sworker *w)
 			if (tag == TAG_LISTEN)
 				accept_some(w, now);
 			else if (tag == TAG_WAKE)
-				fail(w, ECANCELED, "the daemon is stopping");
+				ws_crr_serve_fail(w, ECANCELED, "the daemon is stopping");
 			else if (tag == TAG_END) /* seen: stop waking on it */
 				epoll_ctl(w->ep, EPOLL_CTL_DEL, s->endpipe[0], NULL);
 			else if (w->conns[tag - TAG_CONN].phase != S_FREE)
 				serve(w, (uint32_t)(tag - TAG_CONN), now);
 		}
-		if (w->err.code)
+		if (w->err.code || ws_crr_serve_checks(w, now, &next_check))
 			return;
-		if (p->idle_end_ns && !atomic_load(&s->ending))
-			idle_end(w, now);
-		if (atomic_load(&s->ending) &&
-		    (w->live == 0 || now - atomic_load(&s->ending_at) > END_GRACE_NS))
-			return;
-		if (p->cap_ns && now >= p->cap_ns) {
-			fail(w, WS_E_LIMIT, "stopped by the time cap");
-			return;
-		}
-		if (now >= next_check) {
-			check_idle(w, now);
-			next_check = now + WS_NS_PER_SEC;
-		}
 	}
+}
+
+bool ws_crr_serve_checks(struct sworker *w, int64_t now, int64_t *next_check)
+{
+	struct crr_server *s = w->s;
+	const ws_rr_params *p = s->p;
+	if (p->idle_end_ns && !atomic_load(&s->ending))
+		idle_end(w, now);
+	if (atomic_load(&s->ending) &&
+	    (w->live == 0 || now - atomic_load(&s->ending_at) > END_GRACE_NS))
+		return true;
+	if (p->cap_ns && now >= p->cap_ns) {
+		ws_crr_serve_fail(w, WS_E_LIMIT, "stopped by the time cap");
+		return true;
+	}
+	if (now >= *next_check) {
+		check_idle(w, now);
+		*next_check = now + WS_NS_PER_SEC;
+	}
+	return w->err.code != 0;
 }
 
 static void *worker_main(void *arg)
@@ -406,14 +405,17 @@ static void *worker_main(void *arg)
 	ws_crr_thread_times(&u0, &s0);
 	w->bufsz = spec->req_size > spec->rsp_size ? spec->req_size : spec->rsp_size;
 	w->buf = malloc(w->bufsz);
-	w->ep = epoll_create1(EPOLL_CLOEXEC);
-	if (!w->buf || w->ep < 0)
-		fail(w, ENOMEM, "server worker %u could not start", w->id);
+	bool uring = w->s->p->engine == WS_ENGINE_IO_URING;
+	w->ep = uring ? -1 : epoll_create1(EPOLL_CLOEXEC);
+	if (!w->buf || (!uring && w->ep < 0))
+		ws_crr_serve_fail(w, ENOMEM, "server worker %u could not start", w->id);
 	else if (w->cpu >= 0 && ws_affinity_pin_self(w->cpu, &w->err) < 0)
 		atomic_store(&w->s->failed, true);
 	if (w->buf)
 		memset(w->buf, 'y', w->bufsz);
-	if (w->err.code == 0)
+	if (w->err.code == 0 && uring)
+		ws_crr_serve_uring_main(w);
+	else if (w->err.code == 0)
 		run_server(w);
 	for (uint32_t i = 0; i < w->cap; i++)
 		if (w->conns[i].phase != S_FREE)
@@ -457,6 +459,8 @@ static int fill_server(struct crr_server *s, struct sworker *w, ws_side_result *
 	res->elapsed_ns = end - p->start_ns;
 	res->send_size = p->spec->rsp_size;
 	res->recv_size = p->spec->req_size;
+	if (p->engine == WS_ENGINE_IO_URING)
+		snprintf(res->io_path, sizeof(res->io_path), "io_uring");
 	if (rc == -WS_E_LIMIT)
 		ws_err_set(err, WS_E_LIMIT,
 			   "stopped by the time cap after %.1f s, %llu transactions",

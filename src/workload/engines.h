@@ -24,9 +24,9 @@ struct ws_err;
 int ws_engine_resolve(const ws_test_spec *s, enum ws_engine *out, char *note, size_t notesz,
 		      struct ws_err *err);
 
-/* The same for one side: the daemon's responder of a connection test (TCP_CRR, TCP_CC and
- * the -c forms; crr_serve.c) has no io_uring path and runs epoll whatever was asked (the
- * client's side runs io_uring), so the daemon neither probes nor refuses for it. */
+/* The same for one side (the client, or the daemon for the client's request): every test
+ * the io_uring engine runs has it on both sides, the connection tests' responder included
+ * (crr_serve_uring.c), so the side does not change the answer. */
 int ws_engine_resolve_side(const ws_test_spec *s, bool is_client, enum ws_engine *out,
 			   struct ws_err *err);
 

@@ -162,6 +162,8 @@ static int setup_flows(struct worker *w, int ep)
 			: ws_tcpio_rx_open(&f->io, fd, p->io.rx, w->buf, &w->err);
 		if (rc < 0)
 			return rc;
+		f->io.file_span =
+			ws_tcpio_sendfile_span(f->io.file_size, p->io.sndbuf, p->io.send_size);
 		if (!p->sender) /* epoll then reports EPOLLIN once that much is queued */
 			f->rcvlowat = ws_tcpio_rx_wake(&f->io, p->io.rcvlowat);
 		struct epoll_event ev = {.events = p->sender ? EPOLLOUT : EPOLLIN, .data.u32 = i};

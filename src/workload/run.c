@@ -80,6 +80,7 @@ static ws_stream_params stream_params(const ws_test_spec *spec, enum ws_role rol
 		.fd = fd,
 		/* netperf's defaults: send the send buffer's size, receive the receive buffer's */
 		.send_size = spec->send_size ? spec->send_size : res->sndbuf_set,
+		.sndbuf = res->sndbuf_set,
 		.recv_size = spec->recv_size ? spec->recv_size : res->rcvbuf_set,
 		.end = spec->end == WS_END_BYTES ? WS_END_BYTES : WS_END_TIME,
 		.duration_ns = ws_test_spec_duration_ns(spec),

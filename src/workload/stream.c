@@ -247,6 +247,7 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 	ws_tcpio io;
 	int64_t t0 = ws_clock_ns();
 	int rc = ws_tcpio_tx_open(&io, p->fd, p->tx, buf, p->file_fd, err);
+	io.file_span = ws_tcpio_sendfile_span(io.file_size, p->sndbuf, p->send_size);
 	if (rc == 0)
 		rc = send_loop(p, &io, size, c, err);
 	if (rc == 0)

@@ -25,6 +25,7 @@ struct ws_interim_counter;
 typedef struct ws_stream_params {
 	int fd;               /* connected, blocking data socket */
 	uint32_t send_size;   /* bytes per send call (sender) */
+	uint32_t sndbuf;      /* the send socket buffer as set up (TCP_SENDFILE's span) */
 	uint32_t recv_size;   /* bytes per recv call (receiver) */
 	enum ws_end_kind end; /* WS_END_TIME or WS_END_BYTES */
 	int64_t duration_ns;  /* WS_END_TIME: measured from the role's start */

@@ -9,25 +9,41 @@
  * fills buffers as data comes without a request per call. All completions of a wake-up are
  * handled and their follow-ups go to the kernel in one io_uring_enter. The ending is the
  * epoll engine's: at the deadline (or the byte share) the sender half-closes once its
- * writes are back and waits for the receiver's EOF; the receiver half-closes at EOF. */
+ * writes are back and waits for the receiver's EOF; the receiver half-closes at EOF.
+ *
+ * TCP_SENDFILE's sender has no write: io_uring has no sendfile, so each flow splices the
+ * file through its own pipe, one chain at a time: a splice of up to the send size from the
+ * file (at the flow's offset, wrapping where the epoll engine's sendfile does) into the pipe, linked to a splice from
+ * the pipe into the socket, the first posting no completion when it succeeds. A socket
+ * splice that ends short leaves the rest in the pipe, and the next chain is that rest. */
 #include "workload/stream_uring.h"
 
 #include "measure/interim.h"
+#include "net/tcpio.h"
 #include "net/uring.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef F_SETPIPE_SZ /* <fcntl.h> names them only for _GNU_SOURCE */
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
+#endif
 
 #define OP_IO       1u /* a write (sender) or a receive */
 #define OP_EOF      2u /* the draining sender's receive of the peer's EOF */
+#define OP_FILL     3u /* TCP_SENDFILE: the splice from the file into the pipe */
 #define SEND_DEPTH  2u
 #define CQE_BATCH   256
 #define BGID        1
@@ -46,6 +62,9 @@ struct flow {
 	int64_t last_progress, end_ns;
 	int error;
 	char why[80];
+	int pipe[2];      /* TCP_SENDFILE: the flow's pipe, else -1 */
+	uint32_t piped;   /* bytes in the pipe, not yet spliced into the socket */
+	int64_t file_off; /* where the next splice from the file starts */
 };
 
 struct worker {
@@ -55,6 +74,9 @@ struct worker {
 	char *buf;
 	size_t bufsz;
 	char eof_buf[64];
+	bool sendfile;     /* the sender splices the file (TCP_SENDFILE) */
+	int64_t file_size; /* where the splices from the file wrap (ws_tcpio_sendfile_span) */
+	uint32_t pipe_cap; /* bytes a chain moves at most: the send size, or the pipe's size */
 	ws_uring ring;
 	ws_uring_bufs bufs;
 	ws_uring_cqe cqe[CQE_BATCH];
@@ -82,21 +104,52 @@ static void fail(struct worker *w, struct flow *f, int code, const char *what)
 	end(w, f, PH_FAILED);
 }
 
-/* Sender: top the flow's writes up to SEND_DEPTH, or half-close once the end is reached
- * and the writes are back. */
+/* TCP_SENDFILE: queue the flow's next chain of up to n bytes (see the top). */
+static int queue_splices(struct worker *w, uint32_t i, uint64_t n)
+{
+	struct flow *f = &w->flows[i];
+	ws_uring *r = &w->ring;
+	int rc = 0;
+	if (f->piped == 0) {
+		if (f->file_off >= w->file_size)
+			f->file_off = 0;
+		n = n < w->pipe_cap ? n : w->pipe_cap;
+		n = (int64_t)n < w->file_size - f->file_off
+			? n
+			: (uint64_t)(w->file_size - f->file_off);
+		if (ws_uring_space(r) < 2) /* a chain must reach the kernel whole */
+			rc = ws_uring_submit_wait(r, 0, 0);
+		if (rc == 0)
+			rc = ws_uring_splice(r, w->p->io.file_fd, f->file_off, f->pipe[1],
+					     (uint32_t)n, tag(i, OP_FILL));
+		if (rc < 0)
+			return rc;
+		ws_uring_link(r, true, true);
+		f->file_off += (int64_t)n;
+		f->piped = (uint32_t)n;
+	}
+	return ws_uring_splice(r, f->pipe[0], -1, f->fd, f->piped, tag(i, OP_IO));
+}
+
+/* Sender: top the flow's writes up to SEND_DEPTH (TCP_SENDFILE: one chain), or half-close
+ * once the end is reached and the writes are back. */
 static void feed(struct worker *w, uint32_t i, bool past)
 {
 	const ws_multi_params *p = w->p;
 	struct flow *f = &w->flows[i];
-	while (f->phase == PH_SEND && f->inflight < SEND_DEPTH) {
+	uint32_t depth = w->sendfile ? 1 : SEND_DEPTH;
+	while (f->phase == PH_SEND && f->inflight < depth) {
 		uint64_t n = p->io.send_size;
 		if (p->io.end == WS_END_BYTES) {
-			uint64_t queued = f->moved + (uint64_t)f->inflight * p->io.send_size;
+			uint64_t queued = f->moved +
+				(w->sendfile ? f->piped : (uint64_t)f->inflight * p->io.send_size);
 			n = queued >= f->limit ? 0 : f->limit - queued < n ? f->limit - queued : n;
 		}
-		if (past || n == 0)
+		if ((past || n == 0) && f->piped == 0)
 			break;
-		int rc = ws_uring_write_fixed(&w->ring, f->fd, w->buf, (uint32_t)n, tag(i, OP_IO));
+		int rc = w->sendfile
+			? queue_splices(w, i, n)
+			: ws_uring_write_fixed(&w->ring, f->fd, w->buf, (uint32_t)n, tag(i, OP_IO));
 		if (rc < 0) {
 			fail(w, f, -rc, "queueing a write");
 			return;
@@ -130,6 +183,12 @@ static void on_cqe(struct worker *w, const ws_uring_cqe *e, int64_t now, bool pa
 		f->inflight--;
 	if (!live(f))
 		return;
+	if ((e->data & 0xff) == OP_FILL) { /* failed, or short: the file shrank */
+		fail(w, f, e->res < 0 ? -e->res : EIO, "splice from the file (-F)");
+		return;
+	}
+	if (e->res > 0 && w->sendfile)
+		f->piped -= (uint32_t)e->res;
 	if ((e->data & 0xff) == OP_EOF) { /* the receiver's EOF (or stray bytes: read on) */
 		if (e->res == 0)
 			end(w, f, PH_DONE);
@@ -231,6 +290,28 @@ static uint32_t pow2_at_least(uint32_t n)
 	return v;
 }
 
+/* TCP_SENDFILE: the file's size, and a pipe per flow of the send size where the kernel
+ * allows (else its own size, which then bounds a chain). */
+static int sendfile_setup(struct worker *w, uint32_t mine, ws_err *err)
+{
+	const ws_multi_params *p = w->p;
+	struct stat st;
+	if (fstat(p->io.file_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return ws_err_set(err, WS_E_INVAL, "TCP_SENDFILE needs a regular, non-empty file");
+	w->file_size = ws_tcpio_sendfile_span(st.st_size, p->io.sndbuf, p->io.send_size);
+	w->pipe_cap = p->io.send_size;
+	for (uint32_t i = w->id, k = 0; k < mine; i += p->nthreads, k++) {
+		struct flow *f = &w->flows[i];
+		if (pipe2(f->pipe, O_CLOEXEC) < 0)
+			return ws_err_errno(err, "pipe for TCP_SENDFILE's splices");
+		fcntl(f->pipe[1], F_SETPIPE_SZ, (int)p->io.send_size);
+		int got = fcntl(f->pipe[1], F_GETPIPE_SZ);
+		if (got > 0 && (uint32_t)got < w->pipe_cap)
+			w->pipe_cap = (uint32_t)got;
+	}
+	return 0;
+}
+
 static void worker_setup(void *ctx, ws_pool_thread *t)
 {
 	struct worker *w = (struct worker *)ctx + t->id;
@@ -249,14 +330,17 @@ static void worker_setup(void *ctx, ws_pool_thread *t)
 		return;
 	}
 	memset(w->buf, 0x5a, w->bufsz);
-	if (p->sender && p->io.file_fd >= 0 &&
+	w->sendfile = p->sender && p->io.tx == WS_TX_SENDFILE;
+	if (w->sendfile && sendfile_setup(w, mine, &t->err) < 0)
+		return;
+	if (!w->sendfile && p->sender && p->io.file_fd >= 0 &&
 	    ws_stream_fill_from_file(w->buf, w->bufsz, p->io.file_fd) < 0) {
 		ws_err_errno(&t->err, "cannot read the file that fills the send buffer (-F)");
 		return;
 	}
 	if (ws_uring_open(&w->ring, pow2_at_least(SEND_DEPTH * mine + 8), p->sqpoll, &t->err) < 0)
 		return;
-	if (p->sender) {
+	if (p->sender && !w->sendfile) {
 		if (ws_uring_register_buffer(&w->ring, w->buf, w->bufsz, &t->err) < 0)
 			return;
 	} else {
@@ -293,6 +377,10 @@ static void worker_teardown(void *ctx, ws_pool_thread *t)
 	struct worker *w = (struct worker *)ctx + t->id;
 	ws_uring_bufs_close(&w->ring, &w->bufs);
 	ws_uring_close(&w->ring);
+	for (uint32_t i = w->id; i < w->p->nflows; i += w->p->nthreads)
+		for (int k = 0; k < 2; k++)
+			if (w->flows[i].pipe[k] >= 0)
+				close(w->flows[i].pipe[k]);
 	free(w->buf);
 	w->buf = NULL;
 }
@@ -355,6 +443,8 @@ int ws_stream_uring_run(const ws_multi_params *p, bool arrays, ws_side_result *r
 		res->nflows = p->nflows;
 		res->nthreads = p->nthreads;
 	}
+	for (uint32_t i = 0; i < p->nflows; i++)
+		flows[i].pipe[0] = flows[i].pipe[1] = -1;
 	for (uint32_t i = 0; i < p->nflows; i++)
 		flows[i].limit =
 			p->io.byte_limit / p->nflows + (i < p->io.byte_limit % p->nflows ? 1 : 0);

@@ -6,9 +6,10 @@
 # exit 2); and the fall-back, by making the run-time probe fail with WS_TEST_NO_IO_URING=1
 # (an environment variable for tests only, read by src/net/uring.c): `--engine io_uring`
 # then exits 1 naming the reason, on the client or in the daemon's refusal, and `auto` runs
-# epoll with a note at -v 1. Against netserver the client's side runs io_uring and the
-# netperf protocol is unchanged (netserver's counts match the client's). Skipped when this
-# host has no io_uring.
+# epoll with a note at -v 1. The daemon's side runs the engine asked too (the TCP_CRR and
+# TCP_CC responder included). Against netserver the client's side runs io_uring and the
+# netperf protocol is unchanged (netserver's counts match the client's, for every test the
+# engine runs). Skipped when this host has no io_uring.
 source "$(dirname "$0")/../lib.sh"
 start_daemon || { fail daemon_start "no daemon"; finish; }
 P=$DAEMON_PORT
@@ -24,8 +25,8 @@ ws -t TCP_RR -l 1 -- --engine epoll --sqpoll >"$out" 2>&1; rc=$?
 if [ $rc -eq 2 ] && grep -q "^warpspeed: --sqpoll is an io_uring option" "$out"; then
 	pass sqpoll_epoll
 else fail sqpoll_epoll "exit $rc: $(cat "$out")"; fi
-RUNS="TCP_STREAM, TCP_MAERTS, TCP_RR (closed loop), the client of TCP_CRR and TCP_CC, UDP_STREAM (without --gso, --gro and --no-mmsg) and UDP_RR (closed loop)"
-for t in TCP_SENDFILE; do
+RUNS="TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR (closed loop), TCP_CRR, TCP_CC, UDP_STREAM (without --gso, --gro and --no-mmsg) and UDP_RR (closed loop)"
+for t in TCP_MSS; do
 	ws -t $t -l 1 -- --engine io_uring >"$out" 2>&1; rc=$?
 	if [ $rc -eq 2 ] &&
 		grep -q "^warpspeed: --engine io_uring: the io_uring engine does not run $t yet; it runs $RUNS$" "$out" &&
@@ -90,23 +91,33 @@ if [ $rc -ne 0 ] && grep -q "^warpspeed: the daemon reported: --engine io_uring 
 	! grep -q "TEST from" "$out"; then
 	pass daemon_refuses
 else fail daemon_refuses "exit $rc: $(cat "$out")"; fi
-# ... but serves TCP_CRR, whose responder runs epoll on either engine, for an io_uring client
-timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_CRR -l -200 -- --engine io_uring -o IO_PATH >"$out" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ "$(tail -n 1 "$out")" = "io_uring/-" ]; then
-	pass daemon_off_serves_crr
-else fail daemon_off_serves_crr "exit $rc: $(cat "$out")"; fi
+# ... TCP_CRR and TCP_CC too, whose responder runs io_uring when asked (crr_serve_uring.c)
+for t in TCP_CRR TCP_CC; do
+	timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t $t -l -200 -- --engine io_uring -o IO_PATH >"$out" 2>&1; rc=$?
+	if [ $rc -ne 0 ] && grep -q "^warpspeed: the daemon reported: --engine io_uring cannot run here: io_uring is switched off for this test" "$out" &&
+		! grep -q "TEST from" "$out"; then
+		pass "daemon_refuses_$t"
+	else fail "daemon_refuses_$t" "exit $rc: $(cat "$out")"; fi
+done
+# ... and serves them on epoll to an epoll client
+timeout 30 "$WS_BIN" -H 127.0.0.1 -p "$DAEMON_PORT" -t TCP_CRR -l -200 -- --engine epoll -o IO_PATH >"$out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ "$(tail -n 1 "$out")" = "send/-" ]; then
+	pass daemon_off_serves_crr_epoll
+else fail daemon_off_serves_crr_epoll "exit $rc: $(cat "$out")"; fi
 
 # --- each test on each engine: same structure, IO_PATH and io.engine name the engine -------
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
 
 # Each case on both engines first; then one python3 checks them all (a start of python3
 # per check cost more than the runs on a loaded 2-CPU host). Per case and engine: the
-# engine named in spec, local and remote (the daemon's TCP_CRR/TCP_CC responder runs epoll
-# on either), IO_PATH io_uring on io_uring, a rate above 0 and, but for TCP_CC, bytes
+# engine named in spec, local and remote (the daemon's TCP_CRR/TCP_CC responder too),
+# IO_PATH io_uring on both sides on io_uring, a rate above 0 and, but for TCP_CC, bytes
 # moved; and the same JSON structure (every key path, array indices collapsed) on both.
+# TCP_SENDFILE sends a temporary file (no -F).
 CASES=("TCP_STREAM" "TCP_MAERTS" "TCP_RR" "TCP_RR --streams 8 --threads 2"
 	"TCP_STREAM --streams 4 --threads 2" "TCP_MAERTS --streams 4 --threads 2" "TCP_RR -b 3 -r 64,512"
 	"TCP_CRR" "TCP_CRR --streams 4 --threads 2" "TCP_CC"
+	"TCP_CC --streams 4 --threads 2" "TCP_SENDFILE" "TCP_SENDFILE --streams 2 --threads 2"
 	"UDP_STREAM" "UDP_STREAM -m 64 --streams 2" "UDP_RR" "UDP_RR --streams 8 --threads 2 -b 2")
 names=()
 for c in "${CASES[@]}"; do
@@ -141,7 +152,7 @@ for name in names:
             continue
         d = json.load(open(f))
         test = d["spec"]["test"]
-        re = "epoll" if test in ("TCP_CRR", "TCP_CC") else e
+        re = e
         got = (d["spec"]["io_options"]["engine"], d["local"]["io"]["engine"], d["remote"]["io"]["engine"])
         if got != (e, e, re):
             bad.append("%s: spec/local/remote engine %s" % (e, got))
@@ -182,6 +193,16 @@ if ws -t TCP_STREAM -l -10000000 --json -- --engine io_uring -m 65536 >"$j" 2>"$
 	else fail stream_bytes "bytes sent, received: $got"; fi
 else fail stream_bytes "exit: $(cat "$out")"; fi
 
+# TCP_SENDFILE: the file spliced through a pipe, wrapping at netperf's span (an odd size, a send
+# size that does not divide it, two flows), byte-exact at both ends
+head -c 300001 /dev/urandom >"$WS_TMP/odd.bin"
+j=$WS_TMP/sendfile.json
+if ws -t TCP_SENDFILE -F "$WS_TMP/odd.bin" -l -2500000 --json -- --engine io_uring -m 100000 --streams 2 >"$j" 2>"$out"; then
+	got=$(jget "$j" '["local"]["bytes_sent"], d["remote"]["bytes_received"], d["local"]["io"]["path"], d["remote"]["io"]["engine"]')
+	if [ "$got" = "(2500000, 2500000, 'io_uring', 'io_uring')" ]; then pass sendfile_bytes
+	else fail sendfile_bytes "bytes sent, received, paths: $got"; fi
+else fail sendfile_bytes "exit: $(cat "$out")"; fi
+
 # --- --sqpoll ------------------------------------------------------------------------------
 ws -t TCP_RR -l 1 -P 0 -- --engine io_uring --sqpoll --streams 4 --threads 2 -o IO_PATH,THROUGHPUT >"$out" 2>&1; rc=$?
 if [ $rc -eq 0 ] && grep -q "^io_uring/io_uring,[0-9]" "$out"; then pass sqpoll
@@ -215,7 +236,7 @@ NP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); prin
 WS_PIDS+=("$!")
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$NP") 2>/dev/null && break; sleep 0.05; done
 OUTS=IO_PATH,LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,THROUGHPUT
-for t in TCP_STREAM TCP_MAERTS TCP_RR; do
+for t in TCP_STREAM TCP_MAERTS TCP_RR TCP_SENDFILE TCP_CRR TCP_CC; do
 	timeout 40 "$WS_BIN" -H 127.0.0.1 -p "$NP" -t $t -l 1 -P 0 -- --engine io_uring -o $OUTS >"$out" 2>&1; rc=$?
 	IFS=, read -r path ls rr lr rs thr < <(tail -n 1 "$out")
 	if [ $rc -ne 0 ]; then fail "netserver_$t" "exit $rc: $(cat "$out")"
