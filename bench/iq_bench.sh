@@ -158,7 +158,7 @@ echo
 echo "== loopback: built-in node, no rate limit"
 "$ws" iq bench --trials "$trials" --samples 32768,1048576,33554432 --json-file "$out/lo.json"
 awk '/"samples"/ { match($0, /"samples": [0-9]+/); s = substr($0, RSTART + 11, RLENGTH - 11) }
-	/"write"|"read"/ { d = ($0 ~ /"write"/) ? "write" : "read"
+	/^ *"(write|read)": \{/ { d = ($0 ~ /"write"/) ? "write" : "read"
 		match($0, /"median_mbps": [0-9.]+/); m = substr($0, RSTART + 15, RLENGTH - 15)
 		match($0, /"cpu_us_per_mb": [0-9.]+/); c = substr($0, RSTART + 17, RLENGTH - 17)
 		printf "loopback %9s samples %-5s median %6.2f Gb/s, host CPU %7.1f us per MB\n", s, d, m / 1000, c }' \

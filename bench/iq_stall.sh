@@ -11,8 +11,11 @@
 # the stalled/quiet ratio of those medians (the goal: at most 1.03), the median of the
 # per-round ratios, the ratio of the fastest runs (a loaded host only adds time), the
 # stops made and what they lasted, and the re-requests (reads) and resends (writes) summed
-# over the rounds. The host is shared: the heading says what may disturb it (ws_host_label)
-# and a round's own noise shows in the spread of the per-round ratios.
+# over the rounds, next to the packets the node's egress qdisc dropped (tc -s, read only):
+# an undisturbed read's re-requests are the window probing that 20 ms queue's edge (docs/iq.md,
+# "Re-requests of undisturbed reads"), one dropped GSO send each. The host is shared: the
+# heading says what may disturb it (ws_host_label) and a round's own noise shows in the
+# spread of the per-round ratios.
 # Usage: bench/iq_stall.sh [build-dir] [rounds] [trials]   (root; defaults build, 3, 6)
 #   WS_STALL_BED=ws-NAME names the bed (default ws-iqstall<pid>).
 # Exits 1 when a bench run fails (a read that differs, a write the node's checksum refutes),
@@ -60,9 +63,17 @@ done
 [ "$(cat "/proc/$node/comm" 2>/dev/null)" = warpspeed ] || ws_die "the node did not start: $(cat "$out/node.log")"
 ws_host_noise iq_stall.sh
 
+# drops: what the node's egress tbf (B towards A: the reads' queue) dropped so far.
+drops() {
+	"$tb" exec B tc -s qdisc show | awk '/dropped/ { s = $0; sub(/.*dropped /, "", s)
+		sub(/,.*/, "", s); n += s } END { print n + 0 }'
+}
+
 # run FILE MODE: one bench run into FILE.json, FILE.txt; the stops made and the ms they
-# lasted in FILE.stops.
+# lasted in FILE.stops; the node's qdisc drops over the run in FILE.drops.
 run() {
+	local d0
+	d0=$(drops)
 	"$tb" exec A "$ws" iq bench "$WS_B" --trials "$trials" --samples "$samples" \
 		--json-file "$1.json" >"$1.txt" 2>&1 &
 	local pid=$! victim=''
@@ -73,6 +84,9 @@ run() {
 		echo "0 0" >"$1.stops"
 	fi
 	wait "$pid"
+	local rc=$?
+	echo $(($(drops) - d0)) >"$1.drops"
+	return $rc
 }
 
 # figures FILE: "write_ms read_ms resends rerequests disturbed_trials" over every trial.
@@ -97,21 +111,21 @@ for ((r = 1; r <= rounds; r++)); do
 			rc=1
 			continue
 		fi
-		echo "$r $m $(figures "$f.json") $(cat "$f.stops")" >>"$out/rows"
+		echo "$r $m $(figures "$f.json") $(cat "$f.stops") $(cat "$f.drops")" >>"$out/rows"
 	done
 done
 [ -s "$out/rows" ] || exit 1
 
 echo "== iq_stall.sh: gige-jumbo, 2^24 samples, $trials writes + $trials reads per run, $rounds rounds" \
 	"(modes in rotating order; stopper $(ws_iq_stopper_how)) [$(ws_host_label)]"
-echo "# round mode write_ms read_ms resends rerequests disturbed_trials stops stopped_ms"
+echo "# round mode write_ms read_ms resends rerequests disturbed_trials stops stopped_ms drops"
 sed 's/^/# /' "$out/rows"
 awk -v rounds="$rounds" '
 	function median(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
 			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-	{ w[$2, $1] = $3; rd[$2, $1] = $4; rs[$2] += $5; rr[$2] += $6; st[$2] += $8; sm[$2] += $9
+	{ w[$2, $1] = $3; rd[$2, $1] = $4; rs[$2] += $5; rr[$2] += $6; st[$2] += $8; sm[$2] += $9; dr[$2] += $10
 		tot[$2, $1] = $3 + $4; have[$2, $1] = 1 }
 	END {
 		split("quiet host node", M, " ")
@@ -119,21 +133,22 @@ awk -v rounds="$rounds" '
 			for (r = 1; r <= rounds; r++) if (have[m, r]) { nw++; a[nw] = w[m, r]; b[nw] = rd[m, r] }
 			mw[m] = nw ? median(a, nw) : 0; mr[m] = nw ? median(b, nw) : 0; n[m] = nw
 			bw[m] = nw ? a[1] : 0; br[m] = nw ? b[1] : 0 } # median() left a, b sorted
-		printf "%-6s | %6s | %11s %7s %7s %7s | %11s %7s %7s %7s | %7s %11s %5s %6s\n", "mode",
+		printf "%-6s | %6s | %11s %7s %7s %7s | %11s %7s %7s %7s | %7s %11s %5s %6s %5s\n", "mode",
 			"rounds", "write ms", "ratio", "rd-med", "best", "read ms", "ratio", "rd-med", "best",
-			"resends", "rerequests", "stops", "lost"
+			"resends", "rerequests", "stops", "lost", "drops"
 		for (k = 1; k <= 3; k++) { m = M[k]; np = 0
 			nl = 0
 			for (r = 1; r <= rounds; r++) if (have[m, r] && have["quiet", r]) { np++
 				pw[np] = w[m, r] / w["quiet", r]; pr[np] = rd[m, r] / rd["quiet", r] }
 			for (r = 1; r <= rounds; r++) if (have[m, r]) nl += tot[m, r]
-			printf "%-6s | %6d | %11.1f %7.3f %7.3f %7.3f | %11.1f %7.3f %7.3f %7.3f | %7d %11d %5d %6.3f\n",
+			printf "%-6s | %6d | %11.1f %7.3f %7.3f %7.3f | %11.1f %7.3f %7.3f %7.3f | %7d %11d %5d %6.3f %5d\n",
 				m, n[m], mw[m], mw["quiet"] ? mw[m] / mw["quiet"] : 0, np ? median(pw, np) : 0,
 				bw["quiet"] ? bw[m] / bw["quiet"] : 0, mr[m], mr["quiet"] ? mr[m] / mr["quiet"] : 0,
 				np ? median(pr, np) : 0, br["quiet"] ? br[m] / br["quiet"] : 0,
-				rs[m], rr[m], st[m], nl ? 1 + sm[m] / nl : 1 }
+				rs[m], rr[m], st[m], nl ? 1 + sm[m] / nl : 1, dr[m] }
 		print "# ratio: the mode'"'"'s median time over the quiet median; rd-med: the median of the" \
 			" per-round ratios (goal: at most 1.03, bit-exact, re-requests counted); best: the fastest" \
 			" run over the fastest quiet one (noise only adds time); lost: the ratio" \
-			" if the link stood still for every stop (1 + stopped time / the mode'"'"'s time)" }' "$out/rows"
+			" if the link stood still for every stop (1 + stopped time / the mode'"'"'s time); drops: what" \
+			" the node'"'"'s egress qdisc dropped" }' "$out/rows"
 exit "$rc"

@@ -12,7 +12,9 @@
 # WS_WARPLAB_MEX=DIR: DIR holds WARPLab's own wl_mex_udp_transport.mex built for this Octave
 #   (docs/iq.md says how). The loopback run then also times it against the same node in
 #   WS_MEX_ROUNDS (default 5) rounds alternating with ours, each in an Octave of its own,
-#   and prints the median of the rounds and their ratios. Octave runs WARPLab's MEX with
+#   and prints the median of the rounds and their ratios, each round's figures (lines
+#   starting '#'), and the host library's raw read alone (`warpspeed iq bench`, no Octave)
+#   timed in the same rounds against WARPLab's raw read. Octave runs WARPLab's MEX with
 #   the heap settings our MEX gives itself (GLIBC_TUNABLES: large blocks stay in the heap),
 #   so the figures compare the transports, not glibc's mmap threshold.
 # Nothing on the host is changed: the tables' headings say what may disturb the run
@@ -121,6 +123,12 @@ compare() {
 				'f == 0 { print who, r, $1, "write", $2 } { print who, r, $1, "read" f, $4 }' \
 				"$out/$f"
 		done
+		# the host library alone, raw words into C memory (no Octave), the same trials
+		"$ws" iq bench "127.0.0.1:$1" --trials "$((trials + 5))" --samples "$sizes" --json \
+			2>/dev/null | awk -v r="$r" '
+			/"samples": / { n = $0; sub(/.*"samples": /, "", n); sub(/,.*/, "", n) }
+			/^ *"read": \{"avg_ms": / { v = $0; sub(/.*"avg_ms": /, "", v); sub(/,.*/, "", v)
+				print "l", r, n, "read3", v }'
 	done >"$out/cmp"
 	echo "== loopback: ours against WARPLab's own MEX (WS_WARPLAB_MEX), $rounds rounds" \
 		"alternating, $trials trials + 5 dropped each${host:+ [$host]}"
@@ -139,9 +147,20 @@ compare() {
 				x = v["w", k, i] / v["o", k, i]; lo = x < lo ? x : lo; hi = x > hi ? x : hi }
 			o = med("o", k); w = med("w", k)
 			printf "%9d %-7s | %9.3f %9.3f | %6.2f %6.2f-%-6.2f\n", p[1], p[2], o, w, (o > 0 ? w / o : 0), lo, hi
+			if (n["l", k] == 0) continue
+			lo = 1e9; hi = 0
+			for (i = 1; i <= n["l", k]; i++) if (v["l", k, i] > 0 && v["w", k, i] > 0) {
+				x = v["w", k, i] / v["l", k, i]; lo = x < lo ? x : lo; hi = x > hi ? x : hi }
+			o = med("l", k)
+			printf "%9d %-7s | %9.3f %9.3f | %6.2f %6.2f-%-6.2f\n", p[1], "lib-rd3", o, w, (o > 0 ? w / o : 0), lo, hi
 		}
 	}' "$out/cmp" | sort -k1,1n -k2,2
-	echo "(what: write, read0 = complex double, read3 = raw words; xWL = WARPLab's ms / ours)"
+	echo "(what: write, read0 = complex double, read3 = raw words; lib-rd3 = the host library's"
+	echo " raw read, warpspeed iq bench, no Octave; xWL = WARPLab's ms / ours)"
+	echo "# per round, ms of one call: round samples what ours WL [library]"
+	awk '{ v[$2 " " $3 " " $4, $1] = $5; k[$2 " " $3 " " $4] = 1 }
+	END { for (x in k) printf "# %s %.3f %.3f%s\n", x, v[x, "o"], v[x, "w"],
+		(x, "l") in v ? sprintf(" %.3f", v[x, "l"]) : "" }' "$out/cmp" | sort -k2,2n -k3,3n -k4,4
 	echo
 }
 
