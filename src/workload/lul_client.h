@@ -17,6 +17,7 @@
 #include "model/lul.h"
 #include "model/result.h"
 #include "net/addr.h"
+#include "workload/lul_probe.h"
 
 #include <stdint.h>
 
@@ -24,8 +25,8 @@ struct ws_err;
 
 typedef struct ws_lul_client_params {
 	const ws_test_spec *spec;
-	const int *fds; /* ws_lul_connections(&out->plan): the plan's flows, then the TCP probe */
-	ws_addr echo;   /* the daemon's UDP echo (its address also gets the ICMP probes) */
+	const int *fds;   /* ws_lul_connections(&out->plan): the plan's flows, then the TCP probe */
+	ws_lul_echo echo; /* the daemon's UDP echo (its address also gets the ICMP probes) */
 	/* -D (NULL: none): called after every sampling step with the result so far, under
 	 * the lock that keeps the probes from pushing meanwhile. */
 	void (*tick)(void *ctx, const ws_lul_result *r);
