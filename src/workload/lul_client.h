@@ -6,10 +6,10 @@
  * directions and the probes (workload/lul_probe.h) at one instant, and samples each flow's
  * byte counter every step into the run's series (Mbit/s over the step just ended), while
  * the probes add theirs. The daemon answers the greetings, runs the opposite directions
- * and echoes the probes: UDP datagrams back to their sender with the mark they arrived
- * with (and that mark written into the reply, so the client learns what reached the
- * daemon), and the TCP probe's bytes back on its connection; the echo ends when the client
- * closes that connection. A failed flow, a probe that shows the daemon gone and the
+ * and echoes the probes, each UDP probe on an echo socket and thread of its own:
+ * datagrams back to their sender with the mark they arrived with (and that mark written
+ * into the reply, so the client learns what reached the daemon), and the TCP probe's
+ * bytes back on its connection; the echo ends when the client closes that connection. A failed flow, a probe that shows the daemon gone and the
  * daemon's limits end the run early; what was measured up to then stays in the series. */
 #ifndef WS_WORKLOAD_LUL_CLIENT_H
 #define WS_WORKLOAD_LUL_CLIENT_H

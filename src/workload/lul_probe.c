@@ -252,7 +252,9 @@ static bool reply_seq(ws_lul_probes *ps, ws_lul_probe *p, const unsigned char *b
 		memcpy(w, b, sizeof(w));
 		if (ntohl(w[0]) != UDP_MAGIC || b[8] != p->item)
 			return false;
-		ps->out->tos_remote[p->item] = b[9];
+		if (ps->out->tos_remote[p->item] !=
+		    b[9]) /* shared with the other probes' threads */
+			ps->out->tos_remote[p->item] = b[9];
 		*seq = ntohl(w[1]);
 		return true;
 	}
@@ -472,7 +474,13 @@ static void b2b_one_loop(ws_lul_probes *ps, size_t nr)
 		if (p->kind != K_TCP && p->tx_sent && now < end && now - p->tx_sent >= timeout)
 			b2b_send(p);
 		size_t done = (size_t)((now - ps->t0_ns) / iv);
-		if (!push_and_check(ps, p, done > nr ? nr : done, now) || done >= nr)
+		if (done > nr)
+			done = nr;
+		/* the lock shared with the other probes and the sampler: once a step, and when
+		 * no reply came (the daemon may be gone) */
+		if ((done > p->pushed || r <= 0) && !push_and_check(ps, p, done, now))
+			break;
+		if (done == nr)
 			break;
 		if (p->again) {
 			p->again = false;
