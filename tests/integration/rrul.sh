@@ -151,6 +151,9 @@ assert d["probe_threads"] == 4 and d["echo_sockets"] == 3, (d["probe_threads"], 
 p = json.load(open(sys.argv[2]))["rrul"]
 assert p["probe_mode"] == "paced" and p["probe_interval_s"] == 0.2, p["probe_mode"]
 assert p["probe_threads"] == 1 and p["echo_sockets"] == 3, (p["probe_threads"], p["echo_sockets"])
+# a load thread per flow at each end, as netperf has a process per flow: 4 up + 4 down
+doc = json.load(open(sys.argv[2]))
+assert len(doc["local"]["threads"]) == 8 and len(doc["remote"]["threads"]) == 8, (len(doc["local"]["threads"]), len(doc["remote"]["threads"]))
 assert p["probe_transactions"] == sum(s["samples"] for s in p["series"] if s["kind"] == "probe"), p["probe_transactions"]
 print("ok")
 PY
