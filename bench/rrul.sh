@@ -3,8 +3,11 @@
 # RRUL and RPM on test beds that show bufferbloat (issue 30's goals), with the tools taking
 # turns round by round on the same bed:
 #   flent rrul -H B -l S -d D        Flent 2.1.1 driving netperf 2.7.0 against netserver
-#   warpspeed -t RRUL -l S --delay D --probe-interval 0 --flent FILE   against warpspeed serve:
-#     back-to-back probes, netperf's method, the run the goals compare with Flent's
+#   warpspeed -t RRUL -l S --delay D --probe-interval 0 --probes udp --flent FILE   against
+#     warpspeed serve: back-to-back probes, netperf's method, and Flent's rrul's probe set
+#     (three UDP probes; its ICMP pinger is paced, and it has no TCP_RR probe, which back
+#     to back would be a fourth busy pair of threads), the run the goals compare with
+#     Flent's
 #   warpspeed -t RRUL -l S --delay D --flent FILE    the default paced probes, reported
 #     beside them (their idle figure, and the probes' CPU of the default mode)
 # Both write a Flent data file, and bench/rrul_figures.py reads both the same way: the
@@ -82,7 +85,9 @@ run_flent() {
 # run_ws INTERVAL: --probe-interval INTERVAL (0: back to back); also appends the probes'
 # CPU, % of a core over the run, to $work/probe_cpu.INTERVAL.
 run_ws() {
-	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 --probe-interval "$1" \
+	local probes=() # back to back: Flent's rrul's UDP probes (it has no TCP_RR probe)
+	[ "$1" != 0 ] || probes=(--probes udp)
+	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 --probe-interval "$1" ${probes[@]+"${probes[@]}"} \
 		--flent "$work/ws.flent.gz" --json-file "$work/ws.json" >"$work/ws.out" 2>&1 ||
 		{ echo "warpspeed failed: $(tail -n 5 "$work/ws.out")" >&2; return 1; }
 	python3 -c 'import json, sys
