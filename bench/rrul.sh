@@ -3,13 +3,18 @@
 # RRUL and RPM on test beds that show bufferbloat (issue 30's goals), with the tools taking
 # turns round by round on the same bed:
 #   flent rrul -H B -l S -d D        Flent 2.1.1 driving netperf 2.7.0 against netserver
-#   warpspeed -t RRUL -l S --delay D --probe-interval 0 --flent FILE   against warpspeed serve:
-#     back-to-back probes, netperf's method, the run the goals compare with Flent's
+#   warpspeed -t RRUL -l S --delay D --probe-interval 0 --probes udp --flent FILE   against
+#     warpspeed serve: back-to-back probes, netperf's method, and Flent's rrul's probe set
+#     (three UDP probes; its ICMP pinger is paced, and it has no TCP_RR probe, which back
+#     to back would be a fourth busy pair of threads), the run the goals compare with
+#     Flent's
 #   warpspeed -t RRUL -l S --delay D --flent FILE    the default paced probes, reported
 #     beside them (their idle figure, and the probes' CPU of the default mode)
 # Both write a Flent data file, and bench/rrul_figures.py reads both the same way: the
 # median UDP probe before the load (idle), the median UDP probe under load, and the mean
-# upload and download sums under load. Then, on the same bed:
+# upload and download sums under load: over the flows' steady state (the loaded window
+# less 1 s at each end, the goals' figure; rrul_figures.py says why) and over the whole
+# loaded window (what `flent -f summary` prints). Then, on the same bed:
 #   warpspeed -t RPM (the figure, its run-to-run coefficient of variation)
 # and the probes' own CPU from each warpspeed RRUL run's JSON (rrul.probe_cpu_ns, the CPU
 # time of the probe thread) as a share of one core over the run,
@@ -70,7 +75,7 @@ start_bed() {
 }
 in_a() { ip netns exec "$WS_NS_A" "$@"; }
 
-# Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost".
+# Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full".
 run_flent() {
 	rm -f "$work"/rrul-*.flent.gz
 	in_a flent rrul -H "$WS_B" -l "$secs" -d "$delay" --netperf-control-port 12865 -D "$work" \
@@ -80,7 +85,9 @@ run_flent() {
 # run_ws INTERVAL: --probe-interval INTERVAL (0: back to back); also appends the probes'
 # CPU, % of a core over the run, to $work/probe_cpu.INTERVAL.
 run_ws() {
-	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 --probe-interval "$1" \
+	local probes=() # back to back: Flent's rrul's UDP probes (it has no TCP_RR probe)
+	[ "$1" != 0 ] || probes=(--probes udp)
+	in_a "$ws_bin" -H "$WS_B" -p 40000 -t RRUL -l "$secs" --delay "$delay" -P 0 --probe-interval "$1" ${probes[@]+"${probes[@]}"} \
 		--flent "$work/ws.flent.gz" --json-file "$work/ws.json" >"$work/ws.out" 2>&1 ||
 		{ echo "warpspeed failed: $(tail -n 5 "$work/ws.out")" >&2; return 1; }
 	python3 -c 'import json, sys
@@ -102,7 +109,7 @@ rrul_bed() {
 	: >"$work/$p.flent"
 	: >"$work/$p.ws"
 	: >"$work/$p.paced"
-	printf '%-6s %-15s %9s %11s %10s %10s %5s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost
+	printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full"
 	for r in $(seq 1 "$rounds"); do
 		f=$(run_flent) || return 1
 		w=$(run_ws 0) || return 1
@@ -110,15 +117,15 @@ rrul_bed() {
 		echo "$f" >>"$work/$p.flent"
 		echo "$w" >>"$work/$p.ws"
 		echo "$d" >>"$work/$p.paced"
-		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" flent $f
-		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" warpspeed-b2b $w
-		printf '%-6s %-15s %9s %11s %10s %10s %5s\n' "$r" warpspeed-paced $d
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" flent $f
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-b2b $w
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-paced $d
 	done
 	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians; warpspeed with back-to-back"
 	echo "probes (--probe-interval 0, netperf's method) / flent+netperf, and the default paced probes:"
 	local c name
-	for c in 1 2 3 4; do
-		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum" | cut -d' ' -f"$c")
+	for c in 1 2 3 4 6 7; do
+		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum lost upload_sum_full download_sum_full" | cut -d' ' -f"$c")
 		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")"); paced $(med "$work/$p.paced" "$c")"
 	done
 	eval "loaded_${p//-/_}=$(med "$work/$p.ws" 2)"

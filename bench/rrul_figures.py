@@ -5,21 +5,32 @@ file, whether Flent wrote it (driving netperf) or warpspeed did (--flent).
 
     bench/rrul_figures.py FILE.flent.gz...
 
-One line per file: "idle_ms loaded_udp_ms up_mbps down_mbps lost", where
+One line per file: "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full",
+where
 - idle_ms is the median of the UDP probes ("Ping (ms) UDP *") before the load starts
   (Flent's rrul runs its probes DELAY seconds before and after the TCP flows: DELAY is
   (TOTAL_LENGTH - LENGTH) / 2 from the file's metadata; the first sample is left out, it
   carries connection set-up);
 - loaded_udp_ms is the median of the same probes while the flows run (DELAY .. DELAY +
   LENGTH), every UDP series pooled;
-- up_mbps and down_mbps are the means of "TCP upload sum" and "TCP download sum" over the
-  same window (Flent's sum series; computed from the per-flow series when absent);
-- lost counts probe samples without a value (null) in the loaded window.
+- up_mbps and down_mbps are the means of "TCP upload sum" and "TCP download sum" (Flent's
+  sum series; computed from the per-flow series when absent) over the flows' steady
+  state: the loaded window less TRIM seconds at each end (1 s, or a quarter of LENGTH
+  when shorter). Flent's netperf flows do not start at DELAY on its file's time axis
+  (its upload flows' first samples come up to a second earlier, the downloads' later,
+  and they stop as early), so over the whole window its mean leaves out most of its own
+  ramp-up and ramp-down (empty samples) while warpspeed's, whose flows start and end
+  at DELAY and DELAY + LENGTH, has both; the trimmed window holds neither, for both;
+- lost counts probe samples without a value (null) in the loaded window;
+- up_full and down_full are the same means over the whole loaded window, the figure
+  `flent -f summary` prints for the sums.
 """
 import gzip
 import json
 import statistics
 import sys
+
+TRIM_S = 1.0  # the sums' steady state: the loaded window less this at each end
 
 
 def figures(path):
@@ -40,19 +51,24 @@ def figures(path):
     loaded_all = [v for n in udp for v in window(n, delay, delay + length)]
     loaded = [v for v in loaded_all if v is not None]
 
-    def mean_sum(kind):
+    trim = min(TRIM_S, length / 4)
+
+    def mean_sum(kind, lo, hi):
         name = "TCP %s sum" % kind
         if name in res:
-            vals = [v for v in window(name, delay, delay + length) if v is not None]
+            vals = [v for v in window(name, lo, hi) if v is not None]
         else:
             flows = [n for n in res if n.startswith("TCP %s " % kind) and not n.endswith(("sum", "avg"))]
-            cols = [window(n, delay, delay + length) for n in flows]
+            cols = [window(n, lo, hi) for n in flows]
             vals = [sum(v or 0 for v in row) for row in zip(*cols)] if cols else []
         return statistics.mean(vals) if vals else float("nan")
 
     med = lambda v: statistics.median(v) if v else float("nan")
-    return "%.4f %.4f %.2f %.2f %d" % (med(idle), med(loaded), mean_sum("upload"),
-                                        mean_sum("download"), len(loaded_all) - len(loaded))
+    lo, hi = delay + trim, delay + length - trim
+    return "%.4f %.4f %.2f %.2f %d %.2f %.2f" % (
+        med(idle), med(loaded), mean_sum("upload", lo, hi), mean_sum("download", lo, hi),
+        len(loaded_all) - len(loaded), mean_sum("upload", delay, delay + length),
+        mean_sum("download", delay, delay + length))
 
 
 def main(argv):

@@ -108,7 +108,7 @@ int ws_lul_plan_make(const ws_test_spec *spec, double step_s, ws_lul_plan *p, ws
 		}
 	}
 	unsigned probes = spec->lul_probes ? spec->lul_probes : WS_LUL_PROBES_DEFAULT;
-	for (int i = 0; (probes & WS_LUL_UDP) && i < 3; i++) {
+	for (int i = 0; (probes & WS_LUL_UDP) && i < WS_LUL_UDP_PROBES; i++) {
 		char name[24];
 		if (be) /* rrul_be.conf: "Ping (ms) UDP BE1" .. "BE3", all unmarked */
 			snprintf(name, sizeof(name), "UDP BE%d", i + 1);

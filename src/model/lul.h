@@ -27,8 +27,11 @@ enum { WS_LUL_UDP = 1u << 0, WS_LUL_TCP = 1u << 1, WS_LUL_ICMP = 1u << 2 };
 #define WS_LUL_MAX_INTERVAL_S     10.0
 #define WS_LUL_MAX_FLOWS_EACH     64 /* --up / --down */
 #define WS_LUL_MAX_PROBES         6
-#define WS_LUL_MAX_DELAY_S        60 /* --delay */
-#define WS_LUL_MAX_ITEMS          (2 * WS_LUL_MAX_FLOWS_EACH + WS_LUL_MAX_PROBES)
+/* RRUL's UDP probes (BE, BK, EF); the daemon opens an echo socket, and runs an echo
+ * thread, for each (docs/rrul.md: "Idle latency"). */
+#define WS_LUL_UDP_PROBES  3
+#define WS_LUL_MAX_DELAY_S 60 /* --delay */
+#define WS_LUL_MAX_ITEMS   (2 * WS_LUL_MAX_FLOWS_EACH + WS_LUL_MAX_PROBES)
 /* A probe unanswered this long is lost (a NaN sample); see docs/rrul.md. */
 #define WS_LUL_PROBE_TIMEOUT_S 1.0
 
@@ -83,6 +86,9 @@ typedef struct ws_lul_result {
 	char stopped[200];                   /* why the run ended early, "" = it ran its length */
 	int64_t probe_cpu_ns;                /* the probes' thread: user + system CPU time */
 	uint64_t probe_transactions;         /* the probes' answered requests */
+	uint32_t probe_threads;              /* threads that ran the probes here (back to
+	                                      * back: one per probe; paced: one) */
+	uint32_t echo_sockets;               /* daemon echo sockets the UDP probes used */
 } ws_lul_result;
 
 /* Flent's aggregates of a measured set, appended to out (which the caller frees): "TCP

@@ -169,6 +169,8 @@ void ws_lul_json(ws_json *j, const ws_lul_result *r)
 	ws_json_double(j, "probe_interval_s", r->plan.back_to_back ? 0 : r->plan.interval_s);
 	ws_json_str(j, "probe_mode", r->plan.back_to_back ? "back-to-back" : "paced");
 	ws_json_uint(j, "probe_transactions", r->probe_transactions);
+	ws_json_uint(j, "probe_threads", r->probe_threads);
+	ws_json_uint(j, "echo_sockets", r->echo_sockets);
 	ws_json_double(j, "probe_timeout_s", WS_LUL_PROBE_TIMEOUT_S);
 	ws_json_int(j, "start_unix_ns", r->set.start_unix_ns);
 	ws_json_uint(j, "up", r->plan.nup);

@@ -227,7 +227,7 @@ static int connect_udp(const ws_test_spec *spec, const ws_tlv_msg *ack, const ws
  * test option -H's. */
 static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *ctl_addr,
 		      const ws_client_config *c, ws_test_result *out, int *fds, ws_rr_params *crr,
-		      ws_addr *echo, ws_err *err)
+		      ws_lul_echo *echo, ws_err *err)
 {
 	ws_addr data_peer = *ctl_addr;
 	const ws_addr *ctl_peer = &data_peer;
@@ -276,16 +276,19 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 			ws_ds_close_all(fds, spec->streams);
 		return rc;
 	}
-	uint64_t echo_port = 0;
-	if (rc == 0 && ws_test_type_lul(spec->type) &&
-	    (ws_tlv_get_u64(&m, WS_F_PROBE_PORT, &echo_port) != 0 || echo_port == 0 ||
-	     echo_port > 65535))
-		rc = ws_err_set(err, WS_E_PROTO, "the daemon's TEST_ACK of %s lacks the probe port",
-				ws_test_type_name(spec->type));
+	/* RRUL: an echo port per UDP probe (a daemon before that: one for all of them) */
+	int necho = ws_test_type_lul(spec->type) && rc == 0
+		? ws_msg_get_ports(&m, WS_F_PROBE_PORT, echo->port, WS_LUL_UDP_PROBES)
+		: 0;
+	if (rc == 0 && ws_test_type_lul(spec->type) && necho <= 0)
+		rc = ws_err_set(err, WS_E_PROTO,
+				"the daemon's TEST_ACK of %s lacks the probe port (or has more "
+				"than %d)",
+				ws_test_type_name(spec->type), WS_LUL_UDP_PROBES);
 	if (rc < 0)
 		return rc;
-	*echo = *ctl_peer;
-	ws_addr_set_port(echo, (uint16_t)echo_port);
+	echo->addr = *ctl_peer;
+	echo->n = necho > 0 ? (uint32_t)necho : 0;
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
 	if (ws_test_type_connects(spec->type))
@@ -340,7 +343,7 @@ static void fill_identity(ws_test_result *out, const ws_client_config *c, int ct
 }
 
 /* RRUL: the client's half fills out->lul (made by warpspeed_test). */
-static int run_lul(const ws_client_config *c, const int *fds, const ws_addr *echo,
+static int run_lul(const ws_client_config *c, const int *fds, const ws_lul_echo *echo,
 		   const ws_test_spec *spec, ws_test_result *out, ws_err *err)
 {
 	ws_lul_client_params p = {.spec = spec,
@@ -352,7 +355,7 @@ static int run_lul(const ws_client_config *c, const int *fds, const ws_addr *ech
 }
 
 static int run_local(ws_channel *ch, int *fds, const ws_rr_params *crr, const ws_test_spec *spec,
-		     const ws_client_config *c, const ws_addr *echo, ws_test_result *out,
+		     const ws_client_config *c, const ws_lul_echo *echo, ws_test_result *out,
 		     ws_err *err)
 {
 	double wait_s = c->start_wait_s;
@@ -567,7 +570,7 @@ static int warpspeed_test(ws_client *cl, int fd, const ws_addr *peer, int64_t pr
 	for (uint32_t i = 0; fds && i < spec->streams; i++)
 		fds[i] = -1;
 	ws_rr_params crr;
-	ws_addr echo;
+	ws_lul_echo echo;
 	memset(&echo, 0, sizeof(echo));
 	if (rc == 0)
 		rc = setup_data(&ch, spec, peer, c, out, fds, &crr, &echo, err);

@@ -6,6 +6,7 @@
 #include "ctl/channel.h"
 #include "ctl/msg.h"
 #include "measure/cpu.h"
+#include "model/lul.h"
 #include "net/addr.h"
 #include "net/mptcp.h"
 #include "net/sock.h"
@@ -216,8 +217,8 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 	res->rcvbuf_req = rcv;
 	d->lfd = -1;
 	d->n = d->ntcp = spec->streams;
-	if (ws_test_type_lul(spec->type))
-		d->n++;
+	if (ws_test_type_lul(spec->type)) /* RRUL: an echo socket per UDP probe */
+		d->n += WS_LUL_UDP_PROBES;
 	d->fds = malloc(d->n * sizeof(*d->fds));
 	if (!d->fds)
 		return ws_err_set(err, ENOMEM, "no memory for %u data sockets", d->n);
@@ -232,11 +233,12 @@ static int open_data(ws_session *s, const ws_test_spec *spec, const ws_tlv_msg *
 				      err);
 	if (d->lfd < 0)
 		return d->lfd;
-	if (d->n > d->ntcp) { /* RRUL: the probes' echo, on the data address, any port */
+	/* RRUL: the probes' echo sockets, on the data address, any ports */
+	for (uint32_t i = d->ntcp; i < d->n; i++) {
 		ws_addr_set_port(&local, 0);
-		d->fds[d->ntcp] = ws_sock_udp(&local, 0, 0, 0, NULL, NULL, NULL, err);
-		if (d->fds[d->ntcp] < 0)
-			return d->fds[d->ntcp];
+		d->fds[i] = ws_sock_udp(&local, 0, 0, 0, NULL, NULL, NULL, err);
+		if (d->fds[i] < 0)
+			return d->fds[i];
 	}
 	ws_sock_get_buffers(d->lfd, &res->sndbuf_set, &res->rcvbuf_set);
 	return 0;
@@ -248,8 +250,8 @@ static void put_ports(ws_tlv_writer *w, const data_setup *d)
 	if (d->lfd >= 0) {
 		ws_sock_local_addr(d->lfd, &bound);
 		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
-		if (d->n > d->ntcp) {
-			ws_sock_local_addr(d->fds[d->ntcp], &bound);
+		for (uint32_t i = d->ntcp; i < d->n; i++) { /* RRUL: one per UDP probe */
+			ws_sock_local_addr(d->fds[i], &bound);
 			ws_tlv_put_u64(w, WS_F_PROBE_PORT, ws_addr_port(&bound));
 		}
 		return;

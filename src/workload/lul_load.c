@@ -17,6 +17,8 @@
 #define LUL_SEND_SIZE 65536
 #define LUL_RECV_SIZE 131072
 #define LUL_STALL_NS  (10 * WS_NS_PER_SEC)
+/* Threads per direction at each end: one per flow, up to this many. */
+#define LUL_MAX_THREADS 8
 
 static int set_mark(int fd, int tos, int *readback, ws_err *err)
 {
@@ -101,7 +103,8 @@ int ws_lul_load_start(ws_lul_load *l, const int *fds, uint32_t n, bool sender,
 	l->p = (ws_multi_params){
 		.fds = fds,
 		.nflows = n,
-		.nthreads = 1,
+		/* a thread per flow, as netperf has a process per flow (docs/rrul.md) */
+		.nthreads = n < LUL_MAX_THREADS ? n : LUL_MAX_THREADS,
 		.sender = sender,
 		.io =
 			{

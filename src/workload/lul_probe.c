@@ -15,10 +15,13 @@
 #include <netinet/ip_icmp.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define PING_RANGE   "/proc/sys/net/ipv4/ping_group_range"
@@ -94,11 +97,12 @@ static size_t rounds_of(const ws_lul_probes *ps)
 	return n ? n : 1;
 }
 
-static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_addr *peer,
-		    ws_err *err)
+/* udp_index: which UDP probe this is (its echo socket at the daemon). */
+static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_lul_echo *echo,
+		    uint32_t udp_index, ws_err *err)
 {
 	const ws_lul_item *it = &ps->plan->item[p->item];
-	int fam = ws_addr_family(peer);
+	int fam = ws_addr_family(&echo->addr);
 	p->v6 = fam == AF_INET6;
 	p->tcp_round = -1;
 	if (p->kind == K_TCP) {
@@ -117,9 +121,8 @@ static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_add
 		}
 		return ws_err_errno(err, "cannot open the %s probe's socket", it->name);
 	}
-	ws_addr to = *peer;
-	if (p->kind == K_ICMP)
-		ws_addr_set_port(&to, 0);
+	ws_addr to = echo->addr;
+	ws_addr_set_port(&to, p->kind == K_ICMP ? 0 : echo->port[udp_index % echo->n]);
 	ws_sockopt_req r = {.tos = it->tos};
 	ws_sockopt_applied a;
 	int rc = it->tos > 0 ? ws_sockopt_apply(p->fd, &r, &a, err) : 0;
@@ -136,15 +139,18 @@ static int open_one(ws_lul_probes *ps, ws_lul_probe *p, int tcp_fd, const ws_add
 }
 
 int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out, int tcp_fd,
-		       const ws_addr *peer, ws_err *err)
+		       const ws_lul_echo *echo, ws_err *err)
 {
+	if (echo->n == 0 || echo->n > WS_LUL_UDP_PROBES)
+		return ws_err_set(err, WS_E_INVAL, "%u echo ports for the UDP probes (1 to %d)",
+				  echo->n, WS_LUL_UDP_PROBES);
 	memset(ps, 0, sizeof(*ps));
 	ps->plan = plan;
 	ps->out = out;
 	ps->p = calloc(plan->nprobes ? plan->nprobes : 1, sizeof(*ps->p));
 	if (!ps->p)
 		return ws_err_set(err, ENOMEM, "no memory for the probes");
-	uint32_t first = plan->nup + plan->ndown;
+	uint32_t first = plan->nup + plan->ndown, nudp = 0;
 	for (uint32_t i = 0; i < plan->nprobes; i++) {
 		const ws_lul_item *it = &plan->item[first + i];
 		ws_lul_probe *p = &ps->p[ps->n];
@@ -156,14 +162,17 @@ int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result
 		if (p->kind == K_ICMP &&
 		    !ws_lul_icmp_allowed(out->skipped[p->item], sizeof(out->skipped[0])))
 			continue;
-		int rc = open_one(ps, p, tcp_fd, peer, err);
+		int rc = open_one(ps, p, tcp_fd, echo, nudp, err);
 		if (rc < 0) {
 			ws_lul_probes_close(ps);
 			return rc;
 		}
+		if (p->kind == K_UDP)
+			nudp++;
 		if (rc == 0)
 			ps->n++;
 	}
+	out->echo_sockets = nudp < echo->n ? nudp : echo->n;
 	return 0;
 }
 
@@ -243,7 +252,9 @@ static bool reply_seq(ws_lul_probes *ps, ws_lul_probe *p, const unsigned char *b
 		memcpy(w, b, sizeof(w));
 		if (ntohl(w[0]) != UDP_MAGIC || b[8] != p->item)
 			return false;
-		ps->out->tos_remote[p->item] = b[9];
+		if (ps->out->tos_remote[p->item] !=
+		    b[9]) /* shared with the other probes' threads */
+			ps->out->tos_remote[p->item] = b[9];
 		*seq = ntohl(w[1]);
 		return true;
 	}
@@ -255,14 +266,9 @@ static bool reply_seq(ws_lul_probes *ps, ws_lul_probe *p, const unsigned char *b
 	return true;
 }
 
-/* Back to back: the transaction in flight is answered; the next leaves once every reply
- * waiting is read (so no reply's time includes another probe's send), unless the run's
- * rounds are over. */
-static void b2b_done(ws_lul_probes *ps, ws_lul_probe *p, size_t nr, int64_t now);
-
-/* Reads every reply waiting on p: paced, each answers its round; back to back (nr > 0),
- * the one transaction in flight. Returns the replies read. */
-static int on_readable(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, size_t nr)
+/* Paced: reads every reply waiting on p, each answers its round. Returns the replies
+ * read. */
+static int on_readable(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds)
 {
 	unsigned char b[256];
 	int got = 0;
@@ -280,14 +286,6 @@ static int on_readable(ws_lul_probes *ps, ws_lul_probe *p, size_t sent_rounds, s
 		if (!reply_seq(ps, p, b, r, &seq))
 			continue;
 		got++;
-		if (nr) {
-			bool mine = p->kind == K_TCP ? true
-				: p->kind == K_UDP   ? seq == p->seq
-						     : (uint16_t)seq == (uint16_t)p->seq;
-			if (p->tx_sent && mine)
-				b2b_done(ps, p, nr, now);
-			continue;
-		}
 		if (p->kind == K_TCP) {
 			for (ssize_t i = 0; i < r && p->tcp_round >= 0; i++) {
 				answered(p, (size_t)p->tcp_round, now);
@@ -377,7 +375,7 @@ static void spin_round(ws_lul_probes *ps, size_t k, int64_t from)
 	while (round_waiting(ps, k) && ws_clock_ns() - from < SPIN_NS && !ps->why[0])
 		for (uint32_t i = 0; i < ps->n; i++)
 			if (ps->p[i].st[k] == R_PENDING)
-				on_readable(ps, &ps->p[i], k + 1, 0);
+				on_readable(ps, &ps->p[i], k + 1);
 }
 
 static void b2b_send(ws_lul_probe *p)
@@ -389,6 +387,8 @@ static void b2b_send(ws_lul_probe *p)
 		p->last_heard = p->tx_sent;
 }
 
+/* Back to back: the transaction in flight is answered, in the round (of interval_s) it
+ * completed in; the next leaves (again) unless the run's rounds are over. */
 static void b2b_done(ws_lul_probes *ps, ws_lul_probe *p, size_t nr, int64_t now)
 {
 	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
@@ -438,52 +438,123 @@ static void paced_loop(ws_lul_probes *ps, size_t nr)
 		int n = wait_replies(ps, pf, now, wake);
 		for (uint32_t i = 0; n > 0 && i < ps->n; i++)
 			if (pf[i].revents)
-				on_readable(ps, &ps->p[i], k, 0);
+				on_readable(ps, &ps->p[i], k);
 	}
 }
 
-/* Back to back (--probe-interval 0): each probe has one transaction in flight and sends
- * the next as soon as it is answered, as netperf's UDP_RR and TCP_RR do; a UDP or ICMP
- * request unanswered after the timeout is sent again, as a new one. Round k (of
- * interval_s, the sampling step) holds the transactions completed in it. */
-static void b2b_loop(ws_lul_probes *ps, size_t nr)
+/* Back to back, one probe in a thread of its own: the socket blocks in its receive, as
+ * netperf's does (a send and a receive per transaction, no poll), for at most 50 ms, so
+ * the clock, the timeout and the stop flag are looked at that often. */
+static void b2b_one_loop(ws_lul_probes *ps, size_t nr)
 {
-	struct pollfd pf[WS_LUL_MAX_PROBES];
+	ws_lul_probe *p = ps->p;
 	int64_t iv = (int64_t)(ps->plan->interval_s * WS_NS_PER_SEC);
 	int64_t timeout = (int64_t)(WS_LUL_PROBE_TIMEOUT_S * WS_NS_PER_SEC);
+	struct timeval tick = {0, 50 * 1000};
+	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) & ~O_NONBLOCK);
+	setsockopt(p->fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof(tick));
+	while (ws_clock_ns() < ps->t0_ns && !atomic_load(ps->stop))
+		ws_clock_sleep_ns(ps->t0_ns - ws_clock_ns() > 20 * WS_NS_PER_MS
+					  ? 20 * WS_NS_PER_MS
+					  : ps->t0_ns - ws_clock_ns());
+	b2b_send(p);
 	int64_t end = ps->t0_ns + (int64_t)nr * iv;
-	bool started = false;
+	unsigned char b[256];
 	while (!atomic_load(ps->stop) && !ps->why[0]) {
-		int64_t now = ws_clock_ns();
-		if (!started && now >= ps->t0_ns) {
-			for (uint32_t i = 0; i < ps->n; i++)
-				b2b_send(&ps->p[i]);
-			started = true;
-		}
-		for (uint32_t i = 0; started && now < end && i < ps->n; i++) {
-			ws_lul_probe *p = &ps->p[i];
-			if (p->kind != K_TCP && p->tx_sent && now - p->tx_sent >= timeout)
-				b2b_send(p);
-		}
-		size_t done = now < ps->t0_ns ? 0 : (size_t)((now - ps->t0_ns) / iv);
+		ssize_t r = recv(p->fd, b, sizeof(b), 0);
+		int64_t now = ws_clock_ns(); /* this reply's arrival, as near as the read */
+		uint32_t seq;
+		if (p->kind == K_TCP && r == 0)
+			snprintf(ps->why, sizeof(ps->why),
+				 "the daemon closed the TCP probe's connection");
+		else if (r > 0 && reply_seq(ps, p, b, r, &seq) && p->tx_sent &&
+			 (p->kind == K_TCP ||
+			  (p->kind == K_UDP ? seq == p->seq : (uint16_t)seq == (uint16_t)p->seq)))
+			b2b_done(ps, p, nr, now);
+		if (p->kind != K_TCP && p->tx_sent && now < end && now - p->tx_sent >= timeout)
+			b2b_send(p);
+		size_t done = (size_t)((now - ps->t0_ns) / iv);
 		if (done > nr)
 			done = nr;
-		bool alive = true;
-		for (uint32_t i = 0; i < ps->n && alive; i++)
-			alive = push_and_check(ps, &ps->p[i], done, now);
-		if (!alive || done == nr)
+		/* the lock shared with the other probes and the sampler: once a step, and when
+		 * no reply came (the daemon may be gone) */
+		if ((done > p->pushed || r <= 0) && !push_and_check(ps, p, done, now))
 			break;
-		int64_t wake = started ? ps->t0_ns + (int64_t)(done + 1) * iv : ps->t0_ns;
-		int n = wait_replies(ps, pf, now, wake);
-		for (uint32_t i = 0; n > 0 && i < ps->n; i++)
-			if (pf[i].revents)
-				on_readable(ps, &ps->p[i], 0, nr);
-		for (uint32_t i = 0; i < ps->n; i++)
-			if (ps->p[i].again) {
-				ps->p[i].again = false;
-				b2b_send(&ps->p[i]);
-			}
+		if (done == nr)
+			break;
+		if (p->again) {
+			p->again = false;
+			b2b_send(p);
+		}
 	}
+}
+
+/* Back to back, one probe: its own thread, as netperf runs a process per probe, so no
+ * probe's transaction waits for another's. */
+struct b2b_worker {
+	ws_lul_probes one; /* the caller's, narrowed to one probe, with its own why and stop */
+	size_t nr;
+	int64_t cpu_ns;
+	atomic_bool ended; /* set after one.why and cpu_ns are final */
+	pthread_t t;
+};
+
+static void *b2b_worker_main(void *arg)
+{
+	struct b2b_worker *w = arg;
+	int64_t u0, s0, u1, s1;
+	ws_thread_cpu_ns(&u0, &s0);
+	b2b_one_loop(&w->one, w->nr);
+	ws_thread_cpu_ns(&u1, &s1);
+	w->cpu_ns = (u1 - u0) + (s1 - s0);
+	atomic_store(&w->ended, true);
+	return NULL;
+}
+
+/* Back to back: a thread per probe; this one watches them, ends them all when one finds
+ * the daemon gone or the caller says stop, and keeps the first reason. Returns the
+ * workers' CPU time; *nthreads, the threads that ran. */
+static int64_t b2b_threads(ws_lul_probes *ps, size_t nr, uint32_t *nthreads)
+{
+	struct b2b_worker w[WS_LUL_MAX_PROBES];
+	atomic_bool stop = false;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < ps->n; i++) {
+		w[n].one = *ps;
+		w[n].one.p = &ps->p[i];
+		w[n].one.n = 1;
+		w[n].one.stop = &stop;
+		w[n].one.why[0] = '\0';
+		w[n].nr = nr;
+		w[n].cpu_ns = 0;
+		atomic_init(&w[n].ended, false);
+		if (pthread_create(&w[n].t, NULL, b2b_worker_main, &w[n]) == 0)
+			n++;
+		else
+			snprintf(ps->why, sizeof(ps->why), "could not start a probe's thread");
+	}
+	for (bool all = false; !all;) {
+		all = true;
+		bool dead = ps->why[0] != '\0';
+		for (uint32_t i = 0; i < n; i++) {
+			bool ended = atomic_load(&w[i].ended);
+			all = all && ended;
+			dead = dead || (ended && w[i].one.why[0]);
+		}
+		if (dead || atomic_load(ps->stop))
+			atomic_store(&stop, true);
+		if (!all)
+			ws_clock_sleep_ns(10 * WS_NS_PER_MS);
+	}
+	int64_t cpu = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		pthread_join(w[i].t, NULL);
+		cpu += w[i].cpu_ns;
+		if (!ps->why[0] && w[i].one.why[0])
+			snprintf(ps->why, sizeof(ps->why), "%s", w[i].one.why);
+	}
+	*nthreads = n;
+	return cpu;
 }
 
 void *ws_lul_probes_main(void *arg)
@@ -503,12 +574,15 @@ void *ws_lul_probes_main(void *arg)
 	}
 	int64_t u0, s0, u1, s1; /* what the probes cost: their thread's CPU time */
 	ws_thread_cpu_ns(&u0, &s0);
+	int64_t workers = 0;
+	uint32_t nthreads = 1;
 	if (ps->plan->back_to_back)
-		b2b_loop(ps, nr);
+		workers = b2b_threads(ps, nr, &nthreads);
 	else
 		paced_loop(ps, nr);
 	ws_thread_cpu_ns(&u1, &s1);
-	ps->out->probe_cpu_ns = (u1 - u0) + (s1 - s0);
+	ps->out->probe_cpu_ns = (u1 - u0) + (s1 - s0) + workers;
+	ps->out->probe_threads = nthreads;
 	for (uint32_t i = 0; i < ps->n; i++)
 		ps->out->probe_transactions += ps->p[i].answers;
 	return NULL;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* lul_probe: the latency probes of an RRUL run, on the client, in one thread.
+/* lul_probe: the latency probes of an RRUL run, on the client: paced in one thread, back
+ * to back in a thread per probe (as netperf runs a process per probe).
  *
  * Every probe interval each probe sends one request: a UDP datagram to the daemon's echo
  * port (one socket per mark), one byte on the TCP probe connection, or an ICMP echo
@@ -32,6 +33,15 @@ struct ws_err;
 
 typedef struct ws_lul_probe ws_lul_probe; /* one probe's state (lul_probe.c) */
 
+/* The daemon's UDP echo: its address, and the port of the echo socket for each UDP probe
+ * (n of them; the i-th UDP probe uses port[i % n]: a daemon before per-probe echoes gave
+ * one port for all). */
+typedef struct ws_lul_echo {
+	ws_addr addr;
+	uint16_t port[WS_LUL_UDP_PROBES];
+	uint32_t n;
+} ws_lul_echo;
+
 typedef struct ws_lul_probes {
 	const ws_lul_plan *plan;
 	ws_lul_result *out;  /* series (plan order), tos_remote, skipped */
@@ -45,11 +55,12 @@ typedef struct ws_lul_probes {
 } ws_lul_probes;
 
 /* Open the probes' sockets before the start: UDP sockets marked and connected to the
- * daemon's echo at peer, the TCP probe on tcp_fd (greeted, not owned), an ICMP socket
- * when ping_group_range allows this process's groups; a probe that cannot run is marked
- * skipped with its reason in out->skipped. Returns 0 or a negative error. */
+ * daemon's echo (each to its own echo socket when the daemon has one per probe), the TCP
+ * probe on tcp_fd (greeted, not owned), an ICMP socket when ping_group_range allows this
+ * process's groups; a probe that cannot run is marked skipped with its reason in
+ * out->skipped. Returns 0 or a negative error. */
 int ws_lul_probes_open(ws_lul_probes *ps, const ws_lul_plan *plan, ws_lul_result *out, int tcp_fd,
-		       const ws_addr *peer, struct ws_err *err);
+		       const ws_lul_echo *echo, struct ws_err *err);
 
 /* The probes' thread body (arg: the ws_lul_probes); set t0_ns, duration_ns, mu and stop
  * first. Returns when every round is answered or lost, or *stop is set. */

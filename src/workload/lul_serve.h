@@ -13,8 +13,9 @@
 
 struct ws_err;
 
-/* The daemon's half: fds[0..nfds-1) the accepted TCP connections, fds[nfds-1] the UDP
- * echo socket. cap_ns: the daemon's time cap (0 = none). */
+/* The daemon's half: fds[0..nfds-WS_LUL_UDP_PROBES) the accepted TCP connections, the
+ * last WS_LUL_UDP_PROBES the UDP echo sockets, one per UDP probe, each served by a thread
+ * of its own (as is the TCP probe). cap_ns: the daemon's time cap (0 = none). */
 int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, int64_t cap_ns,
 		     ws_side_result *res, struct ws_err *err);
 

@@ -130,7 +130,8 @@ PY
 )
 [ "$r" = ok ] && pass rrul_json_samples || fail rrul_json_samples "$r"
 
-# --- --probe-interval 0: back to back, each sample the mean of many transactions ---------
+# --- --probe-interval 0: back to back, each sample the mean of many transactions, a thread
+# per probe at the client and an echo socket per UDP probe at the daemon -----------------
 r=$(python3 - "$WS_TMP/b2b.out" "$WS_TMP/json.out" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["rrul"]
@@ -144,8 +145,15 @@ for s in probes:  # 2 s: 10 samples, one per 0.2 s step, none lost on loopback
 n = sum(len(s["v"]) for s in probes)
 # back to back on loopback: thousands of transactions a second; paced: one a sample
 assert d["probe_transactions"] >= 20 * n, (d["probe_transactions"], n)
+# back to back, no probe waits for another's transaction: a client thread per probe, and
+# a daemon echo socket (with its own thread) per UDP probe
+assert d["probe_threads"] == 4 and d["echo_sockets"] == 3, (d["probe_threads"], d["echo_sockets"])
 p = json.load(open(sys.argv[2]))["rrul"]
 assert p["probe_mode"] == "paced" and p["probe_interval_s"] == 0.2, p["probe_mode"]
+assert p["probe_threads"] == 1 and p["echo_sockets"] == 3, (p["probe_threads"], p["echo_sockets"])
+# a load thread per flow at each end, as netperf has a process per flow: 4 up + 4 down
+doc = json.load(open(sys.argv[2]))
+assert len(doc["local"]["threads"]) == 8 and len(doc["remote"]["threads"]) == 8, (len(doc["local"]["threads"]), len(doc["remote"]["threads"]))
 assert p["probe_transactions"] == sum(s["samples"] for s in p["series"] if s["kind"] == "probe"), p["probe_transactions"]
 print("ok")
 PY

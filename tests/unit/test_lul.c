@@ -223,11 +223,13 @@ static void lost_probes(void)
 		ws_series_add(&out.set, out.plan.item[i].name, out.plan.item[i].kind,
 			      out.plan.item[i].probe[0] ? out.plan.item[i].probe : NULL,
 			      out.plan.item[i].tos);
-	ws_addr peer;
-	memcpy(&peer.ss, &a, sizeof(a));
-	peer.len = sizeof(a);
+	ws_lul_echo echo = {.n = 1}; /* one echo for the three probes, as an older daemon */
+	memcpy(&echo.addr.ss, &a, sizeof(a));
+	echo.addr.len = sizeof(a);
+	echo.port[0] = ws_addr_port(&echo.addr);
 	ws_lul_probes ps;
-	CHECK_INT(n, ws_lul_probes_open(&ps, &out.plan, &out, -1, &peer, &e), 0);
+	CHECK_INT(n, ws_lul_probes_open(&ps, &out.plan, &out, -1, &echo, &e), 0);
+	CHECK_INT(n, out.echo_sockets, 1);
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	atomic_bool stop = false;
 	ps.mu = &mu;
