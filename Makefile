@@ -289,15 +289,13 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 .SECONDARY: $(FUZZ_OBJ)
 -include $(FUZZ_OBJ:.o=.d)
 
-# Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any).
+# Each fuzzer for a bounded time over its corpus folder (tests/fuzz/corpus_<name>, if any),
+# FUZZ_JOBS at a time (each still for its whole FUZZ_SECONDS; its output printed whole,
+# tests/par), a failure printed with the end of its log (tests/fuzz/run).
 FUZZ_SECONDS ?= 30
+FUZZ_JOBS ?= 2
 fuzz-run: fuzz
-	$(Q)for f in build/fuzz/fuzz_*; do case $$f in *.log) continue;; esac; \
-	  n=$$(basename $$f); c=tests/fuzz/corpus_$${n#fuzz_}; \
-	  w=$$(mktemp -d); [ -d $$c ] && cp -r $$c/. $$w/; \
-	  echo "  RUN     $$n for $(FUZZ_SECONDS) s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$w >build/fuzz/$$n.log 2>&1 \
-	    || { tail -n 40 build/fuzz/$$n.log; rm -rf $$w; exit 1; }; rm -rf $$w; done
+	$(Q)tests/par $(FUZZ_JOBS) $(foreach f,$(FUZZ_BIN),"tests/fuzz/run $f $(FUZZ_SECONDS)")
 
 # Outside CI: each fuzzer (or those named in FUZZ_TARGETS, e.g. "fuzz_udp_acct") for
 # FUZZ_RUNS executions over its corpus, then one summary line per target with the
@@ -335,9 +333,11 @@ cross:
 	  | grep -v -e "Using 'getaddrinfo' in statically linked" -e "in function .ws_addr_resolve_all.:$$"; \
 	  [ "$$(cat build/$$t/make.status)" = 0 ] || exit 1; done
 
+# The targets' runs side by side, CROSS_JOBS at a time (qemu-user is CPU-bound; each run's
+# output is printed whole, in CROSS_CCS order, by tests/par).
+CROSS_JOBS ?= 2
 cross-test: cross $(BIN)
-	$(Q)rc=0; for cc in $(CROSS_CCS); do \
-	  tests/cross-test build/$$($$cc -dumpmachine) $(BIN) || rc=1; done; exit $$rc
+	$(Q)tests/par $(CROSS_JOBS) $(foreach cc,$(CROSS_CCS),"tests/cross-test build/$$($(cc) -dumpmachine) $(BIN)")
 
 # Installs like a Debian tool: binary, static library and headers, pkg-config file, man
 # page, bash completion (with netperf/netserver links beside it when those names are

@@ -65,13 +65,7 @@ start_proxy() {
 # reply cap, in WS_PIDS, its PID in BED_NODE_PID) answering pings from A, 5 s at most; when
 # the bed cannot come up, CHECK fails and the script ends. The caller's EXIT trap takes the bed down.
 bed_up() {
-	local env tb=$WS_ROOT/bench/testbed
-	if ! env=$("$tb" up gige-jumbo --name "$2" 2>&1); then
-		fail "$1" "bench/testbed up gige-jumbo failed: $env"
-		finish
-	fi
-	eval "$env"
-	export WS_TESTBED_NAME
+	testbed_up "$1" gige-jumbo "$2" # tests/testbed_lib.sh
 	"$tb" exec B "$WS_BIN" node --bind "$WS_B" --reply-rate off --quiet >"$WS_TMP/node.log" 2>&1 &
 	BED_NODE_PID=$! # bench/testbed and ip netns exec both exec: this is the node
 	WS_PIDS+=("$BED_NODE_PID")

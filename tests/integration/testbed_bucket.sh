@@ -11,10 +11,10 @@
 # stay under it (+0.5 % for timing; load only slows a trial, so this is an upper bound,
 # never a speed floor), and the bound's arithmetic is pinned to exact values.
 source "$(dirname "$0")/../lib.sh"
-. "$WS_ROOT/bench/lib.sh"
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 # shellcheck source=tests/iq_lib.sh
 . "$(dirname "$0")/../iq_lib.sh"
-tb=$WS_ROOT/bench/testbed
 
 # The arithmetic: 2^15 samples are 15 packets of 76 + 4n wire bytes (132212), 2^25 are
 # 15034 (2^25 * 4 + 76 * 15034); a 125000-byte bucket turns 2^20 into at most 1021.75.
@@ -26,12 +26,8 @@ for c in "0 32768 991.38" "0 33554432 991.56" "125000 1048576 1021.75" "125000 3
 	else fail "testbed_bucket_bound_${2}_$1" "ws_iq_bound_mbps gave $got, want $3"; fi
 done
 
-if why=$(ws_testbed_missing); then
-	skip testbed_bucket_trials "$why"
-	finish
-fi
-name=ws-tk$$
-trap '"$tb" down "$name" >/dev/null 2>&1; ws_cleanup' EXIT
+testbed_need testbed_bucket_trials
+testbed_name tk
 bed_up testbed_bucket_trials "$name"
 json=$WS_TMP/bench.json
 if ! "$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 6 --samples 32768,1048576 \

@@ -9,48 +9,24 @@
 # data) and more than one path can carry. The issue's goal, >= 1850 10^6 bits/s, is
 # reported, and checked when the host had the CPU for it. Tears the bed down and checks
 # that no namespace of it is left.
-set -u
-root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-ws_bin=${WS_BIN:-$root/build/warpspeed}
-tb=$root/bench/testbed
-# shellcheck source=bench/lib.sh
-. "$root/bench/lib.sh"
-name=ws-td$$
-failed=0
-T=$(mktemp -d /tmp/ws-dualpath.XXXXXX)
-pids=()
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
-skip() { echo "SKIP $1: $2"; }
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	"$tb" down "$name" >/dev/null 2>&1
-	rm -rf "$T"
-}
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 CHECKS="dualpath_up dualpath_pm_in_namespaces dualpath_plain_one_path dualpath_two_subflows dualpath_aggregate dualpath_goal dualpath_no_leftovers"
-if why=$(ws_testbed_missing); then
-	for t in $CHECKS; do echo "SKIP $t: $why"; done
-	exit 0
-fi
+# shellcheck disable=SC2086
+testbed_need $CHECKS
+testbed_name td
+T=$(mktemp -d /tmp/ws-dualpath.XXXXXX)
+# shellcheck disable=SC2317 # called by the EXIT trap (tests/testbed_lib.sh)
+testbed_cleanup() { rm -rf "$T"; }
 if ! ip mptcp limits show >/dev/null 2>&1; then
 	for t in $CHECKS; do echo "SKIP $t: 'ip mptcp' does not work here"; done
 	exit 0
 fi
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 host_pm_before=$(ip mptcp endpoint show; ip mptcp limits show)
-if ! env=$("$tb" up dualpath --name "$name" 2>&1); then
-	fail dualpath_up "bench/testbed up dualpath failed: $env"
-	exit 1
-fi
+testbed_up dualpath_up dualpath
 want=$(printf 'WS_TESTBED_NAME=%s\nWS_A=198.18.0.1\nWS_B=198.18.0.2\nWS_A2=198.18.1.1\nWS_B2=198.18.1.2' "$name")
-if [ "$env" = "$want" ]; then pass dualpath_up; else fail dualpath_up "printed [$env]"; fi
-eval "$env"
-export WS_TESTBED_NAME=$name
+if [ "$TB_ENV" = "$want" ]; then pass dualpath_up; else fail dualpath_up "printed [$TB_ENV]"; fi
 
 ep_b=$("$tb" exec B ip mptcp endpoint show 2>&1)
 lim_a=$("$tb" exec A ip mptcp limits show 2>&1)
@@ -127,6 +103,5 @@ kill "${pids[@]}" 2>/dev/null
 wait "${pids[@]}" 2>/dev/null
 pids=()
 "$tb" down "$name" >/dev/null 2>&1
-left=$(ip netns list | awk '{ print $1 }' | grep -E "^$name-" || true)
-[ -z "$left" ] && pass dualpath_no_leftovers || fail dualpath_no_leftovers "left: $left"
+testbed_no_leftovers dualpath_no_leftovers
 exit $failed

@@ -6,38 +6,18 @@
 # the bed down and checks that no ws-* namespace of this run is left. The upper bound
 # allows what tbf legitimately lets through above its rate: the token bucket starts full,
 # so a run may carry one bucket (burst) more than rate * time; plus 0.5% for timing.
-set -u
-root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-ws_bin=${WS_BIN:-$root/build/warpspeed}
-tb=$root/bench/testbed
-# shellcheck source=bench/lib.sh
-. "$root/bench/lib.sh"
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 secs=2
-name=ws-tj$$
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
-
-if why=$(ws_testbed_missing); then
-	echo "SKIP testbed_gige_jumbo_stream: $why"
-	echo "SKIP testbed_gige_jumbo_no_leftovers: $why"
-	exit 0
-fi
+testbed_need testbed_gige_jumbo_stream testbed_gige_jumbo_no_leftovers
 if ! "$ws_bin" -V >/dev/null 2>&1; then
 	fail testbed_gige_jumbo_stream "warpspeed at $ws_bin does not run ('-V' failed)"
 	exit 1
 fi
 
-ws_namespaces() { ip netns list 2>/dev/null | awk '$1 ~ /^ws-/ { print $1 }' | sort; }
 before=$(ws_namespaces)
-trap '"$tb" down "$name" >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
-
-if ! env=$("$tb" up gige-jumbo --name "$name" 2>&1); then
-	fail testbed_gige_jumbo_stream "bench/testbed up gige-jumbo failed: $env"
-	exit 1
-fi
-eval "$env"
+testbed_name tj
+testbed_up testbed_gige_jumbo_stream gige-jumbo
 ceiling=$("$tb" ceiling gige-jumbo)
 burst=$(tc -n "$name-a" -j qdisc show dev veth0 2>/dev/null | tr ',{}' '\n' | awk -F: '$1 == "\"burst\"" { print $2; exit }')
 [[ ${burst:-} =~ ^[0-9]+$ ]] || burst=0
@@ -65,10 +45,5 @@ else
 fi
 
 "$tb" down "$name" >/dev/null 2>&1
-new=$(comm -13 <(echo "$before") <(ws_namespaces) | grep .)
-if [ -z "$new" ]; then
-	pass testbed_gige_jumbo_no_leftovers
-else
-	fail testbed_gige_jumbo_no_leftovers "ws-* namespaces left: $(echo "$new" | tr "\n" " ")"
-fi
+testbed_no_leftovers testbed_gige_jumbo_no_leftovers "$before"
 exit $failed

@@ -14,17 +14,13 @@
 # at least half the link, and the read 80 % of it (the goal is 90 %; the margin is for a
 # shared host, and the old window fails it by far).
 source "$(dirname "$0")/../lib.sh"
-. "$WS_ROOT/bench/lib.sh"
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 # shellcheck source=tests/iq_lib.sh
 . "$(dirname "$0")/../iq_lib.sh"
-tb=$WS_ROOT/bench/testbed
 
-if why=$(ws_testbed_missing); then
-	skip testbed_iq_shallow "$why"
-	finish
-fi
-name=ws-ts$$
-trap '"$tb" down "$name" >/dev/null 2>&1; ws_cleanup' EXIT
+testbed_need testbed_iq_shallow
+testbed_name ts
 WS_TBF_QUEUE_MS=2 bed_up testbed_iq_shallow "$name"
 json=$WS_TMP/bench.json
 if ! "$tb" exec A "$WS_BIN" iq bench "$WS_B" --trials 6 --samples 4194304 \

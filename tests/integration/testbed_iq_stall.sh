@@ -15,17 +15,13 @@
 # short form of the issue's 3 % over 2^24, bench/iq_stall.sh; this 2-vCPU host is shared,
 # so run to run noise alone is several percent); the re-requests and resends are printed.
 source "$(dirname "$0")/../lib.sh"
-. "$WS_ROOT/bench/lib.sh"
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 # shellcheck source=tests/iq_lib.sh
 . "$(dirname "$0")/../iq_lib.sh"
-tb=$WS_ROOT/bench/testbed
 
-if why=$(ws_testbed_missing); then
-	skip testbed_iq_stall "$why"
-	finish
-fi
-name=ws-tst$$
-trap '"$tb" down "$name" >/dev/null 2>&1; ws_cleanup' EXIT
+testbed_need testbed_iq_stall
+testbed_name tst
 bed_up testbed_iq_stall "$name"
 
 # bench NAME [STALLS [PID]]: iq bench into $WS_TMP/NAME.json; with STALLS, process PID

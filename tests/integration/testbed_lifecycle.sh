@@ -5,26 +5,11 @@
 # the bufferbloat profiles' tbf limits, rate x queue, on the middle hop's ports), that
 # 'exec' runs in them, that 'down' and a failed 'up' leave no namespace behind, and that nothing named ws-* is left
 # at the end. Needs root for everything past the ceilings; skips otherwise.
-set -u
-root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-tb=$root/bench/testbed
-# shellcheck source=bench/lib.sh
-. "$root/bench/lib.sh"
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
-skip() { echo "SKIP $1: $2"; }
-
-ws_namespaces() { ip netns list 2>/dev/null | awk '$1 ~ /^ws-/ { print $1 }' | sort; }
-
-name=ws-tl$$
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
+testbed_name tl
+testbed_beds+=("$name-f" "$name-l" "$name-w" "$name-q")
 before=""
-cleanup() {
-	local n
-	for n in "$name" "$name-f" "$name-l" "$name-w" "$name-q"; do "$tb" down "$n" >/dev/null 2>&1; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # The ceilings the issue asks for, computed as rate * (MTU - 52) / (MTU + 14).
 c10=$("$tb" ceiling 10mbit) c100=$("$tb" ceiling 100mbit) cj=$("$tb" ceiling gige-jumbo)
@@ -52,12 +37,8 @@ else
 	fail testbed_bad_profile "exit $rc, output: $out"
 fi
 
-if why=$(ws_testbed_missing); then
-	for c in testbed_up testbed_exec testbed_qdiscs testbed_down testbed_failed_up testbed_loss testbed_wan testbed_queue_bloat testbed_queue_shallow testbed_no_leftovers; do
-		skip "$c" "$why"
-	done
-	exit $failed
-fi
+testbed_need testbed_up testbed_exec testbed_qdiscs testbed_down testbed_failed_up testbed_loss \
+	testbed_wan testbed_queue_bloat testbed_queue_shallow testbed_no_leftovers
 before=$(ws_namespaces)
 
 if env=$("$tb" up gige-jumbo --name "$name" 2>&1) && eval "$env" &&
@@ -151,11 +132,6 @@ for q in bloat:12500000 shallow:625000; do
 	"$tb" down "$name-q" >/dev/null 2>&1
 done
 
-cleanup
-new=$(comm -13 <(echo "$before") <(ws_namespaces) | grep . )
-if [ -z "$new" ]; then
-	pass testbed_no_leftovers
-else
-	fail testbed_no_leftovers "ws-* namespaces left: $(echo "$new" | tr "\n" " ")"
-fi
+testbed_exit
+testbed_no_leftovers testbed_no_leftovers "$before"
 exit $failed

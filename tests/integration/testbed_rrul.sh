@@ -7,27 +7,14 @@
 # 20 ms (the old beds, shaped on the senders' own veths under BBR, measured 5.7 and 5.6 ms:
 # this fails on them); then a short 'warpspeed -t RPM' on each, and that the shallow
 # bed's RPM is more than twice the bloat bed's. Prints the figures.
-set -u
-root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-ws_bin=${WS_BIN:-$root/build/warpspeed}
-tb=$root/bench/testbed
-# shellcheck source=bench/lib.sh
-. "$root/bench/lib.sh"
-name=ws-tr$$
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
-skip() { echo "SKIP $1: $2"; }
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
 tests="summary flent rpm"
 
-if why=$(ws_testbed_missing); then
-	for b in bloat shallow; do for t in $tests; do skip "testbed_rrul_${b}_$t" "$why"; done; done
-	skip testbed_rrul_bloat_vs_shallow "$why"
-	skip testbed_rpm_bloat_lower "$why"
-	skip testbed_rrul_no_leftovers "$why"
-	exit 0
-fi
-ws_namespaces() { ip netns list 2>/dev/null | awk '$1 ~ /^ws-/ { print $1 }' | sort; }
+# shellcheck disable=SC2046 # check names without spaces
+testbed_need $(for b in bloat shallow; do for t in $tests; do echo "testbed_rrul_${b}_$t"; done; done) \
+	testbed_rrul_bloat_vs_shallow testbed_rpm_bloat_lower testbed_rrul_no_leftovers
+testbed_name tr
 tmp=$(mktemp -d)
 serve=
 cleanup() {
@@ -35,8 +22,8 @@ cleanup() {
 	serve=
 	"$tb" down "$name" >/dev/null 2>&1
 }
-trap 'cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+# shellcheck disable=SC2317 # called by the EXIT trap (tests/testbed_lib.sh)
+testbed_cleanup() { cleanup; rm -rf "$tmp"; }
 
 # The Flent names of every series a 4-up 4-down RRUL run with UDP and TCP probes carries.
 series="TCP upload BE|TCP upload BK|TCP upload CS5|TCP upload EF|TCP download BE|TCP download BK|TCP download CS5|TCP download EF|Ping (ms) UDP BE|Ping (ms) UDP BK|Ping (ms) UDP EF|Ping (ms) TCP BE"

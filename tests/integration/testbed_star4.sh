@@ -7,42 +7,17 @@
 # file to each of the four at once (paced to the nodes' 1 Gb/s), triggers each, reads all
 # four back at once and compares bit for bit; then tears the bed down and checks that no
 # namespace of it is left.
-set -u
-root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-ws_bin=${WS_BIN:-$root/build/warpspeed}
-tb=$root/bench/testbed
-# shellcheck source=bench/lib.sh
-. "$root/bench/lib.sh"
-name=ws-ts$$
-failed=0
+# shellcheck source=tests/testbed_lib.sh
+. "$(dirname "$0")/../testbed_lib.sh"
+testbed_need star4_up star4_exec star4_many_bit_exact star4_no_leftovers
+testbed_name ts4
 T=$(mktemp -d /tmp/ws-star4.XXXXXX)
-pids=()
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	"$tb" down "$name" >/dev/null 2>&1
-	rm -rf "$T"
-}
+# shellcheck disable=SC2317 # called by the EXIT trap (tests/testbed_lib.sh)
+testbed_cleanup() { rm -rf "$T"; }
 
-if why=$(ws_testbed_missing); then
-	for t in star4_up star4_exec star4_many_bit_exact star4_no_leftovers; do echo "SKIP $t: $why"; done
-	exit 0
-fi
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if ! env=$("$tb" up star4 --name "$name" 2>&1); then
-	fail star4_up "bench/testbed up star4 failed: $env"
-	exit 1
-fi
+testbed_up star4_up star4
 want=$(printf 'WS_TESTBED_NAME=%s\nWS_A=198.18.0.1\nWS_NODE1=198.18.0.11\nWS_NODE2=198.18.0.12\nWS_NODE3=198.18.0.13\nWS_NODE4=198.18.0.14' "$name")
-if [ "$env" = "$want" ]; then pass star4_up; else fail star4_up "printed [$env]"; fi
-eval "$env"
-export WS_TESTBED_NAME=$name
+if [ "$TB_ENV" = "$want" ]; then pass star4_up; else fail star4_up "printed [$TB_ENV]"; fi
 a2=$("$tb" exec NODE2 ip -o -4 addr show dev veth0 2>&1 | awk '{ print $4 }')
 "$tb" exec B true >"$T/b.err" 2>&1
 rcb=$?
@@ -89,6 +64,5 @@ for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 pids=()
 "$tb" down "$name" >/dev/null 2>&1
-left=$(ip netns list 2>/dev/null | awk -v n="$name-" 'index($1, n) == 1 { print $1 }')
-if [ -z "$left" ]; then pass star4_no_leftovers; else fail star4_no_leftovers "left: $left"; fi
+testbed_no_leftovers star4_no_leftovers
 exit $failed
