@@ -31,7 +31,7 @@ int ws_engine_parse(const char *s, enum ws_engine *e, ws_err *err)
 static const enum ws_test_type uring_tests[] = {
 	WS_TEST_TCP_STREAM, WS_TEST_TCP_MAERTS, WS_TEST_TCP_SENDFILE, WS_TEST_TCP_RR,
 	WS_TEST_TCP_CRR,    WS_TEST_TCP_CC,     WS_TEST_UDP_STREAM,   WS_TEST_UDP_RR};
-#define URING_TESTS_TEXT                                                                  \
+#define URING_TESTS_TEXT                                                                \
 	"TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR (closed loop), TCP_CRR, TCP_CC, " \
 	"UDP_STREAM (without --gso, --gro and --no-mmsg) and UDP_RR (closed loop)"
 
