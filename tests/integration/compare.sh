@@ -4,7 +4,7 @@
 # measured something else (test, sizes, version; --force), files that hold JSON lines or
 # documents one after another, usage errors (exit 2, naming the value), the JSON document
 # against docs/schema/compare.schema.json (python3-jsonschema; a mutated copy must fail),
-# the SVG parsed as XML, bench/compare_power.sh's usage errors, and one real run:
+# the SVG parsed as XML, the power benches' usage errors, and one real run:
 # --repeat 3 -l 1 TCP_RR against a daemon, compared with itself.
 source "$(dirname "$0")/../lib.sh"
 : "${WS_ROOT:?WS_ROOT must point at the source tree}"
@@ -138,13 +138,16 @@ expect compare_usage_broken 2 'broken.json, document 1, is not valid JSON: line 
 expect compare_usage_type 2 "type 'other'; expected a --json result" $C "$T/old" "$T/other.json"
 expect compare_usage_empty 2 'empty holds no \*.json' $C "$T/old" "$T/empty"
 expect compare_help 0 '^usage: warpspeed compare OLD NEW' $C --help
-# bench/compare_power.sh refuses bad options before it starts a daemon.
+# bench/compare_power.sh and bench/rr_spread.sh refuse bad options before they start a daemon.
 # (WS_BIN points nowhere: a check that let a value through would exit 1, not run the bench.)
 P="env WS_BIN=/nonexistent $WS_ROOT/bench/compare_power.sh"
 expect power_usage_pin 2 "--pin '0,x': expected LCPU,RCPU, two CPU numbers from 0 to" $P --pin 0,x
 expect power_usage_pin_cpu 2 "--pin '0,100000': expected LCPU,RCPU" $P --pin 0,100000
 expect power_usage_iter 2 "--iterations 2: expected 1 \\(a plain run\\) or 3 to 30" $P --iterations 2
 expect power_usage_opt 2 "unknown argument '--bogus'; expected --runs, .*--pin or --iterations" $P --bogus
+S="env WS_BIN=/nonexistent $WS_ROOT/bench/rr_spread.sh"
+expect spread_usage_runs 2 "--runs 1: expected at least 2" $S --runs 1
+expect spread_usage_opt 2 "unknown option '--bogus'; expected --runs, --seconds or CONFIG" $S --bogus
 
 # JSON against the schema; the --json-file copy equals --json; the SVG is XML with one
 # figure (one python3: importing jsonschema takes seconds on a busy machine).
