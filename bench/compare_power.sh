@@ -46,21 +46,15 @@ if [ "$iters" -ne 1 ] && { [ "$iters" -lt 3 ] || [ "$iters" -gt 30 ]; }; then
 	ws_usage_die "--iterations $iters: expected 1 (a plain run) or 3 to 30 (-i's range)"
 fi
 [ "$iters" -eq 1 ] || design+=(-i "$iters,$iters")
-[ -x "$ws_bin" ] || { echo "error: $ws_bin not built (make)" >&2; exit 1; }
+[ -x "$ws_bin" ] || ws_die "$ws_bin not built (make)"
 
 tmp=$(mktemp -d)
 daemon=
 cleanup() { [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }; rm -rf "$tmp"; }
 trap cleanup EXIT
-"$ws_bin" serve -p 0 -L 127.0.0.1 2>"$tmp/serve.log" &
-daemon=$!
-port=
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$tmp/serve.log")
-	[ -n "$port" ] && break
-	sleep 0.05
-done
-[ -n "$port" ] || { echo "error: warpspeed serve did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
+ws_serve_loopback "$ws_bin" "$tmp/serve.log"
+daemon=$ws_serve_pid port=$ws_serve_port
+[ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$tmp/serve.log")"
 
 # one FILE [ARGS...]: one run, its document appended to FILE.
 one() {
@@ -91,6 +85,11 @@ median() {
 	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; t = 0 }' "$1" |
 		ws_stats | awk '{ print $1 }'
 }
+# cv FILE: the coefficient of variation (sd / mean, %) of FILE's throughputs.
+cv() {
+	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); v = $2 + 0; n++; s += v; q += v * v; t = 0 }
+		END { m = s / n; printf "%.1f", (n > 1 && m > 0 ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }' "$1"
+}
 verdict() {
 	"$ws_bin" compare "$1" "$2" | awk '$1 == "throughput" { sub(/.*\] +/, ""); sub(/ \(.*/, ""); print }'
 }
@@ -108,8 +107,8 @@ for r in $(seq 1 "$rounds"); do
 	[ "$b" = slower ] && slower=$((slower + 1))
 	seen_a[$a]=$((${seen_a[$a]:-0} + 1))
 	seen_b[$b]=$((${seen_b[$b]:-0} + 1))
-	printf 'round %d (%s): old median %.0f Trans/s; same binary: %s; capped %d%% below each old run (median %.0f/s, %.3f of old): %s\n' \
-		"$r" "$(ws_host_label)" "$m" "$a" "$slow" "$rate" "$(awk -v a="$rate" -v b="$m" 'BEGIN { print a / b }')" "$b"
+	printf 'round %d (%s): old median %.0f Trans/s (CV %s%%); same binary: %s; capped %d%% below each old run (median %.0f/s, %.3f of old): %s\n' \
+		"$r" "$(ws_host_label)" "$m" "$(cv "$tmp/old.json")" "$a" "$slow" "$rate" "$(awk -v a="$rate" -v b="$m" 'BEGIN { print a / b }')" "$b"
 done
 echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s${design[*]+ (${design[*]})}"
 echo "same binary:  'no change' in $same of $done_rounds ($(for k in "${!seen_a[@]}"; do printf '%s: %d; ' "$k" "${seen_a[$k]}"; done))"
