@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
 		[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "$1 '${2:-}': expected a positive integer"
 		case $1 in --runs) runs=$2 ;; --seconds) secs=$2 ;; esac
 		shift 2 ;;
-	--*) ws_usage_die "unknown option '$1'; expected --runs, --seconds or CONFIG (client options in one word, e.g. '-T 0,0')" ;;
+	--*) [[ $1 == *' '* ]] || ws_usage_die "unknown option '$1'; expected --runs, --seconds or CONFIG (client options in one word, e.g. '-T 0,0')"
+		configs+=("$1"); shift ;;
 	*) configs+=("$1"); shift ;;
 	esac
 done
