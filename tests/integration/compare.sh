@@ -138,7 +138,7 @@ expect compare_usage_broken 2 'broken.json, document 1, is not valid JSON: line 
 expect compare_usage_type 2 "type 'other'; expected a --json result" $C "$T/old" "$T/other.json"
 expect compare_usage_empty 2 'empty holds no \*.json' $C "$T/old" "$T/empty"
 expect compare_help 0 '^usage: warpspeed compare OLD NEW' $C --help
-# bench/compare_power.sh and bench/rr_spread.sh refuse bad options before they start a daemon.
+# bench/compare_power.sh, rr_spread.sh and power_model.sh refuse bad options before any work.
 # (WS_BIN points nowhere: a check that let a value through would exit 1, not run the bench.)
 P="env WS_BIN=/nonexistent $WS_ROOT/bench/compare_power.sh"
 expect power_usage_pin 2 "--pin '0,x': expected LCPU,RCPU, two CPU numbers from 0 to" $P --pin 0,x
@@ -148,6 +148,13 @@ expect power_usage_opt 2 "unknown argument '--bogus'; expected --runs, .*--pin o
 S="env WS_BIN=/nonexistent $WS_ROOT/bench/rr_spread.sh"
 expect spread_usage_runs 2 "--runs 1: expected at least 2" $S --runs 1
 expect spread_usage_opt 2 "unknown option '--bogus'; expected --runs, --seconds or CONFIG" $S --bogus
+M=$WS_ROOT/bench/power_model.sh
+expect model_usage_runs 2 "--runs 3: expected 4 to 50" $M --runs 3
+expect model_usage_sd 2 "'x': expected --runs, --shift, --trials or an sd" $M x
+# The model applies compare's k for 10 vs 10 (R's qwilcox(0.025, 10, 10) = 24), and a
+# noiseless 10% shift is always found.
+expect model_k 0 "^10 vs 10 runs, shift 10%, k = 24, 50 trials" $M --trials 50 0
+expect model_noiseless 0 "^0% +100% +100%" $M --trials 50 0
 
 # JSON against the schema; the --json-file copy equals --json; the SVG is XML with one
 # figure (one python3: importing jsonschema takes seconds on a busy machine).
