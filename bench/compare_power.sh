@@ -13,44 +13,54 @@
 # when N runs resolve a PCT% change against the machine's noise.
 #
 #   bench/compare_power.sh [--runs N] [--rounds R] [--seconds S] [--slow PCT]
-#     defaults: 10 runs a side, 20 rounds, 1 s runs, 10% slower (20 x 30 runs: ~12 min)
+#                          [--pin LCPU,RCPU] [--iterations I]
+#     defaults: 10 runs a side, 20 rounds, 1 s runs, 10% slower (20 x 30 runs: ~12 min),
+#     unpinned, one iteration a run. --pin passes -T LCPU,RCPU to every run (the client on
+#     LCPU, the daemon's session on RCPU); --iterations passes -i I,I (each run's figure
+#     is then the mean of I back-to-back iterations of S seconds). docs/compare.md has the
+#     spread each design gives on the development VM.
 # Env: WS_BIN (default build/warpspeed). Exit 0 unless the daemon cannot start.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ws_bin=${WS_BIN:-$here/../build/warpspeed}
 source "$here/lib.sh"
-runs=10 rounds=20 secs=1 slow=10
+runs=10 rounds=20 secs=1 slow=10 iters=1
+design=() # the options every run gets: -T, -i
 while [ $# -gt 0 ]; do
 	case $1 in
-	--runs | --rounds | --seconds | --slow)
-		[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "usage error: $1 '${2:-}': expected a positive integer" >&2; exit 2; }
-		case $1 in --runs) runs=$2 ;; --rounds) rounds=$2 ;; --seconds) secs=$2 ;; --slow) slow=$2 ;; esac
+	--runs | --rounds | --seconds | --slow | --iterations)
+		[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || ws_usage_die "$1 '${2:-}': expected a positive integer"
+		case $1 in --runs) runs=$2 ;; --rounds) rounds=$2 ;; --seconds) secs=$2 ;; --slow) slow=$2 ;; --iterations) iters=$2 ;; esac
 		shift 2 ;;
-	*) echo "usage error: unknown argument '$1'; expected --runs, --rounds, --seconds or --slow" >&2; exit 2 ;;
+	--pin)
+		ncpu=$(getconf _NPROCESSORS_ONLN)
+		[[ ${2:-} =~ ^([0-9]+),([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -lt "$ncpu" ] && [ "${BASH_REMATCH[2]}" -lt "$ncpu" ] ||
+			ws_usage_die "--pin '${2:-}': expected LCPU,RCPU, two CPU numbers from 0 to $((ncpu - 1)) (e.g. 0,0)"
+		design+=(-T "$2")
+		shift 2 ;;
+	*) ws_usage_die "unknown argument '$1'; expected --runs, --rounds, --seconds, --slow, --pin or --iterations" ;;
 	esac
 done
-[ "$slow" -lt 100 ] || { echo "usage error: --slow $slow: expected a percentage below 100" >&2; exit 2; }
-[ -x "$ws_bin" ] || { echo "error: $ws_bin not built (make)" >&2; exit 1; }
+[ "$slow" -lt 100 ] || ws_usage_die "--slow $slow: expected a percentage below 100"
+if [ "$iters" -ne 1 ] && { [ "$iters" -lt 3 ] || [ "$iters" -gt 30 ]; }; then
+	ws_usage_die "--iterations $iters: expected 1 (a plain run) or 3 to 30 (-i's range)"
+fi
+[ "$iters" -eq 1 ] || design+=(-i "$iters,$iters")
+[ -x "$ws_bin" ] || ws_die "$ws_bin not built (make)"
 
 tmp=$(mktemp -d)
 daemon=
 cleanup() { [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }; rm -rf "$tmp"; }
 trap cleanup EXIT
-"$ws_bin" serve -p 0 -L 127.0.0.1 2>"$tmp/serve.log" &
-daemon=$!
-port=
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$tmp/serve.log")
-	[ -n "$port" ] && break
-	sleep 0.05
-done
-[ -n "$port" ] || { echo "error: warpspeed serve did not start: $(cat "$tmp/serve.log")" >&2; exit 1; }
+ws_serve_loopback "$ws_bin" "$tmp/serve.log"
+daemon=$ws_serve_pid port=$ws_serve_port
+[ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$tmp/serve.log")"
 
 # one FILE [ARGS...]: one run, its document appended to FILE.
 one() {
 	local f=$1
 	shift
-	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" --json "$@" >>"$f" 2>"$tmp/err" ||
+	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" ${design[@]+"${design[@]}"} --json "$@" >>"$f" 2>"$tmp/err" ||
 		{ echo "a run failed: $(cat "$tmp/err")" >&2; return 1; }
 }
 # last FILE: the throughput of FILE's last document.
@@ -75,6 +85,11 @@ median() {
 	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; t = 0 }' "$1" |
 		ws_stats | awk '{ print $1 }'
 }
+# cv FILE: the coefficient of variation (sd / mean, %) of FILE's throughputs.
+cv() {
+	awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); v = $2 + 0; n++; s += v; q += v * v; t = 0 }
+		END { m = s / n; printf "%.1f", (n > 1 && m > 0 ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }' "$1"
+}
 verdict() {
 	"$ws_bin" compare "$1" "$2" | awk '$1 == "throughput" { sub(/.*\] +/, ""); sub(/ \(.*/, ""); print }'
 }
@@ -92,9 +107,9 @@ for r in $(seq 1 "$rounds"); do
 	[ "$b" = slower ] && slower=$((slower + 1))
 	seen_a[$a]=$((${seen_a[$a]:-0} + 1))
 	seen_b[$b]=$((${seen_b[$b]:-0} + 1))
-	printf 'round %d: old median %.0f Trans/s; same binary: %s; capped %d%% below each old run (median %.0f/s): %s\n' \
-		"$r" "$m" "$a" "$slow" "$rate" "$b"
+	printf 'round %d (%s): old median %.0f Trans/s (CV %s%%); same binary: %s; capped %d%% below each old run (median %.0f/s, %.3f of old): %s\n' \
+		"$r" "$(ws_host_label)" "$m" "$(cv "$tmp/old.json")" "$a" "$slow" "$rate" "$(awk -v a="$rate" -v b="$m" 'BEGIN { print a / b }')" "$b"
 done
-echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s"
+echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s${design[*]+ (${design[*]})}"
 echo "same binary:  'no change' in $same of $done_rounds ($(for k in "${!seen_a[@]}"; do printf '%s: %d; ' "$k" "${seen_a[$k]}"; done))"
 echo "slowed $slow%: 'slower' in $slower of $done_rounds ($(for k in "${!seen_b[@]}"; do printf '%s: %d; ' "$k" "${seen_b[$k]}"; done))"

@@ -374,3 +374,19 @@ ws_rr_where() {
 		print (n ? line : "-")
 	}'
 }
+
+# ws_serve_loopback BIN LOG: start `BIN serve` on an ephemeral loopback port in the
+# background, its stderr to LOG, and wait up to 5 s for its "listening on" line. Sets
+# ws_serve_pid (the caller kills it by PID) and ws_serve_port (empty: it did not start).
+ws_serve_loopback() {
+	"$1" serve -p 0 -L 127.0.0.1 2>"$2" &
+	ws_serve_pid=$!
+	ws_serve_port=
+	local _
+	for _ in $(seq 1 100); do
+		ws_serve_port=$(sed -n 's/.*listening on .* port \([0-9]*\) .*/\1/p' "$2")
+		[ -n "$ws_serve_port" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}

@@ -4,8 +4,8 @@
 # measured something else (test, sizes, version; --force), files that hold JSON lines or
 # documents one after another, usage errors (exit 2, naming the value), the JSON document
 # against docs/schema/compare.schema.json (python3-jsonschema; a mutated copy must fail),
-# the SVG parsed as XML, and one real run: --repeat 3 -l 1 TCP_RR against a daemon,
-# compared with itself.
+# the SVG parsed as XML, the power benches' usage errors, and one real run:
+# --repeat 3 -l 1 TCP_RR against a daemon, compared with itself.
 source "$(dirname "$0")/../lib.sh"
 : "${WS_ROOT:?WS_ROOT must point at the source tree}"
 SCHEMA=$WS_ROOT/docs/schema/compare.schema.json
@@ -138,6 +138,23 @@ expect compare_usage_broken 2 'broken.json, document 1, is not valid JSON: line 
 expect compare_usage_type 2 "type 'other'; expected a --json result" $C "$T/old" "$T/other.json"
 expect compare_usage_empty 2 'empty holds no \*.json' $C "$T/old" "$T/empty"
 expect compare_help 0 '^usage: warpspeed compare OLD NEW' $C --help
+# bench/compare_power.sh, rr_spread.sh and power_model.sh refuse bad options before any work.
+# (WS_BIN points nowhere: a check that let a value through would exit 1, not run the bench.)
+P="env WS_BIN=/nonexistent $WS_ROOT/bench/compare_power.sh"
+expect power_usage_pin 2 "--pin '0,x': expected LCPU,RCPU, two CPU numbers from 0 to" $P --pin 0,x
+expect power_usage_pin_cpu 2 "--pin '0,100000': expected LCPU,RCPU" $P --pin 0,100000
+expect power_usage_iter 2 "--iterations 2: expected 1 \\(a plain run\\) or 3 to 30" $P --iterations 2
+expect power_usage_opt 2 "unknown argument '--bogus'; expected --runs, .*--pin or --iterations" $P --bogus
+S="env WS_BIN=/nonexistent $WS_ROOT/bench/rr_spread.sh"
+expect spread_usage_runs 2 "--runs 1: expected at least 2" $S --runs 1
+expect spread_usage_opt 2 "unknown option '--bogus'; expected --runs, --seconds or CONFIG" $S --bogus
+M=$WS_ROOT/bench/power_model.sh
+expect model_usage_runs 2 "--runs 3: expected 4 to 50" $M --runs 3
+expect model_usage_sd 2 "'x': expected --runs, --shift, --trials or an sd" $M x
+# The model applies compare's k for 10 vs 10 (R's qwilcox(0.025, 10, 10) = 24), and a
+# noiseless 10% shift is always found.
+expect model_k 0 "^10 vs 10 runs, shift 10%, k = 24, 50 trials" $M --trials 50 0
+expect model_noiseless 0 "^0% +100% +100%" $M --trials 50 0
 
 # JSON against the schema; the --json-file copy equals --json; the SVG is XML with one
 # figure (one python3: importing jsonschema takes seconds on a busy machine).
