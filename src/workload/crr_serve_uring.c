@@ -12,8 +12,8 @@
  * go to the kernel in the io_uring_enter that also waits: where the epoll loop makes an
  * epoll_wait, accept4, recv, send and close per connection, this thread makes a share of
  * one enter. A request that ends early breaks the chain: at 0 bytes it is the client's end
- * marker, at fewer than asked a protocol error; the chain's close is then cancelled and
- * the descriptor closed here. The admission of a connection (the client's address only,
+ * marker, at fewer than asked a protocol error; the chain's close is then cancelled (with
+ * no completion) and the descriptor closed here. The admission of a connection (the client's address only,
  * TCP_CC's whole transaction), the slots, the counts, the stall, end and cap rules are
  * crr_serve.c's, so both engines' results have the same fields. */
 #include "workload/crr_serve.h"
@@ -118,11 +118,22 @@ static void on_accept(struct sworker *w, uint32_t k, int32_t res, int64_t now)
 		arm_accept(w, k);
 }
 
-/* The request's receive posts a completion only when it failed or ended short. */
-static void on_req(struct sworker *w, struct sconn *c, int32_t res, int64_t now)
+/* The request's receive and the response's send post a completion only when they failed
+ * or ended short, and then the rest of the chain is cancelled without completions (the
+ * kernel's rule for IOSQE_CQE_SKIP_SUCCESS in a link): the chain's close never runs, so
+ * the descriptor is closed here, at once. */
+static void chain_broken(struct sworker *w, uint32_t i)
+{
+	close(w->conns[i].fd);
+	ws_crr_serve_release(w, i);
+}
+
+static void on_req(struct sworker *w, uint32_t i, int32_t res, int64_t now)
 {
 	const ws_test_spec *spec = w->s->p->spec;
-	if (c->phase == S_DROP)
+	bool dropped = w->conns[i].phase == S_DROP;
+	chain_broken(w, i);
+	if (dropped)
 		return;
 	if (res == 0) /* closed before sending a byte: the end marker */
 		ws_crr_serve_end_marker(w, now);
@@ -136,25 +147,25 @@ static void on_req(struct sworker *w, struct sconn *c, int32_t res, int64_t now)
 				  spec->req_size, strerror(-res));
 }
 
-static void on_rsp(struct sworker *w, struct sconn *c, int32_t res)
+static void on_rsp(struct sworker *w, uint32_t i, int32_t res)
 {
 	int e = res < 0 ? -res : EPIPE;
-	/* the client gave up, or the request's failure cancelled it (and said why) */
-	if (c->phase == S_DROP || e == EPIPE || e == ECONNRESET || e == ECANCELED)
+	bool dropped = w->conns[i].phase == S_DROP;
+	chain_broken(w, i);
+	/* the client gave up, or the daemon shut it down at its end */
+	if (dropped || e == EPIPE || e == ECONNRESET)
 		return;
 	ws_crr_serve_fail(w, -e, "send of the %u-byte TCP_CRR response: %s",
 			  w->s->p->spec->rsp_size, strerror(e));
 }
 
-/* The chain's end: a transaction served, or (cancelled) a chain that broke, whose
- * descriptor is closed here. */
+/* The chain's end: a transaction served (a chain that broke before its close posts no
+ * close; see chain_broken). */
 static void on_close(struct sworker *w, uint32_t i, int32_t res)
 {
 	const ws_test_spec *spec = w->s->p->spec;
 	struct sconn *c = &w->conns[i];
-	if (res == -ECANCELED) {
-		close(c->fd);
-	} else if (c->phase != S_DROP) {
+	if (res >= 0 && c->phase != S_DROP) {
 		w->connects++;
 		if (spec->req_size > 0) {
 			w->recvd += spec->req_size;
@@ -177,10 +188,10 @@ static void on_cqe(struct sworker *w, const ws_uring_cqe *e, int64_t now)
 		on_accept(w, i, e->res, now);
 		break;
 	case OP_REQ:
-		on_req(w, &w->conns[i], e->res, now);
+		on_req(w, i, e->res, now);
 		break;
 	case OP_RSP:
-		on_rsp(w, &w->conns[i], e->res);
+		on_rsp(w, i, e->res);
 		break;
 	case OP_CLOSE:
 		on_close(w, i, e->res);
