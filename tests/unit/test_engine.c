@@ -103,6 +103,10 @@ static void what_io_uring_runs(void)
 	s.streams = 1;
 	s.type = WS_TEST_TCP_CRR;
 	CHECK(n, ws_engine_uring_pays(&s));
+	/* ... unless the connections take their own local ports (-P lport, -p min,max) */
+	s.local.data_port = 45000;
+	CHECK(n, !ws_engine_uring_pays(&s));
+	s.local.data_port = 0;
 	s.type = WS_TEST_TCP_CC;
 	CHECK(n, !ws_engine_uring_pays(&s));
 }
@@ -137,7 +141,7 @@ static void resolve_without_io_uring(void)
 	CHECK_INT(n, ws_engine_resolve(&s, &e, note, sizeof(note), &err), 0);
 	CHECK_STR(n, note, "");
 	/* a test io_uring does not run is refused before the probe */
-	s.type = WS_TEST_TCP_SENDFILE;
+	s.type = WS_TEST_TCP_MSS;
 	s.engine = WS_ENGINE_IO_URING;
 	CHECK_INT(n, ws_engine_resolve(&s, &e, note, sizeof(note), &err), -WS_E_INVAL);
 	s.engine = WS_ENGINE_EPOLL;
