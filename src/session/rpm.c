@@ -213,6 +213,8 @@ static void *probe_main(void *arg)
 	s.end_count = 1;
 	s.req_size = s.rsp_size = 1;
 	s.family = r->c->base->family;
+	s.engine = r->c->base->engine; /* --engine and --sqpoll apply to the probes too */
+	s.sqpoll = r->c->base->sqpoll;
 	int64_t period = (int64_t)(NS / r->c->probe_rate);
 	int64_t next = ws_clock_ns();
 	while (!atomic_load(&r->stop) && !atomic_load(&r->abort)) {
