@@ -48,20 +48,14 @@ fi
 [ "$iters" -eq 1 ] || design+=(-i "$iters,$iters")
 [ -x "$ws_bin" ] || ws_die "$ws_bin not built (make)"
 
-tmp=$(mktemp -d)
-daemon=
-cleanup() { [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }; rm -rf "$tmp"; }
-trap cleanup EXIT
-ws_serve_loopback "$ws_bin" "$tmp/serve.log"
-daemon=$ws_serve_pid port=$ws_serve_port
-[ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$tmp/serve.log")"
+ws_bench_serve "$ws_bin"
 
 # one FILE [ARGS...]: one run, its document appended to FILE.
 one() {
 	local f=$1
 	shift
-	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" ${design[@]+"${design[@]}"} --json "$@" >>"$f" 2>"$tmp/err" ||
-		{ echo "a run failed: $(cat "$tmp/err")" >&2; return 1; }
+	"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" ${design[@]+"${design[@]}"} --json "$@" >>"$f" 2>"$work/err" ||
+		{ echo "a run failed: $(cat "$work/err")" >&2; return 1; }
 }
 # last FILE: the throughput of FILE's last document.
 last() {
@@ -69,15 +63,15 @@ last() {
 }
 # round: N turns of OLD, NEW and SLOW (capped PCT% below that turn's OLD run).
 round() {
-	: >"$tmp/old.json"
-	: >"$tmp/new.json"
-	: >"$tmp/slow.json"
+	: >"$work/old.json"
+	: >"$work/new.json"
+	: >"$work/slow.json"
 	local i rate
 	for i in $(seq 1 "$runs"); do
-		one "$tmp/old.json" || return 1
-		rate=$(awk -v m="$(last "$tmp/old.json")" -v p="$slow" 'BEGIN { printf "%.0f", m * (100 - p) / 100 }')
-		one "$tmp/new.json" || return 1
-		one "$tmp/slow.json" --rate "$rate" || return 1
+		one "$work/old.json" || return 1
+		rate=$(awk -v m="$(last "$work/old.json")" -v p="$slow" 'BEGIN { printf "%.0f", m * (100 - p) / 100 }')
+		one "$work/new.json" || return 1
+		one "$work/slow.json" --rate "$rate" || return 1
 	done
 }
 # The median throughput value of a file's documents.
@@ -98,17 +92,17 @@ same=0 slower=0 done_rounds=0
 declare -A seen_a=() seen_b=()
 for r in $(seq 1 "$rounds"); do
 	round || continue
-	m=$(median "$tmp/old.json")
-	rate=$(median "$tmp/slow.json")
-	a=$(verdict "$tmp/old.json" "$tmp/new.json")
-	b=$(verdict "$tmp/old.json" "$tmp/slow.json")
+	m=$(median "$work/old.json")
+	rate=$(median "$work/slow.json")
+	a=$(verdict "$work/old.json" "$work/new.json")
+	b=$(verdict "$work/old.json" "$work/slow.json")
 	done_rounds=$((done_rounds + 1))
 	[ "$a" = "no change" ] && same=$((same + 1))
 	[ "$b" = slower ] && slower=$((slower + 1))
 	seen_a[$a]=$((${seen_a[$a]:-0} + 1))
 	seen_b[$b]=$((${seen_b[$b]:-0} + 1))
 	printf 'round %d (%s): old median %.0f Trans/s (CV %s%%); same binary: %s; capped %d%% below each old run (median %.0f/s, %.3f of old): %s\n' \
-		"$r" "$(ws_host_label)" "$m" "$(cv "$tmp/old.json")" "$a" "$slow" "$rate" "$(awk -v a="$rate" -v b="$m" 'BEGIN { print a / b }')" "$b"
+		"$r" "$(ws_host_label)" "$m" "$(cv "$work/old.json")" "$a" "$slow" "$rate" "$(awk -v a="$rate" -v b="$m" 'BEGIN { print a / b }')" "$b"
 done
 echo "== $done_rounds rounds of $runs vs $runs TCP_RR runs of $secs s${design[*]+ (${design[*]})}"
 echo "same binary:  'no change' in $same of $done_rounds ($(for k in "${!seen_a[@]}"; do printf '%s: %d; ' "$k" "${seen_a[$k]}"; done))"

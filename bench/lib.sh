@@ -375,6 +375,20 @@ ws_rr_where() {
 	}'
 }
 
+# ws_bench_serve BIN: the common start of a loopback bench against its own daemon: a work
+# folder ($work), `BIN serve` on an ephemeral loopback port ($port, its pid in pids), both
+# removed on exit or ^C (ws_bench_cleanup); dies when the daemon does not start.
+ws_bench_serve() {
+	work=$(mktemp -d)
+	pids=()
+	trap ws_bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+	ws_serve_loopback "$1" "$work/serve.log"
+	pids+=("$ws_serve_pid")
+	port=$ws_serve_port
+	[ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$work/serve.log")"
+}
+
 # ws_serve_loopback BIN LOG: start `BIN serve` on an ephemeral loopback port in the
 # background, its stderr to LOG, and wait up to 5 s for its "listening on" line. Sets
 # ws_serve_pid (the caller kills it by PID) and ws_serve_port (empty: it did not start).

@@ -36,27 +36,21 @@ done
 [ ${#configs[@]} -gt 0 ] || configs=("" "-T 0,0" "-T 0,1" "-l 3")
 [ -x "$ws_bin" ] || ws_die "$ws_bin not built (make)"
 
-tmp=$(mktemp -d)
-daemon=
-cleanup() { [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }; rm -rf "$tmp"; }
-trap cleanup EXIT
-ws_serve_loopback "$ws_bin" "$tmp/serve.log"
-daemon=$ws_serve_pid port=$ws_serve_port
-[ -n "$port" ] || ws_die "warpspeed serve did not start: $(cat "$tmp/serve.log")"
+ws_bench_serve "$ws_bin"
 
 echo "before: $(ws_host_label)"
 for r in $(seq 1 "$runs"); do
 	for c in "${!configs[@]}"; do
 		# shellcheck disable=SC2086 # a CONFIG is several options in one word
-		"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" ${configs[$c]} --json 2>"$tmp/err" |
-			awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; t = 0 }' >>"$tmp/c$c"
-		[ "${PIPESTATUS[0]}" -eq 0 ] || ws_die "run $r of '${configs[$c]}' failed: $(cat "$tmp/err")"
+		"$ws_bin" -H 127.0.0.1 -p "$port" -t TCP_RR -l "$secs" ${configs[$c]} --json 2>"$work/err" |
+			awk '/"throughput": \{/ { t = 1; next } t && /"value":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; t = 0 }' >>"$work/c$c"
+		[ "${PIPESTATUS[0]}" -eq 0 ] || ws_die "run $r of '${configs[$c]}' failed: $(cat "$work/err")"
 	done
 done
 echo "after:  $(ws_host_label)"
 printf '%-24s %4s %9s %6s %8s %9s %9s %7s\n' config runs median CV IQR/med min max range
 for c in "${!configs[@]}"; do
-	sort -g "$tmp/c$c" | awk -v l="${configs[$c]:-(unpinned)}" '{ v[NR] = $1; s += $1; q += $1 * $1 }
+	sort -g "$work/c$c" | awk -v l="${configs[$c]:-(unpinned)}" '{ v[NR] = $1; s += $1; q += $1 * $1 }
 	END {
 		m = s / NR; sd = sqrt((q - NR * m * m) / (NR - 1))
 		med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
