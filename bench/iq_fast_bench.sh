@@ -84,16 +84,8 @@ bench_star4() {
 	beds+=("$name")
 	eval "$env"
 	export WS_TESTBED_NAME=$name
-	for k in 1 2 3 4; do
-		v=WS_NODE$k
-		"$tb" exec "NODE$k" "$ws" node --bind "${!v}" --reply-rate off --serial "$k" --quiet >"$out/n$k.log" 2>&1 &
-		pids+=("$!")
-		all+=${all:+,}${!v}
-	done
-	for k in 1 2 3 4; do
-		v=WS_NODE$k
-		for _ in $(seq 1 50); do "$tb" exec A "$ws" iq ping "${!v}" --count 1 >/dev/null 2>&1 && break; sleep 0.1; done
-	done
+	ws_star4_nodes "$tb" "$ws" "$out"
+	all=$ws_star4_targets
 	echo "== star4: warpspeed iq bench $all --trials $((rounds + 5)) --samples 4194304 --write-rate 1000; load $(load)"
 	"$tb" exec A "$ws" iq bench "$all" --trials "$((rounds + 5))" --samples 4194304 --write-rate 1000 -v \
 		--json-file "$out/s.json" 2>"$out/s.err" | tee "$out/s.txt"

@@ -28,6 +28,8 @@ trials=${5:-8}
 samples=${6:-4194304}
 ws=$root/$build/warpspeed
 tb=$here/testbed
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 case $what in 10g | star4) ;; *)
 	echo "usage: bench/iq_goals.sh 10g|star4 [build-dir] [runs] [bed-name] [trials] [samples]" >&2
 	exit 2
@@ -69,18 +71,12 @@ if [ "$what" = 10g ]; then
 	"$tb" exec B "$ws" node --bind "$WS_B" --reply-rate off --quiet >"$out/n.log" 2>&1 &
 	pids+=("$!")
 	targets=$WS_B goal=$(awk 'BEGIN { print 0.95 * 9915.6 }') sides='A B'
+	for _ in $(seq 1 50); do "$tb" exec A "$ws" iq ping "$targets" --count 1 >/dev/null 2>&1 && break; sleep 0.1; done
 else
-	for k in 1 2 3 4; do
-		v=WS_NODE$k
-		"$tb" exec "NODE$k" "$ws" node --bind "${!v}" --reply-rate off --serial "$k" --quiet >"$out/n$k.log" 2>&1 &
-		pids+=("$!")
-		targets+=${targets:+,}${!v}
-	done
+	ws_star4_nodes "$tb" "$ws" "$out"
+	targets=$ws_star4_targets
 	extra=(--write-rate 1000) goal=3900 sides='A NODE1 NODE2 NODE3 NODE4'
 fi
-for t in ${targets//,/ }; do
-	for _ in $(seq 1 50); do "$tb" exec A "$ws" iq ping "$t" --count 1 >/dev/null 2>&1 && break; sleep 0.1; done
-done
 echo "== $what: iq bench $targets --trials $trials --samples $samples ${extra[*]}; goal min(read, write) >= $goal Mb/s; $(nproc) CPUs"
 fails=0
 for r in $(seq 1 "$runs"); do

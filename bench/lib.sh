@@ -404,3 +404,21 @@ ws_serve_loopback() {
 	done
 	return 1
 }
+
+# ws_star4_nodes TB WS OUT: on a star4 bed (its WS_NODE1..4 in the environment), start
+# `WS node` in each node's namespace (--reply-rate off, serials 1-4, logs OUT/nK.log),
+# their pids appended to pids, and wait until each answers a ping from A (5 s each at
+# most). Sets ws_star4_targets to the four addresses, comma-separated.
+ws_star4_nodes() {
+	local k v _
+	ws_star4_targets=
+	for k in 1 2 3 4; do
+		v=WS_NODE$k
+		"$1" exec "NODE$k" "$2" node --bind "${!v}" --reply-rate off --serial "$k" --quiet >"$3/n$k.log" 2>&1 &
+		pids+=("$!")
+		ws_star4_targets+=${ws_star4_targets:+,}${!v}
+	done
+	for v in ${ws_star4_targets//,/ }; do
+		for _ in $(seq 1 50); do "$1" exec A "$2" iq ping "$v" --count 1 >/dev/null 2>&1 && break; sleep 0.1; done
+	done
+}
