@@ -43,7 +43,7 @@ enum ws_msg_field {
 	WS_F_NONCE = 10,       /* bytes[32]: HELLO (the client's), CHALLENGE (the daemon's) */
 	WS_F_SESSION_ID = 11,  /* u64: CHALLENGE, HELLO_ACK; the proofs are bound to it */
 	WS_F_PROOF = 12,       /* bytes[32]: AUTH (the client's), HELLO_ACK (the daemon's) */
-	WS_F_PROBE_PORT = 13, /* u64: TEST_ACK of RRUL: the daemon's UDP echo port for the probes */
+	WS_F_PROBE_PORT = 13, /* u64, repeated: TEST_ACK of RRUL: one UDP echo port per UDP probe */
 };
 
 #define WS_COOKIE_LEN 16
