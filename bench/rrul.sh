@@ -3,6 +3,9 @@
 # RRUL and RPM on test beds that show bufferbloat (issue 30's goals), with the tools taking
 # turns round by round on the same bed:
 #   flent rrul -H B -l S -d D        Flent 2.1.1 driving netperf 2.7.0 against netserver
+#   the same against warpspeed serve  (netperf's protocol): the same probes and clients
+#     against a server of one process, as warpspeed's RRUL has; it tells the probe method
+#     from the server's structure (netserver forks a process per test; docs/rrul.md)
 #   warpspeed -t RRUL -l S --delay D --probe-interval 0 --probes udp --flent FILE   against
 #     warpspeed serve: back-to-back probes, netperf's method, and Flent's rrul's probe set
 #     (three UDP probes; its ICMP pinger is paced, and it has no TCP_RR probe, which back
@@ -76,9 +79,10 @@ start_bed() {
 in_a() { ip netns exec "$WS_NS_A" "$@"; }
 
 # Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full".
+# run_flent PORT: against netserver (12865) or warpspeed serve (40000).
 run_flent() {
 	rm -f "$work"/rrul-*.flent.gz
-	in_a flent rrul -H "$WS_B" -l "$secs" -d "$delay" --netperf-control-port 12865 -D "$work" \
+	in_a flent rrul -H "$WS_B" -l "$secs" -d "$delay" --netperf-control-port "$1" -D "$work" \
 		>"$work/flent.out" 2>&1 || { echo "flent failed: $(tail -n 5 "$work/flent.out")" >&2; return 1; }
 	"$here/rrul_figures.py" "$work"/rrul-*.flent.gz
 }
@@ -107,26 +111,31 @@ rrul_bed() {
 	: >"$work/probe_cpu.0"
 	: >"$work/probe_cpu.0.2"
 	: >"$work/$p.flent"
+	: >"$work/$p.flentws"
 	: >"$work/$p.ws"
 	: >"$work/$p.paced"
 	printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full"
 	for r in $(seq 1 "$rounds"); do
-		f=$(run_flent) || return 1
+		f=$(run_flent 12865) || return 1
 		w=$(run_ws 0) || return 1
+		g=$(run_flent 40000) || return 1
 		d=$(run_ws 0.2) || return 1
 		echo "$f" >>"$work/$p.flent"
 		echo "$w" >>"$work/$p.ws"
+		echo "$g" >>"$work/$p.flentws"
 		echo "$d" >>"$work/$p.paced"
 		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" flent $f
 		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-b2b $w
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" flent-wsserve $g
 		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-paced $d
 	done
 	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians; warpspeed with back-to-back"
-	echo "probes (--probe-interval 0, netperf's method) / flent+netperf, and the default paced probes:"
+	echo "probes (--probe-interval 0, netperf's method) / flent+netperf against netserver, then"
+	echo "over flent+netperf against warpspeed serve, and the default paced probes:"
 	local c name
 	for c in 1 2 3 4 6 7; do
 		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum lost upload_sum_full download_sum_full" | cut -d' ' -f"$c")
-		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")"); paced $(med "$work/$p.paced" "$c")"
+		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")"); flent-wsserve $(med "$work/$p.flentws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flentws" "$c")"); paced $(med "$work/$p.paced" "$c")"
 	done
 	eval "loaded_${p//-/_}=$(med "$work/$p.ws" 2)"
 	rpm_and_cpu "$p"
