@@ -58,6 +58,7 @@ struct run {
 	uint64_t probe_count;
 	ws_err probe_err;
 	int64_t t0;
+	char io_path[64]; /* under mu: the foreign probes' I/O path (probe_path) */
 };
 
 void ws_rpm_plan(double duration_s, double *idle_s, double *load_s, double *interval_s)
@@ -194,6 +195,19 @@ static int add_flows(struct run *r, int64_t end_ns, ws_err *err)
 	return rc;
 }
 
+/* A foreign probe's I/O path, here/daemon as IO_PATH shows it ("-" for a side that
+ * names none): the first probe's, "mixed" once a probe ran another (under mu). */
+static void probe_path(struct run *r, const ws_test_result *res)
+{
+	char p[sizeof(r->io_path)];
+	snprintf(p, sizeof(p), "%.30s/%.30s", res->local.io_path[0] ? res->local.io_path : "-",
+		 res->remote.io_path[0] ? res->remote.io_path : "-");
+	if (!r->io_path[0])
+		snprintf(r->io_path, sizeof(r->io_path), "%s", p);
+	else if (strcmp(r->io_path, p) != 0)
+		snprintf(r->io_path, sizeof(r->io_path), "mixed");
+}
+
 /* Foreign probes, back to back at most probe_rate a second, until stop or a failure. */
 static void *probe_main(void *arg)
 {
@@ -237,9 +251,10 @@ static void *probe_main(void *arg)
 			break;
 		}
 		double ms = ws_hist_mean(res.local.latency) / 1e6;
-		ws_test_result_free(&res);
 		r->probe_count++;
 		pthread_mutex_lock(&r->mu);
+		probe_path(r, &res);
+		ws_test_result_free(&res);
 		/* connect is one round trip, the transaction another */
 		rc = push(&r->foreign, since(r, t), ms / 2, ms);
 		pthread_mutex_unlock(&r->mu);
@@ -329,6 +344,7 @@ static void figures(struct run *r, const struct intervals *iv, double load_from,
 	out->self_ms = window_tm(&r->self, from, to, false, &out->self_probes);
 	window_tm(&r->foreign, load_from, 1e300, false, &out->foreign_total);
 	out->self_total = r->self.n;
+	snprintf(out->probe_io_path, sizeof(out->probe_io_path), "%s", r->io_path);
 	pthread_mutex_unlock(&r->mu);
 	out->working_latency_ms = working_ms(out->foreign_ms, out->self_ms);
 	out->rpm = ws_rpm_of(out->working_latency_ms / 1e3);

@@ -139,7 +139,7 @@ static void test_outputs(void)
 		  "RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, "
 		  "RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, "
 		  "RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... "
-		  "(-o ? lists all 25)");
+		  "(-o ? lists all 26)");
 	CHECK_INT("names", ws_rpm_outputs_check("?", &e), 0);
 }
 
