@@ -27,6 +27,7 @@ enum ws_rpm_dir { WS_RPM_UP = 1, WS_RPM_DOWN = 2, WS_RPM_BOTH = 3 };
 #define WS_RPM_MAX_PROBE_RATE 100.0 /* probes/s */
 #define WS_RPM_DEFAULT_RATE   20.0
 #define WS_RPM_MIN_DURATION_S 2.0 /* an idle phase and 2 * MAD - 1 intervals of 0.1 s */
+#define WS_RPM_IDLE_MIN       5   /* foreign probes the idle phase waits for (up to 3 x) */
 
 typedef struct ws_rpm_result {
 	enum ws_rpm_dir dir;

@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 
 #define MAX_FLOWS (2 * WS_RPM_MAX_FLOWS)
-#define IDLE_MIN  5 /* idle probes wanted before the load starts */
 #define NS        1e9
 
 struct run;
@@ -504,7 +503,7 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 		free(r);
 		return ws_err_set(err, e, "cannot start the probe thread: %s", strerror(e));
 	}
-	/* idle: foreign probes alone, a tenth of the run and IDLE_MIN probes */
+	/* idle: foreign probes alone, a tenth of the run and WS_RPM_IDLE_MIN probes */
 	int64_t idle_end = r->t0 + (int64_t)(idle_s * NS);
 	int64_t idle_cap = r->t0 + (int64_t)(3 * idle_s * NS);
 	for (;;) {
@@ -512,7 +511,8 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 		pthread_mutex_lock(&r->mu);
 		size_t n = r->foreign.n;
 		pthread_mutex_unlock(&r->mu);
-		if (atomic_load(&r->abort) || (now >= idle_end && n >= IDLE_MIN) || now >= idle_cap)
+		if (atomic_load(&r->abort) || (now >= idle_end && n >= WS_RPM_IDLE_MIN) ||
+		    now >= idle_cap)
 			break;
 		ws_clock_sleep_ns(5000000);
 	}
