@@ -174,6 +174,10 @@ int ws_cli_rpm_main(const ws_cli_options *o, int argc, char **argv)
 	}
 	/* a netserver was refused before anything was measured: nothing to report */
 	int status = rc == -WS_E_PEER ? 0 : report(o, &r, rc == 0, argc, argv);
+	char notes[512], *save = NULL;
+	if (rc == 0 && ws_rpm_notes(&r, notes, sizeof(notes)) > 0)
+		for (char *l = strtok_r(notes, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			ws_cli_eprintf("%s\n", l);
 	if (rc == -WS_E_PEER)
 		ws_cli_eprintf("%s\n", err.msg);
 	else if (rc < 0)

@@ -27,6 +27,7 @@ enum ws_rpm_dir { WS_RPM_UP = 1, WS_RPM_DOWN = 2, WS_RPM_BOTH = 3 };
 #define WS_RPM_MAX_PROBE_RATE 100.0 /* probes/s */
 #define WS_RPM_DEFAULT_RATE   20.0
 #define WS_RPM_MIN_DURATION_S 2.0 /* an idle phase and 2 * MAD - 1 intervals of 0.1 s */
+#define WS_RPM_IDLE_MIN       5   /* foreign probes the idle phase waits for (up to 3 x) */
 
 typedef struct ws_rpm_result {
 	enum ws_rpm_dir dir;
@@ -51,6 +52,7 @@ typedef struct ws_rpm_result {
 	double idle_s, load_s;         /* the phases' lengths as run */
 	double probe_rate;             /* probes/s asked */
 	uint32_t max_flows;            /* per direction, asked */
+	char probe_io_path[64];        /* the foreign probes' I/O path, here/daemon ("" none) */
 	char error[512];               /* why the run ended early; "" = it ran to the end */
 	char remote_host[256];
 	/* Per interval goodput ("TCP upload sum", "TCP download sum", Mbit/s) and every
@@ -86,6 +88,7 @@ typedef struct ws_rpm_result {
 	X(D, load_s,             "load_s",             "RPM_LOAD_TIME",         "s",      "load phase") \
 	X(D, probe_rate,         "probe_rate",         "RPM_PROBE_RATE",        "1/s",    "probe rate") \
 	X(W, max_flows,          "max_flows",          "RPM_MAX_FLOWS",         "",       "most load flows per direction") \
+	X(S, probe_io_path,      "probe_io_path",      "RPM_PROBE_IO_PATH",     "",       "the foreign probes' I/O path, here/daemon") \
 	X(S, error,              "error",              "RPM_ERROR",             "",       "ended early")
 /* clang-format on */
 

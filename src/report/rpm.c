@@ -2,6 +2,7 @@
 /* rpm: the responsiveness test's reports; see rpm.h. */
 #include "report/rpm.h"
 
+#include "measure/rpm.h"
 #include "report/figlist.h"
 #include "report/json.h"
 #include "util/err.h"
@@ -38,6 +39,30 @@ void ws_rpm_render(const ws_rpm_result *r, FILE *out)
 }
 
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out) { fprintf(out, "%.2f\n", r->rpm); }
+
+int ws_rpm_notes(const ws_rpm_result *r, char *buf, size_t n)
+{
+	int lines = 0;
+	size_t at = 0;
+	buf[0] = '\0';
+	if (r->idle_probes < WS_RPM_IDLE_MIN) {
+		snprintf(buf, n,
+			 "note: the idle phase ended after %.2f s with %llu of its %d foreign "
+			 "probes\n",
+			 r->idle_s, (unsigned long long)r->idle_probes, WS_RPM_IDLE_MIN);
+		lines++;
+		at = strlen(buf);
+	}
+	if (r->foreign_probes == 0 && r->self_probes > 0 && at < n) {
+		unsigned last = r->intervals < WS_RPM_MAD ? r->intervals : WS_RPM_MAD;
+		snprintf(buf + at, n - at,
+			 "note: no foreign probe in the last %u intervals (%llu under load in "
+			 "all): the working latency is the self probes' alone\n",
+			 last, (unsigned long long)r->foreign_total);
+		lines++;
+	}
+	return lines;
+}
 
 void ws_rpm_flent_view(const ws_rpm_result *r, ws_series buf[WS_RPM_FLENT_SERIES],
 		       ws_series_set *out)

@@ -18,6 +18,12 @@ struct ws_err;
 /* The human block: idle and working latency, the probes, goodput, flows, RPM. */
 void ws_rpm_render(const ws_rpm_result *r, FILE *out);
 
+/* What a complete run's figures do not say by themselves, for stderr: the idle phase
+ * ended with fewer than WS_RPM_IDLE_MIN probes, or no foreign probe finished in the
+ * window, so the working latency is the self probes' alone (docs/rpm.md). Writes up to
+ * two lines ("note: ..." without the program's name) into buf; returns how many. */
+int ws_rpm_notes(const ws_rpm_result *r, char *buf, size_t n);
+
 /* The RPM figure alone: "1234.56\n". */
 void ws_rpm_render_figure(const ws_rpm_result *r, FILE *out);
 

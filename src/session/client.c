@@ -10,6 +10,7 @@
 #include "net/sockopt.h"
 #include "session/auth.h"
 #include "session/datasock.h"
+#include "session/echoports.h"
 #include "session/npclient.h"
 #include "session/npmap.h"
 #include "session/probe.h"
@@ -277,18 +278,10 @@ static int setup_data(ws_channel *ch, const ws_test_spec *spec, const ws_addr *c
 		return rc;
 	}
 	/* RRUL: an echo port per UDP probe (a daemon before that: one for all of them) */
-	int necho = ws_test_type_lul(spec->type) && rc == 0
-		? ws_msg_get_ports(&m, WS_F_PROBE_PORT, echo->port, WS_LUL_UDP_PROBES)
-		: 0;
-	if (rc == 0 && ws_test_type_lul(spec->type) && necho <= 0)
-		rc = ws_err_set(err, WS_E_PROTO,
-				"the daemon's TEST_ACK of %s lacks the probe port (or has more "
-				"than %d)",
-				ws_test_type_name(spec->type), WS_LUL_UDP_PROBES);
+	if (rc == 0 && ws_test_type_lul(spec->type))
+		rc = ws_echoports_get(&m, ctl_peer, ws_test_type_name(spec->type), echo, err);
 	if (rc < 0)
 		return rc;
-	echo->addr = *ctl_peer;
-	echo->n = necho > 0 ? (uint32_t)necho : 0;
 	ws_addr data = *ctl_peer;
 	ws_addr_set_port(&data, (uint16_t)port);
 	if (ws_test_type_connects(spec->type))

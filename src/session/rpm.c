@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 
 #define MAX_FLOWS (2 * WS_RPM_MAX_FLOWS)
-#define IDLE_MIN  5 /* idle probes wanted before the load starts */
 #define NS        1e9
 
 struct run;
@@ -58,6 +57,7 @@ struct run {
 	uint64_t probe_count;
 	ws_err probe_err;
 	int64_t t0;
+	char io_path[64]; /* under mu: the foreign probes' I/O path (probe_path) */
 };
 
 void ws_rpm_plan(double duration_s, double *idle_s, double *load_s, double *interval_s)
@@ -194,6 +194,19 @@ static int add_flows(struct run *r, int64_t end_ns, ws_err *err)
 	return rc;
 }
 
+/* A foreign probe's I/O path, here/daemon as IO_PATH shows it ("-" for a side that
+ * names none): the first probe's, "mixed" once a probe ran another (under mu). */
+static void probe_path(struct run *r, const ws_test_result *res)
+{
+	char p[sizeof(r->io_path)];
+	snprintf(p, sizeof(p), "%.30s/%.30s", res->local.io_path[0] ? res->local.io_path : "-",
+		 res->remote.io_path[0] ? res->remote.io_path : "-");
+	if (!r->io_path[0])
+		snprintf(r->io_path, sizeof(r->io_path), "%s", p);
+	else if (strcmp(r->io_path, p) != 0)
+		snprintf(r->io_path, sizeof(r->io_path), "mixed");
+}
+
 /* Foreign probes, back to back at most probe_rate a second, until stop or a failure. */
 static void *probe_main(void *arg)
 {
@@ -237,9 +250,10 @@ static void *probe_main(void *arg)
 			break;
 		}
 		double ms = ws_hist_mean(res.local.latency) / 1e6;
-		ws_test_result_free(&res);
 		r->probe_count++;
 		pthread_mutex_lock(&r->mu);
+		probe_path(r, &res);
+		ws_test_result_free(&res);
 		/* connect is one round trip, the transaction another */
 		rc = push(&r->foreign, since(r, t), ms / 2, ms);
 		pthread_mutex_unlock(&r->mu);
@@ -329,6 +343,7 @@ static void figures(struct run *r, const struct intervals *iv, double load_from,
 	out->self_ms = window_tm(&r->self, from, to, false, &out->self_probes);
 	window_tm(&r->foreign, load_from, 1e300, false, &out->foreign_total);
 	out->self_total = r->self.n;
+	snprintf(out->probe_io_path, sizeof(out->probe_io_path), "%s", r->io_path);
 	pthread_mutex_unlock(&r->mu);
 	out->working_latency_ms = working_ms(out->foreign_ms, out->self_ms);
 	out->rpm = ws_rpm_of(out->working_latency_ms / 1e3);
@@ -488,7 +503,7 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 		free(r);
 		return ws_err_set(err, e, "cannot start the probe thread: %s", strerror(e));
 	}
-	/* idle: foreign probes alone, a tenth of the run and IDLE_MIN probes */
+	/* idle: foreign probes alone, a tenth of the run and WS_RPM_IDLE_MIN probes */
 	int64_t idle_end = r->t0 + (int64_t)(idle_s * NS);
 	int64_t idle_cap = r->t0 + (int64_t)(3 * idle_s * NS);
 	for (;;) {
@@ -496,7 +511,8 @@ int ws_rpm_run(const ws_rpm_config *c, ws_rpm_result *out, ws_err *err)
 		pthread_mutex_lock(&r->mu);
 		size_t n = r->foreign.n;
 		pthread_mutex_unlock(&r->mu);
-		if (atomic_load(&r->abort) || (now >= idle_end && n >= IDLE_MIN) || now >= idle_cap)
+		if (atomic_load(&r->abort) || (now >= idle_end && n >= WS_RPM_IDLE_MIN) ||
+		    now >= idle_cap)
 			break;
 		ws_clock_sleep_ns(5000000);
 	}

@@ -16,6 +16,7 @@
 #include "session/daemon_state.h"
 #include "session/dataaccept.h"
 #include "session/dmetrics.h"
+#include "session/echoports.h"
 #include "session/policy.h"
 #include "session/slog.h"
 #include "session/test_limits.h"
@@ -250,10 +251,7 @@ static void put_ports(ws_tlv_writer *w, const data_setup *d)
 	if (d->lfd >= 0) {
 		ws_sock_local_addr(d->lfd, &bound);
 		ws_tlv_put_u64(w, WS_F_DATA_PORT, ws_addr_port(&bound));
-		for (uint32_t i = d->ntcp; i < d->n; i++) { /* RRUL: one per UDP probe */
-			ws_sock_local_addr(d->fds[i], &bound);
-			ws_tlv_put_u64(w, WS_F_PROBE_PORT, ws_addr_port(&bound));
-		}
+		ws_echoports_put(w, d->fds + d->ntcp, d->n - d->ntcp); /* RRUL: one per probe */
 		return;
 	}
 	for (uint32_t i = 0; i < d->n; i++) {

@@ -5,7 +5,9 @@
 # --rpm-direction up uses no download flow and at most --max-load-flows up; bad values are
 # refused before any work (exit 2) with their exact messages; a stock netserver is refused
 # at once (exit 2); a daemon at its session limit and a daemon that refuses the load
-# flows' length each end the run (exit 1) with the reason and what was measured so far.
+# flows' length each end the run (exit 1) with the reason and what was measured so far;
+# the foreign probes run the engine asked with --engine (epoll, io_uring), as their I/O
+# path in the JSON shows.
 # Idle latency < working latency is not asserted: on loopback it need not hold.
 source "$(dirname "$0")/../lib.sh"
 : "${WS_ROOT:?WS_ROOT must point at the source tree}"
@@ -63,6 +65,31 @@ else
 	fail json "$msg"
 fi
 
+# --- the foreign probes run the engine asked (--engine): their I/O path, here/daemon ------------
+# epoll: "send/-" (the daemon's epoll responder names no path); io_uring: "io_uring/io_uring",
+# both ends. auto takes io_uring for TCP_CRR, so the epoll run fails if the probes drop
+# --engine. Skipped with the reason when this host has no io_uring (as engines.sh).
+# engine_run NAME ENGINE WANT: a run on --engine ENGINE whose probes' path is WANT
+engine_run() {
+	local got rc
+	ws --json -- --engine "$2" >"$WS_TMP/$1.json" 2>"$WS_TMP/$1.err"
+	rc=$?
+	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["figures"]["probe_io_path"])' "$WS_TMP/$1.json" 2>&1)
+	if [ $rc -eq 0 ] && [ "$got" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "exit $rc, probe_io_path $got: $(cat "$WS_TMP/$1.err")"
+	fi
+}
+engine_run engine_epoll epoll "send/-"
+if "$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_CRR -l -1 -- --engine io_uring -o IO_PATH >"$WS_TMP/uring.out" 2>&1; then
+	engine_run engine_io_uring io_uring "io_uring/io_uring"
+elif grep -q "cannot run here" "$WS_TMP/uring.out"; then
+	skip engine_io_uring "no io_uring here: $(cat "$WS_TMP/uring.out")"
+else
+	fail engine_io_uring "the io_uring check failed: $(cat "$WS_TMP/uring.out")"
+fi
+
 # --- one direction, output names ------------------------------------------------------------
 ws --rpm-direction up --max-load-flows 2 -- -k RPM,RPM_FLOWS_UP,RPM_FLOWS_DOWN,RPM_ERROR \
 	>"$WS_TMP/k.out" 2>"$WS_TMP/k.err"
@@ -97,13 +124,13 @@ refuse flows17 "warpspeed: option --max-load-flows: '17' is not a flow count; ex
 refuse rate "warpspeed: option --probe-rate: '101' is not a probe rate; expected probes per second from 1 to 100" --probe-rate 101
 refuse rate_word "warpspeed: option --probe-rate: 'fast' is not a probe rate; expected probes per second from 1 to 100" --probe-rate fast
 refuse length "warpspeed: -l 1: -t RPM needs a length in seconds of at least 2 (an idle phase, then 2 x 4 - 1 intervals of at least 0.1 s); the default is 10" -l 1
-refuse output "warpspeed: 'FOO' is not an output of -t RPM; expected all, ? (the list) or RPM, RPM_IDLE_LATENCY, RPM_WORKING_LATENCY, RPM_FOREIGN_LATENCY, RPM_SELF_LATENCY, RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... (-o ? lists all 25)" -l 2 -- -k RPM,FOO
+refuse output "warpspeed: 'FOO' is not an output of -t RPM; expected all, ? (the list) or RPM, RPM_IDLE_LATENCY, RPM_WORKING_LATENCY, RPM_FOREIGN_LATENCY, RPM_SELF_LATENCY, RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... (-o ? lists all 26)" -l 2 -- -k RPM,FOO
 refuse peer "warpspeed: -t RPM needs a warpspeed daemon (warpspeed serve) at the other end; --peer netserver names a stock netserver, which runs one netperf test per connection and no probes beside it" --peer netserver
 
 # -o ?: every output name, one a line, exit 1 (as netperf's -O ?), before any connection
 "$WS_BIN" -H 127.0.0.1 -p 1 -t RPM -- -o '?' >"$WS_TMP/names.out" 2>"$WS_TMP/names.err"
 rc=$?
-if [ $rc = 1 ] && [ "$(wc -l <"$WS_TMP/names.out")" = 25 ] && [ "$(head -1 "$WS_TMP/names.out")" = RPM ] &&
+if [ $rc = 1 ] && [ "$(wc -l <"$WS_TMP/names.out")" = 26 ] && [ "$(head -1 "$WS_TMP/names.out")" = RPM ] &&
 	grep -qx RPM_WORKING_LATENCY "$WS_TMP/names.out" && [ ! -s "$WS_TMP/names.err" ]; then
 	pass output_names
 else

@@ -3,6 +3,7 @@
  * rrul_be.conf, tcp_nup.conf, tcp_bidirectional.conf), refuses bad values, parses
  * --probes, derives Flent's aggregates exactly, and reads ping_group_range's rule right. */
 #include "harness.h"
+#include "lul_bed.h"
 
 #include "model/lul.h"
 #include "util/clock.h"
@@ -219,10 +220,7 @@ static void lost_probes(void)
 	ws_err e;
 	CHECK_INT(n, ws_lul_plan_make(&s, 0, &out.plan, &e), 0);
 	uint32_t first = out.plan.nup + out.plan.ndown;
-	for (uint32_t i = 0; i < first + out.plan.nprobes; i++)
-		ws_series_add(&out.set, out.plan.item[i].name, out.plan.item[i].kind,
-			      out.plan.item[i].probe[0] ? out.plan.item[i].probe : NULL,
-			      out.plan.item[i].tos);
+	lul_bed_series(&out);
 	ws_lul_echo echo = {.n = 1}; /* one echo for the three probes, as an older daemon */
 	memcpy(&echo.addr.ss, &a, sizeof(a));
 	echo.addr.len = sizeof(a);
@@ -230,15 +228,7 @@ static void lost_probes(void)
 	ws_lul_probes ps;
 	CHECK_INT(n, ws_lul_probes_open(&ps, &out.plan, &out, -1, &echo, &e), 0);
 	CHECK_INT(n, out.echo_sockets, 1);
-	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	atomic_bool stop = false;
-	ps.mu = &mu;
-	ps.stop = &stop;
-	ps.t0_ns = ws_clock_ns();
-	ps.duration_ns = 300 * WS_NS_PER_MS;
-	ws_lul_probes_main(&ps);
-	double took = (double)(ws_clock_ns() - ps.t0_ns) / 1e9;
-	ws_lul_probes_close(&ps);
+	double took = lul_bed_run(&ps, 300 * WS_NS_PER_MS);
 	atomic_store(&l.stop, true);
 	pthread_join(t, NULL);
 	close(l.fd);

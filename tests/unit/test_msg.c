@@ -5,6 +5,7 @@
  * Hand-built messages check that absent fields keep their defaults, that values which do
  * not fit their member are refused, and that ERROR messages keep their code and text. */
 #include "harness.h"
+#include "tlv_frame.h"
 
 #include "ctl/msg.h"
 #include "model/result.h"
@@ -13,24 +14,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Finish a frame and view its payload as a received message. */
-static int as_msg(ws_tlv_writer *w, ws_tlv_msg *m, ws_err *err)
-{
-	int rc = ws_tlv_finish(w, err);
-	if (rc < 0)
-		return rc;
-	uint8_t type;
-	uint32_t len;
-	rc = ws_tlv_parse_header(w->buf, &type, &len, err);
-	if (rc < 0)
-		return rc;
-	m->version = w->buf[4];
-	m->type = type;
-	m->payload = w->buf + WS_TLV_HDR_LEN;
-	m->len = len;
-	return ws_tlv_validate(m, err);
-}
 
 static void full_spec(ws_test_spec *s)
 {

@@ -139,8 +139,43 @@ static void test_outputs(void)
 		  "RPM_FOREIGN_CONNECT_RR, RPM_IDLE_PROBES, RPM_FOREIGN_PROBES, RPM_SELF_PROBES, "
 		  "RPM_FOREIGN_TOTAL, RPM_SELF_TOTAL, RPM_GOODPUT_UP, RPM_GOODPUT_DOWN, "
 		  "RPM_FLOWS_UP, RPM_FLOWS_DOWN, RPM_SATURATED, RPM_SATURATED_AT, RPM_STABLE ... "
-		  "(-o ? lists all 25)");
+		  "(-o ? lists all 26)");
 	CHECK_INT("names", ws_rpm_outputs_check("?", &e), 0);
+}
+
+/* What the figures do not say alone: a short idle phase, a window without a foreign
+ * probe (as against a daemon whose TCP_CRR responder held each probe 1.2 s); a full run
+ * has no note. */
+static void test_notes(void)
+{
+	ws_rpm_result r;
+	memset(&r, 0, sizeof(r));
+	char b[512];
+	r.idle_probes = 7;
+	r.foreign_probes = 14;
+	r.foreign_total = 50;
+	r.self_probes = 112;
+	r.intervals = 15;
+	r.idle_s = 0.3;
+	CHECK_INT("none", ws_rpm_notes(&r, b, sizeof(b)), 0);
+	CHECK_STR("none text", b, "");
+	r.idle_probes = 1;
+	r.idle_s = 0.9;
+	r.foreign_probes = 0;
+	r.foreign_total = 2;
+	CHECK_INT("both", ws_rpm_notes(&r, b, sizeof(b)), 2);
+	CHECK_STR("both text", b,
+		  "note: the idle phase ended after 0.90 s with 1 of its 5 foreign probes\n"
+		  "note: no foreign probe in the last 4 intervals (2 under load in all): the "
+		  "working latency is the self probes' alone\n");
+	r.idle_probes = 5;
+	r.intervals = 3;
+	CHECK_INT("window", ws_rpm_notes(&r, b, sizeof(b)), 1);
+	CHECK_STR("window text", b,
+		  "note: no foreign probe in the last 3 intervals (2 under load in all): the "
+		  "working latency is the self probes' alone\n");
+	r.self_probes = 0; /* no working latency at all: the run's error says it */
+	CHECK_INT("no self", ws_rpm_notes(&r, b, sizeof(b)), 0);
 }
 
 int main(void)
@@ -150,5 +185,6 @@ int main(void)
 	RUN(test_rpm_of);
 	RUN(test_plan);
 	RUN(test_outputs);
+	RUN(test_notes);
 	TEST_MAIN_END();
 }
