@@ -124,6 +124,15 @@ int ws_addr_is_loopback(const ws_addr *a)
 	return IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)p);
 }
 
+int ws_addr_same_host(const ws_addr *a, const ws_addr *b)
+{
+	int fa, fb;
+	const void *pa = in_addr_of(a, &fa), *pb = in_addr_of(b, &fb);
+	if (fa == fb && memcmp(pa, pb, fa == AF_INET ? 4 : 16) == 0)
+		return 1;
+	return ws_addr_is_loopback(a) && ws_addr_is_loopback(b);
+}
+
 void ws_addr_unmap_v4(ws_addr *a)
 {
 	if (a->ss.ss_family != AF_INET6)

@@ -37,6 +37,9 @@ void ws_addr_set_port(ws_addr *a, uint16_t port);
 int ws_addr_family(const ws_addr *a); /* AF_INET or AF_INET6 */
 /* True for 127/8, ::1 and v4-mapped loopback. */
 int ws_addr_is_loopback(const ws_addr *a);
+/* One host: the same address (a v4-mapped IPv6 address is its IPv4 one; ports are not
+ * compared), or both loopback. Binary, no formatting: cheap enough for every datagram. */
+int ws_addr_same_host(const ws_addr *a, const ws_addr *b);
 /* A v4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack socket sees of an IPv4
  * peer) becomes the plain IPv4 one, for a socket bound to an IPv4 address; others stay. */
 void ws_addr_unmap_v4(ws_addr *a);

@@ -126,15 +126,6 @@ static int check_test(ws_session *s, ws_np_test *t, ws_err *err)
 
 /* --- the data sockets --------------------------------------------------------------- */
 
-/* Addresses of one host: equal, or both loopback. */
-static bool same_host(const ws_addr *a, const ws_addr *b)
-{
-	char x[64], y[64];
-	ws_addr_format(a, x, sizeof(x));
-	ws_addr_format(b, y, sizeof(y));
-	return strcmp(x, y) == 0 || (ws_addr_is_loopback(a) && ws_addr_is_loopback(b));
-}
-
 /* A TCP listener or a UDP socket connected to the client's data port. netserver ignores
  * a failed bind to the asked port and takes any; so does this, and the log says so. */
 static int open_data(ws_session *s, const ws_np_test *t, ws_side_result *res, ws_err *err)
@@ -198,7 +189,7 @@ static int accept_data(ws_session *s, int lfd, ws_err *err)
 			ws_err_prefix(err, "the netperf data connection");
 			return fd;
 		}
-		if (same_host(&peer, &s->peer))
+		if (ws_addr_same_host(&peer, &s->peer))
 			return fd;
 		close(fd); /* a stranger: keep waiting */
 	}

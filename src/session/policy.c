@@ -76,11 +76,10 @@ int ws_daemon_charge_test(ws_daemon *d, const ws_test_spec *spec, const ws_side_
 int ws_daemon_check_udp_peer(const ws_session *s, const ws_addr *client, const char *asked,
 			     ws_err *err)
 {
-	char a[64], b[64];
-	ws_addr_format(client, a, sizeof(a));
-	ws_addr_format(&s->peer, b, sizeof(b));
-	if (strcmp(a, b) == 0 || (ws_addr_is_loopback(client) && ws_addr_is_loopback(&s->peer)))
+	if (ws_addr_same_host(client, &s->peer))
 		return 0;
+	char b[64];
+	ws_addr_format(&s->peer, b, sizeof(b));
 	return ws_err_set(err, WS_E_LIMIT,
 			  "test option -L %s: a UDP test's data must come from the control "
 			  "connection's address %s (this daemon sends no datagrams to an address "

@@ -24,10 +24,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#define PING_RANGE   "/proc/sys/net/ipv4/ping_group_range"
-#define UDP_MAGIC    0x57534c50u /* "WSLP" */
-#define UDP_PROBE_SZ 12
-#define MAX_GROUPS   64
+#define PING_RANGE "/proc/sys/net/ipv4/ping_group_range"
+#define MAX_GROUPS 64
 /* Paced: after a round leaves, read the replies without sleeping this long, so a reply
  * that comes back within it pays no wake-up of the probe thread (docs/rrul.md). */
 #define SPIN_NS (300 * WS_NS_PER_US)
@@ -195,17 +193,17 @@ void ws_lul_probes_close(ws_lul_probes *ps)
 /* One request of sequence seq; true when the kernel took it. */
 static bool send_one(ws_lul_probe *p, uint32_t seq)
 {
-	unsigned char b[UDP_PROBE_SZ + 8];
+	unsigned char b[WS_LUL_UDP_PROBE_SZ + 8];
 	memset(b, 0, sizeof(b));
 	if (p->kind == K_TCP) {
 		b[0] = 'p';
 		return send(p->fd, b, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1;
 	}
 	if (p->kind == K_UDP) {
-		uint32_t w[2] = {htonl(UDP_MAGIC), htonl(seq)};
+		uint32_t w[2] = {htonl(WS_LUL_UDP_MAGIC), htonl(seq)};
 		memcpy(b, w, sizeof(w));
 		b[8] = (unsigned char)p->item;
-		return send(p->fd, b, UDP_PROBE_SZ, MSG_DONTWAIT) == UDP_PROBE_SZ;
+		return send(p->fd, b, WS_LUL_UDP_PROBE_SZ, MSG_DONTWAIT) == WS_LUL_UDP_PROBE_SZ;
 	}
 	/* type, code, checksum (the kernel's), id (the kernel's), sequence */
 	b[0] = p->v6 ? ICMP6_ECHO_REQUEST : ICMP_ECHO;
@@ -247,10 +245,10 @@ static bool reply_seq(ws_lul_probes *ps, ws_lul_probe *p, const unsigned char *b
 		return true;
 	if (p->kind == K_UDP) {
 		uint32_t w[2];
-		if (r < UDP_PROBE_SZ)
+		if (r < WS_LUL_UDP_PROBE_SZ)
 			return false;
 		memcpy(w, b, sizeof(w));
-		if (ntohl(w[0]) != UDP_MAGIC || b[8] != p->item)
+		if (ntohl(w[0]) != WS_LUL_UDP_MAGIC || b[8] != p->item)
 			return false;
 		if (ps->out->tos_remote[p->item] !=
 		    b[9]) /* shared with the other probes' threads */

@@ -31,6 +31,11 @@ struct ws_err;
 /* How long a probe series may go without an answer before the run ends. */
 #define WS_LUL_DEAD_S 3.0
 
+/* A UDP probe on the wire: the magic "WSLP", the round (big-endian), the series index,
+ * the mark the daemon saw, two bytes of padding; the daemon echoes nothing else. */
+#define WS_LUL_UDP_MAGIC    0x57534c50u
+#define WS_LUL_UDP_PROBE_SZ 12
+
 typedef struct ws_lul_probe ws_lul_probe; /* one probe's state (lul_probe.c) */
 
 /* The daemon's UDP echo: its address, and the port of the echo socket for each UDP probe

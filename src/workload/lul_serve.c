@@ -3,9 +3,12 @@
 #include "workload/lul_serve.h"
 
 #include "model/lul.h"
+#include "net/addr.h"
+#include "net/sock.h"
 #include "util/clock.h"
 #include "util/err.h"
 #include "workload/lul_load.h"
+#include "workload/lul_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,13 +28,14 @@
 /* A blocked echo thread looks at the clock and the stop flag at least this often. */
 #define ECHO_TICK_MS 100
 
-/* What the echo threads share: when to end, and the UDP sockets the TCP probe's end
- * wakes. */
+/* What the echo threads share: when to end, the UDP sockets the TCP probe's end wakes,
+ * and the client's address, the only one whose probes are echoed. */
 struct echo_ctl {
 	atomic_bool stop;
 	int64_t end_ns;
 	const int *udp;
 	uint32_t nudp;
+	ws_addr client;
 };
 
 /* One echo thread: a UDP probe's socket, or the TCP probe's connection. */
@@ -39,10 +43,26 @@ struct echo {
 	struct echo_ctl *ctl;
 	int fd;
 	bool tcp;
-	uint64_t echoed; /* datagrams (UDP) or bytes (TCP) sent back */
+	uint64_t echoed;  /* datagrams (UDP) or bytes (TCP) sent back */
+	uint64_t refused; /* UDP: datagrams not echoed (not a probe, or not the client's) */
 	pthread_t t;
 	bool running;
 };
+
+/* A probe of the client's: the size and magic of lul_probe.c's, from the address whose
+ * TCP connections (cookie and all) started the run. Anything else is refused, so the
+ * echo reflects nothing toward an address that did not ask (a forged source). */
+static bool is_probe(const struct echo *e, const unsigned char *b, ssize_t r,
+		     const struct sockaddr_storage *from, socklen_t len)
+{
+	uint32_t magic;
+	if (r != WS_LUL_UDP_PROBE_SZ)
+		return false;
+	memcpy(&magic, b, sizeof(magic));
+	ws_addr src = {.len = len};
+	memcpy(&src.ss, from, len <= sizeof(src.ss) ? len : sizeof(src.ss));
+	return ntohl(magic) == WS_LUL_UDP_MAGIC && ws_addr_same_host(&src, &e->ctl->client);
+}
 
 /* One datagram back to its sender with the mark it came with, the mark in byte 9. */
 static void echo_udp(struct echo *e, unsigned char *b, size_t bsz)
@@ -59,6 +79,10 @@ static void echo_udp(struct echo *e, unsigned char *b, size_t bsz)
 	ssize_t r = recvmsg(e->fd, &m, 0); /* blocks up to ECHO_TICK_MS */
 	if (r <= 0)
 		return;
+	if (!is_probe(e, b, r, &from, m.msg_namelen)) {
+		e->refused++;
+		return;
+	}
 	int tos = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 		if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) ||
@@ -69,8 +93,7 @@ static void echo_udp(struct echo *e, unsigned char *b, size_t bsz)
 				tos = *(unsigned char *)CMSG_DATA(c);
 		}
 	}
-	if (r >= 10)
-		b[9] = (unsigned char)tos;
+	b[9] = (unsigned char)tos;
 	char obuf[CMSG_SPACE(sizeof(int))];
 	memset(obuf, 0, sizeof(obuf));
 	struct msghdr o = {.msg_name = &from,
@@ -148,14 +171,16 @@ static int echo_start(struct echo *e, struct echo_ctl *ctl, int probe, ws_err *e
 	return 0;
 }
 
-/* Joins the echo threads that run; returns the transactions they answered. */
-static uint64_t echo_join(struct echo *e, uint32_t n)
+/* Joins the echo threads that run; returns the transactions they answered and adds the
+ * datagrams they refused to *refused. */
+static uint64_t echo_join(struct echo *e, uint32_t n, uint64_t *refused)
 {
 	uint64_t t = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (e[i].running)
 			pthread_join(e[i].t, NULL);
 		t += e[i].echoed;
+		*refused += e[i].refused;
 	}
 	return t;
 }
@@ -199,6 +224,8 @@ int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, in
 	uint32_t delay_s = 0;
 	int rc = sort_flows(fds, ntcp, up, &nup, down, &ndown, &probe, &delay_s, err);
 	struct echo_ctl ctl = {.udp = fds + ntcp, .nudp = WS_LUL_UDP_PROBES};
+	if (rc == 0 && ws_sock_peer_addr(fds[0], &ctl.client) < 0)
+		rc = ws_err_set(err, errno, "the client's address: %s", strerror(errno));
 	atomic_init(&ctl.stop, false);
 	int64_t delay = (int64_t)delay_s * WS_NS_PER_SEC;
 	ctl.end_ns = ws_clock_ns() + ws_test_spec_duration_ns(spec) + 2 * delay + ECHO_GRACE_NS;
@@ -225,7 +252,7 @@ int ws_lul_serve_run(const ws_test_spec *spec, const int *fds, uint32_t nfds, in
 	int r1 = ws_lul_load_join(&rx, &e1), r2 = ws_lul_load_join(&tx, &e2);
 	if (rc < 0) /* the echo threads end at once (without a TCP probe, at end_ns) */
 		atomic_store(&ctl.stop, true);
-	res->transactions = echo_join(echo, nechoes);
+	res->transactions = echo_join(echo, nechoes, &res->bad_dgrams);
 	if (rc == 0 && (r1 < 0 || r2 < 0)) {
 		rc = r1 < 0 ? r1 : r2;
 		if (err)

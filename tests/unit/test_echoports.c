@@ -6,7 +6,8 @@
  * ws_lul_serve_run; none, four or a bad port is refused with a message naming it; and the
  * daemon's first echo socket alone answers an older client's datagrams for every probe,
  * byte for byte (the wire as that client sends it: "WSLP", sequence, tag), tag and
- * sequence kept and each mark written back. All on loopback. */
+ * sequence kept and each mark written back; and it answers nothing but the client's
+ * probes. All on loopback. */
 #include "harness.h"
 #include "lul_bed.h"
 #include "tlv_frame.h"
@@ -274,11 +275,76 @@ static void first_socket_answers_all(void)
 	CHECK_U64(n, d.res.transactions, 15);
 }
 
+static void addr_of(ws_addr *a, const char *text)
+{
+	memset(a, 0, sizeof(*a));
+	struct sockaddr_in *in = (struct sockaddr_in *)&a->ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->ss;
+	if (inet_pton(AF_INET, text, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		a->len = sizeof(*in);
+	} else if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		a->len = sizeof(*in6);
+	}
+}
+
+/* The echo answers the client's probes only: the address rule (ws_addr_same_host, ports
+ * not compared, a v4-mapped address is its IPv4 one, loopback is one host), and on the
+ * real echo, datagrams from the client that are not probes (size, magic) are refused,
+ * counted in bad_dgrams, and a probe after them still comes back. */
+static void client_only(void)
+{
+	const char *n = "client_only";
+	static const struct {
+		const char *a, *b;
+		int same;
+	} hosts[] = {
+		{"198.18.0.1", "198.18.0.1", 1},     {"198.18.0.1", "198.18.0.2", 0},
+		{"::ffff:198.18.0.1", "198.18.0.1", 1}, {"::ffff:198.18.0.3", "198.18.0.1", 0},
+		{"2001:db8::1", "2001:db8::1", 1},   {"2001:db8::1", "2001:db8::2", 0},
+		{"127.0.0.1", "::1", 1},             {"127.0.0.2", "127.0.0.1", 1},
+		{"127.0.0.1", "198.18.0.1", 0},      {"2001:db8::1", "198.18.0.1", 0},
+	};
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		ws_addr a, b;
+		addr_of(&a, hosts[i].a);
+		addr_of(&b, hosts[i].b);
+		ws_addr_set_port(&a, 1000);
+		ws_addr_set_port(&b, 2000);
+		CHECK_INT(hosts[i].a, ws_addr_same_host(&a, &b), hosts[i].same);
+	}
+	struct daemon d;
+	CHECK_INT(n, daemon_start(&d), 0);
+	ws_addr to;
+	loopback(&to, port_of(d.fds[1]));
+	int c = udp_bound();
+	CHECK_INT(n, connect(c, (struct sockaddr *)&to.ss, to.len), 0);
+	unsigned char probe[12] = {'W', 'S', 'L', 'P'}, big[64] = {'W', 'S', 'L', 'P'}, r[64];
+	unsigned char bad[12] = {'W', 'S', 'L', 'Q'};
+	CHECK_INT(n, send(c, big, 13, 0), 13);
+	CHECK_INT(n, send(c, bad, sizeof(bad), 0), 12);
+	CHECK_INT(n, send(c, big, sizeof(big), 0), 64);
+	CHECK_INT(n, send(c, probe, 11, 0), 11);
+	CHECK_INT(n, send(c, probe, sizeof(probe), 0), 12);
+	struct pollfd pf = {.fd = c, .events = POLLIN};
+	ssize_t got = poll(&pf, 1, 1000) == 1 ? recv(c, r, sizeof(r), 0) : -1;
+	CHECK_INT(n, got, 12); /* the probe, and nothing before it */
+	CHECK_MEM(n, r, probe, 9);
+	CHECK_INT(n, poll(&pf, 1, 100), 0);
+	close(c);
+	daemon_stop(&d);
+	CHECK_INT(n, d.rc, 0);
+	CHECK_U64(n, d.res.transactions, 1);
+	CHECK_U64(n, d.res.bad_dgrams, 4);
+}
+
 int main(void)
 {
 	RUN(three_ports);
 	RUN(refusals);
 	RUN(one_port);
 	RUN(first_socket_answers_all);
+	RUN(client_only);
 	TEST_MAIN_END();
 }
