@@ -103,8 +103,16 @@ static void what_io_uring_runs(void)
 	s.streams = 1;
 	s.type = WS_TEST_TCP_CRR;
 	CHECK(n, ws_engine_uring_pays(&s));
-	/* ... unless the connections take their own local ports (-P lport, -p min,max) */
+	/* ... with their own local ports too (-P lport, -p min,max) ... */
 	s.local.data_port = 45000;
+	CHECK(n, ws_engine_uring_pays(&s));
+	s.local_port_max = 45999;
+	CHECK(n, ws_engine_uring_pays(&s));
+	/* ... but not on one local port (-p 45000,40000 keeps netperf on 45000) */
+	s.local_port_max = 45000;
+	CHECK(n, !ws_engine_uring_pays(&s));
+	s.local.data_port = 65535;
+	s.local_port_max = 0;
 	CHECK(n, !ws_engine_uring_pays(&s));
 	s.local.data_port = 0;
 	s.type = WS_TEST_TCP_CC;
