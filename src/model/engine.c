@@ -3,6 +3,7 @@
 #include "model/engine.h"
 
 #include "model/spec.h"
+#include "model/testtype.h"
 #include "util/err.h"
 
 #include <stdio.h>
@@ -41,6 +42,13 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 	for (size_t i = 0; i < sizeof(uring_tests) / sizeof(uring_tests[0]); i++)
 		listed |= uring_tests[i] == s->type;
 	const char *name = ws_test_type_name(s->type);
+	if (!listed && ws_test_type_probe(s->type)) {
+		snprintf(why, whysz,
+			 "%s moves no data, so there is nothing for an I/O engine to run; the "
+			 "io_uring engine runs " URING_TESTS_TEXT,
+			 name);
+		return false;
+	}
 	if (!listed) {
 		snprintf(why, whysz,
 			 "the io_uring engine does not run %s yet; it runs " URING_TESTS_TEXT,
