@@ -12,7 +12,14 @@
  * makes the socket(2) call (and the options crr.c sets on it) and a share of one enter,
  * where the epoll loop makes a connect, send, recv, recv, close and epoll_ctl calls. The
  * flows' state machine, the claim of transactions, port shortages, stalls, the cap and the
- * counts are crr.c's, so that the counts are the epoll engine's exactly. */
+ * counts are crr.c's, so that the counts are the epoll engine's exactly.
+ *
+ * With its own local ports (-P lport, -p min,max) a connection may bind the port of the
+ * one before it (one port: every connection), so that one must be gone first: there the
+ * thread closes the descriptor itself when the daemon's close arrives, as the epoll client
+ * does, and the chain has no close. A linked close runs only in the next io_uring_enter,
+ * after that enter has issued the next chain's connect, which then finds the 4-tuple still
+ * taken (EADDRNOTAVAIL). */
 #include "workload/crr.h"
 
 #include "net/uring.h"
@@ -37,6 +44,12 @@ struct crr_uring {
 static uint64_t tag(const struct cworker *w, const struct cflow *f, unsigned op)
 {
 	return (uint64_t)(f - w->c->flows) << 8 | op;
+}
+
+/* The connections bind ports of a -P/-p range: the thread closes each (see above). */
+static bool own_close(const struct cworker *w)
+{
+	return w->c->p->bind_local && ws_addr_port(&w->c->p->local) != 0;
 }
 
 static void queue_failed(struct cworker *w, struct cflow *f, int rc)
@@ -66,11 +79,12 @@ void ws_crr_uring_start(struct cworker *w, struct cflow *f)
 		rc = ws_uring_recv_all(r, f->fd, w->ur->rx, spec->rsp_size, tag(w, f, OP_RSP));
 		ws_uring_link(r, true, true);
 	}
+	bool linked_close = !own_close(w);
 	if (rc == 0) {
 		rc = ws_uring_recv(r, f->fd, w->ur->rx, EOF_BUF, tag(w, f, OP_EOF));
-		ws_uring_link(r, true, false);
+		ws_uring_link(r, linked_close, false);
 	}
-	if (rc == 0) {
+	if (rc == 0 && linked_close) {
 		rc = ws_uring_close_fd(r, f->fd, tag(w, f, OP_CLOSE));
 		ws_uring_link(r, false, true);
 	}
@@ -111,8 +125,8 @@ static void on_rsp(struct cworker *w, struct cflow *f, int32_t res)
 
 /* The daemon's close, which follows its response at once: the transaction's end (its
  * second clock read; the chain got here, so the whole response came). The chain's close
- * follows a clean one; after a reset (a failure that breaks the link) the descriptor is
- * closed here. */
+ * follows a clean one; after a reset (a failure that breaks the link), or where the chain
+ * has no close (own_close), the descriptor is closed here. */
 static void on_eof(struct cworker *w, struct cflow *f, int32_t res)
 {
 	const ws_test_spec *spec = w->c->p->spec;
@@ -121,8 +135,10 @@ static void on_eof(struct cworker *w, struct cflow *f, int32_t res)
 		ws_crr_fail_flow(w, f, res, "waiting for the daemon's close: %s", strerror(-res));
 		return;
 	}
+	bool linked_close = !own_close(w);
 	if (res > 0) {
-		f->fd = -1; /* the chain closes it */
+		if (linked_close)
+			f->fd = -1; /* the chain closes it */
 		ws_crr_fail_flow(
 			w, f, -WS_E_PROTO,
 			spec->type == WS_TEST_TCP_CC
@@ -138,7 +154,7 @@ static void on_eof(struct cworker *w, struct cflow *f, int32_t res)
 		f->rcalls++;
 	}
 	ws_crr_complete(w, f);
-	if (res < 0)
+	if (res < 0 || !linked_close)
 		ws_crr_close_fd(f);
 	f->fd = -1;
 	f->phase = C_IDLE;
@@ -203,8 +219,12 @@ static void run(struct cworker *w)
 			for (unsigned k = 0; k < n; k++) {
 				struct cflow *f = &c->flows[w->ur->cqe[k].data >> 8];
 				on_cqe(w, &w->ur->cqe[k], now);
-				if (f->phase == C_IDLE) /* the next transaction, queued at once */
+				/* the next transaction, or a retry after a port shortage, queued
+				 * at once (a retry that must pause wakes the scan when due) */
+				if (f->phase == C_IDLE || f->phase == C_WAIT)
 					ws_crr_step(w, f, 0, now);
+				if (f->phase == C_WAIT && f->retry_at < wake)
+					wake = f->retry_at;
 				if (f->phase == C_DONE || f->phase == C_FAILED)
 					next_scan = now;
 			}

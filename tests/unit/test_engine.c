@@ -56,12 +56,22 @@ static void what_io_uring_runs(void)
 		s.type = no[i];
 		CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
 	}
+	/* the tests that move no data have nothing for an engine to run ... */
 	s.type = WS_TEST_TCP_MSS;
 	ws_engine_uring_runs(&s, why, sizeof(why));
 	CHECK_STR(n, why,
-		  "the io_uring engine does not run TCP_MSS yet; it runs TCP_STREAM, TCP_MAERTS, "
-		  "TCP_SENDFILE, TCP_RR (closed loop), TCP_CRR, TCP_CC, UDP_STREAM (without "
-		  "--gso, --gro and --no-mmsg) and UDP_RR (closed loop)");
+		  "TCP_MSS moves no data, so there is nothing for an I/O engine to run; the "
+		  "io_uring engine runs TCP_STREAM, TCP_MAERTS, TCP_SENDFILE, TCP_RR (closed "
+		  "loop), TCP_CRR, TCP_CC, UDP_STREAM (without --gso, --gro and --no-mmsg) and "
+		  "UDP_RR (closed loop)");
+	s.type = WS_TEST_REM_CPU;
+	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
+	CHECK(n, strncmp(why, "REM_CPU moves no data, so there is nothing", 42) == 0);
+	/* ... the others that it does not run, not yet */
+	s.type = WS_TEST_RRUL;
+	CHECK(n, !ws_engine_uring_runs(&s, why, sizeof(why)));
+	CHECK(n, strncmp(why, "the io_uring engine does not run RRUL yet; it runs TCP_STREAM,",
+			 62) == 0);
 	/* UDP_STREAM's offloads and its one-call-per-datagram path are epoll's */
 	s.type = WS_TEST_UDP_STREAM;
 	for (int k = 0; k < 3; k++) {
@@ -103,8 +113,16 @@ static void what_io_uring_runs(void)
 	s.streams = 1;
 	s.type = WS_TEST_TCP_CRR;
 	CHECK(n, ws_engine_uring_pays(&s));
-	/* ... unless the connections take their own local ports (-P lport, -p min,max) */
+	/* ... with their own local ports too (-P lport, -p min,max) ... */
 	s.local.data_port = 45000;
+	CHECK(n, ws_engine_uring_pays(&s));
+	s.local_port_max = 45999;
+	CHECK(n, ws_engine_uring_pays(&s));
+	/* ... but not on one local port (-p 45000,40000 keeps netperf on 45000) */
+	s.local_port_max = 45000;
+	CHECK(n, !ws_engine_uring_pays(&s));
+	s.local.data_port = 65535;
+	s.local_port_max = 0;
 	CHECK(n, !ws_engine_uring_pays(&s));
 	s.local.data_port = 0;
 	s.type = WS_TEST_TCP_CC;
