@@ -14,8 +14,9 @@
 #
 # Default 30 minutes, a sample every 10 s (--ci: every 2 s, shorter attack rows, and under
 # a sanitized build a lighter honest load). --rounds N ends the soak once the attackers
-# have taken N full turns (each row N times) instead of after a time. WS_BIN overrides DIR/warpspeed. The attackers
-# are the tests' own: tests/integration/hostile_peer.py (daemon) and node_hostile.py (node).
+# have taken N full turns (each row N times) instead of after a time. WS_BIN overrides
+# DIR/warpspeed. The attackers are the tests' own: tests/integration/hostile_peer.py
+# (daemons) and node_hostile.py (node), one at a time per target, the targets side by side.
 # --fill-node lets the sparse writer fill the node's whole --max-memory, after which the
 # honest writes fail (see SPARSE_TX below); --keep keeps the temporary files.
 set -u
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--fill-node) export SPARSE_TX=33554432; shift ;;
-	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "soak.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
