@@ -106,8 +106,8 @@ if [ $rc -eq 0 ] && [ "$(tail -n 1 "$out")" = "send/-" ]; then
 else fail daemon_off_serves_crr_epoll "exit $rc: $(cat "$out")"; fi
 
 # --- every timed and counted run below, side by side ---------------------------------------
-# None of them measures a rate, so they share the daemon (and the netserver) and run four at
-# a time (bg_run): 34 one-second runs then cost about 10 s, not 34. The checks read their
+# None of them measures a rate, so they share the daemon (and the netserver) and run six at
+# a time (bg_run): 43 one-second runs then cost about 10 s, not 43. The checks read their
 # outputs once all have ended. Exact counts need no long runs: a few hundred transactions per
 # flow, and byte counts that are not a multiple of the send size.
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
@@ -117,7 +117,7 @@ if [ -n "$NETSERVER" ]; then
 	"$NETSERVER" -D -p "$NP" -L 127.0.0.1 >"$WS_TMP/netserver.log" 2>&1 &
 	WS_PIDS+=("$!")
 fi
-WS_JOBS=4
+WS_JOBS=6
 
 # Each test on each engine for 1 s (the JSON's structure and engines are checked below).
 CASES=("TCP_STREAM" "TCP_MAERTS" "TCP_RR" "TCP_RR --streams 8 --threads 2"
