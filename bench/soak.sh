@@ -9,31 +9,35 @@
 # 2 on a usage or start-up error. Loopback only (127.0.0.0/8); every process it starts is
 # killed by PID on exit, its temporary directory removed.
 #
-#   bench/soak.sh [--minutes N | --seconds N] [--interval S] [--ci] [--build DIR] [--keep]
-#                 [--fill-node]
+#   bench/soak.sh [--minutes N | --seconds N | --rounds N] [--interval S] [--ci]
+#                 [--build DIR] [--keep] [--fill-node]
 #
 # Default 30 minutes, a sample every 10 s (--ci: every 2 s, shorter attack rows, and under
-# a sanitized build a lighter honest load). WS_BIN overrides DIR/warpspeed. The attackers
-# are the tests' own: tests/integration/hostile_peer.py (daemon) and node_hostile.py (node).
+# a sanitized build a lighter honest load). --rounds N ends the soak once the attackers
+# have taken N full turns (each row N times) instead of after a time. WS_BIN overrides
+# DIR/warpspeed. The attackers are the tests' own: tests/integration/hostile_peer.py
+# (daemons) and node_hostile.py (node), one at a time per target, the targets side by side.
 # --fill-node lets the sparse writer fill the node's whole --max-memory, after which the
 # honest writes fail (see SPARSE_TX below); --keep keeps the temporary files.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-secs=1800 interval=10 ci=0 build=build keep=0
+secs=1800 interval=10 ci=0 build=build keep=0 rounds=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--minutes) secs=$(($2 * 60)); shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
 	--interval) interval=$2; shift 2 ;;
 	--ci) ci=1; interval=2; shift ;;
 	--build) build=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--fill-node) export SPARSE_TX=33554432; shift ;;
-	-h | --help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "soak.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 case $build in /*) ;; *) build=$root/$build ;; esac
+case $rounds in '' | *[!0-9]*) echo "soak.sh: --rounds '$rounds' is not a number of turns; expected a whole number (0: end after the time instead)" >&2; exit 2 ;; esac
 BIN=${WS_BIN:-$build/warpspeed}
 [ -x "$BIN" ] || { echo "soak.sh: $BIN is not built (make)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "soak.sh: python3 is needed for the attackers" >&2; exit 2; }
@@ -96,6 +100,17 @@ python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.2", 0))' 2>/dev
 now() { date +%s; }
 t_start=$(now)
 t_end=$((t_start + secs))
+# running: true while the soak goes on: until t_end, or with --rounds until every lane of
+# attackers (one per target, below) has taken its last turn (each leaves $T/done.LANE).
+LANES="daemon keyed node" # the lanes started below
+running() {
+	local l
+	if [ "$rounds" -gt 0 ]; then
+		for l in $LANES; do [ -e "$T/done.$l" ] || return 0; done
+		return 1
+	fi
+	[ "$(now)" -lt "$t_end" ]
+}
 
 # --- samples: t target rss_kb fds threads log_bytes -------------------------------------
 sample() {
@@ -127,20 +142,21 @@ honest() {
 		msg=$(tr '\n' ' ' <"$T/h.$name.out" | cut -c1-400)
 		[ $rc -eq 124 ] && msg="no end after 180 s: $msg"
 		printf '%s\t%s\t%s\n' "$name" "$*" \
-			"at $(($(now) - t_start)) s, attacker $(cat "$T/row" 2>/dev/null): exit $rc: $msg" >>"$T/failures"
+			"at $(($(now) - t_start)) s, attacker $(cat "$T/row.$lane" 2>/dev/null): exit $rc: $msg" >>"$T/failures"
 	fi
 }
 pause=0
 [ "$san" = 1 ] && [ "$ci" = 1 ] && pause=1 # a lighter honest load for the slow build
 TYPES=(TCP_STREAM TCP_MAERTS TCP_SENDFILE UDP_STREAM TCP_RR UDP_RR TCP_CRR)
 daemon_clients() {
-	local i=0 t
-	while [ "$(now)" -lt "$t_end" ]; do
+	local i=0 t lane=daemon # the attackers' lane whose row a failure names
+	while running; do
 		t=${TYPES[$((i % ${#TYPES[@]}))]}
 		honest "$t" "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -t "$t" -l 1 -P 0
-		# every seventh run, the keyed daemon with the right key, from 127.0.0.1
-		[ $((i % 7)) -eq 6 ] &&
-			honest keyed_TCP_RR "$BIN" -H 127.0.0.1 -p "$PORT_keyed" -Z "$KEY" -t TCP_RR -l 1 -P 0
+		# every seventh run (the first one too), the keyed daemon with the right key, from
+		# 127.0.0.1
+		[ $((i % 7)) -eq 0 ] &&
+			lane=keyed honest keyed_TCP_RR "$BIN" -H 127.0.0.1 -p "$PORT_keyed" -Z "$KEY" -t TCP_RR -l 1 -P 0
 		i=$((i + 1))
 		sleep "$pause"
 	done
@@ -150,8 +166,9 @@ daemon_clients() {
 # checksum, which is no fault of the node. It is patient: 10 s without progress, 50 tries.
 IQ_PATIENT=(--budget-ms 10000 --retries 50)
 iq_clients() {
+	local lane=node
 	head -c $((4 * 65536)) /dev/urandom >"$T/w.ci16"
-	while [ "$(now)" -lt "$t_end" ]; do
+	while running; do
 		honest iq_write "$BIN" iq write "127.0.0.1:$PORT_node" --rf A --start 16M -i "$T/w.ci16" "${IQ_PATIENT[@]}"
 		honest iq_read "$BIN" iq read "127.0.0.1:$PORT_node" --rf A --samples 64K -o "$T/r.ci16" "${IQ_PATIENT[@]}"
 		rm -f "$T/r.ci16"
@@ -159,7 +176,10 @@ iq_clients() {
 	done
 }
 
-# --- attackers, one row at a time ------------------------------------------------------
+# --- attackers, one row at a time per target ------------------------------------------
+# One lane per target, side by side: the daemon's rows, the keyed daemon's (serve -Z) and
+# the node's. Each target meets one attacker at a time, and an honest failure names the row
+# its own target's lane was in (row.daemon, row.keyed, row.node).
 row=8
 # The sparse writer's span: one sample per 64 KiB chunk of RF_A and RF_B over SPARSE_TX
 # samples, triggered, twice (the copy-on-write), commits 4 x SPARSE_TX / 16 Ki chunks, 32 MiB
@@ -167,56 +187,82 @@ row=8
 # that fills the whole budget (33554432, as in node_memory.sh) refuses every later Write IQ
 # into a triggered chunk, an honest host's too, until the node restarts: --fill-node shows it.
 SPARSE_TX=${SPARSE_TX:-2097152}
-[ "$ci" = 1 ] && row=4
-[ "$ci" = 1 ] && [ "$san" = 1 ] && row=3
-atk() { # NAME CMD...: one attack, its output kept in atk.NAME (for the report's counts)
-	local name=$1
-	shift
+# --ci: 3 s rows, longer than the daemons' --idle-timeout 2 (the held sessions are closed
+# within a row) and than the log limiter's 2 s summary period.
+[ "$ci" = 1 ] && row=3
+atk() { # LANE NAME CMD...: one attack, its output kept in atk.NAME (for the report's counts)
+	local lane=$1 name=$2
+	shift 2
 	echo "$name" >>"$T/attacks"
-	echo "$name" >"$T/row"
+	echo "$name" >"$T/row.$lane"
 	timeout $((row + 30)) "$@" >>"$T/atk.$name" 2>&1
 }
-attackers() {
-	local k=0 p
-	while [ $(($(now) + row)) -lt "$t_end" ]; do
-		case $((k % 9)) in
-		0) for _ in $(seq 2 2 "$row"); do # 1.5 s each, inside the daemons' --idle-timeout 2
-			atk log_flood_np python3 "$PEER" np-unknown "$PORT_daemon" 1.5
-		   done
-		   atk log_flood_ws python3 "$PEER" ws-longreq "$PORT_daemon" 1 ;;
-		1) atk hold python3 "$PEER" np-hold "$PORT_daemon" "$row" 64 127.0.0.2 ;;
-		2) "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -t UDP_STREAM -l 120 >/dev/null 2>&1 &
-		   p=$!
-		   sleep 1.2
-		   kill -9 "$p" 2>/dev/null
-		   wait "$p" 2>/dev/null
-		   echo killed >>"$T/attacks"
-		   echo killed >"$T/row"
-		   "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -t TCP_STREAM -l 120 >/dev/null 2>&1 &
-		   p=$!
-		   sleep 1.2
-		   kill -9 "$p" 2>/dev/null
-		   wait "$p" 2>/dev/null ;;
-		3) atk guess python3 "$PEER" guess "$PORT_keyed" "$row" 4 127.0.0.2 ;;
-		4) atk squat python3 "$PEER" ws-squat "$PORT_daemon" 7 ;;
-		5) atk fds_refused "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -P 0 --streams 4096 -l 1
-		   atk fds_held "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -P 0 --streams 200 -l 1 ;;
-		6) atk node_hogs python3 "$NODEATK" hogs "$PORT_node" 16 "$row" ;;
-		7) atk node_sparse python3 "$NODEATK" sparse "$PORT_node" "$BPORT_node" "$SPARSE_TX" 2 ;;
-		8) echo none >"$T/row"; sleep 1 ;; # a breath: the daemons' and node's idle state between rounds
-		esac
+# another_row K ROWS: true when a lane of ROWS rows a turn takes its row K (counted from
+# 0): within --rounds turns, or when a row still fits before t_end.
+another_row() {
+	if [ "$rounds" -gt 0 ]; then [ "$1" -lt $(($2 * rounds)) ]; else [ $(($(now) + row)) -lt "$t_end" ]; fi
+}
+# lane NAME ROWS: the attackers of one target, NAME_row 0 .. ROWS-1 in turns (the last row
+# a breath: the target's idle state between turns): within --rounds turns, or while a row
+# still fits before t_end; then $T/done.NAME.
+lane() {
+	local name=$1 rows=$2 k=0
+	while another_row "$k" "$rows"; do
+		if [ $((k % rows)) -eq $((rows - 1)) ]; then
+			echo none >"$T/row.$name"
+			sleep 1
+		else
+			"${name}_row" $((k % rows))
+		fi
 		k=$((k + 1))
 	done
+	touch "$T/done.$name"
+}
+daemon_row() {
+	local p
+	case $1 in
+	0) for _ in $(seq 2 2 "$row"); do # 1.5 s each, inside the daemons' --idle-timeout 2
+		atk daemon log_flood_np python3 "$PEER" np-unknown "$PORT_daemon" 1.5
+	   done
+	   atk daemon log_flood_ws python3 "$PEER" ws-longreq "$PORT_daemon" 1 ;;
+	1) atk daemon hold python3 "$PEER" np-hold "$PORT_daemon" "$row" 64 127.0.0.2 ;;
+	2) "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -t UDP_STREAM -l 120 >/dev/null 2>&1 &
+	   p=$!
+	   sleep 1.2
+	   kill -9 "$p" 2>/dev/null
+	   wait "$p" 2>/dev/null
+	   echo killed >>"$T/attacks"
+	   echo killed >"$T/row.daemon"
+	   "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -t TCP_STREAM -l 120 >/dev/null 2>&1 &
+	   p=$!
+	   sleep 1.2
+	   kill -9 "$p" 2>/dev/null
+	   wait "$p" 2>/dev/null ;;
+	3) atk daemon squat python3 "$PEER" ws-squat "$PORT_daemon" 7 ;;
+	4) atk daemon fds_refused "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -P 0 --streams 4096 -l 1
+	   atk daemon fds_held "$BIN" -H 127.0.0.1 -p "$PORT_daemon" -P 0 --streams 200 -l 1 ;;
+	esac
+}
+keyed_row() { atk keyed guess python3 "$PEER" guess "$PORT_keyed" "$row" 4 127.0.0.2; }
+node_row() {
+	case $1 in
+	0) atk node node_hogs python3 "$NODEATK" hogs "$PORT_node" 16 "$row" ;;
+	1) atk node node_sparse python3 "$NODEATK" sparse "$PORT_node" "$BPORT_node" "$SPARSE_TX" 2 ;;
+	esac
 }
 
 daemon_clients &
 PIDS+=($!)
 iq_clients &
 PIDS+=($!)
-attackers &
+lane daemon 6 &
 PIDS+=($!)
-LOAD=("${PIDS[@]: -3}")
-while [ "$(now)" -lt "$t_end" ]; do
+lane keyed 2 &
+PIDS+=($!)
+lane node 3 &
+PIDS+=($!)
+LOAD=("${PIDS[@]: -5}")
+while running; do
 	sleep "$interval"
 	sample
 done

@@ -3,9 +3,10 @@
 # The common start of every tests/integration/testbed_* script, so that each one says only
 # what its bed checks: where the tree, the binary and bench/testbed are (WS_ROOT, WS_BIN,
 # or this tree's build/ when run by hand), result lines (tests/lib.sh's when it was sourced
-# first), the skip of every check when this host cannot build beds (not root, no ip or tc),
-# the bed's name with the script's prefix and its teardown at exit, even on failure or ^C,
-# the bed brought up with its variables (WS_A, WS_B, ...) set, and the leftover check.
+# first), the skip of every check when this host cannot build beds (not root, no ip or tc)
+# or the build is sanitized (WS_TESTBED_SAN=1 builds them there too), the bed's name with
+# the script's prefix and its teardown at exit, even on failure or ^C, the bed brought up
+# with its variables (WS_A, WS_B, ...) set, and the leftover check.
 # Usage: . "$(dirname "$0")/../testbed_lib.sh"   (after tests/lib.sh, or alone)
 set -u
 root=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -23,12 +24,25 @@ fi
 # The ws-* namespaces now, one a line, sorted.
 ws_namespaces() { ip netns list 2>/dev/null | awk '$1 ~ /^ws-/ { print $1 }' | sort; }
 
-# testbed_need CHECK...: when this host cannot build a bed, one SKIP line per CHECK with
-# the reason, and the script ends with the status of its checks so far.
+# testbed_sanitized: under a sanitized build (make SANITIZE=1 test), print why the beds are
+# not built there (status 1 when they are, or WS_TESTBED_SAN=1 asks for them). What a bed
+# adds to the loopback scripts is the kernel's links, queues and MPTCP paths; the code it
+# drives runs under ASan/UBSan in those scripts already, and the beds cost CI about 105 s.
+testbed_sanitized() {
+	[ "${WS_TESTBED_SAN:-0}" = 1 ] && return 1
+	"$ws_bin" -V 2>/dev/null | grep -q ", ASan" || return 1
+	echo "not under a sanitized build ($ws_bin): the beds test the kernel's links, queues and MPTCP paths with code the loopback scripts run under ASan/UBSan already; WS_TESTBED_SAN=1 runs them anyway"
+}
+
+# testbed_need CHECK...: when this host cannot build a bed, or the build is sanitized
+# (testbed_sanitized), one SKIP line per CHECK with the reason, and the script ends with
+# the status of its checks so far. Scripts call it before any bed is built, so no bed is
+# taken down at that exit (no `ip netns` call at all).
 testbed_need() {
 	local why c
-	why=$(ws_testbed_missing) || return 0
+	why=$(testbed_sanitized) || why=$(ws_testbed_missing) || return 0
 	for c in "$@"; do skip "$c" "$why"; done
+	testbed_beds=()
 	exit "${WS_FAILED:-${failed:-0}}"
 }
 

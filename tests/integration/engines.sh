@@ -106,15 +106,21 @@ if [ $rc -eq 0 ] && [ "$(tail -n 1 "$out")" = "send/-" ]; then
 	pass daemon_off_serves_crr_epoll
 else fail daemon_off_serves_crr_epoll "exit $rc: $(cat "$out")"; fi
 
-# --- each test on each engine: same structure, IO_PATH and io.engine name the engine -------
+# --- every timed and counted run below, side by side ---------------------------------------
+# None of them measures a rate, so they share the daemon (and the netserver) and run six at
+# a time (bg_run): 43 one-second runs then cost about 10 s, not 43. The checks read their
+# outputs once all have ended. Exact counts need no long runs: a few hundred transactions per
+# flow, and byte counts that are not a multiple of the send size.
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$1" "$2"; }
+NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
+if [ -n "$NETSERVER" ]; then
+	NP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	"$NETSERVER" -D -p "$NP" -L 127.0.0.1 >"$WS_TMP/netserver.log" 2>&1 &
+	WS_PIDS+=("$!")
+fi
+WS_JOBS=6
 
-# Each case on both engines first; then one python3 checks them all (a start of python3
-# per check cost more than the runs on a loaded 2-CPU host). Per case and engine: the
-# engine named in spec, local and remote (the daemon's TCP_CRR/TCP_CC responder too),
-# IO_PATH io_uring on both sides on io_uring, a rate above 0 and, but for TCP_CC, bytes
-# moved; and the same JSON structure (every key path, array indices collapsed) on both.
-# TCP_SENDFILE sends a temporary file (no -F).
+# Each test on each engine for 1 s (the JSON's structure and engines are checked below).
 CASES=("TCP_STREAM" "TCP_MAERTS" "TCP_RR" "TCP_RR --streams 8 --threads 2"
 	"TCP_STREAM --streams 4 --threads 2" "TCP_MAERTS --streams 4 --threads 2" "TCP_RR -b 3 -r 64,512"
 	"TCP_CRR" "TCP_CRR --streams 4 --threads 2" "TCP_CC"
@@ -125,13 +131,53 @@ for c in "${CASES[@]}"; do
 	set -- $c
 	t=$1; shift
 	name="${t}$(printf '%s' "$*" | tr -c 'A-Za-z0-9' '_')"
+	for e in io_uring epoll; do bg_run "$name.$e" ws -t $t -l 1 --json -- --engine $e "$@"; done
+	names+=("$name")
+done
+
+# Exact counts on io_uring: TCP_RR per flow; TCP_CRR as the epoll engine counts, with -r sizes
+# that take several reads; TCP_STREAM by bytes; TCP_SENDFILE, the file spliced through a pipe,
+# wrapping at netperf's span (an odd size, a send size that does not divide it, two flows),
+# byte-exact at both ends.
+bg_run count ws -t TCP_RR -l -800 --json -- --engine io_uring --streams 8 --threads 2 -b 2
+bg_run crr ws -t TCP_CRR -l -400 --json -- --engine io_uring --streams 4 --threads 2 -r 100,70000
+bg_run bytes ws -t TCP_STREAM -l -1000000 --json -- --engine io_uring -m 65536
+head -c 300001 /dev/urandom >"$WS_TMP/odd.bin"
+bg_run sendfile ws -t TCP_SENDFILE -F "$WS_TMP/odd.bin" -l -2500000 --json -- --engine io_uring -m 100000 --streams 2
+# --sqpoll
+bg_run sqpoll ws -t TCP_RR -l 1 -P 0 -- --engine io_uring --sqpoll --streams 4 --threads 2 -o IO_PATH,THROUGHPUT
+# UDP on io_uring, both sides: UDP_RR, every flow's share on both sides (a 5 s loss timeout:
+# a loaded host's hiccup is not a loss); UDP_STREAM by byte count with flow control: every
+# datagram sent is received or counted lost, and the daemon's bytes are the received
+# datagrams'.
+bg_run udprr ws -t UDP_RR -l -800 --json -- --engine io_uring --streams 8 --threads 2 -b 2 -e 5
+bg_run udps ws -t UDP_STREAM -l -300001 --json -- --engine io_uring -m 1000 --flow-control
+
+# A stock netserver: the client's side on io_uring, netperf's protocol unchanged.
+OUTS=IO_PATH,LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,THROUGHPUT
+NS_TESTS="TCP_STREAM TCP_MAERTS TCP_RR TCP_SENDFILE TCP_CRR TCP_CC UDP_STREAM UDP_RR"
+if [ -n "$NETSERVER" ]; then
+	for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$NP") 2>/dev/null && break; sleep 0.05; done
+	for t in $NS_TESTS; do
+		m=; [ $t = UDP_STREAM ] && m="-m 1024"
+		bg_run "ns_$t" timeout 40 "$WS_BIN" -H 127.0.0.1 -p "$NP" -t $t -l 1 -P 0 -- --engine io_uring $m -o $OUTS
+	done
+fi
+bg_wait
+
+# --- each test on each engine: same structure, IO_PATH and io.engine name the engine -------
+# One python3 checks every case (a start of python3 per check cost more than the runs on a
+# loaded 2-CPU host). Per case and engine: the engine named in spec, local and remote (the
+# daemon's TCP_CRR/TCP_CC responder too), IO_PATH io_uring on both sides on io_uring, a rate
+# above 0 and, but for TCP_CC, bytes moved; and the same JSON structure (every key path,
+# array indices collapsed) on both. TCP_SENDFILE sends a temporary file (no -F).
+for name in "${names[@]}"; do
 	for e in io_uring epoll; do
-		if ! ws -t $t -l 1 --json -- --engine $e "$@" >"$WS_TMP/$name.$e.json" 2>"$WS_TMP/$name.$e.err"; then
-			fail "run_${name}_$e" "exit $?: $(cat "$WS_TMP/$name.$e.err")"
-			rm -f "$WS_TMP/$name.$e.json"
+		if [ "$(cat "$WS_TMP/$name.$e.rc")" != 0 ]; then
+			fail "run_${name}_$e" "exit $(cat "$WS_TMP/$name.$e.rc"): $(cat "$WS_TMP/$name.$e.err")"
+			rm -f "$WS_TMP/$name.$e.out"
 		fi
 	done
-	names+=("$name")
 done
 while IFS=$'\t' read -r verdict name why; do
 	if [ "$verdict" = PASS ]; then pass "$name"; else fail "$name" "$why"; fi
@@ -147,7 +193,7 @@ def walk(v, p, out):
 for name in names:
     shapes, bad = {}, []
     for e in ("io_uring", "epoll"):
-        f = "%s/%s.%s.json" % (tmp, name, e)
+        f = "%s/%s.%s.out" % (tmp, name, e)
         if not os.path.exists(f):
             bad.append(e + " did not run")
             continue
@@ -174,23 +220,35 @@ PY
 )
 
 # --- exact counts on io_uring --------------------------------------------------------------
-j=$WS_TMP/count.json
-if ws -t TCP_RR -l -4000 --json -- --engine io_uring --streams 8 --threads 2 -b 2 >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], [f["transactions"] for f in d["local"]["streams"]]')
-	if [ "$got" = "(4000, 4000, [500, 500, 500, 500, 500, 500, 500, 500])" ]; then pass rr_count
-	else fail rr_count "transactions: $got"; fi
-else fail rr_count "exit: $(cat "$out")"; fi
-# TCP_CRR: the epoll engine's counts exactly, with -r sizes that take several reads
-j=$WS_TMP/crr.json
-if ws -t TCP_CRR -l -3000 --json -- --engine io_uring --streams 4 --threads 2 -r 100,70000 >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], d["local"]["rr"]["connects"], d["local"]["bytes_sent"], d["remote"]["bytes_received"], d["local"]["bytes_received"], sum(f["transactions"] for f in d["local"]["streams"])')
-	if [ "$got" = "(3000, 3000, 3000, 300000, 300000, 210000000, 3000)" ]; then pass crr_count
-	else fail crr_count "transactions, connects, bytes: $got"; fi
-else fail crr_count "exit: $(cat "$out")"; fi
+# counted NAME CHECK WANT EXPR: CHECK passes when run NAME (above) exited 0 and jget's EXPR
+# on its JSON prints WANT.
+counted() {
+	local got
+	if [ "$(cat "$WS_TMP/$1.rc")" != 0 ]; then
+		fail "$2" "exit $(cat "$WS_TMP/$1.rc"): $(cat "$WS_TMP/$1.err")"
+		return
+	fi
+	got=$(jget "$WS_TMP/$1.out" "$4")
+	if [ "$got" = "$3" ]; then pass "$2"; else fail "$2" "got $got, want $3 ($4)"; fi
+}
+counted count rr_count "(800, 800, [100, 100, 100, 100, 100, 100, 100, 100])" \
+	'["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], [f["transactions"] for f in d["local"]["streams"]]'
+counted crr crr_count "(400, 400, 400, 40000, 40000, 28000000, 400)" \
+	'["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], d["local"]["rr"]["connects"], d["local"]["bytes_sent"], d["remote"]["bytes_received"], d["local"]["bytes_received"], sum(f["transactions"] for f in d["local"]["streams"])'
+counted bytes stream_bytes "(1000000, 1000000)" '["local"]["bytes_sent"], d["remote"]["bytes_received"]'
+counted sendfile sendfile_bytes "(2500000, 2500000, 'io_uring', 'io_uring')" \
+	'["local"]["bytes_sent"], d["remote"]["bytes_received"], d["local"]["io"]["path"], d["remote"]["io"]["engine"]'
+if [ "$(cat "$WS_TMP/sqpoll.rc")" = 0 ] && grep -q "^io_uring/io_uring,[0-9]" "$WS_TMP/sqpoll.out"; then pass sqpoll
+else fail sqpoll "exit $(cat "$WS_TMP/sqpoll.rc"): $(cat "$WS_TMP/sqpoll.out" "$WS_TMP/sqpoll.err")"; fi
+counted udprr udp_rr_count "(800, 800, [100, 100, 100, 100, 100, 100, 100, 100], 0, 'io_uring', 'io_uring')" \
+	'["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], [f["transactions"] for f in d["local"]["streams"]], d["local"]["rr"]["lost"], d["local"]["io"]["engine"], d["remote"]["io"]["engine"]'
+counted udps udp_stream_count "(301, 301000, 301, True, 0, 'io_uring', 'io_uring')" \
+	'["local"]["udp"]["datagrams_sent"], d["local"]["bytes_sent"], d["remote"]["udp"]["datagrams_received"] + d["remote"]["udp"]["lost"], d["remote"]["bytes_received"] == 1000 * d["remote"]["udp"]["datagrams_received"], d["remote"]["udp"]["bad"], d["local"]["io"]["path"], d["remote"]["io"]["path"]'
+
 # The daemon's io_uring responder ends at the client's end marker, not a second later: its
 # chain's links post nothing once the marker's receive ends it (IOSQE_CQE_SKIP_SUCCESS), so
 # the descriptor is closed there. Five counted runs take about 0.3 s; with the old grace
-# wait they took 6 s.
+# wait they took 6 s. (Timed: run alone, after the side-by-side runs.)
 t0=$(date +%s%N)
 n=0
 for _ in 1 2 3 4 5; do ws -t TCP_CRR -l -20 -P 0 -- --engine io_uring -r 1,1 >"$out" 2>&1 && n=$((n + 1)); done
@@ -224,75 +282,25 @@ if [ $rc -eq 0 ]; then
 	if [ "$got" = "(100, 100, 100, 0, 'io_uring')" ] && [ $ms -lt 4000 ]; then pass crr_one_local_port
 	else fail crr_one_local_port "transactions, connects, connect errors, engine: $got in $ms ms (want < 4000)"; fi
 else fail crr_one_local_port "exit $rc: $(cat "$out")"; fi
-j=$WS_TMP/bytes.json
-if ws -t TCP_STREAM -l -10000000 --json -- --engine io_uring -m 65536 >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["bytes_sent"], d["remote"]["bytes_received"]')
-	if [ "$got" = "(10000000, 10000000)" ]; then pass stream_bytes
-	else fail stream_bytes "bytes sent, received: $got"; fi
-else fail stream_bytes "exit: $(cat "$out")"; fi
-
-# TCP_SENDFILE: the file spliced through a pipe, wrapping at netperf's span (an odd size, a send
-# size that does not divide it, two flows), byte-exact at both ends
-head -c 300001 /dev/urandom >"$WS_TMP/odd.bin"
-j=$WS_TMP/sendfile.json
-if ws -t TCP_SENDFILE -F "$WS_TMP/odd.bin" -l -2500000 --json -- --engine io_uring -m 100000 --streams 2 >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["bytes_sent"], d["remote"]["bytes_received"], d["local"]["io"]["path"], d["remote"]["io"]["engine"]')
-	if [ "$got" = "(2500000, 2500000, 'io_uring', 'io_uring')" ]; then pass sendfile_bytes
-	else fail sendfile_bytes "bytes sent, received, paths: $got"; fi
-else fail sendfile_bytes "exit: $(cat "$out")"; fi
-
-# --- --sqpoll ------------------------------------------------------------------------------
-ws -t TCP_RR -l 1 -P 0 -- --engine io_uring --sqpoll --streams 4 --threads 2 -o IO_PATH,THROUGHPUT >"$out" 2>&1; rc=$?
-if [ $rc -eq 0 ] && grep -q "^io_uring/io_uring,[0-9]" "$out"; then pass sqpoll
-else fail sqpoll "exit $rc: $(cat "$out")"; fi
-
-# --- UDP on io_uring, both sides: exact counts --------------------------------------------
-# UDP_RR: every flow's share, on both sides (a 5 s loss timeout: a loaded host's hiccup is not
-# a loss); UDP_STREAM by byte count with flow control: every datagram sent is received or
-# counted lost, and the daemon's bytes are the received datagrams'.
-j=$WS_TMP/udprr.json
-if ws -t UDP_RR -l -4000 --json -- --engine io_uring --streams 8 --threads 2 -b 2 -e 5 >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], [f["transactions"] for f in d["local"]["streams"]], d["local"]["rr"]["lost"], d["local"]["io"]["engine"], d["remote"]["io"]["engine"]')
-	if [ "$got" = "(4000, 4000, [500, 500, 500, 500, 500, 500, 500, 500], 0, 'io_uring', 'io_uring')" ]; then pass udp_rr_count
-	else fail udp_rr_count "transactions, lost, engines: $got"; fi
-else fail udp_rr_count "exit: $(cat "$out")"; fi
-j=$WS_TMP/udps.json
-if ws -t UDP_STREAM -l -3000001 --json -- --engine io_uring -m 1000 --flow-control >"$j" 2>"$out"; then
-	got=$(jget "$j" '["local"]["udp"]["datagrams_sent"], d["local"]["bytes_sent"], d["remote"]["udp"]["datagrams_received"] + d["remote"]["udp"]["lost"], d["remote"]["bytes_received"] == 1000 * d["remote"]["udp"]["datagrams_received"], d["remote"]["udp"]["bad"], d["local"]["io"]["path"], d["remote"]["io"]["path"]')
-	if [ "$got" = "(3001, 3001000, 3001, True, 0, 'io_uring', 'io_uring')" ]; then pass udp_stream_count
-	else fail udp_stream_count "sent, bytes, received+lost, bytes match, bad, paths: $got"; fi
-else fail udp_stream_count "exit: $(cat "$out")"; fi
 
 # --- a stock netserver: the client's side on io_uring, netperf's protocol unchanged ---------
-NETSERVER=$(command -v netserver || { [ -x /usr/sbin/netserver ] && echo /usr/sbin/netserver; })
 if [ -z "$NETSERVER" ]; then
 	skip engines_netserver "netserver (netperf 2.7) is not installed"
 	finish
 fi
-NP=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$NETSERVER" -D -p "$NP" -L 127.0.0.1 >"$WS_TMP/netserver.log" 2>&1 &
-WS_PIDS+=("$!")
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$NP") 2>/dev/null && break; sleep 0.05; done
-OUTS=IO_PATH,LOCAL_BYTES_SENT,REMOTE_BYTES_RECVD,LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,THROUGHPUT
-for t in TCP_STREAM TCP_MAERTS TCP_RR TCP_SENDFILE TCP_CRR TCP_CC; do
-	timeout 40 "$WS_BIN" -H 127.0.0.1 -p "$NP" -t $t -l 1 -P 0 -- --engine io_uring -o $OUTS >"$out" 2>&1; rc=$?
+for t in $NS_TESTS; do
+	rc=$(cat "$WS_TMP/ns_$t.rc")
+	out=$WS_TMP/ns_$t.out
 	IFS=, read -r path ls rr lr rs thr < <(tail -n 1 "$out")
-	if [ $rc -ne 0 ]; then fail "netserver_$t" "exit $rc: $(cat "$out")"
+	if [ "$rc" != 0 ]; then fail "netserver_$t" "exit $rc: $(cat "$out" "$WS_TMP/ns_$t.err")"
 	elif [ "$path" != "io_uring/-" ]; then fail "netserver_$t" "IO_PATH '$path': $(cat "$out")"
 	# netserver counts a TCP_MAERTS send its timer cut short as unsent: up to 16 KiB more
 	# may arrive (as tests/integration/netserver_peer.sh)
-	elif [ "$ls" != "$rr" ] || ! in_range $((lr - rs)) 0 16384 || ! in_range "$thr" 0.001 1e12; then
+	elif [[ $t == TCP_* ]] && { [ "$ls" != "$rr" ] || ! in_range $((lr - rs)) 0 16384 || ! in_range "$thr" 0.001 1e12; }; then
 		fail "netserver_$t" "counts do not match netserver's: $(cat "$out")"
-	else pass "netserver_$t"; fi
-done
-# UDP: no more arrived than was sent (UDP_STREAM may lose); UDP_RR's bytes both ways match
-# (a reply late on a busy machine is retried: netserver may have answered up to 3 more)
-for t in UDP_STREAM UDP_RR; do
-	m=; [ $t = UDP_STREAM ] && m="-m 1024"
-	timeout 40 "$WS_BIN" -H 127.0.0.1 -p "$NP" -t $t -l 1 -P 0 -- --engine io_uring $m -o $OUTS >"$out" 2>&1; rc=$?
-	IFS=, read -r path ls rr lr rs thr < <(tail -n 1 "$out")
-	if [ $rc -ne 0 ]; then fail "netserver_$t" "exit $rc: $(cat "$out")"
-	elif [ "$path" != "io_uring/-" ]; then fail "netserver_$t" "IO_PATH '$path': $(cat "$out")"
+	# UDP: no more arrived than was sent (UDP_STREAM may lose); UDP_RR's bytes both ways
+	# match (a reply late on a busy machine is retried: netserver may have answered up to 3
+	# more)
 	elif [ $t = UDP_STREAM ] && ! { in_range "$rr" 1 "$ls" && [ $((ls % 1024)) -eq 0 ]; }; then
 		fail "netserver_$t" "sent $ls, netserver received $rr: $(cat "$out")"
 	elif [ $t = UDP_RR ] && ! { [ "$ls" = "$rr" ] && in_range "$rs" "$lr" $((lr + 3)) && in_range "$thr" 0.001 1e12; }; then

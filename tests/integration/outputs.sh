@@ -37,13 +37,20 @@ classes() { # mode: csv | kv | cols
 }
 
 # check NAME MODE TYPE ARGS...: run warpspeed with ARGS, compare with NAME's golden.
-# MODE is the output form (csv, kv, cols) that decides how value lines are compared.
+# MODE is the output form (csv, kv, cols) that decides how value lines are compared. The
+# cases (below) are walked twice: first every run starts, three at a time side by side
+# (bg_run: each is a second long and no check reads a figure, only its format), then, once
+# all have ended, each output is compared (phase=check).
+phase=start
 check() {
 	local name=$1 mode=$2 type=$3 out=$WS_TMP/$1.out err=$WS_TMP/$1.err rc i
 	shift 3
 	ws_served outputs "$type" || return 0
-	"$WS_BIN" -H 127.0.0.1 -p "$P" "$@" >"$out" 2>"$err"
-	rc=$?
+	if [ "$phase" = start ]; then
+		bg_run "$name" "$WS_BIN" -H 127.0.0.1 -p "$P" "$@"
+		return
+	fi
+	rc=$(cat "$WS_TMP/$name.rc")
 	[ "$rc" -eq 0 ] || { fail "$name" "exit $rc: $(cat "$err")"; return; }
 	local -a want got
 	mapfile -t want < <(sed -E '1s/127\.0\.0\.1 \(\)/127.0.0.1 (127.0.0.1)/' "$G/$name.txt")
@@ -67,18 +74,24 @@ check() {
 	pass "$name"
 }
 
-check tcp_stream_o csv TCP_STREAM -t TCP_STREAM -l 1 -- -o
-check tcp_stream_O cols TCP_STREAM -t TCP_STREAM -l 1 -- -O
-check tcp_stream_k kv TCP_STREAM -t TCP_STREAM -l 1 -- -k
-check tcp_maerts_o csv TCP_MAERTS -t TCP_MAERTS -l 1 -- -o
-check omni_send cols TCP_STREAM -t omni -l 1 -- -d send
-check omni_recv cols TCP_MAERTS -t omni -l 1 -- -d recv
-check omni_send_k kv TCP_STREAM -t omni -l 1 -- -d send -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
-check tcp_rr_o csv TCP_RR -t TCP_RR -l 1 -- -o
-check tcp_rr_O cols TCP_RR -t TCP_RR -l 1 -- -O
-check tcp_rr_k kv TCP_RR -t TCP_RR -l 1 -- -k
-check tcp_rr_j_k_lat kv TCP_RR -t TCP_RR -l 1 -j -- -k THROUGHPUT,THROUGHPUT_UNITS,P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY
-check tcp_rr_O_blocks cols TCP_RR -t TCP_RR -l 1 -- -O 'THROUGHPUT,THROUGHPUT_UNITS;ELAPSED_TIME,REQUEST_SIZE'
+cases() {
+	check tcp_stream_o csv TCP_STREAM -t TCP_STREAM -l 1 -- -o
+	check tcp_stream_O cols TCP_STREAM -t TCP_STREAM -l 1 -- -O
+	check tcp_stream_k kv TCP_STREAM -t TCP_STREAM -l 1 -- -k
+	check tcp_maerts_o csv TCP_MAERTS -t TCP_MAERTS -l 1 -- -o
+	check omni_send cols TCP_STREAM -t omni -l 1 -- -d send
+	check omni_recv cols TCP_MAERTS -t omni -l 1 -- -d recv
+	check omni_send_k kv TCP_STREAM -t omni -l 1 -- -d send -k THROUGHPUT,PROTOCOL,DIRECTION,SOCKET_TYPE
+	check tcp_rr_o csv TCP_RR -t TCP_RR -l 1 -- -o
+	check tcp_rr_O cols TCP_RR -t TCP_RR -l 1 -- -O
+	check tcp_rr_k kv TCP_RR -t TCP_RR -l 1 -- -k
+	check tcp_rr_j_k_lat kv TCP_RR -t TCP_RR -l 1 -j -- -k THROUGHPUT,THROUGHPUT_UNITS,P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY
+	check tcp_rr_O_blocks cols TCP_RR -t TCP_RR -l 1 -- -O 'THROUGHPUT,THROUGHPUT_UNITS;ELAPSED_TIME,REQUEST_SIZE'
+}
+cases
+bg_wait
+phase=check
+cases
 
 # -k all names netperf's names, in netperf's order (values differ with the host).
 if "$WS_BIN" -H 127.0.0.1 -p "$P" -t TCP_STREAM -l 1 -- -k all >"$WS_TMP/kall.out" 2>"$WS_TMP/kall.err"; then

@@ -19,14 +19,20 @@ expected() { # golden file
 }
 shape() { sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'; }
 
-# case NAME (the golden's) then warpspeed's arguments; the first `head` lines of the output
-# are netperf's (all of them unless -v 2).
+# check NAME (the golden's) then warpspeed's arguments; the first `head` lines of the output
+# are netperf's (all of them unless -v 2). The cases (below) are walked twice: first every
+# run starts, three at a time side by side (bg_run: none measures a rate, and each is a
+# second long), then, once all have ended, each output is checked (phase=check).
+phase=start
 check() {
 	local name=$1 out=$WS_TMP/$1.out err=$WS_TMP/$1.err want=$WS_TMP/$1.want n rc
 	shift
 	ws_served rr_classic "$(cut -d_ -f1,2 <<<"$name" | tr a-z A-Z)" || return 0
-	"$WS_BIN" -p "$P" "$@" >"$out" 2>"$err"
-	rc=$?
+	if [ "$phase" = start ]; then
+		bg_run "$name" "$WS_BIN" -p "$P" "$@"
+		return
+	fi
+	rc=$(cat "$WS_TMP/$name.rc")
 	if [ "$rc" -ne 0 ]; then
 		fail "$name" "exit $rc: $(cat "$err")"; return
 	fi
@@ -54,23 +60,29 @@ check() {
 }
 
 H4=(-H 127.0.0.1)
-check tcp_rr "${H4[@]}" -t TCP_RR -l 1
-check tcp_rr_cC "${H4[@]}" -t TCP_RR -l 1 -c -C
-check tcp_rr_v0 "${H4[@]}" -t TCP_RR -l 1 -v 0
-check tcp_rr_P0 "${H4[@]}" -t TCP_RR -l 1 -P 0
-check tcp_rr_v2 "${H4[@]}" -t TCP_RR -l 1 -v 2
-check tcp_rr_burst4 "${H4[@]}" -t TCP_RR -l 1 -- -r 1,1 -b 4
-check tcp_rr_nodelay "${H4[@]}" -t TCP_RR -l 1 -- -D
-check tcp_rr_r64_1024 "${H4[@]}" -t TCP_RR -l 1 -- -r 64,1024
-check tcp_rr_fk "${H4[@]}" -t TCP_RR -l 1 -f k
-check tcp_rr_count "${H4[@]}" -t TCP_RR -l -1000
-# UDP_RR: a 5 s timeout, so that a loaded machine's scheduling stall is not a loss (a
-# loss line would follow netperf's table); the default 0.1 s is tested in rr.sh.
-check udp_rr "${H4[@]}" -t UDP_RR -l 1 -- -e 5
-check udp_rr_cC "${H4[@]}" -t UDP_RR -l 1 -c -C -- -e 5
-check udp_rr_v2 "${H4[@]}" -t UDP_RR -l 1 -v 2 -- -e 5
-check tcp_crr "${H4[@]}" -t TCP_CRR -l 1
-check tcp_crr_cC "${H4[@]}" -t TCP_CRR -l 1 -c -C
-check tcp_crr_v0 "${H4[@]}" -t TCP_CRR -l 1 -v 0
-check tcp_crr_v2 "${H4[@]}" -t TCP_CRR -l 1 -v 2
+cases() {
+	check tcp_rr "${H4[@]}" -t TCP_RR -l 1
+	check tcp_rr_cC "${H4[@]}" -t TCP_RR -l 1 -c -C
+	check tcp_rr_v0 "${H4[@]}" -t TCP_RR -l 1 -v 0
+	check tcp_rr_P0 "${H4[@]}" -t TCP_RR -l 1 -P 0
+	check tcp_rr_v2 "${H4[@]}" -t TCP_RR -l 1 -v 2
+	check tcp_rr_burst4 "${H4[@]}" -t TCP_RR -l 1 -- -r 1,1 -b 4
+	check tcp_rr_nodelay "${H4[@]}" -t TCP_RR -l 1 -- -D
+	check tcp_rr_r64_1024 "${H4[@]}" -t TCP_RR -l 1 -- -r 64,1024
+	check tcp_rr_fk "${H4[@]}" -t TCP_RR -l 1 -f k
+	check tcp_rr_count "${H4[@]}" -t TCP_RR -l -1000
+	# UDP_RR: a 5 s timeout, so that a loaded machine's scheduling stall is not a loss (a
+	# loss line would follow netperf's table); the default 0.1 s is tested in rr.sh.
+	check udp_rr "${H4[@]}" -t UDP_RR -l 1 -- -e 5
+	check udp_rr_cC "${H4[@]}" -t UDP_RR -l 1 -c -C -- -e 5
+	check udp_rr_v2 "${H4[@]}" -t UDP_RR -l 1 -v 2 -- -e 5
+	check tcp_crr "${H4[@]}" -t TCP_CRR -l 1
+	check tcp_crr_cC "${H4[@]}" -t TCP_CRR -l 1 -c -C
+	check tcp_crr_v0 "${H4[@]}" -t TCP_CRR -l 1 -v 0
+	check tcp_crr_v2 "${H4[@]}" -t TCP_CRR -l 1 -v 2
+}
+cases
+bg_wait
+phase=check
+cases
 finish
