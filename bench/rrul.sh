@@ -78,7 +78,8 @@ start_bed() {
 }
 in_a() { ip netns exec "$WS_NS_A" "$@"; }
 
-# Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full".
+# Each prints "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full
+# loaded_steady_ms" (bench/rrul_figures.py).
 # run_flent PORT: against netserver (12865) or warpspeed serve (40000).
 run_flent() {
 	rm -f "$work"/rrul-*.flent.gz
@@ -114,7 +115,7 @@ rrul_bed() {
 	: >"$work/$p.flentws"
 	: >"$work/$p.ws"
 	: >"$work/$p.paced"
-	printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full"
+	printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full" "steady ms"
 	for r in $(seq 1 "$rounds"); do
 		f=$(run_flent 12865) || return 1
 		w=$(run_ws 0) || return 1
@@ -124,17 +125,17 @@ rrul_bed() {
 		echo "$w" >>"$work/$p.ws"
 		echo "$g" >>"$work/$p.flentws"
 		echo "$d" >>"$work/$p.paced"
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" flent $f
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-b2b $w
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" flent-wsserve $g
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s\n' "$r" warpspeed-paced $d
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" flent $f
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" warpspeed-b2b $w
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" flent-wsserve $g
+		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" warpspeed-paced $d
 	done
 	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians; warpspeed with back-to-back"
 	echo "probes (--probe-interval 0, netperf's method) / flent+netperf against netserver, then"
 	echo "over flent+netperf against warpspeed serve, and the default paced probes:"
 	local c name
-	for c in 1 2 3 4 6 7; do
-		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum lost upload_sum_full download_sum_full" | cut -d' ' -f"$c")
+	for c in 1 2 8 3 4 6 7; do
+		name=$(echo "idle_latency loaded_udp_latency upload_sum download_sum lost upload_sum_full download_sum_full loaded_udp_steady" | cut -d' ' -f"$c")
 		echo "  $name: flent $(med "$work/$p.flent" "$c"), warpspeed $(med "$work/$p.ws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flent" "$c")"); flent-wsserve $(med "$work/$p.flentws" "$c"), ratio $(ratio "$(med "$work/$p.ws" "$c")" "$(med "$work/$p.flentws" "$c")"); paced $(med "$work/$p.paced" "$c")"
 	done
 	eval "loaded_${p//-/_}=$(med "$work/$p.ws" 2)"

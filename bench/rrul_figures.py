@@ -5,7 +5,8 @@ file, whether Flent wrote it (driving netperf) or warpspeed did (--flent).
 
     bench/rrul_figures.py FILE.flent.gz...
 
-One line per file: "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full",
+One line per file: "idle_ms loaded_udp_ms up_mbps down_mbps lost up_full down_full
+loaded_steady_ms",
 where
 - idle_ms is the median of the UDP probes ("Ping (ms) UDP *") before the load starts
   (Flent's rrul runs its probes DELAY seconds before and after the TCP flows: DELAY is
@@ -23,7 +24,12 @@ where
   at DELAY and DELAY + LENGTH, has both; the trimmed window holds neither, for both;
 - lost counts probe samples without a value (null) in the loaded window;
 - up_full and down_full are the same means over the whole loaded window, the figure
-  `flent -f summary` prints for the sums.
+  `flent -f summary` prints for the sums;
+- loaded_steady_ms is loaded_udp_ms over the flows' steady state (the sums' window). A
+  UDP round trip crosses both directions' queues, and where Flent's upload flows stop up
+  to a second before DELAY + LENGTH the last second of its loaded window holds the
+  download queue alone; warpspeed's flows run to the window's end, so over the whole
+  window the two medians mix different shares of those samples.
 """
 import gzip
 import json
@@ -65,10 +71,11 @@ def figures(path):
 
     med = lambda v: statistics.median(v) if v else float("nan")
     lo, hi = delay + trim, delay + length - trim
-    return "%.4f %.4f %.2f %.2f %d %.2f %.2f" % (
+    steady = [v for n in udp for v in window(n, lo, hi) if v is not None]
+    return "%.4f %.4f %.2f %.2f %d %.2f %.2f %.4f" % (
         med(idle), med(loaded), mean_sum("upload", lo, hi), mean_sum("download", lo, hi),
         len(loaded_all) - len(loaded), mean_sum("upload", delay, delay + length),
-        mean_sum("download", delay, delay + length))
+        mean_sum("download", delay, delay + length), med(steady))
 
 
 def main(argv):
