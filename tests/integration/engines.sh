@@ -278,9 +278,12 @@ t0=$(date +%s%N)
 ws -t TCP_CRR -l -100 --json -- --engine io_uring -p "$LP,$((LP - 1))" >"$j" 2>"$out"; rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 if [ $rc -eq 0 ]; then
-	got=$(jget "$j" '["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], d["local"]["rr"]["connects"], d["local"]["rr"]["connect_errors"], d["local"]["io"]["engine"]')
-	if [ "$got" = "(100, 100, 100, 0, 'io_uring')" ] && [ $ms -lt 4000 ]; then pass crr_one_local_port
-	else fail crr_one_local_port "transactions, connects, connect errors, engine: $got in $ms ms (want < 4000)"; fi
+	# A few connects may still meet the old connection's 4-tuple (the daemon's side not yet
+	# in TIME_WAIT: a retry, and at worst a 1 s SYN retransmission; docs/engines.md); the
+	# bug failed every second one.
+	got=$(jget "$j" '["local"]["rr"]["transactions"], d["remote"]["rr"]["transactions"], d["local"]["rr"]["connects"], d["local"]["rr"]["connect_errors"] <= 5, d["local"]["io"]["engine"]')
+	if [ "$got" = "(100, 100, 100, True, 'io_uring')" ] && [ $ms -lt 4000 ]; then pass crr_one_local_port
+	else fail crr_one_local_port "transactions, connects, connect errors <= 5, engine: $got in $ms ms (want < 4000): $(jget "$j" '["local"]["rr"]["connect_errors"]') connect errors"; fi
 else fail crr_one_local_port "exit $rc: $(cat "$out")"; fi
 
 # --- a stock netserver: the client's side on io_uring, netperf's protocol unchanged ---------
