@@ -108,7 +108,13 @@ static void echo_udp(struct echo *e, unsigned char *b, size_t bsz)
 	c->cmsg_type = v6 ? IPV6_TCLASS : IP_TOS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &tos, sizeof(int));
-	if (sendmsg(e->fd, &o, MSG_DONTWAIT) == r)
+	ssize_t w = sendmsg(e->fd, &o, MSG_DONTWAIT);
+	if (w < 0 && errno == EINVAL) { /* the mark refused (an emulator, say): echo unmarked */
+		o.msg_control = NULL;
+		o.msg_controllen = 0;
+		w = sendmsg(e->fd, &o, MSG_DONTWAIT);
+	}
+	if (w == r)
 		e->echoed++;
 }
 
