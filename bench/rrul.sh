@@ -101,6 +101,8 @@ print("%.4f" % (json.load(open(sys.argv[1]))["rrul"]["probe_cpu_ns"] / 1e7 / flo
 	"$here/rrul_figures.py" "$work/ws.flent.gz"
 }
 
+# row ROUND TOOL FIGURES...: one line of the side-by-side table (FIGURES word-split).
+row() { printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$@"; }
 med() { awk -v c="$2" '{ print $c }' "$1" | ws_stats | awk '{ print $1 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) }'; }
 
@@ -115,7 +117,7 @@ rrul_bed() {
 	: >"$work/$p.flentws"
 	: >"$work/$p.ws"
 	: >"$work/$p.paced"
-	printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full" "steady ms"
+	row round tool "idle ms" "loaded ms" "up Mb/s" "down Mb/s" lost "up full" "down full" "steady ms"
 	for r in $(seq 1 "$rounds"); do
 		f=$(run_flent 12865) || return 1
 		w=$(run_ws 0) || return 1
@@ -125,10 +127,10 @@ rrul_bed() {
 		echo "$w" >>"$work/$p.ws"
 		echo "$g" >>"$work/$p.flentws"
 		echo "$d" >>"$work/$p.paced"
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" flent $f
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" warpspeed-b2b $w
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" flent-wsserve $g
-		printf '%-6s %-15s %9s %11s %10s %10s %5s %10s %10s %11s\n' "$r" warpspeed-paced $d
+		row "$r" flent $f
+		row "$r" warpspeed-b2b $w
+		row "$r" flent-wsserve $g
+		row "$r" warpspeed-paced $d
 	done
 	echo "rrul $p, $rounds rounds of $secs s (+2 x $delay s idle), medians; warpspeed with back-to-back"
 	echo "probes (--probe-interval 0, netperf's method) / flent+netperf against netserver, then"

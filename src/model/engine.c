@@ -92,8 +92,7 @@ bool ws_engine_uring_runs(const ws_test_spec *s, char *why, size_t whysz)
 static bool one_local_port(const ws_test_spec *s)
 {
 	uint32_t first = s->local.data_port;
-	uint32_t last = s->local_port_max >= first ? s->local_port_max : 65535u;
-	return first != 0 && last == first;
+	return first != 0 && ws_local_port_last(first, s->local_port_max) == first;
 }
 
 bool ws_engine_uring_pays(const ws_test_spec *s)

@@ -37,6 +37,8 @@ int64_t ws_test_spec_deadline(const ws_test_spec *s, int64_t start_ns)
 	return s->end == WS_END_TIME ? start_ns + ws_test_spec_duration_ns(s) : 0;
 }
 
+uint32_t ws_local_port_last(uint32_t first, uint32_t max) { return max >= first ? max : 65535u; }
+
 int ws_cpu_list_parse(const char *s, int *cpus, int max, ws_err *err)
 {
 	int n = 0;

@@ -169,6 +169,10 @@ int64_t ws_test_spec_duration_ns(const ws_test_spec *s);
 /* When a timed test that starts at start_ns (monotonic) ends; 0 when it ends by a count. */
 int64_t ws_test_spec_deadline(const ws_test_spec *s, int64_t start_ns);
 
+/* The last port of TCP_CRR/TCP_CC's local port range that starts at first (-P lport,
+ * -p min,max): max, or 65535 when max is 0 or below first (local_port_max's rule). */
+uint32_t ws_local_port_last(uint32_t first, uint32_t max);
+
 /* Check a spec's internal consistency (sizes, durations, ports); the daemon runs this on
  * every spec it receives, so nothing downstream sees an impossible value. */
 int ws_test_spec_validate(const ws_test_spec *s, struct ws_err *err);

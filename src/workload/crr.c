@@ -98,8 +98,7 @@ static bool claim(struct cworker *w, int64_t now)
 static uint16_t next_port(struct crr_client *c)
 {
 	uint16_t first = ws_addr_port(&c->p->local), skip = ws_addr_port(&c->p->remote);
-	uint32_t last = c->p->local_port_max >= first ? c->p->local_port_max : 65535u;
-	uint32_t span = last + 1u - first;
+	uint32_t span = ws_local_port_last(first, c->p->local_port_max) + 1u - first;
 	for (;;) {
 		uint32_t k = atomic_fetch_add_explicit(&c->next_port, 1, memory_order_relaxed);
 		uint16_t port = (uint16_t)(first + k % span);
