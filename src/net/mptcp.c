@@ -154,6 +154,37 @@ const char *ws_mptcp_state(int fd, uint32_t *subflows)
 	return st;
 }
 
+/* A subflow the kernel has disconnected reads back with remote port 0. */
+static bool disconnected(const ws_mptcp_subflow *sf)
+{
+	size_t n = strlen(sf->remote);
+	return n < 2 || strcmp(sf->remote + n - 2, ":0") == 0;
+}
+
+bool ws_mptcp_whole(const ws_side_result *earlier, const ws_side_result *later)
+{
+	if (strcmp(earlier->mptcp_state, later->mptcp_state) != 0 ||
+	    later->mptcp_subflows < earlier->mptcp_subflows ||
+	    later->mptcp_nsf < earlier->mptcp_nsf)
+		return false;
+	for (uint32_t i = 0; i < later->mptcp_nsf; i++)
+		if (disconnected(&later->mptcp_sf[i]))
+			return false;
+	return true;
+}
+
+void ws_mptcp_update(int fd, ws_side_result *res)
+{
+	ws_side_result later = *res; /* a shallow copy: only its MPTCP fields are written */
+	ws_mptcp_record(fd, &later);
+	if (!ws_mptcp_whole(res, &later))
+		return;
+	memcpy(res->mptcp_state, later.mptcp_state, sizeof(res->mptcp_state));
+	memcpy(res->mptcp_sf, later.mptcp_sf, sizeof(res->mptcp_sf));
+	res->mptcp_subflows = later.mptcp_subflows;
+	res->mptcp_nsf = later.mptcp_nsf;
+}
+
 void ws_mptcp_record(int fd, ws_side_result *res)
 {
 	const char *st = ws_mptcp_state(fd, &res->mptcp_subflows);

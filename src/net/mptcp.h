@@ -36,4 +36,14 @@ const char *ws_mptcp_state(int fd, uint32_t *subflows);
  * socket that is not TCP. */
 void ws_mptcp_record(int fd, ws_side_result *res);
 
+/* Read fd's state again over an earlier ws_mptcp_record (a sender's, taken before its
+ * half-close): the later figures are kept (every byte acknowledged by then) unless the
+ * kernel has begun to tear the connection down (fewer subflows, or one disconnected,
+ * with no remote port), in which case the earlier record stands. */
+void ws_mptcp_update(int fd, ws_side_result *res);
+
+/* ws_mptcp_update's choice: whether the later record is whole beside the earlier (the
+ * same state, no fewer subflows, none disconnected). */
+bool ws_mptcp_whole(const ws_side_result *earlier, const ws_side_result *later);
+
 #endif

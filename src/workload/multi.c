@@ -70,11 +70,13 @@ static void finish_flow(struct flow *f, int ep, int fd)
 }
 
 /* The sender's deadline (or byte share) is reached: half-close, then wait for EOF. */
-static void start_drain(struct flow *f, uint32_t i, int ep, int fd)
+static void start_drain(const ws_stream_params *io, struct flow *f, uint32_t i, int ep, int fd)
 {
 	ws_err e;
-	if (ws_tcpio_tx_finish(&f->io, ws_clock_ns() + WS_NS_PER_SEC, &e) < 0 ||
-	    shutdown(fd, SHUT_WR) < 0) {
+	bool sent = ws_tcpio_tx_finish(&f->io, ws_clock_ns() + WS_NS_PER_SEC, &e) == 0;
+	if (sent && io->before_half_close)
+		io->before_half_close(io->before_half_close_arg, fd);
+	if (!sent || shutdown(fd, SHUT_WR) < 0) {
 		fail_flow(f, ep, fd, -EIO, "could not finish sending");
 		return;
 	}
@@ -95,7 +97,7 @@ static void on_send_ready(struct worker *w, uint32_t i, int ep, int64_t now, boo
 		if (p->io.end == WS_END_BYTES && f->limit - f->moved < n)
 			n = (size_t)(f->limit - f->moved);
 		if (past_deadline || n == 0) {
-			start_drain(f, i, ep, fd);
+			start_drain(&p->io, f, i, ep, fd);
 			return;
 		}
 		ssize_t r = ws_tcpio_send(&f->io, n);

@@ -45,9 +45,40 @@
  * the cap. */
 #define CAP_TICK_NS (100 * WS_NS_PER_MS)
 
-static void record_tcp_info(int fd, ws_side_result *res)
+/* MPTCP's record of a sender, taken just before its half-close (ws_stream_params'
+ * hook). Once both ends have closed, the kernel tears the subflows down: a record taken
+ * after the drain alone can find one disconnected subflow (seen in CI: 0.0.0.0 ->
+ * 198.18.0.2:0, nothing acknowledged, of a run that used both paths). The record after
+ * the drain still replaces it while whole (ws_mptcp_update): it has every byte acked. */
+typedef struct mptcp_early {
+	ws_side_result *res;
+	int fd; /* the flow whose record the result keeps (the first) */
+	bool done;
+} mptcp_early;
+
+static void mptcp_before_half_close(void *arg, int fd)
 {
-	ws_mptcp_record(fd, res); /* "tcp" on a plain socket; what --mptcp got on an MPTCP one */
+	mptcp_early *m = arg;
+	if (fd != m->fd || m->done)
+		return;
+	ws_mptcp_record(fd, m->res);
+	m->done = true;
+}
+
+static void mptcp_early_hook(ws_stream_params *p, mptcp_early *m, int fd, ws_side_result *res)
+{
+	*m = (mptcp_early){.res = res, .fd = fd};
+	p->before_half_close = mptcp_before_half_close;
+	p->before_half_close_arg = m;
+}
+
+/* early: the sender's hook has recorded MPTCP's state already */
+static void record_tcp_info(int fd, ws_side_result *res, bool early)
+{
+	if (early)
+		ws_mptcp_update(fd, res);
+	else /* "tcp" on a plain socket; what --mptcp got on an MPTCP one */
+		ws_mptcp_record(fd, res);
 	ws_tcp_info ti;
 	if (ws_tcpio_info(fd, &ti) < 0)
 		return;
@@ -171,6 +202,8 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 		      ws_err *err)
 {
 	ws_stream_params p = stream_params(spec, role, fd, file_fd, res);
+	mptcp_early early;
+	mptcp_early_hook(&p, &early, fd, res);
 	p.cap_ns = cap_ns;
 	p.progress = progress;
 	p.call_hist = spec->call_latency ? res->latency : NULL; /* run_side's, on the client */
@@ -189,7 +222,7 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
 	res->rcvlowat = c.rcvlowat;
 	snprintf(res->io_path, sizeof(res->io_path), "%s", c.path ? c.path : "");
 	snprintf(res->io_note, sizeof(res->io_note), "%s", c.note);
-	record_tcp_info(fd, res);
+	record_tcp_info(fd, res, early.done);
 	return rc;
 }
 
@@ -198,7 +231,7 @@ static int run_stream(const ws_test_spec *spec, enum ws_role role, int fd, int f
  * connect, which session/datasock.c recorded; here only when it did not). */
 static int run_probe(int fd, ws_side_result *res)
 {
-	record_tcp_info(fd, res);
+	record_tcp_info(fd, res, false);
 	int mss = 0;
 	socklen_t len = sizeof(mss);
 	if (!res->maxseg_set && getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0 && mss > 0)
@@ -270,14 +303,16 @@ static int run_multi(const ws_test_spec *spec, enum ws_role role, bool is_client
 	};
 	p.io.cap_ns = cap_ns;
 	p.io.progress = progress;
+	mptcp_early early;
+	mptcp_early_hook(&p.io, &early, fds[0], res);
 	p.sqpoll = spec->sqpoll;
 	if (p.nthreads == 0)
 		p.nthreads = 1;
 	/* io_uring: one flow keeps the single-stream result's shape (no per-flow arrays) */
-	int rc = uring ? ws_stream_uring_run(&p, nfds > 1 || spec->streams > 1, res, err)
-		       : ws_multi_run(&p, res, err);
-	if (rc == 0)
-		record_tcp_info(fds[0], res);
+	bool multi = nfds > 1 || spec->streams > 1;
+	int rc = uring ? ws_stream_uring_run(&p, multi, res, err) : ws_multi_run(&p, res, err);
+	if (rc == 0 || !multi) /* one flow's record, as the blocking engine's, even on failure */
+		record_tcp_info(fds[0], res, early.done);
 	return rc;
 }
 
@@ -412,7 +447,7 @@ static int run_rr(const ws_test_spec *spec, bool is_client, bool multi, const in
 			memcpy(res->io_note, bp_note, sizeof(bp_note));
 	}
 	if (!p.udp)
-		record_tcp_info(fds[0], res);
+		record_tcp_info(fds[0], res, false);
 	return rc;
 }
 
@@ -435,13 +470,9 @@ typedef struct side_run {
 static int engine_tcp(const side_run *x)
 {
 	bool uring = x->engine == WS_ENGINE_IO_URING;
-	if (x->multi || uring) {
-		int rc = run_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
-				   x->cap_ns, x->progress, uring, x->res, x->err);
-		if (uring && !x->multi)
-			record_tcp_info(x->fds[0], x->res);
-		return rc;
-	}
+	if (x->multi || uring)
+		return run_multi(x->spec, x->role, x->is_client, x->fds, x->nfds, x->file_fd,
+				 x->cap_ns, x->progress, uring, x->res, x->err);
 	return run_stream(x->spec, x->role, x->fds[0], x->file_fd, x->cap_ns, x->progress, x->res,
 			  x->err);
 }

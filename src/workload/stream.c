@@ -252,6 +252,8 @@ int ws_stream_send(const ws_stream_params *p, ws_stream_counts *c, ws_err *err)
 		rc = send_loop(p, &io, size, c, err);
 	if (rc == 0)
 		rc = ws_tcpio_tx_finish(&io, ws_clock_ns() + p->stall_ns, err);
+	if (rc == 0 && p->before_half_close)
+		p->before_half_close(p->before_half_close_arg, p->fd);
 	if (rc == 0 && shutdown(p->fd, SHUT_WR) < 0)
 		rc = ws_err_errno(err, "shutdown of the data connection");
 	if (rc == 0)

@@ -45,6 +45,10 @@ typedef struct ws_stream_params {
 	/* NULL, or where each send call's time (receive calls' on the receiver) goes, as
 	 * netperf's latency outputs on the stream tests (spec->call_latency) */
 	struct ws_hist *call_hist;
+	/* NULL, or called with a data socket just before the sender half-closes it: the last
+	 * moment all of an MPTCP connection's subflows are surely up (run.c reads them then) */
+	void (*before_half_close)(void *arg, int fd);
+	void *before_half_close_arg;
 } ws_stream_params;
 
 typedef struct ws_stream_counts {

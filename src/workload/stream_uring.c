@@ -158,6 +158,8 @@ static void feed(struct worker *w, uint32_t i, bool past)
 	}
 	bool over = past || (p->io.end == WS_END_BYTES && f->moved >= f->limit);
 	if (f->phase == PH_SEND && over && f->inflight == 0) {
+		if (p->io.before_half_close)
+			p->io.before_half_close(p->io.before_half_close_arg, f->fd);
 		if (shutdown(f->fd, SHUT_WR) < 0) {
 			fail(w, f, errno, "half-close");
 			return;

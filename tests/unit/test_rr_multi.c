@@ -3,6 +3,7 @@
  * one process over loopback: exact counts, exact UDP loss, the open-loop schedule, and
  * coordinated omission against a responder that stalls. */
 #include "harness.h"
+#include "tcp_pairs.h"
 
 #include "measure/flowhist.h"
 #include "measure/hist.h"
@@ -24,28 +25,6 @@
 #include <unistd.h>
 
 #define MAXF 1000
-
-/* n connected TCP pairs over a loopback listener: cli[i] talks to srv[i]. */
-static int tcp_pairs(uint32_t n, int *cli, int *srv)
-{
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t al = sizeof a;
-	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) < 0 || listen(l, 64) < 0 ||
-	    getsockname(l, (struct sockaddr *)&a, &al) < 0)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		cli[i] = socket(AF_INET, SOCK_STREAM, 0);
-		if (connect(cli[i], (struct sockaddr *)&a, sizeof a) < 0)
-			return -1;
-		srv[i] = accept(l, NULL, NULL);
-		int one = 1;
-		setsockopt(cli[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		setsockopt(srv[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	}
-	close(l);
-	return 0;
-}
 
 /* n UDP pairs, each socket connected to the other. */
 static int udp_pairs(uint32_t n, int *cli, int *srv)

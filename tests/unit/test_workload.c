@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_workload: the engine-independent choices of workload/run, with exact values. */
 #include "harness.h"
+#include "tcp_pairs.h"
 
+#include "model/result.h"
 #include "net/sock.h"
+#include "net/uring.h"
 #include "util/clock.h"
 #include "util/err.h"
+#include "workload/multi.h"
 #include "workload/run.h"
 #include "workload/stream.h"
+#include "workload/stream_uring.h"
 
 #include <fcntl.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -226,6 +232,97 @@ static void test_receiver_limits(void)
 	}
 }
 
+/* The sender's hook before its half-close (run.c reads MPTCP's subflows there): once per
+ * flow, with the connection still established, on each engine that sends a stream. */
+#define HOOK_FLOWS 2
+struct hook_log {
+	int fd[HOOK_FLOWS];
+	int calls[HOOK_FLOWS];
+	int established[HOOK_FLOWS]; /* calls that found the connection still ESTABLISHED */
+	int unreadable;              /* calls where TCP_INFO could not be read (qemu-user) */
+};
+
+static void hook_seen(void *arg, int fd)
+{
+	struct hook_log *h = arg;
+	for (int i = 0; i < HOOK_FLOWS; i++) {
+		if (h->fd[i] != fd)
+			continue;
+		struct tcp_info ti;
+		socklen_t len = sizeof(ti);
+		memset(&ti, 0, sizeof(ti));
+		h->calls[i]++;
+		/* qemu-user passes TCP_INFO as one int: too short to hold tcpi_state's place */
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 || len < 8)
+			h->unreadable++;
+		else if (ti.tcpi_state == TCP_ESTABLISHED)
+			h->established[i]++;
+	}
+}
+
+/* Reads one connection to EOF, then closes it: the sender's drain ends. */
+static void *sink(void *v)
+{
+	int fd = *(int *)v;
+	char buf[65536];
+	while (recv(fd, buf, sizeof(buf), 0) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+static void test_before_half_close(void)
+{
+	char why[256];
+	bool uring = ws_uring_probe(why, sizeof(why)) == 0;
+	if (!uring)
+		printf("  (io_uring engine not checked: %s)\n", why);
+	static const char *const names[] = {"blocking", "epoll", "io_uring"};
+	for (int e = 0; e < (uring ? 3 : 2); e++) {
+		uint32_t n = e == 1 ? HOOK_FLOWS : 1; /* epoll: two flows on one thread */
+		int c[HOOK_FLOWS], s[HOOK_FLOWS];
+		CHECK_INT("pairs", tcp_pairs(n, c, s), 0);
+		pthread_t th[HOOK_FLOWS];
+		for (uint32_t i = 0; i < n; i++)
+			pthread_create(&th[i], NULL, sink, &s[i]);
+		struct hook_log h = {.fd = {c[0], n > 1 ? c[1] : -1}};
+		ws_stream_params io = {.fd = c[0], .send_size = 4096, .end = WS_END_BYTES,
+				       .byte_limit = 1u << 20, .stall_ns = 5 * WS_NS_PER_SEC,
+				       .tx = WS_TX_SEND, .file_fd = -1, .rx = WS_RX_RECV,
+				       .before_half_close = hook_seen, .before_half_close_arg = &h};
+		ws_err err;
+		ws_side_result res;
+		memset(&res, 0, sizeof(res));
+		int rc;
+		if (e == 0) {
+			ws_stream_counts cnt;
+			rc = ws_stream_send(&io, &cnt, &err);
+		} else {
+			io.fd = -1;
+			ws_multi_params p = {.fds = c, .nflows = n, .nthreads = 1, .sender = true,
+					     .io = io};
+			rc = e == 1 ? ws_multi_run(&p, &res, &err)
+				    : ws_stream_uring_run(&p, false, &res, &err);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			pthread_join(th[i], NULL);
+			close(c[i]);
+		}
+		ws_side_result_free(&res);
+		WS_T_REPORT(rc == 0, names[e], "rc %d (%s)", rc, rc ? err.msg : "");
+		if (h.unreadable)
+			printf("  (%s: the state at the hook not checked: TCP_INFO unreadable here)\n",
+			       names[e]);
+		for (uint32_t i = 0; i < n; i++) {
+			WS_T_REPORT(h.calls[i] == 1, names[e], "flow %u: %d calls, want 1", i,
+				    h.calls[i]);
+			WS_T_REPORT(h.unreadable || h.established[i] == 1, names[e],
+				    "flow %u: %d calls on an established connection, want 1", i,
+				    h.established[i]);
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(test_cost);
@@ -233,5 +330,6 @@ int main(void)
 	RUN(test_rcvlowat);
 	RUN(test_fill_from_file);
 	RUN(test_send_fills_from_file);
+	RUN(test_before_half_close);
 	TEST_MAIN_END();
 }
