@@ -199,9 +199,10 @@ $(BIN): $(CLI_OBJ) $(LIB) $(LINK_STAMP)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-# Unit tests link the CLI's modules too (all but main.o), so cli/ parsers are testable.
+# Unit tests link the CLI's modules too (all but main.o), so cli/ parsers are testable;
+# they rebuild when any of the tests' shared headers changes.
 CLI_MOD_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB) $(CLI_MOD_OBJ) $(LINK_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB) $(CLI_MOD_OBJ) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CLI_MOD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
