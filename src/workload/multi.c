@@ -28,8 +28,8 @@
  * its turn without EAGAIN gets another at once, not at its next EPOLLOUT: the kernel
  * reports a TCP socket writable only below 2/3 of its send buffer, so waiting for that
  * kept the buffer between 2/3 and 2/3 + a turn's bytes, where a blocking sender (netperf,
- * the one-flow engine) keeps it full. Eight RRUL flows on gige-bloat held 3.15 MB in flight
- * each (4 MB buffers) and never overflowed the 100 ms queue, while netperf's did. */
+ * the one-flow engine) keeps it full. RRUL's flows on gige-bloat held 3.15 MB each in
+ * flight (of 4 MB buffers) and never overflowed its 100 ms queue, while netperf's did. */
 #define CALLS_PER_WAKE 16
 #define EVENTS         64
 
