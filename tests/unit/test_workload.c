@@ -261,83 +261,93 @@ static void hook_seen(void *arg, int fd)
 	}
 }
 
-/* Reads one connection to EOF, then closes it: the sender's drain ends. */
-static void *sink(void *v)
+/* The sending engines these tests drive, in order; io_uring only where the probe
+ * passes (otherwise the count is 2 and why says so). */
+static const char *const engine_names[] = {"blocking", "epoll", "io_uring"};
+
+static int engines_here(char *why, size_t n) { return ws_uring_probe(why, n) == 0 ? 3 : 2; }
+
+/* Sends io's stream over flows fds[0..n) with engine e (0: ws_stream_send on fds[0], 1:
+ * ws_multi_run on one thread, 2: ws_stream_uring_run with one flow's result shape). */
+static int send_with(int e, ws_stream_params io, int *fds, uint32_t n, ws_err *err)
 {
-	int fd = *(int *)v;
+	if (e == 0) {
+		ws_stream_counts c;
+		io.fd = fds[0];
+		return ws_stream_send(&io, &c, err);
+	}
+	ws_side_result res;
+	memset(&res, 0, sizeof(res));
+	io.fd = -1;
+	ws_multi_params p = {.fds = fds, .nflows = n, .nthreads = 1, .sender = true, .io = io};
+	int rc = e == 1 ? ws_multi_run(&p, &res, err) : ws_stream_uring_run(&p, false, &res, err);
+	ws_side_result_free(&res);
+	return rc;
+}
+
+/* A reader: one connection to EOF, then closed (the sender's drain ends); with gap_ns, 4 KiB
+ * per gap, so that a sender's buffer keeps draining and refilling. */
+struct reader {
+	int fd;
+	int64_t gap_ns;
+};
+
+static void *reader_main(void *v)
+{
+	struct reader *r = v;
 	char buf[65536];
-	while (recv(fd, buf, sizeof(buf), 0) > 0)
-		;
-	close(fd);
+	size_t n = r->gap_ns ? 4096 : sizeof(buf);
+	while (recv(r->fd, buf, n, 0) > 0)
+		if (r->gap_ns)
+			ws_clock_sleep_ns(r->gap_ns);
+	close(r->fd);
 	return NULL;
 }
 
 static void test_before_half_close(void)
 {
 	char why[256];
-	bool uring = ws_uring_probe(why, sizeof(why)) == 0;
-	if (!uring)
+	int engines = engines_here(why, sizeof(why));
+	if (engines < 3)
 		printf("  (io_uring engine not checked: %s)\n", why);
-	static const char *const names[] = {"blocking", "epoll", "io_uring"};
-	for (int e = 0; e < (uring ? 3 : 2); e++) {
+	for (int e = 0; e < engines; e++) {
+		const char *name = engine_names[e];
 		uint32_t n = e == 1 ? HOOK_FLOWS : 1; /* epoll: two flows on one thread */
 		int c[HOOK_FLOWS], s[HOOK_FLOWS];
 		CHECK_INT("pairs", tcp_pairs(n, c, s), 0);
 		pthread_t th[HOOK_FLOWS];
-		for (uint32_t i = 0; i < n; i++)
-			pthread_create(&th[i], NULL, sink, &s[i]);
+		struct reader r[HOOK_FLOWS];
+		for (uint32_t i = 0; i < n; i++) {
+			r[i] = (struct reader){.fd = s[i]};
+			pthread_create(&th[i], NULL, reader_main, &r[i]);
+		}
 		struct hook_log h = {.fd = {c[0], n > 1 ? c[1] : -1}};
-		ws_stream_params io = {.fd = c[0], .send_size = 4096, .end = WS_END_BYTES,
+		ws_stream_params io = {.send_size = 4096, .end = WS_END_BYTES,
 				       .byte_limit = 1u << 20, .stall_ns = 5 * WS_NS_PER_SEC,
 				       .tx = WS_TX_SEND, .file_fd = -1, .rx = WS_RX_RECV,
 				       .before_half_close = hook_seen, .before_half_close_arg = &h};
 		ws_err err;
-		ws_side_result res;
-		memset(&res, 0, sizeof(res));
-		int rc;
-		if (e == 0) {
-			ws_stream_counts cnt;
-			rc = ws_stream_send(&io, &cnt, &err);
-		} else {
-			io.fd = -1;
-			ws_multi_params p = {.fds = c, .nflows = n, .nthreads = 1, .sender = true,
-					     .io = io};
-			rc = e == 1 ? ws_multi_run(&p, &res, &err)
-				    : ws_stream_uring_run(&p, false, &res, &err);
-		}
+		int rc = send_with(e, io, c, n, &err);
 		for (uint32_t i = 0; i < n; i++) {
 			pthread_join(th[i], NULL);
 			close(c[i]);
 		}
-		ws_side_result_free(&res);
-		WS_T_REPORT(rc == 0, names[e], "rc %d (%s)", rc, rc ? err.msg : "");
+		WS_T_REPORT(rc == 0, name, "rc %d (%s)", rc, rc ? err.msg : "");
 		if (h.unreadable)
 			printf("  (%s: the state at the hook not checked: TCP_INFO unreadable here)\n",
-			       names[e]);
+			       name);
 		for (uint32_t i = 0; i < n; i++) {
-			WS_T_REPORT(h.calls[i] == 1, names[e], "flow %u: %d calls, want 1", i,
+			WS_T_REPORT(h.calls[i] == 1, name, "flow %u: %d calls, want 1", i,
 				    h.calls[i]);
-			WS_T_REPORT(h.unreadable || h.established[i] == 1, names[e],
+			WS_T_REPORT(h.unreadable || h.established[i] == 1, name,
 				    "flow %u: %d calls on an established connection, want 1", i,
 				    h.established[i]);
 		}
 	}
 }
 
-/* Reads one connection slowly to EOF (4 KiB per 100 us, about 40 MB/s), then closes it:
- * a sender's buffer keeps draining and refilling. */
-static void *slow_sink(void *v)
-{
-	int fd = *(int *)v;
-	char buf[4096];
-	while (recv(fd, buf, sizeof(buf), 0) > 0)
-		ws_clock_sleep_ns(100 * WS_NS_PER_US);
-	close(fd);
-	return NULL;
-}
-
 struct fill_arg {
-	int engine; /* 0: blocking (ws_stream_send), 1: epoll (ws_multi_run), 2: io_uring */
+	int engine; /* engine_names' index */
 	int fd;
 	int rc;
 };
@@ -345,22 +355,11 @@ struct fill_arg {
 static void *fill_sender(void *v)
 {
 	struct fill_arg *a = v;
-	ws_stream_params io = {.fd = a->fd, .send_size = 1024, .end = WS_END_TIME,
+	ws_stream_params io = {.send_size = 1024, .end = WS_END_TIME,
 			       .duration_ns = 500 * WS_NS_PER_MS, .stall_ns = 5 * WS_NS_PER_SEC,
 			       .tx = WS_TX_SEND, .file_fd = -1, .rx = WS_RX_RECV};
 	ws_err err;
-	if (a->engine == 0) {
-		ws_stream_counts c;
-		a->rc = ws_stream_send(&io, &c, &err);
-		return NULL;
-	}
-	ws_side_result res;
-	memset(&res, 0, sizeof(res));
-	io.fd = -1;
-	ws_multi_params p = {.fds = &a->fd, .nflows = 1, .nthreads = 1, .sender = true, .io = io};
-	a->rc = a->engine == 1 ? ws_multi_run(&p, &res, &err)
-			       : ws_stream_uring_run(&p, false, &res, &err);
-	ws_side_result_free(&res);
+	a->rc = send_with(a->engine, io, &a->fd, 1, &err);
 	return NULL;
 }
 
@@ -371,16 +370,17 @@ static void *fill_sender(void *v)
  * their 4 MB in flight and never filled gige-bloat's queue, where netperf's did). */
 static void test_senders_fill_sndbuf(void)
 {
-	static const char *const names[] = {"blocking", "epoll", "io_uring"};
 	char why[256];
-	bool uring = ws_uring_probe(why, sizeof(why)) == 0;
-	for (int e = 0; e < (uring ? 3 : 2); e++) {
+	int engines = engines_here(why, sizeof(why));
+	for (int e = 0; e < engines; e++) {
+		const char *name = engine_names[e];
 		int c, s, sz = 131072;
 		CHECK_INT("pair", tcp_pairs(1, &c, &s), 0);
 		setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz)); /* the kernel doubles it */
 		pthread_t rt, st;
 		struct fill_arg a = {.engine = e, .fd = c};
-		pthread_create(&rt, NULL, slow_sink, &s);
+		struct reader r = {.fd = s, .gap_ns = 100 * WS_NS_PER_US}; /* about 40 MB/s */
+		pthread_create(&rt, NULL, reader_main, &r);
 		pthread_create(&st, NULL, fill_sender, &a);
 		double most = 0;
 		bool readable = true;
@@ -399,12 +399,12 @@ static void test_senders_fill_sndbuf(void)
 		pthread_join(st, NULL);
 		pthread_join(rt, NULL);
 		close(c);
-		WS_T_REPORT(a.rc == 0, names[e], "rc %d", a.rc);
+		WS_T_REPORT(a.rc == 0, name, "rc %d", a.rc);
 		if (!readable) {
-			printf("  (%s: SO_MEMINFO unreadable here; the fill not checked)\n", names[e]);
+			printf("  (%s: SO_MEMINFO unreadable here; the fill not checked)\n", name);
 			continue;
 		}
-		WS_T_REPORT(most >= 0.9, names[e],
+		WS_T_REPORT(most >= 0.9, name,
 			    "the send buffer held at most %.0f%% of its size (want >= 90%%)",
 			    100 * most);
 	}
