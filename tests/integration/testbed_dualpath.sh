@@ -57,6 +57,11 @@ else
 	fail dualpath_plain_one_path "plain TCP gave [$plain] ($(cat "$T/plain.err"))"
 fi
 
+# A trial's JSON: "throughput local-CPU-util"
+trial_figures() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("%.2f %s" % (d["throughput"]["value"], d["local"]["cpu"]["util"]))' "$1" 2>/dev/null
+}
+
 # MPTCP: two subflows, the second on the second path, carrying data
 "$tb" exec A "$ws_bin" -H "$WS_B" -t TCP_STREAM -l 5 -c -v 2 --json-file "$T/mp.json" -- --mptcp \
 	>"$T/mp.out" 2>"$T/mp.err"
@@ -72,14 +77,12 @@ ok = (m["state"] == "mptcp" and m["subflows"] == 2 and len(sf) == 2 and len(firs
       and len(second) == 1 and second[0]["bytes_acked"] > 10**8 and first[0]["bytes_acked"] > 10**8
       and d["remote"]["mptcp"]["state"] == "mptcp")
 print("ok" if ok else "no: %s" % m)
-print("%.2f" % d["throughput"]["value"])
 PYEOF
 )
-mp=$(sed -n 2p <<<"$r")
+read -r mp util < <(trial_figures "$T/mp.json")
 lines=$(grep -cE '^MPTCP subflow [0-9]+ \(local\): 198\.18\.[01]\.1:[0-9]+ -> 198\.18\.[01]\.2:[0-9]+, bytes acked [0-9]+' "$T/mp.out")
-util=$(sed -n '1p' <<<"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["local"]["cpu"]["util"])' "$T/mp.json" 2>/dev/null)")
 echo "dualpath: MPTCP TCP_STREAM $mp 10^6 bits/s, local CPU ${util}% (2 paths, goal >= 1850)"
-if [ "$rc" = 0 ] && [ "$(head -n 1 <<<"$r")" = ok ] && [ "$lines" = 2 ] &&
+if [ "$rc" = 0 ] && [ "$r" = ok ] && [ "$lines" = 2 ] &&
 	grep -q "^MPTCP: local MPTCP in use, 2 subflows; remote MPTCP in use, 2 subflows$" "$T/mp.out"; then
 	pass dualpath_two_subflows
 else
@@ -98,7 +101,7 @@ if [ -n "$mp" ] && awk -v m="$mp" 'BEGIN { exit !(m < 1850) }' &&
 	echo "dualpath: first trial short; subflows: $(grep '^MPTCP subflow' "$T/mp.out" | tr '\n' ' ')"
 	"$tb" exec A "$ws_bin" -H "$WS_B" -t TCP_STREAM -l 5 -c --json-file "$T/mp2.json" -- --mptcp \
 		>"$T/mp2.out" 2>&1
-	read -r mp2 util2 < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("%.2f %s" % (d["throughput"]["value"], d["local"]["cpu"]["util"]))' "$T/mp2.json" 2>/dev/null)
+	read -r mp2 util2 < <(trial_figures "$T/mp2.json")
 	echo "dualpath: second trial $mp2 10^6 bits/s, local CPU ${util2}%"
 	if [ -n "$mp2" ] && awk -v a="$mp2" -v b="$mp" 'BEGIN { exit !(a > b) }'; then
 		mp=$mp2 util=$util2
